@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+import yargs from 'yargs'
+import { hideBin } from 'yargs/helpers'
+import { EXIT, UsageError } from '../src/errors.js'
+import * as run from '../src/cli/run.js'
+import * as list from '../src/cli/list.js'
+
+// Bad input: one line on stderr, exit 2. Anything else unexpected is a harness bug: exit 1.
+function fail (err) {
+  if (err instanceof UsageError) {
+    process.stderr.write(`log-bench: ${err.message}\n`)
+    process.exit(EXIT.USAGE)
+  }
+  process.stderr.write(`log-bench: internal error: ${err?.stack ?? err}\n`)
+  process.exit(EXIT.HARNESS_ERROR)
+}
+
+try {
+  await yargs(hideBin(process.argv))
+    .scriptName('log-bench')
+    .command(run)
+    .command(list)
+    .demandCommand(1, 'give a command: run or list (see --help)')
+    .strict()
+    .fail((msg, err) => { throw err ?? new UsageError(msg.split('\n')[0]) })
+    .epilogue('Exit codes: 0 finished (failed runs are results, recorded in the JSON), 1 harness error, 2 bad input, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).')
+    .wrap(Math.min(110, process.stdout.columns || 110))
+    .help()
+    .version()
+    .parseAsync()
+} catch (err) {
+  fail(err)
+}

@@ -1,0 +1,221 @@
+import cluster from 'node:cluster'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { createReceiver } from '../sinks/index.js'
+import { startSampler } from './sampler.js'
+
+const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
+const STDERR_TAIL_BYTES = 4096
+
+const ms = (fromNs, toNs) => Number(toNs - fromNs) / 1e6
+
+export class Interrupted extends Error {
+  constructor (signal) {
+    super(`interrupted by ${signal}`)
+    this.signal = signal
+  }
+}
+
+class RunFailure extends Error {}
+
+// One run of one cell in fresh processes: fork the workers, wait until every logger is built,
+// release them together, wait until every adapter has closed and the receiver has seen the last
+// event, then verify. Never throws for a logger's failure: that becomes { ok: false, error }.
+export async function runOnce ({ adapterFile, transport, cpus, events, payload, timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {} }) {
+  const beganNs = process.hrtime.bigint()
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-'))
+  const receiver = await createReceiver(transport, { workers: cpus, events, payload, dir, ...receiverOptions })
+  const workers = []
+  const state = { startNs: null, unblocked: new Map(), closed: new Map(), heap: new Map() }
+  let sampler = null
+  let outcome
+  try {
+    outcome = await drive()
+  } finally {
+    const sample = sampler ? sampler.stop() : { series: [], peakRssBytes: 0 }
+    await killAll(workers)
+    await receiver.stop()
+    fs.rmSync(dir, { recursive: true, force: true })
+    if (outcome) outcome.sample = sample
+  }
+  const overheadMs = ms(beganNs, process.hrtime.bigint())
+  return finish(outcome, { cpus, events, payload, overheadMs, verify })
+
+  async function drive () {
+    const execArgv = maxOldSpaceSize ? [`--max-old-space-size=${maxOldSpaceSize}`] : []
+    cluster.setupPrimary({ exec: WORKER_FILE, silent: true, execArgv, args: [] })
+    const watch = watcher(signal, timeoutMs)
+    try {
+      for (let workerId = 0; workerId < cpus; workerId++) {
+        const config = { adapterFile, transport, workerId, events, payload, target: receiver.target(workerId) }
+        const worker = cluster.fork({ LOG_BENCH_WORKER: JSON.stringify(config) })
+        workers.push(track(worker, workerId, receiver, state, watch))
+      }
+      await watch.until(() => workers.every((w) => w.ready), 'building the logger')
+      state.startNs = process.hrtime.bigint()
+      for (const w of workers) w.worker.send({ type: 'start' })
+      sampler = startSampler({
+        pids: workers.map((w) => w.worker.process.pid),
+        startNs: state.startNs,
+        heapOf: () => [...state.heap.values()].reduce((a, b) => a + b, 0)
+      })
+      await watch.until(() => workers.every((w) => w.exited && w.closed), 'logging')
+      const sent = cpus * events
+      const counts = await watch.race(receiver.settle({ sent }), 'verifying')
+      return { ok: true, counts, sent, state, workers }
+    } catch (err) {
+      if (err instanceof Interrupted) throw err
+      if (err instanceof RunFailure) return { ok: false, error: err.message, state, workers }
+      throw err
+    } finally {
+      watch.dispose()
+    }
+  }
+}
+
+// Follows one worker's messages and exit; any exit before 'closed' fails the run with a reason.
+function track (worker, workerId, receiver, state, watch) {
+  const entry = { worker, workerId, ready: false, closed: null, exited: false, stderrTail: '' }
+  const child = worker.process
+  child.stderr.on('data', (chunk) => { entry.stderrTail = (entry.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES) })
+  if (receiver.consumesStdout) receiver.attach(workerId, child)
+  else child.stdout.resume()
+  worker.on('message', (msg) => {
+    if (!msg || typeof msg !== 'object') return
+    if (msg.type === 'ready') entry.ready = true
+    else if (msg.type === 'heap') state.heap.set(workerId, msg.heapBytes)
+    else if (msg.type === 'unblocked') state.unblocked.set(workerId, BigInt(msg.at))
+    else if (msg.type === 'closed') { entry.closed = msg; state.closed.set(workerId, BigInt(msg.at)) }
+    else if (msg.type === 'error') entry.error = `worker ${workerId} failed while ${phaseName(msg.phase)}: ${msg.message}`
+    watch.poke()
+  })
+  worker.on('exit', (code, signal) => {
+    entry.exited = true
+    if (!entry.closed) watch.fail(entry.error ?? exitReason(workerId, code, signal, entry.stderrTail))
+    watch.poke()
+  })
+  return entry
+}
+
+function phaseName (phase) {
+  return { setup: 'building the logger', logging: 'logging', close: 'closing the logger', uncaught: 'running (uncaught error)' }[phase] ?? phase
+}
+
+export function exitReason (workerId, code, signal, stderrTail) {
+  if (/heap out of memory|Reached heap limit|Allocation failed/i.test(stderrTail)) {
+    return `worker ${workerId} ran out of memory (JavaScript heap limit reached)`
+  }
+  const lastLine = stderrTail.trim().split('\n').filter(Boolean).pop()
+  if (signal === 'SIGKILL') return `worker ${workerId} was killed by SIGKILL${lastLine ? `: ${lastLine}` : ' (by the system, e.g. the out-of-memory killer, or by a user)'}`
+  if (signal) return `worker ${workerId} was killed by ${signal}${lastLine ? `: ${lastLine}` : ''}`
+  return `worker ${workerId} crashed with exit code ${code}${lastLine ? `: ${lastLine}` : ''}`
+}
+
+// Waits for conditions on the run's state, failing on a worker failure, the run's time limit, or an interrupt.
+function watcher (signal, timeoutMs) {
+  let waiter = null
+  let failure = null
+  let phase = 'starting'
+  const check = () => {
+    if (!waiter) return
+    if (signal?.aborted) return waiter.reject(new Interrupted(signal.reason ?? 'SIGINT'))
+    if (failure) return waiter.reject(new RunFailure(failure))
+    if (waiter.condition()) waiter.resolve()
+  }
+  const timer = setTimeout(() => {
+    failure ??= `timed out after ${timeoutMs / 1000} s while ${phase}`
+    check()
+  }, timeoutMs)
+  const onAbort = () => check()
+  signal?.addEventListener('abort', onAbort)
+  return {
+    poke: check,
+    fail (reason) { failure ??= reason; check() },
+    until (condition, name) {
+      phase = name
+      return new Promise((resolve, reject) => {
+        waiter = { condition, resolve, reject }
+        check()
+      }).finally(() => { waiter = null })
+    },
+    race (promise, name) {
+      phase = name
+      return new Promise((resolve, reject) => {
+        waiter = { condition: () => false, resolve () {}, reject }
+        check()
+        promise.then(resolve, reject)
+      }).finally(() => { waiter = null })
+    },
+    dispose () {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
+    }
+  }
+}
+
+async function killAll (workers) {
+  const alive = workers.filter((w) => !w.exited)
+  await Promise.all(alive.map((w) => new Promise((resolve) => {
+    w.worker.once('exit', resolve)
+    w.worker.process.kill('SIGKILL')
+  })))
+}
+
+function finish (outcome, { cpus, events, payload, overheadMs, verify }) {
+  const { state, workers, sample } = outcome
+  const startNs = state.startNs
+  const unblockedMs = startNs && state.unblocked.size === cpus ? Math.max(...[...state.unblocked.values()].map((t) => ms(startNs, t))) : null
+  const closedStats = workers.map((w) => w.closed).filter(Boolean)
+  const sum = (key) => closedStats.length === cpus ? closedStats.reduce((a, c) => a + c[key], 0) : null
+  const base = {
+    unblockedMs,
+    cpuUserMs: sum('cpuUserMs'),
+    cpuSystemMs: sum('cpuSystemMs'),
+    maxRssBytes: closedStats.length ? Math.max(...closedStats.map((c) => c.maxRssBytes)) : (sample.peakRssBytes || null),
+    totalRssPeakBytes: sample.peakRssBytes || null,
+    maxHeapBytes: closedStats.length ? Math.max(...closedStats.map((c) => c.heapPeakBytes)) : null,
+    gcCount: sum('gcCount'),
+    gcPauseMs: sum('gcPauseMs'),
+    overheadMs: null,
+    timeseries: sample.series
+  }
+  if (!outcome.ok) {
+    return { ok: false, status: 'failed', error: outcome.error, sent: cpus * events, received: null, corrupt: null, duplicates: null, dropRate: null, doneMs: null, eventsPerSec: null, mbPerSec: null, ...base }
+  }
+  const { sent } = outcome
+  // A baseline that sends nothing (noop) has nothing to count: its counts are unknown, not zero.
+  const counts = verify ? outcome.counts : { received: null, corrupt: null, duplicates: null, dropRate: null, lastArrivalNs: null }
+  const lastCloseNs = [...state.closed.values()].reduce((a, b) => (b > a ? b : a))
+  const doneNs = counts.lastArrivalNs && counts.lastArrivalNs > lastCloseNs ? counts.lastArrivalNs : lastCloseNs
+  const doneMs = ms(startNs, doneNs)
+  return {
+    ok: true,
+    status: 'ok',
+    error: null,
+    sent,
+    received: counts.received,
+    corrupt: counts.corrupt,
+    duplicates: counts.duplicates,
+    dropRate: counts.dropRate,
+    doneMs,
+    eventsPerSec: doneMs > 0 ? sent / (doneMs / 1000) : null,
+    mbPerSec: doneMs > 0 ? messageBytes(cpus, events, payload) / 1e6 / (doneMs / 1000) : null,
+    ...base,
+    overheadMs: Math.max(0, overheadMs - doneMs)
+  }
+}
+
+// Bytes of message text the workers produced (their own "w<id> <seq>: <payload>"), without the
+// logger's formatting: the same figure for every library, so MB/s compares like with like.
+export function messageBytes (cpus, events, payload) {
+  let digits = 0
+  for (let width = 1, low = 0; low < events; width++, low = low * 10 || 10) {
+    digits += (Math.min(events, low === 0 ? 10 : low * 10) - low) * width
+  }
+  let idDigits = 0
+  for (let id = 0; id < cpus; id++) idDigits += String(id).length
+  const fixed = 1 + 1 + 2 + Buffer.byteLength(payload)
+  return cpus * digits + idDigits * events + cpus * events * fixed
+}

@@ -1,0 +1,75 @@
+// One cluster worker: builds the logger, waits at the barrier, runs the seed's tight synchronous
+// loop, then awaits the adapter's close(). Timestamps are process.hrtime.bigint() (CLOCK_MONOTONIC),
+// sent as strings so the primary can compare them across processes.
+import { PerformanceObserver } from 'node:perf_hooks'
+import { pathToFileURL } from 'node:url'
+import { messagePrefix } from './message.js'
+
+const config = JSON.parse(process.env.LOG_BENCH_WORKER)
+const now = () => String(process.hrtime.bigint())
+
+const gc = { count: 0, pauseMs: 0 }
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    gc.count++
+    gc.pauseMs += entry.duration
+  }
+}).observe({ entryTypes: ['gc'] })
+
+let heapPeakBytes = 0
+function sampleHeap () {
+  const heapBytes = process.memoryUsage().heapUsed
+  if (heapBytes > heapPeakBytes) heapPeakBytes = heapBytes
+  return heapBytes
+}
+// Fires only while the event loop is free: during the synchronous loop the heap is read at its end.
+setInterval(() => process.send({ type: 'heap', heapBytes: sampleHeap() }), 100).unref()
+
+function fail (phase, err) {
+  const message = err instanceof Error ? err.message : String(err)
+  process.send({ type: 'error', phase, message: message.split('\n')[0] }, () => process.exit(1))
+}
+process.on('uncaughtException', (err) => fail('uncaught', err))
+process.on('unhandledRejection', (err) => fail('uncaught', err))
+
+async function main () {
+  const adapter = (await import(pathToFileURL(config.adapterFile).href)).default
+  const logger = await adapter.create({ ...config.target, transport: config.transport, workerId: config.workerId, events: config.events })
+  process.once('message', (msg) => {
+    if (msg && msg.type === 'start') run(logger).catch((err) => fail('close', err))
+  })
+  process.send({ type: 'ready' })
+}
+
+async function run (logger) {
+  const cpuBefore = process.cpuUsage()
+  const prefix = messagePrefix(config.workerId)
+  const suffix = ': ' + config.payload
+  const events = config.events
+  try {
+    for (let seq = 0; seq < events; seq++) logger.log(prefix + seq + suffix)
+  } catch (err) {
+    return fail('logging', err)
+  }
+  const unblockedAt = now()
+  sampleHeap()
+  process.send({ type: 'unblocked', at: unblockedAt })
+  await logger.close()
+  const closedAt = now()
+  const cpu = process.cpuUsage(cpuBefore)
+  sampleHeap()
+  // Let the GC observer deliver its last entries before they are reported.
+  await new Promise((resolve) => setImmediate(resolve))
+  process.send({
+    type: 'closed',
+    at: closedAt,
+    cpuUserMs: cpu.user / 1000,
+    cpuSystemMs: cpu.system / 1000,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    heapPeakBytes,
+    gcCount: gc.count,
+    gcPauseMs: gc.pauseMs
+  }, () => process.exit(0))
+}
+
+main().catch((err) => fail('setup', err))

@@ -1,0 +1,17 @@
+import { BASELINES, BUILTIN_LIBS, REAL_LIBS, adapterFile, libraryVersion, loadAdapter } from '../loggers/index.js'
+import { TRANSPORTS } from '../sinks/index.js'
+import { formatTable } from '../report/table.js'
+
+export const command = 'list'
+export const describe = 'List the libraries (with installed versions), baselines and transports'
+
+export async function handler () {
+  const rows = []
+  for (const name of BUILTIN_LIBS) {
+    const file = adapterFile(name)
+    const adapter = await loadAdapter(file)
+    rows.push([name, BASELINES.includes(name) ? 'baseline' : 'library', libraryVersion(adapter, file) ?? '?', adapter.transports.join(', ')])
+  }
+  process.stdout.write(formatTable(['name', 'kind', 'version', 'transports'], rows, { markdown: false }) + '\n')
+  process.stdout.write(`\nall = ${REAL_LIBS.join(', ')}\ntransports: ${TRANSPORTS.join(', ')}\nan outside adapter: --lib ./my-logger.js (see README, "Writing an adapter")\n`)
+}

@@ -1,0 +1,50 @@
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+export function toolVersion () {
+  return JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version
+}
+
+function gitCommit () {
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
+  } catch {
+    return null
+  }
+}
+
+function osName () {
+  try {
+    const release = fs.readFileSync('/etc/os-release', 'utf8')
+    const pretty = /^PRETTY_NAME="?([^"\n]+)"?/m.exec(release)
+    if (pretty) return `${pretty[1]} (${os.type()} ${os.release()} ${os.arch()})`
+  } catch {}
+  return `${os.type()} ${os.release()} ${os.arch()}`
+}
+
+// Everything a reader needs to judge or reproduce the numbers.
+export function collectEnv ({ options, libVersions, argv }) {
+  const cpus = os.cpus()
+  return {
+    node: process.version,
+    v8: process.versions.v8,
+    os: osName(),
+    platform: process.platform,
+    arch: process.arch,
+    cpuModel: cpus[0]?.model?.trim() ?? 'unknown',
+    cpuCount: cpus.length,
+    memoryBytes: os.totalmem(),
+    hostname: os.hostname(),
+    logBenchVersion: toolVersion(),
+    gitCommit: gitCommit(),
+    libVersions,
+    command: ['log-bench', ...argv].join(' '),
+    options,
+    time: new Date().toISOString()
+  }
+}

@@ -1,0 +1,96 @@
+// Checks every event at the receiving end. Each event carries "w<worker> <seq>: <payload>";
+// one bit per (worker, seq) records arrival, so memory is events/8 bytes per worker whatever arrives.
+
+const MARKER = /w(\d+) (\d+): /
+
+export class Verifier {
+  constructor ({ workers, events, payload }) {
+    this.workers = workers
+    this.events = events
+    this.payload = payload
+    this.bits = Array.from({ length: workers }, () => new Uint8Array(Math.ceil(events / 8)))
+    this.received = 0
+    this.duplicates = 0
+    this.corrupt = 0
+    this.lastArrivalNs = null
+  }
+
+  // One arrival (a line, a syslog message body). Returns true when it was a new, intact event.
+  check (text) {
+    const match = MARKER.exec(text)
+    if (match === null) return this.#reject()
+    const worker = Number(match[1])
+    const seq = Number(match[2])
+    if (worker >= this.workers || seq >= this.events) return this.#reject()
+    if (!text.startsWith(this.payload, match.index + match[0].length)) return this.#reject()
+    const bitset = this.bits[worker]
+    const byte = seq >> 3
+    const mask = 1 << (seq & 7)
+    if (bitset[byte] & mask) {
+      this.duplicates++
+      return false
+    }
+    bitset[byte] |= mask
+    this.received++
+    return true
+  }
+
+  #reject () {
+    this.corrupt++
+    return false
+  }
+
+  counts (sent) {
+    return {
+      sent,
+      received: this.received,
+      corrupt: this.corrupt,
+      duplicates: this.duplicates,
+      dropRate: sent > 0 ? 1 - this.received / sent : null
+    }
+  }
+}
+
+// Splits a byte stream into lines without holding more than one partial line. A line longer than
+// maxLineBytes is cut off and counted as corrupt, so hostile or runaway input cannot exhaust memory.
+export class LineSplitter {
+  constructor (onLine, { maxLineBytes = 1 << 20, onOversized = () => {} } = {}) {
+    this.onLine = onLine
+    this.onOversized = onOversized
+    this.maxLineBytes = maxLineBytes
+    this.partial = ''
+    this.skipping = false
+  }
+
+  push (chunk) {
+    const text = typeof chunk === 'string' ? chunk : chunk.toString('latin1')
+    let start = 0
+    let nl = text.indexOf('\n')
+    while (nl !== -1) {
+      if (this.skipping) {
+        this.skipping = false
+      } else {
+        const line = this.partial === '' ? text.slice(start, nl) : this.partial + text.slice(start, nl)
+        this.partial = ''
+        if (line !== '') this.onLine(line)
+      }
+      start = nl + 1
+      nl = text.indexOf('\n', start)
+    }
+    if (start < text.length && !this.skipping) {
+      this.partial += text.slice(start)
+      if (this.partial.length > this.maxLineBytes) {
+        this.partial = ''
+        this.skipping = true
+        this.onOversized()
+      }
+    }
+  }
+
+  // End of stream: a last line without its newline still counts (the verifier decides if it is whole).
+  end () {
+    if (this.partial !== '' && !this.skipping) this.onLine(this.partial)
+    this.partial = ''
+    this.skipping = false
+  }
+}
