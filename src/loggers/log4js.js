@@ -17,6 +17,7 @@ export default {
     })
     const logger = log4js.getLogger()
     return {
+      logger,
       log (message) { logger.info(message) },
       async close () {
         await new Promise((resolve, reject) => log4js.shutdown((err) => (err ? reject(err) : resolve())))

@@ -11,6 +11,7 @@ export default {
     const logger = transport === 'file' ? pino(pino.destination(file)) : pino()
     const stream = logger[pino.symbols.streamSym]
     return {
+      logger,
       log (message) { logger.info(message) },
       async close () {
         await new Promise((resolve, reject) => {

@@ -15,6 +15,7 @@ export default {
       : new winston.transports.Console()
     const logger = winston.createLogger({ transports: [destination] })
     return {
+      logger,
       log (message) { logger.info(message) },
       async close () {
         const finished = once(destination, 'finish')
