@@ -15,6 +15,12 @@ function fail (err) {
   process.exit(EXIT.HARNESS_ERROR)
 }
 
+function usageMessage (msg) {
+  const unknown = /^Unknown arguments?: (.*)$/.exec(msg.split('\n')[0])
+  if (unknown) return `unknown option or command: ${unknown[1]} (see log-bench --help, or log-bench <command> --help)`
+  return msg.split('\n')[0]
+}
+
 try {
   await yargs(hideBin(process.argv))
     .scriptName('log-bench')
@@ -22,7 +28,8 @@ try {
     .command(list)
     .demandCommand(1, 'give a command: run or list (see --help)')
     .strict()
-    .fail((msg, err) => { throw err ?? new UsageError(msg.split('\n')[0]) })
+    .parserConfiguration({ 'duplicate-arguments-array': false })
+    .fail((msg, err) => { throw err ?? new UsageError(usageMessage(msg)) })
     .epilogue('Exit codes: 0 finished (failed runs are results, recorded in the JSON), 1 harness error, 2 bad input, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).')
     .wrap(Math.min(110, process.stdout.columns || 110))
     .help()

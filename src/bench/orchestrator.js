@@ -40,6 +40,7 @@ export async function runMatrix ({ cells, runs, events, timeoutMs, maxOldSpaceSi
         let result
         try {
           result = await runOnce({ adapterFile: lib.file, transport, cpus, events, payload: size.payload, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions })
+          if (signal?.aborted) throw new Interrupted(signal.reason)
         } catch (err) {
           if (!(err instanceof Interrupted)) throw err
           doc.runs.push({ ...common, run, ...emptyMeasures(), ok: false, status: 'interrupted', error: err.message })

@@ -51,7 +51,7 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
       for (let workerId = 0; workerId < cpus; workerId++) {
         const config = { adapterFile, transport, workerId, events, payload, target: receiver.target(workerId) }
         const worker = cluster.fork({ LOG_BENCH_WORKER: JSON.stringify(config) })
-        workers.push(track(worker, workerId, receiver, state, watch))
+        workers.push(track(worker, workerId, receiver, state, watch, maxOldSpaceSize))
       }
       await watch.until(() => workers.every((w) => w.ready), 'building the logger')
       state.startNs = process.hrtime.bigint()
@@ -61,7 +61,8 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
         startNs: state.startNs,
         heapOf: () => [...state.heap.values()].reduce((a, b) => a + b, 0)
       })
-      await watch.until(() => workers.every((w) => w.exited && w.closed), 'logging')
+      await watch.until(() => workers.every((w) => w.exited && w.closed),
+        () => (state.unblocked.size === cpus ? 'waiting for the logger\'s close() to resolve' : 'logging'))
       const sent = cpus * events
       const counts = await watch.race(receiver.settle({ sent }), 'verifying')
       return { ok: true, counts, sent, state, workers }
@@ -76,7 +77,7 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
 }
 
 // Follows one worker's messages and exit; any exit before 'closed' fails the run with a reason.
-function track (worker, workerId, receiver, state, watch) {
+function track (worker, workerId, receiver, state, watch, maxOldSpaceSize) {
   const entry = { worker, workerId, ready: false, closed: null, exited: false, stderrTail: '' }
   const child = worker.process
   child.stderr.on('data', (chunk) => { entry.stderrTail = (entry.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES) })
@@ -93,8 +94,12 @@ function track (worker, workerId, receiver, state, watch) {
   })
   worker.on('exit', (code, signal) => {
     entry.exited = true
-    if (!entry.closed) watch.fail(entry.error ?? exitReason(workerId, code, signal, entry.stderrTail))
-    watch.poke()
+    if (entry.closed) return watch.poke()
+    const reason = entry.error ?? exitReason(workerId, code, signal, entry.stderrTail, maxOldSpaceSize)
+    // Ctrl-C reaches the workers too (same process group); give the primary's own signal handler
+    // the moment it needs to call it an interruption rather than a crash.
+    if (signal === 'SIGINT' || signal === 'SIGTERM') setTimeout(() => watch.fail(reason), 200)
+    else watch.fail(reason)
   })
   return entry
 }
@@ -103,9 +108,9 @@ function phaseName (phase) {
   return { setup: 'building the logger', logging: 'logging', close: 'closing the logger', uncaught: 'running (uncaught error)' }[phase] ?? phase
 }
 
-export function exitReason (workerId, code, signal, stderrTail) {
+export function exitReason (workerId, code, signal, stderrTail, maxOldSpaceSize) {
   if (/heap out of memory|Reached heap limit|Allocation failed/i.test(stderrTail)) {
-    return `worker ${workerId} ran out of memory (JavaScript heap limit reached)`
+    return `worker ${workerId} ran out of memory (JavaScript heap limit${maxOldSpaceSize ? ` of ${maxOldSpaceSize} MB` : ''} reached)`
   }
   const lastLine = stderrTail.trim().split('\n').filter(Boolean).pop()
   if (signal === 'SIGKILL') return `worker ${workerId} was killed by SIGKILL${lastLine ? `: ${lastLine}` : ' (by the system, e.g. the out-of-memory killer, or by a user)'}`
@@ -125,7 +130,7 @@ function watcher (signal, timeoutMs) {
     if (waiter.condition()) waiter.resolve()
   }
   const timer = setTimeout(() => {
-    failure ??= `timed out after ${timeoutMs / 1000} s while ${phase}`
+    failure ??= `timed out after ${timeoutMs / 1000} s while ${typeof phase === 'function' ? phase() : phase}`
     check()
   }, timeoutMs)
   const onAbort = () => check()

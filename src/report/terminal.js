@@ -55,7 +55,7 @@ function summaryTable (summary) {
   const rows = unique(summary.map((s) => s.lib)).map((lib) => [lib, ...cpusList.map((cpus) => {
     const s = summary.find((x) => x.lib === lib && x.cpus === cpus)
     if (!s) return ''
-    if (!s.doneMs) return s.status
+    if (!s.doneMs) return s.errors.length ? `${s.status}: ${shortError(s.errors[0])}` : s.status
     const parts = [fmt.ms(s.doneMs.mean)]
     if (s.doneVsRaw != null && lib !== 'raw') parts.push(fmt.ratio(s.doneVsRaw))
     if (s.dropRate) parts.push(`drop ${fmt.pct(s.dropRate.mean)}`)

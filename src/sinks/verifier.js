@@ -1,14 +1,21 @@
 // Checks every event at the receiving end. Each event carries "w<worker> <seq>: <payload>";
 // one bit per (worker, seq) records arrival, so memory is events/8 bytes per worker whatever arrives.
+// events: null means the count is not known in advance (a server under load logs as many events as
+// requests arrive): each worker's bitset then grows with the sequence numbers seen, up to
+// MAX_UNBOUNDED_EVENTS, so a garbled sequence number cannot claim gigabytes.
 
 const MARKER = /w(\d+) (\d+): /
+const INITIAL_UNBOUNDED_BYTES = 1024
+export const MAX_UNBOUNDED_EVENTS = 2 ** 28
 
 export class Verifier {
   constructor ({ workers, events, payload }) {
     this.workers = workers
     this.events = events
+    this.capacity = events ?? MAX_UNBOUNDED_EVENTS
     this.payload = payload
-    this.bits = Array.from({ length: workers }, () => new Uint8Array(Math.ceil(events / 8)))
+    const bytes = events == null ? INITIAL_UNBOUNDED_BYTES : Math.ceil(events / 8)
+    this.bits = Array.from({ length: workers }, () => new Uint8Array(bytes))
     this.received = 0
     this.duplicates = 0
     this.corrupt = 0
@@ -21,10 +28,10 @@ export class Verifier {
     if (match === null) return this.#reject()
     const worker = Number(match[1])
     const seq = Number(match[2])
-    if (worker >= this.workers || seq >= this.events) return this.#reject()
+    if (worker >= this.workers || seq >= this.capacity) return this.#reject()
     if (!text.startsWith(this.payload, match.index + match[0].length)) return this.#reject()
-    const bitset = this.bits[worker]
     const byte = seq >> 3
+    const bitset = byte < this.bits[worker].length ? this.bits[worker] : this.#grow(worker, byte)
     const mask = 1 << (seq & 7)
     if (bitset[byte] & mask) {
       this.duplicates++
@@ -33,6 +40,14 @@ export class Verifier {
     bitset[byte] |= mask
     this.received++
     return true
+  }
+
+  // Only reachable when events is null: a fixed count sizes the bitset for every valid seq.
+  #grow (worker, byte) {
+    const grown = new Uint8Array(Math.max(byte + 1, this.bits[worker].length * 2))
+    grown.set(this.bits[worker])
+    this.bits[worker] = grown
+    return grown
   }
 
   #reject () {
@@ -46,7 +61,7 @@ export class Verifier {
       received: this.received,
       corrupt: this.corrupt,
       duplicates: this.duplicates,
-      dropRate: sent > 0 ? 1 - this.received / sent : null
+      dropRate: sent > 0 ? (sent - this.received) / sent : null
     }
   }
 }

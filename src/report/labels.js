@@ -1,0 +1,50 @@
+// Words and number formats shared by the markdown and chart exporters.
+
+const TRANSPORT_TITLES = { console: 'Console', file: 'Filesystem', udp: 'Syslog UDP', tcp: 'Syslog TCP' }
+
+export function transportTitle (transport) {
+  return TRANSPORT_TITLES[transport] ?? transport
+}
+
+export const cpuLabel = (n) => `${n} CPU${n > 1 ? 's' : ''}`
+export const workerLabel = (n) => `${n} worker${n > 1 ? 's' : ''}`
+
+// Why a run has no number, in a few words: what a reader needs in a table cell.
+export function failureReason (run) {
+  if (run.status === 'unsupported') return 'unsupported'
+  if (run.status === 'interrupted') return 'interrupted'
+  const error = run.error ?? ''
+  if (/out of memory|heap limit/i.test(error)) return 'failed: out of memory'
+  if (/timed out/i.test(error)) return 'failed: timed out'
+  if (/SIGKILL/.test(error)) return 'failed: killed'
+  return 'failed'
+}
+
+export function formatMs (v) {
+  if (v == null) return ''
+  if (Math.abs(v) < 10) return v.toFixed(1)
+  return Math.round(v).toLocaleString('en-US')
+}
+
+export function formatCount (v) {
+  return v == null ? '' : Math.round(v).toLocaleString('en-US')
+}
+
+export function formatPct (v) {
+  if (v == null) return 'unknown'
+  return `${(v * 100).toFixed(v > 0 && v < 0.001 ? 3 : 2)}%`
+}
+
+export function formatBytes (v) {
+  if (v == null) return ''
+  if (v >= 1024 ** 3) return `${(v / 1024 ** 3).toFixed(1)} GB`
+  return `${Math.round(v / 1024 ** 2).toLocaleString('en-US')} MB`
+}
+
+export function formatRatio (v) {
+  return v == null ? '' : `${v.toFixed(v < 10 ? 2 : 1)}×`
+}
+
+export function unique (values) {
+  return [...new Set(values)]
+}

@@ -1,0 +1,147 @@
+import fs from 'node:fs'
+import { UsageError } from '../errors.js'
+import { SCHEMA_VERSION, cellKey, summarize } from './model.js'
+
+// Reads results documents back for the exporters. Anything that is not a complete log-bench
+// results document of our schema is bad input: one UsageError naming the file and the problem.
+
+const ENV_FIELDS = ['node', 'os', 'cpuModel', 'cpuCount', 'memoryBytes', 'libVersions', 'command', 'time']
+const RUN_FIELDS = ['lib', 'libVersion', 'transport', 'cpus', 'run', 'events', 'size', 'ok', 'status', 'error',
+  'sent', 'received', 'corrupt', 'duplicates', 'dropRate', 'unblockedMs', 'doneMs', 'eventsPerSec',
+  'cpuUserMs', 'cpuSystemMs', 'maxRssBytes']
+const RUN_NUMBERS = ['sent', 'received', 'corrupt', 'duplicates', 'dropRate', 'unblockedMs', 'doneMs', 'eventsPerSec',
+  'cpuUserMs', 'cpuSystemMs', 'maxRssBytes']
+// What must match for runs from several files to be summarized together.
+const ENVIRONMENT_FIELDS = ['cpuModel', 'cpuCount', 'memoryBytes', 'os', 'node']
+
+export function readResultsFile (file) {
+  let text
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch (err) {
+    throw new UsageError(`${file}: cannot read it (${err.code === 'ENOENT' ? 'no such file' : err.code ?? err.message})`)
+  }
+  let doc
+  try {
+    doc = JSON.parse(text)
+  } catch (err) {
+    throw new UsageError(`${file}: not JSON (${err.message})`)
+  }
+  validateDocument(doc, file)
+  return doc
+}
+
+export function validateDocument (doc, file) {
+  const bad = (what) => new UsageError(`${file}: ${what}`)
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw bad('not a log-bench results document (expected a JSON object)')
+  if (doc.tool !== 'log-bench' || doc.kind !== 'results') throw bad('not a log-bench results document (tool/kind fields missing or different)')
+  if (doc.schema !== SCHEMA_VERSION) throw bad(`results schema version ${JSON.stringify(doc.schema ?? null)}; this log-bench reads version ${SCHEMA_VERSION}`)
+  if (doc.env === null || typeof doc.env !== 'object') throw bad('missing field "env"')
+  for (const field of ENV_FIELDS) {
+    if (!(field in doc.env)) throw bad(`missing field "env.${field}"`)
+  }
+  if (!Array.isArray(doc.runs)) throw bad('missing field "runs" (expected an array)')
+  if (!Array.isArray(doc.summary)) throw bad('missing field "summary" (expected an array)')
+  doc.runs.forEach((run, index) => validateRun(run, index, bad))
+}
+
+function validateRun (run, index, bad) {
+  if (run === null || typeof run !== 'object') throw bad(`runs[${index}] is not an object`)
+  if (run.type !== undefined && typeof run.type !== 'string') throw bad(`runs[${index}].type must be a string`)
+  // Other run types (http, ...) belong to other report sections, which check their own fields.
+  if ((run.type ?? 'run') !== 'run') return
+  for (const field of RUN_FIELDS) {
+    if (!(field in run)) throw bad(`runs[${index}] (${describeRun(run)}) is missing field "${field}"`)
+  }
+  if (typeof run.lib !== 'string' || typeof run.transport !== 'string') throw bad(`runs[${index}]: lib and transport must be strings`)
+  if (!Number.isInteger(run.cpus) || run.cpus < 1) throw bad(`runs[${index}] (${describeRun(run)}): cpus must be a positive integer`)
+  for (const field of RUN_NUMBERS) {
+    const value = run[field]
+    if (value !== null && !(typeof value === 'number' && Number.isFinite(value))) throw bad(`runs[${index}] (${describeRun(run)}): ${field} must be a number or null, got ${JSON.stringify(value)}`)
+  }
+  if (run.timeseries !== undefined && !Array.isArray(run.timeseries)) throw bad(`runs[${index}] (${describeRun(run)}): timeseries must be an array`)
+}
+
+function describeRun (run) {
+  return [run.lib, run.transport, run.cpus != null ? `${run.cpus} cpus` : null, run.run != null ? `run ${run.run}` : null].filter(Boolean).join(' ')
+}
+
+// Loads several results files into one dataset for the exporters. Runs of the same cell from
+// different files are pooled (renumbered Test 1..N in file order) and summarized again. Files from
+// different machines or Node versions are refused: pooling them would average two environments.
+export function loadResults (files) {
+  if (files.length === 0) throw new UsageError('give at least one results file')
+  const docs = files.map((file) => ({ file, doc: readResultsFile(file) }))
+  refuseMixedEnvironments(docs)
+  refuseMixedEventCounts(docs)
+  const runs = []
+  const nextRun = new Map()
+  for (const { doc } of docs) {
+    for (const run of doc.runs) {
+      if ((run.type ?? 'run') !== 'run') {
+        runs.push(run)
+        continue
+      }
+      const key = cellKey(run)
+      const number = (nextRun.get(key) ?? 0) + 1
+      nextRun.set(key, number)
+      runs.push({ ...run, type: 'run', run: number })
+    }
+  }
+  // Summary entries of other run types are passed through as their producers wrote them.
+  const foreignSummary = docs.flatMap(({ doc }) => doc.summary.filter((s) => (s.type ?? 'run') !== 'run'))
+  return {
+    files,
+    env: mergedEnv(docs.map((d) => d.doc.env)),
+    envs: docs.map(({ file, doc }) => ({ file, env: doc.env, complete: doc.complete !== false, interrupted: doc.interrupted === true })),
+    runs,
+    summary: [...summarize(runs), ...foreignSummary]
+  }
+}
+
+export function environmentDifference (a, b) {
+  for (const field of ENVIRONMENT_FIELDS) {
+    if (a[field] !== b[field]) return `${field} ${JSON.stringify(a[field])} vs ${JSON.stringify(b[field])}`
+  }
+  for (const [lib, version] of Object.entries(a.libVersions ?? {})) {
+    const other = b.libVersions?.[lib]
+    if (other != null && other !== version) return `${lib} ${version} vs ${other}`
+  }
+  return null
+}
+
+function refuseMixedEnvironments (docs) {
+  const first = docs[0]
+  for (const other of docs.slice(1)) {
+    const difference = environmentDifference(first.doc.env, other.doc.env)
+    if (difference) {
+      throw new UsageError(`${first.file} and ${other.file} come from different environments (${difference}); they are never averaged together: report each environment separately (--out and --images per environment)`)
+    }
+  }
+}
+
+function refuseMixedEventCounts (docs) {
+  const seen = new Map()
+  for (const { file, doc } of docs) {
+    for (const run of doc.runs) {
+      if ((run.type ?? 'run') !== 'run') continue
+      const key = cellKey(run)
+      const before = seen.get(key)
+      if (before && before.events !== run.events) {
+        throw new UsageError(`${before.file} and ${file} both have ${run.lib} ${run.transport} ${run.cpus} cpus but with ${before.events} and ${run.events} events per worker; report them separately`)
+      }
+      if (!before) seen.set(key, { file, events: run.events })
+    }
+  }
+}
+
+function mergedEnv (envs) {
+  const first = envs[0]
+  return {
+    ...first,
+    libVersions: Object.assign({}, ...envs.map((e) => e.libVersions)),
+    commands: [...new Set(envs.map((e) => e.command))],
+    firstTime: envs.map((e) => e.time).sort()[0],
+    lastTime: envs.map((e) => e.finishedAt ?? e.time).sort().at(-1)
+  }
+}

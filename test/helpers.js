@@ -1,0 +1,58 @@
+import { spawn } from 'node:child_process'
+import { randomUUID } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+export const BIN = path.join(ROOT, 'bin', 'log-bench.js')
+export const ADAPTERS = path.join(ROOT, 'test', 'fixtures', 'adapters')
+
+export function tmpDir (prefix = 'lb-test-') {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+}
+
+// Runs the CLI as a user would. Every process it starts inherits a tag in its environment, so a test
+// can find any of them left behind afterwards (see leftovers).
+export function runCli (args, { cwd = ROOT, timeoutMs = 120_000, detached = false, onSpawn } = {}) {
+  const tag = randomUUID()
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      detached,
+      env: { ...process.env, LOG_BENCH_TEST_TAG: tag },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c) => { stdout += c })
+    child.stderr.on('data', (c) => { stderr += c })
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`log-bench ${args.join(' ')} did not finish in ${timeoutMs} ms\n${stderr}`))
+    }, timeoutMs)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal, stdout, stderr, tag })
+    })
+    onSpawn?.(child)
+  })
+}
+
+// Processes still alive that carry the tag of one runCli call.
+export function leftovers (tag) {
+  const found = []
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(`LOG_BENCH_TEST_TAG=${tag}`)) {
+        found.push(`${pid} ${fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ')}`)
+      }
+    } catch {}
+  }
+  return found
+}
+
+export function readJson (file) {
+  return JSON.parse(fs.readFileSync(file, 'utf8'))
+}

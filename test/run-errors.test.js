@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, it } from 'node:test'
+import { ADAPTERS, leftovers, readJson, runCli, tmpDir } from './helpers.js'
+
+describe('bad input: one line, exit code 2, nothing written', () => {
+  const dir = tmpDir()
+  const out = path.join(dir, 'r.json')
+  const cases = [
+    [['--lib', 'foo'], /unknown library "foo": use one of log4js, winston, bunyan, pino, noop, raw, all/],
+    [['--transport', 'smoke'], /unknown transport "smoke": use one of console, file/],
+    [['--cpus', '0'], /--cpus must be an integer/],
+    [['--cpus', '1,two'], /--cpus must be an integer/],
+    [['--events', '-3'], /--events must be an integer >= 1/],
+    [['--events', '1.5'], /--events must be an integer >= 1/],
+    [['--runs', '0'], /--runs must be an integer/],
+    [['--size', 'big'], /--size must be an integer/],
+    [['--timeout', '-1'], /--timeout must be a number > 0/],
+    [['--max-old-space-size', '1'], /--max-old-space-size must be an integer >= 8/],
+    [['--lib', './does-not-exist.js'], /adapter file not found/],
+    [['--lib', path.join(ADAPTERS, 'no-create.js')], /does not export the adapter interface: create must be/],
+    [['--out', '/nonexistent-dir/r.json'], /directory \/nonexistent-dir does not exist/, false],
+    [['--out', dir], /is a directory/, false],
+    [['--bogus', '1'], /unknown option or command: bogus/]
+  ]
+  for (const [args, expected, withOut = true] of cases) {
+    it(args.join(' '), async () => {
+      const result = await runCli(['run', ...args, '--events', args.includes('--events') ? args[args.indexOf('--events') + 1] : '10', ...(withOut ? ['--out', out] : [])])
+      assert.equal(result.code, 2)
+      assert.match(result.stderr, expected)
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+      assert.doesNotMatch(result.stderr, /\n\s+at /)
+      assert.equal(fs.existsSync(out), false)
+    })
+  }
+
+  it('a command that does not exist', async () => {
+    const result = await runCli(['frobnicate'])
+    assert.equal(result.code, 2)
+    assert.match(result.stderr, /unknown option or command: frobnicate/)
+  })
+})
+
+describe('a failing logger is a result, not a reason to stop', () => {
+  it('records a crash, an exit, a hang past --timeout and an out-of-memory worker as failed runs and goes on', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const libs = ['crashing', 'exiting', 'hanging'].map((n) => path.join(ADAPTERS, `${n}.js`)).join(',') + ',raw'
+    const result = await runCli(['run', '--lib', libs, '--transport', 'file', '--cpus', '2', '--events', '1000', '--runs', '2', '--timeout', '3', '--out', out])
+    assert.equal(result.code, 0, result.stderr)
+    const doc = readJson(out)
+    assert.equal(doc.complete, true)
+    const errorsOf = (lib) => doc.runs.filter((r) => r.lib === lib).map((r) => (assert.equal(r.ok, false), assert.equal(r.status, 'failed'), r.error))
+    for (const error of errorsOf('crashing')) assert.match(error, /failed while logging: boom from the crashing adapter/)
+    for (const error of errorsOf('exiting')) assert.match(error, /crashed with exit code 3/)
+    for (const error of errorsOf('hanging')) assert.match(error, /timed out after 3 s while waiting for the logger's close\(\) to resolve/)
+    assert.ok(doc.runs.filter((r) => r.lib === 'raw').every((r) => r.ok && r.received === r.sent))
+    assert.equal(doc.summary.find((s) => s.lib === 'crashing').status, 'failed')
+    assert.match(result.stdout, /failed: worker \d failed while logging/)
+    assert.deepEqual(leftovers(result.tag), [])
+  })
+
+  it('records a worker that runs out of heap with --max-old-space-size', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', path.join(ADAPTERS, 'hoarding.js'), '--transport', 'file', '--events', '5000000', '--runs', '1', '--max-old-space-size', '32', '--out', out])
+    assert.equal(result.code, 0, result.stderr)
+    const [run] = readJson(out).runs
+    assert.equal(run.ok, false)
+    assert.match(run.error, /ran out of memory \(JavaScript heap limit of 32 MB reached\)/)
+    assert.deepEqual(leftovers(result.tag), [])
+  })
+})
+
+describe('Ctrl-C and SIGTERM', () => {
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    it(`${signal} to the whole process group stops the workers, saves results so far and exits`, async () => {
+      const out = path.join(tmpDir(), 'r.json')
+      let child
+      const pending = runCli(['run', '--lib', `raw,${path.join(ADAPTERS, 'slow.js')}`, '--transport', 'file', '--cpus', '2', '--events', '100000', '--runs', '1', '--out', out], {
+        detached: true,
+        onSpawn: (c) => { child = c }
+      })
+      await waitFor(() => fs.existsSync(out) && readJson(out).runs.length === 1, 30_000)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const sentAt = Date.now()
+      process.kill(-child.pid, signal)
+      const result = await pending
+      assert.ok(Date.now() - sentAt < 5000, 'exits within a few seconds')
+      assert.equal(result.code, signal === 'SIGINT' ? 130 : 143, result.stderr)
+      const doc = readJson(out)
+      assert.equal(doc.interrupted, true)
+      assert.equal(doc.complete, false)
+      assert.equal(doc.runs[0].lib, 'raw')
+      assert.equal(doc.runs[0].ok, true)
+      assert.equal(doc.runs[1].status, 'interrupted')
+      assert.match(doc.runs[1].error, new RegExp(signal))
+      assert.deepEqual(leftovers(result.tag), [])
+      assert.deepEqual(fs.readdirSync(path.dirname(out)).filter((f) => f.endsWith('.tmp')), [])
+    })
+  }
+})
+
+async function waitFor (condition, timeoutMs) {
+  const until = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
