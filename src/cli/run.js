@@ -11,7 +11,7 @@ import { defaultOutput, list, oneOf, positiveInt, positiveIntList, positiveNumbe
 
 export const DEFAULTS = {
   lib: 'all,raw',
-  transport: 'file',
+  transport: 'console',
   cpus: '1',
   events: 1_000_000,
   runs: 3,
@@ -33,7 +33,7 @@ export function builder (yargs) {
     .option('timeout', { type: 'string', default: String(DEFAULTS.timeout), describe: 'Per-run limit in seconds; a run that exceeds it is recorded as failed' })
     .option('max-old-space-size', { type: 'string', describe: 'Heap limit in MB passed to each worker (node --max-old-space-size), to reproduce memory blow-ups' })
     .option('quiet', { type: 'boolean', default: false, describe: 'No progress on stderr' })
-    .example('$0 run', 'the default matrix: log4js, winston, bunyan, pino and raw to a file, 1 worker, 3 runs')
+    .example('$0 run', 'the default matrix: log4js, winston, bunyan, pino and raw to the console, 1 worker, 1,000,000 events, 3 runs')
     .example('$0 run --lib winston --transport file --cpus 8', '')
     .example('$0 run --lib all --transport console,file --cpus 1,8 --events 100000 --out results/mine.json', '')
 }
