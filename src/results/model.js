@@ -50,7 +50,7 @@ export function summarize (runs) {
   return summary
 }
 
-function cellStatus (runs) {
+export function cellStatus (runs) {
   if (runs.every((r) => r.status === 'unsupported')) return 'unsupported'
   if (runs.every((r) => r.ok)) return 'ok'
   if (runs.some((r) => r.ok)) return 'partial'
