@@ -29,6 +29,12 @@ export function positiveNumber (value, name) {
   return n
 }
 
+export function nonNegativeNumber (value, name) {
+  const n = Number(value)
+  if (String(value).trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a number >= 0, got "${value}"`)
+  return n
+}
+
 export function oneOf (values, allowed, name) {
   for (const v of values) {
     if (!allowed.includes(v)) throw new UsageError(`unknown ${name} "${v}": use one of ${allowed.join(', ')}`)
