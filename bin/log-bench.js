@@ -4,6 +4,7 @@ import { hideBin } from 'yargs/helpers'
 import { EXIT, UsageError } from '../src/errors.js'
 import * as run from '../src/cli/run.js'
 import * as list from '../src/cli/list.js'
+import * as http from '../src/cli/http.js'
 
 // Bad input: one line on stderr, exit 2. Anything else unexpected is a harness bug: exit 1.
 function fail (err) {
@@ -26,6 +27,7 @@ try {
     .scriptName('log-bench')
     .command(run)
     .command(list)
+    .command(http)
     .demandCommand(1, 'give a command: run or list (see --help)')
     .strict()
     .parserConfiguration({ 'duplicate-arguments-array': false })

@@ -1,0 +1,136 @@
+import { EXIT, UsageError } from '../errors.js'
+import { BUILTIN_LIBS, isAdapterPath, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
+import { TRANSPORTS } from '../sinks/index.js'
+import { Interrupted } from '../bench/run-once.js'
+import { planHttpCells, runHttpMatrix } from '../http/matrix.js'
+import { createHttpProgress } from '../http/progress.js'
+import { BASELINE } from '../http/summary.js'
+import { collectEnv } from '../results/env.js'
+import { renderHttpTerminal } from '../report/http-terminal.js'
+import { defaultOutput, list, nonNegativeNumber, oneOf, positiveInt, positiveIntList, positiveNumber, writableOutput } from './validate.js'
+
+export const DEFAULTS = {
+  lib: 'none,all',
+  transport: 'console',
+  cpus: '1',
+  logsPerRequest: '5',
+  size: '20',
+  duration: 10,
+  warmup: 1,
+  connections: 10,
+  pipelining: 1,
+  runs: 1,
+  port: 0
+}
+
+export const command = 'http'
+export const describe = 'The cost of logging under HTTP load: an express server logging through each library, driven by autocannon; req/s and latency against the same app without logging'
+
+export function builder (yargs) {
+  return yargs
+    .option('lib', { type: 'string', default: DEFAULTS.lib, describe: `Comma list: ${BASELINE} (the same app without logging; always run as the baseline), ${BUILTIN_LIBS.join(', ')}, all (the four real libraries), or a path to an adapter file` })
+    .option('transport', { type: 'string', default: DEFAULTS.transport, describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} (console: the server's stdout, a pipe read and verified by log-bench)` })
+    .option('cpus', { type: 'string', default: DEFAULTS.cpus, describe: 'Comma list of server worker counts (node:cluster workers sharing the port)' })
+    .option('logs-per-request', { type: 'string', describe: `Comma list: events the route logs per request (default ${DEFAULTS.logsPerRequest}; not with --middleware)` })
+    .option('size', { type: 'string', default: DEFAULTS.size, describe: 'Comma list of payload sizes in characters (each event is "w<worker> <seq>: " + payload)' })
+    .option('middleware', { type: 'boolean', default: false, describe: 'Log each request with the library\'s own express request logger (pino-http, express-winston, log4js connectLogger) instead of the route' })
+    .option('duration', { type: 'string', default: String(DEFAULTS.duration), describe: 'Seconds of measured load per run' })
+    .option('warmup', { type: 'string', default: String(DEFAULTS.warmup), describe: 'Seconds of load before the measured run (discarded; 0 for none)' })
+    .option('connections', { type: 'string', default: String(DEFAULTS.connections), describe: 'Concurrent autocannon connections' })
+    .option('pipelining', { type: 'string', default: String(DEFAULTS.pipelining), describe: 'Requests pipelined per connection' })
+    .option('runs', { type: 'string', default: String(DEFAULTS.runs), describe: 'Runs per cell (fresh processes each)' })
+    .option('port', { type: 'string', default: String(DEFAULTS.port), describe: 'Port on 127.0.0.1 (0: a free port chosen by the system)' })
+    .option('out', { type: 'string', describe: 'Results JSON file (default: results/http-<timestamp>.json)' })
+    .option('quiet', { type: 'boolean', default: false, describe: 'No progress on stderr' })
+    .example('$0 http --lib none,pino,winston --transport file --duration 10 --connections 10', '')
+    .example('$0 http --lib all --logs-per-request 0,5,20 --size 5,20,100 --cpus 1 --out results/http.json', '')
+    .example('$0 http --lib pino,winston --middleware', 'each library\'s own express request logger')
+}
+
+// The baseline always runs: every library is reported as a change against it.
+async function parseLibs (value) {
+  const entries = list(value, 'lib')
+  for (const entry of entries) {
+    if (entry !== BASELINE && entry !== 'all' && !BUILTIN_LIBS.includes(entry) && !isAdapterPath(entry)) {
+      throw new UsageError(`unknown library "${entry}": use one of ${[BASELINE, ...BUILTIN_LIBS, 'all'].join(', ')}, or a path to an adapter file such as ./my-logger.js`)
+    }
+  }
+  const others = entries.filter((e) => e !== BASELINE)
+  const libs = [{ name: BASELINE, file: null, adapter: null, version: null }]
+  for (const spec of others.length ? resolveLibSpecs(others) : []) {
+    const adapter = await loadAdapter(spec.file)
+    if (libs.some((l) => l.name === adapter.name)) throw new UsageError(`two libraries are both named "${adapter.name}": give each adapter a unique name`)
+    libs.push({ name: adapter.name, file: spec.file, adapter, version: libraryVersion(adapter, spec.file) })
+  }
+  return libs
+}
+
+// Turns raw option strings into a checked plan; throws UsageError on anything wrong, before anything is written.
+export async function parseHttpOptions (argv) {
+  const middleware = Boolean(argv.middleware)
+  if (middleware && argv.logsPerRequest != null) {
+    throw new UsageError('--logs-per-request applies to route mode: with --middleware each request is one event, logged by the library\'s request logger')
+  }
+  const options = {
+    libs: await parseLibs(argv.lib),
+    transports: [...new Set(oneOf(list(argv.transport, 'transport'), TRANSPORTS, 'transport'))],
+    cpus: positiveIntList(argv.cpus, 'cpus', { max: 256 }),
+    mode: middleware ? 'middleware' : 'route',
+    logsPerRequest: middleware ? [] : positiveIntList(argv.logsPerRequest ?? DEFAULTS.logsPerRequest, 'logs-per-request', { min: 0, max: 10_000 }),
+    sizes: positiveIntList(argv.size, 'size', { max: 1 << 20 }),
+    load: {
+      durationSeconds: positiveNumber(argv.duration, 'duration'),
+      warmupSeconds: nonNegativeNumber(argv.warmup, 'warmup'),
+      connections: positiveInt(argv.connections, 'connections', { max: 10_000 }),
+      pipelining: positiveInt(argv.pipelining, 'pipelining', { max: 1000 })
+    },
+    runs: positiveInt(argv.runs, 'runs', { max: 1000 }),
+    port: positiveInt(argv.port, 'port', { min: 0, max: 65535 })
+  }
+  options.out = argv.out == null ? null : writableOutput(argv.out)
+  return options
+}
+
+export async function handler (argv) {
+  const options = await parseHttpOptions(argv)
+  const out = options.out ?? defaultOutput('http')
+  const env = collectEnv({
+    argv: process.argv.slice(2),
+    libVersions: Object.fromEntries(options.libs.filter((l) => l.adapter).map((l) => [l.name, l.version])),
+    options: {
+      libs: options.libs.map((l) => l.name),
+      transports: options.transports,
+      cpus: options.cpus,
+      mode: options.mode,
+      logsPerRequest: options.logsPerRequest,
+      sizes: options.sizes,
+      ...options.load,
+      runs: options.runs,
+      port: options.port
+    }
+  })
+  const controller = new AbortController()
+  const onSignal = (signal) => {
+    if (controller.signal.aborted) process.exit(signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED)
+    process.stderr.write(`\n${signal}: stopping the server and the load, saving the results so far\n`)
+    controller.abort(signal)
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  const cells = planHttpCells({ libs: options.libs, transports: options.transports, cpus: options.cpus, mode: options.mode, logsPerRequest: options.logsPerRequest, sizes: options.sizes })
+  let doc
+  try {
+    doc = await runHttpMatrix({ cells, runs: options.runs, load: options.load, port: options.port, out, env, signal: controller.signal, progress: createHttpProgress({ quiet: argv.quiet }) })
+  } catch (err) {
+    if (!(err instanceof Interrupted)) throw err
+    process.stderr.write(`interrupted: results so far are in ${out}\n`)
+    process.exitCode = err.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED
+    return
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
+  process.stdout.write(renderHttpTerminal(doc))
+  const failed = doc.runs.filter((r) => r.status === 'failed').length
+  process.stdout.write(`\nresults: ${out}${failed ? ` (${failed} failed run${failed > 1 ? 's' : ''}, see above)` : ''}\n`)
+}

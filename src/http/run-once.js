@@ -1,0 +1,118 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { payloadOfSize } from '../bench/message.js'
+import { Interrupted } from '../bench/run-once.js'
+import { startSampler } from '../bench/sampler.js'
+import { createReceiver } from '../sinks/index.js'
+import { startLoad } from './load.js'
+import { startServer } from './server.js'
+
+class RunFailure extends Error {}
+
+// Rejects the current phase on an interrupt, the run's time limit or a reported failure.
+function createGuard ({ signal, timeoutMs }) {
+  let phase = 'starting'
+  let stop
+  const stopped = new Promise((resolve, reject) => { stop = reject })
+  stopped.catch(() => {})
+  const timer = setTimeout(() => stop(new RunFailure(`timed out after ${timeoutMs / 1000} s while ${phase}`)), timeoutMs)
+  const onAbort = () => stop(new Interrupted(signal.reason ?? 'SIGINT'))
+  if (signal?.aborted) onAbort()
+  else signal?.addEventListener('abort', onAbort, { once: true })
+  return {
+    fail (reason) { stop(new RunFailure(reason)) },
+    race (promise, name) {
+      phase = name
+      return Promise.race([promise, stopped])
+    },
+    dispose () {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
+    }
+  }
+}
+
+// One run of one cell in fresh processes: start the server, put it under load (warm-up, then the
+// measured run), stop it, and count at the receiving end every event it logged. A failure of the
+// server, its logger or the load generator becomes { ok: false, error }; only an interrupt throws.
+// Every process started here is gone when this returns.
+export async function runHttpOnce ({ lib, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs }) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-http-'))
+  const receiver = await createReceiver(transport, { workers: cpus, events: null, payload: payloadOfSize(size), dir })
+  const guard = createGuard({ signal, timeoutMs })
+  let server = null
+  let loader = null
+  let sampler = null
+  try {
+    server = startServer({ libName: lib.name, adapterFile: lib.file, mode, transport, cpus, port, size, receiver })
+    server.failed.catch((err) => guard.fail(err.message))
+    const { port: boundPort } = await guard.race(server.listening, 'starting the server')
+    loader = startLoad({
+      url: `http://127.0.0.1:${boundPort}/logging`,
+      body: JSON.stringify({ logsPerRequest: mode === 'route' ? logsPerRequest : 0, size }),
+      ...load,
+      onMeasuring () {
+        server.measure()
+        sampler = startSampler({ pids: server.pids, startNs: process.hrtime.bigint(), heapOf: () => null })
+      }
+    })
+    loader.result.catch((err) => guard.fail(err.message))
+    const figures = await guard.race(loader.result, 'under load')
+    const sample = sampler.stop()
+    const closed = await guard.race(server.stop(), 'closing the server and its logger')
+    const counts = await guard.race(receiver.settle({ sent: closed.logged }), 'verifying the events')
+    const verified = lib.adapter?.verifies !== false
+    return {
+      ok: true,
+      status: 'ok',
+      error: null,
+      ...figures,
+      serverCpuUserMs: closed.cpuUserMs,
+      serverCpuSystemMs: closed.cpuSystemMs,
+      serverCpuPct: closed.measuredMs > 0 ? ((closed.cpuUserMs + closed.cpuSystemMs) / closed.measuredMs) * 100 : null,
+      maxRssBytes: closed.maxRssBytes,
+      totalRssPeakBytes: sample.peakRssBytes || null,
+      sent: closed.logged,
+      received: verified ? counts.received : null,
+      corrupt: verified ? counts.corrupt : null,
+      duplicates: verified ? counts.duplicates : null,
+      dropRate: verified ? counts.dropRate : null,
+      timeseries: sample.series
+    }
+  } catch (err) {
+    if (err instanceof RunFailure) return { ...emptyHttpMeasures(), ok: false, status: 'failed', error: err.message }
+    throw err
+  } finally {
+    guard.dispose()
+    sampler?.stop()
+    await loader?.kill()
+    await server?.kill()
+    await receiver.stop()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export function emptyHttpMeasures () {
+  return {
+    requests: null,
+    reqPerSec: null,
+    bytesPerSec: null,
+    latencyMs: null,
+    requestErrors: null,
+    timeouts: null,
+    non2xx: null,
+    loadSeconds: null,
+    serverCpuUserMs: null,
+    serverCpuSystemMs: null,
+    serverCpuPct: null,
+    maxRssBytes: null,
+    totalRssPeakBytes: null,
+    sent: null,
+    received: null,
+    corrupt: null,
+    duplicates: null,
+    dropRate: null,
+    timeseries: []
+  }
+}

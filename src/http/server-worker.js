@@ -1,0 +1,66 @@
+// One server process: a node:cluster worker of the harness. Builds the logger (through the library's
+// adapter, as `run` does) and the express app, listens on 127.0.0.1, and on 'stop' closes the server
+// and the logger, then reports how many events it logged and the CPU it used while measured.
+import http from 'node:http'
+import { pathToFileURL } from 'node:url'
+import { createApp, createEventSource } from './app.js'
+import { REQUEST_LOGGERS } from './request-loggers.js'
+
+const config = JSON.parse(process.env.LOG_BENCH_HTTP_SERVER)
+
+// Ctrl-C in a terminal signals the whole process group: the harness decides when this process stops
+// (it records the run as interrupted, then kills it). Without a harness there is nothing to serve.
+process.on('SIGINT', () => {})
+process.on('disconnect', () => process.exit(0))
+
+function fail (phase, err) {
+  const message = err?.code === 'EADDRINUSE'
+    ? `port ${config.port} on 127.0.0.1 is already in use (EADDRINUSE)`
+    : (err instanceof Error ? err.message : String(err)).split('\n')[0]
+  process.send({ type: 'error', phase, message }, () => process.exit(1))
+}
+process.on('uncaughtException', (err) => fail('uncaught', err))
+process.on('unhandledRejection', (err) => fail('uncaught', err))
+
+async function main () {
+  const events = createEventSource(config.workerId)
+  let logger = null
+  let requestLogger = null
+  if (config.adapterFile) {
+    const adapter = (await import(pathToFileURL(config.adapterFile).href)).default
+    logger = await adapter.create({ ...config.target, transport: config.transport, workerId: config.workerId, events: null })
+    if (config.mode === 'middleware') {
+      requestLogger = await REQUEST_LOGGERS[config.libName].create(logger.logger, () => events.next(config.size))
+    }
+  }
+  const log = logger && config.mode === 'route' ? (message) => logger.log(message) : null
+  const server = http.createServer(createApp({ events, log, requestLogger }))
+  server.once('error', (err) => fail('listen', err))
+  server.listen(config.port, '127.0.0.1', () => process.send({ type: 'listening', port: server.address().port }))
+
+  let measure = { cpu: process.cpuUsage(), fromNs: process.hrtime.bigint() }
+  process.on('message', (msg) => {
+    if (msg?.type === 'measure') measure = { cpu: process.cpuUsage(), fromNs: process.hrtime.bigint() }
+    else if (msg?.type === 'stop') {
+      const cpu = process.cpuUsage(measure.cpu)
+      const measuredMs = Number(process.hrtime.bigint() - measure.fromNs) / 1e6
+      stop(server, logger, events, cpu, measuredMs).catch((err) => fail('close', err))
+    }
+  })
+}
+
+async function stop (server, logger, events, cpu, measuredMs) {
+  server.close()
+  server.closeAllConnections()
+  await logger?.close()
+  process.send({
+    type: 'closed',
+    logged: events.logged,
+    cpuUserMs: cpu.user / 1000,
+    cpuSystemMs: cpu.system / 1000,
+    measuredMs,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024
+  }, () => process.exit(0))
+}
+
+main().catch((err) => fail('setup', err))
