@@ -34,12 +34,15 @@ describe('log-bench run: every real library, console and file, 1 and 2 workers',
 
   it('records timings, resources and a time series for every run', () => {
     for (const run of doc.runs) {
-      assert.ok(run.unblockedMs > 0 && run.doneMs >= run.unblockedMs, `${run.lib}: ${run.unblockedMs} ${run.doneMs}`)
-      assert.ok(run.eventsPerSec > 0 && run.mbPerSec > 0)
-      assert.ok(run.cpuUserMs > 0 && run.maxRssBytes > 10e6 && run.maxHeapBytes > 1e6)
-      assert.ok(Number.isInteger(run.gcCount) && run.gcPauseMs >= 0)
+      const cell = `${run.lib} ${run.transport} ${run.cpus}: `
+      assert.ok(run.unblockedMs > 0 && run.doneMs >= run.unblockedMs, `${cell}${run.unblockedMs} ${run.doneMs}`)
+      assert.ok(run.eventsPerSec > 0 && run.mbPerSec > 0, `${cell}${run.eventsPerSec} ${run.mbPerSec}`)
+      assert.ok(run.cpuUserMs + run.cpuSystemMs > 0, `${cell}cpu ${run.cpuUserMs} ${run.cpuSystemMs}`)
+      assert.ok(run.maxRssBytes > 10e6, `${cell}rss ${run.maxRssBytes}`)
+      assert.ok(run.maxHeapBytes > 1e6, `${cell}heap ${run.maxHeapBytes}`)
+      assert.ok(Number.isInteger(run.gcCount) && run.gcPauseMs >= 0, `${cell}gc ${run.gcCount} ${run.gcPauseMs}`)
       assert.ok(Array.isArray(run.timeseries))
-      assert.ok(run.overheadMs >= 0)
+      assert.ok(run.overheadMs >= 0, `${cell}overhead ${run.overheadMs}`)
     }
   })
 

@@ -1,84 +1,86 @@
-import { cellKey, createDocument, summarize } from '../results/model.js'
-import { writeJsonAtomic } from '../results/write.js'
+import { cellKey } from '../results/model.js'
 import { Interrupted, runOnce } from './run-once.js'
 
-// Expands the options into cells in the order they run: transport, library, worker count, size.
-export function planCells ({ libs, transports, cpus, sizes }) {
+// Expands checked `run` options into cells in the order they run: transport, library, worker
+// count, size. A cell knows how to execute one of its runs and what an empty record looks like.
+export function planRunCells ({ libs, transports, cpus, sizes, events, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {} }) {
   const cells = []
   for (const transport of transports) {
     for (const lib of libs) {
       for (const workers of cpus) {
-        for (const size of sizes) cells.push({ lib, transport, cpus: workers, size })
+        for (const { payload } of sizes) {
+          const common = {
+            type: 'run',
+            lib: lib.name,
+            libVersion: lib.version,
+            transport,
+            sink: receiverOptions.sinkName?.(transport) ?? defaultSink(transport),
+            cpus: workers,
+            events,
+            size: Buffer.byteLength(payload)
+          }
+          cells.push({
+            key: cellKey(common),
+            label: `${lib.name} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${common.size !== 13 ? ` ${common.size} B` : ''}`,
+            describe: describeRun,
+            common,
+            runs,
+            unsupported: lib.adapter.transports.includes(transport) ? null : `${lib.name} has no ${transport} transport (it supports: ${lib.adapter.transports.join(', ') || 'none'})`,
+            empty: emptyRunMeasures,
+            execute: (signal) => runOnce({ adapterFile: lib.file, transport, cpus: workers, events, payload, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions })
+          })
+        }
       }
     }
   }
   return cells
 }
 
-// Runs every cell `runs` times in fresh processes, writing the results document after every run
-// so a crash or Ctrl-C never loses finished work. Returns the document.
-export async function runMatrix ({ cells, runs, events, timeoutMs, maxOldSpaceSize, out, env, signal, progress, receiverOptions }) {
-  const doc = createDocument(env)
-  const save = () => {
-    doc.summary = summarize(doc.runs)
-    writeJsonAtomic(out, doc)
-  }
-  save()
-  progress.begin(cells.length * runs)
+// Runs every cell `runs` times (skipping runs the store already holds, for --resume). Each finished
+// run is saved before the next starts; an interrupt is recorded and rethrown.
+export async function runCells ({ cells, store, signal, progress }) {
+  const pending = cells.map((cell) => ({ cell, done: store.finishedRuns(cell.key, cellKey) }))
+  progress.begin(pending.reduce((n, { cell, done }) => n + (cell.unsupported ? (done.size ? 0 : cell.runs) : cell.runs - done.size), 0))
   try {
-    for (const cell of cells) {
-      const { lib, transport, cpus, size } = cell
-      const common = { type: 'run', lib: lib.name, libVersion: lib.version, transport, sink: receiverOptions?.sinkName?.(transport) ?? defaultSink(transport), cpus, events, size: Buffer.byteLength(size.payload) }
-      if (!lib.adapter.transports.includes(transport)) {
-        doc.runs.push(unsupported(common, lib, transport))
-        progress.skip(cellKey(common), runs, `unsupported: ${lib.name} has no ${transport} transport`)
-        save()
+    for (const { cell, done } of pending) {
+      if (cell.unsupported) {
+        if (done.size) continue
+        store.add({ ...cell.common, run: 1, ...cell.empty(), ok: false, status: 'unsupported', error: cell.unsupported })
+        progress.skip(cell.label, cell.runs, `unsupported: ${cell.unsupported}`)
         continue
       }
-      for (let run = 1; run <= runs; run++) {
-        progress.runStart({ ...common, run, runs })
-        let result
+      for (let run = 1; run <= cell.runs; run++) {
+        if (done.has(run)) continue
+        progress.runStart({ label: cell.label, run, runs: cell.runs })
         try {
-          result = await runOnce({ adapterFile: lib.file, transport, cpus, events, payload: size.payload, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions })
+          const result = await cell.execute(signal)
           if (signal?.aborted) throw new Interrupted(signal.reason)
+          const record = { ...cell.common, run, ...result }
+          store.add(record)
+          progress.runEnd(cell.label, run, record.ok ? cell.describe(record) : `FAILED: ${record.error}`)
         } catch (err) {
           if (!(err instanceof Interrupted)) throw err
-          doc.runs.push({ ...common, run, ...emptyMeasures(), ok: false, status: 'interrupted', error: err.message })
-          doc.interrupted = true
-          save()
+          store.interrupted({ ...cell.common, run, ...cell.empty(), ok: false, status: 'interrupted', error: err.message })
           throw err
         }
-        const record = { ...common, run, ...result }
-        doc.runs.push(record)
-        save()
-        progress.runEnd(record)
       }
     }
-    doc.complete = true
-    doc.env.finishedAt = new Date().toISOString()
-    save()
-    return doc
+    store.complete()
   } finally {
     progress.end()
   }
+}
+
+function describeRun (record) {
+  const received = record.received != null ? `, received ${record.received}/${record.sent}` : ''
+  return `unblocked ${record.unblockedMs.toFixed(0)} ms, done ${record.doneMs.toFixed(0)} ms${received}`
 }
 
 function defaultSink (transport) {
   return { console: 'pipe', file: 'file' }[transport] ?? transport
 }
 
-function unsupported (common, lib, transport) {
-  return {
-    ...common,
-    run: 1,
-    ...emptyMeasures(),
-    ok: false,
-    status: 'unsupported',
-    error: `${lib.name} has no ${transport} transport (it supports: ${lib.adapter.transports.join(', ') || 'none'})`
-  }
-}
-
-function emptyMeasures () {
+export function emptyRunMeasures () {
   return {
     sent: null, received: null, corrupt: null, duplicates: null, dropRate: null,
     unblockedMs: null, doneMs: null, eventsPerSec: null, mbPerSec: null,

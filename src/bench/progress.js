@@ -1,56 +1,71 @@
-// Progress on stderr. On a terminal: one line rewritten in place with the current cell, run and
-// elapsed time. Elsewhere (CI logs): one plain line per finished run, nothing in between.
+// Progress on stderr. On a terminal: one line redrawn in place, with a bar, the current cell and
+// run, elapsed time and an estimate of the time left. Elsewhere (CI logs): one plain line per
+// finished run and nothing in between.
+const BAR_WIDTH = 20
+
 export function createProgress ({ stream = process.stderr, quiet = false } = {}) {
   const tty = Boolean(stream.isTTY)
   let total = 0
   let finished = 0
   let current = null
   let ticker = null
-  const began = Date.now()
-  const seconds = (msValue) => `${(msValue / 1000).toFixed(1)} s`
-  const label = (r) => `${r.lib} ${r.transport} ${r.cpus} cpu${r.cpus > 1 ? 's' : ''}${r.size !== 13 ? ` ${r.size} B` : ''}`
-  const counter = () => `[${String(finished + (current ? 1 : 0)).padStart(String(total).length)}/${total}]`
-  const eta = () => {
+  let began = Date.now()
+  const counter = () => `[${String(finished).padStart(String(total).length)}/${total}]`
+  const left = () => {
     if (finished === 0) return ''
-    const left = ((Date.now() - began) / finished) * (total - finished)
-    return `, about ${seconds(left)} left`
+    return `, ~${duration(((Date.now() - began) / finished) * (total - finished))} left`
   }
   const draw = () => {
     if (!current) return
-    stream.write(`\r\x1b[2K${counter()} ${label(current)} run ${current.run}/${current.runs}: ${seconds(Date.now() - current.since)} (elapsed ${seconds(Date.now() - began)}${eta()})`)
+    const filled = total ? Math.round((finished / total) * BAR_WIDTH) : 0
+    const bar = '#'.repeat(filled) + '-'.repeat(BAR_WIDTH - filled)
+    const line = `[${bar}] ${finished + 1}/${total} ${current.label} run ${current.run}/${current.runs} ${duration(Date.now() - current.since)} (elapsed ${duration(Date.now() - began)}${left()})`
+    stream.write(`\r\x1b[2K${line.slice(0, (stream.columns || 120) - 1)}`)
   }
   const clear = () => { if (tty) stream.write('\r\x1b[2K') }
+  const print = (text) => {
+    clear()
+    stream.write(`${text}\n`)
+  }
   return {
-    begin (count) { total = count },
-    runStart (info) {
+    begin (count) {
+      total = count
+      began = Date.now()
+    },
+    runStart ({ label, run, runs }) {
       if (quiet) return
-      current = { ...info, since: Date.now() }
+      current = { label, run, runs, since: Date.now() }
       if (tty) {
         draw()
         ticker ??= setInterval(draw, 500)
         ticker.unref()
       }
     },
-    runEnd (record) {
+    runEnd (label, run, detail) {
       finished++
-      if (quiet) return
-      clear()
-      const detail = record.ok
-        ? `unblocked ${record.unblockedMs.toFixed(0)} ms, done ${record.doneMs.toFixed(0)} ms${record.received != null ? `, received ${record.received}/${record.sent}` : ''}`
-        : `FAILED: ${record.error}`
-      stream.write(`[${String(finished).padStart(String(total).length)}/${total}] ${label(record)} run ${record.run}: ${detail}\n`)
       current = null
+      if (!quiet) print(`${counter()} ${label} run ${run}: ${detail}`)
     },
-    skip (key, runs, reason) {
+    skip (label, runs, reason) {
       finished += runs
-      if (quiet) return
-      clear()
-      stream.write(`[${String(finished).padStart(String(total).length)}/${total}] ${key.split('|').slice(1, 4).join(' ')}: ${reason}\n`)
+      if (!quiet) print(`${counter()} ${label}: ${reason}`)
+    },
+    note (text) {
+      if (!quiet) print(text)
     },
     end () {
       if (ticker) clearInterval(ticker)
       ticker = null
       if (current) clear()
+      current = null
     }
   }
+}
+
+function duration (ms) {
+  const seconds = Math.round(ms / 1000)
+  if (seconds < 60) return `${(ms / 1000).toFixed(1)} s`
+  const minutes = Math.floor(seconds / 60)
+  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`
 }

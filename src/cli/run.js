@@ -1,11 +1,16 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import { EXIT, UsageError } from '../errors.js'
 import { BUILTIN_LIBS, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
 import { TRANSPORTS } from '../sinks/index.js'
-import { planCells, runMatrix } from '../bench/orchestrator.js'
+import { planRunCells, runCells } from '../bench/orchestrator.js'
 import { createProgress } from '../bench/progress.js'
 import { Interrupted } from '../bench/run-once.js'
 import { payloadOfSize } from '../bench/message.js'
+import { loadScenario, parseShard, selectShard } from '../bench/scenario.js'
 import { collectEnv } from '../results/env.js'
+import { createStore } from '../results/store.js'
+import { SCHEMA_VERSION } from '../results/model.js'
 import { renderTerminal } from '../report/terminal.js'
 import { defaultOutput, list, oneOf, positiveInt, positiveIntList, positiveNumber, writableOutput } from './validate.js'
 
@@ -13,72 +18,177 @@ export const DEFAULTS = {
   lib: 'all,raw',
   transport: 'console',
   cpus: '1',
-  events: 1_000_000,
-  runs: 3,
-  timeout: 600
+  events: '1000000',
+  runs: '3',
+  timeout: '600'
 }
+
+// The options that define cells; a scenario file defines its own, so they cannot be combined.
+const MATRIX_OPTIONS = ['lib', 'transport', 'cpus', 'events', 'runs', 'size', 'timeout', 'max-old-space-size']
 
 export const command = 'run'
 export const describe = 'Time loggers: fork workers that each log --events events, wait until every byte landed, verify every event'
 
 export function builder (yargs) {
   return yargs
-    .option('lib', { type: 'string', default: DEFAULTS.lib, describe: `Comma list: ${BUILTIN_LIBS.join(', ')}, all (the four real libraries), or a path to an adapter file (./my-logger.js)` })
-    .option('transport', { type: 'string', default: DEFAULTS.transport, describe: `Comma list of destinations: ${TRANSPORTS.join(', ')}` })
-    .option('cpus', { type: 'string', default: DEFAULTS.cpus, describe: 'Comma list of worker counts (node:cluster workers logging at once)' })
-    .option('events', { type: 'string', default: String(DEFAULTS.events), describe: 'Events logged by each worker per run' })
-    .option('runs', { type: 'string', default: String(DEFAULTS.runs), describe: 'Runs per cell (fresh processes each); the summary averages them' })
-    .option('size', { type: 'string', describe: 'Comma list of payload sizes in bytes (default: the seed\'s "Hello, world!", 13 bytes)' })
-    .option('out', { type: 'string', describe: 'Results JSON file (default: results/run-<timestamp>.json)' })
-    .option('timeout', { type: 'string', default: String(DEFAULTS.timeout), describe: 'Per-run limit in seconds; a run that exceeds it is recorded as failed' })
-    .option('max-old-space-size', { type: 'string', describe: 'Heap limit in MB passed to each worker (node --max-old-space-size), to reproduce memory blow-ups' })
+    .option('lib', { type: 'string', describe: `Comma list: ${BUILTIN_LIBS.join(', ')}, all (the four real libraries), or a path to an adapter file (./my-logger.js) [default: ${DEFAULTS.lib}]` })
+    .option('transport', { type: 'string', describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} [default: ${DEFAULTS.transport}]` })
+    .option('cpus', { type: 'string', describe: `Comma list of worker counts (node:cluster workers logging at once) [default: ${DEFAULTS.cpus}]` })
+    .option('events', { type: 'string', describe: `Events logged by each worker per run [default: ${DEFAULTS.events}]` })
+    .option('runs', { type: 'string', describe: `Runs per cell (fresh processes each); the summary averages them [default: ${DEFAULTS.runs}]` })
+    .option('size', { type: 'string', describe: 'Comma list of payload sizes in bytes [default: the seed\'s "Hello, world!", 13 bytes]' })
+    .option('timeout', { type: 'string', describe: `Per-run limit in seconds; a run past it is recorded as failed [default: ${DEFAULTS.timeout}]` })
+    .option('max-old-space-size', { type: 'string', describe: 'Heap limit in MB for each worker (node --max-old-space-size), to reproduce memory blow-ups' })
+    .option('scenario', { type: 'string', describe: 'Run the cells of a scenario file (scenarios/*.json) instead of the options above' })
+    .option('out', { type: 'string', describe: 'Results JSON file [default: the scenario\'s output, else results/run-<timestamp>.json]' })
+    .option('resume', { type: 'boolean', default: false, describe: 'Continue the unfinished results file given by --out (or the scenario\'s output): finished runs are kept, the rest run' })
+    .option('shard', { type: 'string', describe: 'Run only share k of n of the cells (k/n, e.g. 1/4); join the shards with `log-bench merge`' })
     .option('quiet', { type: 'boolean', default: false, describe: 'No progress on stderr' })
     .example('$0 run', 'the default matrix: log4js, winston, bunyan, pino and raw to the console, 1 worker, 1,000,000 events, 3 runs')
     .example('$0 run --lib winston --transport file --cpus 8', '')
     .example('$0 run --lib all --transport console,file --cpus 1,8 --events 100000 --out results/mine.json', '')
+    .example('$0 run --scenario scenarios/quick.json', 'a whole scenario; add --resume after an interruption, --shard 1/2 to split it')
 }
 
-// Turns raw option strings into a checked plan; throws UsageError on anything wrong.
+// Turns option strings (from the command line or a scenario's run group) into a checked plan;
+// throws UsageError on anything wrong.
 export async function parseRunOptions (argv) {
-  const specs = resolveLibSpecs(list(argv.lib, 'lib'))
+  const value = (name, key = name) => argv[key] ?? DEFAULTS[name]
+  const libs = await loadLibs(list(value('lib'), 'lib'))
+  const transports = oneOf(list(value('transport'), 'transport'), TRANSPORTS, 'transport')
+  return {
+    libs,
+    transports: [...new Set(transports)],
+    cpus: positiveIntList(value('cpus'), 'cpus', { max: 256 }),
+    events: positiveInt(value('events'), 'events'),
+    runs: positiveInt(value('runs'), 'runs', { max: 1000 }),
+    sizes: argv.size == null ? [{ payload: payloadOfSize(null) }] : positiveIntList(argv.size, 'size', { max: 1 << 20 }).map((n) => ({ payload: payloadOfSize(n) })),
+    timeoutMs: positiveNumber(value('timeout'), 'timeout') * 1000,
+    maxOldSpaceSize: argv.maxOldSpaceSize == null ? null : positiveInt(argv.maxOldSpaceSize, 'max-old-space-size', { min: 8 }),
+    receiverOptions: {}
+  }
+}
+
+async function loadLibs (entries) {
   const libs = []
-  for (const spec of specs) {
+  for (const spec of resolveLibSpecs(entries)) {
     const adapter = await loadAdapter(spec.file)
     if (libs.some((l) => l.name === adapter.name)) throw new UsageError(`two adapters are both named "${adapter.name}": give each adapter a unique name`)
     libs.push({ name: adapter.name, file: spec.file, adapter, version: libraryVersion(adapter, spec.file) })
   }
-  const transports = oneOf(list(argv.transport, 'transport'), TRANSPORTS, 'transport')
-  const options = {
-    libs,
-    transports: [...new Set(transports)],
-    cpus: positiveIntList(argv.cpus, 'cpus', { max: 256 }),
-    events: positiveInt(argv.events, 'events'),
-    runs: positiveInt(argv.runs, 'runs', { max: 1000 }),
-    sizes: argv.size == null ? [{ payload: payloadOfSize(null) }] : positiveIntList(argv.size, 'size', { max: 1 << 20 }).map((n) => ({ payload: payloadOfSize(n) })),
-    timeoutMs: positiveNumber(argv.timeout, 'timeout') * 1000,
-    maxOldSpaceSize: argv.maxOldSpaceSize == null ? null : positiveInt(argv.maxOldSpaceSize, 'max-old-space-size', { min: 8 })
+  return libs
+}
+
+function describeOptions (options) {
+  return {
+    libs: options.libs.map((l) => l.name),
+    transports: options.transports,
+    cpus: options.cpus,
+    events: options.events,
+    runs: options.runs,
+    sizes: options.sizes.map((s) => Buffer.byteLength(s.payload)),
+    timeoutSeconds: options.timeoutMs / 1000,
+    maxOldSpaceSize: options.maxOldSpaceSize
   }
-  options.out = argv.out == null ? null : writableOutput(argv.out)
-  return options
+}
+
+// A plan is what this invocation measures: its cells, the options that made them, and an id that
+// --resume and merge use to refuse results of a different plan.
+async function planFromOptions (argv) {
+  const options = await parseRunOptions(argv)
+  const described = describeOptions(options)
+  return {
+    kind: 'options',
+    name: 'command line',
+    id: `options:${JSON.stringify(described)}`,
+    options: described,
+    libs: options.libs,
+    cells: planRunCells(options),
+    output: null
+  }
+}
+
+async function planFromScenario (file) {
+  const scenario = loadScenario(file)
+  const cells = []
+  const libs = []
+  const groups = []
+  for (const [index, group] of (scenario.run ?? []).entries()) {
+    let options
+    try {
+      options = await parseRunOptions({
+        lib: group.libs.join(','),
+        transport: group.transports.join(','),
+        cpus: group.cpus?.join(','),
+        events: group.events,
+        runs: group.runs,
+        size: group.sizes?.join(','),
+        timeout: group.timeout,
+        maxOldSpaceSize: group.maxOldSpaceSize,
+        syslog: group.syslog
+      })
+    } catch (err) {
+      if (err instanceof UsageError) throw new UsageError(`${file}: run[${index}]: ${err.message}`)
+      throw err
+    }
+    cells.push(...planRunCells(options))
+    libs.push(...options.libs.filter((l) => !libs.some((x) => x.name === l.name)))
+    groups.push(describeOptions(options))
+  }
+  if (scenario.http?.length) throw new UsageError(`${file}: http cells need the http command, which this build lacks`)
+  return { kind: 'scenario', name: scenario.name, file: scenario.file, id: `scenario:${scenario.name}:${scenario.id}`, options: { run: groups }, libs, cells, output: scenario.output ?? null }
+}
+
+function resolveOutput (argv, plan) {
+  if (argv.out != null) return writableOutput(argv.out)
+  if (plan.output) {
+    fs.mkdirSync(path.dirname(path.resolve(plan.output)), { recursive: true })
+    return writableOutput(plan.output)
+  }
+  return defaultOutput('run')
+}
+
+// --resume: the file must hold results of this very plan and shard. Without --resume, an unfinished
+// file of the same plan is not overwritten by accident.
+function previousResults (out, plan, shard, resume) {
+  if (!fs.existsSync(out)) return null
+  let doc
+  try {
+    doc = JSON.parse(fs.readFileSync(out, 'utf8'))
+  } catch {
+    if (resume) throw new UsageError(`cannot resume ${out}: it is not valid JSON`)
+    return null
+  }
+  const samePlan = doc?.env?.plan?.id === plan.id && (doc.env.plan.shard ?? null) === (shard ? `${shard.k}/${shard.n}` : null)
+  if (!resume) {
+    if (samePlan && doc.complete === false) throw new UsageError(`${out} holds an unfinished run of this ${plan.kind === 'scenario' ? 'scenario' : 'matrix'}: add --resume to continue it, or remove the file to start over`)
+    return null
+  }
+  if (doc.schema !== SCHEMA_VERSION) throw new UsageError(`cannot resume ${out}: it has results schema ${doc.schema}, this log-bench writes ${SCHEMA_VERSION}`)
+  if (!samePlan) {
+    const theirs = doc?.env?.plan ? `${doc.env.plan.kind} "${doc.env.plan.name}"${doc.env.plan.shard ? ` shard ${doc.env.plan.shard}` : ''}` : 'results without a plan'
+    throw new UsageError(`cannot resume ${out}: it holds ${theirs}, not this ${plan.kind} "${plan.name}"${shard ? ` shard ${shard.k}/${shard.n}` : ''} (same cells and options are needed)`)
+  }
+  return doc
 }
 
 export async function handler (argv) {
-  const options = await parseRunOptions(argv)
-  const out = options.out ?? defaultOutput('run')
+  if (argv.scenario != null) {
+    const given = MATRIX_OPTIONS.filter((name) => argv[name] != null)
+    if (given.length) throw new UsageError(`--${given[0]} cannot be combined with --scenario: the scenario file names its cells`)
+  }
+  const plan = argv.scenario != null ? await planFromScenario(argv.scenario) : await planFromOptions(argv)
+  const shard = argv.shard != null ? parseShard(argv.shard) : null
+  const cells = selectShard(plan.cells, shard)
+  const out = resolveOutput(argv, plan)
+  const previous = previousResults(out, plan, shard, argv.resume)
   const env = collectEnv({
     argv: process.argv.slice(2),
-    libVersions: Object.fromEntries(options.libs.map((l) => [l.name, l.version])),
-    options: {
-      libs: options.libs.map((l) => l.name),
-      transports: options.transports,
-      cpus: options.cpus,
-      events: options.events,
-      runs: options.runs,
-      sizes: options.sizes.map((s) => Buffer.byteLength(s.payload)),
-      timeoutSeconds: options.timeoutMs / 1000,
-      maxOldSpaceSize: options.maxOldSpaceSize
-    }
+    libVersions: Object.fromEntries(plan.libs.map((l) => [l.name, l.version])),
+    options: plan.options
   })
+  env.plan = { kind: plan.kind, name: plan.name, file: plan.file ?? null, id: plan.id, shard: shard ? `${shard.k}/${shard.n}` : null, cells: plan.cells.length, shardCells: cells.length }
+
   const controller = new AbortController()
   const onSignal = (signal) => {
     if (controller.signal.aborted) process.exit(signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED)
@@ -88,20 +198,20 @@ export async function handler (argv) {
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
   const progress = createProgress({ quiet: argv.quiet })
-  const cells = planCells({ libs: options.libs, transports: options.transports, cpus: options.cpus, sizes: options.sizes })
-  let doc
+  if (previous) progress.note(`resuming ${out}: ${previous.runs.filter((r) => r.status !== 'interrupted').length} finished runs kept`)
+  const store = createStore({ out, env, previous })
   try {
-    doc = await runMatrix({ cells, runs: options.runs, events: options.events, timeoutMs: options.timeoutMs, maxOldSpaceSize: options.maxOldSpaceSize, out, env, signal: controller.signal, progress })
+    await runCells({ cells, store, signal: controller.signal, progress })
   } catch (err) {
     if (!(err instanceof Interrupted)) throw err
-    process.stderr.write(`interrupted: results so far are in ${out}\n`)
+    process.stderr.write(`interrupted: results so far are in ${out}${plan.kind === 'scenario' ? ' (continue with --resume)' : ''}\n`)
     process.exitCode = err.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED
     return
   } finally {
     process.off('SIGINT', onSignal)
     process.off('SIGTERM', onSignal)
   }
-  process.stdout.write(renderTerminal(doc))
-  const failed = doc.runs.filter((r) => r.status === 'failed').length
+  process.stdout.write(renderTerminal(store.doc))
+  const failed = store.doc.runs.filter((r) => r.status === 'failed').length
   process.stdout.write(`\nresults: ${out}${failed ? ` (${failed} failed run${failed > 1 ? 's' : ''}, see above)` : ''}\n`)
 }

@@ -2,8 +2,10 @@ import { describe } from '../stats.js'
 
 export const SCHEMA_VERSION = 1
 
-export function cellKey ({ type = 'run', lib, transport, cpus, size }) {
-  return `${type}|${lib}|${transport}|${cpus}|${size ?? 'seed'}`
+// What makes runs repetitions of one cell. An http cell is also told apart by its load shape.
+export function cellKey ({ type = 'run', lib, transport, cpus, size, mode, logsPerRequest }) {
+  const base = `${type}|${lib}|${transport}|${cpus}|${size ?? 'seed'}`
+  return type === 'http' ? `${base}|${mode}|${logsPerRequest}` : base
 }
 
 export function createDocument (env) {

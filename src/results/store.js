@@ -1,0 +1,46 @@
+import { createDocument, summarize } from './model.js'
+import { writeJsonAtomic } from './write.js'
+
+// The results document of one invocation, kept durable: every finished run is on disk (atomically
+// rewritten) before the next one starts. `previous` continues a partial document (--resume): its
+// finished runs are kept, an interrupted run is dropped so that it runs again.
+export function createStore ({ out, env, previous = null, summarizers = [summarize] }) {
+  const doc = previous ? resumeDocument(previous, env) : createDocument(env)
+  const save = () => {
+    doc.summary = summarizers.flatMap((summarizeRuns) => summarizeRuns(doc.runs))
+    writeJsonAtomic(out, doc)
+  }
+  save()
+  return {
+    doc,
+    out,
+    add (record) {
+      doc.runs.push(record)
+      save()
+    },
+    // Run numbers of a cell already in the document (resume skips them).
+    finishedRuns (key, keyOf) {
+      return new Set(doc.runs.filter((r) => keyOf(r) === key).map((r) => r.run))
+    },
+    interrupted (record) {
+      doc.runs.push(record)
+      doc.interrupted = true
+      save()
+    },
+    complete () {
+      doc.complete = true
+      doc.env.finishedAt = new Date().toISOString()
+      save()
+    }
+  }
+}
+
+function resumeDocument (previous, env) {
+  return {
+    ...previous,
+    complete: false,
+    interrupted: false,
+    env: { ...previous.env, resumedAt: [...(previous.env.resumedAt ?? []), env.time] },
+    runs: previous.runs.filter((r) => r.status !== 'interrupted')
+  }
+}
