@@ -22,6 +22,7 @@ export function failureReason (run) {
 
 export function formatMs (v) {
   if (v == null) return ''
+  if (Math.abs(v) < 1) return v.toFixed(2)
   if (Math.abs(v) < 10) return v.toFixed(1)
   return Math.round(v).toLocaleString('en-US')
 }

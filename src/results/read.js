@@ -76,16 +76,16 @@ export function loadResults (files) {
   refuseMixedEventCounts(docs)
   const runs = []
   const nextRun = new Map()
-  for (const { doc } of docs) {
+  for (const { file, doc } of docs) {
     for (const run of doc.runs) {
       if ((run.type ?? 'run') !== 'run') {
-        runs.push(run)
+        runs.push({ ...run, file })
         continue
       }
       const key = cellKey(run)
       const number = (nextRun.get(key) ?? 0) + 1
       nextRun.set(key, number)
-      runs.push({ ...run, type: 'run', run: number })
+      runs.push({ ...run, type: 'run', run: number, file })
     }
   }
   // Summary entries of other run types are passed through as their producers wrote them.

@@ -1,0 +1,75 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas'
+import { Chart, registerables } from 'chart.js'
+
+// Renders Chart.js charts to PNG in Node. @napi-rs/canvas ships prebuilt Skia binaries as npm
+// packages, so `npm install` needs no Cairo headers and no compiler (node-canvas, behind
+// chartjs-node-canvas, needs both unless a prebuilt binary can be downloaded from GitHub).
+
+Chart.register(...registerables)
+Chart.defaults.font.family = "'DejaVu Sans', 'Liberation Sans', Arial, Helvetica, sans-serif"
+Chart.defaults.font.size = 13
+Chart.defaults.color = '#222222'
+
+const whiteBackground = {
+  id: 'whiteBackground',
+  beforeDraw (chart) {
+    const { ctx, width, height } = chart
+    ctx.save()
+    ctx.globalCompositeOperation = 'destination-over'
+    ctx.fillStyle = '#ffffff'
+    ctx.fillRect(0, 0, width, height)
+    ctx.restore()
+  }
+}
+
+let fontsChecked = false
+function warnWithoutFonts () {
+  if (fontsChecked) return
+  fontsChecked = true
+  if (GlobalFonts.families.length === 0) {
+    process.stderr.write('log-bench: no system fonts found, chart text will be missing (install e.g. fonts-dejavu-core)\n')
+  }
+}
+
+// spec: { file (relative to the images directory), width, height, config (a Chart.js config) }
+export function renderChart ({ width = 1000, height = 520, config }) {
+  warnWithoutFonts()
+  const canvas = createCanvas(width, height)
+  const chart = new Chart(canvas, {
+    ...config,
+    options: { ...config.options, responsive: false, animation: false, devicePixelRatio: 1 },
+    plugins: [...(config.plugins ?? []), whiteBackground]
+  })
+  try {
+    return canvas.toBuffer('image/png')
+  } finally {
+    chart.destroy()
+  }
+}
+
+export function writeCharts (specs, imagesDir) {
+  const written = []
+  for (const spec of specs) {
+    const file = path.join(imagesDir, spec.file)
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, renderChart(spec))
+    written.push(file)
+  }
+  return written
+}
+
+// Title and subtitle in the same style everywhere: what is shown, then under which conditions
+// (subtitle lines: an array, one line each, so that long conditions never run off the edge).
+export function titles (title, subtitleLines = []) {
+  return {
+    title: { display: true, text: title, font: { size: 17, weight: 'bold' }, padding: { top: 10, bottom: 4 } },
+    subtitle: { display: subtitleLines.length > 0, text: subtitleLines, font: { size: 13 }, color: '#555555', padding: { bottom: 10 } },
+    legend: { position: 'top', labels: { boxWidth: 18, padding: 14 } }
+  }
+}
+
+export function axisTitle (text) {
+  return { display: true, text, font: { size: 13, weight: 'bold' } }
+}

@@ -1,0 +1,121 @@
+import { cellKey } from '../results/model.js'
+import { environmentDifference } from '../results/read.js'
+import { median, stddev, mean, welchTTest } from '../stats.js'
+import { formatTable } from './table.js'
+import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, unique } from './labels.js'
+
+// Before/after comparison of two results documents, cell by cell, in the manner of benchstat:
+// medians, the change, and "~" where the runs' spread does not let us call it a change.
+
+export const DEFAULT_ALPHA = 0.05
+
+const METRICS = [
+  { key: 'unblockedMs', title: 'unblocked (ms)', format: formatMs },
+  { key: 'doneMs', title: 'done (ms)', format: formatMs },
+  { key: 'eventsPerSec', title: 'events/s', format: formatCount },
+  { key: 'maxRssBytes', title: 'peak RSS per worker', format: formatBytes },
+  { key: 'dropRate', title: 'drop rate', format: (v) => `${(v * 100).toFixed(2)}%`, points: true }
+]
+
+function cellsOf (dataset) {
+  const cells = new Map()
+  for (const run of dataset.runs) {
+    if ((run.type ?? 'run') !== 'run') continue
+    const key = `${cellKey(run)}|${run.events}`
+    if (!cells.has(key)) cells.set(key, { key, lib: run.lib, transport: run.transport, cpus: run.cpus, size: run.size, events: run.events, runs: [] })
+    cells.get(key).runs.push(run)
+  }
+  return cells
+}
+
+export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA } = {}) {
+  const baseCells = cellsOf(base)
+  const newCells = cellsOf(next)
+  const sizes = unique([...baseCells.values(), ...newCells.values()].map((c) => c.size))
+  const events = unique([...baseCells.values(), ...newCells.values()].map((c) => c.events))
+  const name = (c) => [c.transport, c.lib, cpuLabel(c.cpus), sizes.length > 1 ? `${c.size} B` : null, events.length > 1 ? `${c.events} events` : null].filter(Boolean).join(' ')
+  const result = {
+    alpha,
+    metrics: METRICS.map((m) => ({ ...m, rows: [] })),
+    onlyBase: [...baseCells.values()].filter((c) => !newCells.has(c.key)).map(name),
+    onlyNew: [...newCells.values()].filter((c) => !baseCells.has(c.key)).map(name),
+    notComparable: []
+  }
+  for (const [key, b] of baseCells) {
+    const n = newCells.get(key)
+    if (!n) continue
+    const okB = b.runs.filter((r) => r.ok)
+    const okN = n.runs.filter((r) => r.ok)
+    if (okB.length === 0 || okN.length === 0) {
+      const why = (runs, ok) => (ok.length ? 'ok' : failureReason(runs.find((r) => !r.ok) ?? {}))
+      result.notComparable.push(`${name(b)} (base: ${why(b.runs, okB)}; new: ${why(n.runs, okN)})`)
+      continue
+    }
+    for (const metric of result.metrics) {
+      const xs = okB.map((r) => r[metric.key]).filter((v) => v != null)
+      const ys = okN.map((r) => r[metric.key]).filter((v) => v != null)
+      if (xs.length === 0 || ys.length === 0) continue
+      metric.rows.push({ cell: name(b), ...compareValues(xs, ys, alpha) })
+    }
+  }
+  return result
+}
+
+export function compareValues (xs, ys, alpha = DEFAULT_ALPHA) {
+  const test = welchTTest(xs, ys)
+  const baseMedian = median(xs)
+  const newMedian = median(ys)
+  return {
+    base: { median: baseMedian, cv: spread(xs), n: xs.length },
+    next: { median: newMedian, cv: spread(ys), n: ys.length },
+    change: baseMedian === 0 ? null : (newMedian - baseMedian) / Math.abs(baseMedian),
+    difference: newMedian - baseMedian,
+    p: test?.p ?? null,
+    significant: test != null && test.p < alpha
+  }
+}
+
+function spread (values) {
+  const m = mean(values)
+  return m ? stddev(values) / Math.abs(m) : 0
+}
+
+export function renderComparison (result, { baseLabel, newLabel, environmentNote }) {
+  const out = [
+    `base: ${baseLabel}`,
+    `new:  ${newLabel}`
+  ]
+  if (environmentNote) out.push(`note: ${environmentNote}`)
+  out.push(`Values are medians ± coefficient of variation over the runs that finished. Change: Welch's two-sample t-test, two-sided, significant when p < ${result.alpha}; "~" where it is not.`)
+  for (const metric of result.metrics) {
+    if (metric.rows.length === 0) continue
+    const value = (side) => `${metric.format(side.median)} ± ${Math.round(side.cv * 100)}%`
+    const rows = metric.rows.map((row) => [row.cell, value(row.base), value(row.next), changeText(row, metric)])
+    out.push('', metric.title, formatTable(['cell', 'base', 'new', 'change'], rows))
+  }
+  if (result.onlyBase.length) out.push('', `only in base (not compared): ${result.onlyBase.join(', ')}`)
+  if (result.onlyNew.length) out.push('', `only in new (not compared): ${result.onlyNew.join(', ')}`)
+  if (result.notComparable.length) out.push('', `no finished runs on one side (not compared): ${result.notComparable.join(', ')}`)
+  return out.join('\n') + '\n'
+}
+
+function changeText (row, metric) {
+  const n = `n=${row.base.n}+${row.next.n}`
+  if (row.p == null) return `? (${n}: need 2+ runs per side)`
+  const p = `p=${row.p < 0.001 ? '0.000' : row.p.toFixed(3)}`
+  if (!row.significant) return `~ (${p} ${n})`
+  const delta = metric.points || row.change == null
+    ? `${row.difference >= 0 ? '+' : ''}${(row.difference * (metric.points ? 100 : 1)).toFixed(2)}${metric.points ? ' pp' : ''}`
+    : `${row.change >= 0 ? '+' : ''}${(row.change * 100).toFixed(2)}%`
+  return `${delta} (${p} ${n})`
+}
+
+export function describeSource (file, dataset) {
+  const env = dataset.env
+  return `${file} (${env.firstTime.slice(0, 16).replace('T', ' ')}, ${env.cpuModel}, ${env.cpuCount} cores, Node ${env.node})`
+}
+
+export function environmentNoteFor (base, next) {
+  const difference = environmentDifference(base.env, next.env)
+  return difference ? `the two files come from different environments (${difference}): the change includes that difference` : null
+}

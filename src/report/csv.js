@@ -1,0 +1,38 @@
+import fs from 'node:fs'
+
+// The `csv` export: one row per run with its identity and every numeric field, for spreadsheets
+// and pandas. Columns are the union over all runs, so runs of other types (http) keep their fields.
+const IDENTITY = ['file', 'type', 'lib', 'libVersion', 'transport', 'sink', 'cpus', 'events', 'size', 'run', 'ok', 'status', 'error']
+
+export function toCsv (dataset) {
+  const numeric = []
+  for (const run of dataset.runs) {
+    for (const [key, value] of Object.entries(run)) {
+      if (IDENTITY.includes(key) || numeric.includes(key)) continue
+      if (typeof value === 'number' || (value === null && dataset.runs.some((r) => typeof r[key] === 'number'))) numeric.push(key)
+    }
+  }
+  const columns = [...IDENTITY, ...numeric]
+  const lines = [columns.join(',')]
+  for (const run of dataset.runs) {
+    lines.push(columns.map((key) => cell(key === 'type' ? run.type ?? 'run' : run[key])).join(','))
+  }
+  return lines.join('\n') + '\n'
+}
+
+function cell (value) {
+  if (value == null) return ''
+  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : ''
+  const text = typeof value === 'object' ? JSON.stringify(value) : String(value)
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+}
+
+export const csvExport = {
+  name: 'csv',
+  describe: 'one row per run with every numeric field (written next to --out, with a .csv extension)',
+  write (dataset, { out }) {
+    const file = out.replace(/\.[^./\\]*$/, '') + '.csv'
+    fs.writeFileSync(file, toCsv(dataset))
+    return [file]
+  }
+}

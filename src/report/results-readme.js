@@ -1,0 +1,19 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { renderPage } from './markdown.js'
+import { writeCharts } from './charts.js'
+
+// The `md` export: the results page and every chart it links.
+export const resultsReadme = {
+  name: 'md',
+  describe: 'markdown results page (--out) and its PNG charts (--images)',
+  write (dataset, { out, images }) {
+    const pageDir = path.dirname(path.resolve(out))
+    const imageLink = (file) => path.relative(pageDir, path.resolve(images, file)).split(path.sep).join('/')
+    const { markdown, charts } = renderPage(dataset, { imageLink })
+    const pngs = writeCharts(charts, images)
+    fs.mkdirSync(pageDir, { recursive: true })
+    fs.writeFileSync(out, markdown)
+    return [out, ...pngs]
+  }
+}

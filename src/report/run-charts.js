@@ -1,0 +1,124 @@
+import { axisTitle, titles } from './charts.js'
+import { libraryColour, translucent } from './colours.js'
+import { cpuLabel, failureReason, transportTitle, workerLabel } from './labels.js'
+
+// Chart.js configurations for `run` results: what to draw. Rendering is charts.js's job.
+
+const MB = 1024 * 1024
+
+// Grouped bars: for each worker count an "unblocked" and a "done" group, one bar per library.
+export function benchmarksChart (group, conditions) {
+  const labels = group.cpusList.flatMap((cpus) => [['unblocked', cpuLabel(cpus)], ['done', cpuLabel(cpus)]])
+  const drawn = group.libs.filter((lib) => group.summary.some((s) => s.lib === lib && s.okRuns > 0))
+  const missing = group.libs.filter((lib) => !drawn.includes(lib))
+  const datasets = drawn.map((lib) => ({
+    label: lib,
+    backgroundColor: libraryColour(lib),
+    borderColor: libraryColour(lib),
+    data: group.cpusList.flatMap((cpus) => {
+      const s = group.summary.find((x) => x.lib === lib && x.cpus === cpus)
+      return [s?.unblockedMs?.mean ?? null, s?.doneMs?.mean ?? null]
+    })
+  }))
+  const notes = [[`mean of ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''}`, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]
+  if (missing.length) notes.push(`no bars at all: ${missing.join(', ')} (failed or unsupported, see the tables)`)
+  else if (datasets.some((d) => d.data.includes(null))) notes.push('a missing bar: that cell failed (see the tables)')
+  return {
+    width: 1100,
+    height: 560,
+    config: {
+      type: 'bar',
+      data: { labels, datasets },
+      options: {
+        plugins: titles(`${group.title}: time until unblocked and until done, per library`, notes),
+        scales: {
+          x: { title: axisTitle('measure and worker count'), ticks: { maxRotation: 0 } },
+          y: { beginAtZero: true, title: axisTitle('time (ms)') }
+        }
+      }
+    }
+  }
+}
+
+export function dropRateChart (group, conditions) {
+  const drawn = group.libs.filter((lib) => group.summary.some((s) => s.lib === lib && s.dropRate != null))
+  const unknown = group.libs.filter((lib) => !drawn.includes(lib) && group.summary.some((s) => s.lib === lib && s.okRuns > 0))
+  const notes = [[`mean of ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''}`, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]
+  if (unknown.length) notes.push(`drop rate unknown (nothing to count), so not drawn: ${unknown.join(', ')}`)
+  return {
+    width: 1000,
+    height: 520,
+    config: {
+      type: 'bar',
+      data: {
+        labels: group.cpusList.map(workerLabel),
+        datasets: drawn.map((lib) => ({
+          label: lib,
+          backgroundColor: libraryColour(lib),
+          data: group.cpusList.map((cpus) => {
+            const rate = group.summary.find((x) => x.lib === lib && x.cpus === cpus)?.dropRate?.mean
+            return rate == null ? null : rate * 100
+          })
+        }))
+      },
+      options: {
+        plugins: titles(`${group.title}: share of events lost, per library`, notes),
+        scales: {
+          x: { title: axisTitle('worker count') },
+          y: { beginAtZero: true, title: axisTitle('events lost (% of sent)') }
+        }
+      }
+    }
+  }
+}
+
+// The run a time-series chart shows: the one with the median done time, or, when every run
+// failed, the failed run that lasted longest (how memory grew before an out-of-memory is the story).
+export function representativeRun (runs) {
+  const ok = runs.filter((r) => r.ok && r.doneMs != null).sort((a, b) => a.doneMs - b.doneMs)
+  if (ok.length) return { run: ok[Math.floor((ok.length - 1) / 2)], why: ok.length > 2 ? 'the run with the median done time' : null }
+  const failed = runs.filter((r) => r.status === 'failed').sort((a, b) => (b.timeseries?.length ?? 0) - (a.timeseries?.length ?? 0))
+  return failed.length ? { run: failed[0], why: failureReason(failed[0]) } : null
+}
+
+export function timeseriesChart ({ group, lib, cpus, runs, chosen, conditions }) {
+  const { run, why } = chosen
+  const colour = libraryColour(lib)
+  const series = run.timeseries
+  const cpuPoints = series.map((p) => ({ x: p.tMs / 1000, y: p.cpuPct }))
+  const rssPoints = series.map((p) => ({ x: p.tMs / 1000, y: p.rssBytes / MB }))
+  const cpuTop = Math.max(100, ...series.map((p) => p.cpuPct)) * 1.05
+  const marker = (label, ms, dash, markerColour) => ({
+    label: `${label} (${ms >= 10 ? Math.round(ms).toLocaleString('en-US') : ms.toFixed(1)} ms)`,
+    data: [{ x: ms / 1000, y: 0 }, { x: ms / 1000, y: cpuTop }],
+    yAxisID: 'cpu',
+    borderColor: markerColour,
+    borderDash: dash,
+    borderWidth: 1.5,
+    pointRadius: 0
+  })
+  const datasets = [
+    { label: 'CPU %', data: cpuPoints, yAxisID: 'cpu', borderColor: colour, backgroundColor: translucent(colour, 0.15), fill: true, borderWidth: 2, pointRadius: series.length > 40 ? 0 : 2 },
+    { label: 'RSS (MB)', data: rssPoints, yAxisID: 'rss', borderColor: colour, borderDash: [7, 4], borderWidth: 2, pointRadius: series.length > 40 ? 0 : 2 }
+  ]
+  if (run.unblockedMs != null) datasets.push(marker('unblocked', run.unblockedMs, [2, 3], '#777777'))
+  if (run.doneMs != null) datasets.push(marker('done', run.doneMs, [8, 4], '#222222'))
+  const which = `run ${run.run} of ${runs.length}${why ? ` (${why})` : ''}`
+  return {
+    width: 1000,
+    height: 500,
+    config: {
+      type: 'line',
+      data: { datasets },
+      options: {
+        plugins: titles(`${lib} ${run.libVersion ?? ''}, ${transportTitle(group.transport)}, ${cpuLabel(cpus)}: CPU and memory over time`.replace(/ {2}/g, ' '),
+          [`${which} · ${group.eventsLabel} events per worker · all workers together, sampled every 100 ms`, conditions]),
+        scales: {
+          x: { type: 'linear', min: 0, title: axisTitle('time since start (s)') },
+          cpu: { type: 'linear', position: 'left', beginAtZero: true, suggestedMax: cpuTop, title: axisTitle('CPU (% of one core, all workers)') },
+          rss: { type: 'linear', position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: axisTitle('RSS (MB, all workers)') }
+        }
+      }
+    }
+  }
+}

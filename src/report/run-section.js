@@ -1,0 +1,238 @@
+import { formatTable } from './table.js'
+import { benchmarksChart, dropRateChart, representativeRun, timeseriesChart } from './run-charts.js'
+import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatPct, formatRatio, transportTitle, unique } from './labels.js'
+
+// The report section for `run` results (the core matrix): the seed's layout per transport, a
+// table per library with Test 1..N and Average, a summary per transport, and the charts.
+
+// Runs disagree widely above this coefficient of variation (stddev / mean).
+export const CV_WARNING = 0.10
+const WARN = '⚠'
+
+export const runSection = {
+  name: 'run',
+  types: ['run'],
+  render (dataset, ctx) {
+    const runs = dataset.runs.filter((r) => (r.type ?? 'run') === 'run')
+    const summary = dataset.summary.filter((s) => (s.type ?? 'run') === 'run')
+    const markdown = []
+    const charts = []
+    for (const group of groupsOf(runs, summary)) {
+      const part = renderGroup(group, ctx)
+      markdown.push(part.markdown)
+      charts.push(...part.charts)
+    }
+    return { markdown: markdown.join('\n\n'), charts }
+  }
+}
+
+// One group per transport and payload size, in the order they were run.
+function groupsOf (runs, summary) {
+  const groups = []
+  for (const transport of unique(runs.map((r) => r.transport))) {
+    const ofTransport = runs.filter((r) => r.transport === transport)
+    const sizes = unique(ofTransport.map((r) => r.size))
+    for (const size of sizes) {
+      const groupRuns = ofTransport.filter((r) => r.size === size)
+      const sizeTag = sizes.length > 1 ? `-${size}b` : ''
+      const measured = groupRuns.filter((r) => r.status !== 'unsupported')
+      groups.push({
+        transport,
+        size,
+        sizeTag,
+        title: transportTitle(transport) + (sizes.length > 1 ? `, ${size.toLocaleString('en-US')}-byte payload` : ''),
+        runs: groupRuns,
+        summary: summary.filter((s) => s.transport === transport && s.size === size),
+        libs: unique(groupRuns.map((r) => r.lib)),
+        cpusList: unique(groupRuns.map((r) => r.cpus)).sort((a, b) => a - b),
+        eventsLabel: unique(groupRuns.map((r) => r.events)).map((n) => n.toLocaleString('en-US')).join(' / '),
+        runsPerCell: Math.max(...unique(groupRuns.map((r) => `${r.lib}|${r.cpus}`)).map((cell) => measured.filter((r) => `${r.lib}|${r.cpus}` === cell).length), 1),
+        // null everywhere: the receiving end cannot count (e.g. an external syslog server).
+        counted: groupRuns.some((r) => r.dropRate != null)
+      })
+    }
+  }
+  return groups
+}
+
+function renderGroup (group, ctx) {
+  const charts = []
+  const out = [`## ${group.title}`]
+  out.push(`${group.eventsLabel} events per worker, ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''} per cell, times in milliseconds (lower is better). ` +
+    '_Drop rate_ is the share of events that never arrived intact at the receiving end; "unknown" where nothing can be counted.')
+
+  const benchmarks = { file: `${group.transport}/benchmarks${group.sizeTag}.png`, ...benchmarksChart(group, ctx.conditions) }
+  charts.push(benchmarks)
+  out.push(ctx.image(benchmarks.file, `${group.title}: unblocked and done per library`))
+
+  if (group.counted) {
+    if (group.summary.some((s) => s.dropRate?.mean > 0)) {
+      const drops = { file: `${group.transport}/drop-rate${group.sizeTag}.png`, ...dropRateChart(group, ctx.conditions) }
+      charts.push(drops)
+      out.push(ctx.image(drops.file, `${group.title}: share of events lost per library`))
+    } else {
+      out.push(`No event was lost on ${group.title}: every counted event arrived intact (so no drop-rate chart).`)
+    }
+  } else {
+    out.push(`Drop rate unknown on ${group.title}: the receiving end cannot count events here (for example an external server), so no drop-rate chart.`)
+  }
+
+  let warned = false
+  for (const lib of group.libs) {
+    const libRuns = group.runs.filter((r) => r.lib === lib)
+    const version = libRuns.find((r) => r.libVersion)?.libVersion
+    out.push(`### ${lib}${version ? ` ${version}` : ''}`)
+    if (libRuns.every((r) => r.status === 'unsupported')) {
+      out.push(`_unsupported: ${libRuns[0].error ?? `${lib} has no ${group.transport} transport`}._`)
+      continue
+    }
+    for (const cpus of group.cpusList) {
+      const cellRuns = libRuns.filter((r) => r.cpus === cpus)
+      const chosen = representativeRun(cellRuns)
+      if (!chosen) continue
+      if ((chosen.run.timeseries?.length ?? 0) < 2) {
+        out.push(`_${cpuLabel(cpus)}: no time-series chart (the run was shorter than two 100 ms samples)._`)
+        continue
+      }
+      const chart = { file: `${group.transport}/${cpus}cpu/${fileSafe(lib)}${group.sizeTag}.png`, ...timeseriesChart({ group, lib, cpus, runs: cellRuns, chosen, conditions: ctx.conditions }) }
+      charts.push(chart)
+      out.push(`_${cpuLabel(cpus)}_\n\n${ctx.image(chart.file, `${lib}, ${group.title}, ${cpuLabel(cpus)}: CPU and memory over time`)}`)
+    }
+    const table = libTable(group, libRuns)
+    warned ||= table.warned
+    out.push(table.text)
+  }
+
+  out.push(`### ${group.title} summary`)
+  out.push('Mean over the runs that finished (the **Average** rows above).')
+  out.push(summaryTable(group))
+  out.push(`### ${group.title} details`)
+  const details = detailsTable(group)
+  warned ||= details.warned
+  out.push('Median ± sample standard deviation over the runs that finished; _× raw_ is done time as a multiple of the `raw` baseline (the plainest code that writes the same lines); events/s is all events over done time; peak RSS is the largest of any one worker.')
+  out.push(details.text)
+  if (warned) out.push(`${WARN} The runs of this cell disagree widely (coefficient of variation above ${CV_WARNING * 100}%): its average is not a steady figure. More runs (\`--runs\`) or a quieter machine help.`)
+  return { markdown: out.join('\n\n'), charts }
+}
+
+// Drop rate is always shown: "unknown" where the receiving end cannot count (an external server),
+// so a reader never takes a missing column for "nothing lost".
+const SUB_COLUMNS = ['unblocked', 'done', 'drop rate']
+function libTable (group, libRuns) {
+  const subs = SUB_COLUMNS
+  const header = ['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))]
+  const rows = [['', ...group.cpusList.flatMap(() => subs.map((s) => `_${s}_`))]]
+  const measured = libRuns.filter((r) => r.status !== 'unsupported')
+  const maxRun = Math.max(1, ...measured.map((r) => r.run))
+  for (let n = 1; n <= maxRun; n++) {
+    rows.push([`Test ${n}`, ...group.cpusList.flatMap((cpus) => runCells(libRuns.filter((r) => r.cpus === cpus), n))])
+  }
+  let warned = false
+  const stat = (pick) => group.cpusList.flatMap((cpus) => {
+    const s = group.summary.find((x) => x.lib === libRuns[0].lib && x.cpus === cpus)
+    return pick(s, libRuns.filter((r) => r.cpus === cpus))
+  })
+  rows.push(['**Average**', ...stat((s, cellRuns) => {
+    if (!s || s.okRuns === 0) return subs.map((_, i) => (i === 0 ? `**${cellReason(s, cellRuns)}**` : '—'))
+    const partial = s.okRuns < s.runs ? ` (${s.okRuns} of ${s.runs} runs)` : ''
+    return [`**${formatMs(s.unblockedMs?.mean)}**${partial}`, `**${formatMs(s.doneMs?.mean)}**${partial}`, `**${dropOf(s, 'mean')}**`]
+  })])
+  rows.push(['Median', ...stat((s) => {
+    if (!s || s.okRuns === 0) return subs.map(() => '—')
+    return [formatMs(s.unblockedMs?.median), formatMs(s.doneMs?.median), dropOf(s, 'median')]
+  })])
+  rows.push(['Stddev', ...stat((s) => {
+    if (!s || s.okRuns === 0) return subs.map(() => '—')
+    const spread = (d) => {
+      if (!d || d.n < 2) return 'one run'
+      const warn = d.cv > CV_WARNING
+      warned ||= warn
+      return `±${formatMs(d.stddev)} (${Math.round(d.cv * 100)}%${warn ? ` ${WARN}` : ''})`
+    }
+    return [spread(s.unblockedMs), spread(s.doneMs), s.dropRate ? `±${formatPct(s.dropRate.stddev)}` : 'unknown']
+  })])
+  return { text: formatTable(header, rows), warned }
+}
+
+// The cells of one run: a number where it was measured; where not, the reason once and "failed" after.
+function runCells (cellRuns, n) {
+  const run = cellRuns.find((r) => r.run === n)
+  const values = (r) => [r.unblockedMs, r.doneMs, r.dropRate]
+  if (!run) {
+    const unsupported = cellRuns.find((r) => r.status === 'unsupported')
+    return values({}).map(() => (unsupported ? 'unsupported' : 'not run'))
+  }
+  let reasonGiven = false
+  return values(run).map((value, i) => {
+    const isDrop = i === 2
+    if (value != null) return isDrop ? formatPct(value) : formatMs(value)
+    if (run.ok) return isDrop ? 'unknown' : ''
+    if (reasonGiven) return run.status === 'unsupported' ? 'unsupported' : 'failed'
+    reasonGiven = true
+    return failureReason(run)
+  })
+}
+
+function cellReason (s, cellRuns) {
+  const failed = cellRuns.find((r) => !r.ok)
+  return failed ? failureReason(failed) : (s?.status ?? 'not run')
+}
+
+function dropOf (s, key) {
+  return s.dropRate ? formatPct(s.dropRate[key]) : 'unknown'
+}
+
+function summaryTable (group) {
+  const subs = SUB_COLUMNS
+  const header = ['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))]
+  const rows = [['', ...group.cpusList.flatMap(() => subs.map((s) => `_${s}_`))]]
+  for (const lib of group.libs) {
+    rows.push([lib, ...group.cpusList.flatMap((cpus) => {
+      const s = group.summary.find((x) => x.lib === lib && x.cpus === cpus)
+      const cellRuns = group.runs.filter((r) => r.lib === lib && r.cpus === cpus)
+      if (!s || s.okRuns === 0) return subs.map((_, i) => (i === 0 ? cellReason(s, cellRuns) : '—'))
+      return [formatMs(s.unblockedMs?.mean), formatMs(s.doneMs?.mean), dropOf(s, 'mean')]
+    })])
+  }
+  return formatTable(header, rows)
+}
+
+function detailsTable (group) {
+  let warned = false
+  const spread = (d) => {
+    if (!d) return ''
+    if (d.n < 2) return `${formatMs(d.median)} (one run)`
+    const warn = d.cv > CV_WARNING
+    warned ||= warn
+    return `${formatMs(d.median)} ± ${formatMs(d.stddev)}${warn ? ` ${WARN}` : ''}`
+  }
+  const header = ['Library', 'Workers', 'Runs ok', 'Unblocked ms', 'Done ms', 'Done × raw', 'Events/s', 'Peak RSS', 'Drop rate']
+  const rows = []
+  for (const lib of group.libs) {
+    for (const cpus of group.cpusList) {
+      const s = group.summary.find((x) => x.lib === lib && x.cpus === cpus)
+      if (!s) continue
+      const cellRuns = group.runs.filter((r) => r.lib === lib && r.cpus === cpus)
+      if (s.okRuns === 0) {
+        rows.push([lib, String(cpus), s.status === 'unsupported' ? '—' : `0 of ${s.runs}`, cellReason(s, cellRuns), '—', '—', '—', '—', '—'])
+        continue
+      }
+      rows.push([
+        lib,
+        String(cpus),
+        `${s.okRuns} of ${s.runs}`,
+        spread(s.unblockedMs),
+        spread(s.doneMs),
+        lib === 'raw' ? 'baseline' : (s.doneVsRaw == null ? 'no raw run' : formatRatio(s.doneVsRaw)),
+        formatCount(s.eventsPerSec?.median),
+        formatBytes(s.maxRssBytes?.median),
+        dropOf(s, 'median')
+      ])
+    }
+  }
+  return { text: formatTable(header, rows), warned }
+}
+
+function fileSafe (name) {
+  return name.replace(/[^A-Za-z0-9._-]/g, '_')
+}

@@ -1,0 +1,66 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { ROOT, runCli } from './helpers.js'
+import { loadResults } from '../src/results/read.js'
+import { compareDatasets, compareValues } from '../src/report/compare.js'
+import { welchTTest } from '../src/stats.js'
+
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'report')
+const BASE = path.join(FIXTURES, 'compare-base.json')
+const NEW = path.join(FIXTURES, 'compare-new.json')
+
+test('Welch t-test matches the textbook value', () => {
+  const { t, df, p } = welchTTest([1, 2, 3, 4, 5], [2, 4, 6, 8, 10])
+  assert.ok(Math.abs(t + 1.8974) < 1e-4, `t = ${t}`)
+  assert.ok(Math.abs(df - 5.8824) < 1e-4, `df = ${df}`)
+  assert.ok(Math.abs(p - 0.1075) < 1e-4, `p = ${p}`)
+  assert.equal(welchTTest([1], [2, 3]), null)
+  assert.equal(welchTTest([5, 5, 5], [5, 5, 5]).p, 1)
+  assert.equal(welchTTest([5, 5, 5], [6, 6, 6]).p, 0)
+})
+
+test('a real change is significant, noise is not', () => {
+  const real = compareValues([100, 102, 98], [150, 149, 152])
+  assert.equal(real.significant, true)
+  assert.ok(Math.abs(real.change - 0.5) < 1e-9)
+  const noise = compareValues([200, 210, 190], [205, 195, 200])
+  assert.equal(noise.significant, false)
+  assert.ok(noise.p > 0.5)
+})
+
+test('compareDatasets: per cell and metric; cells in only one file are listed', () => {
+  const result = compareDatasets(loadResults([BASE]), loadResults([NEW]))
+  const done = result.metrics.find((m) => m.key === 'doneMs').rows
+  assert.deepEqual(done.map((r) => [r.cell, r.significant]), [['file pino 1 CPU', true], ['file winston 1 CPU', false]])
+  assert.deepEqual(result.onlyBase, ['file raw 1 CPU'])
+  assert.deepEqual(result.onlyNew, ['file log4js 1 CPU'])
+})
+
+test('log-bench compare prints a benchstat-like table with ~ where not significant', async () => {
+  const { code, stdout, stderr } = await runCli(['compare', BASE, NEW])
+  assert.equal(code, 0, stderr)
+  assert.match(stdout, /Welch's two-sample t-test, two-sided, significant when p < 0\.05/)
+  assert.match(stdout, /done \(ms\)\n\| cell +\| +base \| +new \| +change \|/)
+  assert.match(stdout, /\| file pino 1 CPU +\| +100 ± 2% \| +150 ± 1% \| +\+50\.00% \(p=0\.000 n=3\+3\) \|/)
+  assert.match(stdout, /\| file winston 1 CPU +\| +200 ± 5% \| +200 ± 3% \| +~ \(p=1\.000 n=3\+3\) \|/)
+  assert.match(stdout, /only in base \(not compared\): file raw 1 CPU/)
+  assert.match(stdout, /only in new \(not compared\): file log4js 1 CPU/)
+  assert.doesNotMatch(stdout, /note: /)
+})
+
+test('compare says so when the two files come from different machines', async () => {
+  const { code, stdout } = await runCli(['compare', BASE, path.join(FIXTURES, 'other-machine.json')])
+  assert.equal(code, 0)
+  assert.match(stdout, /note: the two files come from different environments \(cpuModel/)
+  assert.match(stdout, /~ \(p=1\.000 n=3\+3\)/)
+})
+
+test('compare of bad input: exit 2 with one line', async () => {
+  for (const args of [[BASE, path.join(FIXTURES, 'not-json.json')], [BASE], [BASE, NEW, '--alpha', '2']]) {
+    const { code, stdout, stderr } = await runCli(['compare', ...args])
+    assert.equal(code, 2, args.join(' '))
+    assert.equal(stdout, '')
+    assert.equal(stderr.trimEnd().split('\n').length, 1, stderr)
+  }
+})

@@ -1,0 +1,176 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { loadImage, createCanvas } from '@napi-rs/canvas'
+import { ROOT, runCli, tmpDir } from './helpers.js'
+import { loadResults } from '../src/results/read.js'
+import { renderPage } from '../src/report/markdown.js'
+import { runSection } from '../src/report/run-section.js'
+import { toCsv } from '../src/report/csv.js'
+
+const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'report')
+const RESULTS = path.join(FIXTURES, 'results.json')
+const GOLDEN = path.join(FIXTURES, 'golden.md')
+
+const EXPECTED_CHARTS = [
+  'file/benchmarks.png',
+  'file/1cpu/log4js.png', 'file/2cpu/log4js.png',
+  'file/1cpu/winston.png', 'file/2cpu/winston.png',
+  'file/2cpu/pino.png',
+  'udp/benchmarks.png', 'udp/drop-rate.png', 'udp/1cpu/winston.png',
+  'tcp/benchmarks.png', 'tcp/1cpu/pino.png'
+]
+
+function fixturePage (sections = [runSection]) {
+  const dataset = loadResults([RESULTS])
+  dataset.files = ['results.json']
+  return renderPage(dataset, { imageLink: (file) => `images/${file}`, sections })
+}
+
+test('the markdown page matches the golden file (failed, partial, unsupported and uncounted cells included)', () => {
+  const { markdown } = fixturePage()
+  if (process.env.UPDATE_GOLDEN) fs.writeFileSync(GOLDEN, markdown)
+  assert.equal(markdown, fs.readFileSync(GOLDEN, 'utf8'))
+})
+
+test('empty cells say why, drop rates are unknown rather than 0% where nothing was counted', () => {
+  const { markdown } = fixturePage()
+  assert.match(markdown, /\| Test 1 +\| +410 \| +820 \| +0\.00% \| +650 \| failed: out of memory \| +failed \|/)
+  assert.match(markdown, /\*\*failed: out of memory\*\*/)
+  assert.match(markdown, /failed: timed out/)
+  assert.match(markdown, /\*\*175\*\* \(2 of 3 runs\)/)
+  assert.match(markdown, /_unsupported: pino has no udp transport/)
+  const tcp = markdown.slice(markdown.indexOf('## Syslog TCP'))
+  assert.match(tcp, /Drop rate unknown on Syslog TCP/)
+  assert.doesNotMatch(tcp.slice(0, tcp.indexOf('_Not shown')), /0\.00%/)
+  assert.match(markdown, /\| noop +\| +1 \| +3 of 3 \|.*\| +unknown \|/)
+})
+
+test('the page states machine, event count, command and date, and warns where runs disagree', () => {
+  const { markdown } = fixturePage()
+  assert.match(markdown, /\*\*1,000 events per worker\*\*/)
+  assert.match(markdown, /Fixture CPU @ 3\.00GHz \(8 cores, 32\.0 GB memory\)/)
+  assert.match(markdown, /\| Command +\| `log-bench run --lib log4js,winston,pino,noop,raw/)
+  assert.match(markdown, /\| Date +\| 2026-01-15 10:00 to 10:20 UTC/)
+  assert.match(markdown, /\| winston +\| 3\.19\.0/)
+  assert.match(markdown, /±127 \(30% ⚠\)/)
+  assert.match(markdown, /⚠ The runs of this cell disagree widely/)
+})
+
+test('run types without a report section are listed, never a crash; a section is one entry in the list', () => {
+  const { markdown } = fixturePage()
+  assert.match(markdown, /Not shown: 1 run\(s\) of type "http", 1 run\(s\) of type "future-kind"/)
+  const extra = { name: 'extra', types: ['future-kind'], render: () => ({ markdown: '## Future kind', charts: [{ file: 'future/x.png' }] }) }
+  const page = fixturePage([runSection, extra])
+  assert.match(page.markdown, /## Future kind/)
+  assert.match(page.markdown, /Not shown: 1 run\(s\) of type "http" /)
+  assert.ok(page.charts.some((c) => c.file === 'future/x.png'))
+})
+
+test('runs of one cell from two files are pooled as Test 1..N; another machine is refused', () => {
+  const dataset = loadResults([path.join(FIXTURES, 'compare-base.json'), path.join(FIXTURES, 'compare-new.json')])
+  const pino = dataset.runs.filter((r) => r.lib === 'pino')
+  assert.deepEqual(pino.map((r) => r.run), [1, 2, 3, 4, 5, 6])
+  assert.equal(dataset.summary.find((s) => s.lib === 'pino').okRuns, 6)
+  assert.throws(() => loadResults([path.join(FIXTURES, 'compare-base.json'), path.join(FIXTURES, 'other-machine.json')]),
+    /compare-base\.json and .*other-machine\.json come from different environments \(cpuModel "Fixture CPU @ 3\.00GHz" vs "Other CPU @ 2\.00GHz"\)/)
+})
+
+test('CSV: one row per run with every numeric field', () => {
+  const dataset = loadResults([RESULTS])
+  const lines = toCsv(dataset).trimEnd().split('\n')
+  assert.equal(lines.length, dataset.runs.length + 1)
+  const header = lines[0].split(',')
+  for (const field of ['sent', 'received', 'dropRate', 'unblockedMs', 'doneMs', 'eventsPerSec', 'mbPerSec', 'cpuUserMs', 'cpuSystemMs', 'maxRssBytes', 'maxHeapBytes', 'gcCount', 'gcPauseMs', 'latencyP99Ms']) {
+    assert.ok(header.includes(field), `CSV has a ${field} column`)
+  }
+  const first = Object.fromEntries(header.map((h, i) => [h, lines[1].split(',')[i]]))
+  assert.equal(first.lib, 'log4js')
+  assert.equal(first.doneMs, '820')
+  assert.equal(first.dropRate, '0')
+  const failed = lines.find((l) => l.includes('ran out of memory'))
+  assert.match(failed, /,false,failed,worker 1 ran out of memory \(JavaScript heap limit reached\),2000,,/)
+})
+
+async function pngInfo (file) {
+  const bytes = fs.readFileSync(file)
+  assert.equal(bytes.subarray(0, 8).toString('hex'), '89504e470d0a1a0a', `${file} is a PNG`)
+  const width = bytes.readUInt32BE(16)
+  const height = bytes.readUInt32BE(20)
+  const canvas = createCanvas(width, height)
+  const ctx = canvas.getContext('2d')
+  ctx.drawImage(await loadImage(bytes), 0, 0)
+  const { data } = ctx.getImageData(0, 0, width, height)
+  let inked = 0
+  const colours = new Set()
+  for (let i = 0; i < data.length; i += 4) {
+    if (data[i] < 240 || data[i + 1] < 240 || data[i + 2] < 240) inked++
+    if (i % 40 === 0) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2])
+  }
+  return { width, height, inkedShare: inked / (width * height), colours: colours.size, corner: [...data.subarray(0, 3)] }
+}
+
+test('log-bench report writes the page, every linked chart as a non-blank PNG, and the CSV', async () => {
+  const dir = tmpDir('lb-report-')
+  try {
+    const out = path.join(dir, 'docs', 'RESULTS.md')
+    const images = path.join(dir, 'docs', 'images')
+    const { code, stdout, stderr } = await runCli(['report', RESULTS, '--out', out, '--images', images, '--format', 'md,csv'])
+    assert.equal(code, 0, stderr)
+    assert.match(stdout, /wrote .*RESULTS\.md, .*RESULTS\.csv and 11 charts/)
+    const markdown = fs.readFileSync(out, 'utf8')
+    const linked = [...markdown.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1])
+    assert.deepEqual(linked.map((l) => l.replace(/^images\//, '')).sort(), [...EXPECTED_CHARTS].sort())
+    for (const chart of EXPECTED_CHARTS) {
+      const file = path.join(images, chart)
+      assert.ok(fs.existsSync(file), `${chart} exists`)
+      const info = await pngInfo(file)
+      assert.ok(info.width >= 900 && info.height >= 450, `${chart} is ${info.width}×${info.height}`)
+      assert.deepEqual(info.corner, [255, 255, 255], `${chart} has a white background`)
+      assert.ok(info.inkedShare > 0.02, `${chart} has content (${(info.inkedShare * 100).toFixed(1)}% inked)`)
+      assert.ok(info.colours > 5, `${chart} has more than a few colours (${info.colours})`)
+    }
+    assert.equal(fs.readFileSync(path.join(dir, 'docs', 'RESULTS.csv'), 'utf8').split('\n')[0].split(',')[0], 'file')
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+const BAD_INPUTS = [
+  ['not-json.json', /not-json\.json: not JSON/],
+  ['schema-2.json', /schema-2\.json: results schema version 2; this log-bench reads version 1/],
+  ['missing-field.json', /missing-field\.json: runs\[1\] \(pino file 1 cpus run 2\) is missing field "doneMs"/],
+  ['no-such-file.json', /no-such-file\.json: cannot read it \(no such file\)/]
+]
+
+for (const [name, message] of BAD_INPUTS) {
+  test(`report of a bad results file (${name}): exit 2, one line naming the file, nothing written`, async () => {
+    const dir = tmpDir('lb-report-bad-')
+    try {
+      const { code, stdout, stderr } = await runCli(['report', path.join(FIXTURES, name), '--out', path.join(dir, 'README.md'), '--images', path.join(dir, 'images')])
+      assert.equal(code, 2)
+      assert.equal(stdout, '')
+      assert.match(stderr, message)
+      assert.equal(stderr.trimEnd().split('\n').length, 1)
+      assert.deepEqual(fs.readdirSync(dir), [])
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+}
+
+test('report refuses two machines in one page and an unknown format, with exit 2', async () => {
+  const dir = tmpDir('lb-report-bad-')
+  try {
+    const mixed = await runCli(['report', path.join(FIXTURES, 'compare-base.json'), path.join(FIXTURES, 'other-machine.json'), '--out', path.join(dir, 'README.md')])
+    assert.equal(mixed.code, 2)
+    assert.match(mixed.stderr, /come from different environments .* never averaged together/)
+    const format = await runCli(['report', RESULTS, '--format', 'md,pdf', '--out', path.join(dir, 'README.md')])
+    assert.equal(format.code, 2)
+    assert.match(format.stderr, /unknown format "pdf": use one of md, csv/)
+    assert.deepEqual(fs.readdirSync(dir), [])
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
