@@ -5,6 +5,8 @@ import { EXIT, UsageError } from '../src/errors.js'
 import * as run from '../src/cli/run.js'
 import * as list from '../src/cli/list.js'
 import * as http from '../src/cli/http.js'
+import * as report from '../src/cli/report.js'
+import * as compare from '../src/cli/compare.js'
 
 // Bad input: one line on stderr, exit 2. Anything else unexpected is a harness bug: exit 1.
 function fail (err) {
@@ -28,6 +30,8 @@ try {
     .command(run)
     .command(list)
     .command(http)
+    .command(report)
+    .command(compare)
     .demandCommand(1, 'give a command: run or list (see --help)')
     .strict()
     .parserConfiguration({ 'duplicate-arguments-array': false })
