@@ -25,6 +25,7 @@ const mean = (field) => (r) => r[field]?.mean
 const SUMMARIZED = {
   reqPerSec: mean('reqPerSec'),
   bytesPerSec: mean('bytesPerSec'),
+  latencyP2_5Ms: (r) => r.latencyMs?.p2_5,
   latencyP50Ms: (r) => r.latencyMs?.p50,
   latencyP97_5Ms: (r) => r.latencyMs?.p97_5,
   latencyP99Ms: (r) => r.latencyMs?.p99,
