@@ -30,6 +30,7 @@ async function main () {
     const adapter = (await import(pathToFileURL(config.adapterFile).href)).default
     logger = await adapter.create({ ...config.target, transport: config.transport, workerId: config.workerId, events: null })
     if (config.mode === 'middleware') {
+      if (!logger.logger) throw new Error(`the ${config.libName} adapter exposes no logger object for ${config.transport}, which its request logger needs`)
       requestLogger = await REQUEST_LOGGERS[config.libName].create(logger.logger, () => events.next(config.size))
     }
   }

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict'
+import http from 'node:http'
+import { describe, it } from 'node:test'
+import { createApp, createEventSource } from '../src/http/app.js'
+import { loadFigures } from '../src/http/load.js'
+import { summarizeHttp, throughputChangePct } from '../src/http/summary.js'
+import { Verifier } from '../src/sinks/verifier.js'
+
+async function withServer (app, fn) {
+  const server = http.createServer(app)
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  try {
+    return await fn(`http://127.0.0.1:${server.address().port}`)
+  } finally {
+    server.closeAllConnections()
+    await new Promise((resolve) => server.close(resolve))
+  }
+}
+
+describe('the app under load', () => {
+  it('logs logsPerRequest verifiable events of size characters, by POST or GET', async () => {
+    const events = createEventSource(1)
+    const logged = []
+    const app = createApp({ events, log: (m) => logged.push(m), requestLogger: null })
+    await withServer(app, async (base) => {
+      const post = await fetch(`${base}/logging`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ logsPerRequest: 3, size: 40 }) })
+      assert.equal(post.status, 200)
+      const get = await fetch(`${base}/logging?logsPerRequest=2&size=40`)
+      assert.equal(get.status, 200)
+    })
+    assert.equal(events.logged, 5)
+    const verifier = new Verifier({ workers: 2, events: null, payload: logged[0].slice(logged[0].indexOf(': ') + 2) })
+    assert.equal(logged[0].length - logged[0].indexOf(': ') - 2, 40)
+    for (const message of logged) assert.equal(verifier.check(message), true, message)
+    assert.deepEqual(logged.map((m) => m.split(':')[0]), ['w1 0', 'w1 1', 'w1 2', 'w1 3', 'w1 4'])
+  })
+
+  it('answers 400 to a request asking for too much or nonsense, and logs nothing', async () => {
+    const events = createEventSource(0)
+    const app = createApp({ events, log: () => assert.fail('nothing may be logged'), requestLogger: null })
+    await withServer(app, async (base) => {
+      for (const query of ['logsPerRequest=-1&size=5', 'logsPerRequest=1e9&size=5', 'logsPerRequest=1&size=0', 'logsPerRequest=x']) {
+        assert.equal((await fetch(`${base}/logging?${query}`)).status, 400, query)
+      }
+    })
+    assert.equal(events.logged, 0)
+  })
+
+  it('mounts the request logger in front of the route', async () => {
+    const events = createEventSource(0)
+    const seen = []
+    const requestLogger = (req, res, next) => {
+      res.on('finish', () => seen.push(events.next(7)))
+      next()
+    }
+    await withServer(createApp({ events, log: null, requestLogger }), (base) => fetch(`${base}/logging`))
+    await new Promise((resolve) => setImmediate(resolve))
+    assert.deepEqual(seen, ['w0 0: Hello, '])
+  })
+})
+
+describe('http results', () => {
+  it('takes the seed\'s figures from an autocannon result', () => {
+    const figures = loadFigures({
+      requests: { total: 500, mean: 250, stddev: 5, min: 245, max: 255, p1: 245, p2_5: 245, p50: 250, p97_5: 255, p99: 255 },
+      throughput: { total: 5000, mean: 2500, stddev: 50, min: 2450, max: 2550, p1: 2450, p2_5: 2450, p50: 2500, p97_5: 2550 },
+      latency: { p2_5: 1, p50: 3, p97_5: 9, p99: 12, mean: 3.5, stddev: 2.1, min: 1, max: 40 },
+      errors: 1,
+      timeouts: 2,
+      non2xx: 3,
+      duration: 2.01
+    })
+    assert.deepEqual(figures, {
+      requests: 500,
+      reqPerSec: { mean: 250, stddev: 5, min: 245, max: 255, p1: 245, p2_5: 245, p50: 250, p97_5: 255 },
+      bytesPerSec: { mean: 2500, stddev: 50, min: 2450, max: 2550, p1: 2450, p2_5: 2450, p50: 2500, p97_5: 2550 },
+      latencyMs: { p2_5: 1, p50: 3, p97_5: 9, p99: 12, mean: 3.5, stddev: 2.1, min: 1, max: 40 },
+      requestErrors: 1,
+      timeouts: 2,
+      non2xx: 3,
+      loadSeconds: 2.01
+    })
+  })
+
+  it('summarizes per cell and library, compares with none of the same cell, and leaves run records alone', () => {
+    const cell = { type: 'http', mode: 'route', transport: 'console', cpus: 1, logsPerRequest: 5, size: 20 }
+    const run = (lib, reqPerSec, extra = {}) => ({ ...cell, lib, run: 1, ok: true, status: 'ok', reqPerSec: { mean: reqPerSec }, latencyMs: { p50: 1 }, ...extra })
+    const runs = [
+      run('none', 1000),
+      run('pino', 750),
+      run('pino', 750, { logsPerRequest: 20 }),
+      { ...cell, lib: 'bunyan', run: 1, ok: false, status: 'failed', error: 'boom', reqPerSec: null },
+      { type: 'run', lib: 'pino', transport: 'file', cpus: 1, size: 13, ok: true }
+    ]
+    const summary = summarizeHttp(runs)
+    assert.equal(summary.length, 4)
+    assert.equal(summary.find((s) => s.lib === 'pino' && s.logsPerRequest === 5).throughputChangePct, -25)
+    assert.equal(summary.find((s) => s.lib === 'pino' && s.logsPerRequest === 20).throughputChangePct, null, 'no baseline in that cell')
+    const bunyan = summary.find((s) => s.lib === 'bunyan')
+    assert.deepEqual([bunyan.status, bunyan.errors, bunyan.reqPerSec], ['failed', ['boom'], null])
+    assert.equal(throughputChangePct(1200, 1000).toFixed(6), '20.000000')
+    assert.equal(throughputChangePct(1200, 0), null)
+  })
+})

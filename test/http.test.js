@@ -1,0 +1,205 @@
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+import { describe, it } from 'node:test'
+import { leftovers, readJson, ROOT, runCli, tmpDir } from './helpers.js'
+
+const CRASHING = path.join(ROOT, 'test', 'fixtures', 'http-crashing-adapter.js')
+const SHORT = ['--duration', '1', '--warmup', '0', '--connections', '4', '--quiet']
+
+function assertMeasured (run) {
+  const cell = `${run.lib} ${run.mode} ${run.transport}`
+  assert.equal(run.ok, true, `${cell}: ${run.error}`)
+  assert.ok(run.requests > 0, `${cell}: no request completed`)
+  assert.ok(run.reqPerSec.mean > 0, cell)
+  for (const key of ['p2_5', 'p50', 'p97_5', 'p99', 'mean', 'stddev', 'max']) assert.equal(typeof run.latencyMs[key], 'number', `${cell}: latency ${key}`)
+  for (const key of ['mean', 'stddev', 'min', 'p1', 'p2_5', 'p50', 'p97_5']) assert.equal(typeof run.reqPerSec[key], 'number', `${cell}: req/s ${key}`)
+  assert.ok(run.bytesPerSec.mean > 0, cell)
+  assert.equal(run.requestErrors, 0, cell)
+  assert.equal(run.non2xx, 0, cell)
+  assert.ok(run.serverCpuUserMs > 0 && run.maxRssBytes > 10e6, cell)
+}
+
+function assertEveryEventArrived (run) {
+  const cell = `${run.lib} ${run.mode} ${run.transport}`
+  assert.ok(run.sent > 0, `${cell}: nothing logged`)
+  assert.equal(run.received, run.sent, cell)
+  assert.equal(run.corrupt, 0, cell)
+  assert.equal(run.duplicates, 0, cell)
+  assert.equal(run.dropRate, 0, cell)
+}
+
+async function assertNoLeftovers (tag) {
+  // The CLI has exited; its children get a moment to be reaped.
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  assert.deepEqual(leftovers(tag), [])
+}
+
+describe('log-bench http, route mode: none and every library, events counted through the stdout pipe', () => {
+  const out = path.join(tmpDir(), 'h.json')
+  let doc
+  let result
+
+  it('finishes with exit code 0, a complete document and the seed\'s tables', async () => {
+    result = await runCli(['http', '--lib', 'all,noop', '--logs-per-request', '3', '--size', '20', '--transport', 'console', ...SHORT, '--out', out])
+    assert.equal(result.code, 0, result.stderr)
+    doc = readJson(out)
+    assert.equal(doc.complete, true)
+    assert.deepEqual(doc.runs.map((r) => r.lib), ['none', 'log4js', 'winston', 'bunyan', 'pino', 'noop'])
+    assert.match(result.stdout, /\| Latency +\| 2\.5% \| +50% \| 97\.5% \| +99% \| +Avg \| +Stdev \| +Max \|/)
+    assert.match(result.stdout, /\| pino Req\/Sec +\|/)
+    assert.match(result.stdout, /\| none +\| .*baseline/)
+  })
+
+  it('measures every run and counts every event each real library logged', () => {
+    for (const run of doc.runs) {
+      assert.equal(run.type, 'http')
+      assert.equal(run.mode, 'route')
+      assertMeasured(run)
+    }
+    for (const run of doc.runs.filter((r) => !['none', 'noop'].includes(r.lib))) assertEveryEventArrived(run)
+    const none = doc.runs.find((r) => r.lib === 'none')
+    assert.equal(none.sent, 0)
+    assert.equal(none.received, 0)
+    assert.equal(doc.runs.find((r) => r.lib === 'noop').received, null, 'noop cannot be counted: unknown, not 0')
+  })
+
+  it('gives every library its throughput change against none, in runs and summary', () => {
+    const baseline = doc.summary.find((s) => s.type === 'http' && s.lib === 'none')
+    assert.ok(baseline.reqPerSec.mean > 0)
+    assert.equal(baseline.throughputChangePct, null)
+    for (const lib of ['log4js', 'winston', 'bunyan', 'pino', 'noop']) {
+      const entry = doc.summary.find((s) => s.type === 'http' && s.lib === lib)
+      assert.equal(entry.status, 'ok', lib)
+      const expected = (entry.reqPerSec.mean / baseline.reqPerSec.mean - 1) * 100
+      assert.ok(Math.abs(entry.throughputChangePct - expected) < 1e-9, lib)
+      assert.equal(typeof doc.runs.find((r) => r.lib === lib).throughputChangePct, 'number', lib)
+    }
+  })
+
+  it('leaves no server or load generator running', () => assertNoLeftovers(result.tag))
+})
+
+describe('log-bench http --middleware: each library\'s own request logger, to files', () => {
+  const out = path.join(tmpDir(), 'm.json')
+  let doc
+  let result
+
+  it('finishes with exit code 0', async () => {
+    result = await runCli(['http', '--lib', 'none,all', '--middleware', '--size', '30', '--transport', 'file', ...SHORT, '--out', out])
+    assert.equal(result.code, 0, result.stderr)
+    doc = readJson(out)
+    assert.equal(doc.complete, true)
+  })
+
+  it('logs one verified event per request through pino-http, express-winston and log4js connectLogger', () => {
+    for (const [lib, middleware] of [['pino', 'pino-http'], ['winston', 'express-winston'], ['log4js', 'log4js connectLogger']]) {
+      const run = doc.runs.find((r) => r.lib === lib)
+      assert.equal(run.middleware, middleware)
+      assert.match(run.middlewareVersion, /^\d+\.\d+\.\d+/)
+      assertMeasured(run)
+      assertEveryEventArrived(run)
+      // Requests cut off when the load stops may be answered but not counted by autocannon.
+      assert.ok(run.sent >= run.requests && run.sent <= run.requests + 50, `${lib}: ${run.sent} events for ${run.requests} requests`)
+    }
+    assertMeasured(doc.runs.find((r) => r.lib === 'none'))
+  })
+
+  it('reports bunyan as unsupported, with the reason', () => {
+    const bunyan = doc.runs.find((r) => r.lib === 'bunyan')
+    assert.equal(bunyan.status, 'unsupported')
+    assert.match(bunyan.error, /no express request logger/)
+    assert.equal(doc.summary.find((s) => s.type === 'http' && s.lib === 'bunyan').status, 'unsupported')
+  })
+
+  it('leaves no server or load generator running', () => assertNoLeftovers(result.tag))
+})
+
+describe('log-bench http failures: each becomes a failed run with its reason, and the rest goes on', () => {
+  it('a logger that crashes the server mid-load', async () => {
+    const out = path.join(tmpDir(), 'c.json')
+    const result = await runCli(['http', '--lib', `none,${CRASHING},pino`, '--logs-per-request', '3', ...SHORT, '--out', out])
+    assert.equal(result.code, 0, result.stderr)
+    const doc = readJson(out)
+    const crashed = doc.runs.find((r) => r.lib === 'crashing')
+    assert.equal(crashed.status, 'failed')
+    assert.match(crashed.error, /server worker 0 failed while serving requests \(uncaught error\): destination exploded/)
+    assertMeasured(doc.runs.find((r) => r.lib === 'pino'))
+    assert.match(result.stdout, /1 failed run/)
+    await assertNoLeftovers(result.tag)
+  })
+
+  it('a port already in use', async () => {
+    const blocker = net.createServer()
+    await new Promise((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    const { port } = blocker.address()
+    try {
+      const out = path.join(tmpDir(), 'p.json')
+      const result = await runCli(['http', '--lib', 'none,pino', '--port', String(port), ...SHORT, '--out', out])
+      assert.equal(result.code, 0, result.stderr)
+      const doc = readJson(out)
+      for (const run of doc.runs) {
+        assert.equal(run.status, 'failed')
+        assert.match(run.error, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`))
+      }
+      await assertNoLeftovers(result.tag)
+    } finally {
+      blocker.close()
+    }
+  })
+
+  it('Ctrl-C: exit 130, the document says interrupted, nothing left running', async () => {
+    const out = path.join(tmpDir(), 'i.json')
+    let child
+    const finished = runCli(['http', '--lib', 'none,pino', '--duration', '20', '--warmup', '0', '--out', out], { onSpawn: (c) => { child = c } })
+    // Interrupt while the first run's server is under load.
+    for (let i = 0; i < 100 && leftoversOf(child) < 3; i++) await new Promise((resolve) => setTimeout(resolve, 100))
+    child.kill('SIGINT')
+    const result = await finished
+    assert.equal(result.code, 130, result.stderr)
+    const doc = readJson(out)
+    assert.equal(doc.interrupted, true)
+    assert.equal(doc.complete, false)
+    assert.equal(doc.runs.at(-1).status, 'interrupted')
+    await assertNoLeftovers(result.tag)
+  })
+})
+
+// Processes whose parent is the CLI: the server worker(s) and the load generator.
+function leftoversOf (child) {
+  let count = 0
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1')
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === child.pid) count++
+    } catch {}
+  }
+  return count
+}
+
+describe('log-bench http: bad input is one line, exit 2, nothing written', () => {
+  const cases = [
+    [['--lib', 'none,nosuchlogger'], /unknown library "nosuchlogger": use one of none, /],
+    [['--duration', '0'], /--duration must be a number > 0, got "0"/],
+    [['--duration', '-3'], /--duration must be a number > 0/],
+    [['--connections', '0'], /--connections must be an integer from 1 to/],
+    [['--connections', '-2'], /--connections must be an integer/],
+    [['--logs-per-request', '-1'], /--logs-per-request must be an integer from 0 to 10000, got "-1"/],
+    [['--size', '0'], /--size must be an integer from 1 to/],
+    [['--warmup', 'soon'], /--warmup must be a number >= 0/],
+    [['--middleware', '--logs-per-request', '5'], /--logs-per-request applies to route mode/],
+    [['--transport', 'carrier-pigeon'], /unknown transport "carrier-pigeon"/]
+  ]
+  for (const [args, message] of cases) {
+    it(args.join(' '), async () => {
+      const out = path.join(tmpDir(), 'bad.json')
+      const result = await runCli(['http', ...args, '--out', out])
+      assert.equal(result.code, 2, result.stderr)
+      assert.match(result.stderr, message)
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+      assert.doesNotMatch(result.stderr, /\n\s+at /)
+      assert.equal(fs.existsSync(out), false)
+    })
+  }
+})
