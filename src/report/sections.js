@@ -1,7 +1,8 @@
 import { runSection } from './run-section.js'
+import { httpSection } from './http-section.js'
 
 // The report's sections, in page order. A section claims run types and renders them:
 //   { name, types: ['run'], render(dataset, ctx) → { markdown, charts: [{ file, width, height, config }] } }
 // ctx: { image(file, alt) → markdown image link, conditions (machine in a few words) }.
 // To report a new kind of run, write a section module and add it here with one import line.
-export const SECTIONS = [runSection]
+export const SECTIONS = [runSection, httpSection]
