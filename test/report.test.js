@@ -4,9 +4,11 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { loadImage, createCanvas } from '@napi-rs/canvas'
 import { ROOT, runCli, tmpDir } from './helpers.js'
+import { UsageError } from '../src/errors.js'
 import { loadResults } from '../src/results/read.js'
 import { renderPage } from '../src/report/markdown.js'
 import { runSection } from '../src/report/run-section.js'
+import { SECTIONS } from '../src/report/sections.js'
 import { toCsv } from '../src/report/csv.js'
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'report')
@@ -60,12 +62,15 @@ test('the page states machine, event count, command and date, and warns where ru
 
 test('run types without a report section are listed, never a crash; a section is one entry in the list', () => {
   const { markdown } = fixturePage()
-  assert.match(markdown, /Not shown: 1 run\(s\) of type "http", 1 run\(s\) of type "future-kind"/)
+  assert.match(markdown, /Not shown: 1 run\(s\) of type "future-kind" \(this log-bench has no report section for that type\)/)
+  assert.match(fixturePage(SECTIONS).markdown, /Not shown: 1 run\(s\) of type "future-kind"/)
   const extra = { name: 'extra', types: ['future-kind'], render: () => ({ markdown: '## Future kind', charts: [{ file: 'future/x.png' }] }) }
   const page = fixturePage([runSection, extra])
   assert.match(page.markdown, /## Future kind/)
-  assert.match(page.markdown, /Not shown: 1 run\(s\) of type "http" /)
+  assert.doesNotMatch(page.markdown, /Not shown/)
   assert.ok(page.charts.some((c) => c.file === 'future/x.png'))
+  const picky = { name: 'picky', types: ['future-kind'], render: () => { throw new UsageError('future-kind run 1 is missing field "x"') } }
+  assert.throws(() => fixturePage([runSection, picky]), { name: 'UsageError', message: 'results.json: future-kind run 1 is missing field "x"' })
 })
 
 test('runs of one cell from two files are pooled as Test 1..N; another machine is refused', () => {
@@ -82,7 +87,7 @@ test('CSV: one row per run with every numeric field', () => {
   const lines = toCsv(dataset).trimEnd().split('\n')
   assert.equal(lines.length, dataset.runs.length + 1)
   const header = lines[0].split(',')
-  for (const field of ['sent', 'received', 'dropRate', 'unblockedMs', 'doneMs', 'eventsPerSec', 'mbPerSec', 'cpuUserMs', 'cpuSystemMs', 'maxRssBytes', 'maxHeapBytes', 'gcCount', 'gcPauseMs', 'latencyP99Ms']) {
+  for (const field of ['sent', 'received', 'dropRate', 'unblockedMs', 'doneMs', 'eventsPerSec', 'mbPerSec', 'cpuUserMs', 'cpuSystemMs', 'maxRssBytes', 'maxHeapBytes', 'gcCount', 'gcPauseMs', 'widgetsPerSec']) {
     assert.ok(header.includes(field), `CSV has a ${field} column`)
   }
   const first = Object.fromEntries(header.map((h, i) => [h, lines[1].split(',')[i]]))
