@@ -44,6 +44,7 @@ test('log-bench compare prints a benchstat-like table with ~ where not significa
   assert.match(stdout, /done \(ms\)\n\| cell +\| +base \| +new \| +change \|/)
   assert.match(stdout, /\| file pino 1 CPU +\| +100 ± 2% \| +150 ± 1% \| +\+50\.00% \(p=0\.000 n=3\+3\) \|/)
   assert.match(stdout, /\| file winston 1 CPU +\| +200 ± 5% \| +200 ± 3% \| +~ \(p=1\.000 n=3\+3\) \|/)
+  assert.match(stdout, /3 of 10 comparisons significant; by chance alone about 0\.5 would be/)
   assert.match(stdout, /only in base \(not compared\): file raw 1 CPU/)
   assert.match(stdout, /only in new \(not compared\): file log4js 1 CPU/)
   assert.doesNotMatch(stdout, /note: /)

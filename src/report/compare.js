@@ -93,6 +93,11 @@ export function renderComparison (result, { baseLabel, newLabel, environmentNote
     const rows = metric.rows.map((row) => [row.cell, value(row.base), value(row.next), changeText(row, metric)])
     out.push('', metric.title, formatTable(['cell', 'base', 'new', 'change'], rows))
   }
+  const rows = result.metrics.flatMap((m) => m.rows)
+  if (rows.length) {
+    const flagged = rows.filter((r) => r.significant).length
+    out.push('', `${flagged} of ${rows.length} comparisons significant; by chance alone about ${(rows.length * result.alpha).toFixed(1)} would be (each test has a ${result.alpha * 100}% false-positive rate): trust changes that are large or repeat.`)
+  }
   if (result.onlyBase.length) out.push('', `only in base (not compared): ${result.onlyBase.join(', ')}`)
   if (result.onlyNew.length) out.push('', `only in new (not compared): ${result.onlyNew.join(', ')}`)
   if (result.notComparable.length) out.push('', `no finished runs on one side (not compared): ${result.notComparable.join(', ')}`)

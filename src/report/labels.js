@@ -17,6 +17,7 @@ export function failureReason (run) {
   if (/out of memory|heap limit/i.test(error)) return 'failed: out of memory'
   if (/timed out/i.test(error)) return 'failed: timed out'
   if (/SIGKILL/.test(error)) return 'failed: killed'
+  if (/crashed|exit code/i.test(error)) return 'failed: worker crashed'
   return 'failed'
 }
 

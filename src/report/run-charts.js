@@ -86,7 +86,8 @@ export function timeseriesChart ({ group, lib, cpus, runs, chosen, conditions })
   const colour = libraryColour(lib)
   const series = run.timeseries
   const cpuPoints = series.map((p) => ({ x: p.tMs / 1000, y: p.cpuPct }))
-  const rssPoints = series.map((p) => ({ x: p.tMs / 1000, y: p.rssBytes / MB }))
+  // RSS 0 is a sample of workers already exited (or zombies awaiting reaping), not a measurement.
+  const rssPoints = series.filter((p) => p.rssBytes > 0).map((p) => ({ x: p.tMs / 1000, y: p.rssBytes / MB }))
   const cpuTop = Math.max(100, ...series.map((p) => p.cpuPct)) * 1.05
   const marker = (label, ms, dash, markerColour) => ({
     label: `${label} (${ms >= 10 ? Math.round(ms).toLocaleString('en-US') : ms.toFixed(1)} ms)`,

@@ -147,11 +147,17 @@ function libTable (group, libRuns) {
       if (!d || d.n < 2) return 'one run'
       const warn = d.cv > CV_WARNING
       warned ||= warn
-      return `±${formatMs(d.stddev)} (${Math.round(d.cv * 100)}%${warn ? ` ${WARN}` : ''})`
+      return `±${formatMs(d.stddev)} (${cvPercent(d.cv)}${warn ? ` ${WARN}` : ''})`
     }
     return [spread(s.unblockedMs), spread(s.doneMs), s.dropRate ? `±${formatPct(s.dropRate.stddev)}` : 'unknown']
   })])
   return { text: formatTable(header, rows), warned }
+}
+
+// Rounded, except where rounding would show a warned 10.3% as "10%".
+function cvPercent (cv) {
+  const whole = Math.round(cv * 100)
+  return cv > CV_WARNING && whole <= CV_WARNING * 100 ? `${(cv * 100).toFixed(1)}%` : `${whole}%`
 }
 
 // The cells of one run: a number where it was measured; where not, the reason once and "failed" after.
@@ -191,7 +197,8 @@ function summaryTable (group) {
       const s = group.summary.find((x) => x.lib === lib && x.cpus === cpus)
       const cellRuns = group.runs.filter((r) => r.lib === lib && r.cpus === cpus)
       if (!s || s.okRuns === 0) return subs.map((_, i) => (i === 0 ? cellReason(s, cellRuns) : '—'))
-      return [formatMs(s.unblockedMs?.mean), formatMs(s.doneMs?.mean), dropOf(s, 'mean')]
+      const partial = s.okRuns < s.runs ? ` (${s.okRuns} of ${s.runs} runs)` : ''
+      return [formatMs(s.unblockedMs?.mean) + partial, formatMs(s.doneMs?.mean) + partial, dropOf(s, 'mean')]
     })])
   }
   return formatTable(header, rows)
