@@ -57,7 +57,7 @@ test('the page states machine, event count, command and date, and warns where ru
   assert.match(markdown, /\| Date +\| 2026-01-15 10:00 to 10:20 UTC/)
   assert.match(markdown, /\| winston +\| 3\.19\.0/)
   assert.match(markdown, /±127 \(30% ⚠\)/)
-  assert.match(markdown, /⚠ The runs of this cell disagree widely/)
+  assert.match(markdown, /⚠ marks a figure whose runs disagree widely/)
 })
 
 test('run types without a report section are listed, never a crash; a section is one entry in the list', () => {

@@ -76,7 +76,9 @@ export function dropRateChart (group, conditions) {
 // failed, the failed run that lasted longest (how memory grew before an out-of-memory is the story).
 export function representativeRun (runs) {
   const ok = runs.filter((r) => r.ok && r.doneMs != null).sort((a, b) => a.doneMs - b.doneMs)
-  if (ok.length) return { run: ok[Math.floor((ok.length - 1) / 2)], why: ok.length > 2 ? 'the run with the median done time' : null }
+  if (ok.length > 2) return { run: ok[Math.floor((ok.length - 1) / 2)], why: 'the run with the median done time' }
+  if (ok.length === 2) return { run: ok[0], why: 'the faster of the two that finished' }
+  if (ok.length === 1) return { run: ok[0], why: runs.length > 1 ? 'the only one that finished' : null }
   const failed = runs.filter((r) => r.status === 'failed').sort((a, b) => (b.timeseries?.length ?? 0) - (a.timeseries?.length ?? 0))
   return failed.length ? { run: failed[0], why: failureReason(failed[0]) } : null
 }
@@ -102,8 +104,9 @@ export function timeseriesChart ({ group, lib, cpus, runs, chosen, conditions })
     { label: 'CPU %', data: cpuPoints, yAxisID: 'cpu', borderColor: colour, backgroundColor: translucent(colour, 0.15), fill: true, borderWidth: 2, pointRadius: series.length > 40 ? 0 : 2 },
     { label: 'RSS (MB)', data: rssPoints, yAxisID: 'rss', borderColor: colour, borderDash: [7, 4], borderWidth: 2, pointRadius: series.length > 40 ? 0 : 2 }
   ]
-  if (run.unblockedMs != null) datasets.push(marker('unblocked', run.unblockedMs, [2, 3], '#777777'))
-  if (run.doneMs != null) datasets.push(marker('done', run.doneMs, [8, 4], '#222222'))
+  // Markers in grey, dotted and dash-dotted, so that no library colour or RSS dash is mistaken for them.
+  if (run.unblockedMs != null) datasets.push(marker('unblocked', run.unblockedMs, [2, 3], '#808080'))
+  if (run.doneMs != null) datasets.push(marker('done', run.doneMs, [10, 3, 2, 3], '#808080'))
   const which = `run ${run.run} of ${runs.length}${why ? ` (${why})` : ''}`
   return {
     width: 1000,

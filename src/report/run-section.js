@@ -111,7 +111,7 @@ function renderGroup (group, ctx) {
   warned ||= details.warned
   out.push('Median ± sample standard deviation over the runs that finished; _× raw_ is done time as a multiple of the `raw` baseline (the plainest code that writes the same lines); events/s is all events over done time; peak RSS is the largest of any one worker.')
   out.push(details.text)
-  if (warned) out.push(`${WARN} The runs of this cell disagree widely (coefficient of variation above ${CV_WARNING * 100}%): its average is not a steady figure. More runs (\`--runs\`) or a quieter machine help.`)
+  if (warned) out.push(`${WARN} marks a figure whose runs disagree widely (coefficient of variation above ${CV_WARNING * 100}%): its average is not a steady figure. More runs (\`--runs\`) or a quieter machine help.`)
   return { markdown: out.join('\n\n'), charts }
 }
 
