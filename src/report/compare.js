@@ -94,6 +94,7 @@ export function renderComparison (result, { baseLabel, newLabel, environmentNote
     out.push('', metric.title, formatTable(['cell', 'base', 'new', 'change'], rows))
   }
   const rows = result.metrics.flatMap((m) => m.rows)
+  if (rows.length === 0) out.push('', 'no cell has finished runs in both files: nothing to compare')
   if (rows.length) {
     const flagged = rows.filter((r) => r.significant).length
     out.push('', `${flagged} of ${rows.length} comparisons significant; by chance alone about ${(rows.length * result.alpha).toFixed(1)} would be (each test has a ${result.alpha * 100}% false-positive rate): trust changes that are large or repeat.`)

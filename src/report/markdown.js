@@ -50,11 +50,8 @@ function intro (dataset) {
   const runs = dataset.runs.filter((r) => (r.type ?? 'run') === 'run')
   const events = unique(runs.map((r) => r.events)).map((n) => n.toLocaleString('en-US'))
   const maxWorkers = Math.max(0, ...runs.map((r) => r.cpus))
-  const parts = []
-  if (events.length) parts.push(`**${events.join(' / ')} events per worker**`)
-  parts.push(`measured on **${env.cpuModel} (${env.cpuCount} cores, ${formatBytes(env.memoryBytes)} memory)** with Node ${env.node}`)
-  parts.push(`on ${dateRange(env)}`)
-  let text = `Results of ${parts.join(', ')}.`
+  const what = events.length ? `Results of **${events.join(' / ')} events per worker**, measured` : 'Measured'
+  let text = `${what} on **${env.cpuModel} (${env.cpuCount} cores, ${formatBytes(env.memoryBytes)} memory)** with Node ${env.node}, on ${dateRange(env)}.`
   if (maxWorkers > env.cpuCount) text += ` Worker counts above ${env.cpuCount} share the machine's ${env.cpuCount} cores, so they measure contention as much as parallelism.`
   return text
 }
