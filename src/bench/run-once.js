@@ -18,7 +18,8 @@ export class Interrupted extends Error {
   }
 }
 
-class RunFailure extends Error {}
+// A run that failed for a reason worth recording (a worker or a receiver died, a time limit).
+export class RunFailure extends Error {}
 
 // One run of one cell in fresh processes: fork the workers, wait until every logger is built,
 // release them together, wait until every adapter has closed and the receiver has seen the last
@@ -26,9 +27,17 @@ class RunFailure extends Error {}
 export async function runOnce ({ adapterFile, transport, cpus, events, payload, timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {} }) {
   const beganNs = process.hrtime.bigint()
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-'))
-  const receiver = await createReceiver(transport, { workers: cpus, events, payload, dir, ...receiverOptions })
   const workers = []
   const state = { startNs: null, unblocked: new Map(), closed: new Map(), heap: new Map() }
+  let receiver
+  try {
+    receiver = await createReceiver(transport, { workers: cpus, events, payload, dir, ...receiverOptions })
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true })
+    if (!(err instanceof RunFailure)) throw err
+    // The receiving end could not start (e.g. rsyslogd failed): a failed run with the reason.
+    return finish({ ok: false, error: err.message, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify })
+  }
   let sampler = null
   let outcome
   try {

@@ -1,12 +1,15 @@
 import bunyan from 'bunyan'
+import bsyslog from 'bunyan-syslog'
+import { once } from 'node:events'
 import { drained, endAndClose } from './flush.js'
 
 // bunyan's README: createLogger({ name }) writes to process.stdout; a { path } stream appends to a file.
 export default {
   name: 'bunyan',
   packageName: 'bunyan',
-  transports: ['console', 'file'],
-  async create ({ transport, file }) {
+  transports: ['console', 'file', 'udp', 'tcp'],
+  async create ({ transport, file, host, port }) {
+    if (transport === 'udp' || transport === 'tcp') return syslogLogger(transport, host, port)
     if (transport === 'file') {
       const logger = bunyan.createLogger({ name: 'log-bench', streams: [{ path: file }] })
       return {
@@ -18,6 +21,38 @@ export default {
     return {
       log (message) { logger.info(message) },
       async close () { await drained(process.stdout) }
+    }
+  }
+}
+
+// bunyan-syslog's README: a raw stream from createBunyanStream({ type, host, port }). Its UDP
+// stream sends one datagram per record and, on end(), closes the socket once no send is pending
+// ('close'). Its TCP stream writes each record plus '\n'; on end() it calls socket.end() and then
+// removes every 'end' listener, Node's own included, so the socket never closes after the server's
+// FIN and the process would hang. The socket's 'finish' (every byte handed to the kernel, FIN
+// sent) is therefore the signal; the adapter then releases the half-open socket itself.
+// Its end() also removes the socket's 'connect' listeners, with which Node writes what was queued
+// before the connection: ended while still connecting (always so after a synchronous loop), it
+// would silently throw away every record. A long-running service is connected long before it
+// shuts down, so the adapter waits for the connection before ending, as such a service would.
+function syslogLogger (transport, host, port) {
+  const stream = bsyslog.createBunyanStream({ type: transport, host, port })
+  const logger = bunyan.createLogger({ name: 'log-bench', streams: [{ level: 'info', type: 'raw', stream }] })
+  return {
+    log (message) { logger.info(message) },
+    async close () {
+      if (transport === 'udp') {
+        const closed = once(stream, 'close')
+        stream.end()
+        await closed
+        return
+      }
+      const socket = stream.socket
+      if (socket.connecting) await once(socket, 'connect')
+      const finished = once(socket, 'finish')
+      stream.end()
+      await finished
+      socket.destroy()
     }
   }
 }

@@ -7,9 +7,9 @@ import { drained } from './flush.js'
 export default {
   name: 'log4js',
   packageName: 'log4js',
-  transports: ['console', 'file'],
-  async create ({ transport, file }) {
-    const appender = transport === 'file' ? { type: 'file', filename: file } : { type: 'console' }
+  transports: ['console', 'file', 'udp'],
+  async create ({ transport, file, host, port }) {
+    const appender = transport === 'udp' ? syslogAppender(host, port) : transport === 'file' ? { type: 'file', filename: file } : { type: 'console' }
     log4js.configure({
       appenders: { out: appender },
       categories: { default: { appenders: ['out'], level: 'info' } },
@@ -25,4 +25,13 @@ export default {
       }
     }
   }
+}
+
+// log4js has no syslog appender of its own. log4js-syslog-appender (what the seed used) is the one
+// that installs next to log4js 6: RFC 3164 over UDP through ain2, and no TCP at all, so tcp is
+// unsupported. log4js-qradar-syslog-appender (UDP and TCP) declares a peer dependency on log4js 3,
+// so npm refuses to install it beside log4js 6. The appender has no shutdown hook: log4js.shutdown()
+// cannot wait for its sends, and what it has not sent when the process exits is lost (counted).
+function syslogAppender (host, port) {
+  return { type: 'log4js-syslog-appender', transport: 'UDP', address: host, port }
 }

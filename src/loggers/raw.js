@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import { drained } from './flush.js'
+import { createRawSyslog } from './raw-syslog.js'
 
 // The physical limit of the transport: the same lines written by the plainest fast Node code,
 // batched into 64 KiB writes. Nothing a logger does can beat this.
@@ -25,8 +26,9 @@ function batcher (write) {
 export default {
   name: 'raw',
   baseline: true,
-  transports: ['console', 'file'],
-  async create ({ transport, file }) {
+  transports: ['console', 'file', 'udp', 'tcp'],
+  async create ({ transport, file, host, port }) {
+    if (transport === 'udp' || transport === 'tcp') return createRawSyslog({ transport, host, port })
     if (transport === 'file') {
       const fd = fs.openSync(file, 'a')
       const batch = batcher((text) => fs.writeSync(fd, text))

@@ -1,0 +1,64 @@
+import dgram from 'node:dgram'
+import { once } from 'node:events'
+import net from 'node:net'
+
+// The raw baseline for syslog: the smallest valid RFC 5424 header (every field nil) in front of
+// the message. UDP: one datagram per event on a connected socket, as RFC 5426 wants. TCP: newline
+// framing (RFC 6587), lines batched into 64 KiB writes on one connection.
+const HEADER = '<14>1 - - - - - - '
+const BATCH_BYTES = 64 * 1024
+
+export async function createRawSyslog ({ transport, host, port }) {
+  return transport === 'udp' ? rawUdp(host, port) : rawTcp(host, port)
+}
+
+async function rawUdp (host, port) {
+  const socket = dgram.createSocket('udp4')
+  await new Promise((resolve, reject) => {
+    socket.once('error', reject)
+    socket.connect(port, host, () => {
+      socket.off('error', reject)
+      resolve()
+    })
+  })
+  let inFlight = 0
+  let failure = null
+  let allSent = null
+  // Callbacks come in send order; the one that brings inFlight to 0 means every datagram left.
+  const onSent = (err) => {
+    if (err) failure ??= err
+    if (--inFlight === 0 && allSent) allSent()
+  }
+  return {
+    log (message) {
+      inFlight++
+      socket.send(HEADER + message, onSent)
+    },
+    async close () {
+      if (inFlight > 0) await new Promise((resolve) => { allSent = resolve })
+      await new Promise((resolve) => socket.close(resolve))
+      if (failure) throw failure
+    }
+  }
+}
+
+async function rawTcp (host, port) {
+  const socket = net.connect(port, host)
+  await once(socket, 'connect')
+  let pending = ''
+  return {
+    log (message) {
+      pending += HEADER + message + '\n'
+      if (pending.length >= BATCH_BYTES) {
+        socket.write(pending)
+        pending = ''
+      }
+    },
+    async close () {
+      const closed = once(socket, 'close')
+      socket.end(pending)
+      const [hadError] = await closed
+      if (hadError) throw new Error('the TCP connection to the syslog receiver failed before everything was sent')
+    }
+  }
+}

@@ -1,0 +1,211 @@
+import { spawn, spawnSync } from 'node:child_process'
+import dgram from 'node:dgram'
+import fs from 'node:fs'
+import net from 'node:net'
+import path from 'node:path'
+import { UsageError } from '../errors.js'
+import { LineSplitter } from './verifier.js'
+
+// A real rsyslogd, started by the harness in the foreground with a configuration of its own
+// (never the system's): imudp/imtcp on 127.0.0.1, every received message written verbatim
+// (%rawmsg%) as one line to a file, impstats for its own counters. Everything lives in `dir`.
+
+const READY_TIMEOUT_MS = 10_000
+const PROBE_INTERVAL_MS = 100
+const STOP_GRACE_MS = 5_000
+const STDERR_TAIL_BYTES = 4096
+export const PROBE_TEXT = 'log-bench-probe'
+export const INSTALL_HINT = 'install it with `apt-get install rsyslog` (Debian/Ubuntu), or run rsyslog in Docker (see docker/ and README, "Syslog")'
+
+// The binary: LOG_BENCH_RSYSLOGD if set, else rsyslogd on PATH or in the sbin directories
+// (often not on a normal user's PATH). Returns null when there is none.
+export function findRsyslogd (env = process.env) {
+  if (env.LOG_BENCH_RSYSLOGD) return isExecutable(env.LOG_BENCH_RSYSLOGD) ? env.LOG_BENCH_RSYSLOGD : null
+  const dirs = [...(env.PATH ?? '').split(path.delimiter).filter(Boolean), '/usr/sbin', '/sbin', '/usr/local/sbin']
+  for (const dir of dirs) {
+    const candidate = path.join(dir, 'rsyslogd')
+    if (isExecutable(candidate)) return candidate
+  }
+  return null
+}
+
+function isExecutable (file) {
+  try {
+    fs.accessSync(file, fs.constants.X_OK)
+    return fs.statSync(file).isFile()
+  } catch {
+    return false
+  }
+}
+
+export function requireRsyslogd () {
+  const binary = findRsyslogd()
+  if (binary === null) throw new UsageError(`rsyslogd not found: ${INSTALL_HINT}`)
+  return binary
+}
+
+export function rsyslogConfig ({ dir, udpPort, tcpPort, receiveBufferBytes }) {
+  const inputs = []
+  if (udpPort != null) inputs.push('module(load="imudp")', `input(type="imudp" address="127.0.0.1" port="${udpPort}" rcvbufSize="${receiveBufferBytes}" ruleset="logbench")`)
+  if (tcpPort != null) inputs.push('module(load="imtcp")', `input(type="imtcp" address="127.0.0.1" port="${tcpPort}" ruleset="logbench")`)
+  return `# Written by log-bench for one run; see README, "Syslog".
+global(workDirectory="${dir}" maxMessageSize="64k" processInternalMessages="on")
+module(load="impstats" interval="1" format="json" log.syslog="off" log.file="${path.join(dir, 'impstats.json')}")
+${inputs.join('\n')}
+template(name="logbenchRaw" type="string" string="%rawmsg%\\n")
+ruleset(name="logbench") {
+  action(type="omfile" file="${path.join(dir, 'received.log')}" template="logbenchRaw")
+}
+# rsyslogd's own messages (start, errors) go to their own file, never into the verified one.
+action(type="omfile" file="${path.join(dir, 'internal.log')}")
+`
+}
+
+// Validates the configuration (rsyslogd -N1), starts rsyslogd -n, and resolves once a probe
+// message sent to each listener has come out in the output file. Throws with one clear line.
+export async function startRsyslog ({ binary, dir, configText, udpPort, tcpPort }) {
+  const configFile = path.join(dir, 'rsyslog.conf')
+  const outputFile = path.join(dir, 'received.log')
+  fs.writeFileSync(configFile, configText)
+  const check = spawnSync(binary, ['-N1', '-f', configFile], { encoding: 'utf8', timeout: READY_TIMEOUT_MS })
+  if (check.error) throw new Error(`rsyslogd could not be run (${binary}): ${check.error.message}`)
+  if (check.status !== 0) throw new Error(`rsyslogd rejected its configuration: ${firstError(check.stderr + check.stdout)}`)
+  const child = spawn(binary, ['-n', '-f', configFile, '-i', path.join(dir, 'rsyslogd.pid')], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let outputTail = ''
+  const keepTail = (chunk) => { outputTail = (outputTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES) }
+  child.stdout.on('data', keepTail)
+  child.stderr.on('data', keepTail)
+  const killOnExit = () => child.kill('SIGKILL')
+  process.once('exit', killOnExit)
+  const exited = new Promise((resolve) => {
+    child.once('exit', (code, signal) => {
+      process.off('exit', killOnExit)
+      resolve(`rsyslogd (pid ${child.pid}) ${signal ? `was killed by ${signal}` : `exited with code ${code}`}${lastLine(outputTail, dir)}`)
+    })
+  })
+  child.once('error', () => {})
+  let stopped = false
+  const handle = {
+    pid: child.pid,
+    outputFile,
+    exited,
+    async stop () {
+      if (stopped) return exited
+      stopped = true
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM')
+        const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+        await exited
+        clearTimeout(timer)
+      }
+      return exited
+    }
+  }
+  try {
+    await Promise.race([
+      waitUntilReceiving({ outputFile, udpPort, tcpPort }),
+      exited.then((reason) => { throw new Error(`rsyslogd failed to start: ${reason}`) })
+    ])
+  } catch (err) {
+    await handle.stop()
+    throw err
+  }
+  return handle
+}
+
+function firstError (text) {
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean)
+  return (lines.find((l) => /error|invalid|could not|not found/i.test(l)) ?? lines[0] ?? 'no reason given').slice(0, 300)
+}
+
+function lastLine (outputTail, dir) {
+  let text = outputTail
+  try { text += fs.readFileSync(path.join(dir, 'internal.log'), 'utf8').slice(-STDERR_TAIL_BYTES) } catch {}
+  const line = text.trim().split('\n').filter(Boolean).pop()
+  return line ? `: ${line}` : ''
+}
+
+// Sends a probe to each listener until it appears in the output file: the whole path (input,
+// queue, omfile) works, not just the port. Probe lines are ignored when verifying.
+async function waitUntilReceiving ({ outputFile, udpPort, tcpPort }) {
+  const deadline = Date.now() + READY_TIMEOUT_MS
+  const pendingProbes = []
+  if (udpPort != null) pendingProbes.push({ name: `udp/${udpPort}`, send: (text) => sendUdp(udpPort, text) })
+  if (tcpPort != null) pendingProbes.push({ name: `tcp/${tcpPort}`, send: (text) => sendTcp(tcpPort, text) })
+  for (const probe of pendingProbes) {
+    const marker = `${PROBE_TEXT} ${probe.name}`
+    for (;;) {
+      await probe.send(`<14>1 - - - - - - ${marker}`).catch(() => {})
+      await delay(PROBE_INTERVAL_MS)
+      if (fileContains(outputFile, marker)) break
+      if (Date.now() > deadline) throw new Error(`rsyslogd did not receive on 127.0.0.1 ${probe.name} within ${READY_TIMEOUT_MS / 1000} s`)
+    }
+  }
+}
+
+function fileContains (file, text) {
+  try { return fs.readFileSync(file, 'latin1').includes(text) } catch { return false }
+}
+
+function sendUdp (port, text) {
+  return new Promise((resolve, reject) => {
+    const socket = dgram.createSocket('udp4')
+    socket.send(text, port, '127.0.0.1', (err) => {
+      socket.close()
+      if (err) reject(err)
+      else resolve()
+    })
+  })
+}
+
+function sendTcp (port, text) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(`${text}\n`))
+    socket.once('error', reject)
+    socket.once('close', resolve)
+  })
+}
+
+// A port the OS says is free now; rsyslogd binds it a moment later (a lost race fails the start).
+export function freePort (protocol) {
+  return new Promise((resolve, reject) => {
+    if (protocol === 'udp') {
+      const socket = dgram.createSocket('udp4')
+      socket.once('error', reject)
+      socket.bind(0, '127.0.0.1', () => {
+        const { port } = socket.address()
+        socket.close(() => resolve(port))
+      })
+    } else {
+      const server = net.createServer()
+      server.once('error', reject)
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address()
+        server.close(() => resolve(port))
+      })
+    }
+  })
+}
+
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+// Feeds every line of rsyslog's output file from `offset` on to `onLine`; returns the new offset.
+// Only whole lines are read, so a line rsyslog is still writing is read on the next call.
+export function readNewLines (file, offset, onLine, onOversized) {
+  let size
+  try { size = fs.statSync(file).size } catch { return offset }
+  if (size <= offset) return offset
+  const fd = fs.openSync(file, 'r')
+  try {
+    const buffer = Buffer.allocUnsafe(Math.min(size - offset, 1 << 24))
+    const read = fs.readSync(fd, buffer, 0, buffer.length, offset)
+    const lastNewline = buffer.lastIndexOf(10, read - 1)
+    if (lastNewline === -1) return offset
+    const splitter = new LineSplitter((line) => { if (!line.includes(PROBE_TEXT)) onLine(line) }, { onOversized })
+    splitter.push(buffer.subarray(0, lastNewline + 1))
+    splitter.end()
+    return offset + lastNewline + 1
+  } finally {
+    fs.closeSync(fd)
+  }
+}
