@@ -12,6 +12,7 @@ import { collectEnv } from '../results/env.js'
 import { createStore } from '../results/store.js'
 import { SCHEMA_VERSION } from '../results/model.js'
 import { renderTerminal } from '../report/terminal.js'
+import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions, SYSLOG_OPTION_NAMES } from './syslog-options.js'
 import { defaultOutput, list, oneOf, positiveInt, positiveIntList, positiveNumber, writableOutput } from './validate.js'
 
 export const DEFAULTS = {
@@ -24,13 +25,13 @@ export const DEFAULTS = {
 }
 
 // The options that define cells; a scenario file defines its own, so they cannot be combined.
-const MATRIX_OPTIONS = ['lib', 'transport', 'cpus', 'events', 'runs', 'size', 'timeout', 'max-old-space-size']
+const MATRIX_OPTIONS = ['lib', 'transport', 'cpus', 'events', 'runs', 'size', 'timeout', 'max-old-space-size', ...SYSLOG_OPTION_NAMES]
 
 export const command = 'run'
 export const describe = 'Time loggers: fork workers that each log --events events, wait until every byte landed, verify every event'
 
 export function builder (yargs) {
-  return yargs
+  return addSyslogOptions(yargs)
     .option('lib', { type: 'string', describe: `Comma list: ${BUILTIN_LIBS.join(', ')}, all (the four real libraries), or a path to an adapter file (./my-logger.js) [default: ${DEFAULTS.lib}]` })
     .option('transport', { type: 'string', describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} [default: ${DEFAULTS.transport}]` })
     .option('cpus', { type: 'string', describe: `Comma list of worker counts (node:cluster workers logging at once) [default: ${DEFAULTS.cpus}]` })
@@ -46,6 +47,7 @@ export function builder (yargs) {
     .option('quiet', { type: 'boolean', default: false, describe: 'No progress on stderr' })
     .example('$0 run', 'the default matrix: log4js, winston, bunyan, pino and raw to the console, 1 worker, 1,000,000 events, 3 runs')
     .example('$0 run --lib winston --transport file --cpus 8', '')
+    .example('$0 run --lib all,raw --transport udp,tcp --syslog rsyslog', 'syslog through a real rsyslogd')
     .example('$0 run --lib all --transport console,file --cpus 1,8 --events 100000 --out results/mine.json', '')
     .example('$0 run --scenario scenarios/quick.json', 'a whole scenario; add --resume after an interruption, --shard 1/2 to split it')
 }
@@ -65,7 +67,7 @@ export async function parseRunOptions (argv) {
     sizes: argv.size == null ? [{ payload: payloadOfSize(null) }] : positiveIntList(argv.size, 'size', { max: 1 << 20 }).map((n) => ({ payload: payloadOfSize(n) })),
     timeoutMs: positiveNumber(value('timeout'), 'timeout') * 1000,
     maxOldSpaceSize: argv.maxOldSpaceSize == null ? null : positiveInt(argv.maxOldSpaceSize, 'max-old-space-size', { min: 8 }),
-    receiverOptions: {}
+    receiverOptions: await parseSyslogOptions(argv, transports)
   }
 }
 
@@ -88,7 +90,8 @@ function describeOptions (options) {
     runs: options.runs,
     sizes: options.sizes.map((s) => Buffer.byteLength(s.payload)),
     timeoutSeconds: options.timeoutMs / 1000,
-    maxOldSpaceSize: options.maxOldSpaceSize
+    maxOldSpaceSize: options.maxOldSpaceSize,
+    syslog: describeSyslog(options.receiverOptions)
   }
 }
 
@@ -212,6 +215,7 @@ export async function handler (argv) {
     process.off('SIGTERM', onSignal)
   }
   process.stdout.write(renderTerminal(store.doc))
+  process.stdout.write(externalNote(plan.options.syslog))
   const failed = store.doc.runs.filter((r) => r.status === 'failed').length
   process.stdout.write(`\nresults: ${out}${failed ? ` (${failed} failed run${failed > 1 ? 's' : ''}, see above)` : ''}\n`)
 }

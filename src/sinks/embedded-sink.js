@@ -111,6 +111,18 @@ export function listenError (err, where) {
   return new Error(`cannot listen on ${where}: ${err.message}`)
 }
 
+// What the kernel grants when the sink asks for its UDP receive buffer (recorded with the results).
+export function probeUdpReceiveBuffer (requested = UDP_RECEIVE_BUFFER_BYTES) {
+  return new Promise((resolve, reject) => {
+    const socket = dgram.createSocket({ type: 'udp4', recvBufferSize: requested })
+    socket.once('error', reject)
+    socket.bind(0, DEFAULT_HOST, () => {
+      const granted = socket.getRecvBufferSize()
+      socket.close(() => resolve(granted))
+    })
+  })
+}
+
 // Starts the sink in a child process and resolves once it listens. The handle's counts() asks the
 // child for its counters; exited resolves with a reason when the child ends for any cause.
 export async function spawnSink (options) {
