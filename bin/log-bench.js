@@ -7,6 +7,8 @@ import * as list from '../src/cli/list.js'
 import * as http from '../src/cli/http.js'
 import * as report from '../src/cli/report.js'
 import * as compare from '../src/cli/compare.js'
+import * as merge from '../src/cli/merge.js'
+import * as sink from '../src/cli/sink.js'
 
 // Bad input: one line on stderr, exit 2. Anything else unexpected is a harness bug: exit 1.
 function fail (err) {
@@ -32,9 +34,10 @@ try {
     .command(http)
     .command(report)
     .command(compare)
+    .command(merge)
+    .command(sink)
     .demandCommand(1, 'give a command: run or list (see --help)')
     .strict()
-    .parserConfiguration({ 'duplicate-arguments-array': false })
     .fail((msg, err) => { throw err ?? new UsageError(usageMessage(msg)) })
     .epilogue('Exit codes: 0 finished (failed runs are results, recorded in the JSON), 1 harness error, 2 bad input, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).')
     .wrap(Math.min(110, process.stdout.columns || 110))

@@ -101,15 +101,25 @@ function track (worker, workerId, receiver, state, watch, maxOldSpaceSize) {
     else if (msg.type === 'error') entry.error = `worker ${workerId} failed while ${phaseName(msg.phase)}: ${msg.message}`
     watch.poke()
   })
-  worker.on('exit', (code, signal) => {
+  // A worker's last IPC messages can still be in flight when its exit is reported: judge the exit
+  // only once the IPC channel has closed too, so a clean finish is never mistaken for a crash.
+  let exit = null
+  const judge = () => {
+    if (!exit || entry.exited || (child.connected && !exit.late)) return
     entry.exited = true
     if (entry.closed) return watch.poke()
-    const reason = entry.error ?? exitReason(workerId, code, signal, entry.stderrTail, maxOldSpaceSize)
+    const reason = entry.error ?? exitReason(workerId, exit.code, exit.signal, entry.stderrTail, maxOldSpaceSize)
     // Ctrl-C reaches the workers too (same process group); give the primary's own signal handler
     // the moment it needs to call it an interruption rather than a crash.
-    if (signal === 'SIGINT' || signal === 'SIGTERM') setTimeout(() => watch.fail(reason), 200)
+    if (exit.signal === 'SIGINT' || exit.signal === 'SIGTERM') setTimeout(() => watch.fail(reason), 200)
     else watch.fail(reason)
+  }
+  worker.on('exit', (code, signal) => {
+    exit = { code, signal, late: false }
+    judge()
+    setTimeout(() => { exit.late = true; judge() }, 1000).unref()
   })
+  child.once('disconnect', judge)
   return entry
 }
 
@@ -170,10 +180,11 @@ function watcher (signal, timeoutMs) {
 }
 
 async function killAll (workers) {
-  const alive = workers.filter((w) => !w.exited)
-  await Promise.all(alive.map((w) => new Promise((resolve) => {
-    w.worker.once('exit', resolve)
-    w.worker.process.kill('SIGKILL')
+  await Promise.all(workers.map((w) => new Promise((resolve) => {
+    const child = w.worker.process
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once('exit', resolve)
+    child.kill('SIGKILL')
   })))
 }
 

@@ -4,13 +4,21 @@ import { UsageError } from '../errors.js'
 
 // Every option check lives here, so each command gives the same one-line answers to bad input.
 
+// An option given twice arrives as an array: say so instead of guessing which one was meant.
+function single (value, name) {
+  if (Array.isArray(value)) throw new UsageError(`--${name} was given more than once: give it once (a comma list where it takes several values)`)
+  return value
+}
+
 export function list (value, name) {
+  single(value, name)
   const items = String(value ?? '').split(',').map((s) => s.trim()).filter(Boolean)
   if (items.length === 0) throw new UsageError(`--${name} is empty: give one or more values separated by commas`)
   return items
 }
 
 export function positiveInt (value, name, { min = 1, max = Number.MAX_SAFE_INTEGER } = {}) {
+  single(value, name)
   const text = String(value).trim()
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`
@@ -24,6 +32,7 @@ export function positiveIntList (value, name, limits) {
 }
 
 export function positiveNumber (value, name) {
+  single(value, name)
   const n = Number(value)
   if (String(value).trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a number > 0, got "${value}"`)
   return n

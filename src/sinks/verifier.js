@@ -61,7 +61,7 @@ export class Verifier {
       received: this.received,
       corrupt: this.corrupt,
       duplicates: this.duplicates,
-      dropRate: sent > 0 ? 1 - this.received / sent : null
+      dropRate: sent > 0 ? (sent - this.received) / sent : null
     }
   }
 }

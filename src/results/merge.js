@@ -1,0 +1,93 @@
+import { UsageError } from '../errors.js'
+import { cellKey, summarize } from './model.js'
+import { environmentDifference } from './read.js'
+
+const HARDWARE_FIELDS = ['hostname', 'cpuModel', 'cpuCount', 'memoryBytes', 'os', 'node']
+
+// Joins the shards of one plan (log-bench run --shard k/n) into the document the unsharded run
+// would have written: same cells in the same order. Refuses results of different plans, a shard
+// given twice, a run present in two files, and (unless allowed) shards measured on different hardware.
+export function mergeShards (inputs, { allowMixedHardware = false, summarizers = [summarize] } = {}) {
+  if (inputs.length < 2) throw new UsageError('merge needs at least two results files')
+  const [first] = inputs
+  for (const { file, doc } of inputs) {
+    if (!doc.env.plan) throw new UsageError(`${file}: has no plan (written by an older log-bench?); only results of log-bench run can be merged`)
+    if (doc.env.plan.id !== first.doc.env.plan.id) {
+      throw new UsageError(`${file} holds ${describePlan(doc.env.plan)} but ${first.file} holds ${describePlan(first.doc.env.plan)}: only shards of the same scenario or options can be merged`)
+    }
+  }
+  const shards = inputs.map(({ file, doc }) => ({ file, doc, shard: parseShardLabel(doc.env.plan.shard, file) }))
+  const n = shards[0].shard.n
+  const seen = new Map()
+  for (const { file, shard } of shards) {
+    if (shard.n !== n) throw new UsageError(`${file} is shard ${shard.k}/${shard.n} but ${shards[0].file} is one of ${n}: shards of different splits cannot be merged`)
+    if (seen.has(shard.k)) throw new UsageError(`${file} and ${seen.get(shard.k)} are both shard ${shard.k}/${n}`)
+    seen.set(shard.k, file)
+  }
+  for (const { file, doc } of shards.slice(1)) {
+    const difference = environmentDifference(first.doc.env, doc.env)
+    if (difference && !(allowMixedHardware && isHardwareOnly(first.doc.env, doc.env))) {
+      throw new UsageError(`${first.file} and ${file} were measured in different environments (${difference})${isHardwareOnly(first.doc.env, doc.env) ? ': add --allow-mixed-hardware to merge them anyway, each run keeping the shard it came from' : ''}`)
+    }
+  }
+  const runs = interleave(shards, n)
+  const owner = new Map()
+  for (const run of runs) {
+    const key = `${cellKey(run)}#${run.run}`
+    if (owner.has(key)) throw new UsageError(`${run.shardFile} and ${owner.get(key)} both hold ${run.lib} ${run.transport} ${run.cpus} cpus run ${run.run}: duplicate results`)
+    owner.set(key, run.shardFile)
+  }
+  const missing = []
+  for (let k = 1; k <= n; k++) if (!seen.has(k)) missing.push(`${k}/${n}`)
+  const doc = {
+    schema: first.doc.schema,
+    tool: 'log-bench',
+    kind: 'results',
+    complete: missing.length === 0 && shards.every(({ doc }) => doc.complete === true),
+    interrupted: shards.some(({ doc }) => doc.interrupted === true),
+    env: {
+      ...first.doc.env,
+      libVersions: Object.assign({}, ...shards.map(({ doc }) => doc.env.libVersions)),
+      plan: { ...first.doc.env.plan, shard: null, shardCells: first.doc.env.plan.cells, mergedShards: [...seen.keys()].sort((a, b) => a - b).map((k) => `${k}/${n}`), missingShards: missing },
+      shards: shards.map(({ file, doc, shard }) => ({ shard: `${shard.k}/${shard.n}`, file, ...pick(doc.env, HARDWARE_FIELDS), time: doc.env.time, finishedAt: doc.env.finishedAt ?? null, complete: doc.complete === true })),
+      finishedAt: shards.map(({ doc }) => doc.env.finishedAt ?? doc.env.time).sort().at(-1)
+    },
+    runs: runs.map(({ shardFile, ...run }) => run)
+  }
+  doc.summary = summarizers.flatMap((summarizeRuns) => summarizeRuns(doc.runs))
+  return { doc, missing }
+}
+
+// Cell j of shard k was cell j·n + (k − 1) of the full plan: put the cells back in that order.
+function interleave (shards, n) {
+  const positioned = []
+  for (const { file, doc, shard } of shards) {
+    const order = []
+    for (const run of doc.runs) {
+      const key = cellKey(run)
+      if (!order.includes(key)) order.push(key)
+    }
+    for (const run of doc.runs) {
+      positioned.push({ position: order.indexOf(cellKey(run)) * n + (shard.k - 1), run: { ...run, shard: `${shard.k}/${shard.n}`, shardFile: file } })
+    }
+  }
+  return positioned.sort((a, b) => a.position - b.position).map((p) => p.run)
+}
+
+function parseShardLabel (label, file) {
+  const match = /^(\d+)\/(\d+)$/.exec(label ?? '')
+  if (!match) throw new UsageError(`${file} is not a shard (it was not written with --shard k/n); merge joins shards of one plan`)
+  return { k: Number(match[1]), n: Number(match[2]) }
+}
+
+function isHardwareOnly (a, b) {
+  return a.node === b.node && JSON.stringify(a.libVersions) === JSON.stringify(b.libVersions)
+}
+
+function describePlan (plan) {
+  return `${plan.kind} "${plan.name}"`
+}
+
+function pick (object, fields) {
+  return Object.fromEntries(fields.map((f) => [f, object[f]]))
+}
