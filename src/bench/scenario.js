@@ -10,7 +10,7 @@ let validator = null
 
 function validate (scenario) {
   if (!validator) {
-    const ajv = new Ajv({ allErrors: false, strict: true })
+    const ajv = new Ajv({ allErrors: false, strict: true, strictRequired: false })
     validator = ajv.compile(JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8')))
   }
   return validator(scenario) ? null : validator.errors[0]
