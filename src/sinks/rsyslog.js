@@ -138,9 +138,19 @@ async function waitUntilReceiving ({ outputFile, udpPort, tcpPort }) {
       await probe.send(`<14>1 - - - - - - ${marker}`).catch(() => {})
       await delay(PROBE_INTERVAL_MS)
       if (fileContains(outputFile, marker)) break
+      const listenerError = internalError(path.join(path.dirname(outputFile), 'internal.log'))
+      if (listenerError) throw new Error(`rsyslogd cannot listen on 127.0.0.1 ${probe.name}: ${listenerError}`)
       if (Date.now() > deadline) throw new Error(`rsyslogd did not receive on 127.0.0.1 ${probe.name} within ${READY_TIMEOUT_MS / 1000} s`)
     }
   }
+}
+
+// rsyslogd keeps running when a listener fails; its own log says so.
+function internalError (file) {
+  let text
+  try { text = fs.readFileSync(file, 'utf8') } catch { return null }
+  const line = text.split('\n').find((l) => /bind|could not create .* listener|address already in use/i.test(l))
+  return line ? line.replace(/^\S+ \S+ /, '').trim() : null
 }
 
 function fileContains (file, text) {

@@ -44,7 +44,7 @@ async function embeddedReceiver (protocol, { workers, events, payload, quietMs =
   sink.exited.then((reason) => { died = reason })
   return {
     consumesStdout: false,
-    udpReceiveBufferBytes: sink.udpReceiveBufferBytes,
+    sinkPid: sink.pid,
     target: targetOf(protocol, sink.host, protocol === 'udp' ? sink.udpPort : sink.tcpPort),
     attach () {},
     async settle ({ sent }) {

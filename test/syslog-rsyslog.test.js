@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { test } from 'node:test'
+import { findRsyslogd, freePort, rsyslogConfig, startRsyslog } from '../src/sinks/rsyslog.js'
+import { leftovers, readJson, runCli, tmpDir } from './helpers.js'
+
+// rsyslogd is a system package. Without it these tests say why they are skipped; CI installs it
+// and sets LOG_BENCH_REQUIRE_RSYSLOG=1, which turns the skip into a failure.
+const rsyslogd = findRsyslogd()
+const required = process.env.LOG_BENCH_REQUIRE_RSYSLOG === '1'
+const skip = rsyslogd === null && !required ? 'rsyslogd is not installed (apt-get install rsyslog); set LOG_BENCH_REQUIRE_RSYSLOG=1 to fail instead' : false
+const EVENTS = 400
+
+function rsyslogProcesses (dir) {
+  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((pid) => {
+    try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(dir) } catch { return false }
+  })
+}
+
+test('rsyslogd is installed', { skip }, () => {
+  assert.ok(rsyslogd, 'rsyslogd not found although LOG_BENCH_REQUIRE_RSYSLOG=1')
+})
+
+test('every library × udp and tcp through a real rsyslogd, verified from its output file', { skip }, async () => {
+  const out = path.join(tmpDir(), 'rsyslog.json')
+  const result = await runCli(['run', '--lib', 'all,raw', '--transport', 'udp,tcp', '--syslog', 'rsyslog', '--events', String(EVENTS), '--runs', '1', '--timeout', '60', '--out', out, '--quiet'], { timeoutMs: 170_000 })
+  assert.equal(result.code, 0, result.stderr)
+  const doc = readJson(out)
+  assert.equal(doc.env.options.syslog.sink, 'rsyslog')
+  for (const run of doc.runs) {
+    const where = `${run.lib} ${run.transport}`
+    if (run.lib === 'log4js' && run.transport === 'tcp') continue
+    assert.equal(run.status, 'ok', `${where}: ${run.error}`)
+    assert.equal(run.sink, `rsyslog-${run.transport}`)
+    assert.equal(run.corrupt, 0, where)
+    assert.equal(run.duplicates, 0, where)
+    assert.equal(run.dropRate, (run.sent - run.received) / run.sent, where)
+    if (run.transport === 'tcp') assert.equal(run.received, run.sent, where)
+    else assert.ok(run.received > 0, where)
+  }
+  assert.deepEqual(leftovers(result.tag), [], 'rsyslogd and every other process are stopped')
+})
+
+test('a configuration rsyslogd rejects is one clear error, and nothing is left running', { skip }, async () => {
+  const dir = tmpDir('lb-rsyslog-')
+  try {
+    const udpPort = await freePort('udp')
+    const configText = rsyslogConfig({ dir, udpPort, tcpPort: null, receiveBufferBytes: 1 << 20 }) + '\nmodule(load="no-such-module")\n'
+    await assert.rejects(startRsyslog({ binary: rsyslogd, dir, configText, udpPort, tcpPort: null }), /rsyslogd rejected its configuration: .*no-such-module/)
+    const syntax = 'input(type="imudp" port=\n'
+    await assert.rejects(startRsyslog({ binary: rsyslogd, dir, configText: syntax, udpPort, tcpPort: null }), /rsyslogd rejected its configuration/)
+    assert.deepEqual(rsyslogProcesses(dir), [])
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('rsyslogd stops with the handle, and a port taken by someone else fails the start', { skip }, async () => {
+  const dir = tmpDir('lb-rsyslog-')
+  try {
+    const tcpPort = await freePort('tcp')
+    const handle = await startRsyslog({ binary: rsyslogd, dir, configText: rsyslogConfig({ dir, udpPort: null, tcpPort }), udpPort: null, tcpPort })
+    assert.equal(rsyslogProcesses(dir).length, 1)
+    const second = tmpDir('lb-rsyslog-')
+    await assert.rejects(startRsyslog({ binary: rsyslogd, dir: second, configText: rsyslogConfig({ dir: second, udpPort: null, tcpPort }), udpPort: null, tcpPort }), /rsyslogd cannot listen on 127\.0\.0\.1 tcp\/\d+: .*Address already in use/)
+    assert.deepEqual(rsyslogProcesses(second), [])
+    fs.rmSync(second, { recursive: true, force: true })
+    await handle.stop()
+    assert.deepEqual(rsyslogProcesses(dir), [])
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('a missing rsyslogd binary: one line saying how to install it', async () => {
+  process.env.LOG_BENCH_RSYSLOGD = '/nonexistent/rsyslogd'
+  let result
+  try {
+    result = await runCli(['run', '--lib', 'raw', '--transport', 'udp', '--syslog', 'rsyslog'])
+  } finally {
+    delete process.env.LOG_BENCH_RSYSLOGD
+  }
+  assert.equal(result.code, 2)
+  assert.equal(result.stderr.trim().split('\n').length, 1)
+  assert.match(result.stderr, /rsyslogd not found: install it with `apt-get install rsyslog`.*docker/)
+})
