@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import dgram from 'node:dgram'
 import net from 'node:net'
 import { test } from 'node:test'
-import { spawnSink, startSink } from '../src/sinks/embedded-sink.js'
+import { mergeCounts, spawnSink, startSink } from '../src/sinks/embedded-sink.js'
 import { createSyslogReceiver } from '../src/sinks/syslog.js'
 import { RunFailure } from '../src/bench/run-once.js'
 import { leftovers, runCli } from './helpers.js'
@@ -59,6 +59,30 @@ test('the sink process counts received, duplicates and corrupt events, and when 
   } finally {
     await sink.stop()
   }
+})
+
+test('UDP read by several processes sharing one socket: counts merged, duplicates across readers found', async () => {
+  const sink = await spawnSink({ udpPort: 0, tcpPort: 0, workers: 1, events: 400, payload: PAYLOAD, udpReceivers: 2 })
+  try {
+    const messages = []
+    for (let seq = 0; seq < 400; seq++) messages.push(event(0, seq), event(0, seq))
+    await sendUdp(sink.udpPort, messages)
+    await sendTcp(sink.tcpPort, [`${event(0, 0)}\n`])
+    await until(sink, (c) => c.frames === 801)
+    const counts = await sink.counts({ exact: true })
+    assert.equal(counts.frames, 801)
+    assert.equal(counts.received, 400)
+    assert.equal(counts.duplicates, 401)
+  } finally {
+    await sink.stop()
+  }
+})
+
+test('merging bitsets: union is received, the overlap is duplicates', () => {
+  const part = (bytes, received, duplicates) => ({ sent: 16, received, duplicates, corrupt: 1, frames: received + duplicates + 1, connections: 0, lastArrivalNs: String(received), bits: [Uint8Array.from(bytes)] })
+  const merged = mergeCounts([part([0b1111, 0], 4, 1), part([0b0011, 0b1], 3, 0)], true)
+  assert.deepEqual({ received: merged.received, duplicates: merged.duplicates, corrupt: merged.corrupt, lastArrivalNs: merged.lastArrivalNs, dropRate: merged.dropRate },
+    { received: 5, duplicates: 3, corrupt: 2, lastArrivalNs: '4', dropRate: 11 / 16 })
 })
 
 test('hostile input: random bytes, partial frames, absurd counts, oversized frames, thousands of dropped connections', async () => {

@@ -1,5 +1,7 @@
+import cluster from 'node:cluster'
 import dgram from 'node:dgram'
 import { fork } from 'node:child_process'
+import os from 'node:os'
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { datagramText, parseSyslog, TcpFramer } from './syslog-parse.js'
@@ -19,8 +21,15 @@ const START_TIMEOUT_MS = 10_000
 const STOP_GRACE_MS = 2_000
 const STDERR_TAIL_BYTES = 2048
 
+// One Node process cannot take datagrams as fast as one raw sender sends them (each costs a
+// 'message' event), so UDP is received by several processes reading one shared socket (cluster
+// shares the handle; the kernel hands each datagram to one reader). Their bitsets are merged.
+export function defaultUdpReceivers () {
+  return Math.max(1, Math.min(4, os.availableParallelism()))
+}
+
 // Starts listening in this process. udpPort/tcpPort: a port number, 0 for a free one, null for none.
-export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort = null, workers, events, payload, maxFrameBytes = MAX_FRAME_BYTES, receiveBufferBytes = UDP_RECEIVE_BUFFER_BYTES }) {
+export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort = null, workers, events, payload, maxFrameBytes = MAX_FRAME_BYTES, receiveBufferBytes = UDP_RECEIVE_BUFFER_BYTES, sharedUdp = false }) {
   const verifier = new Verifier({ workers, events, payload })
   const stats = { frames: 0, connections: 0, lastArrivalNs: null }
   const accept = (text) => {
@@ -39,7 +48,7 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
         stats.lastArrivalNs = process.hrtime.bigint()
         accept(datagramText(buffer))
       })
-      await listen(socket, () => socket.bind(udpPort, host), 'listening', `${host}:${udpPort}/udp`)
+      await listen(socket, () => socket.bind({ port: udpPort, address: host, exclusive: !sharedUdp }), 'listening', `${host}:${udpPort}/udp`)
       socket.on('error', () => {})
       closers.push(() => new Promise((resolve) => socket.close(resolve)))
       sink.udpPort = socket.address().port
@@ -77,12 +86,13 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
   }
   return {
     ...sink,
-    counts () {
+    counts ({ withBits = false } = {}) {
       return {
         ...verifier.counts(verifier.workers * verifier.events),
         frames: stats.frames,
         connections: stats.connections,
-        lastArrivalNs: stats.lastArrivalNs === null ? null : String(stats.lastArrivalNs)
+        lastArrivalNs: stats.lastArrivalNs === null ? null : String(stats.lastArrivalNs),
+        ...(withBits ? { bits: verifier.bits } : {})
       }
     },
     async close () { await Promise.all(closers.map((close) => close())) }
@@ -174,12 +184,12 @@ export async function spawnSink (options) {
     ...started,
     pid: child.pid,
     exited,
-    counts () {
+    counts ({ exact = false } = {}) {
       if (!child.connected) return exited.then((reason) => { throw new Error(reason) })
       return new Promise((resolve, reject) => {
         const id = nextId++
         pending.set(id, { resolve, reject })
-        child.send({ type: 'counts', id })
+        child.send({ type: 'counts', id, exact })
       })
     },
     stop: stopChild
@@ -196,9 +206,11 @@ function sinkExitReason (pid, code, signal, stderrTail, stopping) {
 // Child side: listen, report where, answer count requests, and leave when told or when the
 // harness is gone (the IPC channel closes when the primary dies, however it dies).
 async function runChild () {
+  const config = JSON.parse(process.env.LOG_BENCH_SINK)
   let sink
   try {
-    sink = await startSink(JSON.parse(process.env.LOG_BENCH_SINK))
+    const receivers = config.udpReceivers ?? 1
+    sink = config.udpPort != null && receivers > 1 ? await startSharedUdpSink(config, receivers) : await startSink(config)
   } catch (err) {
     process.send({ type: 'error', message: err.message }, () => process.exit(1))
     return
@@ -207,8 +219,8 @@ async function runChild () {
     await sink.close()
     process.exit(0)
   }
-  process.on('message', (msg) => {
-    if (msg?.type === 'counts') process.send({ type: 'counts', id: msg.id, counts: sink.counts() })
+  process.on('message', async (msg) => {
+    if (msg?.type === 'counts') process.send({ type: 'counts', id: msg.id, counts: await sink.counts({ exact: msg.exact }) })
     else if (msg?.type === 'stop') leave()
   })
   process.once('disconnect', leave)
@@ -216,4 +228,107 @@ async function runChild () {
   process.send({ type: 'listening', sink: { host, udpPort, tcpPort, udpReceiveBufferBytes } })
 }
 
-if (process.argv[1] === SELF && process.env.LOG_BENCH_SINK) runChild()
+// UDP through `receivers` cluster workers sharing one socket; TCP (if asked for) in this process.
+// counts({ exact }) merges the workers' bitsets: an event two readers both saw is a duplicate.
+async function startSharedUdpSink (config, receivers) {
+  const tcp = config.tcpPort != null ? await startSink({ ...config, udpPort: null }) : null
+  cluster.setupPrimary({ exec: SELF, serialization: 'advanced', silent: false })
+  const readers = []
+  for (let i = 0; i < receivers; i++) readers.push(cluster.fork({ LOG_BENCH_SINK_RECEIVER: JSON.stringify({ ...config, tcpPort: null, sharedUdp: true }) }))
+  const close = async () => {
+    await Promise.all(readers.filter((w) => !w.isDead()).map((w) => new Promise((resolve) => {
+      w.once('exit', resolve)
+      w.process.kill('SIGKILL')
+    })))
+    if (tcp) await tcp.close()
+  }
+  let started
+  try {
+    started = await Promise.all(readers.map((w) => new Promise((resolve, reject) => {
+      w.once('message', (msg) => (msg?.type === 'listening' ? resolve(msg.sink) : reject(new Error(msg?.message ?? 'a UDP reader failed to start'))))
+      w.once('exit', () => reject(new Error('a UDP reader of the sink exited while starting')))
+    })))
+  } catch (err) {
+    await close()
+    throw err
+  }
+  // A reader that dies takes its counts with it: the sink as a whole has failed.
+  for (const w of readers) w.once('exit', () => process.exit(1))
+  let nextId = 0
+  const ask = (w, withBits) => new Promise((resolve) => {
+    const id = nextId++
+    const onMessage = (msg) => {
+      if (msg?.type !== 'counts' || msg.id !== id) return
+      w.off('message', onMessage)
+      resolve(msg.counts)
+    }
+    w.on('message', onMessage)
+    w.send({ type: 'counts', id, withBits })
+  })
+  return {
+    host: started[0].host,
+    udpPort: started[0].udpPort,
+    tcpPort: tcp?.tcpPort ?? null,
+    udpReceiveBufferBytes: started[0].udpReceiveBufferBytes,
+    async counts ({ exact = false } = {}) {
+      const parts = await Promise.all(readers.map((w) => ask(w, exact)))
+      if (tcp) parts.push(tcp.counts({ withBits: exact }))
+      return mergeCounts(parts, exact)
+    },
+    close
+  }
+}
+
+const sum = (parts, key) => parts.reduce((total, part) => total + part[key], 0)
+
+export function mergeCounts (parts, exact) {
+  const sent = parts[0].sent
+  let received = sum(parts, 'received')
+  let duplicates = sum(parts, 'duplicates')
+  if (exact && parts.length > 1) {
+    const union = parts[0].bits.map((bitset) => new Uint8Array(bitset.length))
+    for (const part of parts) part.bits.forEach((bitset, worker) => { for (let i = 0; i < bitset.length; i++) union[worker][i] |= bitset[i] })
+    const distinct = union.reduce((total, bitset) => total + popcount(bitset), 0)
+    duplicates += received - distinct
+    received = distinct
+  }
+  const arrivals = parts.map((part) => part.lastArrivalNs).filter((t) => t !== null).map(BigInt)
+  return {
+    sent,
+    received,
+    corrupt: sum(parts, 'corrupt'),
+    duplicates,
+    dropRate: sent > 0 ? (sent - received) / sent : null,
+    frames: sum(parts, 'frames'),
+    connections: sum(parts, 'connections'),
+    lastArrivalNs: arrivals.length ? String(arrivals.reduce((a, b) => (b > a ? b : a))) : null
+  }
+}
+
+const BYTE_BITS = Uint8Array.from({ length: 256 }, (_, byte) => byte.toString(2).replace(/0/g, '').length)
+
+function popcount (bitset) {
+  let bits = 0
+  for (let i = 0; i < bitset.length; i++) bits += BYTE_BITS[bitset[i]]
+  return bits
+}
+
+// A UDP reader (cluster worker of the sink): reads the shared socket, answers count requests.
+async function runReader () {
+  let sink
+  try {
+    sink = await startSink(JSON.parse(process.env.LOG_BENCH_SINK_RECEIVER))
+  } catch (err) {
+    process.send({ type: 'error', message: err.message }, () => process.exit(1))
+    return
+  }
+  process.on('message', (msg) => {
+    if (msg?.type === 'counts') process.send({ type: 'counts', id: msg.id, counts: sink.counts({ withBits: msg.withBits }) })
+  })
+  process.once('disconnect', () => process.exit(0))
+  const { host, udpPort, udpReceiveBufferBytes } = sink
+  process.send({ type: 'listening', sink: { host, udpPort, udpReceiveBufferBytes } })
+}
+
+if (cluster.isWorker && process.env.LOG_BENCH_SINK_RECEIVER) runReader()
+else if (process.argv[1] === SELF && process.env.LOG_BENCH_SINK) runChild()

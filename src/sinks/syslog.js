@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { RunFailure } from '../bench/run-once.js'
-import { spawnSink, UDP_RECEIVE_BUFFER_BYTES } from './embedded-sink.js'
+import { defaultUdpReceivers, spawnSink, UDP_RECEIVE_BUFFER_BYTES } from './embedded-sink.js'
 import { parseSyslog } from './syslog-parse.js'
 import { freePort, readNewLines, requireRsyslogd, rsyslogConfig, startRsyslog } from './rsyslog.js'
 import { Verifier } from './verifier.js'
@@ -38,7 +38,8 @@ async function embeddedReceiver (protocol, { workers, events, payload, quietMs =
     workers,
     events,
     payload,
-    receiveBufferBytes: UDP_RECEIVE_BUFFER_BYTES
+    receiveBufferBytes: UDP_RECEIVE_BUFFER_BYTES,
+    udpReceivers: defaultUdpReceivers()
   })
   let died = null
   sink.exited.then((reason) => { died = reason })
@@ -48,11 +49,12 @@ async function embeddedReceiver (protocol, { workers, events, payload, quietMs =
     target: targetOf(protocol, sink.host, protocol === 'udp' ? sink.udpPort : sink.tcpPort),
     attach () {},
     async settle ({ sent }) {
-      const ask = async () => {
+      const ask = async (exact = false) => {
         if (died) throw new RunFailure(`${died} during the run`)
-        return sink.counts().catch((err) => { throw new RunFailure(`${err.message} during the run`) })
+        return sink.counts({ exact }).catch((err) => { throw new RunFailure(`${err.message} during the run`) })
       }
-      const counts = await untilQuiet(ask, (c) => c.frames, (c) => c.received >= sent, quietMs)
+      await untilQuiet(ask, (c) => c.frames, (c) => c.received >= sent, quietMs)
+      const counts = await ask(true)
       return {
         ...pick(counts, sent),
         lastArrivalNs: counts.lastArrivalNs === null ? null : BigInt(counts.lastArrivalNs)
