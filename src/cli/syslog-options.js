@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js'
 import { sinkName } from '../sinks/syslog.js'
-import { probeUdpReceiveBuffer, UDP_RECEIVE_BUFFER_BYTES } from '../sinks/embedded-sink.js'
+import { defaultUdpReceivers, probeUdpReceiveBuffer, UDP_RECEIVE_BUFFER_BYTES } from '../sinks/embedded-sink.js'
 import { requireRsyslogd } from '../sinks/rsyslog.js'
 import { oneOf, positiveInt } from './validate.js'
 
@@ -49,7 +49,8 @@ export function describeSyslog (receiverOptions) {
     host: syslogHost,
     port: syslogPort,
     udpReceiveBufferRequestedBytes: syslog === 'external' ? null : UDP_RECEIVE_BUFFER_BYTES,
-    udpReceiveBufferBytes: udpReceiveBufferBytes ?? null
+    udpReceiveBufferBytes: udpReceiveBufferBytes ?? null,
+    udpReaderProcesses: syslog === 'embedded' ? defaultUdpReceivers() : null
   }
 }
 
