@@ -22,11 +22,15 @@ describe('bad input: one line, exit code 2, nothing written', () => {
     [['--lib', path.join(ADAPTERS, 'no-create.js')], /does not export the adapter interface: create must be/],
     [['--out', '/nonexistent-dir/r.json'], /directory \/nonexistent-dir does not exist/, false],
     [['--out', dir], /is a directory/, false],
-    [['--bogus', '1'], /unknown option or command: bogus/]
+    [['--bogus', '1'], /unknown option or command: bogus/],
+    [['--runs', '2', '--runs', '3'], /--runs was given more than once/],
+    [['--shard', '3/2'], /--shard must be k\/n with 1 <= k <= n/],
+    [['--scenario', 'scenarios/quick.json', '--lib', 'pino'], /--lib cannot be combined with --scenario/],
+    [['--scenario', 'no-such.json'], /scenario file not found: no-such.json/]
   ]
   for (const [args, expected, withOut = true] of cases) {
     it(args.join(' '), async () => {
-      const result = await runCli(['run', ...args, '--events', args.includes('--events') ? args[args.indexOf('--events') + 1] : '10', ...(withOut ? ['--out', out] : [])])
+      const result = await runCli(['run', ...args, ...(args.includes('--events') || args.includes('--scenario') ? [] : ['--events', '10']), ...(withOut ? ['--out', out] : [])])
       assert.equal(result.code, 2)
       assert.match(result.stderr, expected)
       assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)

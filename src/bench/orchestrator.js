@@ -55,7 +55,8 @@ export async function runCells ({ cells, store, signal, progress }) {
         try {
           const result = await cell.execute(signal)
           if (signal?.aborted) throw new Interrupted(signal.reason)
-          const record = { ...cell.common, run, ...result }
+          const measured = { ...cell.common, run, ...result }
+          const record = cell.complete ? cell.complete(measured, store.doc.runs) : measured
           store.add(record)
           progress.runEnd(cell.label, run, record.ok ? cell.describe(record) : `FAILED: ${record.error}`)
         } catch (err) {

@@ -1,9 +1,8 @@
-import { EXIT, UsageError } from '../errors.js'
+import { UsageError } from '../errors.js'
 import { BUILTIN_LIBS, isAdapterPath, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
 import { TRANSPORTS } from '../sinks/index.js'
-import { Interrupted } from '../bench/run-once.js'
-import { planHttpCells, runHttpMatrix } from '../http/matrix.js'
-import { createHttpProgress } from '../http/progress.js'
+import { runSession } from '../bench/session.js'
+import { planHttpCells } from '../http/matrix.js'
 import { BASELINE } from '../http/summary.js'
 import { collectEnv } from '../results/env.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
@@ -91,45 +90,30 @@ export async function parseHttpOptions (argv) {
   return options
 }
 
+export function describeHttpOptions (options) {
+  return {
+    libs: options.libs.map((l) => l.name),
+    transports: options.transports,
+    cpus: options.cpus,
+    mode: options.mode,
+    logsPerRequest: options.logsPerRequest,
+    sizes: options.sizes,
+    ...options.load,
+    runs: options.runs,
+    port: options.port
+  }
+}
+
 export async function handler (argv) {
   const options = await parseHttpOptions(argv)
   const out = options.out ?? defaultOutput('http')
   const env = collectEnv({
     argv: process.argv.slice(2),
     libVersions: Object.fromEntries(options.libs.filter((l) => l.adapter).map((l) => [l.name, l.version])),
-    options: {
-      libs: options.libs.map((l) => l.name),
-      transports: options.transports,
-      cpus: options.cpus,
-      mode: options.mode,
-      logsPerRequest: options.logsPerRequest,
-      sizes: options.sizes,
-      ...options.load,
-      runs: options.runs,
-      port: options.port
-    }
+    options: describeHttpOptions(options)
   })
-  const controller = new AbortController()
-  const onSignal = (signal) => {
-    if (controller.signal.aborted) process.exit(signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED)
-    process.stderr.write(`\n${signal}: stopping the server and the load, saving the results so far\n`)
-    controller.abort(signal)
-  }
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
-  const cells = planHttpCells({ libs: options.libs, transports: options.transports, cpus: options.cpus, mode: options.mode, logsPerRequest: options.logsPerRequest, sizes: options.sizes })
-  let doc
-  try {
-    doc = await runHttpMatrix({ cells, runs: options.runs, load: options.load, port: options.port, out, env, signal: controller.signal, progress: createHttpProgress({ quiet: argv.quiet }) })
-  } catch (err) {
-    if (!(err instanceof Interrupted)) throw err
-    process.stderr.write(`interrupted: results so far are in ${out}\n`)
-    process.exitCode = err.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED
-    return
-  } finally {
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
-  }
+  const doc = await runSession({ cells: planHttpCells(options), out, env, quiet: argv.quiet })
+  if (!doc) return
   process.stdout.write(renderHttpTerminal(doc))
   const failed = doc.runs.filter((r) => r.status === 'failed').length
   process.stdout.write(`\nresults: ${out}${failed ? ` (${failed} failed run${failed > 1 ? 's' : ''}, see above)` : ''}\n`)

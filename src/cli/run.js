@@ -1,17 +1,18 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { EXIT, UsageError } from '../errors.js'
+import { UsageError } from '../errors.js'
 import { BUILTIN_LIBS, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
 import { TRANSPORTS } from '../sinks/index.js'
-import { planRunCells, runCells } from '../bench/orchestrator.js'
-import { createProgress } from '../bench/progress.js'
-import { Interrupted } from '../bench/run-once.js'
+import { planRunCells } from '../bench/orchestrator.js'
+import { runSession } from '../bench/session.js'
 import { payloadOfSize } from '../bench/message.js'
 import { loadScenario, parseShard, selectShard } from '../bench/scenario.js'
 import { collectEnv } from '../results/env.js'
-import { createStore } from '../results/store.js'
 import { SCHEMA_VERSION } from '../results/model.js'
 import { renderTerminal } from '../report/terminal.js'
+import { renderHttpTerminal } from '../report/http-terminal.js'
+import { planHttpCells } from '../http/matrix.js'
+import { DEFAULTS as HTTP_DEFAULTS, describeHttpOptions, parseHttpOptions } from './http.js'
 import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions, SYSLOG_OPTION_NAMES } from './syslog-options.js'
 import { defaultOutput, list, oneOf, positiveInt, positiveIntList, positiveNumber, writableOutput } from './validate.js'
 
@@ -138,8 +139,33 @@ async function planFromScenario (file) {
     libs.push(...options.libs.filter((l) => !libs.some((x) => x.name === l.name)))
     groups.push(describeOptions(options))
   }
-  if (scenario.http?.length) throw new UsageError(`${file}: http cells need the http command, which this build lacks`)
-  return { kind: 'scenario', name: scenario.name, file: scenario.file, id: `scenario:${scenario.name}:${scenario.id}`, options: { run: groups }, libs, cells, output: scenario.output ?? null }
+  const httpGroups = []
+  for (const [index, group] of (scenario.http ?? []).entries()) {
+    let options
+    try {
+      options = await parseHttpOptions({
+        lib: group.libs.join(','),
+        transport: group.transport ?? HTTP_DEFAULTS.transport,
+        cpus: group.cpus?.join(',') ?? HTTP_DEFAULTS.cpus,
+        middleware: group.middleware ?? false,
+        logsPerRequest: group.logsPerRequest?.join(','),
+        size: group.sizes?.join(',') ?? HTTP_DEFAULTS.size,
+        duration: group.duration ?? HTTP_DEFAULTS.duration,
+        warmup: group.warmup ?? HTTP_DEFAULTS.warmup,
+        connections: group.connections ?? HTTP_DEFAULTS.connections,
+        pipelining: group.pipelining ?? HTTP_DEFAULTS.pipelining,
+        runs: group.runs ?? HTTP_DEFAULTS.runs,
+        port: HTTP_DEFAULTS.port
+      })
+    } catch (err) {
+      if (err instanceof UsageError) throw new UsageError(`${file}: http[${index}]: ${err.message}`)
+      throw err
+    }
+    cells.push(...planHttpCells(options))
+    libs.push(...options.libs.filter((l) => l.adapter && !libs.some((x) => x.name === l.name)))
+    httpGroups.push(describeHttpOptions(options))
+  }
+  return { kind: 'scenario', name: scenario.name, file: scenario.file, id: `scenario:${scenario.name}:${scenario.id}`, options: { run: groups, http: httpGroups }, libs, cells, output: scenario.output ?? null }
 }
 
 function resolveOutput (argv, plan) {
@@ -192,30 +218,11 @@ export async function handler (argv) {
   })
   env.plan = { kind: plan.kind, name: plan.name, file: plan.file ?? null, id: plan.id, shard: shard ? `${shard.k}/${shard.n}` : null, cells: plan.cells.length, shardCells: cells.length }
 
-  const controller = new AbortController()
-  const onSignal = (signal) => {
-    if (controller.signal.aborted) process.exit(signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED)
-    process.stderr.write(`\n${signal}: stopping the current run and saving the results so far\n`)
-    controller.abort(signal)
-  }
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
-  const progress = createProgress({ quiet: argv.quiet })
-  if (previous) progress.note(`resuming ${out}: ${previous.runs.filter((r) => r.status !== 'interrupted').length} finished runs kept`)
-  const store = createStore({ out, env, previous })
-  try {
-    await runCells({ cells, store, signal: controller.signal, progress })
-  } catch (err) {
-    if (!(err instanceof Interrupted)) throw err
-    process.stderr.write(`interrupted: results so far are in ${out}${plan.kind === 'scenario' ? ' (continue with --resume)' : ''}\n`)
-    process.exitCode = err.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED
-    return
-  } finally {
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
-  }
-  process.stdout.write(renderTerminal(store.doc))
-  process.stdout.write(externalNote(plan.options.syslog))
-  const failed = store.doc.runs.filter((r) => r.status === 'failed').length
+  const doc = await runSession({ cells, out, env, previous, quiet: argv.quiet, resumeHint: ' (continue with --resume)' })
+  if (!doc) return
+  if (doc.runs.some((r) => (r.type ?? 'run') === 'run')) process.stdout.write(renderTerminal(doc))
+  if (doc.runs.some((r) => r.type === 'http')) process.stdout.write(renderHttpTerminal(doc))
+  for (const group of plan.kind === 'scenario' ? plan.options.run : [plan.options]) process.stdout.write(externalNote(group.syslog))
+  const failed = doc.runs.filter((r) => r.status === 'failed').length
   process.stdout.write(`\nresults: ${out}${failed ? ` (${failed} failed run${failed > 1 ? 's' : ''}, see above)` : ''}\n`)
 }

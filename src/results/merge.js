@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js'
-import { cellKey, summarize } from './model.js'
+import { cellKey } from './model.js'
+import { SUMMARIZERS } from './summaries.js'
 import { environmentDifference } from './read.js'
 
 const HARDWARE_FIELDS = ['hostname', 'cpuModel', 'cpuCount', 'memoryBytes', 'os', 'node']
@@ -7,7 +8,7 @@ const HARDWARE_FIELDS = ['hostname', 'cpuModel', 'cpuCount', 'memoryBytes', 'os'
 // Joins the shards of one plan (log-bench run --shard k/n) into the document the unsharded run
 // would have written: same cells in the same order. Refuses results of different plans, a shard
 // given twice, a run present in two files, and (unless allowed) shards measured on different hardware.
-export function mergeShards (inputs, { allowMixedHardware = false, summarizers = [summarize] } = {}) {
+export function mergeShards (inputs, { allowMixedHardware = false, summarizers = SUMMARIZERS } = {}) {
   if (inputs.length < 2) throw new UsageError('merge needs at least two results files')
   const [first] = inputs
   for (const { file, doc } of inputs) {

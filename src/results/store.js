@@ -1,10 +1,11 @@
-import { createDocument, summarize } from './model.js'
+import { createDocument } from './model.js'
+import { SUMMARIZERS } from './summaries.js'
 import { writeJsonAtomic } from './write.js'
 
 // The results document of one invocation, kept durable: every finished run is on disk (atomically
 // rewritten) before the next one starts. `previous` continues a partial document (--resume): its
 // finished runs are kept, an interrupted run is dropped so that it runs again.
-export function createStore ({ out, env, previous = null, summarizers = [summarize] }) {
+export function createStore ({ out, env, previous = null, summarizers = SUMMARIZERS }) {
   const doc = previous ? resumeDocument(previous, env) : createDocument(env)
   const save = () => {
     doc.summary = summarizers.flatMap((summarizeRuns) => summarizeRuns(doc.runs))

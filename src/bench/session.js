@@ -1,0 +1,34 @@
+import { EXIT } from '../errors.js'
+import { createStore } from '../results/store.js'
+import { runCells } from './orchestrator.js'
+import { createProgress } from './progress.js'
+import { Interrupted } from './run-once.js'
+
+// Runs cells of any type into one durable results document, the same way for every command:
+// progress on stderr, Ctrl-C and SIGTERM stop the current run and keep what finished.
+// Returns the document, or null when interrupted (process.exitCode is then set).
+export async function runSession ({ cells, out, env, previous = null, quiet = false, resumeHint = '' }) {
+  const controller = new AbortController()
+  const onSignal = (signal) => {
+    if (controller.signal.aborted) process.exit(signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED)
+    process.stderr.write(`\n${signal}: stopping the current run and saving the results so far\n`)
+    controller.abort(signal)
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+  const progress = createProgress({ quiet })
+  if (previous) progress.note(`resuming ${out}: ${previous.runs.filter((r) => r.status !== 'interrupted').length} finished runs kept`)
+  const store = createStore({ out, env, previous })
+  try {
+    await runCells({ cells, store, signal: controller.signal, progress })
+    return store.doc
+  } catch (err) {
+    if (!(err instanceof Interrupted)) throw err
+    process.stderr.write(`interrupted: results so far are in ${out}${resumeHint}\n`)
+    process.exitCode = err.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED
+    return null
+  } finally {
+    process.off('SIGINT', onSignal)
+    process.off('SIGTERM', onSignal)
+  }
+}
