@@ -36,7 +36,8 @@ export async function parseSyslogOptions (argv, transports) {
   }
   if (syslogHost === null && syslog === 'rsyslog') requireRsyslogd()
   const options = { syslog: syslogHost === null ? syslog : 'external', syslogHost, syslogPort }
-  if (options.syslog !== 'external') options.udpReceiveBufferBytes = await probeUdpReceiveBuffer()
+  // rsyslogd sets its buffer with SO_RCVBUFFORCE when it may, so only the embedded sink's is known.
+  if (options.syslog === 'embedded') options.udpReceiveBufferBytes = await probeUdpReceiveBuffer()
   return { ...options, sinkName: (transport) => SYSLOG_TRANSPORTS.includes(transport) ? sinkName(transport, options) : undefined }
 }
 
