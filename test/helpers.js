@@ -15,13 +15,13 @@ export function tmpDir (prefix = 'lb-test-') {
 
 // Runs the CLI as a user would. Every process it starts inherits a tag in its environment, so a test
 // can find any of them left behind afterwards (see leftovers).
-export function runCli (args, { cwd = ROOT, timeoutMs = 120_000, detached = false, onSpawn } = {}) {
+export function runCli (args, { cwd = ROOT, timeoutMs = 120_000, detached = false, onSpawn, env = {} } = {}) {
   const tag = randomUUID()
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd,
       detached,
-      env: { ...process.env, LOG_BENCH_TEST_TAG: tag },
+      env: { ...process.env, ...env, LOG_BENCH_TEST_TAG: tag },
       stdio: ['ignore', 'pipe', 'pipe']
     })
     let stdout = ''
@@ -36,17 +36,26 @@ export function runCli (args, { cwd = ROOT, timeoutMs = 120_000, detached = fals
       clearTimeout(timer)
       resolve({ code, signal, stdout, stderr, tag })
     })
-    onSpawn?.(child)
+    onSpawn?.(child, tag)
   })
 }
 
 // Processes still alive that carry the tag of one runCli call.
 export function leftovers (tag) {
+  return tagged(tag).map(({ pid, cmdline }) => `${pid} ${cmdline}`)
+}
+
+// Pids of the processes of one runCli call whose command line matches a pattern.
+export function taggedPids (tag, pattern) {
+  return tagged(tag).filter(({ cmdline }) => pattern.test(cmdline)).map(({ pid }) => pid)
+}
+
+function tagged (tag) {
   const found = []
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       if (fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(`LOG_BENCH_TEST_TAG=${tag}`)) {
-        found.push(`${pid} ${fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ')}`)
+        found.push({ pid: Number(pid), cmdline: fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').replace(/\0/g, ' ') })
       }
     } catch {}
   }
@@ -55,4 +64,14 @@ export function leftovers (tag) {
 
 export function readJson (file) {
   return JSON.parse(fs.readFileSync(file, 'utf8'))
+}
+
+export async function waitFor (condition, timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    const value = condition()
+    if (value) return value
+    if (Date.now() > until) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
 }

@@ -25,7 +25,7 @@ export function planRunCells ({ libs, transports, cpus, sizes, events, runs, tim
             describe: describeRun,
             common,
             runs,
-            unsupported: lib.adapter.transports.includes(transport) ? null : `${lib.name} has no ${transport} transport (it supports: ${lib.adapter.transports.join(', ') || 'none'})`,
+            unsupported: lib.adapter.transports.includes(transport) ? null : unsupportedReason(lib, transport),
             empty: emptyRunMeasures,
             execute: (signal) => runOnce({ adapterFile: lib.file, transport, cpus: workers, events, payload, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions })
           })
@@ -70,6 +70,11 @@ export async function runCells ({ cells, store, signal, progress }) {
   } finally {
     progress.end()
   }
+}
+
+// Why a library cannot do a transport: the adapter's own words where it gives them.
+export function unsupportedReason (lib, transport) {
+  return lib.adapter.unsupported?.[transport] ?? `${lib.name} has no ${transport} transport (it supports: ${lib.adapter.transports.join(', ') || 'none'})`
 }
 
 function describeRun (record) {

@@ -56,6 +56,8 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
     const execArgv = maxOldSpaceSize ? [`--max-old-space-size=${maxOldSpaceSize}`] : []
     cluster.setupPrimary({ exec: WORKER_FILE, silent: true, execArgv, args: [] })
     const watch = watcher(signal, timeoutMs)
+    // The receiving end dying (a sink or rsyslogd killed) is the cause of whatever the loggers do next.
+    receiver.onFailure?.((reason) => watch.fail(`${reason} during the run`))
     try {
       for (let workerId = 0; workerId < cpus; workerId++) {
         const config = { adapterFile, transport, workerId, events, payload, target: receiver.target(workerId) }

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
-import { BUILTIN_LIBS, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
+import { BUILTIN_LIBS, isAdapterPath, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
 import { TRANSPORTS } from '../sinks/index.js'
 import { planRunCells } from '../bench/orchestrator.js'
 import { runSession } from '../bench/session.js'
@@ -112,6 +112,11 @@ async function planFromOptions (argv) {
   }
 }
 
+// Adapter paths in a scenario are relative to the scenario file, so it runs from any directory.
+function scenarioLibs (group, scenario) {
+  return group.libs.map((lib) => (isAdapterPath(lib) ? path.resolve(path.dirname(scenario.file), lib) : lib)).join(',')
+}
+
 async function planFromScenario (file) {
   const scenario = loadScenario(file)
   const cells = []
@@ -121,7 +126,7 @@ async function planFromScenario (file) {
     let options
     try {
       options = await parseRunOptions({
-        lib: group.libs.join(','),
+        lib: scenarioLibs(group, scenario),
         transport: group.transports.join(','),
         cpus: group.cpus?.join(','),
         events: group.events,
@@ -144,7 +149,7 @@ async function planFromScenario (file) {
     let options
     try {
       options = await parseHttpOptions({
-        lib: group.libs.join(','),
+        lib: scenarioLibs(group, scenario),
         transport: group.transport ?? HTTP_DEFAULTS.transport,
         cpus: group.cpus?.join(',') ?? HTTP_DEFAULTS.cpus,
         middleware: group.middleware ?? false,

@@ -1,3 +1,4 @@
+import { unsupportedReason as transportUnsupported } from '../bench/orchestrator.js'
 import { cellKey } from '../results/model.js'
 import { middlewareUnsupportedReason, requestLoggerInfo } from './request-loggers.js'
 import { emptyHttpMeasures, runHttpOnce } from './run-once.js'
@@ -53,7 +54,7 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
 
 function unsupportedReason ({ lib, mode, transport }) {
   if (lib.name === BASELINE) return null
-  if (!lib.adapter.transports.includes(transport)) return `${lib.name} has no ${transport} transport (it supports: ${lib.adapter.transports.join(', ') || 'none'})`
+  if (!lib.adapter.transports.includes(transport)) return transportUnsupported(lib, transport)
   if (mode === 'middleware') return middlewareUnsupportedReason(lib.name)
   return null
 }

@@ -8,6 +8,9 @@ export default {
   name: 'log4js',
   packageName: 'log4js',
   transports: ['console', 'file', 'udp'],
+  unsupported: {
+    tcp: 'log4js has no syslog appender of its own, and log4js-syslog-appender (the one that installs beside log4js 6) sends over UDP only'
+  },
   async create ({ transport, file, host, port }) {
     const appender = transport === 'udp' ? syslogAppender(host, port) : transport === 'file' ? { type: 'file', filename: file } : { type: 'console' }
     log4js.configure({

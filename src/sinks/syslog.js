@@ -48,6 +48,7 @@ async function embeddedReceiver (protocol, { workers, events, payload, quietMs =
     sinkPid: sink.pid,
     target: targetOf(protocol, sink.host, protocol === 'udp' ? sink.udpPort : sink.tcpPort),
     attach () {},
+    onFailure (callback) { sink.exited.then(callback) },
     async settle ({ sent }) {
       const ask = async (exact = false) => {
         if (died) throw new RunFailure(`${died} during the run`)
@@ -100,6 +101,7 @@ async function rsyslogReceiver (protocol, { workers, events, payload, dir, quiet
     consumesStdout: false,
     target: targetOf(protocol, '127.0.0.1', port),
     attach () {},
+    onFailure (callback) { rsyslog.exited.then(callback) },
     async settle ({ sent }) {
       const ask = async () => {
         if (died) throw new RunFailure(`${died} during the run`)

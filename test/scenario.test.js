@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, it } from 'node:test'
+import { ROOT, leftovers, readJson, runCli, tmpDir } from './helpers.js'
+
+const SCENARIOS = path.join(ROOT, 'test', 'fixtures', 'scenarios')
+const scenario = (name) => path.join(SCENARIOS, `${name}.json`)
+const cellsOf = (doc) => doc.runs.map((r) => [r.type, r.lib, r.transport, r.cpus, r.size, r.mode ?? '', r.logsPerRequest ?? '', r.run].join('|'))
+
+describe('scenario files', () => {
+  it('every shipped scenario is valid against scenarios/schema.json', async () => {
+    for (const file of fs.readdirSync(path.join(ROOT, 'scenarios')).filter((f) => f.endsWith('.json') && f !== 'schema.json')) {
+      const out = path.join(tmpDir(), 'r.json')
+      // --shard 1/1 --runs is not allowed with a scenario, so validate by planning with an impossible resume target.
+      const result = await runCli(['run', '--scenario', path.join('scenarios', file), '--out', out, '--resume', '--shard', '0/1'])
+      assert.equal(result.code, 2)
+      assert.match(result.stderr, /--shard must be k\/n/, `${file}: ${result.stderr}`)
+    }
+  })
+
+  const bad = [
+    ['not-json', /not-json\.json: not valid JSON/],
+    ['bad-field', /bad-field\.json: field run\[0\]\.transports\[1\] must be one of "console", "file", "udp", "tcp"/],
+    ['unknown-field', /unknown-field\.json: field run\[0\] has an unknown field "workers"/],
+    ['bad-lib', /bad-lib\.json: run\[0\]: unknown library "log5js"/]
+  ]
+  for (const [name, expected] of bad) {
+    it(`refuses ${name} with one line naming the file and the field`, async () => {
+      const out = path.join(tmpDir(), 'r.json')
+      const result = await runCli(['run', '--scenario', scenario(name), '--out', out])
+      assert.equal(result.code, 2)
+      assert.match(result.stderr, expected)
+      assert.equal(result.stderr.trim().split('\n').length, 1)
+      assert.equal(fs.existsSync(out), false)
+    })
+  }
+
+  it('runs run cells and http cells from one command, start to finish', async () => {
+    const out = path.join(tmpDir(), 'tiny.json')
+    const result = await runCli(['run', '--scenario', scenario('tiny'), '--out', out])
+    assert.equal(result.code, 0, result.stderr)
+    const doc = readJson(out)
+    assert.equal(doc.complete, true)
+    assert.equal(doc.env.plan.kind, 'scenario')
+    assert.equal(doc.env.plan.name, 'tiny')
+    assert.equal(doc.runs.filter((r) => r.type === 'run').length, 3 * 2 * 2 * 2)
+    assert.equal(doc.runs.filter((r) => r.type === 'http').length, 2)
+    assert.ok(doc.runs.every((r) => r.ok), JSON.stringify(doc.runs.filter((r) => !r.ok).map((r) => r.error)))
+    assert.ok(doc.summary.some((s) => s.type === 'http') && doc.summary.some((s) => s.type === 'run'))
+    assert.match(result.stdout, /\*\*Average\*\*/)
+    assert.match(result.stdout, /Req\/Sec/)
+    // Without a terminal, progress is one plain line per finished run.
+    assert.equal(result.stderr.trim().split('\n').length, 26)
+    assert.deepEqual(leftovers(result.tag), [])
+  })
+})
+
+describe('shards and merge', () => {
+  const dir = tmpDir()
+  const file = (name) => path.join(dir, name)
+
+  it('shards 1/2 and 2/2 merged hold exactly the cells of the unsharded run, in the same order', async () => {
+    for (const [args, name] of [[['--shard', '1/2'], 's1.json'], [['--shard', '2/2'], 's2.json'], [[], 'all.json']]) {
+      const result = await runCli(['run', '--scenario', scenario('tiny'), ...args, '--out', file(name), '--quiet'])
+      assert.equal(result.code, 0, result.stderr)
+    }
+    const s1 = readJson(file('s1.json'))
+    const s2 = readJson(file('s2.json'))
+    assert.ok(s1.runs.length > 0 && s2.runs.length > 0)
+    assert.equal(s1.env.plan.shard, '1/2')
+    const merged = await runCli(['merge', file('s2.json'), file('s1.json'), '--out', file('merged.json')])
+    assert.equal(merged.code, 0, merged.stderr)
+    const doc = readJson(file('merged.json'))
+    assert.deepEqual(cellsOf(doc), cellsOf(readJson(file('all.json'))))
+    assert.equal(doc.complete, true)
+    assert.deepEqual(doc.env.plan.mergedShards, ['1/2', '2/2'])
+    assert.equal(doc.summary.length, readJson(file('all.json')).summary.length)
+  })
+
+  it('refuses the same shard twice, a file that is no shard, and shards of another scenario', async () => {
+    const twice = await runCli(['merge', file('s1.json'), file('s1.json'), '--out', file('x.json')])
+    assert.equal(twice.code, 2)
+    assert.match(twice.stderr, /are both shard 1\/2/)
+    const unsharded = await runCli(['merge', file('s1.json'), file('all.json'), '--out', file('x.json')])
+    assert.equal(unsharded.code, 2)
+    assert.match(unsharded.stderr, /all\.json is not a shard/)
+    const other = path.join(dir, 'other.json')
+    assert.equal((await runCli(['run', '--scenario', scenario('other'), '--shard', '2/2', '--out', other, '--quiet'])).code, 0)
+    const mismatched = await runCli(['merge', file('s1.json'), other, '--out', file('x.json')])
+    assert.equal(mismatched.code, 2)
+    assert.match(mismatched.stderr, /holds scenario "other" but .* holds scenario "tiny": only shards of the same scenario/)
+    assert.equal(fs.existsSync(file('x.json')), false)
+  })
+
+  it('refuses duplicate runs of a cell', async () => {
+    const doc = readJson(file('s2.json'))
+    doc.env.plan.shard = '1/2'
+    doc.runs = [...doc.runs, readJson(file('s1.json')).runs[0]]
+    fs.writeFileSync(file('dup.json'), JSON.stringify(doc))
+    const result = await runCli(['merge', file('s1.json'), file('dup.json'), '--out', file('x.json')])
+    assert.equal(result.code, 2)
+    assert.match(result.stderr, /are both shard 1\/2|duplicate results/)
+  })
+})
+
+describe('interrupt and --resume', () => {
+  it('continues an interrupted scenario, keeping finished runs, and refuses another scenario\'s file', async () => {
+    const out = path.join(tmpDir(), 'slow.json')
+    let child
+    const pending = runCli(['run', '--scenario', scenario('slow'), '--out', out], { detached: true, onSpawn: (c) => { child = c } })
+    await waitFor(() => fs.existsSync(out) && readJson(out).runs.length >= 2)
+    await new Promise((resolve) => setTimeout(resolve, 700))
+    process.kill(-child.pid, 'SIGINT')
+    const interrupted = await pending
+    assert.equal(interrupted.code, 130, interrupted.stderr)
+    assert.match(interrupted.stderr, /continue with --resume/)
+    const partial = readJson(out)
+    assert.equal(partial.interrupted, true)
+    assert.equal(partial.runs.at(-1).status, 'interrupted')
+    const finished = partial.runs.filter((r) => r.status !== 'interrupted')
+    assert.deepEqual(leftovers(interrupted.tag), [])
+
+    const again = await runCli(['run', '--scenario', scenario('slow'), '--out', out])
+    assert.equal(again.code, 2)
+    assert.match(again.stderr, /holds an unfinished run of this scenario: add --resume/)
+
+    const other = await runCli(['run', '--scenario', scenario('other'), '--out', out, '--resume'])
+    assert.equal(other.code, 2)
+    assert.match(other.stderr, /cannot resume .*slow\.json: it holds scenario "slow", not this scenario "other"/)
+
+    const resumed = await runCli(['run', '--scenario', scenario('slow'), '--out', out, '--resume', '--quiet'])
+    assert.equal(resumed.code, 0, resumed.stderr)
+    const doc = readJson(out)
+    assert.equal(doc.complete, true)
+    assert.equal(doc.interrupted, false)
+    assert.equal(doc.runs.length, 3 * 2)
+    assert.deepEqual(doc.runs.slice(0, finished.length), finished)
+    assert.ok(doc.runs.every((r) => r.ok))
+    assert.deepEqual(cellsOf(doc), ['raw', 'raw', 'slow', 'slow', 'pino', 'pino'].map((lib, i) => `run|${lib}|file|1|13|||${(i % 2) + 1}`))
+  })
+})
+
+async function waitFor (condition, timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > until) throw new Error('condition not met in time')
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+}
