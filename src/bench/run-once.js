@@ -230,7 +230,9 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify }) {
     eventsPerSec: doneMs > 0 ? sent / (doneMs / 1000) : null,
     mbPerSec: doneMs > 0 ? messageBytes(cpus, events, payload) / 1e6 / (doneMs / 1000) : null,
     ...base,
-    overheadMs: Math.max(0, overheadMs - doneMs)
+    overheadMs: Math.max(0, overheadMs - doneMs),
+    primaryMaxRssBytes: process.resourceUsage().maxRSS * 1024,
+    sinkMaxRssBytes: outcome.counts.sinkMaxRssBytes ?? null
   }
 }
 

@@ -39,6 +39,7 @@ function syslogLogger (transport, host, port) {
   const destination = new Syslog({ host, port, protocol: `${transport}4`, ...(transport === 'tcp' ? { eol: '\n' } : {}) })
   const logger = winston.createLogger({ transports: [destination] })
   return {
+    logger,
     log (message) { logger.info(message) },
     async close () {
       const finished = once(destination, 'finish')

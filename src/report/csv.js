@@ -4,17 +4,31 @@ import fs from 'node:fs'
 // and pandas. Columns are the union over all runs, so runs of other types (http) keep their fields.
 const IDENTITY = ['file', 'type', 'lib', 'libVersion', 'transport', 'sink', 'cpus', 'events', 'size', 'run', 'ok', 'status', 'error']
 
+// Nested figures (an http run's reqPerSec.mean, latencyMs.p99, ...) become columns of their own.
+function flatten (run) {
+  const flat = {}
+  for (const [key, value] of Object.entries(run)) {
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      for (const [inner, innerValue] of Object.entries(value)) flat[`${key}.${inner}`] = innerValue
+    } else {
+      flat[key] = value
+    }
+  }
+  return flat
+}
+
 export function toCsv (dataset) {
+  const runs = dataset.runs.map(flatten)
   const numeric = []
-  for (const run of dataset.runs) {
+  for (const run of runs) {
     for (const [key, value] of Object.entries(run)) {
       if (IDENTITY.includes(key) || numeric.includes(key)) continue
-      if (typeof value === 'number' || (value === null && dataset.runs.some((r) => typeof r[key] === 'number'))) numeric.push(key)
+      if (typeof value === 'number' || (value === null && runs.some((r) => typeof r[key] === 'number'))) numeric.push(key)
     }
   }
   const columns = [...IDENTITY, ...numeric]
   const lines = [columns.join(',')]
-  for (const run of dataset.runs) {
+  for (const run of runs) {
     lines.push(columns.map((key) => cell(key === 'type' ? run.type ?? 'run' : run[key])).join(','))
   }
   return lines.join('\n') + '\n'

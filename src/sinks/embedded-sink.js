@@ -92,6 +92,7 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
         frames: stats.frames,
         connections: stats.connections,
         lastArrivalNs: stats.lastArrivalNs === null ? null : String(stats.lastArrivalNs),
+        maxRssBytes: process.resourceUsage().maxRSS * 1024,
         ...(withBits ? { bits: verifier.bits } : {})
       }
     },
@@ -189,7 +190,12 @@ export async function spawnSink (options) {
       return new Promise((resolve, reject) => {
         const id = nextId++
         pending.set(id, { resolve, reject })
-        child.send({ type: 'counts', id, exact })
+        // The sink can die between the check above and this send: report why it died, not EPIPE.
+        child.send({ type: 'counts', id, exact }, (err) => {
+          if (!err) return
+          pending.delete(id)
+          exited.then((reason) => reject(new Error(reason)))
+        })
       })
     },
     stop: stopChild
@@ -273,7 +279,10 @@ async function startSharedUdpSink (config, receivers) {
     async counts ({ exact = false } = {}) {
       const parts = await Promise.all(readers.map((w) => ask(w, exact)))
       if (tcp) parts.push(tcp.counts({ withBits: exact }))
-      return mergeCounts(parts, exact)
+      const merged = mergeCounts(parts, exact)
+      // The readers' peaks plus this coordinating process's own, unless it was counted as the TCP part.
+      if (!tcp) merged.maxRssBytes += process.resourceUsage().maxRSS * 1024
+      return merged
     },
     close
   }
@@ -301,7 +310,8 @@ export function mergeCounts (parts, exact) {
     dropRate: sent > 0 ? (sent - received) / sent : null,
     frames: sum(parts, 'frames'),
     connections: sum(parts, 'connections'),
-    lastArrivalNs: arrivals.length ? String(arrivals.reduce((a, b) => (b > a ? b : a))) : null
+    lastArrivalNs: arrivals.length ? String(arrivals.reduce((a, b) => (b > a ? b : a))) : null,
+    maxRssBytes: sum(parts, 'maxRssBytes')
   }
 }
 

@@ -58,7 +58,8 @@ async function embeddedReceiver (protocol, { workers, events, payload, quietMs =
       const counts = await ask(true)
       return {
         ...pick(counts, sent),
-        lastArrivalNs: counts.lastArrivalNs === null ? null : BigInt(counts.lastArrivalNs)
+        lastArrivalNs: counts.lastArrivalNs === null ? null : BigInt(counts.lastArrivalNs),
+        sinkMaxRssBytes: counts.maxRssBytes
       }
     },
     async stop () { await sink.stop() }
