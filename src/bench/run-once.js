@@ -231,7 +231,7 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify }) {
     mbPerSec: doneMs > 0 ? messageBytes(cpus, events, payload) / 1e6 / (doneMs / 1000) : null,
     ...base,
     overheadMs: Math.max(0, overheadMs - doneMs),
-    primaryMaxRssBytes: process.resourceUsage().maxRSS * 1024,
+    primaryPeakRssBytes: sample.primaryPeakRssBytes ?? null,
     sinkMaxRssBytes: outcome.counts.sinkMaxRssBytes ?? null
   }
 }

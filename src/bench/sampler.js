@@ -30,7 +30,10 @@ export function startSampler ({ pids, startNs, heapOf, intervalMs = 100 }) {
   const lastTicks = new Map(pids.map((pid) => [pid, readStat(pid)?.ticks ?? 0]))
   let lastNs = process.hrtime.bigint()
   let peakRssBytes = 0
+  // The primary's own resident memory, to show it does not grow with the number of events.
+  let primaryPeakRssBytes = process.memoryUsage.rss()
   const timer = setInterval(() => {
+    primaryPeakRssBytes = Math.max(primaryPeakRssBytes, process.memoryUsage.rss())
     const nowNs = process.hrtime.bigint()
     const seconds = Number(nowNs - lastNs) / 1e9
     let ticks = 0
@@ -54,7 +57,7 @@ export function startSampler ({ pids, startNs, heapOf, intervalMs = 100 }) {
   return {
     stop () {
       clearInterval(timer)
-      return { series, peakRssBytes }
+      return { series, peakRssBytes, primaryPeakRssBytes: Math.max(primaryPeakRssBytes, process.memoryUsage.rss()) }
     }
   }
 }

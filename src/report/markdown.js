@@ -77,6 +77,8 @@ function hardwareTable (dataset) {
     else rows.push([lib, version ?? 'unknown'])
   }
   if (baselines.length) rows.push(['Baselines', `${baselines.join(', ')} (part of log-bench)`])
+  // Merged shards (log-bench merge): each ran its cells on its own machine; say which.
+  for (const shard of env.shards ?? []) rows.push([`Shard ${shard.shard}`, `${shard.cpuModel} (${shard.cpuCount} cores), ${formatBytes(shard.memoryBytes)}, ${shard.os}, Node ${shard.node}`])
   for (const command of env.commands) rows.push(['Command', `\`${command.replace(/\|/g, '\\|')}\``])
   rows.push(['Date', timeRange(env)])
   return leftAlignedTable(['Name', 'Spec'], rows)

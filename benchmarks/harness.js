@@ -1,0 +1,92 @@
+#!/usr/bin/env node
+// npm run bench:harness — what the harness itself costs, so its figures can be set beside what it
+// measures: the noop floor, the embedded sink's capacity, the verifier's speed, the per-run
+// overhead, and the peak memory of the primary and the sink. Prints medians of --reps repetitions.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { payloadOfSize } from '../src/bench/message.js'
+import { runOnce } from '../src/bench/run-once.js'
+import { adapterFile } from '../src/loggers/index.js'
+import { verifyFile } from '../src/sinks/file.js'
+import { Verifier } from '../src/sinks/verifier.js'
+import { formatTable } from '../src/report/table.js'
+import { median } from '../src/stats.js'
+
+const { values } = parseArgs({ options: { reps: { type: 'string', default: '3' }, events: { type: 'string', default: '1000000' } } })
+const reps = Number(values.reps)
+const events = Number(values.events)
+const payload = payloadOfSize(null)
+const mb = (bytes) => (bytes == null ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(0)} MB`)
+const num = (v, digits = 0) => (v == null ? 'n/a' : v.toLocaleString('en-US', { maximumFractionDigits: digits }))
+
+async function repeat (lib, transport, cpus) {
+  const runs = []
+  for (let i = 0; i < reps; i++) {
+    const run = await runOnce({ adapterFile: adapterFile(lib), transport, cpus, events, payload, timeoutMs: 600_000, verify: lib !== 'noop' })
+    if (!run.ok) throw new Error(`${lib} ${transport} ${cpus}: ${run.error}`)
+    runs.push(run)
+  }
+  const med = (key) => median(runs.map((r) => r[key]))
+  return {
+    unblockedMs: med('unblockedMs'),
+    doneMs: med('doneMs'),
+    overheadMs: med('overheadMs'),
+    receivedPerSec: median(runs.map((r) => (r.received == null ? null : r.received / (r.doneMs / 1000)))),
+    dropRate: med('dropRate'),
+    primaryPeakRssBytes: Math.max(...runs.map((r) => r.primaryPeakRssBytes)),
+    sinkMaxRssBytes: runs[0].sinkMaxRssBytes == null ? null : Math.max(...runs.map((r) => r.sinkMaxRssBytes))
+  }
+}
+
+function verifierSpeed () {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-verify-'))
+  const file = path.join(dir, 'w0.log')
+  const fd = fs.openSync(file, 'w')
+  for (let from = 0; from < events; from += 10_000) {
+    let chunk = ''
+    for (let seq = from; seq < Math.min(events, from + 10_000); seq++) chunk += `{"level":30,"time":1763769600000,"pid":4242,"hostname":"bench","msg":"w0 ${seq}: ${payload}"}\n`
+    fs.writeSync(fd, chunk)
+  }
+  fs.closeSync(fd)
+  const bytes = fs.statSync(file).size
+  const times = []
+  return (async () => {
+    for (let i = 0; i < Math.max(reps, 3); i++) {
+      const verifier = new Verifier({ workers: 1, events, payload })
+      const began = process.hrtime.bigint()
+      await verifyFile(file, verifier)
+      times.push(Number(process.hrtime.bigint() - began) / 1e6)
+      if (verifier.received !== events) throw new Error(`verifier counted ${verifier.received} of ${events}`)
+    }
+    fs.rmSync(dir, { recursive: true, force: true })
+    const ms = median(times)
+    return { ms, linesPerSec: events / (ms / 1000), mbPerSec: bytes / 1e6 / (ms / 1000) }
+  })()
+}
+
+process.stderr.write(`log-bench harness benchmark: ${events.toLocaleString('en-US')} events per worker, median of ${reps} runs each; ${os.cpus().length} cores (${os.cpus()[0]?.model?.trim()})\n`)
+
+const floor = { console: await repeat('noop', 'console', 1), file: await repeat('noop', 'file', 1) }
+process.stdout.write('\nnoop floor (building the message and calling a function that does nothing)\n')
+process.stdout.write(formatTable(['transport', 'unblocked ms', 'done ms', 'ns/event'], Object.entries(floor).map(([t, r]) => [t, num(r.unblockedMs, 1), num(r.doneMs, 1), num((r.unblockedMs * 1e6) / events, 1)])) + '\n')
+
+const capacity = []
+for (const transport of ['udp', 'tcp']) {
+  for (const cpus of [1, 8]) capacity.push([transport, cpus, await repeat('raw', transport, cpus)])
+}
+process.stdout.write('\nembedded sink capacity (raw baseline senders; received events/s = received / done)\n')
+process.stdout.write(formatTable(['transport', 'senders', 'received events/s', 'drop rate', 'done ms', 'sink peak RSS', 'primary peak RSS'],
+  capacity.map(([t, cpus, r]) => [t, cpus, num(r.receivedPerSec), `${(r.dropRate * 100).toFixed(1)}%`, num(r.doneMs), mb(r.sinkMaxRssBytes), mb(r.primaryPeakRssBytes)])) + '\n')
+
+const verify = await verifierSpeed()
+process.stdout.write(`\nverifier: a ${events.toLocaleString('en-US')}-line pino-style file in ${num(verify.ms)} ms: ${num(verify.linesPerSec)} lines/s, ${num(verify.mbPerSec, 1)} MB/s\n`)
+
+const overhead = []
+for (const transport of ['console', 'file']) {
+  for (const cpus of [1, 8]) overhead.push([transport, cpus, await repeat('raw', transport, cpus)])
+}
+process.stdout.write('\nharness overhead per run (forking, barrier, verifying, settling: wall time of the run minus done)\n')
+process.stdout.write(formatTable(['transport', 'workers', 'overhead ms', 'done ms', 'primary peak RSS'],
+  [...overhead, ...capacity].map(([t, cpus, r]) => [`raw ${t}`, cpus, num(r.overheadMs), num(r.doneMs), mb(r.primaryPeakRssBytes)])) + '\n')
