@@ -64,6 +64,20 @@ describe('a failing logger is a result, not a reason to stop', () => {
     assert.deepEqual(leftovers(result.tag), [])
   })
 
+  it('says how many events had arrived when a run failed', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', path.join(ADAPTERS, 'writes-then-hangs.js'), '--transport', 'file', '--cpus', '2', '--events', '500', '--runs', '1', '--timeout', '2', '--out', out])
+    assert.equal(result.code, 0, result.stderr)
+    const [run] = readJson(out).runs
+    assert.equal(run.ok, false)
+    assert.match(run.error, /timed out after 2 s/)
+    assert.equal(run.countedAfterFailure, true)
+    assert.equal(run.received, 1000)
+    assert.equal(run.dropRate, 0)
+    assert.match(result.stderr, /\(1000 of 1000 events had arrived\)/)
+    assert.deepEqual(leftovers(result.tag), [])
+  })
+
   it('records a worker that runs out of heap with --max-old-space-size', async () => {
     const out = path.join(tmpDir(), 'r.json')
     const result = await runCli(['run', '--lib', path.join(ADAPTERS, 'hoarding.js'), '--transport', 'file', '--events', '5000000', '--runs', '1', '--max-old-space-size', '32', '--out', out])

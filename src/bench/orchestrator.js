@@ -58,7 +58,7 @@ export async function runCells ({ cells, store, signal, progress }) {
           const measured = { ...cell.common, run, ...result }
           const record = cell.complete ? cell.complete(measured, store.doc.runs) : measured
           store.add(record)
-          progress.runEnd(cell.label, run, record.ok ? cell.describe(record) : `FAILED: ${record.error}`)
+          progress.runEnd(cell.label, run, record.ok ? cell.describe(record) : `FAILED: ${record.error}${record.countedAfterFailure ? ` (${record.received} of ${record.sent} events had arrived)` : ''}`)
         } catch (err) {
           if (!(err instanceof Interrupted)) throw err
           store.interrupted({ ...cell.common, run, ...cell.empty(), ok: false, status: 'interrupted', error: err.message })

@@ -45,6 +45,7 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
   } finally {
     const sample = sampler ? sampler.stop() : { series: [], peakRssBytes: 0 }
     await killAll(workers)
+    if (outcome && !outcome.ok && verify && state.startNs) outcome.partial = await countAfterFailure(receiver, cpus * events)
     await receiver.stop()
     fs.rmSync(dir, { recursive: true, force: true })
     if (outcome) outcome.sample = sample
@@ -190,6 +191,23 @@ async function killAll (workers) {
   })))
 }
 
+// A failed run still says how much had arrived when it failed (e.g. a logger that timed out
+// after losing most of its events); unknown when the receiving end itself failed.
+const COUNT_AFTER_FAILURE_MS = 15_000
+async function countAfterFailure (receiver, sent) {
+  let timer
+  try {
+    return await Promise.race([
+      receiver.settle({ sent }),
+      new Promise((resolve) => { timer = setTimeout(() => resolve(null), COUNT_AFTER_FAILURE_MS) })
+    ])
+  } catch {
+    return null
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 function finish (outcome, { cpus, events, payload, overheadMs, verify }) {
   const { state, workers, sample } = outcome
   const startNs = state.startNs
@@ -209,7 +227,22 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify }) {
     timeseries: sample.series
   }
   if (!outcome.ok) {
-    return { ok: false, status: 'failed', error: outcome.error, sent: cpus * events, received: null, corrupt: null, duplicates: null, dropRate: null, doneMs: null, eventsPerSec: null, mbPerSec: null, ...base }
+    const partial = outcome.partial ?? null
+    return {
+      ok: false,
+      status: 'failed',
+      error: outcome.error,
+      sent: cpus * events,
+      received: partial?.received ?? null,
+      corrupt: partial?.corrupt ?? null,
+      duplicates: partial?.duplicates ?? null,
+      dropRate: partial?.dropRate ?? null,
+      countedAfterFailure: partial !== null,
+      doneMs: null,
+      eventsPerSec: null,
+      mbPerSec: null,
+      ...base
+    }
   }
   const { sent } = outcome
   // A baseline that sends nothing (noop) has nothing to count: its counts are unknown, not zero.

@@ -5,7 +5,7 @@ import os from 'node:os'
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { datagramText, parseSyslog, TcpFramer } from './syslog-parse.js'
-import { Verifier } from './verifier.js'
+import { mergeVerified, Verifier } from './verifier.js'
 
 // The embedded syslog sink: UDP and/or TCP listeners on 127.0.0.1 that parse every message and
 // check its event in a bitset. It runs in its own process (spawnSink) so that receiving never
@@ -292,20 +292,14 @@ const sum = (parts, key) => parts.reduce((total, part) => total + part[key], 0)
 
 export function mergeCounts (parts, exact) {
   const sent = parts[0].sent
-  let received = sum(parts, 'received')
-  let duplicates = sum(parts, 'duplicates')
-  if (exact && parts.length > 1) {
-    const union = parts[0].bits.map((bitset) => new Uint8Array(bitset.length))
-    for (const part of parts) part.bits.forEach((bitset, worker) => { for (let i = 0; i < bitset.length; i++) union[worker][i] |= bitset[i] })
-    const distinct = union.reduce((total, bitset) => total + popcount(bitset), 0)
-    duplicates += received - distinct
-    received = distinct
-  }
+  const { received, duplicates, corrupt } = exact && parts.length > 1
+    ? mergeVerified(parts)
+    : { received: sum(parts, 'received'), duplicates: sum(parts, 'duplicates'), corrupt: sum(parts, 'corrupt') }
   const arrivals = parts.map((part) => part.lastArrivalNs).filter((t) => t !== null).map(BigInt)
   return {
     sent,
     received,
-    corrupt: sum(parts, 'corrupt'),
+    corrupt,
     duplicates,
     dropRate: sent > 0 ? (sent - received) / sent : null,
     frames: sum(parts, 'frames'),
@@ -315,13 +309,6 @@ export function mergeCounts (parts, exact) {
   }
 }
 
-const BYTE_BITS = Uint8Array.from({ length: 256 }, (_, byte) => byte.toString(2).replace(/0/g, '').length)
-
-function popcount (bitset) {
-  let bits = 0
-  for (let i = 0; i < bitset.length; i++) bits += BYTE_BITS[bitset[i]]
-  return bits
-}
 
 // A UDP reader (cluster worker of the sink): reads the shared socket, answers count requests.
 async function runReader () {

@@ -109,3 +109,26 @@ export class LineSplitter {
     this.skipping = false
   }
 }
+
+// Joins verifiers that each saw part of one run's arrivals (several UDP readers, several file
+// readers): an event two of them received is one received event and one duplicate.
+export function mergeVerified (parts) {
+  const workers = parts[0].bits.length
+  const union = Array.from({ length: workers }, (_, worker) => new Uint8Array(Math.max(...parts.map((p) => p.bits[worker].length))))
+  for (const part of parts) part.bits.forEach((bitset, worker) => { for (let i = 0; i < bitset.length; i++) union[worker][i] |= bitset[i] })
+  const received = parts.reduce((total, part) => total + part.received, 0)
+  const distinct = union.reduce((total, bitset) => total + popcount(bitset), 0)
+  return {
+    received: distinct,
+    duplicates: parts.reduce((total, part) => total + part.duplicates, 0) + received - distinct,
+    corrupt: parts.reduce((total, part) => total + part.corrupt, 0)
+  }
+}
+
+const BYTE_BITS = Uint8Array.from({ length: 256 }, (_, byte) => byte.toString(2).replace(/0/g, '').length)
+
+function popcount (bitset) {
+  let bits = 0
+  for (let i = 0; i < bitset.length; i++) bits += BYTE_BITS[bitset[i]]
+  return bits
+}
