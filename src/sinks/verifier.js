@@ -5,6 +5,22 @@
 // MAX_UNBOUNDED_EVENTS, so a garbled sequence number cannot claim gigabytes.
 
 const MARKER = /w(\d+) (\d+): /
+const LETTER_W = 0x77
+const SPACE = 0x20
+const COLON = 0x3a
+
+// A run of ASCII digits at buf[at..]: its value (Infinity past 2^53, so it is out of any range) and
+// where it ends; null when there is no digit at `at`.
+function digitsAt (buf, at, end) {
+  let value = 0
+  let i = at
+  while (i < end && buf[i] >= 0x30 && buf[i] <= 0x39) {
+    value = value * 10 + (buf[i] - 0x30)
+    i++
+  }
+  if (i === at) return null
+  return { value: value > Number.MAX_SAFE_INTEGER ? Infinity : value, end: i }
+}
 const INITIAL_UNBOUNDED_BYTES = 1024
 export const MAX_UNBOUNDED_EVENTS = 2 ** 28
 
@@ -30,6 +46,28 @@ export class Verifier {
     const seq = Number(match[2])
     if (worker >= this.workers || seq >= this.capacity) return this.#reject()
     if (!text.startsWith(this.payload, match.index + match[0].length)) return this.#reject()
+    return this.#record(worker, seq)
+  }
+
+  // The same check on the bytes buf[start, end) of one line, without making a string of it: files
+  // of millions of lines are verified without millions of short-lived strings.
+  checkBytes (buf, start, end) {
+    for (let at = buf.indexOf(LETTER_W, start); at !== -1 && at < end; at = buf.indexOf(LETTER_W, at + 1)) {
+      const worker = digitsAt(buf, at + 1, end)
+      if (worker === null || buf[worker.end] !== SPACE) continue
+      const seq = digitsAt(buf, worker.end + 1, end)
+      if (seq === null || buf[seq.end] !== COLON || buf[seq.end + 1] !== SPACE) continue
+      const from = seq.end + 2
+      if (worker.value >= this.workers || seq.value >= this.capacity) return this.#reject()
+      this.payloadBytes ??= Buffer.from(this.payload, 'latin1')
+      const to = from + this.payloadBytes.length
+      if (to > end || buf.compare(this.payloadBytes, 0, this.payloadBytes.length, from, to) !== 0) return this.#reject()
+      return this.#record(worker.value, seq.value)
+    }
+    return this.#reject()
+  }
+
+  #record (worker, seq) {
     const byte = seq >> 3
     const bitset = byte < this.bits[worker].length ? this.bits[worker] : this.#grow(worker, byte)
     const mask = 1 << (seq & 7)
