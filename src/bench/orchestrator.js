@@ -82,7 +82,8 @@ function describeRun (record) {
   return `unblocked ${record.unblockedMs.toFixed(0)} ms, done ${record.doneMs.toFixed(0)} ms${received}`
 }
 
-function defaultSink (transport) {
+// The receiving end a transport has when no syslog set-up names one.
+export function defaultSink (transport) {
   return { console: 'pipe', file: 'file' }[transport] ?? transport
 }
 

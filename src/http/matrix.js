@@ -1,4 +1,4 @@
-import { unsupportedReason as transportUnsupported } from '../bench/orchestrator.js'
+import { defaultSink, unsupportedReason as transportUnsupported } from '../bench/orchestrator.js'
 import { cellKey } from '../results/model.js'
 import { middlewareUnsupportedReason, requestLoggerInfo } from './request-loggers.js'
 import { emptyHttpMeasures, runHttpOnce } from './run-once.js'
@@ -27,7 +27,7 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
               mode,
               ...(mode === 'middleware' ? requestLoggerInfo(lib.name) : { middleware: null, middlewareVersion: null }),
               transport,
-              sink: { console: 'pipe', file: 'file' }[transport] ?? transport,
+              sink: defaultSink(transport),
               cpus: workers,
               logsPerRequest: logs,
               size,
