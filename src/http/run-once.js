@@ -2,13 +2,11 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { payloadOfSize } from '../bench/message.js'
-import { Interrupted } from '../bench/run-once.js'
+import { Interrupted, RunFailure } from '../bench/run-once.js'
 import { startSampler } from '../bench/sampler.js'
 import { createReceiver } from '../sinks/index.js'
 import { startLoad } from './load.js'
 import { startServer } from './server.js'
-
-class RunFailure extends Error {}
 
 // Rejects the current phase on an interrupt, the run's time limit or a reported failure.
 function createGuard ({ signal, timeoutMs }) {

@@ -5,7 +5,7 @@ import os from 'node:os'
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { datagramText, parseSyslog, TcpFramer } from './syslog-parse.js'
-import { mergeVerified, Verifier } from './verifier.js'
+import { dropRate, mergeVerified, Verifier } from './verifier.js'
 
 // The embedded syslog sink: UDP and/or TCP listeners on 127.0.0.1 that parse every message and
 // check its event in a bitset. It runs in its own process (spawnSink) so that receiving never
@@ -301,7 +301,7 @@ export function mergeCounts (parts, exact) {
     received,
     corrupt,
     duplicates,
-    dropRate: sent > 0 ? (sent - received) / sent : null,
+    dropRate: dropRate(sent, received),
     frames: sum(parts, 'frames'),
     connections: sum(parts, 'connections'),
     lastArrivalNs: arrivals.length ? String(arrivals.reduce((a, b) => (b > a ? b : a))) : null,

@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { dropRate } from './verifier.js'
 import { verifyFiles } from './verify-files.js'
 
 // file transport: each worker logs to its own file in the run's temporary directory; after every
@@ -12,7 +13,7 @@ export function createFileReceiver ({ workers, events, payload, dir }) {
     async settle ({ sent }) {
       const files = Array.from({ length: workers }, (_, workerId) => fileOf(workerId))
       const { received, duplicates, corrupt } = await verifyFiles(files, { workers, events, payload })
-      return { sent, received, corrupt, duplicates, dropRate: sent > 0 ? (sent - received) / sent : null, lastArrivalNs: null }
+      return { sent, received, corrupt, duplicates, dropRate: dropRate(sent, received), lastArrivalNs: null }
     },
     async stop () {}
   }

@@ -4,7 +4,7 @@ import { RunFailure } from '../bench/run-once.js'
 import { defaultUdpReceivers, spawnSink, UDP_RECEIVE_BUFFER_BYTES } from './embedded-sink.js'
 import { parseSyslog } from './syslog-parse.js'
 import { freePort, readNewLines, requireRsyslogd, rsyslogConfig, startRsyslog } from './rsyslog.js'
-import { Verifier } from './verifier.js'
+import { dropRate, Verifier } from './verifier.js'
 
 // Receivers for the udp and tcp transports. Where the events go is chosen by receiverOptions:
 //   syslog: 'embedded' (default) — our own sink process, counting every event;
@@ -150,7 +150,7 @@ async function untilQuiet (ask, progress, complete, quietMs) {
 
 function pick (counts, sent) {
   const { received, corrupt, duplicates } = counts
-  return { sent, received, corrupt, duplicates, dropRate: sent > 0 ? (sent - received) / sent : null }
+  return { sent, received, corrupt, duplicates, dropRate: dropRate(sent, received) }
 }
 
 function fileSize (file) {

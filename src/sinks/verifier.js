@@ -24,6 +24,11 @@ function digitsAt (buf, at, end) {
 const INITIAL_UNBOUNDED_BYTES = 1024
 export const MAX_UNBOUNDED_EVENTS = 2 ** 28
 
+// Share of the sent events that never arrived intact; null when nothing was sent.
+export function dropRate (sent, received) {
+  return sent > 0 ? (sent - received) / sent : null
+}
+
 export class Verifier {
   constructor ({ workers, events, payload }) {
     this.workers = workers
@@ -35,7 +40,6 @@ export class Verifier {
     this.received = 0
     this.duplicates = 0
     this.corrupt = 0
-    this.lastArrivalNs = null
   }
 
   // One arrival (a line, a syslog message body). Returns true when it was a new, intact event.
@@ -99,7 +103,7 @@ export class Verifier {
       received: this.received,
       corrupt: this.corrupt,
       duplicates: this.duplicates,
-      dropRate: sent > 0 ? (sent - this.received) / sent : null
+      dropRate: dropRate(sent, this.received)
     }
   }
 }
