@@ -9,14 +9,23 @@ import { parseArgs } from 'node:util'
 import { payloadOfSize } from '../src/bench/message.js'
 import { runOnce } from '../src/bench/run-once.js'
 import { adapterFile } from '../src/loggers/index.js'
+import { nativeUdpReceiver } from '../src/sinks/embedded-sink.js'
 import { verifyFile } from '../src/sinks/verify-files.js'
 import { Verifier } from '../src/sinks/verifier.js'
 import { formatTable } from '../src/report/table.js'
 import { median } from '../src/stats.js'
 
-const { values } = parseArgs({ options: { reps: { type: 'string', default: '3' }, events: { type: 'string', default: '1000000' } } })
+const SECTIONS = ['floor', 'capacity', 'verifier', 'overhead']
+const { values } = parseArgs({ options: { reps: { type: 'string', default: '3' }, events: { type: 'string', default: '1000000' }, only: { type: 'string', default: SECTIONS.join(',') } } })
 const reps = Number(values.reps)
 const events = Number(values.events)
+const only = new Set(values.only.split(',').map((s) => s.trim()))
+for (const name of only) {
+  if (!SECTIONS.includes(name)) {
+    process.stderr.write(`bench:harness: unknown section "${name}" in --only: use a comma list of ${SECTIONS.join(', ')}\n`)
+    process.exit(2)
+  }
+}
 const payload = payloadOfSize(null)
 const mb = (bytes) => (bytes == null ? 'n/a' : `${(bytes / 1024 / 1024).toFixed(0)} MB`)
 const num = (v, digits = 0) => (v == null ? 'n/a' : v.toLocaleString('en-US', { maximumFractionDigits: digits }))
@@ -68,25 +77,41 @@ function verifierSpeed () {
 
 process.stderr.write(`log-bench harness benchmark: ${events.toLocaleString('en-US')} events per worker, median of ${reps} runs each; ${os.cpus().length} cores (${os.cpus()[0]?.model?.trim()})\n`)
 
-const floor = { console: await repeat('noop', 'console', 1), file: await repeat('noop', 'file', 1) }
-process.stdout.write('\nnoop floor (building the message and calling a function that does nothing)\n')
-process.stdout.write(formatTable(['transport', 'unblocked ms', 'done ms', 'ns/event'], Object.entries(floor).map(([t, r]) => [t, num(r.unblockedMs, 1), num(r.doneMs, 1), num((r.unblockedMs * 1e6) / events, 1)])) + '\n')
+if (only.has('floor')) {
+  const floor = { console: await repeat('noop', 'console', 1), file: await repeat('noop', 'file', 1) }
+  process.stdout.write('\nnoop floor (building the message and calling a function that does nothing)\n')
+  process.stdout.write(formatTable(['transport', 'unblocked ms', 'done ms', 'ns/event'], Object.entries(floor).map(([t, r]) => [t, num(r.unblockedMs, 1), num(r.doneMs, 1), num((r.unblockedMs * 1e6) / events, 1)])) + '\n')
+}
 
+// UDP once through each reader the sink has: the native recvmmsg thread (when built) and the
+// node:dgram fallback, in the same run, so their ratio is measured under the same conditions.
 const capacity = []
-for (const transport of ['udp', 'tcp']) {
-  for (const cpus of [1, 8]) capacity.push([transport, cpus, await repeat('raw', transport, cpus)])
+if (only.has('capacity') || only.has('overhead')) {
+  const readers = nativeUdpReceiver() ? ['native', 'dgram'] : ['dgram']
+  for (const reader of readers) {
+    if (reader === 'dgram') process.env.LOG_BENCH_UDP_READER = 'dgram'
+    for (const cpus of [1, 8]) capacity.push(['udp', cpus, reader, await repeat('raw', 'udp', cpus)])
+    delete process.env.LOG_BENCH_UDP_READER
+  }
+  for (const cpus of [1, 8]) capacity.push(['tcp', cpus, 'node:net', await repeat('raw', 'tcp', cpus)])
 }
-process.stdout.write('\nembedded sink capacity (raw baseline senders; received events/s = received / done)\n')
-process.stdout.write(formatTable(['transport', 'senders', 'received events/s', 'drop rate', 'done ms', 'sink peak RSS', 'primary peak RSS'],
-  capacity.map(([t, cpus, r]) => [t, cpus, num(r.receivedPerSec), `${(r.dropRate * 100).toFixed(1)}%`, num(r.doneMs), mb(r.sinkMaxRssBytes), mb(r.primaryPeakRssBytes)])) + '\n')
-
-const verify = await verifierSpeed()
-process.stdout.write(`\nverifier: a ${events.toLocaleString('en-US')}-line pino-style file in ${num(verify.ms)} ms: ${num(verify.linesPerSec)} lines/s, ${num(verify.mbPerSec, 1)} MB/s\n`)
-
-const overhead = []
-for (const transport of ['console', 'file']) {
-  for (const cpus of [1, 8]) overhead.push([transport, cpus, await repeat('raw', transport, cpus)])
+if (only.has('capacity')) {
+  process.stdout.write(`\nembedded sink capacity (raw baseline senders; received events/s = received / done)${nativeUdpReceiver() ? '' : '; the native UDP receiver is not built (npm rebuild), so UDP is measured on node:dgram only'}\n`)
+  process.stdout.write(formatTable(['transport', 'senders', 'reader', 'received events/s', 'drop rate', 'done ms', 'sink peak RSS', 'primary peak RSS'],
+    capacity.map(([t, cpus, reader, r]) => [t, cpus, reader, num(r.receivedPerSec), `${(r.dropRate * 100).toFixed(2)}%`, num(r.doneMs), mb(r.sinkMaxRssBytes), mb(r.primaryPeakRssBytes)])) + '\n')
 }
-process.stdout.write('\nharness overhead per run (forking, barrier, verifying, settling: wall time of the run minus done)\n')
-process.stdout.write(formatTable(['transport', 'workers', 'overhead ms', 'done ms', 'primary peak RSS'],
-  [...overhead, ...capacity].map(([t, cpus, r]) => [`raw ${t}`, cpus, num(r.overheadMs), num(r.doneMs), mb(r.primaryPeakRssBytes)])) + '\n')
+
+if (only.has('verifier')) {
+  const verify = await verifierSpeed()
+  process.stdout.write(`\nverifier: a ${events.toLocaleString('en-US')}-line pino-style file in ${num(verify.ms)} ms: ${num(verify.linesPerSec)} lines/s, ${num(verify.mbPerSec, 1)} MB/s\n`)
+}
+
+if (only.has('overhead')) {
+  const overhead = []
+  for (const transport of ['console', 'file']) {
+    for (const cpus of [1, 8]) overhead.push([transport, cpus, '', await repeat('raw', transport, cpus)])
+  }
+  process.stdout.write('\nharness overhead per run (forking, barrier, verifying, settling: wall time of the run minus done)\n')
+  process.stdout.write(formatTable(['transport', 'workers', 'overhead ms', 'done ms', 'primary peak RSS'],
+    [...overhead, ...capacity].map(([t, cpus, reader, r]) => [`raw ${t}${reader ? ` (${reader})` : ''}`, cpus, num(r.overheadMs), num(r.doneMs), mb(r.primaryPeakRssBytes)])) + '\n')
+}

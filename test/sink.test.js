@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import dgram from 'node:dgram'
 import net from 'node:net'
 import { test } from 'node:test'
-import { mergeCounts, spawnSink, startSink } from '../src/sinks/embedded-sink.js'
+import { mergeCounts, nativeUdpReceiver, spawnSink, startSink } from '../src/sinks/embedded-sink.js'
 import { createSyslogReceiver } from '../src/sinks/syslog.js'
 import { RunFailure } from '../src/bench/run-once.js'
 import { leftovers, runCli } from './helpers.js'
@@ -73,6 +73,42 @@ test('UDP read by several processes sharing one socket: counts merged, duplicate
     assert.equal(counts.frames, 801)
     assert.equal(counts.received, 400)
     assert.equal(counts.duplicates, 401)
+  } finally {
+    await sink.stop()
+  }
+})
+
+// npm install builds native/udp_receiver.c; where it could not (no compiler) the sink falls back to
+// node:dgram, and this test says so. CI sets LOG_BENCH_REQUIRE_NATIVE=1: there it must be built.
+const nativeSkip = nativeUdpReceiver() || process.env.LOG_BENCH_REQUIRE_NATIVE ? false : 'the native UDP receiver is not built (npm rebuild needs python3, make, a C compiler); the sink uses node:dgram'
+
+test('the native UDP receiver drains bursts from several senders without loss, in one process', { skip: nativeSkip }, async () => {
+  assert.ok(nativeUdpReceiver(), 'build/Release/udp_receiver.node is built and loads')
+  const senders = 4
+  const events = 20_000
+  const sink = await spawnSink({ udpPort: 0, workers: senders, events, payload: PAYLOAD })
+  try {
+    const before = process.hrtime.bigint()
+    await Promise.all(Array.from({ length: senders }, (_, w) => new Promise((resolve, reject) => {
+      const socket = dgram.createSocket('udp4')
+      let seq = 0
+      let pending = 0
+      const more = () => {
+        while (seq < events && pending < 2000) {
+          pending++
+          socket.send(event(w, seq++), sink.udpPort, '127.0.0.1', (err) => {
+            if (err) return reject(err)
+            if (--pending === 0 && seq === events) socket.close(resolve)
+            else if (pending === 1000) setImmediate(more)
+          })
+        }
+      }
+      more()
+    })))
+    const counts = await until(sink, (c) => c.frames === senders * events)
+    assert.deepEqual({ received: counts.received, duplicates: counts.duplicates, corrupt: counts.corrupt }, { received: senders * events, duplicates: 0, corrupt: 0 })
+    assert.ok(BigInt(counts.lastArrivalNs) > before && BigInt(counts.lastArrivalNs) < process.hrtime.bigint(), 'arrival time is on process.hrtime\'s clock')
+    assert.ok(counts.udpQueuedBytesMax > 0, 'batches went through the receiver\'s queue')
   } finally {
     await sink.stop()
   }

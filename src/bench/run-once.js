@@ -265,7 +265,9 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify }) {
     ...base,
     overheadMs: Math.max(0, overheadMs - doneMs),
     primaryPeakRssBytes: sample.primaryPeakRssBytes ?? null,
-    sinkMaxRssBytes: outcome.counts.sinkMaxRssBytes ?? null
+    sinkMaxRssBytes: outcome.counts.sinkMaxRssBytes ?? null,
+    sinkNice: outcome.counts.sinkNice ?? null,
+    sinkUdpQueuedBytesMax: outcome.counts.sinkUdpQueuedBytesMax ?? null
   }
 }
 

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js'
 import { payloadOfSize } from '../bench/message.js'
-import { DEFAULT_HOST, startSink } from '../sinks/embedded-sink.js'
+import { DEFAULT_HOST, nativeUdpReceiver, startSink } from '../sinks/embedded-sink.js'
 import { positiveInt } from './validate.js'
 
 export const command = 'sink'
@@ -43,7 +43,7 @@ export async function handler (argv) {
   } catch (err) {
     throw new UsageError(err.message)
   }
-  const where = [sink.udpPort != null && `udp ${sink.host}:${sink.udpPort} (receive buffer ${sink.udpReceiveBufferBytes} bytes)`, sink.tcpPort != null && `tcp ${sink.host}:${sink.tcpPort}`].filter(Boolean)
+  const where = [sink.udpPort != null && `udp ${sink.host}:${sink.udpPort} (receive buffer ${sink.udpReceiveBufferBytes} bytes, read by ${nativeUdpReceiver() ? 'the native recvmmsg thread' : 'node:dgram'})`, sink.tcpPort != null && `tcp ${sink.host}:${sink.tcpPort}`].filter(Boolean)
   process.stderr.write(`log-bench sink listening on ${where.join(', ')}; Ctrl-C to stop\n`)
   let lastFrames = 0
   const timer = setInterval(() => {

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js'
 import { sinkName } from '../sinks/syslog.js'
-import { defaultUdpReceivers, probeUdpReceiveBuffer, UDP_RECEIVE_BUFFER_BYTES } from '../sinks/embedded-sink.js'
+import { defaultUdpReceivers, udpReaderName, probeUdpReceiveBuffer, UDP_RECEIVE_BUFFER_BYTES } from '../sinks/embedded-sink.js'
 import { requireRsyslogd } from '../sinks/rsyslog.js'
 import { oneOf, positiveInt } from './validate.js'
 
@@ -51,6 +51,7 @@ export function describeSyslog (receiverOptions) {
     port: syslogPort,
     udpReceiveBufferRequestedBytes: syslog === 'external' ? null : UDP_RECEIVE_BUFFER_BYTES,
     udpReceiveBufferBytes: udpReceiveBufferBytes ?? null,
+    udpReader: syslog === 'embedded' ? udpReaderName() : null,
     udpReaderProcesses: syslog === 'embedded' ? defaultUdpReceivers() : null
   }
 }

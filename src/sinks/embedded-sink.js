@@ -3,6 +3,7 @@ import dgram from 'node:dgram'
 import { fork } from 'node:child_process'
 import os from 'node:os'
 import net from 'node:net'
+import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { datagramText, parseSyslog, TcpFramer } from './syslog-parse.js'
 import { dropRate, mergeVerified, Verifier } from './verifier.js'
@@ -21,11 +22,34 @@ const START_TIMEOUT_MS = 10_000
 const STOP_GRACE_MS = 2_000
 const STDERR_TAIL_BYTES = 2048
 
-// One Node process cannot take datagrams as fast as one raw sender sends them (each costs a
-// 'message' event), so UDP is received by several processes reading one shared socket (cluster
-// shares the handle; the kernel hands each datagram to one reader). Their bitsets are merged.
+// UDP is read by the native receiver (native/udp_receiver.c, built by npm install): a thread that
+// drains the socket with recvmmsg(2) and hands batches to this process's event loop, so the kernel
+// buffer never waits for JavaScript. Without it (not Linux, no compiler, LOG_BENCH_UDP_READER=dgram),
+// node:dgram is the fallback: one Node process cannot take datagrams as fast as one raw sender sends
+// them (each costs a 'message' event), so then UDP is received by several processes reading one
+// shared socket (cluster shares the handle; the kernel hands each datagram to one reader), with
+// their bitsets merged.
+let nativeUdp
+export function nativeUdpReceiver () {
+  if (nativeUdp === undefined) {
+    nativeUdp = null
+    if (process.env.LOG_BENCH_UDP_READER !== 'dgram') {
+      try {
+        nativeUdp = createRequire(import.meta.url)('../../build/Release/udp_receiver.node')
+      } catch {}
+    }
+  }
+  return nativeUdp
+}
+
 export function defaultUdpReceivers () {
+  if (nativeUdpReceiver()) return 1
   return Math.max(1, Math.min(4, os.availableParallelism()))
+}
+
+// How the embedded sink reads UDP, as the results and `log-bench list` record it.
+export function udpReaderName () {
+  return nativeUdpReceiver() ? 'native (recvmmsg thread)' : `node:dgram (${defaultUdpReceivers()} processes)`
 }
 
 // Starts listening in this process. udpPort/tcpPort: a port number, 0 for a free one, null for none.
@@ -41,8 +65,14 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
   const onCorrupt = () => { verifier.corrupt++ }
   const closers = []
   const sink = { host, udpPort: null, tcpPort: null, udpReceiveBufferBytes: null }
+  let native = null
   try {
-    if (udpPort != null) {
+    if (udpPort != null && !sharedUdp && nativeUdpReceiver()) {
+      native = await openNativeUdp({ host, udpPort, receiveBufferBytes, stats, accept })
+      closers.push(native.close)
+      sink.udpPort = native.port
+      sink.udpReceiveBufferBytes = native.bufferBytes
+    } else if (udpPort != null) {
       const socket = dgram.createSocket({ type: 'udp4', recvBufferSize: receiveBufferBytes })
       socket.on('message', (buffer) => {
         stats.lastArrivalNs = process.hrtime.bigint()
@@ -93,10 +123,43 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
         connections: stats.connections,
         lastArrivalNs: stats.lastArrivalNs === null ? null : String(stats.lastArrivalNs),
         maxRssBytes: process.resourceUsage().maxRSS * 1024,
+        udpQueuedBytesMax: native ? native.maxQueuedBytes() : 0,
         ...(withBits ? { bits: verifier.bits } : {})
       }
     },
     async close () { await Promise.all(closers.map((close) => close())) }
+  }
+}
+
+// The native receiver's batches: [u32 LE length][datagram] records; lastArrivalNs is when the
+// thread received the batch's last datagram (CLOCK_MONOTONIC, the clock of process.hrtime).
+async function openNativeUdp ({ host, udpPort, receiveBufferBytes, stats, accept }) {
+  const binding = nativeUdpReceiver()
+  let handle
+  try {
+    handle = binding.open(host, udpPort, receiveBufferBytes, (batch, lastArrivalNs) => {
+      stats.lastArrivalNs = lastArrivalNs
+      for (let offset = 0; offset < batch.length;) {
+        const length = batch.readUInt32LE(offset)
+        const start = offset + 4
+        offset = start + length
+        const end = length > 0 && batch[offset - 1] === 10 ? offset - 1 : offset
+        accept(batch.latin1Slice(start, end))
+      }
+    })
+  } catch (err) {
+    throw listenError(err, `${host}:${udpPort}/udp`)
+  }
+  let closed = false
+  return {
+    port: binding.port(handle),
+    bufferBytes: binding.bufferBytes(handle),
+    maxQueuedBytes: () => binding.stats(handle)[2],
+    async close () {
+      if (closed) return
+      closed = true
+      binding.close(handle)
+    }
   }
 }
 
@@ -124,6 +187,13 @@ export function listenError (err, where) {
 
 // What the kernel grants when the sink asks for its UDP receive buffer (recorded with the results).
 export function probeUdpReceiveBuffer (requested = UDP_RECEIVE_BUFFER_BYTES) {
+  const binding = nativeUdpReceiver()
+  if (binding) {
+    const handle = binding.open(DEFAULT_HOST, 0, requested, () => {})
+    const granted = binding.bufferBytes(handle)
+    binding.close(handle)
+    return Promise.resolve(granted)
+  }
   return new Promise((resolve, reject) => {
     const socket = dgram.createSocket({ type: 'udp4', recvBufferSize: requested })
     socket.once('error', reject)
@@ -213,6 +283,7 @@ function sinkExitReason (pid, code, signal, stderrTail, stopping) {
 // harness is gone (the IPC channel closes when the primary dies, however it dies).
 async function runChild () {
   const config = JSON.parse(process.env.LOG_BENCH_SINK)
+  const priority = raisePriority()
   let sink
   try {
     const receivers = config.udpReceivers ?? 1
@@ -231,7 +302,20 @@ async function runChild () {
   })
   process.once('disconnect', leave)
   const { host, udpPort, tcpPort, udpReceiveBufferBytes } = sink
-  process.send({ type: 'listening', sink: { host, udpPort, tcpPort, udpReceiveBufferBytes } })
+  process.send({ type: 'listening', sink: { host, udpPort, tcpPort, udpReceiveBufferBytes, priority } })
+}
+
+// The instrument before what it measures: with many senders on few cores, a receiver on an equal
+// share of CPU falls behind and the kernel drops datagrams that were sent fine. So the sink asks
+// for a higher scheduling priority (nice SINK_NICE; Linux sets it per thread, and the threads
+// started afterwards, the native receiver's among them, inherit it). Only root may; otherwise it
+// stays at the default and the results say so (env.options.syslog.sinkNice).
+export const SINK_NICE = -10
+function raisePriority () {
+  try {
+    os.setPriority(SINK_NICE)
+  } catch {}
+  return os.getPriority()
 }
 
 // UDP through `receivers` cluster workers sharing one socket; TCP (if asked for) in this process.
@@ -305,7 +389,8 @@ export function mergeCounts (parts, exact) {
     frames: sum(parts, 'frames'),
     connections: sum(parts, 'connections'),
     lastArrivalNs: arrivals.length ? String(arrivals.reduce((a, b) => (b > a ? b : a))) : null,
-    maxRssBytes: sum(parts, 'maxRssBytes')
+    maxRssBytes: sum(parts, 'maxRssBytes'),
+    udpQueuedBytesMax: Math.max(0, ...parts.map((part) => part.udpQueuedBytesMax ?? 0))
   }
 }
 

@@ -59,7 +59,9 @@ async function embeddedReceiver (protocol, { workers, events, payload, quietMs =
       return {
         ...pick(counts, sent),
         lastArrivalNs: counts.lastArrivalNs === null ? null : BigInt(counts.lastArrivalNs),
-        sinkMaxRssBytes: counts.maxRssBytes
+        sinkMaxRssBytes: counts.maxRssBytes,
+        sinkNice: sink.priority ?? null,
+        sinkUdpQueuedBytesMax: protocol === 'udp' ? counts.udpQueuedBytesMax ?? null : null
       }
     },
     async stop () { await sink.stop() }
