@@ -266,6 +266,7 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify }) {
     overheadMs: Math.max(0, overheadMs - doneMs),
     primaryPeakRssBytes: sample.primaryPeakRssBytes ?? null,
     sinkMaxRssBytes: outcome.counts.sinkMaxRssBytes ?? null,
+    receiverSocketDrops: outcome.counts.receiverSocketDrops ?? null,
     sinkNice: outcome.counts.sinkNice ?? null,
     sinkUdpQueuedBytesMax: outcome.counts.sinkUdpQueuedBytesMax ?? null
   }

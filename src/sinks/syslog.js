@@ -4,6 +4,7 @@ import { RunFailure } from '../bench/run-once.js'
 import { defaultUdpReceivers, spawnSink, UDP_RECEIVE_BUFFER_BYTES } from './embedded-sink.js'
 import { parseSyslog } from './syslog-parse.js'
 import { freePort, readNewLines, requireRsyslogd, rsyslogConfig, startRsyslog } from './rsyslog.js'
+import { udpSocketDrops } from './udp-drops.js'
 import { dropRate, Verifier } from './verifier.js'
 
 // Receivers for the udp and tcp transports. Where the events go is chosen by receiverOptions:
@@ -58,6 +59,7 @@ async function embeddedReceiver (protocol, { workers, events, payload, quietMs =
       const counts = await ask(true)
       return {
         ...pick(counts, sent),
+        receiverSocketDrops: protocol === 'udp' ? udpSocketDrops(sink.udpPort) : null,
         lastArrivalNs: counts.lastArrivalNs === null ? null : BigInt(counts.lastArrivalNs),
         sinkMaxRssBytes: counts.maxRssBytes,
         sinkNice: sink.priority ?? null,
@@ -112,7 +114,7 @@ async function rsyslogReceiver (protocol, { workers, events, payload, dir, quiet
         return { ...verifier.counts(sent), size: offset }
       }
       const counts = await untilQuiet(ask, (c) => c.size, (c) => c.received >= sent, quietMs)
-      return { ...pick(counts, sent), lastArrivalNs: growth.atNs }
+      return { ...pick(counts, sent), lastArrivalNs: growth.atNs, receiverSocketDrops: protocol === 'udp' ? udpSocketDrops(port) : null }
     },
     async stop () {
       clearInterval(poller)
