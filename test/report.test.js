@@ -179,3 +179,12 @@ test('report refuses two machines in one page and an unknown format, with exit 2
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('the report says how much of a UDP loss was the receiving socket\'s full buffer', async () => {
+  const { lossAtReceiver } = await import('../src/report/run-section.js')
+  const run = (sent, received, receiverSocketDrops, ok = true) => ({ ok, sent, received, receiverSocketDrops })
+  assert.equal(lossAtReceiver([run(100, 100, 0)]), null, 'nothing lost: nothing to say')
+  assert.equal(lossAtReceiver([run(100, 90, null)]), null, 'not a UDP receiver: unknown, nothing said')
+  assert.match(lossAtReceiver([run(1000, 900, 25), run(1000, 950, 0), run(1000, 0, 999, false)]),
+    /of 150 events lost in these runs, the receiving socket's full buffer dropped 25 \(16\.7%/)
+})

@@ -55,6 +55,17 @@ function groupsOf (runs, summary) {
   return groups
 }
 
+// UDP runs record what the kernel dropped at the receiving socket (receiverSocketDrops): the part
+// of the loss that was the receiver's full buffer rather than the library or the sending side.
+export function lossAtReceiver (runs) {
+  const known = runs.filter((r) => r.ok && r.received != null && r.receiverSocketDrops != null)
+  const lost = known.reduce((total, r) => total + Math.max(0, r.sent - r.received), 0)
+  if (known.length === 0 || lost === 0) return null
+  const atSocket = known.reduce((total, r) => total + r.receiverSocketDrops, 0)
+  const share = Math.min(1, atSocket / lost)
+  return `Where the lost events went: of ${lost.toLocaleString('en-US')} events lost in these runs, the receiving socket's full buffer dropped ${atSocket.toLocaleString('en-US')} (${(share * 100).toFixed(1)}%, the kernel's own count); the rest were lost before reaching it, or arrived damaged.`
+}
+
 function renderGroup (group, ctx) {
   const charts = []
   const out = [`## ${group.title}`]
@@ -70,6 +81,8 @@ function renderGroup (group, ctx) {
       const drops = { file: `${group.transport}/drop-rate${group.sizeTag}.png`, ...dropRateChart(group, ctx.conditions) }
       charts.push(drops)
       out.push(ctx.image(drops.file, `${group.title}: share of events lost per library`))
+      const where = lossAtReceiver(group.runs)
+      if (where) out.push(where)
     } else {
       out.push(`No event was lost on ${group.title}: every counted event arrived intact (so no drop-rate chart).`)
     }
