@@ -5,9 +5,11 @@
 // dropped by the kernel. With CAP_NET_ADMIN the buffer is set with SO_RCVBUFFORCE, as rsyslog does.
 //
 // JS API (Linux only):
-//   open(host, port, bufferBytes, onBatch) -> handle; onBatch(buffer, lastArrivalNs: bigint)
-//     gets batches of [u32 little-endian length][bytes] records, in arrival order.
-//   port(handle), bufferBytes(handle), forced(handle), stats(handle) -> [datagrams, queuedBytes, maxQueuedBytes]
+//   open(host, port, bufferBytes, nice, onBatch) -> handle; onBatch(buffer, lastArrivalNs: bigint)
+//     gets batches of [u32 little-endian length][bytes] records, in arrival order. The receiving
+//     thread (only it) asks for scheduling priority `nice` (Linux sets nice per thread).
+//   port(handle), bufferBytes(handle), forced(handle), nice(handle): the thread's nice once started,
+//   stats(handle) -> [datagrams, queuedBytes, maxQueuedBytes]
 //   close(handle): stops the thread, closes the socket; batches already queued are still delivered.
 #define _GNU_SOURCE
 #include <node_api.h>
@@ -19,7 +21,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -34,6 +38,9 @@ typedef struct {
   int port;
   int buffer_bytes;
   int forced;
+  int wanted_nice;
+  atomic_int nice;
+  atomic_int started;
   atomic_int stop;
   atomic_llong datagrams;
   atomic_llong queued_bytes;
@@ -112,6 +119,12 @@ static void *drain (void *arg) {
   size_t length = 0, capacity = 0;
   uint64_t last_ns = 0;
   struct pollfd pfd = { .fd = r->fd, .events = POLLIN };
+  pid_t tid = (pid_t)syscall(SYS_gettid);
+  setpriority(PRIO_PROCESS, tid, r->wanted_nice);
+  errno = 0;
+  int nice = getpriority(PRIO_PROCESS, tid);
+  atomic_store(&r->nice, errno ? 0 : nice);
+  atomic_store(&r->started, 1);
   while (!atomic_load(&r->stop)) {
     if (atomic_load(&r->queued_bytes) > MAX_QUEUED_BYTES) {
       usleep(1000);
@@ -159,15 +172,16 @@ static void finalize_tsfn (napi_env env, void *data, void *hint) {
 }
 
 static napi_value js_open (napi_env env, napi_callback_info info) {
-  size_t argc = 4;
-  napi_value argv[4];
+  size_t argc = 5;
+  napi_value argv[5];
   CHECK(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
   char host[64];
   size_t host_len;
-  int32_t port, buffer_bytes;
+  int32_t port, buffer_bytes, wanted_nice;
   CHECK(env, napi_get_value_string_utf8(env, argv[0], host, sizeof host, &host_len));
   CHECK(env, napi_get_value_int32(env, argv[1], &port));
   CHECK(env, napi_get_value_int32(env, argv[2], &buffer_bytes));
+  CHECK(env, napi_get_value_int32(env, argv[3], &wanted_nice));
 
   struct sockaddr_in addr = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
   if (inet_pton(AF_INET, host, &addr.sin_addr) != 1) {
@@ -204,6 +218,7 @@ static napi_value js_open (napi_env env, napi_callback_info info) {
   r->port = ntohs(addr.sin_port);
   r->buffer_bytes = granted;
   r->forced = forced;
+  r->wanted_nice = wanted_nice;
   for (int i = 0; i < VLEN; i++) {
     r->iov[i].iov_base = r->slots + (size_t)i * SLOT_BYTES;
     r->iov[i].iov_len = SLOT_BYTES;
@@ -212,7 +227,7 @@ static napi_value js_open (napi_env env, napi_callback_info info) {
   }
   napi_value name;
   CHECK(env, napi_create_string_utf8(env, "log-bench udp receiver", NAPI_AUTO_LENGTH, &name));
-  CHECK(env, napi_create_threadsafe_function(env, argv[3], NULL, name, 0, 1, r, finalize_tsfn, r, call_js, &r->tsfn));
+  CHECK(env, napi_create_threadsafe_function(env, argv[4], NULL, name, 0, 1, r, finalize_tsfn, r, call_js, &r->tsfn));
   if (pthread_create(&r->thread, NULL, drain, r) != 0) {
     close(fd);
     napi_release_threadsafe_function(r->tsfn, napi_tsfn_abort);
@@ -220,6 +235,7 @@ static napi_value js_open (napi_env env, napi_callback_info info) {
     return NULL;
   }
   r->thread_started = 1;
+  while (!atomic_load(&r->started)) usleep(100);
   napi_value handle;
   CHECK(env, napi_create_external(env, r, NULL, NULL, &handle));
   return handle;
@@ -258,6 +274,11 @@ static napi_value js_forced (napi_env env, napi_callback_info info) {
   return out;
 }
 
+static napi_value js_nice (napi_env env, napi_callback_info info) {
+  receiver_t *r = unwrap(env, info);
+  return r ? int_value(env, atomic_load(&r->nice)) : NULL;
+}
+
 static napi_value js_stats (napi_env env, napi_callback_info info) {
   receiver_t *r = unwrap(env, info);
   if (!r) return NULL;
@@ -287,6 +308,7 @@ static napi_value init (napi_env env, napi_value exports) {
     { "port", NULL, js_port, NULL, NULL, NULL, napi_default, NULL },
     { "bufferBytes", NULL, js_buffer_bytes, NULL, NULL, NULL, napi_default, NULL },
     { "forced", NULL, js_forced, NULL, NULL, NULL, napi_default, NULL },
+    { "nice", NULL, js_nice, NULL, NULL, NULL, napi_default, NULL },
     { "stats", NULL, js_stats, NULL, NULL, NULL, napi_default, NULL },
     { "close", NULL, js_close, NULL, NULL, NULL, napi_default, NULL },
   };

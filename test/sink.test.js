@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import dgram from 'node:dgram'
 import net from 'node:net'
 import { test } from 'node:test'
-import { mergeCounts, nativeUdpReceiver, spawnSink, startSink } from '../src/sinks/embedded-sink.js'
+import { mergeCounts, nativeUdpReceiver, SINK_NICE, spawnSink, startSink } from '../src/sinks/embedded-sink.js'
 import { createSyslogReceiver } from '../src/sinks/syslog.js'
 import { RunFailure } from '../src/bench/run-once.js'
 import { leftovers, runCli } from './helpers.js'
@@ -109,6 +109,8 @@ test('the native UDP receiver drains bursts from several senders without loss, i
     assert.deepEqual({ received: counts.received, duplicates: counts.duplicates, corrupt: counts.corrupt }, { received: senders * events, duplicates: 0, corrupt: 0 })
     assert.ok(BigInt(counts.lastArrivalNs) > before && BigInt(counts.lastArrivalNs) < process.hrtime.bigint(), 'arrival time is on process.hrtime\'s clock')
     assert.ok(counts.udpQueuedBytesMax > 0, 'batches went through the receiver\'s queue')
+    // Root may raise the receiving thread's priority, and the harness does; others stay at 0.
+    assert.equal(sink.priority, process.getuid() === 0 ? SINK_NICE : 0)
   } finally {
     await sink.stop()
   }

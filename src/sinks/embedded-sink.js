@@ -53,7 +53,7 @@ export function udpReaderName () {
 }
 
 // Starts listening in this process. udpPort/tcpPort: a port number, 0 for a free one, null for none.
-export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort = null, workers, events, payload, maxFrameBytes = MAX_FRAME_BYTES, receiveBufferBytes = UDP_RECEIVE_BUFFER_BYTES, sharedUdp = false }) {
+export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort = null, workers, events, payload, maxFrameBytes = MAX_FRAME_BYTES, receiveBufferBytes = UDP_RECEIVE_BUFFER_BYTES, sharedUdp = false, udpNice = SINK_NICE }) {
   const verifier = new Verifier({ workers, events, payload })
   const stats = { frames: 0, connections: 0, lastArrivalNs: null }
   const accept = (text) => {
@@ -64,14 +64,15 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
   }
   const onCorrupt = () => { verifier.corrupt++ }
   const closers = []
-  const sink = { host, udpPort: null, tcpPort: null, udpReceiveBufferBytes: null }
+  const sink = { host, udpPort: null, tcpPort: null, udpReceiveBufferBytes: null, udpReceiverNice: null }
   let native = null
   try {
     if (udpPort != null && !sharedUdp && nativeUdpReceiver()) {
-      native = await openNativeUdp({ host, udpPort, receiveBufferBytes, stats, accept })
+      native = await openNativeUdp({ host, udpPort, receiveBufferBytes, nice: udpNice, stats, accept })
       closers.push(native.close)
       sink.udpPort = native.port
       sink.udpReceiveBufferBytes = native.bufferBytes
+      sink.udpReceiverNice = native.nice
     } else if (udpPort != null) {
       const socket = dgram.createSocket({ type: 'udp4', recvBufferSize: receiveBufferBytes })
       socket.on('message', (buffer) => {
@@ -133,11 +134,11 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
 
 // The native receiver's batches: [u32 LE length][datagram] records; lastArrivalNs is when the
 // thread received the batch's last datagram (CLOCK_MONOTONIC, the clock of process.hrtime).
-async function openNativeUdp ({ host, udpPort, receiveBufferBytes, stats, accept }) {
+async function openNativeUdp ({ host, udpPort, receiveBufferBytes, nice, stats, accept }) {
   const binding = nativeUdpReceiver()
   let handle
   try {
-    handle = binding.open(host, udpPort, receiveBufferBytes, (batch, lastArrivalNs) => {
+    handle = binding.open(host, udpPort, receiveBufferBytes, nice, (batch, lastArrivalNs) => {
       stats.lastArrivalNs = lastArrivalNs
       for (let offset = 0; offset < batch.length;) {
         const length = batch.readUInt32LE(offset)
@@ -154,6 +155,7 @@ async function openNativeUdp ({ host, udpPort, receiveBufferBytes, stats, accept
   return {
     port: binding.port(handle),
     bufferBytes: binding.bufferBytes(handle),
+    nice: binding.nice(handle),
     maxQueuedBytes: () => binding.stats(handle)[2],
     async close () {
       if (closed) return
@@ -189,7 +191,7 @@ export function listenError (err, where) {
 export function probeUdpReceiveBuffer (requested = UDP_RECEIVE_BUFFER_BYTES) {
   const binding = nativeUdpReceiver()
   if (binding) {
-    const handle = binding.open(DEFAULT_HOST, 0, requested, () => {})
+    const handle = binding.open(DEFAULT_HOST, 0, requested, 0, () => {})
     const granted = binding.bufferBytes(handle)
     binding.close(handle)
     return Promise.resolve(granted)
@@ -283,7 +285,8 @@ function sinkExitReason (pid, code, signal, stderrTail, stopping) {
 // harness is gone (the IPC channel closes when the primary dies, however it dies).
 async function runChild () {
   const config = JSON.parse(process.env.LOG_BENCH_SINK)
-  const priority = raisePriority()
+  // The whole sink process gets the priority when it receives UDP (see raisePriority).
+  if (config.udpPort != null) raisePriority()
   let sink
   try {
     const receivers = config.udpReceivers ?? 1
@@ -302,20 +305,24 @@ async function runChild () {
   })
   process.once('disconnect', leave)
   const { host, udpPort, tcpPort, udpReceiveBufferBytes } = sink
+  // The priority of what receives UDP (null over TCP alone, which runs at the default).
+  const priority = udpPort == null ? null : sink.udpReceiverNice ?? os.getPriority()
   process.send({ type: 'listening', sink: { host, udpPort, tcpPort, udpReceiveBufferBytes, priority } })
 }
 
-// The instrument before what it measures: with many senders on few cores, a receiver on an equal
-// share of CPU falls behind and the kernel drops datagrams that were sent fine. So the sink asks
-// for a higher scheduling priority (nice SINK_NICE; Linux sets it per thread, and the threads
-// started afterwards, the native receiver's among them, inherit it). Only root may; otherwise it
-// stays at the default and the results say so (env.options.syslog.sinkNice).
+// The instrument before what it measures: with many senders on few cores, a UDP receiver on an
+// equal share of CPU falls behind and the kernel drops datagrams that were sent fine. So a sink that
+// receives UDP asks for a higher scheduling priority, nice SINK_NICE, for all of its threads (the
+// native receiver's thread sets it on itself too; node:dgram reader processes inherit it). Raising
+// only the receiving thread was tried: it loses nothing either, but checking then lags behind in
+// memory (100 MB queued for 8 × 100,000 bunyan events, so growing with the events), for no
+// measurable gain to the senders. Only root may; otherwise it stays 0 and the run records that
+// (sinkNice). TCP needs none: flow control slows a sender, it never loses.
 export const SINK_NICE = -10
 function raisePriority () {
   try {
     os.setPriority(SINK_NICE)
   } catch {}
-  return os.getPriority()
 }
 
 // UDP through `receivers` cluster workers sharing one socket; TCP (if asked for) in this process.
