@@ -4,21 +4,12 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { ADAPTERS, leftovers, readJson, runCli, taggedPids, tmpDir, waitFor } from './helpers.js'
+import { ADAPTERS, leftovers, readJson, runCli, taggedPids, tmpDir, waitFor, rsyslogSkip } from './helpers.js'
 
 // Each fault: the affected run is recorded as failed with a reason a person understands, the
 // rest goes on, the results file stays valid JSON, and nothing the harness started is left.
 // (Out of memory, a logger that hangs past --timeout, and Ctrl-C: see run-errors and scenario tests.)
 
-const hasRsyslog = (() => {
-  try {
-    execFileSync('sh', ['-c', 'command -v rsyslogd'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-})()
-const rsyslogSkip = hasRsyslog || process.env.LOG_BENCH_REQUIRE_RSYSLOG ? false : 'rsyslogd is not installed (apt-get install rsyslog); CI sets LOG_BENCH_REQUIRE_RSYSLOG=1 to make this a failure'
 
 // Runs the CLI; as soon as a process matching `pattern` is up, waits `afterMs`, then kills it.
 async function killMidRun (args, pattern, afterMs = 500) {

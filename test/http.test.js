@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { leftovers, readJson, ROOT, runCli, tmpDir } from './helpers.js'
+import { leftovers, readJson, ROOT, runCli, tmpDir, rsyslogSkip } from './helpers.js'
 
 const CRASHING = path.join(ROOT, 'test', 'fixtures', 'http-crashing-adapter.js')
 const SHORT = ['--duration', '1', '--warmup', '0', '--connections', '4', '--quiet']
@@ -178,6 +178,40 @@ function leftoversOf (child) {
   return count
 }
 
+describe('log-bench http over syslog: the same receiving ends as run', () => {
+  it('--syslog rsyslog: every event the server logged is counted in rsyslog\'s output', { skip: rsyslogSkip }, async () => {
+    const out = path.join(tmpDir(), 'rs.json')
+    const result = await runCli(['http', '--lib', 'none,pino', '--transport', 'udp,tcp', '--syslog', 'rsyslog', '--logs-per-request', '2', ...SHORT, '--out', out])
+    assert.equal(result.code, 0, result.stderr)
+    const doc = readJson(out)
+    assert.equal(doc.env.options.syslog.sink, 'rsyslog')
+    const pino = doc.runs.filter((r) => r.lib === 'pino')
+    assert.deepEqual(pino.map((r) => r.sink), ['rsyslog-udp', 'rsyslog-tcp'])
+    for (const run of pino) assertEveryEventArrived(run)
+    await assertNoLeftovers(result.tag)
+  })
+
+  it('--syslog-host: a server the user runs, counts unknown (null), never 0', async () => {
+    const out = path.join(tmpDir(), 'ext.json')
+    const server = net.createServer((socket) => socket.resume())
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const result = await runCli(['http', '--lib', 'none,bunyan', '--transport', 'tcp', '--syslog-host', '127.0.0.1', '--syslog-port', String(server.address().port), '--logs-per-request', '1', ...SHORT, '--out', out])
+      assert.equal(result.code, 0, result.stderr)
+      assert.match(result.stdout, /the harness cannot see what arrived there/)
+      const run = readJson(out).runs.find((r) => r.lib === 'bunyan')
+      assert.equal(run.ok, true, run.error)
+      assert.equal(run.sink, 'external-tcp')
+      assert.ok(run.sent > 0)
+      assert.equal(run.received, null)
+      assert.equal(run.dropRate, null)
+      await assertNoLeftovers(result.tag)
+    } finally {
+      server.close()
+    }
+  })
+})
+
 describe('log-bench http: bad input is one line, exit 2, nothing written', () => {
   const cases = [
     [['--lib', 'none,nosuchlogger'], /unknown library "nosuchlogger": use one of none, /],
@@ -189,7 +223,10 @@ describe('log-bench http: bad input is one line, exit 2, nothing written', () =>
     [['--size', '0'], /--size must be an integer from 1 to/],
     [['--warmup', 'soon'], /--warmup must be a number >= 0/],
     [['--middleware', '--logs-per-request', '5'], /--logs-per-request applies to route mode/],
-    [['--transport', 'carrier-pigeon'], /unknown transport "carrier-pigeon"/]
+    [['--transport', 'carrier-pigeon'], /unknown transport "carrier-pigeon"/],
+    [['--syslog', 'rsyslog'], /--syslog applies to the udp and tcp transports only/],
+    [['--transport', 'udp', '--syslog', 'syslog-ng'], /unknown syslog sink \(--syslog\) "syslog-ng"/],
+    [['--transport', 'tcp', '--syslog-port', '514'], /--syslog-port needs --syslog-host/]
   ]
   for (const [args, message] of cases) {
     it(args.join(' '), async () => {

@@ -7,6 +7,7 @@ import { BASELINE } from '../http/summary.js'
 import { collectEnv } from '../results/env.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
 import { defaultOutput, list, nonNegativeNumber, oneOf, positiveInt, positiveIntList, positiveNumber, writableOutput } from './validate.js'
+import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
 
 export const DEFAULTS = {
   lib: 'none,all',
@@ -26,7 +27,7 @@ export const command = 'http'
 export const describe = 'The cost of logging under HTTP load: an express server logging through each library, driven by autocannon; req/s and latency against the same app without logging'
 
 export function builder (yargs) {
-  return yargs
+  return addSyslogOptions(yargs)
     .option('lib', { type: 'string', default: DEFAULTS.lib, describe: `Comma list: ${BASELINE} (the same app without logging; always run as the baseline), ${BUILTIN_LIBS.join(', ')}, all (the four real libraries), or a path to an adapter file` })
     .option('transport', { type: 'string', default: DEFAULTS.transport, describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} (console: the server's stdout, a pipe read and verified by log-bench)` })
     .option('cpus', { type: 'string', default: DEFAULTS.cpus, describe: 'Comma list of server worker counts (node:cluster workers sharing the port)' })
@@ -44,6 +45,7 @@ export function builder (yargs) {
     .example('$0 http --lib none,pino,winston --transport file --duration 10 --connections 10', '')
     .example('$0 http --lib all --logs-per-request 0,5,20 --size 5,20,100 --cpus 1 --out results/http.json', '')
     .example('$0 http --lib pino,winston --middleware', 'each library\'s own express request logger')
+    .example('$0 http --lib pino,bunyan --transport udp --syslog rsyslog', 'the server logs over syslog to a real rsyslogd')
 }
 
 // The baseline always runs: every library is reported as a change against it.
@@ -86,6 +88,7 @@ export async function parseHttpOptions (argv) {
     runs: positiveInt(argv.runs, 'runs', { max: 1000 }),
     port: positiveInt(argv.port, 'port', { min: 0, max: 65535 })
   }
+  options.receiverOptions = await parseSyslogOptions(argv, options.transports)
   options.out = argv.out == null ? null : writableOutput(argv.out)
   return options
 }
@@ -100,7 +103,9 @@ export function describeHttpOptions (options) {
     sizes: options.sizes,
     ...options.load,
     runs: options.runs,
-    port: options.port
+    port: options.port,
+    // Only where a syslog transport is used, so other plans describe themselves as before.
+    ...(options.receiverOptions?.syslog ? { syslog: describeSyslog(options.receiverOptions) } : {})
   }
 }
 
@@ -115,6 +120,7 @@ export async function handler (argv) {
   const doc = await runSession({ cells: planHttpCells(options), out, env, quiet: argv.quiet })
   if (!doc) return
   process.stdout.write(renderHttpTerminal(doc))
+  process.stdout.write(externalNote(describeSyslog(options.receiverOptions)))
   const failed = doc.runs.filter((r) => r.status === 'failed').length
   process.stdout.write(`\nresults: ${out}${failed ? ` (${failed} failed run${failed > 1 ? 's' : ''}, see above)` : ''}\n`)
 }

@@ -160,7 +160,8 @@ async function planFromScenario (file) {
         connections: group.connections ?? HTTP_DEFAULTS.connections,
         pipelining: group.pipelining ?? HTTP_DEFAULTS.pipelining,
         runs: group.runs ?? HTTP_DEFAULTS.runs,
-        port: HTTP_DEFAULTS.port
+        port: HTTP_DEFAULTS.port,
+        syslog: group.syslog
       })
     } catch (err) {
       if (err instanceof UsageError) throw new UsageError(`${file}: http[${index}]: ${err.message}`)
@@ -227,7 +228,7 @@ export async function handler (argv) {
   if (!doc) return
   if (doc.runs.some((r) => (r.type ?? 'run') === 'run')) process.stdout.write(renderTerminal(doc))
   if (doc.runs.some((r) => r.type === 'http')) process.stdout.write(renderHttpTerminal(doc))
-  for (const group of plan.kind === 'scenario' ? plan.options.run : [plan.options]) process.stdout.write(externalNote(group.syslog))
+  for (const group of plan.kind === 'scenario' ? [...plan.options.run, ...plan.options.http] : [plan.options]) process.stdout.write(externalNote(group.syslog))
   const failed = doc.runs.filter((r) => r.status === 'failed').length
   process.stdout.write(`\nresults: ${out}${failed ? ` (${failed} failed run${failed > 1 ? 's' : ''}, see above)` : ''}\n`)
 }

@@ -11,7 +11,7 @@ const SETUP_AND_VERIFY_SECONDS = 120
 // Cells in the order they run: transport, workers, logs per request, size, then the libraries with the
 // `none` baseline first, so each library is measured right after the baseline it is compared with.
 // Each cell has the shape runCells (src/bench/orchestrator.js) executes, like the cells of `run`.
-export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs }) {
+export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, receiverOptions = {} }) {
   const ordered = [...libs.filter((l) => l.name === BASELINE), ...libs.filter((l) => l.name !== BASELINE)]
   const timeoutMs = (load.warmupSeconds + load.durationSeconds + SETUP_AND_VERIFY_SECONDS) * 1000
   const cells = []
@@ -27,7 +27,7 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
               mode,
               ...(mode === 'middleware' ? requestLoggerInfo(lib.name) : { middleware: null, middlewareVersion: null }),
               transport,
-              sink: defaultSink(transport),
+              sink: receiverOptions.sinkName?.(transport) ?? defaultSink(transport),
               cpus: workers,
               logsPerRequest: logs,
               size,
@@ -41,7 +41,7 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
               runs,
               unsupported: unsupportedReason({ lib, mode, transport }),
               empty: () => ({ ...emptyHttpMeasures(), throughputChangePct: null }),
-              execute: (signal) => runHttpOnce({ lib, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs }),
+              execute: (signal) => runHttpOnce({ lib, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions }),
               complete: (record, previousRuns) => ({ ...record, throughputChangePct: runThroughputChange(record, previousRuns) })
             })
           }

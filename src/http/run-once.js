@@ -35,9 +35,17 @@ function createGuard ({ signal, timeoutMs }) {
 // measured run), stop it, and count at the receiving end every event it logged. A failure of the
 // server, its logger or the load generator becomes { ok: false, error }; only an interrupt throws.
 // Every process started here is gone when this returns.
-export async function runHttpOnce ({ lib, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs }) {
+export async function runHttpOnce ({ lib, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions = {} }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-http-'))
-  const receiver = await createReceiver(transport, { workers: cpus, events: null, payload: payloadOfSize(size), dir })
+  let receiver
+  try {
+    receiver = await createReceiver(transport, { workers: cpus, events: null, payload: payloadOfSize(size), dir, ...receiverOptions })
+  } catch (err) {
+    fs.rmSync(dir, { recursive: true, force: true })
+    if (!(err instanceof RunFailure)) throw err
+    // The receiving end could not start (e.g. rsyslogd failed): a failed run with the reason.
+    return { ...emptyHttpMeasures(), ok: false, status: 'failed', error: err.message }
+  }
   const guard = createGuard({ signal, timeoutMs })
   let server = null
   let loader = null
