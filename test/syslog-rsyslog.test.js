@@ -38,6 +38,13 @@ test('every library × udp and tcp through a real rsyslogd, verified from its ou
     assert.equal(run.dropRate, (run.sent - run.received) / run.sent, where)
     if (run.transport === 'tcp') assert.equal(run.received, run.sent, where)
     else assert.ok(run.received > 0, where)
+    // rsyslog's own counters (impstats, read after the run) agree with what the harness counted
+    // in its output file: every line written is an event received, damaged or repeated.
+    const stats = run.rsyslogStats
+    assert.equal(stats.outputWritten, run.received + run.corrupt + run.duplicates, `${where}: ${JSON.stringify(stats)}`)
+    assert.equal(stats.submitted, stats.outputWritten + stats.queueDiscarded + stats.outputFailed, `${where}: ${JSON.stringify(stats)}`)
+    assert.ok(stats.maxRssBytes > 1e6, where)
+    if (run.transport === 'udp') assert.equal(typeof run.receiverSocketDrops, 'number', where)
   }
   assert.deepEqual(leftovers(result.tag), [], 'rsyslogd and every other process are stopped')
 })

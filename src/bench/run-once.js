@@ -267,6 +267,7 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify }) {
     primaryPeakRssBytes: sample.primaryPeakRssBytes ?? null,
     sinkMaxRssBytes: outcome.counts.sinkMaxRssBytes ?? null,
     receiverSocketDrops: outcome.counts.receiverSocketDrops ?? null,
+    rsyslogStats: outcome.counts.rsyslogStats ?? null,
     sinkNice: outcome.counts.sinkNice ?? null,
     sinkUdpQueuedBytesMax: outcome.counts.sinkUdpQueuedBytesMax ?? null
   }

@@ -54,7 +54,7 @@ module(load="impstats" interval="1" format="json" log.syslog="off" log.file="${p
 ${inputs.join('\n')}
 template(name="logbenchRaw" type="string" string="%rawmsg%\\n")
 ruleset(name="logbench") {
-  action(type="omfile" file="${path.join(dir, 'received.log')}" template="logbenchRaw")
+  action(name="logbench-output" type="omfile" file="${path.join(dir, 'received.log')}" template="logbenchRaw")
 }
 # rsyslogd's own messages (start, errors) go to their own file, never into the verified one.
 action(type="omfile" file="${path.join(dir, 'internal.log')}")
@@ -88,6 +88,7 @@ export async function startRsyslog ({ binary, dir, configText, udpPort, tcpPort 
   const handle = {
     pid: child.pid,
     outputFile,
+    impstatsFile: path.join(dir, 'impstats.json'),
     exited,
     async stop () {
       if (stopped) return exited
@@ -201,7 +202,7 @@ const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 // Feeds every line of rsyslog's output file from `offset` on to `onLine`; returns the new offset.
 // Only whole lines are read, so a line rsyslog is still writing is read on the next call.
-export function readNewLines (file, offset, onLine, onOversized) {
+export function readNewLines (file, offset, onLine, onOversized, onProbe = () => {}) {
   let size
   try { size = fs.statSync(file).size } catch { return offset }
   if (size <= offset) return offset
@@ -211,11 +212,69 @@ export function readNewLines (file, offset, onLine, onOversized) {
     const read = fs.readSync(fd, buffer, 0, buffer.length, offset)
     const lastNewline = buffer.lastIndexOf(10, read - 1)
     if (lastNewline === -1) return offset
-    const splitter = new LineSplitter((line) => { if (!line.includes(PROBE_TEXT)) onLine(line) }, { onOversized })
+    const splitter = new LineSplitter((line) => { if (line.includes(PROBE_TEXT)) onProbe(); else onLine(line) }, { onOversized })
     splitter.push(buffer.subarray(0, lastNewline + 1))
     splitter.end()
     return offset + lastNewline + 1
   } finally {
     fs.closeSync(fd)
   }
+}
+
+// rsyslog's own counters, from the impstats file (one JSON object per counter set, every second,
+// each line prefixed with a date): the latest values of each set, summed where several inputs
+// or actions report. What rsyslog says it took in, queued, dropped and wrote, and what it cost
+// it, beside what the harness counted in its output file.
+export function readImpstats (file) {
+  let text
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch {
+    return null
+  }
+  const latest = new Map()
+  for (const line of text.split('\n')) {
+    const at = line.indexOf('{')
+    if (at === -1) continue
+    try {
+      const record = JSON.parse(line.slice(at))
+      if (record?.name) latest.set(record.name, record)
+    } catch {}
+  }
+  if (latest.size === 0) return null
+  const records = [...latest.values()]
+  const sum = (origin, key, filter = () => true) => records.filter((r) => r.origin === origin && filter(r)).reduce((total, r) => total + (Number(r[key]) || 0), 0)
+  const mainQueue = latest.get('main Q')
+  const usage = latest.get('resource-usage')
+  // Counts include the harness's start-up probes (they go through the same input and action):
+  // the receiver subtracts those it found in the output file.
+  return {
+    submitted: sum('imudp', 'submitted', (r) => 'submitted' in r) + sum('imtcp', 'submitted'),
+    queueDiscarded: mainQueue ? (Number(mainQueue['discarded.full']) || 0) + (Number(mainQueue['discarded.nf']) || 0) : null,
+    queueFull: mainQueue ? Number(mainQueue.full) || 0 : null,
+    queueMaxSize: mainQueue ? Number(mainQueue.maxqsize) || 0 : null,
+    outputWritten: latest.get('logbench-output')?.processed ?? null,
+    outputFailed: sum('core.action', 'failed'),
+    cpuUserMs: usage ? Math.round(Number(usage.utime) / 1000) : null,
+    cpuSystemMs: usage ? Math.round(Number(usage.stime) / 1000) : null,
+    maxRssBytes: usage ? Number(usage.maxrss) * 1024 : null
+  }
+}
+
+// Waits (up to waitMs) for impstats to write a set of counters after this moment, so that what
+// it read covers the whole run: it writes every second.
+export async function freshImpstats (file, waitMs = 1500) {
+  const sizeNow = () => { try { return fs.statSync(file).size } catch { return 0 } }
+  const from = sizeNow()
+  const until = Date.now() + waitMs
+  while (Date.now() < until) {
+    await delay(50)
+    const size = sizeNow()
+    // A whole set ends with the resource-usage or main-queue line; wait for the file to stop growing.
+    if (size > from) {
+      await delay(50)
+      if (sizeNow() === size) break
+    }
+  }
+  return readImpstats(file)
 }

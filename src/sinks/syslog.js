@@ -3,7 +3,7 @@ import path from 'node:path'
 import { RunFailure } from '../bench/run-once.js'
 import { defaultUdpReceivers, spawnSink, UDP_RECEIVE_BUFFER_BYTES } from './embedded-sink.js'
 import { parseSyslog } from './syslog-parse.js'
-import { freePort, readNewLines, requireRsyslogd, rsyslogConfig, startRsyslog } from './rsyslog.js'
+import { freePort, freshImpstats, readNewLines, requireRsyslogd, rsyslogConfig, startRsyslog } from './rsyslog.js'
 import { udpSocketDrops } from './udp-drops.js'
 import { dropRate, Verifier } from './verifier.js'
 
@@ -97,6 +97,8 @@ async function rsyslogReceiver (protocol, { workers, events, payload, dir, quiet
   }, POLL_MS)
   const verifier = new Verifier({ workers, events, payload })
   let offset = 0
+  let probes = 0
+  const onProbe = () => { probes++ }
   const onLine = (line) => {
     const parsed = parseSyslog(line)
     if (parsed === null) verifier.corrupt++
@@ -110,16 +112,27 @@ async function rsyslogReceiver (protocol, { workers, events, payload, dir, quiet
     async settle ({ sent }) {
       const ask = async () => {
         if (died) throw new RunFailure(`${died} during the run`)
-        offset = readNewLines(rsyslog.outputFile, offset, onLine, () => verifier.corrupt++)
+        offset = readNewLines(rsyslog.outputFile, offset, onLine, () => verifier.corrupt++, onProbe)
         return { ...verifier.counts(sent), size: offset }
       }
       const counts = await untilQuiet(ask, (c) => c.size, (c) => c.received >= sent, quietMs)
-      return { ...pick(counts, sent), lastArrivalNs: growth.atNs, receiverSocketDrops: protocol === 'udp' ? udpSocketDrops(port) : null }
+      const receiverSocketDrops = protocol === 'udp' ? udpSocketDrops(port) : null
+      return { ...pick(counts, sent), lastArrivalNs: growth.atNs, receiverSocketDrops, rsyslogStats: withoutProbes(await freshImpstats(rsyslog.impstatsFile), probes) }
     },
     async stop () {
       clearInterval(poller)
       await rsyslog.stop()
     }
+  }
+}
+
+// rsyslog's counters less the harness's probes, which passed through the same input and output.
+function withoutProbes (stats, probes) {
+  if (stats === null) return null
+  return {
+    ...stats,
+    submitted: Math.max(0, stats.submitted - probes),
+    outputWritten: stats.outputWritten === null ? null : Math.max(0, stats.outputWritten - probes)
   }
 }
 
