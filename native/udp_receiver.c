@@ -208,8 +208,9 @@ static napi_value js_open (napi_env env, napi_callback_info info) {
   getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &granted, &glen);
 
   receiver_t *r = calloc(1, sizeof *r);
-  r->slots = malloc((size_t)VLEN * SLOT_BYTES);
+  if (r != NULL) r->slots = malloc((size_t)VLEN * SLOT_BYTES);
   if (r == NULL || r->slots == NULL) {
+    if (r != NULL) free(r);
     close(fd);
     napi_throw_error(env, NULL, "out of memory");
     return NULL;

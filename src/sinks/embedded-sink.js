@@ -151,14 +151,17 @@ async function openNativeUdp ({ host, udpPort, receiveBufferBytes, nice, stats, 
   } catch (err) {
     throw listenError(err, `${host}:${udpPort}/udp`)
   }
+  // After close() the native side frees the receiver: the handle must not be used again.
   let closed = false
+  let lastMaxQueuedBytes = 0
   return {
     port: binding.port(handle),
     bufferBytes: binding.bufferBytes(handle),
     nice: binding.nice(handle),
-    maxQueuedBytes: () => binding.stats(handle)[2],
+    maxQueuedBytes: () => (closed ? lastMaxQueuedBytes : binding.stats(handle)[2]),
     async close () {
       if (closed) return
+      lastMaxQueuedBytes = binding.stats(handle)[2]
       closed = true
       binding.close(handle)
     }
