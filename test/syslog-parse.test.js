@@ -30,6 +30,10 @@ test('a datagram loses one trailing newline, nothing else', () => {
   assert.equal(datagramText(Buffer.from('<14>x\n')), '<14>x')
   assert.equal(datagramText(Buffer.from('<14>x\n\n')), '<14>x\n')
   assert.equal(datagramText(Buffer.alloc(0)), '')
+  // One record inside a larger buffer, as the native receiver's batches hold them.
+  const batch = Buffer.from('ab<14>y\ncd')
+  assert.equal(datagramText(batch, 2, 8), '<14>y')
+  assert.equal(datagramText(batch, 2, 2), '')
 })
 
 function framer (maxFrameBytes = 1000) {

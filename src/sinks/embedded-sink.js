@@ -144,8 +144,7 @@ async function openNativeUdp ({ host, udpPort, receiveBufferBytes, nice, stats, 
         const length = batch.readUInt32LE(offset)
         const start = offset + 4
         offset = start + length
-        const end = length > 0 && batch[offset - 1] === 10 ? offset - 1 : offset
-        accept(batch.latin1Slice(start, end))
+        accept(datagramText(batch, start, offset))
       }
     })
   } catch (err) {

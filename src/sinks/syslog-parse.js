@@ -72,9 +72,9 @@ function bsdMessage (rest) {
 }
 
 // One datagram is one message (RFC 5426); a trailing newline some senders add is not part of it.
-export function datagramText (buffer) {
-  const end = buffer.length > 0 && buffer[buffer.length - 1] === 10 ? buffer.length - 1 : buffer.length
-  return buffer.latin1Slice(0, end)
+// The datagram is buffer[start, end): a whole buffer, or one record of the native receiver's batch.
+export function datagramText (buffer, start = 0, end = buffer.length) {
+  return buffer.latin1Slice(start, end > start && buffer[end - 1] === 10 ? end - 1 : end)
 }
 
 // Splits one TCP connection's byte stream into frames. Each frame starts either with a digit
