@@ -21,6 +21,19 @@ export class Interrupted extends Error {
 // A run that failed for a reason worth recording (a worker or a receiver died, a time limit).
 export class RunFailure extends Error {}
 
+// Starts the transport's receiving end in the run's directory. One that cannot start (e.g.
+// rsyslogd failing) is the run's failure with the reason, { error }, not the harness's; the
+// directory is removed then. Shared by run and http.
+export async function openReceiver (transport, options) {
+  try {
+    return { receiver: await createReceiver(transport, options), error: null }
+  } catch (err) {
+    fs.rmSync(options.dir, { recursive: true, force: true })
+    if (!(err instanceof RunFailure)) throw err
+    return { receiver: null, error: err.message }
+  }
+}
+
 // One run of one cell in fresh processes: fork the workers, wait until every logger is built,
 // release them together, wait until every adapter has closed and the receiver has seen the last
 // event, then verify. Never throws for a logger's failure: that becomes { ok: false, error }.
@@ -29,15 +42,8 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-'))
   const workers = []
   const state = { startNs: null, unblocked: new Map(), closed: new Map(), heap: new Map() }
-  let receiver
-  try {
-    receiver = await createReceiver(transport, { workers: cpus, events, payload, dir, ...receiverOptions })
-  } catch (err) {
-    fs.rmSync(dir, { recursive: true, force: true })
-    if (!(err instanceof RunFailure)) throw err
-    // The receiving end could not start (e.g. rsyslogd failed): a failed run with the reason.
-    return finish({ ok: false, error: err.message, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify })
-  }
+  const { receiver, error } = await openReceiver(transport, { workers: cpus, events, payload, dir, ...receiverOptions })
+  if (error) return finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify })
   let sampler = null
   let outcome
   try {

@@ -2,9 +2,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { payloadOfSize } from '../bench/message.js'
-import { Interrupted, RunFailure } from '../bench/run-once.js'
+import { Interrupted, openReceiver, RunFailure } from '../bench/run-once.js'
 import { startSampler } from '../bench/sampler.js'
-import { createReceiver } from '../sinks/index.js'
 import { startLoad } from './load.js'
 import { startServer } from './server.js'
 
@@ -37,15 +36,8 @@ function createGuard ({ signal, timeoutMs }) {
 // Every process started here is gone when this returns.
 export async function runHttpOnce ({ lib, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions = {} }) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-http-'))
-  let receiver
-  try {
-    receiver = await createReceiver(transport, { workers: cpus, events: null, payload: payloadOfSize(size), dir, ...receiverOptions })
-  } catch (err) {
-    fs.rmSync(dir, { recursive: true, force: true })
-    if (!(err instanceof RunFailure)) throw err
-    // The receiving end could not start (e.g. rsyslogd failed): a failed run with the reason.
-    return { ...emptyHttpMeasures(), ok: false, status: 'failed', error: err.message }
-  }
+  const { receiver, error } = await openReceiver(transport, { workers: cpus, events: null, payload: payloadOfSize(size), dir, ...receiverOptions })
+  if (error) return { ...emptyHttpMeasures(), ok: false, status: 'failed', error }
   const guard = createGuard({ signal, timeoutMs })
   let server = null
   let loader = null
