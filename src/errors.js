@@ -13,3 +13,14 @@ export const EXIT = Object.freeze({
   INTERRUPTED: 130,
   TERMINATED: 143
 })
+
+// A run was stopped by Ctrl-C or SIGTERM: the results so far are saved, the command ends.
+export class Interrupted extends Error {
+  constructor (signal) {
+    super(`interrupted by ${signal}`)
+    this.signal = signal
+  }
+}
+
+// A run that failed for a reason worth recording (a worker or a receiver died, a time limit).
+export class RunFailure extends Error {}

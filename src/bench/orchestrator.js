@@ -3,7 +3,7 @@ import { Interrupted, runOnce } from './run-once.js'
 
 // Expands checked `run` options into cells in the order they run: transport, library, worker
 // count, size. A cell knows how to execute one of its runs and what an empty record looks like.
-export function planRunCells ({ libs, transports, cpus, sizes, events, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {} }) {
+export function planRunCells ({ libs, transports, cpus, sizes, events, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
   const cells = []
   for (const transport of transports) {
     for (const lib of libs) {
@@ -27,7 +27,7 @@ export function planRunCells ({ libs, transports, cpus, sizes, events, runs, tim
             runs,
             unsupported: lib.adapter.transports.includes(transport) ? null : unsupportedReason(lib, transport),
             empty: emptyRunMeasures,
-            execute: (signal) => runOnce({ adapterFile: lib.file, transport, cpus: workers, events, payload, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions })
+            execute: (signal) => runOnce({ adapterFile: lib.file, transport, cpus: workers, events, payload, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir })
           })
         }
       }

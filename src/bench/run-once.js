@@ -3,7 +3,9 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Interrupted, RunFailure } from '../errors.js'
 import { createReceiver } from '../sinks/index.js'
+import { fsTypeOf } from './fs-type.js'
 import { startSampler } from './sampler.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
@@ -11,15 +13,7 @@ const STDERR_TAIL_BYTES = 4096
 
 const ms = (fromNs, toNs) => Number(toNs - fromNs) / 1e6
 
-export class Interrupted extends Error {
-  constructor (signal) {
-    super(`interrupted by ${signal}`)
-    this.signal = signal
-  }
-}
-
-// A run that failed for a reason worth recording (a worker or a receiver died, a time limit).
-export class RunFailure extends Error {}
+export { Interrupted, RunFailure }
 
 // Starts the transport's receiving end in the run's directory. One that cannot start (e.g.
 // rsyslogd failing) is the run's failure with the reason, { error }, not the harness's; the
@@ -37,11 +31,11 @@ export async function openReceiver (transport, options) {
 // One run of one cell in fresh processes: fork the workers, wait until every logger is built,
 // release them together, wait until every adapter has closed and the receiver has seen the last
 // event, then verify. Never throws for a logger's failure: that becomes { ok: false, error }.
-export async function runOnce ({ adapterFile, transport, cpus, events, payload, timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {} }) {
+export async function runOnce ({ adapterFile, transport, cpus, events, payload, timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {}, baseDir = os.tmpdir() }) {
   const beganNs = process.hrtime.bigint()
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-'))
+  const dir = fs.mkdtempSync(path.join(baseDir, 'log-bench-'))
   const workers = []
-  const state = { startNs: null, unblocked: new Map(), closed: new Map(), heap: new Map() }
+  const state = { releasedNs: null, started: new Map(), unblocked: new Map(), closed: new Map(), heap: new Map() }
   const { receiver, error } = await openReceiver(transport, { workers: cpus, events, payload, dir, ...receiverOptions })
   if (error) return finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify })
   let sampler = null
@@ -51,32 +45,39 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
   } finally {
     const sample = sampler ? sampler.stop() : { series: [], peakRssBytes: 0 }
     await killAll(workers)
-    if (outcome && !outcome.ok && verify && state.startNs) outcome.partial = await countAfterFailure(receiver, cpus * events)
+    if (outcome && !outcome.ok && verify && state.releasedNs) outcome.partial = await countAfterFailure(receiver, cpus * events)
     await receiver.stop()
     fs.rmSync(dir, { recursive: true, force: true })
-    if (outcome) outcome.sample = sample
+    if (outcome) {
+      outcome.sample = sample
+      outcome.doneMeans = verify ? receiver.doneMeans : 'every logger\'s close() resolved (nothing to count)'
+      outcome.fsType = transport === 'file' ? fsTypeOf(baseDir) : null
+    }
   }
   const overheadMs = ms(beganNs, process.hrtime.bigint())
   return finish(outcome, { cpus, events, payload, overheadMs, verify })
 
   async function drive () {
     const execArgv = maxOldSpaceSize ? [`--max-old-space-size=${maxOldSpaceSize}`] : []
-    cluster.setupPrimary({ exec: WORKER_FILE, silent: true, execArgv, args: [] })
     const watch = watcher(signal, timeoutMs)
     // The receiving end dying (a sink or rsyslogd killed) is the cause of whatever the loggers do next.
     receiver.onFailure?.((reason) => watch.fail(`${reason} during the run`))
     try {
       for (let workerId = 0; workerId < cpus; workerId++) {
         const config = { adapterFile, transport, workerId, events, payload, target: receiver.target(workerId) }
+        // stdio is set for every fork: cluster keeps settings between calls, and a receiver may give
+        // each worker its own stdout (the console transport's native pipe).
+        cluster.setupPrimary({ exec: WORKER_FILE, execArgv, args: [], stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'] })
         const worker = cluster.fork({ LOG_BENCH_WORKER: JSON.stringify(config) })
+        receiver.forked?.(workerId)
         workers.push(track(worker, workerId, receiver, state, watch, maxOldSpaceSize))
       }
       await watch.until(() => workers.every((w) => w.ready), 'building the logger')
-      state.startNs = process.hrtime.bigint()
+      state.releasedNs = process.hrtime.bigint()
       for (const w of workers) w.worker.send({ type: 'start' })
       sampler = startSampler({
         pids: workers.map((w) => w.worker.process.pid),
-        startNs: state.startNs,
+        startNs: state.releasedNs,
         heapOf: () => [...state.heap.values()].reduce((a, b) => a + b, 0)
       })
       await watch.until(() => workers.every((w) => w.exited && w.closed),
@@ -100,12 +101,15 @@ function track (worker, workerId, receiver, state, watch, maxOldSpaceSize) {
   const child = worker.process
   child.stderr.on('data', (chunk) => { entry.stderrTail = (entry.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES) })
   if (receiver.consumesStdout) receiver.attach(workerId, child)
-  else child.stdout.resume()
+  else child.stdout?.resume()
   worker.on('message', (msg) => {
     if (!msg || typeof msg !== 'object') return
     if (msg.type === 'ready') entry.ready = true
     else if (msg.type === 'heap') state.heap.set(workerId, msg.heapBytes)
-    else if (msg.type === 'unblocked') state.unblocked.set(workerId, BigInt(msg.at))
+    else if (msg.type === 'unblocked') {
+      state.unblocked.set(workerId, BigInt(msg.at))
+      state.started.set(workerId, BigInt(msg.startedAt))
+    }
     else if (msg.type === 'closed') { entry.closed = msg; state.closed.set(workerId, BigInt(msg.at)) }
     else if (msg.type === 'error') entry.error = `worker ${workerId} failed while ${phaseName(msg.phase)}: ${msg.message}`
     watch.poke()
@@ -216,7 +220,11 @@ async function countAfterFailure (receiver, sent) {
 
 function finish (outcome, { cpus, events, payload, overheadMs, verify }) {
   const { state, workers, sample } = outcome
-  const startNs = state.startNs
+  // The run's start is the earliest worker's first log call; the spread is how far apart the
+  // workers began (the barrier's release reaching each of them).
+  const starts = [...state.started.values()]
+  const startNs = starts.length ? starts.reduce((a, b) => (b < a ? b : a)) : null
+  const startSpreadMs = starts.length === cpus ? ms(startNs, starts.reduce((a, b) => (b > a ? b : a))) : null
   const unblockedMs = startNs && state.unblocked.size === cpus ? Math.max(...[...state.unblocked.values()].map((t) => ms(startNs, t))) : null
   const closedStats = workers.map((w) => w.closed).filter(Boolean)
   const sum = (key) => closedStats.length === cpus ? closedStats.reduce((a, c) => a + c[key], 0) : null
@@ -230,6 +238,9 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify }) {
     gcCount: sum('gcCount'),
     gcPauseMs: sum('gcPauseMs'),
     overheadMs: null,
+    startSpreadMs,
+    doneMeans: outcome.doneMeans ?? null,
+    fsType: outcome.fsType ?? null,
     timeseries: sample.series
   }
   if (!outcome.ok) {
@@ -275,7 +286,9 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify }) {
     receiverSocketDrops: outcome.counts.receiverSocketDrops ?? null,
     rsyslogStats: outcome.counts.rsyslogStats ?? null,
     sinkNice: outcome.counts.sinkNice ?? null,
-    sinkUdpQueuedBytesMax: outcome.counts.sinkUdpQueuedBytesMax ?? null
+    sinkUdpQueuedBytesMax: outcome.counts.sinkUdpQueuedBytesMax ?? null,
+    consoleReader: outcome.counts.consoleReader ?? null,
+    pipeBytes: outcome.counts.pipeBytes ?? null
   }
 }
 

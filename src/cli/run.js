@@ -1,8 +1,10 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { BUILTIN_LIBS, isAdapterPath, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
 import { TRANSPORTS } from '../sinks/index.js'
+import { fsTypeOf } from '../bench/fs-type.js'
 import { planRunCells } from '../bench/orchestrator.js'
 import { runSession } from '../bench/session.js'
 import { payloadOfSize } from '../bench/message.js'
@@ -14,7 +16,7 @@ import { renderHttpTerminal } from '../report/http-terminal.js'
 import { planHttpCells } from '../http/matrix.js'
 import { DEFAULTS as HTTP_DEFAULTS, describeHttpOptions, parseHttpOptions } from './http.js'
 import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions, SYSLOG_OPTION_NAMES } from './syslog-options.js'
-import { defaultOutput, list, oneOf, positiveInt, positiveIntList, positiveNumber, writableOutput } from './validate.js'
+import { defaultOutput, list, oneOf, positiveInt, positiveIntList, positiveNumber, writableDirectory, writableOutput } from './validate.js'
 
 export const DEFAULTS = {
   lib: 'all,raw',
@@ -41,6 +43,7 @@ export function builder (yargs) {
     .option('size', { type: 'string', describe: 'Comma list of payload sizes in bytes [default: the seed\'s "Hello, world!", 13 bytes]' })
     .option('timeout', { type: 'string', describe: `Per-run limit in seconds; a run past it is recorded as failed [default: ${DEFAULTS.timeout}]` })
     .option('max-old-space-size', { type: 'string', describe: 'Heap limit in MB for each worker (node --max-old-space-size), to reproduce memory blow-ups' })
+    .option('dir', { type: 'string', describe: 'Directory for the runs\' files (the file transport\'s log files, the console capture): tmpfs and a disk are different benchmarks, and each run records the file system type [default: the system\'s temporary directory]' })
     .option('scenario', { type: 'string', describe: 'Run the cells of a scenario file (scenarios/*.json) instead of the options above' })
     .option('out', { type: 'string', describe: 'Results JSON file [default: the scenario\'s output, else results/run-<timestamp>.json]' })
     .option('resume', { type: 'boolean', default: false, describe: 'Continue the unfinished results file given by --out (or the scenario\'s output): finished runs are kept, the rest run' })
@@ -68,7 +71,8 @@ export async function parseRunOptions (argv) {
     sizes: argv.size == null ? [{ payload: payloadOfSize(null) }] : positiveIntList(argv.size, 'size', { max: 1 << 20 }).map((n) => ({ payload: payloadOfSize(n) })),
     timeoutMs: positiveNumber(value('timeout'), 'timeout') * 1000,
     maxOldSpaceSize: argv.maxOldSpaceSize == null ? null : positiveInt(argv.maxOldSpaceSize, 'max-old-space-size', { min: 8 }),
-    receiverOptions: await parseSyslogOptions(argv, transports)
+    receiverOptions: await parseSyslogOptions(argv, transports),
+    dir: argv.dir == null ? os.tmpdir() : writableDirectory(argv.dir, 'dir')
   }
 }
 
@@ -92,7 +96,9 @@ function describeOptions (options) {
     sizes: options.sizes.map((s) => Buffer.byteLength(s.payload)),
     timeoutSeconds: options.timeoutMs / 1000,
     maxOldSpaceSize: options.maxOldSpaceSize,
-    syslog: describeSyslog(options.receiverOptions)
+    syslog: describeSyslog(options.receiverOptions),
+    dir: options.dir,
+    dirFsType: fsTypeOf(options.dir)
   }
 }
 
@@ -117,7 +123,7 @@ function scenarioLibs (group, scenario) {
   return group.libs.map((lib) => (isAdapterPath(lib) ? path.resolve(path.dirname(scenario.file), lib) : lib)).join(',')
 }
 
-async function planFromScenario (file) {
+async function planFromScenario (file, dir) {
   const scenario = loadScenario(file)
   const cells = []
   const libs = []
@@ -134,7 +140,8 @@ async function planFromScenario (file) {
         size: group.sizes?.join(','),
         timeout: group.timeout,
         maxOldSpaceSize: group.maxOldSpaceSize,
-        syslog: group.syslog
+        syslog: group.syslog,
+        dir
       })
     } catch (err) {
       if (err instanceof UsageError) throw new UsageError(`${file}: run[${index}]: ${err.message}`)
@@ -212,7 +219,7 @@ export async function handler (argv) {
     const given = MATRIX_OPTIONS.filter((name) => argv[name] != null)
     if (given.length) throw new UsageError(`--${given[0]} cannot be combined with --scenario: the scenario file names its cells`)
   }
-  const plan = argv.scenario != null ? await planFromScenario(argv.scenario) : await planFromOptions(argv)
+  const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir) : await planFromOptions(argv)
   const shard = argv.shard != null ? parseShard(argv.shard) : null
   const cells = selectShard(plan.cells, shard)
   const out = resolveOutput(argv, plan)

@@ -73,3 +73,19 @@ export function defaultOutput (prefix = 'run') {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-')
   return path.join(dir, `${prefix}-${stamp}.json`)
 }
+
+// A directory the runs write their temporary files into (--dir): it must exist, be a directory and
+// be writable, checked before anything runs.
+export function writableDirectory (value, name) {
+  const dir = path.resolve(String(value))
+  let stat = null
+  try { stat = fs.statSync(dir) } catch {}
+  if (!stat) throw new UsageError(`--${name} ${value} does not exist: give an existing directory (e.g. /tmp, or a directory on the disk you want to measure)`)
+  if (!stat.isDirectory()) throw new UsageError(`--${name} ${value} is not a directory: give a directory the runs may write their files into`)
+  try {
+    fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK)
+  } catch {
+    throw new UsageError(`--${name} ${value}: cannot write there (permission denied): give a writable directory`)
+  }
+  return dir
+}

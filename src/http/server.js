@@ -14,7 +14,6 @@ const PHASES = { setup: 'building the logger', listen: 'starting to listen', clo
 // receiver like `run` reads its workers). `listening` resolves with the port once every worker
 // listens; `failed` rejects with the reason as soon as a worker fails or exits before it was stopped.
 export function startServer ({ libName, adapterFile, mode, transport, cpus, port, size, receiver }) {
-  cluster.setupPrimary({ exec: SERVER_WORKER, silent: true, args: [], execArgv: [] })
   let reportFailure
   const failed = new Promise((resolve, reject) => { reportFailure = (reason) => reject(new ServerFailure(reason)) })
   failed.catch(() => {})
@@ -23,12 +22,14 @@ export function startServer ({ libName, adapterFile, mode, transport, cpus, port
   const listening = new Promise((resolve) => { announce = resolve })
   for (let workerId = 0; workerId < cpus; workerId++) {
     const config = { libName, adapterFile, mode, transport, workerId, port, size, target: receiver.target(workerId) }
+    cluster.setupPrimary({ exec: SERVER_WORKER, args: [], execArgv: [], stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'] })
     const worker = cluster.fork({ LOG_BENCH_HTTP_SERVER: JSON.stringify(config) })
+    receiver.forked?.(workerId)
     const entry = { worker, workerId, port: null, closed: null, exited: false, error: null, stderrTail: '', onClosed: null }
     const child = worker.process
     child.stderr.on('data', (chunk) => { entry.stderrTail = (entry.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES) })
     if (receiver.consumesStdout) receiver.attach(workerId, child)
-    else child.stdout.resume()
+    else child.stdout?.resume()
     worker.on('message', (msg) => {
       if (msg?.type === 'listening') {
         entry.port = msg.port

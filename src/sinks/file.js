@@ -8,6 +8,7 @@ export function createFileReceiver ({ workers, events, payload, dir }) {
   const fileOf = (workerId) => path.join(dir, `w${workerId}.log`)
   return {
     consumesStdout: false,
+    doneMeans: 'every logger\'s close() resolved with its file written (read back and verified after)',
     target (workerId) { return { file: fileOf(workerId) } },
     attach () {},
     async settle ({ sent }) {

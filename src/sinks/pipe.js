@@ -1,31 +1,124 @@
-import { LineSplitter, Verifier } from './verifier.js'
+import fs from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { RunFailure } from '../errors.js'
+import { dropRate } from './verifier.js'
+import { verifyFiles } from './verify-files.js'
 
-// console transport: each worker's stdout is a pipe the primary reads and verifies line by line
-// while the run goes on. Its last arrival is when the receiving end saw the last byte.
-export function createPipeReceiver ({ workers, events, payload }) {
-  const verifier = new Verifier({ workers, events, payload })
-  const ended = []
-  let lastArrivalNs = null
+// console transport: each worker's stdout is a pipe whose other end only drains, as `cat > file`
+// would, into a capture file in the run's directory; the lines are checked from that file after
+// the run, like the file transport's. Checking while reading would let the pipe fill, and a logger
+// writing to a full non-blocking pipe waits (pino's SonicBoom sleeps 100 ms on each EAGAIN): the
+// run would then measure the harness, not the logger. `done` is still the last byte read from the
+// pipe; memory stays flat (nothing is held, the capture goes to disk).
+//
+// The reader is native where it was built (native/pipe_reader.c: a real pipe(2) with a large
+// buffer, drained by one thread per worker at kernel speed), else node's own stream reading of a
+// socketpair, appending chunks to the capture file without looking at them
+// (LOG_BENCH_PIPE_READER=node forces it).
+export const PIPE_BYTES = 1 << 20
+
+let nativePipe
+export function nativePipeReader () {
+  if (nativePipe === undefined) {
+    nativePipe = null
+    if (process.env.LOG_BENCH_PIPE_READER !== 'node') {
+      try {
+        nativePipe = createRequire(import.meta.url)('../../build/Release/pipe_reader.node')
+      } catch {}
+    }
+  }
+  return nativePipe
+}
+
+// How the console transport is read, as the results and `log-bench list` record it.
+export function pipeReaderName () {
+  return nativePipeReader() ? 'native' : 'node'
+}
+
+export function createPipeReceiver ({ workers, events, payload, dir }) {
+  const native = nativePipeReader()
+  const captureOf = (workerId) => path.join(dir, `stdout-w${workerId}.log`)
+  const readers = []
+  let pipeBytes = null
   return {
     consumesStdout: true,
+    doneMeans: 'the last byte read from the workers\' stdout pipes',
     target () { return {} },
+    // The worker's stdout: a native pipe's write end (an fd the primary closes once forked), or 'pipe'.
+    stdoutFor (workerId) {
+      if (!native) return 'pipe'
+      let settle
+      const ended = new Promise((resolve) => { settle = resolve })
+      const [handle, writeFd, granted] = native.open(PIPE_BYTES, captureOf(workerId), (lastDataNs, bytes, error) => settle({ lastDataNs: lastDataNs || null, bytes, error }))
+      pipeBytes = granted
+      readers[workerId] = { handle, writeFd, ended }
+      return writeFd
+    },
+    forked (workerId) {
+      const reader = readers[workerId]
+      if (reader?.writeFd != null) {
+        fs.closeSync(reader.writeFd)
+        reader.writeFd = null
+      }
+    },
     attach (workerId, child) {
-      const splitter = new LineSplitter((line) => verifier.check(line), { onOversized: () => verifier.corrupt++ })
-      child.stdout.on('data', (chunk) => {
-        lastArrivalNs = process.hrtime.bigint()
-        splitter.push(chunk)
-      })
-      ended.push(new Promise((resolve) => {
-        child.stdout.once('close', () => {
-          splitter.end()
-          resolve()
+      if (native) return
+      const fd = fs.openSync(captureOf(workerId), 'wx', 0o600)
+      const reader = { fd, lastDataNs: null, bytes: 0, lines: 0, error: null }
+      reader.ended = new Promise((resolve) => {
+        child.stdout.on('data', (chunk) => {
+          reader.lastDataNs = process.hrtime.bigint()
+          reader.bytes += chunk.length
+          for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) reader.lines++
+          try {
+            fs.writeSync(fd, chunk)
+          } catch (err) {
+            reader.error ??= `writing the capture file: ${err.message}`
+          }
         })
-      }))
+        child.stdout.once('close', () => {
+          fs.closeSync(fd)
+          resolve(reader)
+        })
+      })
+      readers[workerId] = reader
+    },
+    progress () {
+      let arrived = 0
+      for (const reader of readers) {
+        if (!reader) continue
+        arrived += native ? native.stats(reader.handle)[1] : reader.lines
+      }
+      return { arrived }
     },
     async settle ({ sent }) {
-      await Promise.all(ended)
-      return { ...verifier.counts(sent), lastArrivalNs }
+      const ends = await Promise.all(readers.map((r) => r?.ended))
+      const failed = ends.find((end) => end?.error)
+      if (failed) throw new RunFailure(`the console receiver failed: ${failed.error}`)
+      const files = Array.from({ length: workers }, (_, workerId) => captureOf(workerId))
+      const { received, duplicates, corrupt } = await verifyFiles(files, { workers, events, payload })
+      const lastArrivalNs = ends.reduce((latest, end) => (end?.lastDataNs && (latest === null || end.lastDataNs > latest) ? end.lastDataNs : latest), null)
+      return {
+        sent,
+        received,
+        corrupt,
+        duplicates,
+        dropRate: dropRate(sent, received),
+        lastArrivalNs,
+        consoleReader: native ? 'native' : 'node',
+        pipeBytes: native ? pipeBytes : null
+      }
     },
-    async stop () {}
+    async stop () {
+      for (const reader of readers) {
+        if (!reader) continue
+        if (native) {
+          if (reader.writeFd != null) fs.closeSync(reader.writeFd)
+          native.stop(reader.handle)
+        }
+      }
+      await Promise.all(readers.map((r) => r?.ended))
+    }
   }
 }

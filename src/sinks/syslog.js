@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { RunFailure } from '../bench/run-once.js'
+import { RunFailure } from '../errors.js'
 import { defaultUdpReceivers, spawnSink, UDP_RECEIVE_BUFFER_BYTES } from './embedded-sink.js'
 import { parseSyslog } from './syslog-parse.js'
 import { freePort, freshImpstats, readNewLines, requireRsyslogd, rsyslogConfig, startRsyslog } from './rsyslog.js'
@@ -46,6 +46,7 @@ async function embeddedReceiver (protocol, { workers, events, payload, quietMs =
   sink.exited.then((reason) => { died = reason })
   return {
     consumesStdout: false,
+    doneMeans: `the last ${protocol === 'udp' ? 'datagram' : 'frame'} the embedded sink received`,
     sinkPid: sink.pid,
     target: targetOf(protocol, sink.host, protocol === 'udp' ? sink.udpPort : sink.tcpPort),
     attach () {},
@@ -87,16 +88,40 @@ async function rsyslogReceiver (protocol, { workers, events, payload, dir, quiet
   }
   let died = null
   rsyslog.exited.then((reason) => { died = reason })
-  const growth = { size: fileSize(rsyslog.outputFile), atNs: null }
+  const output = followOutput(rsyslog.outputFile, { workers, events, payload, quietMs, startOffset: 0 })
+  return {
+    consumesStdout: false,
+    doneMeans: 'the last line rsyslogd wrote to its output file (polled every 20 ms)',
+    target: targetOf(protocol, '127.0.0.1', port),
+    attach () {},
+    onFailure (callback) { rsyslog.exited.then(callback) },
+    progress: output.progress,
+    async settle ({ sent }) {
+      const counts = await output.settle(sent, () => { if (died) throw new RunFailure(`${died} during the run`) })
+      const receiverSocketDrops = protocol === 'udp' ? udpSocketDrops(port) : null
+      return { ...counts, receiverSocketDrops, rsyslogStats: withoutProbes(await freshImpstats(rsyslog.impstatsFile), output.probes()) }
+    },
+    async stop () {
+      output.stop()
+      await rsyslog.stop()
+    }
+  }
+}
+
+// Follows a syslog server's output file (rsyslog's omfile with log-bench's template: one raw
+// message per line) from startOffset on. A line's arrival time is when the file was seen to grow,
+// polled every POLL_MS from the start, so `done` is "written by the server", within POLL_MS.
+function followOutput (file, { workers, events, payload, quietMs, startOffset }) {
+  const growth = { size: fileSize(file), atNs: null }
   const poller = setInterval(() => {
-    const size = fileSize(rsyslog.outputFile)
+    const size = fileSize(file)
     if (size !== growth.size) {
       growth.size = size
       growth.atNs = process.hrtime.bigint()
     }
   }, POLL_MS)
   const verifier = new Verifier({ workers, events, payload })
-  let offset = 0
+  let offset = startOffset
   let probes = 0
   const onProbe = () => { probes++ }
   const onLine = (line) => {
@@ -105,24 +130,18 @@ async function rsyslogReceiver (protocol, { workers, events, payload, dir, quiet
     else verifier.check(parsed.message)
   }
   return {
-    consumesStdout: false,
-    target: targetOf(protocol, '127.0.0.1', port),
-    attach () {},
-    onFailure (callback) { rsyslog.exited.then(callback) },
-    async settle ({ sent }) {
+    probes: () => probes,
+    progress: () => ({ arrived: verifier.received }),
+    async settle (sent, checkAlive) {
       const ask = async () => {
-        if (died) throw new RunFailure(`${died} during the run`)
-        offset = readNewLines(rsyslog.outputFile, offset, onLine, () => verifier.corrupt++, onProbe)
+        checkAlive()
+        offset = readNewLines(file, offset, onLine, () => verifier.corrupt++, onProbe)
         return { ...verifier.counts(sent), size: offset }
       }
       const counts = await untilQuiet(ask, (c) => c.size, (c) => c.received >= sent, quietMs)
-      const receiverSocketDrops = protocol === 'udp' ? udpSocketDrops(port) : null
-      return { ...pick(counts, sent), lastArrivalNs: growth.atNs, receiverSocketDrops, rsyslogStats: withoutProbes(await freshImpstats(rsyslog.impstatsFile), probes) }
+      return { ...pick(counts, sent), lastArrivalNs: growth.atNs }
     },
-    async stop () {
-      clearInterval(poller)
-      await rsyslog.stop()
-    }
+    stop () { clearInterval(poller) }
   }
 }
 
@@ -136,10 +155,28 @@ function withoutProbes (stats, probes) {
   }
 }
 
-// A server the user runs: the harness sends and cannot see what arrived. Unknown, never 0.
-function externalReceiver (protocol, { syslogHost, syslogPort }) {
+// A server the user runs: the harness sends and cannot see what arrived (unknown, never 0) unless
+// the server writes log-bench's output file where the harness can read it (--syslog-output: an
+// rsyslog using docker/rsyslog.conf, with its output directory shared through a volume). Only what
+// it appends after the run starts is counted.
+function externalReceiver (protocol, { syslogHost, syslogPort, syslogOutput = null, workers, events, payload }) {
+  if (syslogOutput != null) {
+    const output = followOutput(syslogOutput, { workers, events, payload, quietMs: QUIET_MS.rsyslog, startOffset: fileSize(syslogOutput) })
+    return {
+      consumesStdout: false,
+      doneMeans: `the last line your syslog server wrote to ${syslogOutput} (polled every 20 ms)`,
+      target: targetOf(protocol, syslogHost, syslogPort),
+      attach () {},
+      progress: output.progress,
+      async settle ({ sent }) {
+        return output.settle(sent, () => {})
+      },
+      async stop () { output.stop() }
+    }
+  }
   return {
     consumesStdout: false,
+    doneMeans: 'every logger\'s close() resolved (your syslog server: arrivals are not seen)',
     target: targetOf(protocol, syslogHost, syslogPort),
     attach () {},
     async settle ({ sent }) {
