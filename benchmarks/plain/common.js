@@ -1,0 +1,29 @@
+// Shared by the plain scripts: arguments, the seed's message loop, and the figures each script
+// reports on stderr as one JSON line. Nothing of log-bench is imported: these are the plain
+// programs log-bench's numbers are checked against (npm run bench:truth).
+//   node benchmarks/plain/<lib>.js console <events>        | cat > /dev/null
+//   node benchmarks/plain/<lib>.js file <events> <path>
+export function args () {
+  const [transport, eventsText, file] = process.argv.slice(2)
+  const events = Number(eventsText)
+  if (!['console', 'file'].includes(transport) || !Number.isSafeInteger(events) || events < 1 || (transport === 'file' && !file)) {
+    process.stderr.write('usage: node <script> console <events> | node <script> file <events> <path>\n')
+    process.exit(2)
+  }
+  return { transport, events, file }
+}
+
+// The seed's loop, timed from the first call: unblocked when it returns, done when close() resolved.
+export async function measure (events, log, close) {
+  const startNs = process.hrtime.bigint()
+  for (let seq = 0; seq < events; seq++) log('w0 ' + seq + ': Hello, world!')
+  const unblockedNs = process.hrtime.bigint()
+  await close()
+  const doneNs = process.hrtime.bigint()
+  process.stderr.write(JSON.stringify({ unblockedMs: Number(unblockedNs - startNs) / 1e6, doneMs: Number(doneNs - startNs) / 1e6 }) + '\n')
+}
+
+// process.stdout.write's callback for an empty write comes after everything queued before it.
+export function stdoutWritten () {
+  return new Promise((resolve, reject) => process.stdout.write('', (err) => (err ? reject(err) : resolve())))
+}

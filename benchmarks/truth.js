@@ -1,0 +1,151 @@
+// npm run bench:truth -- [--events 1000000] [--rounds 3] [--libs raw,pino,...] [--transports console,file]
+//                        [--syslog-events 100000] [--no-syslog] [--out truth.json]
+//
+// Do log-bench's numbers match a plain script? For each library × console and file, a plain
+// standalone script (benchmarks/plain/<lib>.js: the same library, the same default configuration as
+// its adapter, the same message, the same close; console piped to `cat > /dev/null`) and the same
+// cell through `log-bench run --cpus 1 --runs 1`, interleaved (plain first in odd rounds, log-bench
+// first in even ones), several rounds. Per cell: the fastest done of each side, their ratio, and
+// whether it is within the target (1.10×; raw 1.10× + 100 ms).
+// Then, for udp and tcp where rsyslogd is installed, log-bench's embedded sink and rsyslog side by
+// side (done and counts): the two receiving ends must agree.
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const bin = path.join(root, 'bin', 'log-bench.js')
+const PLAIN = ['raw', 'pino', 'winston', 'bunyan', 'log4js']
+
+const { values } = parseArgs({
+  options: {
+    events: { type: 'string', default: '1000000' },
+    rounds: { type: 'string', default: '3' },
+    libs: { type: 'string', default: PLAIN.join(',') },
+    transports: { type: 'string', default: 'console,file' },
+    'syslog-events': { type: 'string', default: '100000' },
+    'no-syslog': { type: 'boolean', default: false },
+    timeout: { type: 'string', default: '300' },
+    out: { type: 'string' }
+  }
+})
+const events = Number(values.events)
+const rounds = Number(values.rounds)
+const syslogEvents = Number(values['syslog-events'])
+const libs = values.libs.split(',')
+const transports = values.transports.split(',')
+for (const lib of libs) if (!PLAIN.includes(lib)) fail(`--libs: no plain script for "${lib}" (have: ${PLAIN.join(', ')})`)
+for (const t of transports) if (!['console', 'file'].includes(t)) fail(`--transports: "${t}" is not console or file`)
+if (![events, rounds, syslogEvents].every((n) => Number.isSafeInteger(n) && n > 0)) fail('--events, --rounds and --syslog-events must be positive integers')
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-truth-'))
+process.on('exit', () => fs.rmSync(work, { recursive: true, force: true }))
+process.on('SIGINT', () => process.exit(130))
+
+function fail (message) {
+  process.stderr.write(`bench:truth: ${message}\n`)
+  process.exit(2)
+}
+
+function plainRun (lib, transport) {
+  const script = path.join(root, 'benchmarks', 'plain', `${lib}.js`)
+  const file = path.join(work, `plain-${lib}.log`)
+  const command = transport === 'console'
+    ? `"${process.execPath}" "${script}" console ${events} | cat > /dev/null`
+    : `"${process.execPath}" "${script}" file ${events} "${file}"`
+  const result = spawnSync('sh', ['-c', command], { encoding: 'utf8', cwd: root })
+  fs.rmSync(file, { force: true })
+  const line = result.stderr.trim().split('\n').pop()
+  try {
+    return JSON.parse(line)
+  } catch {
+    return { error: `plain ${lib} ${transport} failed: ${result.stderr.trim().split('\n').slice(-3).join(' / ')}` }
+  }
+}
+
+function logBenchRun (lib, transport, extra = [], eventCount = events) {
+  const out = path.join(work, `lb-${lib}-${transport}-${process.hrtime.bigint()}.json`)
+  const result = spawnSync(process.execPath, [bin, 'run', '--lib', lib, '--transport', transport, '--cpus', '1', '--events', String(eventCount), '--runs', '1', '--timeout', values.timeout, '--out', out, '--quiet', ...extra], { encoding: 'utf8', cwd: root })
+  if (!fs.existsSync(out)) return { error: `log-bench ${lib} ${transport} exited ${result.status}: ${result.stderr.trim().split('\n').pop()}` }
+  const run = JSON.parse(fs.readFileSync(out, 'utf8')).runs[0]
+  fs.rmSync(out, { force: true })
+  return run.ok ? run : { ...run, error: run.error }
+}
+
+const fastest = (xs) => (xs.length ? Math.min(...xs) : null)
+const median = (xs) => {
+  if (!xs.length) return null
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+const fmt = (x) => (x == null ? '–' : Math.round(x).toLocaleString('en-US'))
+const note = (text) => process.stderr.write(`${text}\n`)
+
+const cells = transports.flatMap((transport) => libs.map((lib) => ({ lib, transport, plain: [], logBench: [], received: [], errors: [] })))
+for (let round = 1; round <= rounds; round++) {
+  for (const cell of cells) {
+    const order = round % 2 ? ['plain', 'logBench'] : ['logBench', 'plain']
+    for (const side of order) {
+      const r = side === 'plain' ? plainRun(cell.lib, cell.transport) : logBenchRun(cell.lib, cell.transport)
+      if (r.error) cell.errors.push(r.error)
+      else {
+        cell[side].push(r.doneMs)
+        if (side === 'logBench') cell.received.push(`${r.received}/${r.sent}`)
+      }
+      note(`round ${round}/${rounds} ${cell.lib} ${cell.transport} ${side === 'plain' ? 'plain    ' : 'log-bench'} ${r.error ? `FAILED: ${r.error}` : `done ${fmt(r.doneMs)} ms`}`)
+    }
+  }
+}
+
+const rows = cells.map((cell) => {
+  const plain = fastest(cell.plain)
+  const logBench = fastest(cell.logBench)
+  const ratio = plain && logBench ? logBench / plain : null
+  const limit = plain == null ? null : plain * 1.1 + (cell.lib === 'raw' ? 100 : 0)
+  return { ...cell, plainFastest: plain, logBenchFastest: logBench, plainMedian: median(cell.plain), logBenchMedian: median(cell.logBench), ratio, met: logBench != null && limit != null ? logBench <= limit : null }
+})
+
+const lines = [
+  `Done in ms at ${events.toLocaleString('en-US')} events, 1 worker; fastest of ${rounds} rounds (median in brackets); plain scripts: benchmarks/plain/, console piped to \`cat > /dev/null\`.`,
+  '',
+  '| library | transport | plain script | log-bench | ratio | within target |',
+  '|---|---|---:|---:|---:|---|'
+]
+for (const r of rows) {
+  const target = r.lib === 'raw' ? '1.10× + 100 ms' : '1.10×'
+  lines.push(`| ${r.lib} | ${r.transport} | ${fmt(r.plainFastest)} (${fmt(r.plainMedian)}) | ${fmt(r.logBenchFastest)} (${fmt(r.logBenchMedian)}) | ${r.ratio == null ? '–' : `${r.ratio.toFixed(2)}×`} | ${r.met == null ? `failed: ${r.errors[0]}` : r.met ? `yes (${target})` : `**no** (${target})`} |`)
+}
+const rankOf = (key, transport) => rows.filter((r) => r.transport === transport && r.lib !== 'raw' && r[key] != null).sort((a, b) => a[key] - b[key]).map((r) => r.lib).join(' < ')
+for (const transport of transports) {
+  lines.push('', `${transport} ranking by done: plain ${rankOf('plainFastest', transport)}; log-bench ${rankOf('logBenchFastest', transport)}`)
+}
+
+const syslogRows = []
+const rsyslogd = ['/usr/sbin/rsyslogd', '/sbin/rsyslogd'].find((p) => fs.existsSync(p))
+if (!values['no-syslog']) {
+  for (const protocol of ['udp', 'tcp']) {
+    for (const lib of libs) {
+      const embedded = logBenchRun(lib, protocol, [], syslogEvents)
+      const rsyslog = rsyslogd ? logBenchRun(lib, protocol, ['--syslog', 'rsyslog'], syslogEvents) : null
+      note(`${lib} ${protocol} embedded ${embedded.error ?? `done ${fmt(embedded.doneMs)} ms`}${rsyslog ? `; rsyslog ${rsyslog.error ?? `done ${fmt(rsyslog.doneMs)} ms`}` : ''}`)
+      syslogRows.push({ lib, protocol, embedded, rsyslog })
+    }
+  }
+  const side = (r) => {
+    if (r == null) return '– | rsyslogd not installed'
+    if (r.status === 'unsupported') return '– | unsupported'
+    const counts = r.received == null ? 'not counted' : `${r.received.toLocaleString('en-US')}/${r.sent.toLocaleString('en-US')}${r.corrupt ? `, ${r.corrupt} corrupt` : ''}`
+    return `${r.ok ? fmt(r.doneMs) : `failed: ${r.error}`} | ${counts}`
+  }
+  lines.push('', `Syslog at ${syslogEvents.toLocaleString('en-US')} events, 1 worker, 1 run each: log-bench's embedded sink and rsyslog side by side (done in ms; received/sent).`, '',
+    '| library | transport | embedded sink done | received | rsyslog done | received |', '|---|---|---:|---|---:|---|')
+  for (const r of syslogRows) lines.push(`| ${r.lib} | ${r.protocol} | ${side(r.embedded)} | ${side(r.rsyslog)} |`)
+}
+
+const cpu = os.cpus()[0]?.model ?? 'unknown CPU'
+lines.push('', `Machine: ${cpu}, ${os.cpus().length} cores, Node ${process.version}.`)
+process.stdout.write(lines.join('\n') + '\n')
+if (values.out) fs.writeFileSync(values.out, JSON.stringify({ events, rounds, syslogEvents, machine: cpu, node: process.version, rows, syslogRows }, null, 2) + '\n')
