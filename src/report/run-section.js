@@ -71,6 +71,14 @@ function renderGroup (group, ctx) {
   const out = [`## ${group.title}`]
   out.push(`${group.eventsLabel} events per worker, ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''} per cell, times in milliseconds (lower is better). ` +
     '_Drop rate_ is the share of events that never arrived intact at the receiving end; "unknown" where nothing can be counted.')
+  const doneMeans = unique(group.runs.filter((r) => r.doneMeans && r.lib !== 'noop').map((r) => r.doneMeans))
+  const fsTypes = unique(group.runs.map((r) => r.fsType).filter(Boolean))
+  if (doneMeans.length || fsTypes.length) {
+    out.push([
+      doneMeans.length ? `_Done_ is measured until ${doneMeans.join('; or ')}.` : '',
+      fsTypes.length ? `The files were written to ${fsTypes.join(', ')}${fsTypes.includes('tmpfs') ? ' (memory, not a disk)' : ''}.` : ''
+    ].filter(Boolean).join(' '))
+  }
 
   const benchmarks = { file: `${group.transport}/benchmarks${group.sizeTag}.png`, ...benchmarksChart(group, ctx.conditions) }
   charts.push(benchmarks)
