@@ -16,6 +16,7 @@
 //   stop(handle): ends the thread early (a failed or interrupted run); onEnd still follows.
 #define _GNU_SOURCE
 #include <node_api.h>
+#include "napi_common.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -43,12 +44,6 @@ typedef struct {
   napi_threadsafe_function tsfn;
   atomic_int joined;
 } reader_t;
-
-static uint64_t now_ns (void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
 
 static int write_all (int fd, const char *data, size_t length) {
   while (length > 0) {
@@ -204,12 +199,7 @@ static napi_value js_open (napi_env env, napi_callback_info info) {
 }
 
 static reader_t *unwrap (napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  void *r = NULL;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1) return NULL;
-  if (napi_get_value_external(env, argv[0], &r) != napi_ok) return NULL;
-  return r;
+  return unwrap_handle(env, info);
 }
 
 static napi_value js_stats (napi_env env, napi_callback_info info) {

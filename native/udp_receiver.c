@@ -13,6 +13,7 @@
 //   close(handle): stops the thread, closes the socket; batches already queued are still delivered.
 #define _GNU_SOURCE
 #include <node_api.h>
+#include "napi_common.h"
 #include <arpa/inet.h>
 #include <errno.h>
 #include <poll.h>
@@ -67,12 +68,6 @@ typedef struct {
       return NULL;                                          \
     }                                                       \
   } while (0)
-
-static uint64_t now_ns (void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
 
 static void call_js (napi_env env, napi_value js_callback, void *context, void *data) {
   batch_t *batch = data;
@@ -243,12 +238,7 @@ static napi_value js_open (napi_env env, napi_callback_info info) {
 }
 
 static receiver_t *unwrap (napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  void *r = NULL;
-  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1) return NULL;
-  if (napi_get_value_external(env, argv[0], &r) != napi_ok) return NULL;
-  return r;
+  return unwrap_handle(env, info);
 }
 
 static napi_value int_value (napi_env env, int64_t v) {

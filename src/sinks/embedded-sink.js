@@ -3,9 +3,9 @@ import dgram from 'node:dgram'
 import { fork } from 'node:child_process'
 import os from 'node:os'
 import net from 'node:net'
-import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { datagramText, parseSyslog, TcpFramer } from './syslog-parse.js'
+import { loadNative } from '../native.js'
 import { dropRate, mergeVerified, Verifier } from './verifier.js'
 
 // The embedded syslog sink: UDP and/or TCP listeners on 127.0.0.1 that parse every message and
@@ -29,17 +29,8 @@ const STDERR_TAIL_BYTES = 2048
 // them (each costs a 'message' event), so then UDP is received by several processes reading one
 // shared socket (cluster shares the handle; the kernel hands each datagram to one reader), with
 // their bitsets merged.
-let nativeUdp
 export function nativeUdpReceiver () {
-  if (nativeUdp === undefined) {
-    nativeUdp = null
-    if (process.env.LOG_BENCH_UDP_READER !== 'dgram') {
-      try {
-        nativeUdp = createRequire(import.meta.url)('../../build/Release/udp_receiver.node')
-      } catch {}
-    }
-  }
-  return nativeUdp
+  return loadNative('udp_receiver', { disabled: process.env.LOG_BENCH_UDP_READER === 'dgram' })
 }
 
 export function defaultUdpReceivers () {

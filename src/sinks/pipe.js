@@ -1,7 +1,7 @@
 import fs from 'node:fs'
-import { createRequire } from 'node:module'
 import path from 'node:path'
 import { RunFailure } from '../errors.js'
+import { loadNative } from '../native.js'
 import { dropRate } from './verifier.js'
 import { verifyFiles } from './verify-files.js'
 
@@ -18,17 +18,8 @@ import { verifyFiles } from './verify-files.js'
 // (LOG_BENCH_PIPE_READER=node forces it).
 export const PIPE_BYTES = 1 << 20
 
-let nativePipe
 export function nativePipeReader () {
-  if (nativePipe === undefined) {
-    nativePipe = null
-    if (process.env.LOG_BENCH_PIPE_READER !== 'node') {
-      try {
-        nativePipe = createRequire(import.meta.url)('../../build/Release/pipe_reader.node')
-      } catch {}
-    }
-  }
-  return nativePipe
+  return loadNative('pipe_reader', { disabled: process.env.LOG_BENCH_PIPE_READER === 'node' })
 }
 
 // How the console transport is read, as the results and `log-bench list` record it.
