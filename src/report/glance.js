@@ -37,7 +37,7 @@ export const glanceSection = {
     const markdown = [
       '## At a glance',
       'Means over the runs that finished, baselines (`noop`, `raw`) aside for "fastest". _Lost_ counts events that never arrived intact, over all finished runs of the cell; "at the receiver\'s socket" is what the kernel dropped at the receiving UDP socket (`receiverSocketDrops`), "before it" the rest (in the library, or a send that failed).',
-      formatTable(['Transport', 'Workers', 'Fastest to unblock', 'Fastest to done', 'Lost events', 'Failed, unsupported or skipped'], rows)
+      formatTable(['Transport', 'Workers', 'Fastest to unblock', 'Fastest to done', 'Lost events', 'Failed, unsupported or skipped'], rows, { text: true })
     ]
     return { markdown: markdown.join('\n\n'), charts: [] }
   }

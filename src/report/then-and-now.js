@@ -39,14 +39,14 @@ export const thenAndNowSection = {
       'Absolute times do not compare across them; which library comes first does. The article\'s figures are its published averages, kept in `' + reference.file + '`. ' + (reference.source.what ?? ''))
     const rows = reference.cells.map((c) => {
       const s = ours(c)
-      const then = c.failed ? [`no figures: ${c.failed}`, '', ''] : [formatMs(c.unblockedMs), formatMs(c.doneMs), c.dropRate === undefined ? '' : formatPct(c.dropRate)]
+      const then = c.failed ? [c.failed, '', ''] : [formatMs(c.unblockedMs), formatMs(c.doneMs), c.dropRate === undefined ? '' : formatPct(c.dropRate)]
       let now
       if (!s) now = ['not measured', '', '']
       else if (s.okRuns === 0) now = [s.status === 'unsupported' ? 'unsupported' : `${s.status}: ${s.errors[0] ?? ''}`.replace(/\|/g, '\\|'), '', '']
       else now = [formatMs(s.unblockedMs?.mean), formatMs(s.doneMs?.mean), s.dropRate ? formatPct(s.dropRate.mean) : 'unknown']
       return [transportTitle(c.transport), c.lib, cpuLabel(c.cpus), ...then, ...now]
     })
-    out.push(formatTable(['Transport', 'Library', 'Workers', 'then unblocked', 'then done', 'then drop', 'now unblocked', 'now done', 'now drop'], rows))
+    out.push(formatTable(['Transport', 'Library', 'Workers', 'then unblocked', 'then done', 'then drop', 'now unblocked', 'now done', 'now drop'], rows, { text: true }))
     out.push('### Which findings hold')
     out.push('For each transport and worker count, the libraries of the article ordered by mean time, fastest first, then (the article) and now (these results), over the libraries with a figure on both sides.')
     const findings = []
@@ -68,7 +68,7 @@ export const thenAndNowSection = {
         }
       }
     }
-    out.push(findings.length ? formatTable(['Transport', 'Workers', 'Measure', 'Then', 'Now', 'Finding'], findings) : '_No transport and worker count has figures on both sides to compare._')
+    out.push(findings.length ? formatTable(['Transport', 'Workers', 'Measure', 'Then', 'Now', 'Finding'], findings, { text: true }) : '_No transport and worker count has figures on both sides to compare._')
     return { markdown: out.join('\n\n'), charts: [] }
   }
 }
