@@ -2,53 +2,83 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
+import { readPages } from '../src/report/pages.js'
 import { ROOT, leftovers, readJson, runCli, tmpDir } from './helpers.js'
 
-// The results workflow cannot run here, so its log-bench steps are run as written: each shard of
-// the matrix, the merge, the report; only the scenario is a tiny stand-in and files go to a
-// temporary directory.
+// The results workflow cannot run here, so its log-bench steps are run as written, read from the
+// workflow file: each shard of the matrix, each merge, the report of every page; only the scenarios
+// are tiny stand-ins and files go to a temporary directory.
 const WORKFLOW = path.join(ROOT, '.github', 'workflows', 'results.yml')
-const STAND_IN = path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow.json')
-
-function workflowCommands () {
-  return fs.readFileSync(WORKFLOW, 'utf8').split('\n')
-    .map((line) => /^\s+run: npx log-bench (.+)$/.exec(line)?.[1])
-    .filter(Boolean)
-    .map((command) => command.replaceAll('${{ matrix.shard }}', '<shard>').split(/\s+/))
+const STAND_INS = {
+  'seed-article': path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow.json'),
+  'http-cost': path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-http.json')
 }
 
-test('the results workflow: shards of the scenario, merged, then reported', async () => {
-  const [run, merge, report] = workflowCommands()
-  assert.deepEqual([run[0], merge[0], report[0]], ['run', 'merge', 'report'])
-  const shards = JSON.parse(/shard: (\[[\d, ]+\])/.exec(fs.readFileSync(WORKFLOW, 'utf8'))[1])
-  const scenario = run[run.indexOf('--scenario') + 1]
-  assert.ok(fs.existsSync(path.join(ROOT, scenario)), `${scenario} exists`)
-  const merged = merge[merge.indexOf('--out') + 1]
-  assert.deepEqual(report.slice(1), [merged], 'report reads what merge wrote, with the default page and images')
-  assert.match(fs.readFileSync(WORKFLOW, 'utf8'), new RegExp(`git add -f ${merged.replace('.', '\\.')}`))
+function workflow () {
+  const text = fs.readFileSync(WORKFLOW, 'utf8')
+  const commands = text.split('\n')
+    .map((line) => /^\s+run: npx log-bench (.+)$/.exec(line)?.[1])
+    .filter(Boolean)
+  const matrix = [...text.matchAll(/^\s+- \{ scenario: ([\w-]+), shard: (\d+), shards: (\d+) \}$/gm)]
+    .map((m) => ({ scenario: m[1], shard: m[2], shards: m[3] }))
+  return { text, commands, matrix }
+}
+
+// A command as the runner sees it: matrix values filled in, split into arguments.
+const argsOf = (command, entry = {}) => command.replace(/\$\{\{ matrix\.(\w+) \}\}/g, (_, key) => entry[key]).split(/\s+/)
+
+test('the results workflow: every scenario in shards, each merged, every page reported', async () => {
+  const { text, commands, matrix } = workflow()
+  const runOf = (entry) => argsOf(commands.find((c) => c.startsWith('run ')), entry)
+  const merges = commands.filter((c) => c.startsWith('merge ')).map((c) => argsOf(c))
+  const report = argsOf(commands.find((c) => c.startsWith('report ')))
+  assert.deepEqual([...new Set(matrix.map((e) => e.scenario))].sort(), Object.keys(STAND_INS).sort(), 'the matrix runs seed-article and http-cost')
+  for (const scenario of Object.keys(STAND_INS)) {
+    const ofScenario = matrix.filter((e) => e.scenario === scenario)
+    assert.deepEqual(ofScenario.map((e) => Number(e.shard)), Array.from({ length: Number(ofScenario[0].shards) }, (_, i) => i + 1), `${scenario}: one matrix entry per shard`)
+    const args = runOf(ofScenario[0])
+    assert.ok(fs.existsSync(path.join(ROOT, args[args.indexOf('--scenario') + 1])), `scenarios/${scenario}.json exists`)
+  }
+  assert.match(text, /apt-get install -y -q rsyslog/, 'rsyslog is installed on the runner')
+  assert.deepEqual(report.slice(1), ['--pages', 'results/pages.json'])
+  const merged = merges.map((m) => m[m.indexOf('--out') + 1])
+  assert.match(text, new RegExp(`git add -f ${merged.map((f) => f.replace('.', '\\.')).join(' ')}\\n`), 'the commit step adds every merged results file')
+  const pages = readPages(path.join(ROOT, 'results', 'pages.json'))
+  assert.deepEqual(pages.flatMap((p) => p.results).sort(), [...merged].sort(), 'the pages are made from exactly what the merges write')
 
   const dir = tmpDir('lb-workflow-')
   const inDir = (arg) => (arg.startsWith('results/') ? path.join(dir, arg) : arg)
   try {
-    for (const shard of shards) {
-      const args = run.map((arg) => arg.replaceAll('<shard>', String(shard))).map(inDir)
-      args[args.indexOf('--scenario') + 1] = STAND_IN
-      fs.mkdirSync(path.join(dir, 'results'), { recursive: true })
+    fs.mkdirSync(path.join(dir, 'results', 'reference'), { recursive: true })
+    fs.copyFileSync(path.join(ROOT, 'results', 'pages.json'), path.join(dir, 'results', 'pages.json'))
+    for (const page of pages.filter((p) => p.reference)) fs.copyFileSync(path.join(ROOT, page.reference), path.join(dir, page.reference))
+    for (const entry of matrix) {
+      const args = runOf(entry).map(inDir)
+      args[args.indexOf('--scenario') + 1] = STAND_INS[entry.scenario]
       const ran = await runCli(args)
       assert.equal(ran.code, 0, ran.stderr)
       assert.deepEqual(leftovers(ran.tag), [])
     }
-    const joined = await runCli(merge.map(inDir))
-    assert.equal(joined.code, 0, joined.stderr)
-    const doc = readJson(inDir(merged))
-    assert.equal(doc.complete, true)
-    assert.equal(doc.runs.length, 4)
-    const reported = await runCli(['report', inDir(merged), '--out', path.join(dir, 'README.md'), '--images', path.join(dir, 'images')])
+    for (const merge of merges) {
+      // The shell expands the shards' glob in the workflow; here, the same files.
+      const args = merge.flatMap((arg) => {
+        if (!arg.includes('*')) return [inDir(arg)]
+        const pattern = new RegExp(`^${path.basename(arg).replace(/[.]/g, '\\.').replace('*', '\\d+')}$`)
+        return fs.readdirSync(path.join(dir, path.dirname(arg))).filter((f) => pattern.test(f)).sort().map((f) => path.join(dir, path.dirname(arg), f))
+      })
+      const joined = await runCli(args)
+      assert.equal(joined.code, 0, joined.stderr)
+      assert.equal(readJson(inDir(merge[merge.indexOf('--out') + 1])).complete, true)
+    }
+    const reported = await runCli(report, { cwd: dir })
     assert.equal(reported.code, 0, reported.stderr)
+    const seedPage = fs.readFileSync(path.join(dir, pages[0].out), 'utf8')
+    assert.match(seedPage, /## At a glance[\s\S]*## Console[\s\S]*## Filesystem[\s\S]*## Then and now/)
+    assert.match(seedPage, /\| Shard 1\/4 +\|/)
     assert.ok(fs.existsSync(path.join(dir, 'images', 'console', 'benchmarks.png')))
-    const page = fs.readFileSync(path.join(dir, 'README.md'), 'utf8')
-    assert.match(page, /## Console[\s\S]*## Filesystem/)
-    assert.match(page, /\| Shard 1\/2 +\|/)
+    const httpPage = fs.readFileSync(path.join(dir, pages[1].out), 'utf8')
+    assert.match(httpPage, /## HTTP route logging/)
+    assert.match(seedPage, new RegExp(`\\]\\(${path.basename(pages[1].out).replace('.', '\\.')}\\)`), 'the seed page links the HTTP page')
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

@@ -27,7 +27,7 @@ export function planRunCells ({ libs, transports, cpus, sizes, events, runs, tim
             runs,
             unsupported: lib.adapter.transports.includes(transport) ? null : unsupportedReason(lib, transport),
             empty: emptyRunMeasures,
-            execute: (signal) => runOnce({ adapterFile: lib.file, transport, cpus: workers, events, payload, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir })
+            execute: (signal, onLive) => runOnce({ adapterFile: lib.file, transport, cpus: workers, events, payload, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir, onLive })
           })
         }
       }
@@ -37,8 +37,10 @@ export function planRunCells ({ libs, transports, cpus, sizes, events, runs, tim
 }
 
 // Runs every cell `runs` times (skipping runs the store already holds, for --resume). Each finished
-// run is saved before the next starts; an interrupt is recorded and rethrown.
-export async function runCells ({ cells, store, signal, progress }) {
+// run is saved before the next starts; an interrupt is recorded and rethrown. A run that hit the
+// time limit would most likely hit it again: the cell's remaining runs are recorded as skipped,
+// with the reason, unless retryTimeouts.
+export async function runCells ({ cells, store, signal, progress, retryTimeouts = false }) {
   const pending = cells.map((cell) => ({ cell, done: store.finishedRuns(cell.key, cellKey) }))
   progress.begin(pending.reduce((n, { cell, done }) => n + (cell.unsupported ? (done.size ? 0 : cell.runs) : cell.runs - done.size), 0))
   try {
@@ -51,9 +53,17 @@ export async function runCells ({ cells, store, signal, progress }) {
       }
       for (let run = 1; run <= cell.runs; run++) {
         if (done.has(run)) continue
+        const timedOut = retryTimeouts ? null : store.doc.runs.find((r) => cellKey(r) === cell.key && isTimeout(r))
+        if (timedOut) {
+          const rest = Array.from({ length: cell.runs - run + 1 }, (_, i) => run + i).filter((n) => !done.has(n))
+          const reason = skipReason(timedOut)
+          for (const n of rest) store.add({ ...cell.common, run: n, ...cell.empty(), ok: false, status: 'skipped', error: reason })
+          progress.skip(cell.label, rest.length, `${rest.length === 1 ? 'run' : 'runs'} ${rest.join(', ')} skipped: ${reason}`)
+          break
+        }
         progress.runStart({ label: cell.label, run, runs: cell.runs })
         try {
-          const result = await cell.execute(signal)
+          const result = await cell.execute(signal, (figures) => progress.live(figures))
           if (signal?.aborted) throw new Interrupted(signal.reason)
           const measured = { ...cell.common, run, ...result }
           const record = cell.complete ? cell.complete(measured, store.doc.runs) : measured
@@ -70,6 +80,18 @@ export async function runCells ({ cells, store, signal, progress }) {
   } finally {
     progress.end()
   }
+}
+
+// The watcher's words for a run past its time limit (src/bench/run-once.js, http's runner).
+export function isTimeout (record) {
+  return record.status === 'failed' && /^timed out after /.test(record.error ?? '')
+}
+
+export const RETRY_TIMEOUTS_OPTION = '--retry-timeouts'
+
+export function skipReason (timedOut) {
+  const limit = /^timed out after ([\d.]+ s)/.exec(timedOut.error)?.[1] ?? 'its time limit'
+  return `run ${timedOut.run} timed out after ${limit}; ${RETRY_TIMEOUTS_OPTION} runs them anyway`
 }
 
 // Why a library cannot do a transport: the adapter's own words where it gives them.

@@ -1,26 +1,38 @@
-// Progress on stderr. On a terminal: one line redrawn in place, with a bar, the current cell and
-// run, elapsed time and an estimate of the time left. Elsewhere (CI logs): one plain line per
-// finished run and nothing in between.
+// Progress on stderr. On a terminal: one line redrawn in place every 0.5 s, with a bar, the current
+// cell and run, what has arrived at the receiving end so far and its rate, the workers' memory,
+// elapsed time and an estimate of the time left. Elsewhere (CI logs): one plain line per finished
+// run, and for a run longer than LOG_EVERY_MS a line about it at most every LOG_EVERY_MS.
 const BAR_WIDTH = 20
+const LOG_EVERY_MS = 30_000
+// A run is stalled when nothing has arrived for STALL_QUIET_MS while the workers' memory grew
+// (by STALL_GROWTH over that stretch, and still over the last RATE_WINDOW_MS): a logger queueing
+// what it cannot send, e.g. winston-syslog over UDP at 1,000,000 events.
+export const STALL_QUIET_MS = 30_000
+const STALL_GROWTH = 1.05
+const RATE_WINDOW_MS = 10_000
 
-export function createProgress ({ stream = process.stderr, quiet = false } = {}) {
+export function createProgress ({ stream = process.stderr, quiet = false, logEveryMs = LOG_EVERY_MS } = {}) {
   const tty = Boolean(stream.isTTY)
   let total = 0
   let finished = 0
+  // Only runs that really ran count towards the estimate: skipped and unsupported ones take no time.
+  let measured = 0
+  let measuredMs = 0
   let current = null
   let ticker = null
   let began = Date.now()
   const counter = () => `[${String(finished).padStart(String(total).length)}/${total}]`
   const left = () => {
-    if (finished === 0) return ''
-    return `, ~${duration(((Date.now() - began) / finished) * (total - finished))} left`
+    if (measured === 0 || finished >= total) return ''
+    return `, ~${duration((measuredMs / measured) * (total - finished))} left`
   }
   const draw = () => {
     if (!current) return
     const filled = total ? Math.round((finished / total) * BAR_WIDTH) : 0
     const bar = '#'.repeat(filled) + '-'.repeat(BAR_WIDTH - filled)
-    const line = `[${bar}] ${finished + 1}/${total} ${current.label} run ${current.run}/${current.runs} ${duration(Date.now() - current.since)} (elapsed ${duration(Date.now() - began)}${left()})`
-    stream.write(`\r\x1b[2K${line.slice(0, (stream.columns || 120) - 1)}`)
+    const figures = current.watch ? describeLive(current.watch) : ''
+    const line = `[${bar}] ${finished + 1}/${total} ${current.label} run ${current.run}/${current.runs} ${duration(Date.now() - current.since)}${figures ? `: ${figures}` : ''} (elapsed ${duration(Date.now() - began)}${left()})`
+    stream.write(`\r\x1b[2K${line.slice(0, (stream.columns || 160) - 1)}`)
   }
   const clear = () => { if (tty) stream.write('\r\x1b[2K') }
   const print = (text) => {
@@ -34,15 +46,28 @@ export function createProgress ({ stream = process.stderr, quiet = false } = {})
     },
     runStart ({ label, run, runs }) {
       if (quiet) return
-      current = { label, run, runs, since: Date.now() }
+      current = { label, run, runs, since: Date.now(), watch: null, loggedAt: Date.now() }
       if (tty) {
         draw()
         ticker ??= setInterval(draw, 500)
         ticker.unref()
       }
     },
-    runEnd (label, run, detail) {
+    // Figures of the running run, about every 0.5 s: { elapsedMs, arrived, bytes, rssBytes }.
+    live (figures) {
+      if (quiet || !current) return
+      current.watch = observe(current.watch, figures)
+      if (tty) return
+      const now = Date.now()
+      if (now - current.loggedAt >= logEveryMs) {
+        current.loggedAt = now
+        stream.write(`${counter()} ${current.label} run ${current.run}: ${duration(now - current.since)} so far, ${describeLive(current.watch)}\n`)
+      }
+    },
+    runEnd (label, run, detail, { tookMs = null } = {}) {
       finished++
+      measured++
+      measuredMs += tookMs ?? (current ? Date.now() - current.since : 0)
       current = null
       if (!quiet) print(`${counter()} ${label} run ${run}: ${detail}`)
     },
@@ -60,6 +85,55 @@ export function createProgress ({ stream = process.stderr, quiet = false } = {})
       current = null
     }
   }
+}
+
+// Keeps what the live line needs: the latest figures, a short history for the rate and the
+// memory trend, and when the arrival figure last moved.
+export function observe (watch, { elapsedMs, arrived = null, bytes = null, rssBytes = null }) {
+  const level = arrived ?? bytes
+  const sample = { tMs: elapsedMs, level, rssBytes }
+  const history = [...(watch?.history ?? []), sample].filter((s) => s.tMs >= elapsedMs - RATE_WINDOW_MS)
+  const moved = !watch || level !== watch.latest.level
+  return {
+    latest: { elapsedMs, arrived, bytes, rssBytes, level },
+    history,
+    quietSince: moved ? { tMs: elapsedMs, rssBytes } : watch.quietSince
+  }
+}
+
+// { quietMs, rssBytes } when nothing has arrived for STALL_QUIET_MS and memory keeps growing; else null.
+export function stallOf (watch) {
+  if (!watch || watch.latest.level == null || watch.latest.rssBytes == null) return null
+  const quietMs = watch.latest.elapsedMs - watch.quietSince.tMs
+  if (quietMs < STALL_QUIET_MS) return null
+  const oldest = watch.history[0]
+  const grewOverall = watch.latest.rssBytes > (watch.quietSince.rssBytes ?? Infinity) * STALL_GROWTH
+  const growingNow = oldest && watch.latest.rssBytes > oldest.rssBytes
+  return grewOverall && growingNow ? { quietMs, rssBytes: watch.latest.rssBytes } : null
+}
+
+export function describeLive (watch) {
+  const { latest, history } = watch
+  const parts = []
+  const oldest = history[0]
+  const spanS = oldest ? (latest.elapsedMs - oldest.tMs) / 1000 : 0
+  const rate = spanS > 0 && latest.level != null && oldest.level != null ? (latest.level - oldest.level) / spanS : null
+  if (latest.arrived != null) {
+    parts.push(`${count(latest.arrived)} arrived${rate != null ? ` (${count(rate)}/s)` : ''}`)
+  } else if (latest.bytes != null) {
+    parts.push(`${megabytes(latest.bytes)} written${rate != null ? ` (${megabytes(rate)}/s)` : ''}, arrivals counted after close`)
+  }
+  if (latest.rssBytes != null) parts.push(`workers ${megabytes(latest.rssBytes)}`)
+  const stall = stallOf(watch)
+  if (stall) parts.push(`STALLED? no arrivals for ${Math.round(stall.quietMs / 1000)} s, workers' RSS ${megabytes(stall.rssBytes)} and growing`)
+  return parts.join(', ')
+}
+
+const count = (n) => Math.round(n).toLocaleString('en-US')
+
+function megabytes (bytes) {
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GB`
+  return `${Math.round(bytes / 1024 ** 2).toLocaleString('en-US')} MB`
 }
 
 function duration (ms) {

@@ -10,6 +10,7 @@ import { startSampler } from './sampler.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
 const STDERR_TAIL_BYTES = 4096
+const LIVE_EVERY_MS = 500
 
 const ms = (fromNs, toNs) => Number(toNs - fromNs) / 1e6
 
@@ -31,7 +32,9 @@ export async function openReceiver (transport, options) {
 // One run of one cell in fresh processes: fork the workers, wait until every logger is built,
 // release them together, wait until every adapter has closed and the receiver has seen the last
 // event, then verify. Never throws for a logger's failure: that becomes { ok: false, error }.
-export async function runOnce ({ adapterFile, transport, cpus, events, payload, timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {}, baseDir = os.tmpdir() }) {
+// onLive, if given, receives about every 0.5 s what the run looks like from outside:
+// { elapsedMs, arrived, bytes, rssBytes } (the receiver's progress() and the workers' summed RSS).
+export async function runOnce ({ adapterFile, transport, cpus, events, payload, timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {}, baseDir = os.tmpdir(), onLive = null }) {
   const beganNs = process.hrtime.bigint()
   const dir = fs.mkdtempSync(path.join(baseDir, 'log-bench-'))
   const workers = []
@@ -39,10 +42,12 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
   const { receiver, error } = await openReceiver(transport, { workers: cpus, events, payload, dir, ...receiverOptions })
   if (error) return finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify })
   let sampler = null
+  let liveTimer = null
   let outcome
   try {
     outcome = await drive()
   } finally {
+    clearInterval(liveTimer)
     const sample = sampler ? sampler.stop() : { series: [], peakRssBytes: 0 }
     await killAll(workers)
     if (outcome && !outcome.ok && verify && state.releasedNs) outcome.partial = await countAfterFailure(receiver, cpus * events)
@@ -80,6 +85,7 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
         startNs: state.releasedNs,
         heapOf: () => [...state.heap.values()].reduce((a, b) => a + b, 0)
       })
+      if (onLive) liveTimer = setInterval(() => onLive({ elapsedMs: ms(state.releasedNs, process.hrtime.bigint()), rssBytes: sampler.latestRssBytes(), ...receiver.progress?.() }), LIVE_EVERY_MS)
       await watch.until(() => workers.every((w) => w.exited && w.closed),
         () => (state.unblocked.size === cpus ? 'waiting for the logger\'s close() to resolve' : 'logging'))
       const sent = cpus * events

@@ -55,6 +55,7 @@ export function startSampler ({ pids, startNs, heapOf, intervalMs = 100 }) {
     })
   }, intervalMs)
   return {
+    latestRssBytes: () => series.at(-1)?.rssBytes ?? null,
     stop () {
       clearInterval(timer)
       return { series, peakRssBytes, primaryPeakRssBytes: Math.max(primaryPeakRssBytes, process.memoryUsage.rss()) }

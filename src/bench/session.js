@@ -7,7 +7,7 @@ import { Interrupted } from './run-once.js'
 // Runs cells of any type into one durable results document, the same way for every command:
 // progress on stderr, Ctrl-C and SIGTERM stop the current run and keep what finished.
 // Returns the document, or null when interrupted (process.exitCode is then set).
-export async function runSession ({ cells, out, env, previous = null, quiet = false, resumeHint = '' }) {
+export async function runSession ({ cells, out, env, previous = null, quiet = false, resumeHint = '', retryTimeouts = false }) {
   const controller = new AbortController()
   const onSignal = (signal) => {
     if (controller.signal.aborted) process.exit(signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED)
@@ -20,7 +20,7 @@ export async function runSession ({ cells, out, env, previous = null, quiet = fa
   if (previous) progress.note(`resuming ${out}: ${previous.runs.filter((r) => r.status !== 'interrupted').length} finished runs kept`)
   const store = createStore({ out, env, previous })
   try {
-    await runCells({ cells, store, signal: controller.signal, progress })
+    await runCells({ cells, store, signal: controller.signal, progress, retryTimeouts })
     return store.doc
   } catch (err) {
     if (!(err instanceof Interrupted)) throw err

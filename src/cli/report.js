@@ -1,10 +1,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { loadResults } from '../results/read.js'
+import { UsageError } from '../errors.js'
 import { EXPORTERS, FORMATS, exporterFor } from '../report/exporters.js'
+import { readPages, writePages } from '../report/pages.js'
 import { list, oneOf, writableOutput } from './validate.js'
 
-export const command = 'report <files..>'
+export const command = 'report [files..]'
 export const describe = 'Turn results JSON into a results page (markdown + PNG charts) and/or CSV'
 
 export function builder (yargs) {
@@ -15,7 +17,9 @@ export function builder (yargs) {
     .option('out', { type: 'string', default: 'results/README.md', describe: 'Markdown page to write; the CSV goes next to it with a .csv extension' })
     .option('images', { type: 'string', default: 'images', describe: 'Directory for the PNG charts (linked from the page by relative path)' })
     .option('format', { type: 'string', default: 'md', describe: `Comma list: ${EXPORTERS.map((e) => `${e.name} (${e.describe})`).join('; ')}` })
+    .option('pages', { type: 'string', describe: 'A pages file (results/pages.json): write every page it lists, each from its own results files, instead of one page from <files>' })
     .example('$0 report results/*.json', 'writes results/README.md and images/')
+    .example('$0 report --pages results/pages.json', 'regenerates every committed results page (results/README.md, results/http.md, …)')
     .example('$0 report r.json --out docs/RESULTS.md --images docs/images --format md,csv', '')
 }
 
@@ -28,6 +32,8 @@ export function parseReportOptions (argv) {
 }
 
 export async function handler (argv) {
+  if (argv.pages != null) return reportPages(argv)
+  if (argv.files == null || [argv.files].flat().length === 0) throw new UsageError('give the results JSON files to report, or --pages <file>')
   const options = parseReportOptions(argv)
   const dataset = loadResults(options.files)
   // Only once the inputs are known good: create the page's directory (docs/ in `--out docs/RESULTS.md`).
@@ -35,11 +41,22 @@ export async function handler (argv) {
   writableOutput(options.out)
   const written = []
   for (const format of options.formats) written.push(...exporterFor(format).write(dataset, options))
+  summarizeWritten(written, options.images)
+}
+
+function reportPages (argv) {
+  const given = ['out', 'images', 'format'].filter((name) => process.argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`)))
+  if ([argv.files ?? []].flat().length || given.length) throw new UsageError(`--pages names every page, its results and images: it cannot be combined with ${given.length ? `--${given[0]}` : 'results files'}`)
+  const pages = readPages(String(last(argv.pages)))
+  summarizeWritten(writePages(pages, { checkOutput: writableOutput }), path.resolve(pages[0].images))
+}
+
+function summarizeWritten (written, images) {
   const relative = (file) => {
     const shown = path.relative(process.cwd(), file)
     return shown.startsWith('..') ? file : shown
   }
   const pngs = written.filter((f) => f.endsWith('.png'))
   const others = written.filter((f) => !f.endsWith('.png'))
-  process.stdout.write(`wrote ${others.map(relative).join(', ')}${pngs.length ? ` and ${pngs.length} chart${pngs.length > 1 ? 's' : ''} in ${relative(options.images)}/` : ''}\n`)
+  process.stdout.write(`wrote ${others.map(relative).join(', ')}${pngs.length ? ` and ${pngs.length} chart${pngs.length > 1 ? 's' : ''} in ${relative(images)}/` : ''}\n`)
 }

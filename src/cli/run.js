@@ -49,6 +49,7 @@ export function builder (yargs) {
     .option('resume', { type: 'boolean', default: false, describe: 'Continue the unfinished results file given by --out (or the scenario\'s output): finished runs are kept, the rest run' })
     .option('shard', { type: 'string', describe: 'Run only share k of n of the cells (k/n, e.g. 1/4); join the shards with `log-bench merge`' })
     .option('quiet', { type: 'boolean', default: false, describe: 'No progress on stderr' })
+    .option('retry-timeouts', { type: 'boolean', default: false, describe: 'Run the rest of a cell after one of its runs hit --timeout (by default they are recorded as skipped, with the reason)' })
     .example('$0 run', 'the default matrix: log4js, winston, bunyan, pino and raw to the console, 1 worker, 1,000,000 events, 3 runs')
     .example('$0 run --lib winston --transport file --cpus 8', '')
     .example('$0 run --lib all,raw --transport udp,tcp --syslog rsyslog', 'syslog through a real rsyslogd')
@@ -231,11 +232,13 @@ export async function handler (argv) {
   })
   env.plan = { kind: plan.kind, name: plan.name, file: plan.file ?? null, id: plan.id, shard: shard ? `${shard.k}/${shard.n}` : null, cells: plan.cells.length, shardCells: cells.length }
 
-  const doc = await runSession({ cells, out, env, previous, quiet: argv.quiet, resumeHint: ' (continue with --resume)' })
+  const doc = await runSession({ cells, out, env, previous, quiet: argv.quiet, resumeHint: ' (continue with --resume)', retryTimeouts: argv.retryTimeouts })
   if (!doc) return
   if (doc.runs.some((r) => (r.type ?? 'run') === 'run')) process.stdout.write(renderTerminal(doc))
   if (doc.runs.some((r) => r.type === 'http')) process.stdout.write(renderHttpTerminal(doc))
   for (const group of plan.kind === 'scenario' ? [...plan.options.run, ...plan.options.http] : [plan.options]) process.stdout.write(externalNote(group.syslog))
   const failed = doc.runs.filter((r) => r.status === 'failed').length
-  process.stdout.write(`\nresults: ${out}${failed ? ` (${failed} failed run${failed > 1 ? 's' : ''}, see above)` : ''}\n`)
+  const skipped = doc.runs.filter((r) => r.status === 'skipped').length
+  const notes = [failed ? `${failed} failed run${failed > 1 ? 's' : ''}` : '', skipped ? `${skipped} skipped after a time limit` : ''].filter(Boolean)
+  process.stdout.write(`\nresults: ${out}${notes.length ? ` (${notes.join(', ')}, see above)` : ''}\n`)
 }

@@ -13,6 +13,10 @@ export const workerLabel = (n) => `${n} worker${n > 1 ? 's' : ''}`
 export function failureReason (run) {
   if (run.status === 'unsupported') return 'unsupported'
   if (run.status === 'interrupted') return 'interrupted'
+  if (run.status === 'skipped') {
+    const after = /^run (\d+) timed out/.exec(run.error ?? '')
+    return after ? `skipped: run ${after[1]} timed out` : 'skipped'
+  }
   const error = run.error ?? ''
   if (/out of memory|heap limit/i.test(error)) return 'failed: out of memory'
   if (/timed out/i.test(error)) return 'failed: timed out'

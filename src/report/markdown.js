@@ -5,27 +5,36 @@ import { formatBytes, unique } from './labels.js'
 // The results page: what was measured where, then each section's tables and chart links.
 // Everything on it comes from the results; nothing depends on when the report is generated, so
 // regenerating from the same results gives the same page.
-export function renderPage (dataset, { imageLink, sections = SECTIONS }) {
+// A page of several (log-bench report --pages) has its own title, links to the others (nav: markdown)
+// and may have reference data (Then and now).
+export function renderPage (dataset, { imageLink, sections = SECTIONS, title = 'log-bench results', nav = null, reference = null }) {
   const env = dataset.env
   const ctx = {
     image: (file, alt) => `![${alt.replace(/[[\]]/g, '')}](${imageLink(file)})`,
-    conditions: `${env.cpuModel}, ${env.cpuCount} cores, Node ${env.node}`
+    conditions: `${env.cpuModel}, ${env.cpuCount} cores, Node ${env.node}`,
+    reference
   }
   const runs = dataset.runs
-  const out = ['# log-bench results', intro(dataset)]
+  const out = [`# ${title}`]
+  if (nav) out.push(nav)
+  out.push(intro(dataset))
   const incomplete = dataset.envs.filter((e) => !e.complete)
   if (incomplete.length) {
     out.push(`> **Incomplete:** ${incomplete.map((e) => `\`${e.file}\``).join(', ')} ${incomplete.length > 1 ? 'were' : 'was'} ${incomplete.some((e) => e.interrupted) ? 'interrupted' : 'not finished'}; cells it did not reach are missing.`)
   }
+  const charts = []
+  const render = (placed) => {
+    for (const section of sections) {
+      if ((section.placement === 'top') !== placed || !runs.some((r) => section.types.includes(r.type ?? 'run'))) continue
+      const part = renderSection(section, dataset, ctx)
+      if (part.markdown) out.push(part.markdown)
+      charts.push(...part.charts)
+    }
+  }
+  render(true)
   out.push('## Hardware and Software', hardwareTable(dataset))
   out.push('## How to read the numbers', howToRead())
-  const charts = []
-  for (const section of sections) {
-    if (!runs.some((r) => section.types.includes(r.type ?? 'run'))) continue
-    const part = renderSection(section, dataset, ctx)
-    if (part.markdown) out.push(part.markdown)
-    charts.push(...part.charts)
-  }
+  render(false)
   const known = new Set(sections.flatMap((s) => s.types))
   const skipped = unique(runs.map((r) => r.type ?? 'run').filter((t) => !known.has(t)))
   if (skipped.length) {
@@ -49,7 +58,7 @@ function intro (dataset) {
   const env = dataset.env
   const runs = dataset.runs.filter((r) => (r.type ?? 'run') === 'run')
   const events = unique(runs.map((r) => r.events)).map((n) => n.toLocaleString('en-US'))
-  const maxWorkers = Math.max(0, ...runs.map((r) => r.cpus))
+  const maxWorkers = Math.max(0, ...dataset.runs.map((r) => r.cpus ?? 0))
   const what = events.length ? `Results of **${events.join(' / ')} events per worker**, measured` : 'Measured'
   let text = `${what} on **${env.cpuModel} (${env.cpuCount} cores, ${formatBytes(env.memoryBytes)} memory)** with Node ${env.node}, on ${dateRange(env)}.`
   if (maxWorkers > env.cpuCount) text += ` Worker counts above ${env.cpuCount} share the machine's ${env.cpuCount} cores, so they measure contention as much as parallelism.`

@@ -7,10 +7,10 @@ import { writeCharts } from './charts.js'
 export const resultsReadme = {
   name: 'md',
   describe: 'markdown results page (--out) and its PNG charts (--images)',
-  write (dataset, { out, images }) {
+  write (dataset, { out, images, page = {} }) {
     const pageDir = path.dirname(path.resolve(out))
     const imageLink = (file) => path.relative(pageDir, path.resolve(images, file)).split(path.sep).join('/')
-    const { markdown, charts } = renderPage(dataset, { imageLink })
+    const { markdown, charts } = renderPage(dataset, { imageLink, ...page })
     const pngs = writeCharts(charts, images)
     fs.mkdirSync(pageDir, { recursive: true })
     fs.writeFileSync(out, markdown)

@@ -194,7 +194,7 @@ function runCells (cellRuns, n) {
     const isDrop = i === 2
     if (value != null) return isDrop ? formatPct(value) : formatMs(value)
     if (run.ok) return isDrop ? 'unknown' : ''
-    if (reasonGiven) return run.status === 'unsupported' ? 'unsupported' : 'failed'
+    if (reasonGiven) return ['unsupported', 'skipped'].includes(run.status) ? run.status : 'failed'
     reasonGiven = true
     return failureReason(run)
   })

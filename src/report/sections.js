@@ -1,8 +1,12 @@
+import { glanceSection } from './glance.js'
 import { runSection } from './run-section.js'
+import { thenAndNowSection } from './then-and-now.js'
 import { httpSection } from './http-section.js'
 
 // The report's sections, in page order. A section claims run types and renders them:
 //   { name, types: ['run'], render(dataset, ctx) → { markdown, charts: [{ file, width, height, config }] } }
-// ctx: { image(file, alt) → markdown image link, conditions (machine in a few words) }.
+// ctx: { image(file, alt) → markdown image link, conditions (machine in a few words), reference
+// (a page's reference data, see then-and-now.js, or null) }. `placement: 'top'` puts a section
+// before the Hardware and Software table.
 // To report a new kind of run, write a section module and add it here with one import line.
-export const SECTIONS = [runSection, httpSection]
+export const SECTIONS = [glanceSection, runSection, thenAndNowSection, httpSection]

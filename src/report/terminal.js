@@ -59,7 +59,9 @@ function summaryTable (summary) {
     const parts = [fmt.ms(s.doneMs.mean)]
     if (s.doneVsRaw != null && lib !== 'raw') parts.push(fmt.ratio(s.doneVsRaw))
     if (s.dropRate) parts.push(`drop ${fmt.pct(s.dropRate.mean)}`)
-    if (s.okRuns < s.runs) parts.push(`${s.runs - s.okRuns}/${s.runs} failed`)
+    const skipped = s.skippedRuns ?? 0
+    if (s.okRuns + skipped < s.runs) parts.push(`${s.runs - s.okRuns - skipped}/${s.runs} failed`)
+    if (skipped) parts.push(`${skipped}/${s.runs} skipped`)
     return parts.join('; ')
   })])
   return formatTable(header, rows)

@@ -39,6 +39,8 @@ export function summarize (runs) {
       sink: first.sink ?? null,
       runs: cellRuns.length,
       okRuns: ok.length,
+      // Not run because an earlier run of the cell hit the time limit (see runCells).
+      skippedRuns: cellRuns.filter((r) => r.status === 'skipped').length,
       status: cellStatus(cellRuns),
       errors: [...new Set(cellRuns.filter((r) => !r.ok).map((r) => r.error))]
     }

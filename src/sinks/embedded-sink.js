@@ -108,6 +108,7 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
   }
   return {
     ...sink,
+    arrivals: () => stats.frames,
     counts ({ withBits = false } = {}) {
       return {
         ...verifier.counts(verifier.workers * verifier.events),
@@ -214,7 +215,9 @@ export async function spawnSink (options) {
   })
   const pending = new Map()
   let nextId = 0
+  let arrivedFrames = 0
   child.on('message', (msg) => {
+    if (msg?.type === 'arrivals') arrivedFrames = msg.frames
     if (msg?.type === 'counts' && pending.has(msg.id)) {
       pending.get(msg.id).resolve(msg.counts)
       pending.delete(msg.id)
@@ -250,6 +253,8 @@ export async function spawnSink (options) {
     ...started,
     pid: child.pid,
     exited,
+    // Frames (messages) received so far as last reported, within ARRIVALS_EVERY_MS.
+    arrivals: () => arrivedFrames,
     counts ({ exact = false } = {}) {
       if (!child.connected) return exited.then((reason) => { throw new Error(reason) })
       return new Promise((resolve, reject) => {
@@ -265,6 +270,19 @@ export async function spawnSink (options) {
     },
     stop: stopChild
   }
+}
+
+// Frames received so far, sent to the parent when they change, for live progress: one small
+// message every ARRIVALS_EVERY_MS instead of a counts request, which walks the bitsets.
+const ARRIVALS_EVERY_MS = 250
+function reportArrivals (arrivals) {
+  let last = -1
+  setInterval(() => {
+    const frames = arrivals()
+    if (frames === last || !process.connected) return
+    last = frames
+    process.send({ type: 'arrivals', frames })
+  }, ARRIVALS_EVERY_MS).unref()
 }
 
 function sinkExitReason (pid, code, signal, stderrTail, stopping) {
@@ -297,6 +315,7 @@ async function runChild () {
     else if (msg?.type === 'stop') leave()
   })
   process.once('disconnect', leave)
+  reportArrivals(() => sink.arrivals())
   const { host, udpPort, tcpPort, udpReceiveBufferBytes } = sink
   // The priority of what receives UDP (null over TCP alone, which runs at the default).
   const priority = udpPort == null ? null : sink.udpReceiverNice ?? os.getPriority()
@@ -344,6 +363,8 @@ async function startSharedUdpSink (config, receivers) {
   }
   // A reader that dies takes its counts with it: the sink as a whole has failed.
   for (const w of readers) w.once('exit', () => process.exit(1))
+  const readerArrivals = readers.map(() => 0)
+  readers.forEach((w, i) => w.on('message', (msg) => { if (msg?.type === 'arrivals') readerArrivals[i] = msg.frames }))
   let nextId = 0
   const ask = (w, withBits) => new Promise((resolve) => {
     const id = nextId++
@@ -360,6 +381,7 @@ async function startSharedUdpSink (config, receivers) {
     udpPort: started[0].udpPort,
     tcpPort: tcp?.tcpPort ?? null,
     udpReceiveBufferBytes: started[0].udpReceiveBufferBytes,
+    arrivals: () => readerArrivals.reduce((a, b) => a + b, 0) + (tcp ? tcp.arrivals() : 0),
     async counts ({ exact = false } = {}) {
       const parts = await Promise.all(readers.map((w) => ask(w, exact)))
       if (tcp) parts.push(tcp.counts({ withBits: exact }))
@@ -408,6 +430,7 @@ async function runReader () {
     if (msg?.type === 'counts') process.send({ type: 'counts', id: msg.id, counts: sink.counts({ withBits: msg.withBits }) })
   })
   process.once('disconnect', () => process.exit(0))
+  reportArrivals(() => sink.arrivals())
   const { host, udpPort, udpReceiveBufferBytes } = sink
   process.send({ type: 'listening', sink: { host, udpPort, udpReceiveBufferBytes } })
 }

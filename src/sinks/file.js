@@ -1,3 +1,4 @@
+import fs from 'node:fs'
 import path from 'node:path'
 import { dropRate } from './verifier.js'
 import { verifyFiles } from './verify-files.js'
@@ -11,6 +12,14 @@ export function createFileReceiver ({ workers, events, payload, dir }) {
     doneMeans: 'every logger\'s close() resolved with its file written (read back and verified after)',
     target (workerId) { return { file: fileOf(workerId) } },
     attach () {},
+    // Events are counted when the files are read back after close; meanwhile, bytes written so far.
+    progress () {
+      let bytes = 0
+      for (let workerId = 0; workerId < workers; workerId++) {
+        try { bytes += fs.statSync(fileOf(workerId)).size } catch {}
+      }
+      return { arrived: null, bytes }
+    },
     async settle ({ sent }) {
       const files = Array.from({ length: workers }, (_, workerId) => fileOf(workerId))
       const { received, duplicates, corrupt } = await verifyFiles(files, { workers, events, payload })

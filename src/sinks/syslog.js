@@ -50,6 +50,7 @@ async function embeddedReceiver (protocol, { workers, events, payload, quietMs =
     sinkPid: sink.pid,
     target: targetOf(protocol, sink.host, protocol === 'udp' ? sink.udpPort : sink.tcpPort),
     attach () {},
+    progress () { return { arrived: sink.arrivals() } },
     onFailure (callback) { sink.exited.then(callback) },
     async settle ({ sent }) {
       const ask = async (exact = false) => {
@@ -129,9 +130,11 @@ function followOutput (file, { workers, events, payload, quietMs, startOffset })
     if (parsed === null) verifier.corrupt++
     else verifier.check(parsed.message)
   }
+  const lines = newlineCounter(file, startOffset)
   return {
     probes: () => probes,
-    progress: () => ({ arrived: verifier.received }),
+    // Lines in the output file since startOffset (start-up probes included), counted incrementally.
+    progress: () => ({ arrived: lines() }),
     async settle (sent, checkAlive) {
       const ask = async () => {
         checkAlive()
@@ -205,6 +208,35 @@ async function untilQuiet (ask, progress, complete, quietMs) {
 function pick (counts, sent) {
   const { received, corrupt, duplicates } = counts
   return { sent, received, corrupt, duplicates, dropRate: dropRate(sent, received) }
+}
+
+// Counts newlines in a growing file, reading only what was added since the last call (at most
+// COUNT_CHUNK_BYTES × COUNT_CHUNKS per call, so a call stays short; the rest is counted next time).
+const COUNT_CHUNK_BYTES = 1 << 20
+const COUNT_CHUNKS = 16
+export function newlineCounter (file, startOffset = 0) {
+  const buffer = Buffer.allocUnsafe(COUNT_CHUNK_BYTES)
+  let offset = startOffset
+  let lines = 0
+  return () => {
+    let fd
+    try {
+      fd = fs.openSync(file, 'r')
+    } catch {
+      return lines
+    }
+    try {
+      for (let chunk = 0; chunk < COUNT_CHUNKS; chunk++) {
+        const read = fs.readSync(fd, buffer, 0, COUNT_CHUNK_BYTES, offset)
+        if (read === 0) break
+        offset += read
+        for (let i = buffer.indexOf(10, 0); i !== -1 && i < read; i = buffer.indexOf(10, i + 1)) lines++
+      }
+    } finally {
+      fs.closeSync(fd)
+    }
+    return lines
+  }
 }
 
 function fileSize (file) {

@@ -1,0 +1,78 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { UsageError } from '../errors.js'
+import { loadResults } from '../results/read.js'
+import { resultsReadme } from './results-readme.js'
+import { readReference } from './then-and-now.js'
+
+// Several results pages from several results files, listed in one pages file (results/pages.json):
+//   { "pages": [ { "out": "results/README.md", "results": ["results/seed-article.json"],
+//                  "title": "…", "label": "…", "images": "images", "reference": "results/reference/….json" } ] }
+// Paths are relative to the current directory (the repository's root), like a scenario's output.
+// Every page links to the others; a new page is one more entry.
+
+const KEYS = ['$comment', 'out', 'results', 'title', 'label', 'images', 'reference']
+
+export function readPages (file) {
+  let doc
+  try {
+    doc = JSON.parse(fs.readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new UsageError(`${file}: cannot read the pages file (${err.code === 'ENOENT' ? 'no such file' : err.message})`)
+  }
+  if (!Array.isArray(doc?.pages) || doc.pages.length === 0) throw new UsageError(`${file}: expected { "pages": [ … ] } with at least one page`)
+  const outs = new Set()
+  return doc.pages.map((page, i) => {
+    const where = `${file}: pages[${i}]`
+    if (page === null || typeof page !== 'object') throw new UsageError(`${where} is not an object`)
+    const unknown = Object.keys(page).find((key) => !KEYS.includes(key))
+    if (unknown) throw new UsageError(`${where}: unknown field "${unknown}" (allowed: ${KEYS.join(', ')})`)
+    if (typeof page.out !== 'string' || !page.out.endsWith('.md')) throw new UsageError(`${where}.out must be the path of a .md page`)
+    if (outs.has(path.resolve(page.out))) throw new UsageError(`${where}.out ${page.out} is named twice`)
+    outs.add(path.resolve(page.out))
+    if (!Array.isArray(page.results) || page.results.length === 0 || page.results.some((r) => typeof r !== 'string')) throw new UsageError(`${where}.results must be a list of results JSON files`)
+    for (const key of ['title', 'label', 'images', 'reference']) {
+      if (page[key] !== undefined && typeof page[key] !== 'string') throw new UsageError(`${where}.${key} must be a string`)
+    }
+    return {
+      out: page.out,
+      results: page.results,
+      title: page.title ?? 'log-bench results',
+      label: page.label ?? page.title ?? path.basename(page.out, '.md'),
+      images: page.images ?? 'images',
+      reference: page.reference ?? null
+    }
+  })
+}
+
+// Reads every input first (bad input: nothing is written), then writes each page and its charts.
+// checkOutput(file) throws if a page cannot be written there (the CLI's output checks).
+export function writePages (pages, { checkOutput = () => {} } = {}) {
+  const loaded = pages.map((page) => ({
+    page,
+    dataset: loadResults(page.results),
+    reference: page.reference ? readReference(page.reference) : null
+  }))
+  for (const { page } of loaded) {
+    fs.mkdirSync(path.dirname(path.resolve(page.out)), { recursive: true })
+    checkOutput(page.out)
+  }
+  const written = []
+  for (const { page, dataset, reference } of loaded) {
+    written.push(...resultsReadme.write(dataset, {
+      out: path.resolve(page.out),
+      images: path.resolve(page.images),
+      page: { title: page.title, nav: navOf(pages, page), reference }
+    }))
+  }
+  return written
+}
+
+function navOf (pages, current) {
+  if (pages.length < 2) return null
+  const from = path.dirname(path.resolve(current.out))
+  const links = pages.map((page) => (page === current
+    ? `**${page.label}**`
+    : `[${page.label}](${path.relative(from, path.resolve(page.out)).split(path.sep).join('/')})`))
+  return `Pages: ${links.join(' · ')}`
+}

@@ -1,0 +1,74 @@
+import fs from 'node:fs'
+import { UsageError } from '../errors.js'
+import { formatTable } from './table.js'
+import { cpuLabel, formatMs, formatPct, transportTitle, unique } from './labels.js'
+
+// "Then and now": the seed article's published averages (a reference data file, see
+// results/reference/) beside ours, per library, transport and worker count, and for each
+// transport and worker count whether its orderings still hold. Generated from both data sets.
+
+export function readReference (file) {
+  let doc
+  try {
+    doc = JSON.parse(fs.readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new UsageError(`${file}: cannot read the reference data (${err.code === 'ENOENT' ? 'no such file' : err.message})`)
+  }
+  if (!doc?.source?.title || !doc.hardware || !Array.isArray(doc.cells)) throw new UsageError(`${file}: not a reference data file (expected source.title, hardware and cells)`)
+  for (const [i, c] of doc.cells.entries()) {
+    if (typeof c.transport !== 'string' || typeof c.lib !== 'string' || !Number.isInteger(c.cpus)) throw new UsageError(`${file}: cells[${i}] needs transport, lib and cpus`)
+  }
+  return { ...doc, file }
+}
+
+const MEASURES = [['unblockedMs', 'unblocked'], ['doneMs', 'done']]
+
+export const thenAndNowSection = {
+  name: 'then-and-now',
+  types: ['run'],
+  render (dataset, ctx) {
+    const reference = ctx.reference
+    if (!reference) return { markdown: '', charts: [] }
+    const summary = dataset.summary.filter((s) => (s.type ?? 'run') === 'run')
+    const ours = (c) => summary.find((s) => s.transport === c.transport && s.lib === c.lib && s.cpus === c.cpus && s.events === reference.events)
+    const hw = reference.hardware
+    const env = dataset.env
+    const out = ['## Then and now']
+    out.push(`The ${reference.source.year} article "${reference.source.title}" (${reference.source.publisher}; its code: ${reference.source.code}) beside these results, per library, transport and worker count, ${reference.events.toLocaleString('en-US')} events per worker. ` +
+      `**The machines and Node versions differ**: the article ran on ${hw.cpu} (${hw.cores} cores / ${hw.threads} threads, ${hw.memory}), Node ${hw.node}; these results on ${env.cpuModel} (${env.cpuCount} cores), Node ${env.node}. ` +
+      'Absolute times do not compare across them; which library comes first does. The article\'s figures are its published averages, kept in `' + reference.file + '`. ' + (reference.source.what ?? ''))
+    const rows = reference.cells.map((c) => {
+      const s = ours(c)
+      const then = c.failed ? [c.failed, '', ''] : [formatMs(c.unblockedMs), formatMs(c.doneMs), c.dropRate === undefined ? '' : formatPct(c.dropRate)]
+      let now
+      if (!s) now = ['not measured', '', '']
+      else if (s.okRuns === 0) now = [s.status === 'unsupported' ? 'unsupported' : `${s.status}: ${s.errors[0] ?? ''}`.replace(/\|/g, '\\|'), '', '']
+      else now = [formatMs(s.unblockedMs?.mean), formatMs(s.doneMs?.mean), s.dropRate ? formatPct(s.dropRate.mean) : 'unknown']
+      return [transportTitle(c.transport), c.lib, cpuLabel(c.cpus), ...then, ...now]
+    })
+    out.push(formatTable(['Transport', 'Library', 'Workers', 'then unblocked', 'then done', 'then drop', 'now unblocked', 'now done', 'now drop'], rows, { text: true }))
+    out.push('### Which findings hold')
+    out.push('For each transport and worker count, the libraries of the article ordered by mean time, fastest first, then (the article) and now (these results), over the libraries with a figure on both sides.')
+    const findings = []
+    for (const transport of unique(reference.cells.map((c) => c.transport))) {
+      for (const cpus of unique(reference.cells.filter((c) => c.transport === transport).map((c) => c.cpus))) {
+        const cells = reference.cells.filter((c) => c.transport === transport && c.cpus === cpus)
+        for (const [measure, word] of MEASURES) {
+          const both = cells.filter((c) => c[measure] != null && ours(c)?.[measure]?.mean != null)
+          if (both.length < 2) continue
+          const then = [...both].sort((a, b) => a[measure] - b[measure]).map((c) => c.lib)
+          const now = [...both].sort((a, b) => ours(a)[measure].mean - ours(b)[measure].mean).map((c) => c.lib)
+          const verdict = then.join() === now.join() ? 'holds' : then[0] === now[0] ? 'changed below the first place' : 'changed'
+          findings.push([transportTitle(transport), cpuLabel(cpus), word, then.join(' < '), now.join(' < '), verdict])
+        }
+        for (const c of cells.filter((x) => x.failed)) {
+          const s = ours(c)
+          const now = !s ? 'not measured' : s.okRuns === 0 ? `${s.status} now too` : `finishes now (${s.okRuns} of ${s.runs} runs)`
+          findings.push([transportTitle(transport), cpuLabel(cpus), 'finished', `${c.lib}: no figures`, `${c.lib}: ${now}`, s && s.okRuns === 0 ? 'holds' : 'changed'])
+        }
+      }
+    }
+    out.push(findings.length ? formatTable(['Transport', 'Workers', 'Measure', 'Then', 'Now', 'Finding'], findings, { text: true }) : '_No transport and worker count has figures on both sides to compare._')
+    return { markdown: out.join('\n\n'), charts: [] }
+  }
+}

@@ -1,0 +1,88 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { createProgress, describeLive, observe, stallOf, STALL_QUIET_MS } from '../src/bench/progress.js'
+import { ADAPTERS, leftovers, readJson, runCli, tmpDir } from './helpers.js'
+
+const GB = 1024 ** 3
+
+function watchOver (samples) {
+  let watch = null
+  for (const s of samples) watch = observe(watch, s)
+  return watch
+}
+
+test('live figures: arrivals with their rate and the workers\' memory', () => {
+  const watch = watchOver([
+    { elapsedMs: 0, arrived: 0, rssBytes: 0.1 * GB },
+    { elapsedMs: 2000, arrived: 200_000, rssBytes: 0.2 * GB }
+  ])
+  assert.equal(describeLive(watch), '200,000 arrived (100,000/s), workers 205 MB')
+  assert.equal(stallOf(watch), null)
+})
+
+test('a file run shows bytes written and says arrivals are counted after close', () => {
+  const watch = watchOver([{ elapsedMs: 0, arrived: null, bytes: 0, rssBytes: null }, { elapsedMs: 1000, arrived: null, bytes: 10 * 1024 ** 2, rssBytes: null }])
+  assert.equal(describeLive(watch), '10 MB written (10 MB/s), arrivals counted after close')
+})
+
+test('nothing arriving for a long while with memory growing is flagged as stalled, with the figures', () => {
+  const samples = []
+  for (let t = 0; t <= STALL_QUIET_MS + 2000; t += 500) samples.push({ elapsedMs: t, arrived: 0, rssBytes: GB + t * 100_000 })
+  const watch = watchOver(samples)
+  assert.deepEqual(stallOf(watch), { quietMs: STALL_QUIET_MS + 2000, rssBytes: GB + (STALL_QUIET_MS + 2000) * 100_000 })
+  assert.match(describeLive(watch), /STALLED\? no arrivals for 32 s, workers' RSS 4\.0 GB and growing/)
+})
+
+test('quiet with flat memory, or arrivals still coming, is not a stall', () => {
+  const flat = []
+  const moving = []
+  for (let t = 0; t <= STALL_QUIET_MS + 2000; t += 500) {
+    flat.push({ elapsedMs: t, arrived: 5, rssBytes: GB })
+    moving.push({ elapsedMs: t, arrived: t, rssBytes: GB + t * 100_000 })
+  }
+  assert.equal(stallOf(watchOver(flat)), null)
+  assert.equal(stallOf(watchOver(moving)), null)
+})
+
+test('without a terminal, a running run gets a line at most every interval', () => {
+  const lines = []
+  const stream = { isTTY: false, write: (text) => lines.push(text) }
+  const progress = createProgress({ stream, logEveryMs: 0 })
+  progress.begin(1)
+  progress.runStart({ label: 'pino udp 1 cpu', run: 1, runs: 1 })
+  progress.live({ elapsedMs: 500, arrived: 10, rssBytes: 50 * 1024 ** 2 })
+  assert.match(lines.join(''), /\[0\/1\] pino udp 1 cpu run 1: .* so far, 10 arrived, workers 50 MB\n/)
+  const quiet = []
+  const slow = createProgress({ stream: { isTTY: false, write: (text) => quiet.push(text) } })
+  slow.begin(1)
+  slow.runStart({ label: 'x', run: 1, runs: 1 })
+  slow.live({ elapsedMs: 500, arrived: 10, rssBytes: 1 })
+  assert.deepEqual(quiet, [], 'a short run prints nothing before it ends')
+})
+
+test('a run past the time limit: the rest of its cell is skipped with the reason, unless --retry-timeouts', async () => {
+  const dir = tmpDir('lb-skip-')
+  const hanging = path.join(ADAPTERS, 'hanging.js')
+  try {
+    const out = path.join(dir, 'skip.json')
+    const ran = await runCli(['run', '--lib', `${hanging},raw`, '--transport', 'file', '--events', '100', '--runs', '3', '--timeout', '5', '--out', out])
+    assert.equal(ran.code, 0, ran.stderr)
+    assert.deepEqual(leftovers(ran.tag), [])
+    const runs = readJson(out).runs.filter((r) => r.lib === 'hanging')
+    assert.deepEqual(runs.map((r) => r.status), ['failed', 'skipped', 'skipped'])
+    for (const r of runs.slice(1)) assert.equal(r.error, 'run 1 timed out after 5 s; --retry-timeouts runs them anyway')
+    assert.match(ran.stderr, /hanging file 1 cpu: runs 2, 3 skipped: run 1 timed out after 5 s/)
+    assert.match(ran.stdout, /2 skipped after a time limit/)
+    assert.equal(readJson(out).summary.find((s) => s.lib === 'hanging').skippedRuns, 2)
+    assert.deepEqual(readJson(out).runs.filter((r) => r.lib === 'raw').map((r) => r.status), ['ok', 'ok', 'ok'])
+
+    const retried = path.join(dir, 'retry.json')
+    const again = await runCli(['run', '--lib', hanging, '--transport', 'file', '--events', '100', '--runs', '2', '--timeout', '5', '--retry-timeouts', '--out', retried])
+    assert.equal(again.code, 0, again.stderr)
+    assert.deepEqual(readJson(retried).runs.map((r) => r.status), ['failed', 'failed'])
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
