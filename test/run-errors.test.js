@@ -8,7 +8,7 @@ describe('bad input: one line, exit code 2, nothing written', () => {
   const dir = tmpDir()
   const out = path.join(dir, 'r.json')
   const cases = [
-    [['--lib', 'foo'], /unknown library "foo": use one of log4js, winston, bunyan, pino, noop, raw, all/],
+    [['--lib', 'foo'], /unknown library "foo": use one of log4js, winston, bunyan, pino, consola, loglevel, roarr, signale, tslog, bole, logtape, noop, raw, all, every/],
     [['--transport', 'smoke'], /unknown transport "smoke": use one of console, file/],
     [['--cpus', '0'], /--cpus must be an integer/],
     [['--cpus', '1,two'], /--cpus must be an integer/],

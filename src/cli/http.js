@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js'
-import { BUILTIN_LIBS, isAdapterPath, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
+import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
 import { TRANSPORTS } from '../sinks/index.js'
 import { runSession } from '../bench/session.js'
 import { planHttpCells } from '../http/matrix.js'
@@ -28,7 +28,7 @@ export const describe = 'The cost of logging under HTTP load: an express server 
 
 export function builder (yargs) {
   return addSyslogOptions(yargs)
-    .option('lib', { type: 'string', default: DEFAULTS.lib, describe: `Comma list: ${BASELINE} (the same app without logging; always run as the baseline), ${BUILTIN_LIBS.join(', ')}, all (the four real libraries), or a path to an adapter file` })
+    .option('lib', { type: 'string', default: DEFAULTS.lib, describe: `Comma list: ${BASELINE} (the same app without logging; always run as the baseline), ${BUILTIN_LIBS.join(', ')}, all (the seed's four), every (all ${LIB_SETS.every.length} libraries), or a path to an adapter file` })
     .option('transport', { type: 'string', default: DEFAULTS.transport, describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} (console: the server's stdout, a pipe read and verified by log-bench)` })
     .option('cpus', { type: 'string', default: DEFAULTS.cpus, describe: 'Comma list of server worker counts (node:cluster workers sharing the port)' })
     .option('logs-per-request', { type: 'string', describe: `Comma list: events the route logs per request (default ${DEFAULTS.logsPerRequest}; not with --middleware)` })
@@ -52,8 +52,8 @@ export function builder (yargs) {
 async function parseLibs (value) {
   const entries = list(value, 'lib')
   for (const entry of entries) {
-    if (entry !== BASELINE && entry !== 'all' && !BUILTIN_LIBS.includes(entry) && !isAdapterPath(entry)) {
-      throw new UsageError(`unknown library "${entry}": use one of ${[BASELINE, ...BUILTIN_LIBS, 'all'].join(', ')}, or a path to an adapter file such as ./my-logger.js`)
+    if (entry !== BASELINE && !(entry in LIB_SETS) && !BUILTIN_LIBS.includes(entry) && !isAdapterPath(entry)) {
+      throw new UsageError(`unknown library "${entry}": use one of ${[BASELINE, ...BUILTIN_LIBS, ...Object.keys(LIB_SETS)].join(', ')}, or a path to an adapter file such as ./my-logger.js`)
     }
   }
   const others = entries.filter((e) => e !== BASELINE)

@@ -1,4 +1,4 @@
-import { BASELINES, BUILTIN_LIBS, REAL_LIBS, adapterFile, libraryVersion, loadAdapter } from '../loggers/index.js'
+import { BASELINES, BUILTIN_LIBS, LIB_SETS, adapterFile, libraryVersion, loadAdapter } from '../loggers/index.js'
 import { TRANSPORTS } from '../sinks/index.js'
 import { formatTable } from '../report/table.js'
 import { udpReaderName } from '../sinks/embedded-sink.js'
@@ -15,5 +15,5 @@ export async function handler () {
     rows.push([name, BASELINES.includes(name) ? 'baseline' : 'library', libraryVersion(adapter, file) ?? '?', adapter.transports.join(', ')])
   }
   process.stdout.write(formatTable(['name', 'kind', 'version', 'transports'], rows, { markdown: false }) + '\n')
-  process.stdout.write(`\nall = ${REAL_LIBS.join(', ')}\ntransports: ${TRANSPORTS.join(', ')}\nembedded sink UDP reader: ${udpReaderName()}\nconsole reader: ${pipeReaderName() === 'native' ? 'native (a pipe per worker, drained by a thread)' : 'node (streams; the native reader is not built)'}\nan outside adapter: --lib ./my-logger.js (see README, "Writing an adapter")\n`)
+  process.stdout.write(`\nall = ${LIB_SETS.all.join(', ')}\nevery = ${LIB_SETS.every.join(', ')}\ntransports: ${TRANSPORTS.join(', ')}\nembedded sink UDP reader: ${udpReaderName()}\nconsole reader: ${pipeReaderName() === 'native' ? 'native (a pipe per worker, drained by a thread)' : 'node (streams; the native reader is not built)'}\nan outside adapter: --lib ./my-logger.js (see README, "Writing an adapter")\n`)
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
-import { BUILTIN_LIBS, isAdapterPath, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
+import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
 import { TRANSPORTS } from '../sinks/index.js'
 import { fsTypeOf } from '../bench/fs-type.js'
 import { planRunCells } from '../bench/orchestrator.js'
@@ -35,7 +35,7 @@ export const describe = 'Time loggers: fork workers that each log --events event
 
 export function builder (yargs) {
   return addSyslogOptions(yargs)
-    .option('lib', { type: 'string', describe: `Comma list: ${BUILTIN_LIBS.join(', ')}, all (the four real libraries), or a path to an adapter file (./my-logger.js) [default: ${DEFAULTS.lib}]` })
+    .option('lib', { type: 'string', describe: `Comma list: ${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries), or a path to an adapter file (./my-logger.js) [default: ${DEFAULTS.lib}]` })
     .option('transport', { type: 'string', describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} [default: ${DEFAULTS.transport}]` })
     .option('cpus', { type: 'string', describe: `Comma list of worker counts (node:cluster workers logging at once) [default: ${DEFAULTS.cpus}]` })
     .option('events', { type: 'string', describe: `Events logged by each worker per run [default: ${DEFAULTS.events}]` })

@@ -6,8 +6,14 @@ import { UsageError } from '../errors.js'
 const here = path.dirname(fileURLToPath(import.meta.url))
 
 export const REAL_LIBS = ['log4js', 'winston', 'bunyan', 'pino']
+// The most-downloaded Node loggers beyond the seed's four, each on its README default.
+export const POPULAR_LIBS = ['consola', 'loglevel', 'roarr', 'signale', 'tslog', 'bole', 'logtape']
+export const EVERY_LIB = [...REAL_LIBS, ...POPULAR_LIBS]
 export const BASELINES = ['noop', 'raw']
-export const BUILTIN_LIBS = [...REAL_LIBS, ...BASELINES]
+export const BUILTIN_LIBS = [...EVERY_LIB, ...BASELINES]
+// Names that stand for several libraries: `all` stays the seed's four, `every` is all of them.
+// No prototype, so a --lib entry such as "constructor" is not mistaken for a set.
+export const LIB_SETS = Object.assign(Object.create(null), { all: REAL_LIBS, every: EVERY_LIB })
 
 // A --lib entry that looks like a path (./x.js, /abs/x.mjs) is an outside adapter file.
 export function isAdapterPath (entry) {
@@ -19,12 +25,12 @@ export function adapterFile (entry, cwd = process.cwd()) {
   return path.resolve(cwd, entry)
 }
 
-// Expands "all" and checks every name; returns [{ name, file }] in the order given, without repeats.
+// Expands "all" and "every" and checks every name; returns [{ name, file }] in the order given, without repeats.
 export function resolveLibSpecs (entries, cwd = process.cwd()) {
   const specs = []
-  for (const entry of entries.flatMap((e) => (e === 'all' ? REAL_LIBS : [e]))) {
+  for (const entry of entries.flatMap((e) => LIB_SETS[e] ?? [e])) {
     if (!BUILTIN_LIBS.includes(entry) && !isAdapterPath(entry)) {
-      throw new UsageError(`unknown library "${entry}": use one of ${[...BUILTIN_LIBS, 'all'].join(', ')}, or a path to an adapter file such as ./my-logger.js`)
+      throw new UsageError(`unknown library "${entry}": use one of ${[...BUILTIN_LIBS, ...Object.keys(LIB_SETS)].join(', ')}, or a path to an adapter file such as ./my-logger.js`)
     }
     const file = adapterFile(entry, cwd)
     if (!specs.some((s) => s.file === file)) specs.push({ entry, file })
