@@ -1,4 +1,4 @@
-// npm run bench:truth -- [--events 1000000] [--rounds 3] [--libs raw,pino,...] [--transports console,file]
+// npm run bench:truth -- [--events 1000000] [--rounds 3] [--libs raw,pino,...|every] [--transports console,file]
 //                        [--syslog-events 100000] [--no-syslog] [--out truth.json]
 //
 // Do log-bench's numbers match a plain script? For each library × console and file, a plain
@@ -6,25 +6,28 @@
 // its adapter, the same message, the same close; console piped to `cat > /dev/null`) and the same
 // cell through `log-bench run --cpus 1 --runs 1`, interleaved (plain first in odd rounds, log-bench
 // first in even ones), several rounds. Per cell: the fastest done of each side, their ratio, and
-// whether it is within the target (1.10×; raw 1.10× + 100 ms).
+// whether it is within the target (1.10×; raw 1.10× + 100 ms). A cell whose adapter has no such
+// transport (consola, loglevel and roarr have no file) is not run and shows as unsupported.
+// --libs defaults to raw and the seed's four; `--libs every` is all twelve plain scripts.
 // Then, for udp and tcp where rsyslogd is installed, log-bench's embedded sink and rsyslog side by
 // side (done and counts): the two receiving ends must agree.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const bin = path.join(root, 'bin', 'log-bench.js')
-const PLAIN = ['raw', 'pino', 'winston', 'bunyan', 'log4js']
+const SEED = ['raw', 'pino', 'winston', 'bunyan', 'log4js']
+const PLAIN = [...SEED, 'consola', 'loglevel', 'roarr', 'signale', 'tslog', 'bole', 'logtape']
 
 const { values } = parseArgs({
   options: {
     events: { type: 'string', default: '1000000' },
     rounds: { type: 'string', default: '3' },
-    libs: { type: 'string', default: PLAIN.join(',') },
+    libs: { type: 'string', default: SEED.join(',') },
     transports: { type: 'string', default: 'console,file' },
     'syslog-events': { type: 'string', default: '100000' },
     'no-syslog': { type: 'boolean', default: false },
@@ -35,9 +38,9 @@ const { values } = parseArgs({
 const events = Number(values.events)
 const rounds = Number(values.rounds)
 const syslogEvents = Number(values['syslog-events'])
-const libs = values.libs.split(',')
+const libs = [...new Set(values.libs.split(',').flatMap((lib) => (lib === 'every' ? PLAIN : [lib])))]
 const transports = values.transports.split(',')
-for (const lib of libs) if (!PLAIN.includes(lib)) fail(`--libs: no plain script for "${lib}" (have: ${PLAIN.join(', ')})`)
+for (const lib of libs) if (!PLAIN.includes(lib)) fail(`--libs: no plain script for "${lib}" (have: ${PLAIN.join(', ')}, or every)`)
 for (const t of transports) if (!['console', 'file'].includes(t)) fail(`--transports: "${t}" is not console or file`)
 if (![events, rounds, syslogEvents].every((n) => Number.isSafeInteger(n) && n > 0)) fail('--events, --rounds and --syslog-events must be positive integers')
 
@@ -84,9 +87,20 @@ const median = (xs) => {
 const fmt = (x) => (x == null ? '–' : Math.round(x).toLocaleString('en-US'))
 const note = (text) => process.stderr.write(`${text}\n`)
 
-const cells = transports.flatMap((transport) => libs.map((lib) => ({ lib, transport, plain: [], logBench: [], received: [], errors: [] })))
+// The adapter says which transports the log-bench side has; a cell it lacks is skipped, not failed
+// (the plain script refuses it too: one line, exit 2).
+const adapters = new Map()
+for (const lib of libs) adapters.set(lib, (await import(pathToFileURL(path.join(root, 'src', 'loggers', `${lib}.js`)).href)).default)
+const unsupported = (lib, transport) => {
+  const adapter = adapters.get(lib)
+  return adapter.transports.includes(transport) ? null : (adapter.unsupported?.[transport] ?? `${lib} has no ${transport} transport`)
+}
+
+const cells = transports.flatMap((transport) => libs.map((lib) => ({ lib, transport, unsupported: unsupported(lib, transport), plain: [], logBench: [], received: [], errors: [] })))
+for (const cell of cells) if (cell.unsupported) note(`${cell.lib} ${cell.transport}: unsupported, not run`)
 for (let round = 1; round <= rounds; round++) {
   for (const cell of cells) {
+    if (cell.unsupported) continue
     const order = round % 2 ? ['plain', 'logBench'] : ['logBench', 'plain']
     for (const side of order) {
       const r = side === 'plain' ? plainRun(cell.lib, cell.transport) : logBenchRun(cell.lib, cell.transport)
@@ -116,6 +130,10 @@ const lines = [
 ]
 for (const r of rows) {
   const target = r.lib === 'raw' ? '1.10× + 100 ms' : '1.10×'
+  if (r.unsupported) {
+    lines.push(`| ${r.lib} | ${r.transport} | – | – | – | unsupported |`)
+    continue
+  }
   lines.push(`| ${r.lib} | ${r.transport} | ${fmt(r.plainFastest)} (${fmt(r.plainMedian)}) | ${fmt(r.logBenchFastest)} (${fmt(r.logBenchMedian)}) | ${r.ratio == null ? '–' : `${r.ratio.toFixed(2)}×`} | ${r.met == null ? `failed: ${r.errors[0]}` : r.met ? `yes (${target})` : `**no** (${target})`} |`)
 }
 const rankOf = (key, transport) => rows.filter((r) => r.transport === transport && r.lib !== 'raw' && r[key] != null).sort((a, b) => a[key] - b[key]).map((r) => r.lib).join(' < ')

@@ -13,6 +13,14 @@ export function args () {
   return { transport, events, file }
 }
 
+// For a library with no file output: `file` is refused with one line on stderr and exit 2
+// (bench:truth skips such cells as unsupported without running them).
+export function consoleOnly (lib, transport, why) {
+  if (transport === 'console') return
+  process.stderr.write(`${lib}: no ${transport} transport: ${why}\n`)
+  process.exit(2)
+}
+
 // The seed's loop, timed from the first call: unblocked when it returns, done when close() resolved.
 export async function measure (events, log, close) {
   const startNs = process.hrtime.bigint()
