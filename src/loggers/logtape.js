@@ -7,7 +7,9 @@ import { drained } from './flush.js'
 // LogTape's manual: configure({ sinks, loggers }) once, then getLogger(category).info(). The console
 // sink, getConsoleSink(), calls console.info for info records (stdout); the file sink is
 // getFileSink(path) from @logtape/file, LogTape's own file package, on its defaults (blocking
-// writes, an 8192-character buffer, flushed at least every 5 s). dispose() flushes and closes every
+// writes, an 8192-character buffer; but a record under 200 bytes that finds the buffer empty is
+// written and fsynced at once, so the seed's short lines cost a write and an fsync each, which is
+// what its defaults do and what is measured). dispose() flushes and closes every
 // sink. LogTape's meta logger (its own diagnostics) is configured at "warning", as its manual
 // recommends: left unconfigured, LogTape prints an info line about it to the console on every
 // configure(), which would be one stray line per worker. Its warnings go to the same sink, where
