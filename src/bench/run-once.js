@@ -5,6 +5,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createReceiver } from '../sinks/index.js'
 import { startSampler } from './sampler.js'
+import { DEFAULT_WORKLOAD, judgeArrivals } from './workloads.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
 const STDERR_TAIL_BYTES = 4096
@@ -37,13 +38,13 @@ export async function openReceiver (transport, options) {
 // One run of one cell in fresh processes: fork the workers, wait until every logger is built,
 // release them together, wait until every adapter has closed and the receiver has seen the last
 // event, then verify. Never throws for a logger's failure: that becomes { ok: false, error }.
-export async function runOnce ({ adapterFile, transport, cpus, events, payload, timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {} }) {
+export async function runOnce ({ adapterFile, transport, cpus, events, payload, workload = DEFAULT_WORKLOAD, variant = 'default', timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {} }) {
   const beganNs = process.hrtime.bigint()
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-'))
   const workers = []
   const state = { startNs: null, unblocked: new Map(), closed: new Map(), heap: new Map() }
-  const { receiver, error } = await openReceiver(transport, { workers: cpus, events, payload, dir, ...receiverOptions })
-  if (error) return finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify })
+  const { receiver, error } = await openReceiver(transport, { workers: cpus, events, payload, workload, dir, ...receiverOptions })
+  if (error) return judgeArrivals(finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify }), { workload, events })
   let sampler = null
   let outcome
   try {
@@ -57,7 +58,7 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
     if (outcome) outcome.sample = sample
   }
   const overheadMs = ms(beganNs, process.hrtime.bigint())
-  return finish(outcome, { cpus, events, payload, overheadMs, verify })
+  return judgeArrivals(finish(outcome, { cpus, events, payload, overheadMs, verify }), { workload, events })
 
   async function drive () {
     const execArgv = maxOldSpaceSize ? [`--max-old-space-size=${maxOldSpaceSize}`] : []
@@ -67,7 +68,7 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
     receiver.onFailure?.((reason) => watch.fail(`${reason} during the run`))
     try {
       for (let workerId = 0; workerId < cpus; workerId++) {
-        const config = { adapterFile, transport, workerId, events, payload, target: receiver.target(workerId) }
+        const config = { adapterFile, transport, workerId, events, payload, workload, variant, target: receiver.target(workerId) }
         const worker = cluster.fork({ LOG_BENCH_WORKER: JSON.stringify(config) })
         workers.push(track(worker, workerId, receiver, state, watch, maxOldSpaceSize))
       }

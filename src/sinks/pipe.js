@@ -2,8 +2,8 @@ import { LineSplitter, Verifier } from './verifier.js'
 
 // console transport: each worker's stdout is a pipe the primary reads and verifies line by line
 // while the run goes on. Its last arrival is when the receiving end saw the last byte.
-export function createPipeReceiver ({ workers, events, payload }) {
-  const verifier = new Verifier({ workers, events, payload })
+export function createPipeReceiver ({ workers, events, payload, workload }) {
+  const verifier = new Verifier({ workers, events, payload, workload })
   const ended = []
   let lastArrivalNs = null
   return {

@@ -32,13 +32,14 @@ function targetOf (protocol, host, port) {
   return () => ({ host, port, protocol })
 }
 
-async function embeddedReceiver (protocol, { workers, events, payload, quietMs = QUIET_MS.embedded }) {
+async function embeddedReceiver (protocol, { workers, events, payload, workload, quietMs = QUIET_MS.embedded }) {
   const sink = await spawnSink({
     udpPort: protocol === 'udp' ? 0 : null,
     tcpPort: protocol === 'tcp' ? 0 : null,
     workers,
     events,
     payload,
+    workload,
     receiveBufferBytes: UDP_RECEIVE_BUFFER_BYTES,
     udpReceivers: defaultUdpReceivers()
   })
@@ -72,7 +73,7 @@ async function embeddedReceiver (protocol, { workers, events, payload, quietMs =
 
 // rsyslog's arrival time is when a line appears in its output file: the file is polled every
 // POLL_MS from the start, so `done` for rsyslog is "written by rsyslog", within POLL_MS.
-async function rsyslogReceiver (protocol, { workers, events, payload, dir, quietMs = QUIET_MS.rsyslog }) {
+async function rsyslogReceiver (protocol, { workers, events, payload, workload, dir, quietMs = QUIET_MS.rsyslog }) {
   const binary = requireRsyslogd()
   const rsyslogDir = path.join(dir, 'rsyslog')
   fs.mkdirSync(rsyslogDir, { recursive: true })
@@ -95,7 +96,7 @@ async function rsyslogReceiver (protocol, { workers, events, payload, dir, quiet
       growth.atNs = process.hrtime.bigint()
     }
   }, POLL_MS)
-  const verifier = new Verifier({ workers, events, payload })
+  const verifier = new Verifier({ workers, events, payload, workload })
   let offset = 0
   let probes = 0
   const onProbe = () => { probes++ }

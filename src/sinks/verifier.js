@@ -3,6 +3,12 @@
 // events: null means the count is not known in advance (a server under load logs as many events as
 // requests arrive): each worker's bitset then grows with the sequence numbers seen, up to
 // MAX_UNBOUNDED_EVENTS, so a garbled sequence number cannot claim gigabytes.
+// workload: for workloads that carry fields (object, deep, child, error, interpolate) an intact
+// line must also hold that workload's field tokens (src/bench/workloads.js, FIELD_TOKENS): fixed
+// values that read the same in any format, anywhere on the line. A line with the marker and
+// payload but without them lost its fields and is corrupt.
+
+import { fieldTokens } from '../bench/workloads.js'
 
 const MARKER = /w(\d+) (\d+): /
 const LETTER_W = 0x77
@@ -30,7 +36,7 @@ export function dropRate (sent, received) {
 }
 
 export class Verifier {
-  constructor ({ workers, events, payload }) {
+  constructor ({ workers, events, payload, workload }) {
     this.workers = workers
     this.events = events
     this.capacity = events ?? MAX_UNBOUNDED_EVENTS
@@ -40,6 +46,12 @@ export class Verifier {
     this.received = 0
     this.duplicates = 0
     this.corrupt = 0
+    this.tokens = fieldTokens(workload)
+    this.tokenBytes = this.tokens.map((token) => Buffer.from(token, 'latin1'))
+    // Per token, where its next occurrence in the current buffer is (at, -1 for none) as found
+    // from offset `from`: lines come in order, so each buffer is searched about once per token,
+    // even when every line lacks it.
+    this.tokenSearch = this.tokens.map(() => ({ buf: null, from: 0, at: -1 }))
   }
 
   // One arrival (a line, a syslog message body). Returns true when it was a new, intact event.
@@ -50,6 +62,9 @@ export class Verifier {
     const seq = Number(match[2])
     if (worker >= this.workers || seq >= this.capacity) return this.#reject()
     if (!text.startsWith(this.payload, match.index + match[0].length)) return this.#reject()
+    for (const token of this.tokens) {
+      if (!text.includes(token)) return this.#reject()
+    }
     return this.#record(worker, seq)
   }
 
@@ -76,9 +91,25 @@ export class Verifier {
       for (let k = 0; k < payload.length; k++) {
         if (buf[from + k] !== payload[k]) return this.#reject()
       }
+      if (this.tokens.length && !this.#hasTokens(buf, start, end)) return this.#reject()
       return this.#record(worker, seq)
     }
     return this.#reject()
+  }
+
+  // Every field token within buf[start, end). A search runs only when the last one found for this
+  // token lies before `start` (or in another buffer, or the lines went backwards).
+  #hasTokens (buf, start, end) {
+    for (let k = 0; k < this.tokenBytes.length; k++) {
+      const search = this.tokenSearch[k]
+      if (search.buf !== buf || start <= search.from || (search.at !== -1 && search.at < start)) {
+        search.buf = buf
+        search.from = start
+        search.at = buf.indexOf(this.tokenBytes[k], start)
+      }
+      if (search.at === -1 || search.at + this.tokenBytes[k].length > end) return false
+    }
+    return true
   }
 
   #record (worker, seq) {
