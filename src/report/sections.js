@@ -1,8 +1,9 @@
 import { runSection } from './run-section.js'
 import { httpSection } from './http-section.js'
+import { workloadsSection } from './workloads-section.js'
 
 // The report's sections, in page order. A section claims run types and renders them:
 //   { name, types: ['run'], render(dataset, ctx) → { markdown, charts: [{ file, width, height, config }] } }
 // ctx: { image(file, alt) → markdown image link, conditions (machine in a few words) }.
 // To report a new kind of run, write a section module and add it here with one import line.
-export const SECTIONS = [runSection, httpSection]
+export const SECTIONS = [runSection, workloadsSection, httpSection]
