@@ -59,7 +59,6 @@ async function parseLibs (value) {
   const others = entries.filter((e) => e !== BASELINE)
   const libs = [{ name: BASELINE, file: null, adapter: null, version: null }]
   for (const spec of others.length ? resolveLibSpecs(others) : []) {
-    if (spec.variant !== 'default') throw new UsageError(`library variants (${spec.entry}:${spec.variant}) are measured by log-bench run only; http uses each library's default`)
     const adapter = await loadAdapter(spec.file)
     if (libs.some((l) => l.name === adapter.name)) throw new UsageError(`two libraries are both named "${adapter.name}": give each adapter a unique name`)
     libs.push({ name: adapter.name, file: spec.file, adapter, version: libraryVersion(adapter, spec.file) })

@@ -95,7 +95,7 @@ export class Verifier {
 
   // Every field token within buf[start, end): indexOf(byte) (memchr, as for the marker) finds
   // candidates for the token's first byte, a plain loop compares the rest. A native indexOf of
-  // the whole token costs several times more per line (it prepares a search table on every call).
+  // the whole token per line measured about twice this cost on a million-line file.
   #hasTokens (buf, start, end) {
     for (let k = 0; k < this.tokenBytes.length; k++) {
       const token = this.tokenBytes[k]
