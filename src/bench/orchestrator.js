@@ -1,39 +1,56 @@
 import { cellKey } from '../results/model.js'
 import { Interrupted, runOnce } from './run-once.js'
+import { adapterWorkloads, DEFAULT_WORKLOAD, unsupportedWorkloadReason } from './workloads.js'
+import { DEFAULT_VARIANT, libLabel } from '../loggers/index.js'
 
-// Expands checked `run` options into cells in the order they run: transport, library, worker
-// count, size. A cell knows how to execute one of its runs and what an empty record looks like.
-export function planRunCells ({ libs, transports, cpus, sizes, events, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
+// Expands checked `run` options into cells in the order they run: transport, library (and
+// variant), workload, worker count, size. A cell knows how to execute one of its runs and what an
+// empty record looks like.
+export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD], cpus, sizes, events, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
   const cells = []
   for (const transport of transports) {
     for (const lib of libs) {
-      for (const workers of cpus) {
-        for (const { payload } of sizes) {
-          const common = {
-            type: 'run',
-            lib: lib.name,
-            libVersion: lib.version,
-            transport,
-            sink: receiverOptions.sinkName?.(transport) ?? defaultSink(transport),
-            cpus: workers,
-            events,
-            size: Buffer.byteLength(payload)
+      const variant = lib.variant ?? DEFAULT_VARIANT
+      for (const workload of workloads) {
+        for (const workers of cpus) {
+          for (const { payload } of sizes) {
+            const common = {
+              type: 'run',
+              lib: lib.name,
+              variant,
+              workload,
+              libVersion: lib.version,
+              transport,
+              sink: receiverOptions.sinkName?.(transport) ?? defaultSink(transport),
+              cpus: workers,
+              events,
+              size: Buffer.byteLength(payload)
+            }
+            cells.push({
+              key: cellKey(common),
+              label: `${libLabel(lib.name, variant)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${common.size !== 13 ? ` ${common.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}`,
+              describe: describeRun,
+              common,
+              runs,
+              unsupported: cellUnsupported(lib, variant, transport, workload),
+              empty: emptyRunMeasures,
+              execute: (signal, onLive) => runOnce({ adapterFile: lib.file, transport, cpus: workers, events, payload, workload, variant, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir, onLive })
+            })
           }
-          cells.push({
-            key: cellKey(common),
-            label: `${lib.name} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${common.size !== 13 ? ` ${common.size} B` : ''}`,
-            describe: describeRun,
-            common,
-            runs,
-            unsupported: lib.adapter.transports.includes(transport) ? null : unsupportedReason(lib, transport),
-            empty: emptyRunMeasures,
-            execute: (signal, onLive) => runOnce({ adapterFile: lib.file, transport, cpus: workers, events, payload, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir, onLive })
-          })
         }
       }
     }
   }
   return cells
+}
+
+// Why a cell cannot run (recorded as unsupported, never run as something else), or null.
+function cellUnsupported (lib, variant, transport, workload) {
+  if (!lib.adapter.transports.includes(transport)) return unsupportedReason(lib, transport)
+  const variantTransports = lib.adapter.variants?.[variant]?.transports
+  if (variantTransports && !variantTransports.includes(transport)) return `${libLabel(lib.name, variant)} writes to ${variantTransports.join(', ')} only`
+  if (!adapterWorkloads(lib.adapter).includes(workload)) return unsupportedWorkloadReason(lib, workload)
+  return null
 }
 
 // Runs every cell `runs` times (skipping runs the store already holds, for --resume). Each finished
@@ -100,7 +117,7 @@ export function unsupportedReason (lib, transport) {
 }
 
 function describeRun (record) {
-  const received = record.received != null ? `, received ${record.received}/${record.sent}` : ''
+  const received = record.received != null ? `, received ${record.received}/${record.expected ?? record.sent}` : ''
   return `unblocked ${record.unblockedMs.toFixed(0)} ms, done ${record.doneMs.toFixed(0)} ms${received}`
 }
 
@@ -114,6 +131,6 @@ export function emptyRunMeasures () {
     sent: null, received: null, corrupt: null, duplicates: null, dropRate: null,
     unblockedMs: null, doneMs: null, eventsPerSec: null, mbPerSec: null,
     cpuUserMs: null, cpuSystemMs: null, maxRssBytes: null, totalRssPeakBytes: null, maxHeapBytes: null,
-    gcCount: null, gcPauseMs: null, overheadMs: null, timeseries: []
+    gcCount: null, gcPauseMs: null, overheadMs: null, expected: null, nsPerEvent: null, timeseries: []
   }
 }

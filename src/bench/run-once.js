@@ -7,6 +7,7 @@ import { Interrupted, RunFailure } from '../errors.js'
 import { createReceiver } from '../sinks/index.js'
 import { fsTypeOf } from './fs-type.js'
 import { startSampler } from './sampler.js'
+import { DEFAULT_WORKLOAD, judgeArrivals } from './workloads.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
 const STDERR_TAIL_BYTES = 4096
@@ -34,13 +35,13 @@ export async function openReceiver (transport, options) {
 // event, then verify. Never throws for a logger's failure: that becomes { ok: false, error }.
 // onLive, if given, receives about every 0.5 s what the run looks like from outside:
 // { elapsedMs, arrived, bytes, rssBytes } (the receiver's progress() and the workers' summed RSS).
-export async function runOnce ({ adapterFile, transport, cpus, events, payload, timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {}, baseDir = os.tmpdir(), onLive = null }) {
+export async function runOnce ({ adapterFile, transport, cpus, events, payload, workload = DEFAULT_WORKLOAD, variant = 'default', timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {}, baseDir = os.tmpdir(), onLive = null }) {
   const beganNs = process.hrtime.bigint()
   const dir = fs.mkdtempSync(path.join(baseDir, 'log-bench-'))
   const workers = []
   const state = { releasedNs: null, started: new Map(), unblocked: new Map(), closed: new Map(), heap: new Map() }
-  const { receiver, error } = await openReceiver(transport, { workers: cpus, events, payload, dir, ...receiverOptions })
-  if (error) return finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify })
+  const { receiver, error } = await openReceiver(transport, { workers: cpus, events, payload, workload, dir, ...receiverOptions })
+  if (error) return judgeArrivals(finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify }), { workload, events })
   let sampler = null
   let liveTimer = null
   let outcome
@@ -60,7 +61,7 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
     }
   }
   const overheadMs = ms(beganNs, process.hrtime.bigint())
-  return finish(outcome, { cpus, events, payload, overheadMs, verify })
+  return judgeArrivals(finish(outcome, { cpus, events, payload, overheadMs, verify }), { workload, events })
 
   async function drive () {
     const execArgv = maxOldSpaceSize ? [`--max-old-space-size=${maxOldSpaceSize}`] : []
@@ -69,7 +70,7 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
     receiver.onFailure?.((reason) => watch.fail(`${reason} during the run`))
     try {
       for (let workerId = 0; workerId < cpus; workerId++) {
-        const config = { adapterFile, transport, workerId, events, payload, target: receiver.target(workerId) }
+        const config = { adapterFile, transport, workerId, events, payload, workload, variant, target: receiver.target(workerId) }
         // stdio is set for every fork: cluster keeps settings between calls, and a receiver may give
         // each worker its own stdout (the console transport's native pipe).
         cluster.setupPrimary({ exec: WORKER_FILE, execArgv, args: [], stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'] })

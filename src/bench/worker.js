@@ -37,7 +37,7 @@ process.on('unhandledRejection', (err) => fail('uncaught', err))
 
 async function main () {
   const adapter = (await import(pathToFileURL(config.adapterFile).href)).default
-  const logger = await adapter.create({ ...config.target, transport: config.transport, workerId: config.workerId, events: config.events })
+  const logger = await adapter.create({ ...config.target, transport: config.transport, workerId: config.workerId, events: config.events, workload: config.workload, variant: config.variant })
   process.once('message', (msg) => {
     if (msg && msg.type === 'start') run(logger).catch((err) => fail('close', err))
   })

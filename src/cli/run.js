@@ -2,7 +2,8 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
-import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
+import { BUILTIN_LIBS, LIB_SETS, checkVariant, isAdapterPath, libLabel, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
+import { WORKLOADS } from '../bench/workloads.js'
 import { TRANSPORTS } from '../sinks/index.js'
 import { fsTypeOf } from '../bench/fs-type.js'
 import { planRunCells } from '../bench/orchestrator.js'
@@ -23,19 +24,21 @@ export const DEFAULTS = {
   transport: 'console',
   cpus: '1',
   events: '1000000',
+  workload: 'string',
   runs: '3',
   timeout: '600'
 }
 
 // The options that define cells; a scenario file defines its own, so they cannot be combined.
-const MATRIX_OPTIONS = ['lib', 'transport', 'cpus', 'events', 'runs', 'size', 'timeout', 'max-old-space-size', ...SYSLOG_OPTION_NAMES]
+const MATRIX_OPTIONS = ['lib', 'workload', 'transport', 'cpus', 'events', 'runs', 'size', 'timeout', 'max-old-space-size', ...SYSLOG_OPTION_NAMES]
 
 export const command = 'run'
 export const describe = 'Time loggers: fork workers that each log --events events, wait until every byte landed, verify every event'
 
 export function builder (yargs) {
   return addSyslogOptions(yargs)
-    .option('lib', { type: 'string', describe: `Comma list: ${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries), or a path to an adapter file (./my-logger.js) [default: ${DEFAULTS.lib}]` })
+    .option('lib', { type: 'string', describe: `Comma list: ${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries), or a path to an adapter file (./my-logger.js); name:variant for a library's documented variant (pino:sync, see list) [default: ${DEFAULTS.lib}]` })
+    .option('workload', { type: 'string', describe: `Comma list of what each event carries: ${WORKLOADS.join(', ')} (see README, "Workloads") [default: ${DEFAULTS.workload}]` })
     .option('transport', { type: 'string', describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} [default: ${DEFAULTS.transport}]` })
     .option('cpus', { type: 'string', describe: `Comma list of worker counts (node:cluster workers logging at once) [default: ${DEFAULTS.cpus}]` })
     .option('events', { type: 'string', describe: `Events logged by each worker per run [default: ${DEFAULTS.events}]` })
@@ -52,6 +55,8 @@ export function builder (yargs) {
     .option('retry-timeouts', { type: 'boolean', default: false, describe: 'Run the rest of a cell after one of its runs hit --timeout (by default they are recorded as skipped, with the reason)' })
     .example('$0 run', 'the default matrix: log4js, winston, bunyan, pino and raw to the console, 1 worker, 1,000,000 events, 3 runs')
     .example('$0 run --lib winston --transport file --cpus 8', '')
+    .example('$0 run --lib all,raw --workload object,child,disabled --transport console,file', 'structured logging, child loggers and disabled calls')
+    .example('$0 run --lib pino,pino:sync,pino:transport --transport file', 'pino\'s default against its documented variants')
     .example('$0 run --lib all,raw --transport udp,tcp --syslog rsyslog', 'syslog through a real rsyslogd')
     .example('$0 run --lib all --transport console,file --cpus 1,8 --events 100000 --out results/mine.json', '')
     .example('$0 run --scenario scenarios/quick.json', 'a whole scenario; add --resume after an interruption, --shard 1/2 to split it')
@@ -63,9 +68,11 @@ export async function parseRunOptions (argv) {
   const value = (name, key = name) => argv[key] ?? DEFAULTS[name]
   const libs = await loadLibs(list(value('lib'), 'lib'))
   const transports = oneOf(list(value('transport'), 'transport'), TRANSPORTS, 'transport')
+  const workloads = oneOf(list(value('workload'), 'workload'), WORKLOADS, 'workload')
   return {
     libs,
     transports: [...new Set(transports)],
+    workloads: [...new Set(workloads)],
     cpus: positiveIntList(value('cpus'), 'cpus', { max: 256 }),
     events: positiveInt(value('events'), 'events'),
     runs: positiveInt(value('runs'), 'runs', { max: 1000 }),
@@ -81,16 +88,18 @@ async function loadLibs (entries) {
   const libs = []
   for (const spec of resolveLibSpecs(entries)) {
     const adapter = await loadAdapter(spec.file)
-    if (libs.some((l) => l.name === adapter.name)) throw new UsageError(`two adapters are both named "${adapter.name}": give each adapter a unique name`)
-    libs.push({ name: adapter.name, file: spec.file, adapter, version: libraryVersion(adapter, spec.file) })
+    checkVariant(adapter, spec.variant)
+    if (libs.some((l) => l.name === adapter.name && (l.variant === spec.variant || l.file !== spec.file))) throw new UsageError(`two adapters are both named "${adapter.name}": give each adapter a unique name`)
+    libs.push({ name: adapter.name, variant: spec.variant, file: spec.file, adapter, version: libraryVersion(adapter, spec.file) })
   }
   return libs
 }
 
 function describeOptions (options) {
   return {
-    libs: options.libs.map((l) => l.name),
+    libs: options.libs.map((l) => libLabel(l.name, l.variant)),
     transports: options.transports,
+    ...(options.workloads.length === 1 && options.workloads[0] === 'string' ? {} : { workloads: options.workloads }),
     cpus: options.cpus,
     events: options.events,
     runs: options.runs,
@@ -135,6 +144,7 @@ async function planFromScenario (file, dir) {
       options = await parseRunOptions({
         lib: scenarioLibs(group, scenario),
         transport: group.transports.join(','),
+        workload: group.workloads?.join(','),
         cpus: group.cpus?.join(','),
         events: group.events,
         runs: group.runs,

@@ -2,24 +2,29 @@ import bunyan from 'bunyan'
 import bsyslog from 'bunyan-syslog'
 import { once } from 'node:events'
 import { drained, endAndClose } from './flush.js'
+import { fieldsFirstCall, WORKLOADS } from '../bench/workloads.js'
 
 // bunyan's README: createLogger({ name }) writes to process.stdout; a { path } stream appends to a file.
+// Workloads: fields first (log.info(fields, msg)), log.child(fields), log.error(err, msg) (the
+// err serializer applies by default), util.format interpolation (README "Log Method API").
+// No variants: bunyan documents no synchronous or buffered choice for its streams.
 export default {
   name: 'bunyan',
   packageName: 'bunyan',
   transports: ['console', 'file', 'udp', 'tcp'],
-  async create ({ transport, file, host, port }) {
-    if (transport === 'udp' || transport === 'tcp') return syslogLogger(transport, host, port)
+  workloads: WORKLOADS,
+  async create ({ transport, file, host, port, workload }) {
+    if (transport === 'udp' || transport === 'tcp') return syslogLogger(transport, host, port, workload)
     if (transport === 'file') {
       const logger = bunyan.createLogger({ name: 'log-bench', streams: [{ path: file }] })
       return {
-        log (message) { logger.info(message) },
+        log: fieldsFirstCall(logger, workload),
         async close () { await endAndClose(logger.streams[0].stream) }
       }
     }
     const logger = bunyan.createLogger({ name: 'log-bench' })
     return {
-      log (message) { logger.info(message) },
+      log: fieldsFirstCall(logger, workload),
       async close () { await drained(process.stdout) }
     }
   }
@@ -35,11 +40,11 @@ export default {
 // before the connection: ended while still connecting (always so after a synchronous loop), it
 // would silently throw away every record. A long-running service is connected long before it
 // shuts down, so the adapter waits for the connection before ending, as such a service would.
-function syslogLogger (transport, host, port) {
+function syslogLogger (transport, host, port, workload) {
   const stream = bsyslog.createBunyanStream({ type: transport, host, port })
   const logger = bunyan.createLogger({ name: 'log-bench', streams: [{ level: 'info', type: 'raw', stream }] })
   return {
-    log (message) { logger.info(message) },
+    log: fieldsFirstCall(logger, workload),
     async close () {
       if (transport === 'udp') {
         const closed = once(stream, 'close')

@@ -25,17 +25,39 @@ export function adapterFile (entry, cwd = process.cwd()) {
   return path.resolve(cwd, entry)
 }
 
-// Expands "all" and "every" and checks every name; returns [{ name, file }] in the order given, without repeats.
+// "pino:sync": a library and one of the variants its adapter declares; "pino" is its default.
+export const DEFAULT_VARIANT = 'default'
+export function splitVariant (entry) {
+  const match = /^(.+):([A-Za-z][\w-]*)$/.exec(entry)
+  if (match && (BUILTIN_LIBS.includes(match[1]) || isAdapterPath(match[1]))) return { entry: match[1], variant: match[2] }
+  return { entry, variant: DEFAULT_VARIANT }
+}
+
+// Expands "all" and "every" and checks every name; returns [{ entry, file, variant }] in the order
+// given, without repeats.
 export function resolveLibSpecs (entries, cwd = process.cwd()) {
   const specs = []
-  for (const entry of entries.flatMap((e) => LIB_SETS[e] ?? [e])) {
+  for (const given of entries.flatMap((e) => LIB_SETS[e] ?? [e])) {
+    const { entry, variant } = splitVariant(given)
     if (!BUILTIN_LIBS.includes(entry) && !isAdapterPath(entry)) {
-      throw new UsageError(`unknown library "${entry}": use one of ${[...BUILTIN_LIBS, ...Object.keys(LIB_SETS)].join(', ')}, or a path to an adapter file such as ./my-logger.js`)
+      throw new UsageError(`unknown library "${given}": use one of ${[...BUILTIN_LIBS, ...Object.keys(LIB_SETS)].join(', ')} (a variant as name:variant, e.g. pino:sync), or a path to an adapter file such as ./my-logger.js`)
     }
     const file = adapterFile(entry, cwd)
-    if (!specs.some((s) => s.file === file)) specs.push({ entry, file })
+    if (!specs.some((s) => s.file === file && s.variant === variant)) specs.push({ entry, file, variant })
   }
   return specs
+}
+
+// The variants an adapter declares, by name; a name it does not declare is bad input.
+export function checkVariant (adapter, variant) {
+  if (variant === DEFAULT_VARIANT || Object.hasOwn(adapter.variants ?? {}, variant)) return
+  const offered = Object.keys(adapter.variants ?? {})
+  throw new UsageError(`${adapter.name} has no variant "${variant}": ${offered.length ? `it offers ${offered.join(', ')}` : 'it offers none'} (see log-bench list)`)
+}
+
+// How a library and variant are shown and selected: "pino", "pino:sync".
+export function libLabel (lib, variant) {
+  return variant && variant !== DEFAULT_VARIANT ? `${lib}:${variant}` : lib
 }
 
 // Imports an adapter and checks it has the documented shape; a broken outside adapter is bad input.
@@ -58,6 +80,8 @@ function adapterProblem (adapter) {
   if (typeof adapter.name !== 'string' || !/^[\w.@-]+$/.test(adapter.name)) return 'name must be a non-empty string of letters, digits, ".", "-", "_" or "@"'
   if (!Array.isArray(adapter.transports)) return 'transports must be an array of transport names'
   if (typeof adapter.create !== 'function') return 'create must be an async function returning { log, close }'
+  if (adapter.workloads !== undefined && !Array.isArray(adapter.workloads)) return 'workloads must be an array of workload names'
+  if (adapter.variants !== undefined && (typeof adapter.variants !== 'object' || adapter.variants === null)) return 'variants must be an object of { name: { describe, docs } }'
   return null
 }
 

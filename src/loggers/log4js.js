@@ -1,9 +1,20 @@
 import log4js from 'log4js'
 import { drained } from './flush.js'
+import { CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../bench/workloads.js'
+
+// log4js's default layouts print an object through util.format, which spreads it over several
+// lines (and cuts it at depth 0); context added with addContext() is printed by none of them. For
+// structured workloads log4js's docs show a JSON layout (docs/layouts.md, "Adding your own
+// layouts"): JSON.stringify of the whole event, which holds data and context. Its separator is ''
+// here because the console and file appenders end each line themselves.
+const STRUCTURED = ['object', 'deep', 'child']
+log4js.addLayout('json', (config) => (logEvent) => JSON.stringify(logEvent) + config.separator)
 
 // log4js's README: a `console` or `file` appender for the default category.
 // disableClustering: by default log4js in a cluster worker ships every event over IPC to the
 // primary and expects log4js to run there; our primary is the harness, so each worker writes itself.
+// Workloads: extra arguments after the message (logger.info(msg, obj)), a logger with
+// addContext() as the child, util.format interpolation, logger.debug for disabled.
 export default {
   name: 'log4js',
   packageName: 'log4js',
@@ -11,8 +22,20 @@ export default {
   unsupported: {
     tcp: 'log4js has no syslog appender of its own, and log4js-syslog-appender (the one that installs beside log4js 6) sends over UDP only'
   },
-  async create ({ transport, file, host, port }) {
-    const appender = transport === 'udp' ? syslogAppender(host, port) : transport === 'file' ? { type: 'file', filename: file } : { type: 'console' }
+  workloads: ['string', 'object', 'deep', 'child', 'interpolate', 'disabled'],
+  unsupportedWorkloads: {
+    error: 'log4js prints an Error through util.format over several lines (its stack), so one event is not one line, and the JSON layout its docs show writes an Error as {} (JSON.stringify), losing message and stack'
+  },
+  variants: {
+    fileSync: {
+      describe: "the fileSync appender: each line written with a blocking write, instead of the file appender's stream",
+      docs: 'https://log4js-node.github.io/log4js-node/fileSync.html (Synchronous File Appender)',
+      transports: ['file']
+    }
+  },
+  async create ({ transport, file, host, port, workload, variant = 'default' }) {
+    const appender = transport === 'udp' ? syslogAppender(host, port) : transport === 'file' ? { type: variant === 'fileSync' ? 'fileSync' : 'file', filename: file } : { type: 'console' }
+    if (STRUCTURED.includes(workload)) appender.layout = { type: 'json', separator: '' }
     log4js.configure({
       appenders: { out: appender },
       categories: { default: { appenders: ['out'], level: 'info' } },
@@ -21,12 +44,27 @@ export default {
     const logger = log4js.getLogger()
     return {
       logger,
-      log (message) { logger.info(message) },
+      log: log4jsCall(logger, workload),
       async close () {
         await new Promise((resolve, reject) => log4js.shutdown((err) => (err ? reject(err) : resolve())))
         if (transport === 'console') await drained(process.stdout)
       }
     }
+  }
+}
+
+function log4jsCall (logger, workload) {
+  switch (workload) {
+    case 'object': return (message) => logger.info(message, OBJECT_FIELDS)
+    case 'deep': return (message) => logger.info(message, DEEP_FIELDS)
+    case 'child': {
+      const child = log4js.getLogger()
+      for (const [key, value] of Object.entries(CHILD_FIELDS)) child.addContext(key, value)
+      return (message) => child.info(message)
+    }
+    case 'interpolate': return (message) => logger.info(FORMAT, message, FORMAT_USER, FORMAT_STATUS)
+    case 'disabled': return (message) => logger.debug(message)
+    default: return (message) => logger.info(message)
   }
 }
 

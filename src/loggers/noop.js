@@ -1,8 +1,12 @@
-// The harness's own floor: the message is built and handed to a function that does nothing.
+import { WORKLOADS } from '../bench/workloads.js'
+
+// The harness's own floor: the message is built and handed to a function that does nothing,
+// whatever the workload.
 export default {
   name: 'noop',
   baseline: true,
   transports: ['console', 'file', 'udp', 'tcp'],
+  workloads: WORKLOADS,
   verifies: false,
   async create () {
     return {

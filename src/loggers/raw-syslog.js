@@ -1,6 +1,7 @@
 import dgram from 'node:dgram'
 import { once } from 'node:events'
 import net from 'node:net'
+import { rawLine } from '../bench/workloads.js'
 
 // The raw baseline for syslog: the smallest valid RFC 5424 header (every field nil) in front of
 // the message. UDP: one datagram per event on a connected socket, as RFC 5426 wants. TCP: newline
@@ -8,11 +9,13 @@ import net from 'node:net'
 const HEADER = '<14>1 - - - - - - '
 const BATCH_BYTES = 64 * 1024
 
-export async function createRawSyslog ({ transport, host, port }) {
-  return transport === 'udp' ? rawUdp(host, port) : rawTcp(host, port)
+export async function createRawSyslog ({ transport, host, port, workload }) {
+  const line = rawLine(workload)
+  const sender = transport === 'udp' ? await rawUdp(host, port, line) : await rawTcp(host, port, line)
+  return line === null ? { ...sender, log () {} } : sender
 }
 
-async function rawUdp (host, port) {
+async function rawUdp (host, port, line) {
   const socket = dgram.createSocket('udp4')
   await new Promise((resolve, reject) => {
     socket.once('error', reject)
@@ -32,7 +35,7 @@ async function rawUdp (host, port) {
   return {
     log (message) {
       inFlight++
-      socket.send(HEADER + message, onSent)
+      socket.send(HEADER + line(message), onSent)
     },
     async close () {
       if (inFlight > 0) await new Promise((resolve) => { allSent = resolve })
@@ -42,13 +45,13 @@ async function rawUdp (host, port) {
   }
 }
 
-async function rawTcp (host, port) {
+async function rawTcp (host, port, line) {
   const socket = net.connect(port, host)
   await once(socket, 'connect')
   let pending = ''
   return {
     log (message) {
-      pending += HEADER + message + '\n'
+      pending += HEADER + line(message) + '\n'
       if (pending.length >= BATCH_BYTES) {
         socket.write(pending)
         pending = ''

@@ -1,21 +1,25 @@
 import fs from 'node:fs'
 import { drained } from './flush.js'
 import { createRawSyslog } from './raw-syslog.js'
+import { rawLine, WORKLOADS } from '../bench/workloads.js'
 
 // The physical limit of the transport: the same lines written by the plainest fast Node code,
-// batched into 64 KiB writes. Nothing a logger does can beat this.
+// batched into 64 KiB writes. Nothing a logger does can beat this. A workload's line is the JSON a
+// structured logger would write, built by hand (rawLine).
 const BATCH_BYTES = 64 * 1024
 
-function batcher (write) {
+function batcher (write, workload) {
+  const line = rawLine(workload)
   let pending = ''
+  const log = (message) => {
+    pending += line(message) + '\n'
+    if (pending.length >= BATCH_BYTES) {
+      write(pending)
+      pending = ''
+    }
+  }
   return {
-    log (message) {
-      pending += message + '\n'
-      if (pending.length >= BATCH_BYTES) {
-        write(pending)
-        pending = ''
-      }
-    },
+    log: line === null ? () => {} : log,
     flush () {
       if (pending !== '') write(pending)
       pending = ''
@@ -27,11 +31,12 @@ export default {
   name: 'raw',
   baseline: true,
   transports: ['console', 'file', 'udp', 'tcp'],
-  async create ({ transport, file, host, port }) {
-    if (transport === 'udp' || transport === 'tcp') return createRawSyslog({ transport, host, port })
+  workloads: WORKLOADS,
+  async create ({ transport, file, host, port, workload }) {
+    if (transport === 'udp' || transport === 'tcp') return createRawSyslog({ transport, host, port, workload })
     if (transport === 'file') {
       const fd = fs.openSync(file, 'a')
-      const batch = batcher((text) => fs.writeSync(fd, text))
+      const batch = batcher((text) => fs.writeSync(fd, text), workload)
       return {
         log: batch.log,
         async close () {
@@ -40,7 +45,7 @@ export default {
         }
       }
     }
-    const batch = batcher((text) => process.stdout.write(text))
+    const batch = batcher((text) => process.stdout.write(text), workload)
     return {
       log: batch.log,
       async close () {

@@ -2,7 +2,7 @@ import { cellKey } from '../results/model.js'
 import { environmentDifference } from '../results/read.js'
 import { median, stddev, mean, welchTTest } from '../stats.js'
 import { formatTable } from './table.js'
-import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, unique } from './labels.js'
+import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, runName, unique } from './labels.js'
 
 // Before/after comparison of two results documents, cell by cell, in the manner of benchstat:
 // medians, the change, and "~" where the runs' spread does not let us call it a change.
@@ -22,7 +22,7 @@ function cellsOf (dataset) {
   for (const run of dataset.runs) {
     if ((run.type ?? 'run') !== 'run') continue
     const key = `${cellKey(run)}|${run.events}`
-    if (!cells.has(key)) cells.set(key, { key, lib: run.lib, transport: run.transport, cpus: run.cpus, size: run.size, events: run.events, runs: [] })
+    if (!cells.has(key)) cells.set(key, { key, lib: runName(run), transport: run.transport, cpus: run.cpus, size: run.size, events: run.events, runs: [] })
     cells.get(key).runs.push(run)
   }
   return cells

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 
 // The `csv` export: one row per run with its identity and every numeric field, for spreadsheets
 // and pandas. Columns are the union over all runs, so runs of other types (http) keep their fields.
-const IDENTITY = ['file', 'type', 'lib', 'libVersion', 'transport', 'sink', 'cpus', 'events', 'size', 'run', 'ok', 'status', 'error']
+const IDENTITY = ['file', 'type', 'lib', 'variant', 'workload', 'libVersion', 'transport', 'sink', 'cpus', 'events', 'size', 'run', 'ok', 'status', 'error']
 
 // Nested figures (an http run's reqPerSec.mean, latencyMs.p99, ...) become columns of their own.
 function flatten (run) {

@@ -6,6 +6,12 @@ export function transportTitle (transport) {
   return TRANSPORT_TITLES[transport] ?? transport
 }
 
+// A library as its cells show it: "pino", "pino:sync", "pino:sync object" (variant after a colon,
+// a workload other than the seed's string after a space). Records without the fields are the default.
+export function runName ({ lib, variant, workload }) {
+  return `${lib}${variant && variant !== 'default' ? `:${variant}` : ''}${workload && workload !== 'string' ? ` ${workload}` : ''}`
+}
+
 export const cpuLabel = (n) => `${n} CPU${n > 1 ? 's' : ''}`
 export const workerLabel = (n) => `${n} worker${n > 1 ? 's' : ''}`
 

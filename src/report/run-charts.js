@@ -1,6 +1,6 @@
 import { axisTitle, titles } from './charts.js'
 import { libraryColour, translucent } from './colours.js'
-import { cpuLabel, failureReason, transportTitle, workerLabel } from './labels.js'
+import { cpuLabel, failureReason, runName, transportTitle, workerLabel } from './labels.js'
 
 // Chart.js configurations for `run` results: what to draw. Rendering is charts.js's job.
 
@@ -9,14 +9,14 @@ const MB = 1024 * 1024
 // Grouped bars: for each worker count an "unblocked" and a "done" group, one bar per library.
 export function benchmarksChart (group, conditions) {
   const labels = group.cpusList.flatMap((cpus) => [['unblocked', cpuLabel(cpus)], ['done', cpuLabel(cpus)]])
-  const drawn = group.libs.filter((lib) => group.summary.some((s) => s.lib === lib && s.okRuns > 0))
+  const drawn = group.libs.filter((lib) => group.summary.some((s) => runName(s) === lib && s.okRuns > 0))
   const missing = group.libs.filter((lib) => !drawn.includes(lib))
   const datasets = drawn.map((lib) => ({
     label: lib,
     backgroundColor: libraryColour(lib),
     borderColor: libraryColour(lib),
     data: group.cpusList.flatMap((cpus) => {
-      const s = group.summary.find((x) => x.lib === lib && x.cpus === cpus)
+      const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
       return [s?.unblockedMs?.mean ?? null, s?.doneMs?.mean ?? null]
     })
   }))
@@ -41,8 +41,8 @@ export function benchmarksChart (group, conditions) {
 }
 
 export function dropRateChart (group, conditions) {
-  const drawn = group.libs.filter((lib) => group.summary.some((s) => s.lib === lib && s.dropRate != null))
-  const unknown = group.libs.filter((lib) => !drawn.includes(lib) && group.summary.some((s) => s.lib === lib && s.okRuns > 0))
+  const drawn = group.libs.filter((lib) => group.summary.some((s) => runName(s) === lib && s.dropRate != null))
+  const unknown = group.libs.filter((lib) => !drawn.includes(lib) && group.summary.some((s) => runName(s) === lib && s.okRuns > 0))
   const notes = [[`mean of ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''}`, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]
   if (unknown.length) notes.push(`drop rate unknown (nothing to count), so not drawn: ${unknown.join(', ')}`)
   return {
@@ -56,7 +56,7 @@ export function dropRateChart (group, conditions) {
           label: lib,
           backgroundColor: libraryColour(lib),
           data: group.cpusList.map((cpus) => {
-            const rate = group.summary.find((x) => x.lib === lib && x.cpus === cpus)?.dropRate?.mean
+            const rate = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)?.dropRate?.mean
             return rate == null ? null : rate * 100
           })
         }))

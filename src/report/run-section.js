@@ -1,6 +1,6 @@
 import { formatTable } from './table.js'
 import { benchmarksChart, dropRateChart, representativeRun, timeseriesChart } from './run-charts.js'
-import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatPct, formatRatio, transportTitle, unique } from './labels.js'
+import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
 
 // The report section for `run` results (the core matrix): the seed's layout per transport, a
 // table per library with Test 1..N and Average, a summary per transport, and the charts.
@@ -43,10 +43,10 @@ function groupsOf (runs, summary) {
         title: transportTitle(transport) + (sizes.length > 1 ? `, ${size.toLocaleString('en-US')}-byte payload` : ''),
         runs: groupRuns,
         summary: summary.filter((s) => s.transport === transport && s.size === size),
-        libs: unique(groupRuns.map((r) => r.lib)),
+        libs: unique(groupRuns.map(runName)),
         cpusList: unique(groupRuns.map((r) => r.cpus)).sort((a, b) => a - b),
         eventsLabel: unique(groupRuns.map((r) => r.events)).map((n) => n.toLocaleString('en-US')).join(' / '),
-        runsPerCell: Math.max(...unique(groupRuns.map((r) => `${r.lib}|${r.cpus}`)).map((cell) => measured.filter((r) => `${r.lib}|${r.cpus}` === cell).length), 1),
+        runsPerCell: Math.max(...unique(groupRuns.map((r) => `${runName(r)}|${r.cpus}`)).map((cell) => measured.filter((r) => `${runName(r)}|${r.cpus}` === cell).length), 1),
         // null everywhere: the receiving end cannot count (e.g. an external syslog server).
         counted: groupRuns.some((r) => r.dropRate != null)
       })
@@ -100,7 +100,7 @@ function renderGroup (group, ctx) {
 
   let warned = false
   for (const lib of group.libs) {
-    const libRuns = group.runs.filter((r) => r.lib === lib)
+    const libRuns = group.runs.filter((r) => runName(r) === lib)
     const version = libRuns.find((r) => r.libVersion)?.libVersion
     out.push(`### ${lib}${version ? ` ${version}` : ''}`)
     if (libRuns.every((r) => r.status === 'unsupported')) {
@@ -150,7 +150,7 @@ function libTable (group, libRuns) {
   }
   let warned = false
   const stat = (pick) => group.cpusList.flatMap((cpus) => {
-    const s = group.summary.find((x) => x.lib === libRuns[0].lib && x.cpus === cpus)
+    const s = group.summary.find((x) => runName(x) === runName(libRuns[0]) && x.cpus === cpus)
     return pick(s, libRuns.filter((r) => r.cpus === cpus))
   })
   rows.push(['**Average**', ...stat((s, cellRuns) => {
@@ -215,8 +215,8 @@ function summaryTable (group) {
   const rows = [['', ...group.cpusList.flatMap(() => subs.map((s) => `_${s}_`))]]
   for (const lib of group.libs) {
     rows.push([lib, ...group.cpusList.flatMap((cpus) => {
-      const s = group.summary.find((x) => x.lib === lib && x.cpus === cpus)
-      const cellRuns = group.runs.filter((r) => r.lib === lib && r.cpus === cpus)
+      const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
+      const cellRuns = group.runs.filter((r) => runName(r) === lib && r.cpus === cpus)
       if (!s || s.okRuns === 0) return subs.map((_, i) => (i === 0 ? cellReason(s, cellRuns) : '—'))
       const partial = s.okRuns < s.runs ? ` (${s.okRuns} of ${s.runs} runs)` : ''
       return [formatMs(s.unblockedMs?.mean) + partial, formatMs(s.doneMs?.mean) + partial, dropOf(s, 'mean')]
@@ -238,9 +238,9 @@ function detailsTable (group) {
   const rows = []
   for (const lib of group.libs) {
     for (const cpus of group.cpusList) {
-      const s = group.summary.find((x) => x.lib === lib && x.cpus === cpus)
+      const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
       if (!s) continue
-      const cellRuns = group.runs.filter((r) => r.lib === lib && r.cpus === cpus)
+      const cellRuns = group.runs.filter((r) => runName(r) === lib && r.cpus === cpus)
       if (s.okRuns === 0) {
         rows.push([lib, String(cpus), s.status === 'unsupported' ? '—' : `0 of ${s.runs}`, cellReason(s, cellRuns), '—', '—', '—', '—', '—'])
         continue
@@ -251,7 +251,7 @@ function detailsTable (group) {
         `${s.okRuns} of ${s.runs}`,
         spread(s.unblockedMs),
         spread(s.doneMs),
-        lib === 'raw' ? 'baseline' : (s.doneVsRaw == null ? 'no raw run' : formatRatio(s.doneVsRaw)),
+        s.lib === 'raw' ? 'baseline' : (s.doneVsRaw == null ? 'no raw run' : formatRatio(s.doneVsRaw)),
         formatCount(s.eventsPerSec?.median),
         formatBytes(s.maxRssBytes?.median),
         dropOf(s, 'median')

@@ -2,6 +2,7 @@ import { glanceSection } from './glance.js'
 import { runSection } from './run-section.js'
 import { thenAndNowSection } from './then-and-now.js'
 import { httpSection } from './http-section.js'
+import { workloadsSection } from './workloads-section.js'
 
 // The report's sections, in page order. A section claims run types and renders them:
 //   { name, types: ['run'], render(dataset, ctx) → { markdown, charts: [{ file, width, height, config }] } }
@@ -9,4 +10,4 @@ import { httpSection } from './http-section.js'
 // (a page's reference data, see then-and-now.js, or null) }. `placement: 'top'` puts a section
 // before the Hardware and Software table.
 // To report a new kind of run, write a section module and add it here with one import line.
-export const SECTIONS = [glanceSection, runSection, thenAndNowSection, httpSection]
+export const SECTIONS = [glanceSection, runSection, workloadsSection, thenAndNowSection, httpSection]

@@ -1,4 +1,5 @@
 import { fmt, formatTable } from './table.js'
+import { runName } from './labels.js'
 
 const cpuLabel = (n) => `${n} CPU${n > 1 ? 's' : ''}`
 
@@ -12,9 +13,9 @@ export function renderTerminal (doc) {
     const ofTransport = runs.filter((r) => r.transport === transport)
     for (const size of unique(ofTransport.map((r) => r.size))) {
       const ofSize = ofTransport.filter((r) => r.size === size)
-      for (const lib of unique(ofSize.map((r) => r.lib))) {
-        out.push(`\n${lib}${size !== 13 ? ` (${size}-byte payload)` : ''}`)
-        out.push(libTable(ofSize.filter((r) => r.lib === lib), doc.summary.filter((s) => s.lib === lib && s.transport === transport && s.size === size)))
+      for (const name of unique(ofSize.map(runName))) {
+        out.push(`\n${name}${size !== 13 ? ` (${size}-byte payload)` : ''}`)
+        out.push(libTable(ofSize.filter((r) => runName(r) === name), doc.summary.filter((s) => runName(s) === name && s.transport === transport && s.size === size)))
       }
       out.push(`\n${transport} summary (mean done ms; × raw; drop rate)`)
       out.push(summaryTable(doc.summary.filter((s) => s.transport === transport && s.size === size)))
@@ -52,13 +53,14 @@ function libTable (runs, summary) {
 function summaryTable (summary) {
   const cpusList = unique(summary.map((s) => s.cpus))
   const header = ['', ...cpusList.map(cpuLabel)]
-  const rows = unique(summary.map((s) => s.lib)).map((lib) => [lib, ...cpusList.map((cpus) => {
-    const s = summary.find((x) => x.lib === lib && x.cpus === cpus)
+  const rows = unique(summary.map(runName)).map((name) => [name, ...cpusList.map((cpus) => {
+    const s = summary.find((x) => runName(x) === name && x.cpus === cpus)
     if (!s) return ''
     if (!s.doneMs) return s.errors.length ? `${s.status}: ${shortError(s.errors[0])}` : s.status
     const parts = [fmt.ms(s.doneMs.mean)]
-    if (s.doneVsRaw != null && lib !== 'raw') parts.push(fmt.ratio(s.doneVsRaw))
+    if (s.doneVsRaw != null && s.lib !== 'raw') parts.push(fmt.ratio(s.doneVsRaw))
     if (s.dropRate) parts.push(`drop ${fmt.pct(s.dropRate.mean)}`)
+    if (s.workload !== 'string' && s.nsPerEvent) parts.push(`${fmt.ms(s.nsPerEvent.mean)} ns/event`)
     const skipped = s.skippedRuns ?? 0
     if (s.okRuns + skipped < s.runs) parts.push(`${s.runs - s.okRuns - skipped}/${s.runs} failed`)
     if (skipped) parts.push(`${skipped}/${s.runs} skipped`)

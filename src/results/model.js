@@ -3,8 +3,9 @@ import { describe } from '../stats.js'
 export const SCHEMA_VERSION = 1
 
 // What makes runs repetitions of one cell. An http cell is also told apart by its load shape.
-export function cellKey ({ type = 'run', lib, transport, cpus, size, mode, logsPerRequest }) {
-  const base = `${type}|${lib}|${transport}|${cpus}|${size ?? 'seed'}`
+// A record without workload or variant is the seed's call on the library's default ('string', 'default').
+export function cellKey ({ type = 'run', lib, variant = 'default', workload = 'string', transport, cpus, size, mode, logsPerRequest }) {
+  const base = `${type}|${lib}|${variant}|${workload}|${transport}|${cpus}|${size ?? 'seed'}`
   return type === 'http' ? `${base}|${mode}|${logsPerRequest}` : base
 }
 
@@ -12,7 +13,7 @@ export function createDocument (env) {
   return { schema: SCHEMA_VERSION, tool: 'log-bench', kind: 'results', complete: false, interrupted: false, env, runs: [], summary: [] }
 }
 
-const SUMMARIZED = ['unblockedMs', 'doneMs', 'eventsPerSec', 'mbPerSec', 'dropRate', 'cpuUserMs', 'cpuSystemMs', 'maxRssBytes', 'maxHeapBytes', 'gcPauseMs', 'overheadMs']
+const SUMMARIZED = ['unblockedMs', 'nsPerEvent', 'doneMs', 'eventsPerSec', 'mbPerSec', 'dropRate', 'cpuUserMs', 'cpuSystemMs', 'maxRssBytes', 'maxHeapBytes', 'gcPauseMs', 'overheadMs']
 
 // One entry per cell: the seed's "Average" (mean) plus median, stddev, min, max of every measure
 // over the runs that succeeded, and doneMs as a multiple of the raw baseline of the same cell.
@@ -31,6 +32,8 @@ export function summarize (runs) {
     const entry = {
       type: 'run',
       lib: first.lib,
+      variant: first.variant ?? 'default',
+      workload: first.workload ?? 'string',
       libVersion: first.libVersion,
       transport: first.transport,
       cpus: first.cpus,
@@ -48,7 +51,7 @@ export function summarize (runs) {
     summary.push(entry)
   }
   for (const entry of summary) {
-    const raw = summary.find((s) => s.lib === 'raw' && s.transport === entry.transport && s.cpus === entry.cpus && s.size === entry.size && s.events === entry.events)
+    const raw = summary.find((s) => s.lib === 'raw' && s.workload === entry.workload && s.transport === entry.transport && s.cpus === entry.cpus && s.size === entry.size && s.events === entry.events)
     entry.doneVsRaw = raw?.doneMs?.mean && entry.doneMs?.mean != null ? entry.doneMs.mean / raw.doneMs.mean : null
   }
   return summary

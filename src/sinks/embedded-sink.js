@@ -44,8 +44,8 @@ export function udpReaderName () {
 }
 
 // Starts listening in this process. udpPort/tcpPort: a port number, 0 for a free one, null for none.
-export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort = null, workers, events, payload, maxFrameBytes = MAX_FRAME_BYTES, receiveBufferBytes = UDP_RECEIVE_BUFFER_BYTES, sharedUdp = false, udpNice = SINK_NICE }) {
-  const verifier = new Verifier({ workers, events, payload })
+export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort = null, workers, events, payload, workload, maxFrameBytes = MAX_FRAME_BYTES, receiveBufferBytes = UDP_RECEIVE_BUFFER_BYTES, sharedUdp = false, udpNice = SINK_NICE }) {
+  const verifier = new Verifier({ workers, events, payload, workload })
   const stats = { frames: 0, connections: 0, lastArrivalNs: null }
   const accept = (text) => {
     stats.frames++

@@ -27,7 +27,7 @@ export function pipeReaderName () {
   return nativePipeReader() ? 'native' : 'node'
 }
 
-export function createPipeReceiver ({ workers, events, payload, dir }) {
+export function createPipeReceiver ({ workers, events, payload, workload, dir }) {
   const native = nativePipeReader()
   const captureOf = (workerId) => path.join(dir, `stdout-w${workerId}.log`)
   const readers = []
@@ -88,7 +88,7 @@ export function createPipeReceiver ({ workers, events, payload, dir }) {
       const failed = ends.find((end) => end?.error)
       if (failed) throw new RunFailure(`the console receiver failed: ${failed.error}`)
       const files = Array.from({ length: workers }, (_, workerId) => captureOf(workerId))
-      const { received, duplicates, corrupt } = await verifyFiles(files, { workers, events, payload })
+      const { received, duplicates, corrupt } = await verifyFiles(files, { workers, events, payload, workload })
       const lastArrivalNs = ends.reduce((latest, end) => (end?.lastDataNs && (latest === null || end.lastDataNs > latest) ? end.lastDataNs : latest), null)
       return {
         sent,

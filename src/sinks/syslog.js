@@ -32,13 +32,14 @@ function targetOf (protocol, host, port) {
   return () => ({ host, port, protocol })
 }
 
-async function embeddedReceiver (protocol, { workers, events, payload, quietMs = QUIET_MS.embedded }) {
+async function embeddedReceiver (protocol, { workers, events, payload, workload, quietMs = QUIET_MS.embedded }) {
   const sink = await spawnSink({
     udpPort: protocol === 'udp' ? 0 : null,
     tcpPort: protocol === 'tcp' ? 0 : null,
     workers,
     events,
     payload,
+    workload,
     receiveBufferBytes: UDP_RECEIVE_BUFFER_BYTES,
     udpReceivers: defaultUdpReceivers()
   })
@@ -74,7 +75,7 @@ async function embeddedReceiver (protocol, { workers, events, payload, quietMs =
 
 // rsyslog's arrival time is when a line appears in its output file: the file is polled every
 // POLL_MS from the start, so `done` for rsyslog is "written by rsyslog", within POLL_MS.
-async function rsyslogReceiver (protocol, { workers, events, payload, dir, quietMs = QUIET_MS.rsyslog }) {
+async function rsyslogReceiver (protocol, { workers, events, payload, workload, dir, quietMs = QUIET_MS.rsyslog }) {
   const binary = requireRsyslogd()
   const rsyslogDir = path.join(dir, 'rsyslog')
   fs.mkdirSync(rsyslogDir, { recursive: true })
@@ -89,7 +90,7 @@ async function rsyslogReceiver (protocol, { workers, events, payload, dir, quiet
   }
   let died = null
   rsyslog.exited.then((reason) => { died = reason })
-  const output = followOutput(rsyslog.outputFile, { workers, events, payload, quietMs, startOffset: 0 })
+  const output = followOutput(rsyslog.outputFile, { workers, events, payload, workload, quietMs, startOffset: 0 })
   return {
     consumesStdout: false,
     doneMeans: 'the last line rsyslogd wrote to its output file (polled every 20 ms)',
@@ -112,7 +113,7 @@ async function rsyslogReceiver (protocol, { workers, events, payload, dir, quiet
 // Follows a syslog server's output file (rsyslog's omfile with log-bench's template: one raw
 // message per line) from startOffset on. A line's arrival time is when the file was seen to grow,
 // polled every POLL_MS from the start, so `done` is "written by the server", within POLL_MS.
-function followOutput (file, { workers, events, payload, quietMs, startOffset }) {
+function followOutput (file, { workers, events, payload, workload, quietMs, startOffset }) {
   const growth = { size: fileSize(file), atNs: null }
   const poller = setInterval(() => {
     const size = fileSize(file)
@@ -121,7 +122,7 @@ function followOutput (file, { workers, events, payload, quietMs, startOffset })
       growth.atNs = process.hrtime.bigint()
     }
   }, POLL_MS)
-  const verifier = new Verifier({ workers, events, payload })
+  const verifier = new Verifier({ workers, events, payload, workload })
   let offset = startOffset
   let probes = 0
   const onProbe = () => { probes++ }
@@ -162,9 +163,9 @@ function withoutProbes (stats, probes) {
 // the server writes log-bench's output file where the harness can read it (--syslog-output: an
 // rsyslog using docker/rsyslog.conf, with its output directory shared through a volume). Only what
 // it appends after the run starts is counted.
-function externalReceiver (protocol, { syslogHost, syslogPort, syslogOutput = null, workers, events, payload }) {
+function externalReceiver (protocol, { syslogHost, syslogPort, syslogOutput = null, workers, events, payload, workload }) {
   if (syslogOutput != null) {
-    const output = followOutput(syslogOutput, { workers, events, payload, quietMs: QUIET_MS.rsyslog, startOffset: fileSize(syslogOutput) })
+    const output = followOutput(syslogOutput, { workers, events, payload, workload, quietMs: QUIET_MS.rsyslog, startOffset: fileSize(syslogOutput) })
     return {
       consumesStdout: false,
       doneMeans: `the last line your syslog server wrote to ${syslogOutput} (polled every 20 ms)`,

@@ -9,12 +9,12 @@ const NEWLINE = 0x0a
 // workers × 1,000,000 events, 8 million lines, one thread alone would take the harness well past
 // a second after the run. Each thread verifies a share of the files against bitsets for every
 // worker; the shares are then merged, so nothing is lost or double-counted.
-export async function verifyFiles (files, { workers, events, payload }) {
+export async function verifyFiles (files, { workers, events, payload, workload }) {
   const threads = Math.min(files.length, os.availableParallelism?.() ?? os.cpus().length)
-  if (threads <= 1) return verifyShare(files, { workers, events, payload })
+  if (threads <= 1) return verifyShare(files, { workers, events, payload, workload })
   const shares = Array.from({ length: threads }, (_, t) => files.filter((_, i) => i % threads === t))
   const parts = await Promise.all(shares.map((share) => new Promise((resolve, reject) => {
-    const thread = new Worker(new URL(import.meta.url), { workerData: { files: share, workers, events, payload } })
+    const thread = new Worker(new URL(import.meta.url), { workerData: { files: share, workers, events, payload, workload } })
     thread.once('message', resolve)
     thread.once('error', reject)
     thread.once('exit', (code) => { if (code !== 0) reject(new Error(`a file verifier thread exited with code ${code}`)) })
@@ -50,8 +50,8 @@ export async function verifyFile (file, verifier) {
   if (carry) verifier.checkBytes(carry, 0, carry.length)
 }
 
-async function verifyShare (files, { workers, events, payload }) {
-  const verifier = new Verifier({ workers, events, payload })
+async function verifyShare (files, { workers, events, payload, workload }) {
+  const verifier = new Verifier({ workers, events, payload, workload })
   for (const file of files) await verifyFile(file, verifier)
   return { received: verifier.received, duplicates: verifier.duplicates, corrupt: verifier.corrupt, bits: verifier.bits }
 }

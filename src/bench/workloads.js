@@ -1,0 +1,117 @@
+// What each event carries besides its message. Every adapter imports these definitions, so every
+// library logs the same content; each applies them through its own idiom (see README, "Workloads").
+// The message itself ("w<worker> <seq>: <payload>") is built by the worker loop for every workload.
+
+export const WORKLOADS = ['string', 'object', 'deep', 'child', 'interpolate', 'error', 'disabled']
+export const DEFAULT_WORKLOAD = 'string'
+
+// A flat object as most structured logs look: strings, numbers, a boolean.
+export const OBJECT_FIELDS = Object.freeze({ reqId: 'req-7f3a9c', user: 'u-1042', status: 200, durationMs: 12.5, cached: false, region: 'eu-west-1' })
+
+// Objects and arrays a few levels deep (a request and its response as a service might log them).
+export const DEEP_FIELDS = Object.freeze({
+  req: { id: 'req-7f3a9c', method: 'GET', url: '/api/orders?page=2', headers: { host: 'example.test', accept: ['application/json', 'text/plain'] } },
+  res: { statusCode: 200, timings: [1.5, 3.25, 7], trace: { spans: [{ name: 'db', tags: { table: 'orders-deep', rows: 25 } }] } }
+})
+
+// Bound once per worker to a child logger, before the start.
+export const CHILD_FIELDS = Object.freeze({ service: 'svc-checkout', instance: 'node-7a1' })
+
+// util.format-style: the message first, so the marker opens the formatted text.
+export const FORMAT = '%s user=%s status=%d'
+export const FORMAT_USER = 'u-1042'
+export const FORMAT_STATUS = 200
+
+export const ERROR_MESSAGE = 'bench failure ECONNRESET'
+const ERROR_SITE = 'benchErrorSite'
+
+// One Error per worker, made when this module loads (so every adapter logs the same stack): the
+// workload measures logging an Error (its message and stack), not capturing a stack per event.
+const sharedError = ({ [ERROR_SITE]: () => new Error(ERROR_MESSAGE) })[ERROR_SITE]()
+export function benchError () {
+  return sharedError
+}
+
+// What the receiving end checks on each intact line besides the marker and payload: distinctive
+// values that appear verbatim whatever a library's format (JSON with or without spaces, util.inspect,
+// key=value), anywhere on the same line. A line with the marker but without them lost its fields.
+// object: the first and last field's values; deep: the shallowest and the deepest string value;
+// child: both bound values; error: the error's message and the stack frame of the function that
+// made it; interpolate: the interpolated arguments.
+export const FIELD_TOKENS = Object.freeze({
+  object: [OBJECT_FIELDS.reqId, OBJECT_FIELDS.region],
+  deep: [DEEP_FIELDS.req.id, DEEP_FIELDS.res.trace.spans[0].tags.table],
+  child: [CHILD_FIELDS.service, CHILD_FIELDS.instance],
+  error: [ERROR_MESSAGE, ERROR_SITE],
+  interpolate: [`user=${FORMAT_USER} status=${FORMAT_STATUS}`]
+})
+
+export function fieldTokens (workload) {
+  return FIELD_TOKENS[workload] ?? []
+}
+
+// The workloads an adapter declares (absent: only the seed's call), and why it lacks one.
+export function adapterWorkloads (adapter) {
+  return adapter.workloads ?? [DEFAULT_WORKLOAD]
+}
+
+export function unsupportedWorkloadReason (lib, workload) {
+  return lib.adapter.unsupportedWorkloads?.[workload] ?? `${lib.name} does not implement the ${workload} workload (it implements: ${adapterWorkloads(lib.adapter).join(', ')})`
+}
+
+// pino and bunyan share one calling convention: fields first, then the message; Errors as the
+// first argument; child(fields); util.format-style interpolation. Returns log(message).
+export function fieldsFirstCall (logger, workload) {
+  switch (workload) {
+    case 'object': return (message) => logger.info(OBJECT_FIELDS, message)
+    case 'deep': return (message) => logger.info(DEEP_FIELDS, message)
+    case 'child': {
+      const child = logger.child(CHILD_FIELDS)
+      return (message) => child.info(message)
+    }
+    case 'interpolate': return (message) => logger.info(FORMAT, message, FORMAT_USER, FORMAT_STATUS)
+    case 'error': {
+      const err = benchError()
+      return (message) => logger.error(err, message)
+    }
+    case 'disabled': return (message) => logger.debug(message)
+    default: return (message) => logger.info(message)
+  }
+}
+
+// The raw baseline's line for a workload, written by hand: the same content a JSON logger writes,
+// with everything that does not change between events serialised once. null: nothing is written
+// (disabled: the cheapest level check is not calling at all). The payload never needs JSON
+// escaping (letters, digits, spaces and punctuation only).
+export function rawLine (workload) {
+  const json = (fields) => {
+    const tail = '",' + JSON.stringify(fields).slice(1)
+    return (message) => '{"msg":"' + message + tail
+  }
+  switch (workload) {
+    case 'object': return json(OBJECT_FIELDS)
+    case 'deep': return json(DEEP_FIELDS)
+    case 'child': return json(CHILD_FIELDS)
+    case 'error': {
+      const err = benchError()
+      return json({ err: { type: err.name, message: err.message, stack: err.stack } })
+    }
+    case 'interpolate': return (message) => message + ' user=' + FORMAT_USER + ' status=' + FORMAT_STATUS
+    case 'disabled': return null
+    default: return (message) => message
+  }
+}
+
+// What a finished run should have delivered. For `disabled` nothing may arrive: sent stays the
+// number of calls, expected is 0, drop rate has no meaning (null), and any arrival, intact or not,
+// fails the run. Every run also gets nsPerEvent: the caller's cost per log() call.
+export function judgeArrivals (result, { workload, events }) {
+  const nsPerEvent = result.unblockedMs != null ? (result.unblockedMs * 1e6) / events : null
+  if (workload !== 'disabled') return { ...result, expected: result.sent, nsPerEvent }
+  const judged = { ...result, expected: 0, dropRate: null, nsPerEvent }
+  const arrived = result.received == null ? null : result.received + (result.corrupt ?? 0) + (result.duplicates ?? 0)
+  if (result.ok && arrived > 0) {
+    return { ...judged, ok: false, status: 'failed', error: `${arrived} events arrived although the level disables them` }
+  }
+  return judged
+}

@@ -1,0 +1,83 @@
+import { axisTitle, titles } from './charts.js'
+import { libraryColour } from './colours.js'
+import { cpuLabel, formatMs, formatPct, runName, transportTitle, unique } from './labels.js'
+import { formatTable } from './table.js'
+
+// The report section comparing workloads (what each event carries: see README, "Workloads"): per
+// transport, a table of libraries × workloads (done, unblocked, ns per event, drop rate) and one
+// chart of ns per event. Shown only when the results hold more than one workload.
+
+const workloadOf = (r) => r.workload ?? 'string'
+const libOf = (r) => runName({ lib: r.lib, variant: r.variant })
+
+export const workloadsSection = {
+  name: 'workloads',
+  types: ['run'],
+  render (dataset, ctx) {
+    const runs = dataset.runs.filter((r) => (r.type ?? 'run') === 'run')
+    if (unique(runs.map(workloadOf)).length < 2) return { markdown: '', charts: [] }
+    const summary = dataset.summary.filter((s) => (s.type ?? 'run') === 'run')
+    const out = ['## Workloads', 'What each event carries, per library (see README, "Workloads"): mean over the runs that finished. ' +
+      '_ns per event_ is unblocked time over the events each worker logged: what one call costs the caller. ' +
+      'For _disabled_ nothing may arrive: its drop rate is not a loss ("expects 0"), and a run where anything arrived failed.']
+    const charts = []
+    for (const transport of unique(runs.map((r) => r.transport))) {
+      const ofTransport = summary.filter((s) => s.transport === transport)
+      const workloads = unique(runs.filter((r) => r.transport === transport).map(workloadOf))
+      const libs = unique(ofTransport.map(libOf))
+      const cpusList = unique(ofTransport.map((s) => s.cpus)).sort((a, b) => a - b)
+      const sizes = unique(ofTransport.map((s) => s.size))
+      const title = `${transportTitle(transport)}: workloads`
+      out.push(`### ${title}`)
+      const header = ['Library', 'Workload', ...(cpusList.length > 1 ? ['Workers'] : []), ...(sizes.length > 1 ? ['Size'] : []), 'Done ms', 'Unblocked ms', 'ns per event', 'Drop rate']
+      const rows = []
+      for (const lib of libs) {
+        for (const workload of workloads) {
+          for (const s of ofTransport.filter((x) => libOf(x) === lib && workloadOf(x) === workload)) {
+            const who = [lib, workload, ...(cpusList.length > 1 ? [String(s.cpus)] : []), ...(sizes.length > 1 ? [`${s.size} B`] : [])]
+            if (s.okRuns === 0) {
+              const failed = runs.find((r) => r.transport === transport && libOf(r) === lib && workloadOf(r) === workload && !r.ok)
+              rows.push([...who, s.status === 'unsupported' ? 'unsupported' : `failed: ${failed?.error ?? s.status}`, '—', '—', '—'])
+              continue
+            }
+            const drop = workload === 'disabled' ? 'expects 0' : (s.dropRate ? formatPct(s.dropRate.mean) : 'unknown')
+            rows.push([...who, formatMs(s.doneMs?.mean), formatMs(s.unblockedMs?.mean), formatMs(s.nsPerEvent?.mean), drop])
+          }
+        }
+      }
+      out.push(formatTable(header, rows))
+      const unsupported = ofTransport.filter((s) => s.status === 'unsupported')
+      if (unsupported.length) out.push(unique(unsupported.flatMap((s) => s.errors.map((e) => `- ${libOf(s)} ${workloadOf(s)}: ${e}`))).join('\n'))
+      const chart = { file: `${transport}/workloads.png`, ...nsPerEventChart({ title, workloads, libs, summary: ofTransport, cpus: cpusList[0], size: sizes[0], conditions: ctx.conditions }) }
+      charts.push(chart)
+      out.push(ctx.image(chart.file, `${title}: ns per event per library and workload`))
+    }
+    return { markdown: out.join('\n\n'), charts }
+  }
+}
+
+// One group of bars per workload, one bar per library: ns per event (the caller's cost of a call).
+function nsPerEventChart ({ title, workloads, libs, summary, cpus, size, conditions }) {
+  const cellOf = (lib, workload) => summary.find((s) => libOf(s) === lib && workloadOf(s) === workload && s.cpus === cpus && s.size === size)
+  const datasets = libs.map((lib) => ({
+    label: lib,
+    backgroundColor: libraryColour(lib),
+    data: workloads.map((workload) => cellOf(lib, workload)?.nsPerEvent?.mean ?? null)
+  }))
+  const notes = [`${cpuLabel(cpus)} · mean over the runs that finished · lower is better · a missing bar: unsupported or failed (see the table)`, conditions]
+  return {
+    width: 1100,
+    height: 560,
+    config: {
+      type: 'bar',
+      data: { labels: workloads, datasets },
+      options: {
+        plugins: titles(`${title}: ns per log call, per library`, notes),
+        scales: {
+          x: { title: axisTitle('workload') },
+          y: { beginAtZero: true, title: axisTitle('ns per event (unblocked time / events per worker)') }
+        }
+      }
+    }
+  }
+}
