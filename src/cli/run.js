@@ -14,7 +14,8 @@ import { renderHttpTerminal } from '../report/http-terminal.js'
 import { planHttpCells } from '../http/matrix.js'
 import { DEFAULTS as HTTP_DEFAULTS, describeHttpOptions, parseHttpOptions } from './http.js'
 import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions, SYSLOG_OPTION_NAMES } from './syslog-options.js'
-import { defaultOutput, list, oneOf, positiveInt, positiveIntList, positiveNumber, writableOutput } from './validate.js'
+import { defaultOutput, eventCount, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, seconds } from './validate.js'
+import { MAX_EVENTS } from '../sinks/verifier.js'
 
 export const DEFAULTS = {
   lib: 'all,raw',
@@ -36,10 +37,10 @@ export function builder (yargs) {
     .option('lib', { type: 'string', describe: `Comma list: ${BUILTIN_LIBS.join(', ')}, all (the four real libraries), or a path to an adapter file (./my-logger.js) [default: ${DEFAULTS.lib}]` })
     .option('transport', { type: 'string', describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} [default: ${DEFAULTS.transport}]` })
     .option('cpus', { type: 'string', describe: `Comma list of worker counts (node:cluster workers logging at once) [default: ${DEFAULTS.cpus}]` })
-    .option('events', { type: 'string', describe: `Events logged by each worker per run [default: ${DEFAULTS.events}]` })
+    .option('events', { type: 'string', describe: `Events logged by each worker per run, at most ${MAX_EVENTS.toLocaleString('en-US')} (the verifier keeps one bit per event) [default: ${DEFAULTS.events}]` })
     .option('runs', { type: 'string', describe: `Runs per cell (fresh processes each); the summary averages them [default: ${DEFAULTS.runs}]` })
     .option('size', { type: 'string', describe: 'Comma list of payload sizes in bytes [default: the seed\'s "Hello, world!", 13 bytes]' })
-    .option('timeout', { type: 'string', describe: `Per-run limit in seconds; a run past it is recorded as failed [default: ${DEFAULTS.timeout}]` })
+    .option('timeout', { type: 'string', describe: `Per-run limit in seconds (at most ${MAX_SECONDS.toLocaleString('en-US')}); a run past it is recorded as failed [default: ${DEFAULTS.timeout}]` })
     .option('max-old-space-size', { type: 'string', describe: 'Heap limit in MB for each worker (node --max-old-space-size), to reproduce memory blow-ups' })
     .option('scenario', { type: 'string', describe: 'Run the cells of a scenario file (scenarios/*.json) instead of the options above' })
     .option('out', { type: 'string', describe: 'Results JSON file [default: the scenario\'s output, else results/run-<timestamp>.json]' })
@@ -63,10 +64,10 @@ export async function parseRunOptions (argv) {
     libs,
     transports: [...new Set(transports)],
     cpus: positiveIntList(value('cpus'), 'cpus', { max: 256 }),
-    events: positiveInt(value('events'), 'events'),
+    events: eventCount(value('events')),
     runs: positiveInt(value('runs'), 'runs', { max: 1000 }),
     sizes: argv.size == null ? [{ payload: payloadOfSize(null) }] : positiveIntList(argv.size, 'size', { max: 1 << 20 }).map((n) => ({ payload: payloadOfSize(n) })),
-    timeoutMs: positiveNumber(value('timeout'), 'timeout') * 1000,
+    timeoutMs: seconds(value('timeout'), 'timeout') * 1000,
     maxOldSpaceSize: argv.maxOldSpaceSize == null ? null : positiveInt(argv.maxOldSpaceSize, 'max-old-space-size', { min: 8 }),
     receiverOptions: await parseSyslogOptions(argv, transports)
   }
@@ -175,11 +176,8 @@ async function planFromScenario (file) {
 }
 
 function resolveOutput (argv, plan) {
-  if (argv.out != null) return writableOutput(argv.out)
-  if (plan.output) {
-    fs.mkdirSync(path.dirname(path.resolve(plan.output)), { recursive: true })
-    return writableOutput(plan.output)
-  }
+  if (argv.out != null) return outputFile(argv.out)
+  if (plan.output) return outputFile(plan.output, { label: `${plan.file}: output ${plan.output}`, create: true })
   return defaultOutput('run')
 }
 

@@ -1,4 +1,5 @@
-import { formatTable } from './table.js'
+import { escapeCell, formatTable } from './table.js'
+import { chartFile } from './charts.js'
 import { benchmarksChart, dropRateChart, representativeRun, timeseriesChart } from './run-charts.js'
 import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatPct, formatRatio, transportTitle, unique } from './labels.js'
 
@@ -72,13 +73,13 @@ function renderGroup (group, ctx) {
   out.push(`${group.eventsLabel} events per worker, ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''} per cell, times in milliseconds (lower is better). ` +
     '_Drop rate_ is the share of events that never arrived intact at the receiving end; "unknown" where nothing can be counted.')
 
-  const benchmarks = { file: `${group.transport}/benchmarks${group.sizeTag}.png`, ...benchmarksChart(group, ctx.conditions) }
+  const benchmarks = { file: chartFile(group.transport, `benchmarks${group.sizeTag}`), ...benchmarksChart(group, ctx.conditions) }
   charts.push(benchmarks)
   out.push(ctx.image(benchmarks.file, `${group.title}: unblocked and done per library`))
 
   if (group.counted) {
     if (group.summary.some((s) => s.dropRate?.mean > 0)) {
-      const drops = { file: `${group.transport}/drop-rate${group.sizeTag}.png`, ...dropRateChart(group, ctx.conditions) }
+      const drops = { file: chartFile(group.transport, `drop-rate${group.sizeTag}`), ...dropRateChart(group, ctx.conditions) }
       charts.push(drops)
       out.push(ctx.image(drops.file, `${group.title}: share of events lost per library`))
       const where = lossAtReceiver(group.runs)
@@ -94,7 +95,7 @@ function renderGroup (group, ctx) {
   for (const lib of group.libs) {
     const libRuns = group.runs.filter((r) => r.lib === lib)
     const version = libRuns.find((r) => r.libVersion)?.libVersion
-    out.push(`### ${lib}${version ? ` ${version}` : ''}`)
+    out.push(`### ${escapeCell(lib)}${version ? ` ${escapeCell(version)}` : ''}`)
     if (libRuns.every((r) => r.status === 'unsupported')) {
       out.push(`_unsupported: ${libRuns[0].error ?? `${lib} has no ${group.transport} transport`}._`)
       continue
@@ -107,7 +108,7 @@ function renderGroup (group, ctx) {
         out.push(`_${cpuLabel(cpus)}: no time-series chart (the run was shorter than two 100 ms samples)._`)
         continue
       }
-      const chart = { file: `${group.transport}/${cpus}cpu/${fileSafe(lib)}${group.sizeTag}.png`, ...timeseriesChart({ group, lib, cpus, runs: cellRuns, chosen, conditions: ctx.conditions }) }
+      const chart = { file: chartFile(group.transport, `${cpus}cpu`, `${lib}${group.sizeTag}`), ...timeseriesChart({ group, lib, cpus, runs: cellRuns, chosen, conditions: ctx.conditions }) }
       charts.push(chart)
       out.push(`_${cpuLabel(cpus)}_\n\n${ctx.image(chart.file, `${lib}, ${group.title}, ${cpuLabel(cpus)}: CPU and memory over time`)}`)
     }
@@ -251,8 +252,4 @@ function detailsTable (group) {
     }
   }
   return { text: formatTable(header, rows), warned }
-}
-
-function fileSafe (name) {
-  return name.replace(/[^A-Za-z0-9._-]/g, '_')
 }
