@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { UsageError } from '../errors.js'
 import { loadResults } from '../results/read.js'
 import { EXPORTERS, FORMATS, exporterFor } from '../report/exporters.js'
 import { list, oneOf, outputDirectory, outputFile } from './validate.js'
@@ -28,7 +29,10 @@ export async function handler (argv) {
   // (docs/ in `--out docs/RESULTS.md`); the charts' directory is made when the first chart is written.
   outputDirectory(options.images, { label: `--images ${argv.images}` })
   for (const format of options.formats) {
-    for (const file of exporterFor(format).targets(options)) outputFile(file, { label: `--out ${argv.out}${file === options.out ? '' : ` (${path.basename(file)})`}`, create: true })
+    for (const file of exporterFor(format).targets(options)) {
+      if (file === options.images) throw new UsageError(`--out ${argv.out} and --images ${argv.images} name the same path: the page and the charts' directory need two`)
+      outputFile(file, { label: `--out ${argv.out}${file === options.out ? '' : ` (${path.basename(file)})`}`, create: true })
+    }
   }
   const written = []
   for (const format of options.formats) written.push(...exporterFor(format).write(dataset, options))

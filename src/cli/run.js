@@ -198,11 +198,35 @@ function previousResults (out, plan, shard, resume) {
     return null
   }
   if (doc.schema !== SCHEMA_VERSION) throw new UsageError(`cannot resume ${out}: it has results schema ${doc.schema}, this log-bench writes ${SCHEMA_VERSION}`)
-  if (!samePlan) {
-    const theirs = doc?.env?.plan ? `${doc.env.plan.kind} "${doc.env.plan.name}"${doc.env.plan.shard ? ` shard ${doc.env.plan.shard}` : ''}` : 'results without a plan'
-    throw new UsageError(`cannot resume ${out}: it holds ${theirs}, not this ${plan.kind} "${plan.name}"${shard ? ` shard ${shard.k}/${shard.n}` : ''} (same cells and options are needed)`)
-  }
+  if (!samePlan) throw new UsageError(`cannot resume ${out}: ${planDifference(doc.env, plan, shard)}; resume with the file's own command (${doc.env?.command ?? 'unknown'}), or give another --out`)
   return doc
+}
+
+// What makes a results file another plan's, in the file's terms first: "events 2000 vs 1000".
+function planDifference (env, plan, shard) {
+  const theirs = env?.plan
+  if (!theirs) return 'it holds results without a plan (written by an older log-bench?)'
+  if (theirs.kind !== plan.kind) return `it holds results of ${theirs.kind === 'scenario' ? `scenario "${theirs.name}"` : 'command-line options'}, not of ${plan.kind === 'scenario' ? `scenario "${plan.name}"` : 'command-line options'}`
+  const differences = optionDifferences(env.options, plan.options)
+  const ourShard = shard ? `${shard.k}/${shard.n}` : null
+  if ((theirs.shard ?? null) !== ourShard) differences.push(`shard ${theirs.shard ?? 'none'} vs ${ourShard ?? 'none'}`)
+  if (theirs.kind === 'scenario' && theirs.name !== plan.name) differences.unshift(`scenario "${theirs.name}" vs "${plan.name}"`)
+  return `it holds results of other options (the file's vs these: ${differences.join(', ') || 'the scenario file changed'})`
+}
+
+function optionDifferences (theirs, ours, at = '') {
+  const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
+  const show = (v) => (v == null ? 'none' : Array.isArray(v) ? v.join(',') : isObject(v) ? JSON.stringify(v) : String(v))
+  const differences = []
+  for (const key of new Set([...Object.keys(theirs ?? {}), ...Object.keys(ours ?? {})])) {
+    const [a, b] = [theirs?.[key], ours?.[key]]
+    if (JSON.stringify(a) === JSON.stringify(b)) continue
+    const name = Array.isArray(theirs ?? ours) ? `${at}[${key}]` : at ? `${at}.${key}` : key
+    const nested = (isObject(a) && isObject(b)) || (Array.isArray(a) && Array.isArray(b) && [...a, ...b].some(isObject))
+    if (nested) differences.push(...optionDifferences(a, b, name))
+    else differences.push(`${name} ${show(a)} vs ${show(b)}`)
+  }
+  return differences
 }
 
 export async function handler (argv) {
