@@ -9,7 +9,7 @@ import { codeSpan, escapeCell } from './table.js'
 export function renderPage (dataset, { imageLink, sections = SECTIONS }) {
   const env = dataset.env
   const ctx = {
-    image: (file, alt) => `![${alt.replace(/[[\]]/g, '')}](${imageLink(file)})`,
+    image: (file, alt) => `![${escapeCell(alt.replace(/[[\]]/g, ''))}](${imageLink(file)})`,
     conditions: `${env.cpuModel}, ${env.cpuCount} cores, Node ${env.node}`
   }
   const runs = dataset.runs
