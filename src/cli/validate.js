@@ -116,14 +116,22 @@ function requireWritableDir (dir, label, hint) {
   }
 }
 
+function isSymbolicLink (file) {
+  try {
+    return fs.lstatSync(file).isSymbolicLink()
+  } catch {
+    return false
+  }
+}
+
 // A file to be replaced atomically (src/results/write.js): a regular file or nothing yet, in a
 // writable directory. A symbolic link is refused: the rename would replace the link, not its target.
 // create: make the missing parent directories (a scenario's output, report's page, the default).
 export function outputFile (file, { label = `--out ${file}`, create = false, hint = '' } = {}) {
   const resolved = path.resolve(String(file))
+  if (isSymbolicLink(resolved)) throw new UsageError(`${label} is a symbolic link: give the path of the file itself (log-bench replaces its output files, and would replace the link)`)
   const existing = nearestExisting(resolved, label)
   if (existing === resolved) {
-    if (fs.lstatSync(resolved).isSymbolicLink()) throw new UsageError(`${label} is a symbolic link: give the path of the file itself (log-bench replaces its output files, and would replace the link)`)
     const kind = kindOf(fs.statSync(resolved))
     if (kind === 'a directory') throw new UsageError(`${label} is a directory: give a file path such as ${path.join(String(file), 'results.json')}`)
     if (kind) throw new UsageError(`${label} is ${kind}, not a regular file: give a file path`)
