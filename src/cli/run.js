@@ -211,7 +211,7 @@ function planDifference (env, plan, shard) {
   const ourShard = shard ? `${shard.k}/${shard.n}` : null
   if ((theirs.shard ?? null) !== ourShard) differences.push(`shard ${theirs.shard ?? 'none'} vs ${ourShard ?? 'none'}`)
   if (theirs.kind === 'scenario' && theirs.name !== plan.name) differences.unshift(`scenario "${theirs.name}" vs "${plan.name}"`)
-  return `it holds results of other options (the file's vs these: ${differences.join(', ') || 'the scenario file changed'})`
+  return `it holds results of ${plan.kind === 'scenario' ? 'another scenario' : 'other options'} (the file's vs these: ${differences.join(', ') || 'the scenario file changed'})`
 }
 
 function optionDifferences (theirs, ours, at = '') {
