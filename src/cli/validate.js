@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
+import { ioReason } from '../results/write.js'
 import { MAX_EVENTS } from '../sinks/verifier.js'
 
 // Every option check lives here, so each command gives the same one-line answers to bad input.
@@ -89,11 +90,6 @@ function kindOf (stat) {
   if (stat.isSocket()) return 'a socket'
   if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device'
   return null
-}
-
-function ioReason (err) {
-  const reasons = { EROFS: 'read-only file system', EACCES: 'permission denied', EPERM: 'permission denied', ENOSPC: 'no space left on device', ENOTDIR: 'a part of the path is a file' }
-  return reasons[err.code] ?? err.code ?? err.message
 }
 
 // The path itself when it exists, else its nearest existing ancestor, after refusing kernel file

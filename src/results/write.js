@@ -29,7 +29,7 @@ export function writeFileAtomic (file, data) {
   } catch (err) {
     if (fd !== null) fs.closeSync(fd)
     if (created) fs.rmSync(tmp, { force: true })
-    throw new UsageError(`cannot write ${file}: ${writeReason(err)}`)
+    throw new UsageError(`cannot write ${file}: ${ioReason(err)}${IO_REASONS[err.code] ? ` (${err.code})` : ''}`)
   }
 }
 
@@ -37,7 +37,9 @@ export function writeJsonAtomic (file, value) {
   writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n')
 }
 
-function writeReason (err) {
-  const reasons = { ENOSPC: 'no space left on device', EDQUOT: 'disk quota exceeded', EROFS: 'read-only file system', EACCES: 'permission denied', EPERM: 'permission denied', EISDIR: 'it is a directory', ENOENT: 'its directory no longer exists' }
-  return reasons[err.code] ? `${reasons[err.code]} (${err.code})` : err.message.split('\n')[0]
+const IO_REASONS = { ENOSPC: 'no space left on device', EDQUOT: 'disk quota exceeded', EROFS: 'read-only file system', EACCES: 'permission denied', EPERM: 'permission denied', EISDIR: 'it is a directory', ENOENT: 'its directory no longer exists', ENOTDIR: 'a part of the path is a file' }
+
+// Why a file operation failed, in words (the output checks in src/cli/validate.js use it too).
+export function ioReason (err) {
+  return IO_REASONS[err.code] ?? err.message.split('\n')[0]
 }
