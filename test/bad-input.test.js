@@ -26,6 +26,7 @@ async function assertBadInput (args, expected, { cwd = tmpDir(), env = {} } = {}
   assert.equal(result.stdout, '')
   assert.deepEqual(listTree(cwd), before)
   assert.deepEqual(fs.readdirSync(tmp), [])
+  fs.rmdirSync(tmp)
   return result
 }
 
@@ -83,6 +84,7 @@ describe('bad input: one line, exit code 2, no stack, nothing left behind', () =
       setup?.(cwd)
       await assertBadInput(args, expected, { cwd })
       if (args.includes('/dev/null')) assert.ok(fs.statSync('/dev/null').isCharacterDevice())
+      fs.rmSync(cwd, { recursive: true })
     })
   }
 

@@ -97,7 +97,7 @@ function renderGroup (group, ctx) {
     const version = libRuns.find((r) => r.libVersion)?.libVersion
     out.push(`### ${escapeCell(lib)}${version ? ` ${escapeCell(version)}` : ''}`)
     if (libRuns.every((r) => r.status === 'unsupported')) {
-      out.push(`_unsupported: ${libRuns[0].error ?? `${lib} has no ${group.transport} transport`}._`)
+      out.push(`_unsupported: ${escapeCell(libRuns[0].error ?? `${lib} has no ${group.transport} transport`)}._`)
       continue
     }
     for (const cpus of group.cpusList) {
