@@ -167,6 +167,19 @@ describe('failures that are results, not bad input', () => {
     assert.match(run.error, /getaddrinfo (ENOTFOUND|EAI_AGAIN) no-such-host\.invalid/)
   })
 
+  it('raw to a disk that fills during its last write: a failed run with ENOSPC, not "ok" with events lost', async (t) => {
+    const tmp = mountTmpfs(t, 'size=8k')
+    if (!tmp) return
+    // 1,000 lines are about 24 KB: one batch, written at close, of which only 8 KB fit.
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'raw', '--transport', 'file', '--events', '1000', '--runs', '1', '--out', out, '--quiet'], { env: { TMPDIR: tmp } })
+    assert.equal(result.code, 0, result.stderr)
+    const [run] = readJson(out).runs
+    assert.equal(run.ok, false)
+    assert.match(run.error, /ENOSPC: no space left on device/)
+    assert.deepEqual(fs.readdirSync(tmp), [])
+  })
+
   // Worker configuration travels in an environment variable today, so a payload above 128 KiB fails
   // to spawn (E2BIG); branch `structure` sends it over IPC. Either way no unfinished results file
   // may be left behind to demand --resume on the next attempt.
