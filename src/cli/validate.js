@@ -79,7 +79,6 @@ export function oneOf (values, allowed, name) {
   return values
 }
 
-
 // Output paths are checked before any work starts, the same way for every command that writes
 // (run and http results, merge --out, report --out and --images, a scenario's output).
 const KERNEL_FILE_SYSTEMS = ['/proc', '/sys']
