@@ -9,6 +9,7 @@ import * as report from '../src/cli/report.js'
 import * as compare from '../src/cli/compare.js'
 import * as merge from '../src/cli/merge.js'
 import * as sink from '../src/cli/sink.js'
+import { refuseRepeatedOptions } from '../src/cli/validate.js'
 
 // Bad input: one line on stderr, exit 2. Anything else unexpected is a harness bug: exit 1.
 function fail (err) {
@@ -36,6 +37,7 @@ try {
     .command(compare)
     .command(merge)
     .command(sink)
+    .middleware((argv) => refuseRepeatedOptions(argv))
     .demandCommand(1, 'give a command: run or list (see --help)')
     .strict()
     .fail((msg, err) => { throw err ?? new UsageError(usageMessage(msg)) })

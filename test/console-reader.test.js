@@ -108,6 +108,7 @@ describe('--dir', () => {
     assert.match(file.doneMeans, /close\(\) resolved/)
     assert.equal(doc.runs.find((r) => r.transport === 'console').fsType, null)
     assert.equal(doc.env.options.dir, dir)
+    assert.ok(doc.env.options.dirFsType)
     assert.deepEqual(fs.readdirSync(dir), [], 'the run directory is removed after each run')
   })
 

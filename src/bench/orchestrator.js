@@ -34,7 +34,7 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
               runs,
               unsupported: cellUnsupported(lib, variant, transport, workload),
               empty: emptyRunMeasures,
-              execute: (signal, onLive) => runOnce({ adapterFile: lib.file, transport, cpus: workers, events, payload, workload, variant, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir, onLive })
+              execute: (signal, onLive) => runOnce({ adapterFile: lib.file, transport, cpus: workers, events, payload, workload, variant, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir ?? undefined, onLive })
             })
           }
         }

@@ -23,7 +23,10 @@ export async function runSession ({ cells, out, env, previous = null, quiet = fa
     await runCells({ cells, store, signal: controller.signal, progress, retryTimeouts })
     return store.doc
   } catch (err) {
-    if (!(err instanceof Interrupted)) throw err
+    if (!(err instanceof Interrupted)) {
+      store.discardIfEmpty()
+      throw err
+    }
     process.stderr.write(`interrupted: results so far are in ${out}${resumeHint}\n`)
     process.exitCode = err.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED
     return null

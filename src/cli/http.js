@@ -6,7 +6,7 @@ import { planHttpCells } from '../http/matrix.js'
 import { BASELINE } from '../http/summary.js'
 import { collectEnv } from '../results/env.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
-import { defaultOutput, list, nonNegativeNumber, oneOf, positiveInt, positiveIntList, positiveNumber, writableOutput } from './validate.js'
+import { defaultOutput, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, seconds } from './validate.js'
 import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
 
 export const DEFAULTS = {
@@ -34,7 +34,7 @@ export function builder (yargs) {
     .option('logs-per-request', { type: 'string', describe: `Comma list: events the route logs per request (default ${DEFAULTS.logsPerRequest}; not with --middleware)` })
     .option('size', { type: 'string', default: DEFAULTS.size, describe: 'Comma list of payload sizes in characters (each event is "w<worker> <seq>: " + payload)' })
     .option('middleware', { type: 'boolean', default: false, describe: 'Log each request with the library\'s own express request logger (pino-http, express-winston, log4js connectLogger) instead of the route' })
-    .option('duration', { type: 'string', default: String(DEFAULTS.duration), describe: 'Seconds of measured load per run' })
+    .option('duration', { type: 'string', default: String(DEFAULTS.duration), describe: `Seconds of measured load per run (at most ${MAX_SECONDS.toLocaleString('en-US')})` })
     .option('warmup', { type: 'string', default: String(DEFAULTS.warmup), describe: 'Seconds of load before the measured run (discarded; 0 for none)' })
     .option('connections', { type: 'string', default: String(DEFAULTS.connections), describe: 'Concurrent autocannon connections' })
     .option('pipelining', { type: 'string', default: String(DEFAULTS.pipelining), describe: 'Requests pipelined per connection' })
@@ -80,8 +80,8 @@ export async function parseHttpOptions (argv) {
     logsPerRequest: middleware ? [] : positiveIntList(argv.logsPerRequest ?? DEFAULTS.logsPerRequest, 'logs-per-request', { min: 0, max: 10_000 }),
     sizes: positiveIntList(argv.size, 'size', { max: 1 << 20 }),
     load: {
-      durationSeconds: positiveNumber(argv.duration, 'duration'),
-      warmupSeconds: nonNegativeNumber(argv.warmup, 'warmup'),
+      durationSeconds: seconds(argv.duration, 'duration'),
+      warmupSeconds: seconds(argv.warmup, 'warmup', { allowZero: true }),
       connections: positiveInt(argv.connections, 'connections', { max: 10_000 }),
       pipelining: positiveInt(argv.pipelining, 'pipelining', { max: 1000 })
     },
@@ -89,7 +89,7 @@ export async function parseHttpOptions (argv) {
     port: positiveInt(argv.port, 'port', { min: 0, max: 65535 })
   }
   options.receiverOptions = await parseSyslogOptions(argv, options.transports)
-  options.out = argv.out == null ? null : writableOutput(argv.out)
+  options.out = argv.out == null ? null : outputFile(argv.out)
   return options
 }
 

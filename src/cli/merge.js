@@ -1,7 +1,7 @@
 import { mergeShards } from '../results/merge.js'
 import { readResultsFile } from '../results/read.js'
 import { writeJsonAtomic } from '../results/write.js'
-import { writableOutput } from './validate.js'
+import { outputFile } from './validate.js'
 
 export const command = 'merge <files..>'
 export const describe = 'Join the results of shards (log-bench run --shard k/n) into one results file'
@@ -15,7 +15,7 @@ export function builder (yargs) {
 }
 
 export async function handler (argv) {
-  const out = writableOutput(argv.out)
+  const out = outputFile(argv.out)
   const inputs = argv.files.map((file) => ({ file, doc: readResultsFile(file) }))
   const { doc, missing } = mergeShards(inputs, { allowMixedHardware: argv.allowMixedHardware })
   writeJsonAtomic(out, doc)

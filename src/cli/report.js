@@ -1,18 +1,15 @@
-import fs from 'node:fs'
 import path from 'node:path'
-import { loadResults } from '../results/read.js'
 import { UsageError } from '../errors.js'
+import { loadResults } from '../results/read.js'
 import { EXPORTERS, FORMATS, exporterFor } from '../report/exporters.js'
 import { readPages, writePages } from '../report/pages.js'
-import { list, oneOf, writableOutput } from './validate.js'
+import { list, oneOf, outputDirectory, outputFile } from './validate.js'
 
 export const command = 'report [files..]'
 export const describe = 'Turn results JSON into a results page (markdown + PNG charts) and/or CSV'
 
 export function builder (yargs) {
   return yargs
-    // The global setting (a repeated option keeps its last value) would also keep only the last file.
-    .parserConfiguration({ 'duplicate-arguments-array': true })
     .positional('files', { type: 'string', describe: 'Results JSON files from `log-bench run` (same machine and Node version)' })
     .option('out', { type: 'string', default: 'results/README.md', describe: 'Markdown page to write; the CSV goes next to it with a .csv extension' })
     .option('images', { type: 'string', default: 'images', describe: 'Directory for the PNG charts (linked from the page by relative path)' })
@@ -23,12 +20,9 @@ export function builder (yargs) {
     .example('$0 report r.json --out docs/RESULTS.md --images docs/images --format md,csv', '')
 }
 
-// As everywhere else in log-bench, an option given twice keeps its last value.
-const last = (value) => (Array.isArray(value) ? value.at(-1) : value)
-
 export function parseReportOptions (argv) {
-  const formats = [...new Set(oneOf(list(last(argv.format), 'format'), FORMATS, 'format'))]
-  return { files: [argv.files].flat().map(String), formats, out: path.resolve(String(last(argv.out))), images: path.resolve(String(last(argv.images))) }
+  const formats = [...new Set(oneOf(list(argv.format, 'format'), FORMATS, 'format'))]
+  return { files: [argv.files].flat().map(String), formats, out: path.resolve(String(argv.out)), images: path.resolve(String(argv.images)) }
 }
 
 export async function handler (argv) {
@@ -36,9 +30,15 @@ export async function handler (argv) {
   if (argv.files == null || [argv.files].flat().length === 0) throw new UsageError('give the results JSON files to report, or --pages <file>')
   const options = parseReportOptions(argv)
   const dataset = loadResults(options.files)
-  // Only once the inputs are known good: create the page's directory (docs/ in `--out docs/RESULTS.md`).
-  fs.mkdirSync(path.dirname(options.out), { recursive: true })
-  writableOutput(options.out)
+  // Only once the inputs are known good: check every output, then create the page's directory
+  // (docs/ in `--out docs/RESULTS.md`); the charts' directory is made when the first chart is written.
+  outputDirectory(options.images, { label: `--images ${argv.images}` })
+  for (const format of options.formats) {
+    for (const file of exporterFor(format).targets(options)) {
+      if (file === options.images) throw new UsageError(`--out ${argv.out} and --images ${argv.images} name the same path: the page and the charts' directory need two`)
+      outputFile(file, { label: `--out ${argv.out}${file === options.out ? '' : ` (${path.basename(file)})`}`, create: true })
+    }
+  }
   const written = []
   for (const format of options.formats) written.push(...exporterFor(format).write(dataset, options))
   summarizeWritten(written, options.images)
@@ -47,8 +47,12 @@ export async function handler (argv) {
 function reportPages (argv) {
   const given = ['out', 'images', 'format'].filter((name) => process.argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`)))
   if ([argv.files ?? []].flat().length || given.length) throw new UsageError(`--pages names every page, its results and images: it cannot be combined with ${given.length ? `--${given[0]}` : 'results files'}`)
-  const pages = readPages(String(last(argv.pages)))
-  summarizeWritten(writePages(pages, { checkOutput: writableOutput }), path.resolve(pages[0].images))
+  const pages = readPages(String(argv.pages))
+  const checkOutput = (page) => {
+    outputDirectory(page.images, { label: `${argv.pages}: images ${page.images}` })
+    outputFile(page.out, { label: `${argv.pages}: page ${page.out}`, create: true })
+  }
+  summarizeWritten(writePages(pages, { checkOutput }), path.resolve(pages[0].images))
 }
 
 function summarizeWritten (written, images) {

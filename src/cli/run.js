@@ -1,5 +1,4 @@
 import fs from 'node:fs'
-import os from 'node:os'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { BUILTIN_LIBS, LIB_SETS, checkVariant, isAdapterPath, libLabel, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
@@ -17,7 +16,8 @@ import { renderHttpTerminal } from '../report/http-terminal.js'
 import { planHttpCells } from '../http/matrix.js'
 import { DEFAULTS as HTTP_DEFAULTS, describeHttpOptions, parseHttpOptions } from './http.js'
 import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions, SYSLOG_OPTION_NAMES } from './syslog-options.js'
-import { defaultOutput, list, oneOf, positiveInt, positiveIntList, positiveNumber, writableDirectory, writableOutput } from './validate.js'
+import { defaultOutput, eventCount, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, seconds, writableDirectory } from './validate.js'
+import { MAX_EVENTS } from '../sinks/verifier.js'
 
 export const DEFAULTS = {
   lib: 'all,raw',
@@ -41,10 +41,10 @@ export function builder (yargs) {
     .option('workload', { type: 'string', describe: `Comma list of what each event carries: ${WORKLOADS.join(', ')} (see README, "Workloads") [default: ${DEFAULTS.workload}]` })
     .option('transport', { type: 'string', describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} [default: ${DEFAULTS.transport}]` })
     .option('cpus', { type: 'string', describe: `Comma list of worker counts (node:cluster workers logging at once) [default: ${DEFAULTS.cpus}]` })
-    .option('events', { type: 'string', describe: `Events logged by each worker per run [default: ${DEFAULTS.events}]` })
+    .option('events', { type: 'string', describe: `Events logged by each worker per run, at most ${MAX_EVENTS.toLocaleString('en-US')} (the verifier keeps one bit per event) [default: ${DEFAULTS.events}]` })
     .option('runs', { type: 'string', describe: `Runs per cell (fresh processes each); the summary averages them [default: ${DEFAULTS.runs}]` })
     .option('size', { type: 'string', describe: 'Comma list of payload sizes in bytes [default: the seed\'s "Hello, world!", 13 bytes]' })
-    .option('timeout', { type: 'string', describe: `Per-run limit in seconds; a run past it is recorded as failed [default: ${DEFAULTS.timeout}]` })
+    .option('timeout', { type: 'string', describe: `Per-run limit in seconds (at most ${MAX_SECONDS.toLocaleString('en-US')}); a run past it is recorded as failed [default: ${DEFAULTS.timeout}]` })
     .option('max-old-space-size', { type: 'string', describe: 'Heap limit in MB for each worker (node --max-old-space-size), to reproduce memory blow-ups' })
     .option('dir', { type: 'string', describe: 'Directory for the runs\' files (the file transport\'s log files, the console capture): tmpfs and a disk are different benchmarks, and each run records the file system type [default: the system\'s temporary directory]' })
     .option('scenario', { type: 'string', describe: 'Run the cells of a scenario file (scenarios/*.json) instead of the options above' })
@@ -74,13 +74,13 @@ export async function parseRunOptions (argv) {
     transports: [...new Set(transports)],
     workloads: [...new Set(workloads)],
     cpus: positiveIntList(value('cpus'), 'cpus', { max: 256 }),
-    events: positiveInt(value('events'), 'events'),
+    events: eventCount(value('events')),
     runs: positiveInt(value('runs'), 'runs', { max: 1000 }),
     sizes: argv.size == null ? [{ payload: payloadOfSize(null) }] : positiveIntList(argv.size, 'size', { max: 1 << 20 }).map((n) => ({ payload: payloadOfSize(n) })),
-    timeoutMs: positiveNumber(value('timeout'), 'timeout') * 1000,
+    timeoutMs: seconds(value('timeout'), 'timeout') * 1000,
     maxOldSpaceSize: argv.maxOldSpaceSize == null ? null : positiveInt(argv.maxOldSpaceSize, 'max-old-space-size', { min: 8 }),
     receiverOptions: await parseSyslogOptions(argv, transports),
-    dir: argv.dir == null ? os.tmpdir() : writableDirectory(argv.dir, 'dir')
+    dir: argv.dir == null ? null : writableDirectory(argv.dir, 'dir')
   }
 }
 
@@ -108,7 +108,7 @@ function describeOptions (options) {
     maxOldSpaceSize: options.maxOldSpaceSize,
     syslog: describeSyslog(options.receiverOptions),
     dir: options.dir,
-    dirFsType: fsTypeOf(options.dir)
+    dirFsType: options.dir === null ? null : fsTypeOf(options.dir)
   }
 }
 
@@ -193,11 +193,8 @@ async function planFromScenario (file, dir) {
 }
 
 function resolveOutput (argv, plan) {
-  if (argv.out != null) return writableOutput(argv.out)
-  if (plan.output) {
-    fs.mkdirSync(path.dirname(path.resolve(plan.output)), { recursive: true })
-    return writableOutput(plan.output)
-  }
+  if (argv.out != null) return outputFile(argv.out)
+  if (plan.output) return outputFile(plan.output, { label: `${plan.file}: output ${plan.output}`, create: true })
   return defaultOutput('run')
 }
 
@@ -218,11 +215,35 @@ function previousResults (out, plan, shard, resume) {
     return null
   }
   if (doc.schema !== SCHEMA_VERSION) throw new UsageError(`cannot resume ${out}: it has results schema ${doc.schema}, this log-bench writes ${SCHEMA_VERSION}`)
-  if (!samePlan) {
-    const theirs = doc?.env?.plan ? `${doc.env.plan.kind} "${doc.env.plan.name}"${doc.env.plan.shard ? ` shard ${doc.env.plan.shard}` : ''}` : 'results without a plan'
-    throw new UsageError(`cannot resume ${out}: it holds ${theirs}, not this ${plan.kind} "${plan.name}"${shard ? ` shard ${shard.k}/${shard.n}` : ''} (same cells and options are needed)`)
-  }
+  if (!samePlan) throw new UsageError(`cannot resume ${out}: ${planDifference(doc.env, plan, shard)}; resume with the file's own command (${doc.env?.command ?? 'unknown'}), or give another --out`)
   return doc
+}
+
+// What makes a results file another plan's, in the file's terms first: "events 2000 vs 1000".
+function planDifference (env, plan, shard) {
+  const theirs = env?.plan
+  if (!theirs) return 'it holds results without a plan (written by an older log-bench?)'
+  if (theirs.kind !== plan.kind) return `it holds results of ${theirs.kind === 'scenario' ? `scenario "${theirs.name}"` : 'command-line options'}, not of ${plan.kind === 'scenario' ? `scenario "${plan.name}"` : 'command-line options'}`
+  const differences = optionDifferences(env.options, plan.options)
+  const ourShard = shard ? `${shard.k}/${shard.n}` : null
+  if ((theirs.shard ?? null) !== ourShard) differences.push(`shard ${theirs.shard ?? 'none'} vs ${ourShard ?? 'none'}`)
+  if (theirs.kind === 'scenario' && theirs.name !== plan.name) differences.unshift(`scenario "${theirs.name}" vs "${plan.name}"`)
+  return `it holds results of ${plan.kind === 'scenario' ? 'another scenario' : 'other options'} (the file's vs these: ${differences.join(', ') || 'the scenario file changed'})`
+}
+
+function optionDifferences (theirs, ours, at = '') {
+  const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
+  const show = (v) => (v == null ? 'none' : Array.isArray(v) ? v.join(',') : isObject(v) ? JSON.stringify(v) : String(v))
+  const differences = []
+  for (const key of new Set([...Object.keys(theirs ?? {}), ...Object.keys(ours ?? {})])) {
+    const [a, b] = [theirs?.[key], ours?.[key]]
+    if (JSON.stringify(a) === JSON.stringify(b)) continue
+    const name = Array.isArray(theirs ?? ours) ? `${at}[${key}]` : at ? `${at}.${key}` : key
+    const nested = (isObject(a) && isObject(b)) || (Array.isArray(a) && Array.isArray(b) && [...a, ...b].some(isObject))
+    if (nested) differences.push(...optionDifferences(a, b, name))
+    else differences.push(`${name} ${show(a)} vs ${show(b)}`)
+  }
+  return differences
 }
 
 export async function handler (argv) {

@@ -1,7 +1,8 @@
 import { UsageError } from '../errors.js'
 import { payloadOfSize } from '../bench/message.js'
 import { DEFAULT_HOST, nativeUdpReceiver, startSink } from '../sinks/embedded-sink.js'
-import { positiveInt } from './validate.js'
+import { eventCount, positiveInt } from './validate.js'
+import { MAX_EVENTS } from '../sinks/verifier.js'
 
 export const command = 'sink'
 export const describe = 'Run the embedded syslog sink on its own: listen on UDP and/or TCP, verify every event, print the counts'
@@ -13,7 +14,7 @@ export function builder (yargs) {
     .option('udp', { type: 'string', describe: 'UDP port to listen on (0 for a free one)' })
     .option('tcp', { type: 'string', describe: 'TCP port to listen on (0 for a free one)' })
     .option('workers', { type: 'string', default: '8', describe: 'Worker ids to expect (w0 … w<n-1>); other ids count as corrupt' })
-    .option('events', { type: 'string', default: '1000000', describe: 'Events per worker to expect (sequence numbers 0 … n-1)' })
+    .option('events', { type: 'string', default: '1000000', describe: `Events per worker to expect (sequence numbers 0 … n-1), at most ${MAX_EVENTS.toLocaleString('en-US')}` })
     .option('size', { type: 'string', describe: 'Payload size in bytes the senders use [default: the seed\'s "Hello, world!"]' })
     .example('$0 sink --udp 5514 --tcp 5514', 'then point a logger at 127.0.0.1:5514; Ctrl-C prints the final counts')
 }
@@ -26,7 +27,7 @@ export function parseSinkOptions (argv) {
     udpPort: port(argv.udp, 'udp'),
     tcpPort: port(argv.tcp, 'tcp'),
     workers: positiveInt(argv.workers, 'workers', { max: 256 }),
-    events: positiveInt(argv.events, 'events'),
+    events: eventCount(argv.events),
     payload: payloadOfSize(argv.size == null ? null : positiveInt(argv.size, 'size', { max: 1 << 20 }))
   }
 }

@@ -1,12 +1,14 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
+import { ioReason } from '../results/write.js'
+import { MAX_EVENTS } from '../sinks/verifier.js'
 
 // Every option check lives here, so each command gives the same one-line answers to bad input.
 
 // An option given twice arrives as an array: say so instead of guessing which one was meant.
 function single (value, name) {
-  if (Array.isArray(value)) throw new UsageError(`--${name} was given more than once: give it once (a comma list where it takes several values)`)
+  if (Array.isArray(value)) throw new UsageError(`--${name} was given more than once (${value.join(', ')}): give it once, with a comma list where it takes several values`)
   return value
 }
 
@@ -17,12 +19,12 @@ export function list (value, name) {
   return items
 }
 
-export function positiveInt (value, name, { min = 1, max = Number.MAX_SAFE_INTEGER } = {}) {
+export function positiveInt (value, name, { min = 1, max = Number.MAX_SAFE_INTEGER, why = '' } = {}) {
   single(value, name)
   const text = String(value).trim()
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`
-    throw new UsageError(`--${name} must be ${range}, got "${value}"`)
+    throw new UsageError(`--${name} must be ${range}${why}, got "${value}"`)
   }
   return Number(text)
 }
@@ -31,17 +33,43 @@ export function positiveIntList (value, name, limits) {
   return [...new Set(list(value, name).map((v) => positiveInt(v, name, limits)))]
 }
 
-export function positiveNumber (value, name) {
+export function positiveNumber (value, name, { max = Infinity, why = '' } = {}) {
   single(value, name)
   const n = Number(value)
   if (String(value).trim() === '' || !Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} must be a number > 0, got "${value}"`)
+  if (n > max) throw new UsageError(`--${name} must be at most ${max.toLocaleString('en-US')}${why}, got "${value}"`)
   return n
 }
 
-export function nonNegativeNumber (value, name) {
+export function nonNegativeNumber (value, name, { max = Infinity, why = '' } = {}) {
+  single(value, name)
   const n = Number(value)
   if (String(value).trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a number >= 0, got "${value}"`)
+  if (n > max) throw new UsageError(`--${name} must be at most ${max.toLocaleString('en-US')}${why}, got "${value}"`)
   return n
+}
+
+// Events per worker: the verifier keeps one bit per event and worker, indexed by 32-bit arithmetic.
+export function eventCount (value, name = 'events') {
+  return positiveInt(value, name, { max: MAX_EVENTS, why: ' (the verifier keeps one bit per event: 128 MiB per worker at the limit)' })
+}
+
+// Node's timers cannot wait longer than 2^31 - 1 ms (24.8 days): a longer limit would fire at once.
+// Time limits in seconds stay well below it, leaving room for the set-up time added to a run's limit.
+export const MAX_SECONDS = 1_000_000
+const TIMER_LIMIT = ' (Node\'s timers cannot wait longer than 24.8 days)'
+
+export function seconds (value, name, { allowZero = false } = {}) {
+  return (allowZero ? nonNegativeNumber : positiveNumber)(value, name, { max: MAX_SECONDS, why: TIMER_LIMIT })
+}
+
+// Every option given twice arrives as an array: one check for all commands (bin/log-bench.js), so
+// `--out a --out b` is refused the same way everywhere. Positionals (report's and merge's files) may repeat.
+export function refuseRepeatedOptions (argv, positionals = ['files']) {
+  for (const [key, value] of Object.entries(argv)) {
+    if (key === '_' || key === '$0' || positionals.includes(key) || /[A-Z]/.test(key)) continue
+    single(value, key)
+  }
 }
 
 export function oneOf (values, allowed, name) {
@@ -51,27 +79,91 @@ export function oneOf (values, allowed, name) {
   return values
 }
 
-// The results file must be creatable before any run starts: a bad --out is bad input, not a crash
-// after ten minutes of measuring.
-export function writableOutput (file, name = 'out') {
-  const resolved = path.resolve(file)
-  if (fs.existsSync(resolved) && fs.statSync(resolved).isDirectory()) throw new UsageError(`--${name} ${file} is a directory: give a file path such as ${path.join(file, 'results.json')}`)
-  const dir = path.dirname(resolved)
-  if (!fs.existsSync(dir)) throw new UsageError(`--${name} ${file}: directory ${dir} does not exist`)
+// Output paths are checked before any work starts, the same way for every command that writes
+// (run and http results, merge --out, report --out and --images, a scenario's output).
+const KERNEL_FILE_SYSTEMS = ['/proc', '/sys']
+
+function kindOf (stat) {
+  if (stat.isDirectory()) return 'a directory'
+  if (stat.isFIFO()) return 'a FIFO (named pipe)'
+  if (stat.isSocket()) return 'a socket'
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device'
+  return null
+}
+
+// The path itself when it exists, else its nearest existing ancestor, after refusing kernel file
+// systems (Node's recursive mkdir never returns there) and paths that run through a file.
+function nearestExisting (resolved, label) {
+  let existing = resolved
+  while (!fs.existsSync(existing)) existing = path.dirname(existing)
+  const real = fs.realpathSync(existing)
+  const kernel = KERNEL_FILE_SYSTEMS.find((root) => [resolved, real].some((p) => p === root || p.startsWith(root + '/')))
+  if (kernel) throw new UsageError(`${label} is under ${kernel}, a kernel file system, not a place for files: give a path on a disk`)
+  if (existing !== resolved && !fs.statSync(real).isDirectory()) throw new UsageError(`${label} runs through ${existing}, which is a file, not a directory: give a path in a directory`)
+  return existing
+}
+
+function requireWritableDir (dir, label, hint) {
   try {
     fs.accessSync(dir, fs.constants.W_OK)
-    if (fs.existsSync(resolved)) fs.accessSync(resolved, fs.constants.W_OK)
-  } catch {
-    throw new UsageError(`--${name} ${file}: cannot write there (permission denied)`)
+  } catch (err) {
+    throw new UsageError(`${label}: cannot write in ${dir} (${ioReason(err)})${hint}`)
   }
+}
+
+function isSymbolicLink (file) {
+  try {
+    return fs.lstatSync(file).isSymbolicLink()
+  } catch {
+    return false
+  }
+}
+
+// A file to be replaced atomically (src/results/write.js): a regular file or nothing yet, in a
+// writable directory. A symbolic link is refused: the rename would replace the link, not its target.
+// create: make the missing parent directories (a scenario's output, report's page, the default).
+export function outputFile (file, { label = `--out ${file}`, create = false, hint = '' } = {}) {
+  const resolved = path.resolve(String(file))
+  if (isSymbolicLink(resolved)) throw new UsageError(`${label} is a symbolic link: give the path of the file itself (log-bench replaces its output files, and would replace the link)`)
+  const existing = nearestExisting(resolved, label)
+  if (existing === resolved) {
+    const kind = kindOf(fs.statSync(resolved))
+    if (kind === 'a directory') throw new UsageError(`${label} is a directory: give a file path such as ${path.join(String(file), 'results.json')}`)
+    if (kind) throw new UsageError(`${label} is ${kind}, not a regular file: give a file path`)
+    try {
+      fs.accessSync(resolved, fs.constants.W_OK)
+    } catch (err) {
+      throw new UsageError(`${label}: cannot write it (${ioReason(err)})${hint}`)
+    }
+  }
+  const dir = path.dirname(resolved)
+  if (!fs.existsSync(dir)) {
+    if (!create) throw new UsageError(`${label}: directory ${dir} does not exist`)
+    requireWritableDir(nearestExisting(dir, label), label, hint)
+    try {
+      fs.mkdirSync(dir, { recursive: true })
+    } catch (err) {
+      throw new UsageError(`${label}: cannot create directory ${dir} (${ioReason(err)})${hint}`)
+    }
+  }
+  requireWritableDir(dir, label, hint)
+  return resolved
+}
+
+// A directory files will be written into (report's charts): an existing writable directory, or a
+// path that can become one. Nothing is created here, so a refused input leaves nothing behind.
+export function outputDirectory (dir, { label = `--images ${dir}` } = {}) {
+  const resolved = path.resolve(String(dir))
+  const existing = nearestExisting(resolved, label)
+  if (existing === resolved && !fs.statSync(resolved).isDirectory()) throw new UsageError(`${label} is a file, not a directory: give a directory for the charts`)
+  requireWritableDir(existing, label, '')
   return resolved
 }
 
 export function defaultOutput (prefix = 'run') {
-  const dir = path.resolve('results')
-  fs.mkdirSync(dir, { recursive: true })
   const stamp = new Date().toISOString().replace(/[:.]/g, '-')
-  return path.join(dir, `${prefix}-${stamp}.json`)
+  const file = path.resolve('results', `${prefix}-${stamp}.json`)
+  return outputFile(file, { label: `the default results file ${file}`, create: true, hint: ': give --out with a path you can write' })
 }
 
 // A directory the runs write their temporary files into (--dir): it must exist, be a directory and

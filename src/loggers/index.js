@@ -60,14 +60,25 @@ export function libLabel (lib, variant) {
   return variant && variant !== DEFAULT_VARIANT ? `${lib}:${variant}` : lib
 }
 
+// An adapter that never finishes importing (a top-level await that never settles) is refused
+// after this long instead of leaving Node to exit silently with code 13.
+export const ADAPTER_LOAD_TIMEOUT_MS = 10_000
+
 // Imports an adapter and checks it has the documented shape; a broken outside adapter is bad input.
 export async function loadAdapter (file) {
   if (!fs.existsSync(file)) throw new UsageError(`adapter file not found: ${file}`)
   let mod
+  let timer
+  const tooLong = new Promise((resolve, reject) => {
+    timer = setTimeout(() => reject(new UsageError(`adapter ${file} did not finish loading within ${ADAPTER_LOAD_TIMEOUT_MS / 1000} s (a top-level await that never settles?)`)), ADAPTER_LOAD_TIMEOUT_MS)
+  })
   try {
-    mod = await import(pathToFileURL(file).href)
+    mod = await Promise.race([import(pathToFileURL(file).href), tooLong])
   } catch (err) {
+    if (err instanceof UsageError) throw err
     throw new UsageError(`adapter ${file} could not be loaded: ${err.message.split('\n')[0]}`)
+  } finally {
+    clearTimeout(timer)
   }
   const adapter = mod.default
   const problem = adapterProblem(adapter)
@@ -92,9 +103,18 @@ export function libraryVersion (adapter, adapterPath) {
   let dir = path.dirname(adapterPath)
   for (;;) {
     const candidate = path.join(dir, 'node_modules', adapter.packageName, 'package.json')
-    if (fs.existsSync(candidate)) return JSON.parse(fs.readFileSync(candidate, 'utf8')).version
+    if (fs.existsSync(candidate)) return packageVersion(candidate)
     const parent = path.dirname(dir)
     if (parent === dir) return null
     dir = parent
+  }
+}
+
+function packageVersion (file) {
+  try {
+    const version = JSON.parse(fs.readFileSync(file, 'utf8')).version
+    return typeof version === 'string' ? version : null
+  } catch (err) {
+    throw new UsageError(`${file} cannot be read for the library's version: ${err.message.split('\n')[0]}`)
   }
 }

@@ -17,11 +17,12 @@ export async function createRawSyslog ({ transport, host, port, workload }) {
 
 async function rawUdp (host, port, line) {
   const socket = dgram.createSocket('udp4')
+  // connect hands a failed lookup (a host that does not resolve) to its callback, not to 'error'.
   await new Promise((resolve, reject) => {
-    socket.once('error', reject)
-    socket.connect(port, host, () => {
-      socket.off('error', reject)
-      resolve()
+    socket.connect(port, host, (err) => {
+      if (!err) return resolve()
+      socket.close()
+      reject(err)
     })
   })
   let inFlight = 0

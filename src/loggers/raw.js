@@ -27,6 +27,13 @@ function batcher (write, workload) {
   }
 }
 
+// writeSync may write less than asked (a full disk takes what fits); the rest is written again, so a
+// full disk ends in ENOSPC, a failed run, never in a run that silently lost the tail of a batch.
+function writeAll (fd, text) {
+  const bytes = Buffer.from(text)
+  for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at)
+}
+
 export default {
   name: 'raw',
   baseline: true,
@@ -36,7 +43,7 @@ export default {
     if (transport === 'udp' || transport === 'tcp') return createRawSyslog({ transport, host, port, workload })
     if (transport === 'file') {
       const fd = fs.openSync(file, 'a')
-      const batch = batcher((text) => fs.writeSync(fd, text), workload)
+      const batch = batcher((text) => writeAll(fd, text), workload)
       return {
         log: batch.log,
         async close () {

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas'
 import { Chart, registerables } from 'chart.js'
+import { writeFileAtomic } from '../results/write.js'
 
 // Renders Chart.js charts to PNG in Node. @napi-rs/canvas ships prebuilt Skia binaries as npm
 // packages, so `npm install` needs no Cairo headers and no compiler (node-canvas, behind
@@ -49,12 +51,29 @@ export function renderChart ({ width = 1000, height = 520, config }) {
   }
 }
 
+// A chart's file name relative to the images directory. Every name in it (transport, library,
+// mode, sizes) comes from a results file: data, never a path. A segment keeps letters, digits,
+// ".", "-", "_" and "@" and cannot start with "."; any other name is cleaned and gets a short hash
+// of the original, so that two different names never share a file.
+export function chartFile (...segments) {
+  return segments.map(safeSegment).join('/') + '.png'
+}
+
+function safeSegment (name) {
+  const text = String(name)
+  if (/^[\w@-][\w.@-]{0,99}$/.test(text)) return text
+  const cleaned = text.replace(/[^\w.@-]/g, '_').replace(/^\./, '_').slice(0, 80)
+  return `${cleaned}-${createHash('sha256').update(text).digest('hex').slice(0, 8)}`
+}
+
 export function writeCharts (specs, imagesDir) {
   const written = []
   for (const spec of specs) {
-    const file = path.join(imagesDir, spec.file)
+    const file = path.resolve(imagesDir, spec.file)
+    const inside = path.relative(imagesDir, file)
+    if (inside.startsWith('..') || path.isAbsolute(inside)) throw new Error(`chart file ${spec.file} is outside ${imagesDir}: build chart names with chartFile()`)
     fs.mkdirSync(path.dirname(file), { recursive: true })
-    fs.writeFileSync(file, renderChart(spec))
+    writeFileAtomic(file, renderChart(spec))
     written.push(file)
   }
   return written

@@ -1,4 +1,4 @@
-import fs from 'node:fs'
+import { writeFileAtomic } from '../results/write.js'
 
 // The `csv` export: one row per run with its identity and every numeric field, for spreadsheets
 // and pandas. Columns are the union over all runs, so runs of other types (http) keep their fields.
@@ -44,9 +44,10 @@ function cell (value) {
 export const csvExport = {
   name: 'csv',
   describe: 'one row per run with every numeric field (written next to --out, with a .csv extension)',
-  write (dataset, { out }) {
-    const file = out.replace(/\.[^./\\]*$/, '') + '.csv'
-    fs.writeFileSync(file, toCsv(dataset))
+  targets: ({ out }) => [out.replace(/\.[^./\\]*$/, '') + '.csv'],
+  write (dataset, options) {
+    const [file] = csvExport.targets(options)
+    writeFileAtomic(file, toCsv(dataset))
     return [file]
   }
 }

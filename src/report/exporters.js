@@ -1,7 +1,8 @@
 import { csvExport } from './csv.js'
 import { resultsReadme } from './results-readme.js'
 
-// Every export format behind one interface: { name, describe, write(dataset, { out, images }) → files written }.
+// Every export format behind one interface: { name, describe, targets({ out }) → the files it will
+// write (checked before anything is written), write(dataset, { out, images }) → files written }.
 export const EXPORTERS = [resultsReadme, csvExport]
 export const FORMATS = EXPORTERS.map((e) => e.name)
 

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js'
 import { summarizeHttp } from '../http/summary.js'
+import { chartFile } from './charts.js'
 import { latencyChart, requestsChart } from './http-charts.js'
 import { cellTitle, comparisonTable, httpCells, latencyTable, requestsTable } from './http-tables.js'
 import { cpuLabel, transportTitle, unique } from './labels.js'
@@ -54,12 +55,11 @@ export const httpSection = {
     const markdown = []
     const charts = []
     for (const group of groupsOf(cells, runs)) {
-      const dir = `http/${group.transport}/${group.cpus}cpu`
       markdown.push(`## ${group.title}`)
       markdown.push(`An express server ${group.mode === 'middleware' ? 'logging every request through the library\'s own request logger' : 'whose route logs N events of S characters per request'}, ` +
         `under autocannon load (${group.loadLabel}). _vs none_ is the change in requests per second against the same app without logging; ` +
         '_Drop_ is the share of logged events that never arrived intact at the receiving end.')
-      const requests = { file: `${dir}/${group.mode}-requests.png`, ...requestsChart(group, ctx.conditions) }
+      const requests = { file: chartFile('http', group.transport, `${group.cpus}cpu`, `${group.mode}-requests`), ...requestsChart(group, ctx.conditions) }
       charts.push(requests)
       markdown.push(ctx.image(requests.file, `${group.title}: requests per second per library`))
       for (const cell of group.cells) {
@@ -68,7 +68,7 @@ export const httpSection = {
         markdown.push(comparisonTable(cell.summary))
         if (cell.summary.some((s) => s.okRuns > 0)) {
           const tag = cell.mode === 'middleware' ? `${cell.size}c` : `${cell.logsPerRequest}x${cell.size}c`
-          const latency = { file: `${dir}/${cell.mode}-latency-${tag}.png`, ...latencyChart(group, cell, ctx.conditions) }
+          const latency = { file: chartFile('http', group.transport, `${group.cpus}cpu`, `${cell.mode}-latency-${tag}`), ...latencyChart(group, cell, ctx.conditions) }
           charts.push(latency)
           markdown.push(ctx.image(latency.file, `${cellTitle(cell)}: latency percentiles per library`))
         }

@@ -46,17 +46,14 @@ export function readPages (file) {
 }
 
 // Reads every input first (bad input: nothing is written), then writes each page and its charts.
-// checkOutput(file) throws if a page cannot be written there (the CLI's output checks).
+// checkOutput(page) throws if a page or its charts cannot be written there (the CLI's output checks).
 export function writePages (pages, { checkOutput = () => {} } = {}) {
   const loaded = pages.map((page) => ({
     page,
     dataset: loadResults(page.results),
     reference: page.reference ? readReference(page.reference) : null
   }))
-  for (const { page } of loaded) {
-    fs.mkdirSync(path.dirname(path.resolve(page.out)), { recursive: true })
-    checkOutput(page.out)
-  }
+  for (const { page } of loaded) checkOutput(page)
   const written = []
   for (const { page, dataset, reference } of loaded) {
     written.push(...resultsReadme.write(dataset, {

@@ -1,5 +1,5 @@
-import fs from 'node:fs'
 import path from 'node:path'
+import { writeFileAtomic } from '../results/write.js'
 import { renderPage } from './markdown.js'
 import { writeCharts } from './charts.js'
 
@@ -7,13 +7,13 @@ import { writeCharts } from './charts.js'
 export const resultsReadme = {
   name: 'md',
   describe: 'markdown results page (--out) and its PNG charts (--images)',
+  targets: ({ out }) => [out],
   write (dataset, { out, images, page = {} }) {
     const pageDir = path.dirname(path.resolve(out))
     const imageLink = (file) => path.relative(pageDir, path.resolve(images, file)).split(path.sep).join('/')
     const { markdown, charts } = renderPage(dataset, { imageLink, ...page })
     const pngs = writeCharts(charts, images)
-    fs.mkdirSync(pageDir, { recursive: true })
-    fs.writeFileSync(out, markdown)
+    writeFileAtomic(out, markdown)
     return [out, ...pngs]
   }
 }

@@ -1,4 +1,5 @@
-import { formatTable } from './table.js'
+import { escapeCell, formatTable } from './table.js'
+import { chartFile } from './charts.js'
 import { benchmarksChart, dropRateChart, representativeRun, timeseriesChart } from './run-charts.js'
 import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
 
@@ -80,13 +81,13 @@ function renderGroup (group, ctx) {
     ].filter(Boolean).join(' '))
   }
 
-  const benchmarks = { file: `${group.transport}/benchmarks${group.sizeTag}.png`, ...benchmarksChart(group, ctx.conditions) }
+  const benchmarks = { file: chartFile(group.transport, `benchmarks${group.sizeTag}`), ...benchmarksChart(group, ctx.conditions) }
   charts.push(benchmarks)
   out.push(ctx.image(benchmarks.file, `${group.title}: unblocked and done per library`))
 
   if (group.counted) {
     if (group.summary.some((s) => s.dropRate?.mean > 0)) {
-      const drops = { file: `${group.transport}/drop-rate${group.sizeTag}.png`, ...dropRateChart(group, ctx.conditions) }
+      const drops = { file: chartFile(group.transport, `drop-rate${group.sizeTag}`), ...dropRateChart(group, ctx.conditions) }
       charts.push(drops)
       out.push(ctx.image(drops.file, `${group.title}: share of events lost per library`))
       const where = lossAtReceiver(group.runs)
@@ -102,9 +103,9 @@ function renderGroup (group, ctx) {
   for (const lib of group.libs) {
     const libRuns = group.runs.filter((r) => runName(r) === lib)
     const version = libRuns.find((r) => r.libVersion)?.libVersion
-    out.push(`### ${lib}${version ? ` ${version}` : ''}`)
+    out.push(`### ${escapeCell(lib)}${version ? ` ${escapeCell(version)}` : ''}`)
     if (libRuns.every((r) => r.status === 'unsupported')) {
-      out.push(`_unsupported: ${libRuns[0].error ?? `${lib} has no ${group.transport} transport`}._`)
+      out.push(`_unsupported: ${escapeCell(libRuns[0].error ?? `${lib} has no ${group.transport} transport`)}._`)
       continue
     }
     for (const cpus of group.cpusList) {
@@ -115,7 +116,7 @@ function renderGroup (group, ctx) {
         out.push(`_${cpuLabel(cpus)}: no time-series chart (the run was shorter than two 100 ms samples)._`)
         continue
       }
-      const chart = { file: `${group.transport}/${cpus}cpu/${fileSafe(lib)}${group.sizeTag}.png`, ...timeseriesChart({ group, lib, cpus, runs: cellRuns, chosen, conditions: ctx.conditions }) }
+      const chart = { file: chartFile(group.transport, `${cpus}cpu`, `${lib}${group.sizeTag}`), ...timeseriesChart({ group, lib, cpus, runs: cellRuns, chosen, conditions: ctx.conditions }) }
       charts.push(chart)
       out.push(`_${cpuLabel(cpus)}_\n\n${ctx.image(chart.file, `${lib}, ${group.title}, ${cpuLabel(cpus)}: CPU and memory over time`)}`)
     }
@@ -259,8 +260,4 @@ function detailsTable (group) {
     }
   }
   return { text: formatTable(header, rows), warned }
-}
-
-function fileSafe (name) {
-  return name.replace(/[^A-Za-z0-9._-]/g, '_')
 }

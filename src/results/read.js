@@ -72,6 +72,7 @@ function describeRun (run) {
 export function loadResults (files) {
   if (files.length === 0) throw new UsageError('give at least one results file')
   const docs = files.map((file) => ({ file, doc: readResultsFile(file) }))
+  refuseDuplicates(docs)
   refuseMixedEnvironments(docs)
   refuseMixedEventCounts(docs)
   const runs = []
@@ -108,6 +109,21 @@ export function environmentDifference (a, b) {
     if (other != null && other !== version) return `${lib} ${version} vs ${other}`
   }
   return null
+}
+
+// The same runs given twice would be counted twice (Test 1 and Test 2 identical): the same file
+// twice, a copy of a file, or a merged file beside one of its shards. An invocation is known by its
+// host and start time, which a copy, a resumed file and a merged file keep.
+function refuseDuplicates (docs) {
+  const seen = new Map()
+  docs.forEach(({ file, doc }, index) => {
+    const sources = [[`file ${fs.realpathSync(file)}`, 'the same file'], ...[doc.env, ...(doc.env.shards ?? [])].map((e) => [`run ${e.hostname}|${e.time}`, `results of the same invocation (started ${e.time})`])]
+    for (const [id, what] of sources) {
+      const before = seen.get(id)
+      if (before && before.index !== index) throw new UsageError(`${before.file} and ${file} are ${what}: their runs would be counted twice; give each results file once`)
+      seen.set(id, { file, index })
+    }
+  })
 }
 
 function refuseMixedEnvironments (docs) {

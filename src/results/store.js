@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+import { UsageError } from '../errors.js'
 import { createDocument } from './model.js'
 import { SUMMARIZERS } from './summaries.js'
 import { writeJsonAtomic } from './write.js'
@@ -7,14 +9,26 @@ import { writeJsonAtomic } from './write.js'
 // finished runs are kept, an interrupted run is dropped so that it runs again.
 export function createStore ({ out, env, previous = null, summarizers = SUMMARIZERS }) {
   const doc = previous ? resumeDocument(previous, env) : createDocument(env)
+  let saved = null
   const save = () => {
     doc.summary = summarizers.flatMap((summarizeRuns) => summarizeRuns(doc.runs))
-    writeJsonAtomic(out, doc)
+    try {
+      writeJsonAtomic(out, doc)
+    } catch (err) {
+      // The file on disk is still the last complete save (or absent): say what it holds.
+      if (!(err instanceof UsageError)) throw err
+      throw new UsageError(`${err.message}; ${saved ? `${out} still holds the ${saved} runs saved before` : 'no run was saved'}`)
+    }
+    saved = doc.runs.length
   }
   save()
   return {
     doc,
     out,
+    // A session that failed before it saved a run: leave no empty results file that asks for --resume.
+    discardIfEmpty () {
+      if (!previous && saved === 0) fs.rmSync(out, { force: true })
+    },
     add (record) {
       doc.runs.push(record)
       save()

@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import dgram from 'node:dgram'
 import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
+import { spawnSupervised } from './supervisor.js'
 import { LineSplitter } from './verifier.js'
 
 // A real rsyslogd, started by the harness in the foreground with a configuration of its own
@@ -63,27 +64,30 @@ action(type="omfile" file="${path.join(dir, 'internal.log')}")
 
 // Validates the configuration (rsyslogd -N1), starts rsyslogd -n, and resolves once a probe
 // message sent to each listener has come out in the output file. Throws with one clear line.
-export async function startRsyslog ({ binary, dir, configText, udpPort, tcpPort }) {
+// rsyslogd runs under a supervisor (./supervisor.js): if the harness dies, however it dies, rsyslogd
+// is killed and removeOnOrphan (the run's directory, `dir` by default) removed.
+export async function startRsyslog ({ binary, dir, configText, udpPort, tcpPort, removeOnOrphan = [dir] }) {
   const configFile = path.join(dir, 'rsyslog.conf')
   const outputFile = path.join(dir, 'received.log')
   fs.writeFileSync(configFile, configText)
   const check = spawnSync(binary, ['-N1', '-f', configFile], { encoding: 'utf8', timeout: READY_TIMEOUT_MS })
   if (check.error) throw new Error(`rsyslogd could not be run (${binary}): ${check.error.message}`)
   if (check.status !== 0) throw new Error(`rsyslogd rejected its configuration: ${firstError(check.stderr + check.stdout)}`)
-  const child = spawn(binary, ['-n', '-f', configFile, '-i', path.join(dir, 'rsyslogd.pid')], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let child
+  try {
+    child = await spawnSupervised(binary, ['-n', '-f', configFile, '-i', path.join(dir, 'rsyslogd.pid')], { removeOnOrphan })
+  } catch (err) {
+    throw new Error(`rsyslogd could not be run (${binary}): ${err.message}`)
+  }
   let outputTail = ''
   const keepTail = (chunk) => { outputTail = (outputTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES) }
   child.stdout.on('data', keepTail)
   child.stderr.on('data', keepTail)
-  const killOnExit = () => child.kill('SIGKILL')
-  process.once('exit', killOnExit)
   const exited = new Promise((resolve) => {
     child.once('exit', (code, signal) => {
-      process.off('exit', killOnExit)
       resolve(`rsyslogd (pid ${child.pid}) ${signal ? `was killed by ${signal}` : `exited with code ${code}`}${lastLine(outputTail, dir)}`)
     })
   })
-  child.once('error', () => {})
   let stopped = false
   const handle = {
     pid: child.pid,

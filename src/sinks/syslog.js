@@ -84,7 +84,7 @@ async function rsyslogReceiver (protocol, { workers, events, payload, workload, 
   const configText = rsyslogConfig({ dir: rsyslogDir, receiveBufferBytes: UDP_RECEIVE_BUFFER_BYTES, ...ports })
   let rsyslog
   try {
-    rsyslog = await startRsyslog({ binary, dir: rsyslogDir, configText, ...ports })
+    rsyslog = await startRsyslog({ binary, dir: rsyslogDir, configText, ...ports, removeOnOrphan: [dir] })
   } catch (err) {
     throw new RunFailure(err.message)
   }

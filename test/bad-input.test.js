@@ -1,0 +1,201 @@
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, it } from 'node:test'
+import { readJson, ROOT, runCli, tmpDir } from './helpers.js'
+
+// Every bad input, for every command: exit code 2, exactly one line on stderr saying what was
+// wrong, no stack trace, and nothing left behind in the working directory or in TMPDIR.
+
+const RESULTS = path.join(ROOT, 'test', 'fixtures', 'report', 'results.json')
+const FAST = ['--lib', 'noop', '--transport', 'file', '--events', '10', '--runs', '1']
+
+function listTree (dir) {
+  return fs.readdirSync(dir, { recursive: true }).sort()
+}
+
+async function assertBadInput (args, expected, { cwd = tmpDir(), env = {} } = {}) {
+  const tmp = tmpDir('lb-bad-tmp-')
+  const before = listTree(cwd)
+  const result = await runCli(args, { cwd, env: { TMPDIR: tmp, ...env } })
+  assert.equal(result.code, 2, `exit code ${result.code}\n${result.stderr}`)
+  assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+  assert.match(result.stderr, expected)
+  assert.doesNotMatch(result.stderr, /^ {4}at /m)
+  assert.equal(result.stdout, '')
+  assert.deepEqual(listTree(cwd), before)
+  assert.deepEqual(fs.readdirSync(tmp), [])
+  fs.rmdirSync(tmp)
+  return result
+}
+
+// [name, args, expected stderr, set-up of the working directory (returns nothing)]
+const CASES = [
+  ['run --events beyond what the verifier holds', ['run', '--events', '100000000000'], /--events must be an integer from 1 to 1073741824 \(the verifier keeps one bit per event/],
+  ['sink --events beyond what the verifier holds', ['sink', '--udp', '0', '--events', '100000000000'], /--events must be an integer from 1 to 1073741824/],
+  ['run --timeout beyond Node\'s timers', ['run', '--timeout', '9999999'], /--timeout must be at most 1,000,000 \(Node's timers/],
+  ['http --duration beyond Node\'s timers', ['http', '--duration', '2200000'], /--duration must be at most 1,000,000 \(Node's timers/],
+  ['http --warmup beyond Node\'s timers', ['http', '--warmup', '2200000'], /--warmup must be at most 1,000,000/],
+  ['run --out twice', ['run', ...FAST, '--out', 'a.json', '--out', 'b.json'], /--out was given more than once \(a\.json, b\.json\)/],
+  ['http --out twice', ['http', '--out', 'a.json', '--out', 'b.json'], /--out was given more than once/],
+  ['merge --out twice', ['merge', RESULTS, RESULTS, '--out', 'a.json', '--out', 'b.json'], /--out was given more than once/],
+  ['report --out twice', ['report', RESULTS, '--out', 'a.md', '--out', 'b.md'], /--out was given more than once/],
+  ['report --images twice', ['report', RESULTS, '--images', 'a', '--images', 'b'], /--images was given more than once/],
+  ['compare --alpha twice', ['compare', RESULTS, RESULTS, '--alpha', '0.1', '--alpha', '0.2'], /--alpha was given more than once/],
+  ['sink --udp twice', ['sink', '--udp', '0', '--udp', '0'], /--udp was given more than once/],
+  ['run --out under /proc', ['run', ...FAST, '--out', '/proc/x.json'], /--out \/proc\/x\.json is under \/proc, a kernel file system/],
+  ['run --out under /sys', ['run', ...FAST, '--out', '/sys/x.json'], /is under \/sys/],
+  ['run --out a FIFO', ['run', ...FAST, '--out', 'fifo'], /--out fifo is a FIFO \(named pipe\), not a regular file/, (cwd) => execFileSync('mkfifo', [path.join(cwd, 'fifo')])],
+  ['run --out a device', ['run', ...FAST, '--out', '/dev/null'], /--out \/dev\/null is a device, not a regular file/],
+  ['run --out a symbolic link', ['run', ...FAST, '--out', 'link.json'], /--out link\.json is a symbolic link/, (cwd) => fs.symlinkSync(path.join(cwd, 'elsewhere.json'), path.join(cwd, 'link.json'))],
+  ['run --out under an existing file', ['run', ...FAST, '--out', 'file/r.json'], /--out file\/r\.json runs through .*file, which is a file/, (cwd) => fs.writeFileSync(path.join(cwd, 'file'), '')],
+  ['a scenario output under /proc', ['run', '--scenario', 'proc.json'], /proc\.json: output \/proc\/lb\/r\.json is under \/proc/, (cwd) => scenario(cwd, 'proc.json', '/proc/lb/r.json')],
+  ['a scenario output under an existing file', ['run', '--scenario', 'file.json'], /file\.json: output file\/deeper\/r\.json runs through .*file, which is a file/, (cwd) => {
+    fs.writeFileSync(path.join(cwd, 'file'), '')
+    scenario(cwd, 'file.json', 'file/deeper/r.json')
+  }],
+  ['report --out under /proc', ['report', RESULTS, '--out', '/proc/lb/README.md'], /--out \/proc\/lb\/README\.md is under \/proc/],
+  ['report --out under an existing file', ['report', RESULTS, '--out', 'file/README.md'], /runs through .*file, which is a file/, (cwd) => fs.writeFileSync(path.join(cwd, 'file'), '')],
+  ['report --images naming a file', ['report', RESULTS, '--images', 'file'], /--images file is a file, not a directory/, (cwd) => fs.writeFileSync(path.join(cwd, 'file'), '')],
+  ['report --out and --images the same', ['report', RESULTS, '--out', 'same', '--images', 'same'], /--out same and --images same name the same path/],
+  ['report the same file twice', ['report', RESULTS, RESULTS], /are the same file: their runs would be counted twice/],
+  ['report a copy beside its original', ['report', RESULTS, 'copy.json'], /are results of the same invocation .*counted twice/, (cwd) => fs.copyFileSync(RESULTS, path.join(cwd, 'copy.json'))],
+  ['an adapter whose package.json is broken', ['run', '--lib', './adapter.js', '--transport', 'file', '--events', '10'], /node_modules\/broken\/package\.json cannot be read for the library's version/, (cwd) => {
+    adapter(cwd, "packageName: 'broken',")
+    fs.mkdirSync(path.join(cwd, 'node_modules', 'broken'), { recursive: true })
+    fs.writeFileSync(path.join(cwd, 'node_modules', 'broken', 'package.json'), '{ "version": ')
+  }],
+  ['an adapter that never finishes importing', ['run', '--lib', './adapter.js', '--transport', 'file', '--events', '10'], /adapter .*adapter\.js did not finish loading within 10 s/, (cwd) => adapter(cwd, '', 'await new Promise(() => {})\n')]
+]
+
+function scenario (cwd, name, output) {
+  fs.writeFileSync(path.join(cwd, name), JSON.stringify({ name: 'bad-output', output, run: [{ libs: ['noop'], transports: ['file'], events: 10, runs: 1 }] }))
+}
+
+function adapter (cwd, fields, preamble = '') {
+  fs.writeFileSync(path.join(cwd, 'adapter.js'), `${preamble}export default { name: 'plain', ${fields} transports: ['file'], async create () { return { log () {}, async close () {} } } }\n`)
+}
+
+describe('bad input: one line, exit code 2, no stack, nothing left behind', () => {
+  for (const [name, args, expected, setup] of CASES) {
+    it(name, async () => {
+      const cwd = tmpDir()
+      setup?.(cwd)
+      await assertBadInput(args, expected, { cwd })
+      if (args.includes('/dev/null')) assert.ok(fs.statSync('/dev/null').isCharacterDevice())
+      fs.rmSync(cwd, { recursive: true })
+    })
+  }
+
+  it('--resume on another plan\'s file says which options differ, and leaves the file as it was', async () => {
+    const cwd = tmpDir()
+    const first = await runCli(['run', ...FAST, '--out', 'r.json', '--quiet'], { cwd })
+    assert.equal(first.code, 0, first.stderr)
+    const saved = fs.readFileSync(path.join(cwd, 'r.json'), 'utf8')
+    await assertBadInput(['run', '--lib', 'noop', '--transport', 'console', '--events', '20', '--runs', '1', '--out', 'r.json', '--resume'], /cannot resume .*r\.json: it holds results of other options \(the file's vs these: transports file vs console, events 10 vs 20\)/, { cwd })
+    assert.equal(fs.readFileSync(path.join(cwd, 'r.json'), 'utf8'), saved)
+  })
+})
+
+// These need a file system of their own (root, to mount a tmpfs); elsewhere they are skipped.
+function mountTmpfs (t, options) {
+  const mount = tmpDir('lb-mount-')
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', mount], { stdio: 'ignore' })
+  } catch {
+    fs.rmdirSync(mount)
+    t.skip('cannot mount a tmpfs here (needs root)')
+    return null
+  }
+  t.after(() => {
+    execFileSync('umount', [mount])
+    fs.rmdirSync(mount)
+  })
+  return mount
+}
+
+describe('outputs that cannot be written', () => {
+  it('no --out in a read-only working directory', async (t) => {
+    const cwd = mountTmpfs(t, 'size=64k')
+    if (!cwd) return
+    execFileSync('mount', ['-o', 'remount,ro', cwd])
+    await assertBadInput(['run', ...FAST], /the default results file .*cannot write in .* \(read-only file system\): give --out with a path you can write/, { cwd })
+  })
+
+  it('--out on a full file system: one line, no temporary file, nothing written', async (t) => {
+    const dir = mountTmpfs(t, 'size=64k')
+    if (!dir) return
+    fill(dir, 0)
+    const before = listTree(dir)
+    await assertBadInput(['run', ...FAST, '--out', path.join(dir, 'r.json'), '--quiet'], /cannot write .*r\.json: no space left on device \(ENOSPC\); no run was saved/)
+    assert.deepEqual(listTree(dir), before)
+  })
+
+  it('--out filling up during a session: the runs saved before stay in the file, no temporary file', async (t) => {
+    const dir = mountTmpfs(t, 'size=256k')
+    if (!dir) return
+    // Room for the first saves (old file and its replacement side by side), not for all ten runs.
+    fill(dir, 6 * 4096)
+    const out = path.join(dir, 'r.json')
+    const result = await runCli(['run', '--lib', 'noop', '--transport', 'file', '--events', '10', '--runs', '10', '--out', out, '--quiet'], { cwd: tmpDir() })
+    assert.equal(result.code, 2, result.stderr)
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+    const saved = /still holds the (\d+) runs saved before/.exec(result.stderr)
+    assert.ok(saved, result.stderr)
+    const doc = readJson(out)
+    assert.equal(doc.runs.length, Number(saved[1]))
+    assert.ok(doc.runs.length >= 1 && doc.runs.length < 10)
+    assert.deepEqual(fs.readdirSync(dir).filter((f) => f.endsWith('.tmp')), [])
+  })
+})
+
+// Leaves `free` bytes free on the file system of dir.
+function fill (dir, free) {
+  const { bavail, bsize } = fs.statfsSync(dir)
+  const bytes = bavail * bsize - free
+  if (bytes > 0) fs.writeFileSync(path.join(dir, 'filler'), Buffer.alloc(bytes))
+}
+
+describe('failures that are results, not bad input', () => {
+  it('raw over UDP to a host that does not resolve records the failed lookup as the run\'s error', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'raw', '--transport', 'udp', '--syslog-host', 'no-such-host.invalid', '--events', '10', '--runs', '1', '--out', out, '--quiet'])
+    assert.equal(result.code, 0, result.stderr)
+    const [run] = readJson(out).runs
+    assert.equal(run.ok, false)
+    assert.match(run.error, /getaddrinfo (ENOTFOUND|EAI_AGAIN) no-such-host\.invalid/)
+  })
+
+  it('raw to a disk that fills during its last write: a failed run with ENOSPC, not "ok" with events lost', async (t) => {
+    const tmp = mountTmpfs(t, 'size=8k')
+    if (!tmp) return
+    // 1,000 lines are about 24 KB: one batch, written at close, of which only 8 KB fit.
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'raw', '--transport', 'file', '--events', '1000', '--runs', '1', '--out', out, '--quiet'], { env: { TMPDIR: tmp } })
+    assert.equal(result.code, 0, result.stderr)
+    const [run] = readJson(out).runs
+    assert.equal(run.ok, false)
+    assert.match(run.error, /ENOSPC: no space left on device/)
+    assert.deepEqual(fs.readdirSync(tmp), [])
+  })
+
+  // Worker configuration travels in an environment variable today, so a payload above 128 KiB fails
+  // to spawn (E2BIG); branch `structure` sends it over IPC. Either way no unfinished results file
+  // may be left behind to demand --resume on the next attempt.
+  it('--size 200000 leaves no unfinished results file behind', async () => {
+    const cwd = tmpDir()
+    const args = ['run', '--lib', 'raw', '--transport', 'file', '--size', '200000', '--events', '10', '--runs', '1', '--out', 'r.json', '--quiet']
+    const first = await runCli(args, { cwd })
+    if (first.code !== 0) assert.equal(fs.existsSync(path.join(cwd, 'r.json')), false, first.stderr)
+    const second = await runCli(args, { cwd })
+    assert.doesNotMatch(second.stderr, /unfinished run/)
+  })
+
+  it('--size 200000 runs', { todo: 'passes once worker configuration travels over IPC (branch structure)' }, async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'raw', '--transport', 'file', '--size', '200000', '--events', '10', '--runs', '1', '--out', out, '--quiet'])
+    assert.equal(result.code, 0, result.stderr)
+    assert.equal(readJson(out).runs[0].ok, true)
+  })
+})

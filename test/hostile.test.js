@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict'
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import { syncBuiltinESMExports } from 'node:module'
+import path from 'node:path'
+import { describe, it, mock } from 'node:test'
+import { writeFileAtomic } from '../src/results/write.js'
+import { ADAPTERS, leftovers, ROOT, runCli, taggedPids, tmpDir, waitFor, rsyslogSkip } from './helpers.js'
+
+// Files and processes are hostile ground: names in results files are data, planted symlinks are
+// never followed, and nothing the harness starts outlives it.
+
+const RESULTS = path.join(ROOT, 'test', 'fixtures', 'report', 'results.json')
+
+describe('temporary files are never opened through a planted symbolic link', () => {
+  it('a symlink at the temporary path makes the write fail; its target is untouched', (t) => {
+    const dir = tmpDir()
+    const victim = path.join(dir, 'victim.txt')
+    fs.writeFileSync(victim, 'precious\n')
+    const fixed = Buffer.alloc(8, 0xab)
+    // Make the "unpredictable" name predictable for this test only, and plant a link there.
+    mock.method(crypto, 'randomBytes', () => fixed)
+    syncBuiltinESMExports()
+    t.after(() => { mock.restoreAll(); syncBuiltinESMExports() })
+    const target = path.join(dir, 'r.json')
+    fs.symlinkSync(victim, path.join(dir, `.r.json.${fixed.toString('hex')}.tmp`))
+    assert.throws(() => writeFileAtomic(target, 'attacker-controlled\n'), /cannot write .*r\.json/)
+    assert.equal(fs.readFileSync(victim, 'utf8'), 'precious\n')
+    assert.equal(fs.existsSync(target), false)
+  })
+
+  it('the old predictable name (.r.json.<pid>.tmp) is not used: a link planted there is ignored', () => {
+    const dir = tmpDir()
+    const victim = path.join(dir, 'victim.txt')
+    fs.writeFileSync(victim, 'precious\n')
+    fs.symlinkSync(victim, path.join(dir, `.r.json.${process.pid}.tmp`))
+    writeFileAtomic(path.join(dir, 'r.json'), '{}\n')
+    assert.equal(fs.readFileSync(victim, 'utf8'), 'precious\n')
+    assert.equal(fs.readFileSync(path.join(dir, 'r.json'), 'utf8'), '{}\n')
+  })
+
+  it('a symlink planted at the target is replaced by the new file, never written through', () => {
+    const dir = tmpDir()
+    const victim = path.join(dir, 'victim.txt')
+    fs.writeFileSync(victim, 'precious\n')
+    const target = path.join(dir, 'r.json')
+    fs.symlinkSync(victim, target)
+    writeFileAtomic(target, '{}\n')
+    assert.equal(fs.readFileSync(victim, 'utf8'), 'precious\n')
+    assert.equal(fs.lstatSync(target).isSymbolicLink(), false)
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['r.json', 'victim.txt'])
+  })
+})
+
+describe('names in a results file are data', () => {
+  it('a transport or library named like a path stays inside --images, and "|" in a name is an escaped cell', async () => {
+    const doc = JSON.parse(fs.readFileSync(RESULTS, 'utf8'))
+    for (const run of doc.runs) {
+      if ((run.type ?? 'run') !== 'run') continue
+      run.transport = '../../escaped'
+      if (run.lib === 'pino') run.lib = '../../../pi|no\nx'
+    }
+    for (const entry of doc.summary) entry.transport = '../../escaped'
+    const base = tmpDir()
+    const work = path.join(base, 'a', 'b')
+    fs.mkdirSync(work, { recursive: true })
+    const file = path.join(work, 'hostile.json')
+    fs.writeFileSync(file, JSON.stringify(doc))
+    const images = path.join(work, 'images')
+    const result = await runCli(['report', file, '--out', path.join(work, 'page.md'), '--images', images], { cwd: work })
+    assert.equal(result.code, 0, result.stderr)
+    const outside = []
+    const walk = (dir) => {
+      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name)
+        if (entry.isDirectory()) walk(full)
+        else if (!full.startsWith(images + path.sep) && full !== file && full !== path.join(work, 'page.md')) outside.push(full)
+      }
+    }
+    walk(base)
+    assert.deepEqual(outside, [])
+    const page = fs.readFileSync(path.join(work, 'page.md'), 'utf8')
+    assert.match(page, /\| \.\.\/\.\.\/\.\.\/pi\\\|no x +\|/)
+    assert.doesNotMatch(page, /pi\|no/)
+  })
+})
+
+// Kills the primary with SIGKILL once a process matching `pattern` runs; then no process it
+// started may remain, and (where the primary cannot clean up itself) nothing in its TMPDIR.
+async function killPrimaryDuring (args, pattern, { tmpEmpty = false } = {}) {
+  const tmp = tmpDir('lb-kill-')
+  let primary
+  let tag
+  const pending = runCli([...args, '--out', path.join(tmpDir(), 'r.json')], { env: { TMPDIR: tmp }, onSpawn: (child, t) => { primary = child; tag = t } })
+  await waitFor(() => tag && taggedPids(tag, pattern).length)
+  primary.kill('SIGKILL')
+  const result = await pending
+  assert.equal(result.signal, 'SIGKILL')
+  await waitFor(() => leftovers(tag).length === 0 && (!tmpEmpty || fs.readdirSync(tmp).length === 0)).catch(() => {})
+  assert.deepEqual(leftovers(tag), [])
+  if (tmpEmpty) assert.deepEqual(fs.readdirSync(tmp), [])
+}
+
+describe('everything the harness starts ends when the primary is killed with SIGKILL', () => {
+  it('rsyslogd and its directory', { skip: rsyslogSkip }, async () => {
+    await killPrimaryDuring(['run', '--lib', path.join(ADAPTERS, 'trickle.js'), '--transport', 'tcp', '--syslog', 'rsyslog', '--events', '5000', '--runs', '1'], /rsyslogd -n /, { tmpEmpty: true })
+  })
+
+  it('the embedded sink and the workers', async () => {
+    await killPrimaryDuring(['run', '--lib', path.join(ADAPTERS, 'trickle.js'), '--transport', 'udp', '--events', '5000', '--runs', '1'], /src\/bench\/worker\.js/)
+  })
+
+  it('the http servers and the autocannon load process', async () => {
+    await killPrimaryDuring(['http', '--lib', 'none', '--logs-per-request', '1', '--duration', '30', '--warmup', '0'], /load-driver\.js/)
+  })
+})
