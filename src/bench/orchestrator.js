@@ -1,4 +1,4 @@
-import { cellKey } from '../results/model.js'
+import { cellKey, defaultSink } from '../results/model.js'
 import { Interrupted, runOnce } from './run-once.js'
 
 // Expands checked `run` options into cells in the order they run: transport, library, worker
@@ -80,11 +80,6 @@ export function unsupportedReason (lib, transport) {
 function describeRun (record) {
   const received = record.received != null ? `, received ${record.received}/${record.sent}` : ''
   return `unblocked ${record.unblockedMs.toFixed(0)} ms, done ${record.doneMs.toFixed(0)} ms${received}`
-}
-
-// The receiving end a transport has when no syslog set-up names one.
-export function defaultSink (transport) {
-  return { console: 'pipe', file: 'file' }[transport] ?? transport
 }
 
 export function emptyRunMeasures () {

@@ -21,8 +21,8 @@ function cellsOf (dataset) {
   const cells = new Map()
   for (const run of dataset.runs) {
     if ((run.type ?? 'run') !== 'run') continue
-    const key = `${cellKey(run)}|${run.events}`
-    if (!cells.has(key)) cells.set(key, { key, lib: run.lib, transport: run.transport, cpus: run.cpus, size: run.size, events: run.events, runs: [] })
+    const key = cellKey(run)
+    if (!cells.has(key)) cells.set(key, { key, lib: run.lib, transport: run.transport, sink: run.sink ?? null, cpus: run.cpus, size: run.size, events: run.events, runs: [] })
     cells.get(key).runs.push(run)
   }
   return cells
@@ -33,7 +33,8 @@ export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA } = {}) {
   const newCells = cellsOf(next)
   const sizes = unique([...baseCells.values(), ...newCells.values()].map((c) => c.size))
   const events = unique([...baseCells.values(), ...newCells.values()].map((c) => c.events))
-  const name = (c) => [c.transport, c.lib, cpuLabel(c.cpus), sizes.length > 1 ? `${c.size} B` : null, events.length > 1 ? `${c.events} events` : null].filter(Boolean).join(' ')
+  const sinks = unique([...baseCells.values(), ...newCells.values()].map((c) => c.sink))
+  const name = (c) => [c.transport, sinks.length > 1 && c.sink ? `(${c.sink})` : null, c.lib, cpuLabel(c.cpus), sizes.length > 1 ? `${c.size} B` : null, events.length > 1 ? `${c.events} events` : null].filter(Boolean).join(' ')
   const result = {
     alpha,
     metrics: METRICS.map((m) => ({ ...m, rows: [] })),

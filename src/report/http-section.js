@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js'
-import { summarizeHttp } from '../http/summary.js'
+import { LIBRARY_DIMENSIONS, summarizeHttp } from '../http/summary.js'
+import { cellKey } from '../results/model.js'
 import { latencyChart, requestsChart } from './http-charts.js'
 import { cellTitle, comparisonTable, httpCells, latencyTable, requestsTable } from './http-tables.js'
 import { cpuLabel, transportTitle, unique } from './labels.js'
@@ -22,12 +23,15 @@ function validateHttpRun (run, index) {
 
 const shortLabel = (cell) => (cell.mode === 'middleware' ? `${cell.size} chars` : `${cell.logsPerRequest} × ${cell.size} chars`)
 
+// A section shows the cells that differ only in what is requested per request (logs and their size).
+const groupOf = (record) => cellKey(record, { except: [...LIBRARY_DIMENSIONS, 'logsPerRequest', 'size'] })
+
 function groupsOf (cells, runs) {
   const groups = new Map()
   for (const cell of cells) {
-    const key = `${cell.mode}|${cell.transport}|${cell.cpus}`
+    const key = groupOf(cell.runs[0])
     if (!groups.has(key)) {
-      const ofGroup = runs.filter((r) => `${r.mode}|${r.transport}|${r.cpus}` === key)
+      const ofGroup = runs.filter((r) => groupOf(r) === key)
       const values = (field) => unique(ofGroup.map((r) => r[field])).join(' / ')
       groups.set(key, {
         mode: cell.mode,
@@ -53,8 +57,12 @@ export const httpSection = {
     const cells = httpCells({ runs, summary: summarizeHttp(runs) })
     const markdown = []
     const charts = []
+    const dirs = new Map()
     for (const group of groupsOf(cells, runs)) {
-      const dir = `http/${group.transport}/${group.cpus}cpu`
+      // Groups that differ only in receiving end or load share transport and workers: number the later ones.
+      const base = `http/${group.transport}/${group.cpus}cpu/${group.mode}`
+      dirs.set(base, (dirs.get(base) ?? 0) + 1)
+      const dir = dirs.get(base) === 1 ? `http/${group.transport}/${group.cpus}cpu` : `http/${group.transport}/${group.cpus}cpu/${dirs.get(base)}`
       markdown.push(`## ${group.title}`)
       markdown.push(`An express server ${group.mode === 'middleware' ? 'logging every request through the library\'s own request logger' : 'whose route logs N events of S characters per request'}, ` +
         `under autocannon load (${group.loadLabel}). _vs none_ is the change in requests per second against the same app without logging; ` +

@@ -1,3 +1,4 @@
+import { httpCellOf } from '../http/summary.js'
 import { fmt, formatTable } from './table.js'
 
 // The http result tables, shared by the terminal and the markdown report: per cell (mode, transport,
@@ -35,12 +36,12 @@ export function cellTitle ({ mode, transport, cpus, logsPerRequest, size }) {
 export function httpCells (doc) {
   const cells = new Map()
   for (const run of doc.runs.filter((r) => r.type === 'http')) {
-    const key = `${run.mode}|${run.transport}|${run.cpus}|${run.logsPerRequest}|${run.size}`
-    if (!cells.has(key)) cells.set(key, { mode: run.mode, transport: run.transport, cpus: run.cpus, logsPerRequest: run.logsPerRequest, size: run.size, runs: [], summary: [] })
+    const key = httpCellOf(run)
+    if (!cells.has(key)) cells.set(key, { mode: run.mode, transport: run.transport, sink: run.sink, cpus: run.cpus, logsPerRequest: run.logsPerRequest, size: run.size, runs: [], summary: [] })
     cells.get(key).runs.push(run)
   }
   for (const entry of (doc.summary ?? []).filter((s) => s.type === 'http')) {
-    cells.get(`${entry.mode}|${entry.transport}|${entry.cpus}|${entry.logsPerRequest}|${entry.size}`)?.summary.push(entry)
+    cells.get(httpCellOf(entry))?.summary.push(entry)
   }
   return [...cells.values()]
 }

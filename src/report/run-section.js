@@ -1,3 +1,4 @@
+import { cellKey } from '../results/model.js'
 import { formatTable } from './table.js'
 import { benchmarksChart, dropRateChart, representativeRun, timeseriesChart } from './run-charts.js'
 import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatPct, formatRatio, transportTitle, unique } from './labels.js'
@@ -26,27 +27,37 @@ export const runSection = {
   }
 }
 
-// One group per transport and payload size, in the order they were run.
-function groupsOf (runs, summary) {
+// What tells the cells of one group apart: the library and the worker count. A group is every other
+// dimension of the cell (transport, receiving end, events, size, ...), in the order they were run.
+const GROUP_EXCEPT = ['lib', 'variant', 'cpus']
+// Dimensions that name a group when a transport has groups that differ in them.
+const DISTINCT = [
+  { field: 'sink', tag: (v) => `-${fileSafe(String(v))}`, title: (v) => `, ${v}` },
+  { field: 'events', tag: (v) => `-${v}ev`, title: (v) => `, ${v.toLocaleString('en-US')} events per worker` },
+  { field: 'size', tag: (v) => `-${v}b`, title: (v) => `, ${v.toLocaleString('en-US')}-byte payload` }
+]
+
+export function groupsOf (runs, summary) {
   const groups = []
   for (const transport of unique(runs.map((r) => r.transport))) {
     const ofTransport = runs.filter((r) => r.transport === transport)
-    const sizes = unique(ofTransport.map((r) => r.size))
-    for (const size of sizes) {
-      const groupRuns = ofTransport.filter((r) => r.size === size)
-      const sizeTag = sizes.length > 1 ? `-${size}b` : ''
+    const keys = unique(ofTransport.map((r) => cellKey(r, { except: GROUP_EXCEPT })))
+    const varying = DISTINCT.filter(({ field }) => unique(ofTransport.map((r) => r[field] ?? null)).length > 1)
+    for (const key of keys) {
+      const groupRuns = ofTransport.filter((r) => cellKey(r, { except: GROUP_EXCEPT }) === key)
+      const first = groupRuns[0]
       const measured = groupRuns.filter((r) => r.status !== 'unsupported')
       groups.push({
         transport,
-        size,
-        sizeTag,
-        title: transportTitle(transport) + (sizes.length > 1 ? `, ${size.toLocaleString('en-US')}-byte payload` : ''),
+        size: first.size,
+        fileTag: varying.map((d) => d.tag(first[d.field])).join(''),
+        title: transportTitle(transport) + varying.map((d) => d.title(first[d.field])).join(''),
         runs: groupRuns,
-        summary: summary.filter((s) => s.transport === transport && s.size === size),
+        summary: summary.filter((s) => cellKey(s, { except: GROUP_EXCEPT }) === key),
         libs: unique(groupRuns.map((r) => r.lib)),
         cpusList: unique(groupRuns.map((r) => r.cpus)).sort((a, b) => a - b),
         eventsLabel: unique(groupRuns.map((r) => r.events)).map((n) => n.toLocaleString('en-US')).join(' / '),
-        runsPerCell: Math.max(...unique(groupRuns.map((r) => `${r.lib}|${r.cpus}`)).map((cell) => measured.filter((r) => `${r.lib}|${r.cpus}` === cell).length), 1),
+        runsPerCell: Math.max(...unique(groupRuns.map((r) => cellKey(r))).map((cell) => measured.filter((r) => cellKey(r) === cell).length), 1),
         // null everywhere: the receiving end cannot count (e.g. an external syslog server).
         counted: groupRuns.some((r) => r.dropRate != null)
       })
@@ -72,13 +83,13 @@ function renderGroup (group, ctx) {
   out.push(`${group.eventsLabel} events per worker, ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''} per cell, times in milliseconds (lower is better). ` +
     '_Drop rate_ is the share of events that never arrived intact at the receiving end; "unknown" where nothing can be counted.')
 
-  const benchmarks = { file: `${group.transport}/benchmarks${group.sizeTag}.png`, ...benchmarksChart(group, ctx.conditions) }
+  const benchmarks = { file: `${group.transport}/benchmarks${group.fileTag}.png`, ...benchmarksChart(group, ctx.conditions) }
   charts.push(benchmarks)
   out.push(ctx.image(benchmarks.file, `${group.title}: unblocked and done per library`))
 
   if (group.counted) {
     if (group.summary.some((s) => s.dropRate?.mean > 0)) {
-      const drops = { file: `${group.transport}/drop-rate${group.sizeTag}.png`, ...dropRateChart(group, ctx.conditions) }
+      const drops = { file: `${group.transport}/drop-rate${group.fileTag}.png`, ...dropRateChart(group, ctx.conditions) }
       charts.push(drops)
       out.push(ctx.image(drops.file, `${group.title}: share of events lost per library`))
       const where = lossAtReceiver(group.runs)
@@ -107,7 +118,7 @@ function renderGroup (group, ctx) {
         out.push(`_${cpuLabel(cpus)}: no time-series chart (the run was shorter than two 100 ms samples)._`)
         continue
       }
-      const chart = { file: `${group.transport}/${cpus}cpu/${fileSafe(lib)}${group.sizeTag}.png`, ...timeseriesChart({ group, lib, cpus, runs: cellRuns, chosen, conditions: ctx.conditions }) }
+      const chart = { file: `${group.transport}/${cpus}cpu/${fileSafe(lib)}${group.fileTag}.png`, ...timeseriesChart({ group, lib, cpus, runs: cellRuns, chosen, conditions: ctx.conditions }) }
       charts.push(chart)
       out.push(`_${cpuLabel(cpus)}_\n\n${ctx.image(chart.file, `${lib}, ${group.title}, ${cpuLabel(cpus)}: CPU and memory over time`)}`)
     }

@@ -2,10 +2,40 @@ import { describe } from '../stats.js'
 
 export const SCHEMA_VERSION = 1
 
-// What makes runs repetitions of one cell. An http cell is also told apart by its load shape.
-export function cellKey ({ type = 'run', lib, transport, cpus, size, mode, logsPerRequest }) {
-  const base = `${type}|${lib}|${transport}|${cpus}|${size ?? 'seed'}`
-  return type === 'http' ? `${base}|${mode}|${logsPerRequest}` : base
+// Every dimension that changes what is measured, in key order. A record without one of the newer
+// fields means what runs before it meant: the seed's string call, the library's default set-up,
+// the transport's own receiving end.
+const CELL_DIMENSIONS = ['type', 'lib', 'variant', 'workload', 'transport', 'sink', 'cpus', 'events', 'size']
+// An http cell is also told apart by its load: these are the fields `http` records for it.
+const HTTP_DIMENSIONS = ['mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds']
+
+// The receiving end a transport has when no syslog set-up names another (and what a record from
+// before the `sink` field was measured with).
+export function defaultSink (transport) {
+  return { console: 'pipe', file: 'file', udp: 'embedded-udp', tcp: 'embedded-tcp' }[transport] ?? transport
+}
+
+// Every field of a cell's identity, run and http, for exporters that show the identity whole (CSV).
+export const CELL_FIELDS = [...CELL_DIMENSIONS, ...HTTP_DIMENSIONS]
+
+// A record's value for one identity field, the default filled in where the record predates the field.
+export function dimensionValue (record, field) {
+  switch (field) {
+    case 'type': return record.type ?? 'run'
+    case 'variant': return record.variant ?? 'default'
+    case 'workload': return record.workload ?? 'string'
+    case 'sink': return record.sink ?? (record.transport == null ? null : defaultSink(record.transport))
+    default: return record[field] ?? null
+  }
+}
+
+// The one identity of a cell: runs with the same key are repetitions of one measurement. Summaries,
+// --resume, shards, merge, compare, report and CSV all group by it. `except` names dimensions to
+// leave out, for grouping cells that differ only there (the libraries of one http cell, for example).
+export function cellKey (record, { except = [] } = {}) {
+  const type = dimensionValue(record, 'type')
+  const fields = type === 'http' ? [...CELL_DIMENSIONS, ...HTTP_DIMENSIONS] : CELL_DIMENSIONS
+  return JSON.stringify(fields.filter((f) => !except.includes(f)).map((f) => dimensionValue(record, f)))
 }
 
 export function createDocument (env) {
@@ -46,7 +76,7 @@ export function summarize (runs) {
     summary.push(entry)
   }
   for (const entry of summary) {
-    const raw = summary.find((s) => s.lib === 'raw' && s.transport === entry.transport && s.cpus === entry.cpus && s.size === entry.size && s.events === entry.events)
+    const raw = summary.find((s) => s.lib === 'raw' && cellKey(s, { except: ['lib', 'variant'] }) === cellKey(entry, { except: ['lib', 'variant'] }))
     entry.doneVsRaw = raw?.doneMs?.mean && entry.doneMs?.mean != null ? entry.doneMs.mean / raw.doneMs.mean : null
   }
   return summary
