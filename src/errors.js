@@ -13,3 +13,18 @@ export const EXIT = Object.freeze({
   INTERRUPTED: 130,
   TERMINATED: 143
 })
+
+// The user (Ctrl-C) or the system (SIGTERM) stopped the run: recorded as interrupted, then rethrown.
+export class Interrupted extends Error {
+  constructor (signal) {
+    super(`interrupted by ${signal}`)
+    this.signal = signal
+  }
+}
+
+// A run that failed for a reason worth recording (a worker or a receiver died, a time limit).
+export class RunFailure extends Error {}
+
+// The http server's workers or the load generator failed: the run's failure, with the reason.
+export class ServerFailure extends RunFailure {}
+export class LoadFailure extends RunFailure {}

@@ -1,5 +1,6 @@
 import { cellKey, defaultSink } from '../results/model.js'
-import { Interrupted, runOnce } from './run-once.js'
+import { Interrupted } from '../errors.js'
+import { runOnce } from './run-once.js'
 
 // Expands checked `run` options into cells in the order they run: transport, library, worker
 // count, size. A cell knows how to execute one of its runs and what an empty record looks like.

@@ -3,23 +3,15 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Interrupted, RunFailure } from '../errors.js'
 import { createReceiver } from '../sinks/index.js'
+import { killChildren, trackChild } from './children.js'
 import { startSampler } from './sampler.js'
+import { watcher } from './watcher.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
-const STDERR_TAIL_BYTES = 4096
 
 const ms = (fromNs, toNs) => Number(toNs - fromNs) / 1e6
-
-export class Interrupted extends Error {
-  constructor (signal) {
-    super(`interrupted by ${signal}`)
-    this.signal = signal
-  }
-}
-
-// A run that failed for a reason worth recording (a worker or a receiver died, a time limit).
-export class RunFailure extends Error {}
 
 // Starts the transport's receiving end in the run's directory. One that cannot start (e.g.
 // rsyslogd failing) is the run's failure with the reason, { error }, not the harness's; the
@@ -50,7 +42,7 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
     outcome = await drive()
   } finally {
     const sample = sampler ? sampler.stop() : { series: [], peakRssBytes: 0 }
-    await killAll(workers)
+    await killChildren(workers.map((w) => w.child))
     if (outcome && !outcome.ok && verify && state.startNs) outcome.partial = await countAfterFailure(receiver, cpus * events)
     await receiver.stop()
     fs.rmSync(dir, { recursive: true, force: true })
@@ -68,14 +60,14 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
     try {
       for (let workerId = 0; workerId < cpus; workerId++) {
         const config = { adapterFile, transport, workerId, events, payload, target: receiver.target(workerId) }
-        const worker = cluster.fork({ LOG_BENCH_WORKER: JSON.stringify(config) })
-        workers.push(track(worker, workerId, receiver, state, watch, maxOldSpaceSize))
+        const worker = cluster.fork()
+        workers.push(track(worker, config, receiver, state, watch, maxOldSpaceSize))
       }
       await watch.until(() => workers.every((w) => w.ready), 'building the logger')
       state.startNs = process.hrtime.bigint()
-      for (const w of workers) w.worker.send({ type: 'start' })
+      for (const w of workers) w.child.send({ type: 'start' })
       sampler = startSampler({
-        pids: workers.map((w) => w.worker.process.pid),
+        pids: workers.map((w) => w.child.pid),
         startNs: state.startNs,
         heapOf: () => [...state.heap.values()].reduce((a, b) => a + b, 0)
       })
@@ -95,106 +87,31 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
 }
 
 // Follows one worker's messages and exit; any exit before 'closed' fails the run with a reason.
-function track (worker, workerId, receiver, state, watch, maxOldSpaceSize) {
-  const entry = { worker, workerId, ready: false, closed: null, exited: false, stderrTail: '' }
-  const child = worker.process
-  child.stderr.on('data', (chunk) => { entry.stderrTail = (entry.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES) })
-  if (receiver.consumesStdout) receiver.attach(workerId, child)
-  else child.stdout.resume()
-  worker.on('message', (msg) => {
-    if (!msg || typeof msg !== 'object') return
-    if (msg.type === 'ready') entry.ready = true
-    else if (msg.type === 'heap') state.heap.set(workerId, msg.heapBytes)
-    else if (msg.type === 'unblocked') state.unblocked.set(workerId, BigInt(msg.at))
-    else if (msg.type === 'closed') { entry.closed = msg; state.closed.set(workerId, BigInt(msg.at)) }
-    else if (msg.type === 'error') entry.error = `worker ${workerId} failed while ${phaseName(msg.phase)}: ${msg.message}`
-    watch.poke()
-  })
-  // A worker's last IPC messages can still be in flight when its exit is reported: judge the exit
-  // only once the IPC channel has closed too, so a clean finish is never mistaken for a crash.
-  let exit = null
-  const judge = () => {
-    if (!exit || entry.exited || (child.connected && !exit.late)) return
-    entry.exited = true
-    if (entry.closed) return watch.poke()
-    const reason = entry.error ?? exitReason(workerId, exit.code, exit.signal, entry.stderrTail, maxOldSpaceSize)
-    // Ctrl-C reaches the workers too (same process group); give the primary's own signal handler
-    // the moment it needs to call it an interruption rather than a crash.
-    if (exit.signal === 'SIGINT' || exit.signal === 'SIGTERM') setTimeout(() => watch.fail(reason), 200)
-    else watch.fail(reason)
-  }
-  worker.on('exit', (code, signal) => {
-    exit = { code, signal, late: false }
-    judge()
-    setTimeout(() => { exit.late = true; judge() }, 1000).unref()
-  })
-  child.once('disconnect', judge)
-  return entry
-}
-
-function phaseName (phase) {
-  return { setup: 'building the logger', logging: 'logging', close: 'closing the logger', uncaught: 'running (uncaught error)' }[phase] ?? phase
-}
-
-export function exitReason (workerId, code, signal, stderrTail, maxOldSpaceSize) {
-  if (/heap out of memory|Reached heap limit|Allocation failed/i.test(stderrTail)) {
-    return `worker ${workerId} ran out of memory (JavaScript heap limit${maxOldSpaceSize ? ` of ${maxOldSpaceSize} MB` : ''} reached)`
-  }
-  const lastLine = stderrTail.trim().split('\n').filter(Boolean).pop()
-  if (signal === 'SIGKILL') return `worker ${workerId} was killed by SIGKILL${lastLine ? `: ${lastLine}` : ' (by the system, e.g. the out-of-memory killer, or by a user)'}`
-  if (signal) return `worker ${workerId} was killed by ${signal}${lastLine ? `: ${lastLine}` : ''}`
-  return `worker ${workerId} crashed with exit code ${code}${lastLine ? `: ${lastLine}` : ''}`
-}
-
-// Waits for conditions on the run's state, failing on a worker failure, the run's time limit, or an interrupt.
-function watcher (signal, timeoutMs) {
-  let waiter = null
-  let failure = null
-  let phase = 'starting'
-  const check = () => {
-    if (!waiter) return
-    if (signal?.aborted) return waiter.reject(new Interrupted(signal.reason ?? 'SIGINT'))
-    if (failure) return waiter.reject(new RunFailure(failure))
-    if (waiter.condition()) waiter.resolve()
-  }
-  const timer = setTimeout(() => {
-    failure ??= `timed out after ${timeoutMs / 1000} s while ${typeof phase === 'function' ? phase() : phase}`
-    check()
-  }, timeoutMs)
-  const onAbort = () => check()
-  signal?.addEventListener('abort', onAbort)
-  return {
-    poke: check,
-    fail (reason) { failure ??= reason; check() },
-    until (condition, name) {
-      phase = name
-      return new Promise((resolve, reject) => {
-        waiter = { condition, resolve, reject }
-        check()
-      }).finally(() => { waiter = null })
+function track (worker, config, receiver, state, watch, maxOldSpaceSize) {
+  const { workerId } = config
+  const entry = trackChild(worker.process, {
+    name: `worker ${workerId}`,
+    config,
+    receiver,
+    workerId,
+    maxOldSpaceSize,
+    onMessage (msg) {
+      if (msg.type === 'ready') entry.ready = true
+      else if (msg.type === 'heap') state.heap.set(workerId, msg.heapBytes)
+      else if (msg.type === 'unblocked') state.unblocked.set(workerId, BigInt(msg.at))
+      else if (msg.type === 'closed') state.closed.set(workerId, BigInt(msg.at))
+      watch.poke()
     },
-    race (promise, name) {
-      phase = name
-      return new Promise((resolve, reject) => {
-        waiter = { condition: () => false, resolve () {}, reject }
-        check()
-        promise.then(resolve, reject)
-      }).finally(() => { waiter = null })
-    },
-    dispose () {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', onAbort)
+    onExit (failure, signal) {
+      if (!failure) return watch.poke()
+      // Ctrl-C reaches the workers too (same process group); give the primary's own signal handler
+      // the moment it needs to call it an interruption rather than a crash.
+      if (signal === 'SIGINT' || signal === 'SIGTERM') setTimeout(() => watch.fail(failure), 200)
+      else watch.fail(failure)
     }
-  }
-}
-
-async function killAll (workers) {
-  await Promise.all(workers.map((w) => new Promise((resolve) => {
-    const child = w.worker.process
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    child.once('exit', resolve)
-    child.kill('SIGKILL')
-  })))
+  })
+  entry.ready = false
+  return entry
 }
 
 // A failed run still says how much had arrived when it failed (e.g. a logger that timed out

@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js'
-import { BUILTIN_LIBS, isAdapterPath, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
+import { BUILTIN_LIBS, isAdapterPath, loadLibraries } from '../loggers/index.js'
 import { TRANSPORTS } from '../sinks/index.js'
 import { runSession } from '../bench/session.js'
 import { planHttpCells } from '../http/matrix.js'
@@ -57,13 +57,7 @@ async function parseLibs (value) {
     }
   }
   const others = entries.filter((e) => e !== BASELINE)
-  const libs = [{ name: BASELINE, file: null, adapter: null, version: null }]
-  for (const spec of others.length ? resolveLibSpecs(others) : []) {
-    const adapter = await loadAdapter(spec.file)
-    if (libs.some((l) => l.name === adapter.name)) throw new UsageError(`two libraries are both named "${adapter.name}": give each adapter a unique name`)
-    libs.push({ name: adapter.name, file: spec.file, adapter, version: libraryVersion(adapter, spec.file) })
-  }
-  return libs
+  return [{ name: BASELINE, file: null, adapter: null, version: null }, ...await loadLibraries(others, [BASELINE])]
 }
 
 // Turns raw option strings into a checked plan; throws UsageError on anything wrong, before anything is written.

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
-import { BUILTIN_LIBS, isAdapterPath, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
+import { BUILTIN_LIBS, isAdapterPath, loadLibraries } from '../loggers/index.js'
 import { TRANSPORTS } from '../sinks/index.js'
 import { planRunCells } from '../bench/orchestrator.js'
 import { runSession } from '../bench/session.js'
@@ -57,7 +57,7 @@ export function builder (yargs) {
 // throws UsageError on anything wrong.
 export async function parseRunOptions (argv) {
   const value = (name, key = name) => argv[key] ?? DEFAULTS[name]
-  const libs = await loadLibs(list(value('lib'), 'lib'))
+  const libs = await loadLibraries(list(value('lib'), 'lib'))
   const transports = oneOf(list(value('transport'), 'transport'), TRANSPORTS, 'transport')
   return {
     libs,
@@ -70,16 +70,6 @@ export async function parseRunOptions (argv) {
     maxOldSpaceSize: argv.maxOldSpaceSize == null ? null : positiveInt(argv.maxOldSpaceSize, 'max-old-space-size', { min: 8 }),
     receiverOptions: await parseSyslogOptions(argv, transports)
   }
-}
-
-async function loadLibs (entries) {
-  const libs = []
-  for (const spec of resolveLibSpecs(entries)) {
-    const adapter = await loadAdapter(spec.file)
-    if (libs.some((l) => l.name === adapter.name)) throw new UsageError(`two adapters are both named "${adapter.name}": give each adapter a unique name`)
-    libs.push({ name: adapter.name, file: spec.file, adapter, version: libraryVersion(adapter, spec.file) })
-  }
-  return libs
 }
 
 function describeOptions (options) {

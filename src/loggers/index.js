@@ -55,6 +55,18 @@ function adapterProblem (adapter) {
   return null
 }
 
+// Loads the adapters of checked --lib entries: [{ name, file, adapter, version }] for run and http
+// alike (`http` puts its `none` baseline in front). `taken` are names already in use.
+export async function loadLibraries (entries, taken = []) {
+  const libs = []
+  for (const spec of resolveLibSpecs(entries)) {
+    const adapter = await loadAdapter(spec.file)
+    if ([...taken, ...libs.map((l) => l.name)].includes(adapter.name)) throw new UsageError(`two adapters are both named "${adapter.name}": give each adapter a unique name`)
+    libs.push({ name: adapter.name, file: spec.file, adapter, version: libraryVersion(adapter, spec.file) })
+  }
+  return libs
+}
+
 // The installed version of the library an adapter wraps, read from its package.json.
 export function libraryVersion (adapter, adapterPath) {
   if (typeof adapter.version === 'string') return adapter.version

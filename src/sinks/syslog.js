@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { RunFailure } from '../bench/run-once.js'
+import { RunFailure } from '../errors.js'
 import { defaultUdpReceivers, spawnSink, UDP_RECEIVE_BUFFER_BYTES } from './embedded-sink.js'
 import { parseSyslog } from './syslog-parse.js'
 import { freePort, freshImpstats, readNewLines, requireRsyslogd, rsyslogConfig, startRsyslog } from './rsyslog.js'
