@@ -142,7 +142,7 @@ function renderGroup (group, ctx) {
 // Drop rate is always shown: "unknown" where the receiving end cannot count (an external server),
 // so a reader never takes a missing column for "nothing lost".
 const SUB_COLUMNS = ['unblocked', 'done', 'drop rate']
-function libTable (group, libRuns) {
+export function libTable (group, libRuns) {
   const subs = SUB_COLUMNS
   const header = ['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))]
   const rows = [['', ...group.cpusList.flatMap(() => subs.map((s) => `_${s}_`))]]
@@ -212,7 +212,7 @@ function dropOf (s, key) {
   return s.dropRate ? formatPct(s.dropRate[key]) : 'unknown'
 }
 
-function summaryTable (group) {
+export function summaryTable (group) {
   const subs = SUB_COLUMNS
   const header = ['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))]
   const rows = [['', ...group.cpusList.flatMap(() => subs.map((s) => `_${s}_`))]]
@@ -228,7 +228,7 @@ function summaryTable (group) {
   return formatTable(header, rows)
 }
 
-function detailsTable (group) {
+export function detailsTable (group) {
   let warned = false
   const spread = (d) => {
     if (!d) return ''
