@@ -1,4 +1,4 @@
-import { cellKey, cellStatus } from '../results/model.js'
+import { cellKey, cellStatus, runsByCell } from '../results/model.js'
 import { describe } from '../stats.js'
 
 export const BASELINE = 'none'
@@ -47,15 +47,8 @@ const SUMMARIZED = {
 // One entry per (cell, library) over the runs that succeeded, plus the mean requests per second as a
 // change against `none` in the same cell. Entries of type 'run' come from summarize() in the results model.
 export function summarizeHttp (runs) {
-  const groups = new Map()
-  for (const run of runs) {
-    if (run.type !== 'http') continue
-    const key = cellKey(run)
-    if (!groups.has(key)) groups.set(key, [])
-    groups.get(key).push(run)
-  }
   const summary = []
-  for (const cellRuns of groups.values()) {
+  for (const cellRuns of runsByCell(runs, 'http')) {
     const first = cellRuns[0]
     const ok = cellRuns.filter((r) => r.ok)
     const entry = {

@@ -38,6 +38,18 @@ export function cellKey (record, { except = [] } = {}) {
   return JSON.stringify(fields.filter((f) => !except.includes(f)).map((f) => dimensionValue(record, f)))
 }
 
+// The runs of one type grouped by cell, in the order their cells first appear.
+export function runsByCell (runs, type) {
+  const cells = new Map()
+  for (const run of runs) {
+    if ((run.type ?? 'run') !== type) continue
+    const key = cellKey(run)
+    if (!cells.has(key)) cells.set(key, [])
+    cells.get(key).push(run)
+  }
+  return [...cells.values()]
+}
+
 export function createDocument (env) {
   return { schema: SCHEMA_VERSION, tool: 'log-bench', kind: 'results', complete: false, interrupted: false, env, runs: [], summary: [] }
 }
@@ -47,15 +59,8 @@ const SUMMARIZED = ['unblockedMs', 'doneMs', 'eventsPerSec', 'mbPerSec', 'dropRa
 // One entry per cell: the seed's "Average" (mean) plus median, stddev, min, max of every measure
 // over the runs that succeeded, and doneMs as a multiple of the raw baseline of the same cell.
 export function summarize (runs) {
-  const cells = new Map()
-  for (const run of runs) {
-    if (run.type !== undefined && run.type !== 'run') continue
-    const key = cellKey(run)
-    if (!cells.has(key)) cells.set(key, [])
-    cells.get(key).push(run)
-  }
   const summary = []
-  for (const cellRuns of cells.values()) {
+  for (const cellRuns of runsByCell(runs, 'run')) {
     const first = cellRuns[0]
     const ok = cellRuns.filter((r) => r.ok)
     const entry = {
