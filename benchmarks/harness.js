@@ -2,9 +2,11 @@
 // npm run bench:harness — what the harness itself costs, so its figures can be set beside what it
 // measures: the noop floor, the embedded sink's capacity, the verifier's speed, the per-run
 // overhead, and the peak memory of the primary and the sink. Prints medians of --reps repetitions.
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { payloadOfSize } from '../src/bench/message.js'
 import { runOnce } from '../src/bench/run-once.js'
@@ -16,7 +18,7 @@ import { formatTable } from '../src/report/table.js'
 import { median } from '../src/stats.js'
 
 const SECTIONS = ['floor', 'capacity', 'verifier', 'overhead']
-const { values } = parseArgs({ options: { reps: { type: 'string', default: '3' }, events: { type: 'string', default: '1000000' }, only: { type: 'string', default: SECTIONS.join(',') } } })
+const { values } = parseArgs({ options: { reps: { type: 'string', default: '3' }, events: { type: 'string', default: '1000000' }, only: { type: 'string', default: SECTIONS.join(',') }, 'udp-reader': { type: 'string' } } })
 const reps = Number(values.reps)
 const events = Number(values.events)
 const only = new Set(values.only.split(',').map((s) => s.trim()))
@@ -75,6 +77,15 @@ function verifierSpeed () {
   })()
 }
 
+// Internal: the UDP rows of one reader, measured in this fresh process and printed as JSON.
+if (values['udp-reader']) {
+  if (values['udp-reader'] === 'dgram') process.env.LOG_BENCH_UDP_READER = 'dgram'
+  const rows = []
+  for (const cpus of [1, 8]) rows.push(['udp', cpus, values['udp-reader'], await repeat('raw', 'udp', cpus)])
+  process.stdout.write(JSON.stringify(rows))
+  process.exit(0)
+}
+
 process.stderr.write(`log-bench harness benchmark: ${events.toLocaleString('en-US')} events per worker, median of ${reps} runs each; ${os.cpus().length} cores (${os.cpus()[0]?.model?.trim()})\n`)
 
 if (only.has('floor')) {
@@ -84,14 +95,15 @@ if (only.has('floor')) {
 }
 
 // UDP once through each reader the sink has: the native recvmmsg thread (when built) and the
-// node:dgram fallback, in the same run, so their ratio is measured under the same conditions.
+// node:dgram fallback, in the same session so their ratio is measured under the same conditions,
+// each in a fresh process of its own (a process that has loaded the native reader does not
+// measure the fallback alone, nor its memory).
 const capacity = []
 if (only.has('capacity') || only.has('overhead')) {
   const readers = nativeUdpReceiver() ? ['native', 'dgram'] : ['dgram']
   for (const reader of readers) {
-    if (reader === 'dgram') process.env.LOG_BENCH_UDP_READER = 'dgram'
-    for (const cpus of [1, 8]) capacity.push(['udp', cpus, reader, await repeat('raw', 'udp', cpus)])
-    delete process.env.LOG_BENCH_UDP_READER
+    const output = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--udp-reader', reader, '--events', String(events), '--reps', String(reps)], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 })
+    capacity.push(...JSON.parse(output))
   }
   for (const cpus of [1, 8]) capacity.push(['tcp', cpus, 'node:net', await repeat('raw', 'tcp', cpus)])
 }

@@ -14,7 +14,7 @@ export const EXIT = Object.freeze({
   TERMINATED: 143
 })
 
-// A run was stopped by Ctrl-C or SIGTERM: the results so far are saved, the command ends.
+// The user (Ctrl-C) or the system (SIGTERM) stopped the run: recorded as interrupted, then rethrown.
 export class Interrupted extends Error {
   constructor (signal) {
     super(`interrupted by ${signal}`)
@@ -24,3 +24,7 @@ export class Interrupted extends Error {
 
 // A run that failed for a reason worth recording (a worker or a receiver died, a time limit).
 export class RunFailure extends Error {}
+
+// The http server's workers or the load generator failed: the run's failure, with the reason.
+export class ServerFailure extends RunFailure {}
+export class LoadFailure extends RunFailure {}

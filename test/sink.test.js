@@ -5,7 +5,7 @@ import net from 'node:net'
 import { test } from 'node:test'
 import { mergeCounts, nativeUdpReceiver, SINK_NICE, spawnSink, startSink } from '../src/sinks/embedded-sink.js'
 import { createSyslogReceiver } from '../src/sinks/syslog.js'
-import { RunFailure } from '../src/bench/run-once.js'
+import { RunFailure } from '../src/errors.js'
 import { leftovers, runCli } from './helpers.js'
 
 const PAYLOAD = 'Hello, world!'

@@ -1,5 +1,6 @@
-import { cellKey } from '../results/model.js'
-import { Interrupted, runOnce } from './run-once.js'
+import { cellKey, defaultSink } from '../results/model.js'
+import { Interrupted } from '../errors.js'
+import { runOnce } from './run-once.js'
 import { adapterWorkloads, DEFAULT_WORKLOAD, unsupportedWorkloadReason } from './workloads.js'
 import { DEFAULT_VARIANT, libLabel } from '../loggers/index.js'
 
@@ -119,11 +120,6 @@ export function unsupportedReason (lib, transport) {
 function describeRun (record) {
   const received = record.received != null ? `, received ${record.received}/${record.expected ?? record.sent}` : ''
   return `unblocked ${record.unblockedMs.toFixed(0)} ms, done ${record.doneMs.toFixed(0)} ms${received}`
-}
-
-// The receiving end a transport has when no syslog set-up names one.
-export function defaultSink (transport) {
-  return { console: 'pipe', file: 'file' }[transport] ?? transport
 }
 
 export function emptyRunMeasures () {

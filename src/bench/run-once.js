@@ -6,16 +6,15 @@ import { fileURLToPath } from 'node:url'
 import { Interrupted, RunFailure } from '../errors.js'
 import { createReceiver } from '../sinks/index.js'
 import { fsTypeOf } from './fs-type.js'
+import { killChildren, trackChild } from './children.js'
 import { startSampler } from './sampler.js'
+import { watcher } from './watcher.js'
 import { DEFAULT_WORKLOAD, judgeArrivals } from './workloads.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
-const STDERR_TAIL_BYTES = 4096
 const LIVE_EVERY_MS = 500
 
 const ms = (fromNs, toNs) => Number(toNs - fromNs) / 1e6
-
-export { Interrupted, RunFailure }
 
 // Starts the transport's receiving end in the run's directory. One that cannot start (e.g.
 // rsyslogd failing) is the run's failure with the reason, { error }, not the harness's; the
@@ -50,7 +49,7 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
   } finally {
     clearInterval(liveTimer)
     const sample = sampler ? sampler.stop() : { series: [], peakRssBytes: 0 }
-    await killAll(workers)
+    await killChildren(workers.map((w) => w.child))
     if (outcome && !outcome.ok && verify && state.releasedNs) outcome.partial = await countAfterFailure(receiver, cpus * events)
     await receiver.stop()
     fs.rmSync(dir, { recursive: true, force: true })
@@ -74,15 +73,15 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
         // stdio is set for every fork: cluster keeps settings between calls, and a receiver may give
         // each worker its own stdout (the console transport's native pipe).
         cluster.setupPrimary({ exec: WORKER_FILE, execArgv, args: [], stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'] })
-        const worker = cluster.fork({ LOG_BENCH_WORKER: JSON.stringify(config) })
+        const worker = cluster.fork()
         receiver.forked?.(workerId)
-        workers.push(track(worker, workerId, receiver, state, watch, maxOldSpaceSize))
+        workers.push(track(worker, config, receiver, state, watch, maxOldSpaceSize))
       }
       await watch.until(() => workers.every((w) => w.ready), 'building the logger')
       state.releasedNs = process.hrtime.bigint()
-      for (const w of workers) w.worker.send({ type: 'start' })
+      for (const w of workers) w.child.send({ type: 'start' })
       sampler = startSampler({
-        pids: workers.map((w) => w.worker.process.pid),
+        pids: workers.map((w) => w.child.pid),
         startNs: state.releasedNs,
         heapOf: () => [...state.heap.values()].reduce((a, b) => a + b, 0)
       })
@@ -103,109 +102,33 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
 }
 
 // Follows one worker's messages and exit; any exit before 'closed' fails the run with a reason.
-function track (worker, workerId, receiver, state, watch, maxOldSpaceSize) {
-  const entry = { worker, workerId, ready: false, closed: null, exited: false, stderrTail: '' }
-  const child = worker.process
-  child.stderr.on('data', (chunk) => { entry.stderrTail = (entry.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES) })
-  if (receiver.consumesStdout) receiver.attach(workerId, child)
-  else child.stdout?.resume()
-  worker.on('message', (msg) => {
-    if (!msg || typeof msg !== 'object') return
-    if (msg.type === 'ready') entry.ready = true
-    else if (msg.type === 'heap') state.heap.set(workerId, msg.heapBytes)
-    else if (msg.type === 'unblocked') {
-      state.unblocked.set(workerId, BigInt(msg.at))
-      state.started.set(workerId, BigInt(msg.startedAt))
+function track (worker, config, receiver, state, watch, maxOldSpaceSize) {
+  const { workerId } = config
+  const entry = trackChild(worker.process, {
+    name: `worker ${workerId}`,
+    config,
+    receiver,
+    workerId,
+    maxOldSpaceSize,
+    onMessage (msg) {
+      if (msg.type === 'ready') entry.ready = true
+      else if (msg.type === 'heap') state.heap.set(workerId, msg.heapBytes)
+      else if (msg.type === 'unblocked') {
+        state.unblocked.set(workerId, BigInt(msg.at))
+        state.started.set(workerId, BigInt(msg.startedAt))
+      } else if (msg.type === 'closed') state.closed.set(workerId, BigInt(msg.at))
+      watch.poke()
+    },
+    onExit (failure, signal) {
+      if (!failure) return watch.poke()
+      // Ctrl-C reaches the workers too (same process group); give the primary's own signal handler
+      // the moment it needs to call it an interruption rather than a crash.
+      if (signal === 'SIGINT' || signal === 'SIGTERM') setTimeout(() => watch.fail(failure), 200)
+      else watch.fail(failure)
     }
-    else if (msg.type === 'closed') { entry.closed = msg; state.closed.set(workerId, BigInt(msg.at)) }
-    else if (msg.type === 'error') entry.error = `worker ${workerId} failed while ${phaseName(msg.phase)}: ${msg.message}`
-    watch.poke()
   })
-  // A worker's last IPC messages can still be in flight when its exit is reported: judge the exit
-  // only once the IPC channel has closed too, so a clean finish is never mistaken for a crash.
-  let exit = null
-  const judge = () => {
-    if (!exit || entry.exited || (child.connected && !exit.late)) return
-    entry.exited = true
-    if (entry.closed) return watch.poke()
-    const reason = entry.error ?? exitReason(workerId, exit.code, exit.signal, entry.stderrTail, maxOldSpaceSize)
-    // Ctrl-C reaches the workers too (same process group); give the primary's own signal handler
-    // the moment it needs to call it an interruption rather than a crash.
-    if (exit.signal === 'SIGINT' || exit.signal === 'SIGTERM') setTimeout(() => watch.fail(reason), 200)
-    else watch.fail(reason)
-  }
-  worker.on('exit', (code, signal) => {
-    exit = { code, signal, late: false }
-    judge()
-    setTimeout(() => { exit.late = true; judge() }, 1000).unref()
-  })
-  child.once('disconnect', judge)
+  entry.ready = false
   return entry
-}
-
-function phaseName (phase) {
-  return { setup: 'building the logger', logging: 'logging', close: 'closing the logger', uncaught: 'running (uncaught error)' }[phase] ?? phase
-}
-
-export function exitReason (workerId, code, signal, stderrTail, maxOldSpaceSize) {
-  if (/heap out of memory|Reached heap limit|Allocation failed/i.test(stderrTail)) {
-    return `worker ${workerId} ran out of memory (JavaScript heap limit${maxOldSpaceSize ? ` of ${maxOldSpaceSize} MB` : ''} reached)`
-  }
-  const lastLine = stderrTail.trim().split('\n').filter(Boolean).pop()
-  if (signal === 'SIGKILL') return `worker ${workerId} was killed by SIGKILL${lastLine ? `: ${lastLine}` : ' (by the system, e.g. the out-of-memory killer, or by a user)'}`
-  if (signal) return `worker ${workerId} was killed by ${signal}${lastLine ? `: ${lastLine}` : ''}`
-  return `worker ${workerId} crashed with exit code ${code}${lastLine ? `: ${lastLine}` : ''}`
-}
-
-// Waits for conditions on the run's state, failing on a worker failure, the run's time limit, or an interrupt.
-function watcher (signal, timeoutMs) {
-  let waiter = null
-  let failure = null
-  let phase = 'starting'
-  const check = () => {
-    if (!waiter) return
-    if (signal?.aborted) return waiter.reject(new Interrupted(signal.reason ?? 'SIGINT'))
-    if (failure) return waiter.reject(new RunFailure(failure))
-    if (waiter.condition()) waiter.resolve()
-  }
-  const timer = setTimeout(() => {
-    failure ??= `timed out after ${timeoutMs / 1000} s while ${typeof phase === 'function' ? phase() : phase}`
-    check()
-  }, timeoutMs)
-  const onAbort = () => check()
-  signal?.addEventListener('abort', onAbort)
-  return {
-    poke: check,
-    fail (reason) { failure ??= reason; check() },
-    until (condition, name) {
-      phase = name
-      return new Promise((resolve, reject) => {
-        waiter = { condition, resolve, reject }
-        check()
-      }).finally(() => { waiter = null })
-    },
-    race (promise, name) {
-      phase = name
-      return new Promise((resolve, reject) => {
-        waiter = { condition: () => false, resolve () {}, reject }
-        check()
-        promise.then(resolve, reject)
-      }).finally(() => { waiter = null })
-    },
-    dispose () {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', onAbort)
-    }
-  }
-}
-
-async function killAll (workers) {
-  await Promise.all(workers.map((w) => new Promise((resolve) => {
-    const child = w.worker.process
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    child.once('exit', resolve)
-    child.kill('SIGKILL')
-  })))
 }
 
 // A failed run still says how much had arrived when it failed (e.g. a logger that timed out

@@ -1,8 +1,7 @@
-import { EXIT } from '../errors.js'
+import { EXIT, Interrupted } from '../errors.js'
 import { createStore } from '../results/store.js'
 import { runCells } from './orchestrator.js'
 import { createProgress } from './progress.js'
-import { Interrupted } from './run-once.js'
 
 // Runs cells of any type into one durable results document, the same way for every command:
 // progress on stderr, Ctrl-C and SIGTERM stop the current run and keep what finished.

@@ -2,10 +2,11 @@
 // loop, then awaits the adapter's close(). Timestamps are process.hrtime.bigint() (CLOCK_MONOTONIC),
 // sent as strings so the primary can compare them across processes.
 import { performance, PerformanceObserver } from 'node:perf_hooks'
-import { pathToFileURL } from 'node:url'
+import { createLogger, fail, failOnUncaught, receiveConfig } from './child-side.js'
 import { messagePrefix } from './message.js'
 
-const config = JSON.parse(process.env.LOG_BENCH_WORKER)
+failOnUncaught()
+const config = await receiveConfig()
 const now = () => String(process.hrtime.bigint())
 
 // Only collections from the first log call on count: importing the library and building the
@@ -28,16 +29,8 @@ function sampleHeap () {
 // Fires only while the event loop is free: during the synchronous loop the heap is read at its end.
 setInterval(() => process.send({ type: 'heap', heapBytes: sampleHeap() }), 100).unref()
 
-function fail (phase, err) {
-  const message = err instanceof Error ? err.message : String(err)
-  process.send({ type: 'error', phase, message: message.split('\n')[0] }, () => process.exit(1))
-}
-process.on('uncaughtException', (err) => fail('uncaught', err))
-process.on('unhandledRejection', (err) => fail('uncaught', err))
-
 async function main () {
-  const adapter = (await import(pathToFileURL(config.adapterFile).href)).default
-  const logger = await adapter.create({ ...config.target, transport: config.transport, workerId: config.workerId, events: config.events, workload: config.workload, variant: config.variant })
+  const logger = await createLogger(config)
   process.once('message', (msg) => {
     if (msg && msg.type === 'start') run(logger).catch((err) => fail('close', err))
   })

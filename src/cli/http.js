@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js'
-import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
+import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, loadLibraries } from '../loggers/index.js'
 import { TRANSPORTS } from '../sinks/index.js'
 import { runSession } from '../bench/session.js'
 import { planHttpCells } from '../http/matrix.js'
@@ -52,18 +52,13 @@ export function builder (yargs) {
 async function parseLibs (value) {
   const entries = list(value, 'lib')
   for (const entry of entries) {
-    if (entry !== BASELINE && !(entry in LIB_SETS) && !BUILTIN_LIBS.includes(entry) && !isAdapterPath(entry)) {
+    const name = entry.replace(/:[A-Za-z][\w-]*$/, '')
+    if (entry !== BASELINE && !(entry in LIB_SETS) && !BUILTIN_LIBS.includes(name) && !isAdapterPath(name)) {
       throw new UsageError(`unknown library "${entry}": use one of ${[BASELINE, ...BUILTIN_LIBS, ...Object.keys(LIB_SETS)].join(', ')}, or a path to an adapter file such as ./my-logger.js`)
     }
   }
   const others = entries.filter((e) => e !== BASELINE)
-  const libs = [{ name: BASELINE, file: null, adapter: null, version: null }]
-  for (const spec of others.length ? resolveLibSpecs(others) : []) {
-    const adapter = await loadAdapter(spec.file)
-    if (libs.some((l) => l.name === adapter.name)) throw new UsageError(`two libraries are both named "${adapter.name}": give each adapter a unique name`)
-    libs.push({ name: adapter.name, file: spec.file, adapter, version: libraryVersion(adapter, spec.file) })
-  }
-  return libs
+  return [{ name: BASELINE, file: null, adapter: null, version: null }, ...await loadLibraries(others, [BASELINE], { variants: false })]
 }
 
 // Turns raw option strings into a checked plan; throws UsageError on anything wrong, before anything is written.

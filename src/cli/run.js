@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
-import { BUILTIN_LIBS, LIB_SETS, checkVariant, isAdapterPath, libLabel, libraryVersion, loadAdapter, resolveLibSpecs } from '../loggers/index.js'
+import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, libLabel, loadLibraries } from '../loggers/index.js'
 import { WORKLOADS } from '../bench/workloads.js'
 import { TRANSPORTS } from '../sinks/index.js'
 import { fsTypeOf } from '../bench/fs-type.js'
@@ -66,7 +66,7 @@ export function builder (yargs) {
 // throws UsageError on anything wrong.
 export async function parseRunOptions (argv) {
   const value = (name, key = name) => argv[key] ?? DEFAULTS[name]
-  const libs = await loadLibs(list(value('lib'), 'lib'))
+  const libs = await loadLibraries(list(value('lib'), 'lib'))
   const transports = oneOf(list(value('transport'), 'transport'), TRANSPORTS, 'transport')
   const workloads = oneOf(list(value('workload'), 'workload'), WORKLOADS, 'workload')
   return {
@@ -82,17 +82,6 @@ export async function parseRunOptions (argv) {
     receiverOptions: await parseSyslogOptions(argv, transports),
     dir: argv.dir == null ? null : writableDirectory(argv.dir, 'dir')
   }
-}
-
-async function loadLibs (entries) {
-  const libs = []
-  for (const spec of resolveLibSpecs(entries)) {
-    const adapter = await loadAdapter(spec.file)
-    checkVariant(adapter, spec.variant)
-    if (libs.some((l) => l.name === adapter.name && (l.variant === spec.variant || l.file !== spec.file))) throw new UsageError(`two adapters are both named "${adapter.name}": give each adapter a unique name`)
-    libs.push({ name: adapter.name, variant: spec.variant, file: spec.file, adapter, version: libraryVersion(adapter, spec.file) })
-  }
-  return libs
 }
 
 function describeOptions (options) {

@@ -1,18 +1,13 @@
 // The load generator, in a process of its own so that it never competes with the server's event
 // loop: an autocannon warm-up (discarded), then the measured run, whose result goes back over IPC.
 import autocannon from 'autocannon'
-
-const config = JSON.parse(process.env.LOG_BENCH_HTTP_LOAD)
+import { fail, failOnUncaught, receiveConfig } from '../bench/child-side.js'
 
 // Ctrl-C signals the whole process group: the harness stops this process itself.
 process.on('SIGINT', () => {})
 process.on('disconnect', () => process.exit(0))
-
-function fail (err) {
-  process.send({ type: 'error', message: (err instanceof Error ? err.message : String(err)).split('\n')[0] }, () => process.exit(1))
-}
-process.on('uncaughtException', fail)
-process.on('unhandledRejection', fail)
+failOnUncaught()
+const config = await receiveConfig()
 
 const request = {
   url: config.url,
@@ -23,7 +18,11 @@ const request = {
   pipelining: config.pipelining
 }
 
-if (config.warmupSeconds > 0) await autocannon({ ...request, duration: config.warmupSeconds })
-process.send({ type: 'measuring' })
-const result = await autocannon({ ...request, duration: config.durationSeconds })
-process.send({ type: 'result', result }, () => process.exit(0))
+try {
+  if (config.warmupSeconds > 0) await autocannon({ ...request, duration: config.warmupSeconds })
+  process.send({ type: 'measuring' })
+  const result = await autocannon({ ...request, duration: config.durationSeconds })
+  process.send({ type: 'result', result }, () => process.exit(0))
+} catch (err) {
+  fail('load', err)
+}

@@ -1,5 +1,5 @@
-import { defaultSink, unsupportedReason as transportUnsupported } from '../bench/orchestrator.js'
-import { cellKey } from '../results/model.js'
+import { unsupportedReason as transportUnsupported } from '../bench/orchestrator.js'
+import { cellKey, defaultSink } from '../results/model.js'
 import { middlewareUnsupportedReason, requestLoggerInfo } from './request-loggers.js'
 import { emptyHttpMeasures, runHttpOnce } from './run-once.js'
 import { BASELINE, runThroughputChange } from './summary.js'

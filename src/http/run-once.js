@@ -2,33 +2,12 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { payloadOfSize } from '../bench/message.js'
-import { Interrupted, openReceiver, RunFailure } from '../bench/run-once.js'
+import { openReceiver } from '../bench/run-once.js'
 import { startSampler } from '../bench/sampler.js'
+import { watcher } from '../bench/watcher.js'
+import { RunFailure } from '../errors.js'
 import { startLoad } from './load.js'
 import { startServer } from './server.js'
-
-// Rejects the current phase on an interrupt, the run's time limit or a reported failure.
-function createGuard ({ signal, timeoutMs }) {
-  let phase = 'starting'
-  let stop
-  const stopped = new Promise((resolve, reject) => { stop = reject })
-  stopped.catch(() => {})
-  const timer = setTimeout(() => stop(new RunFailure(`timed out after ${timeoutMs / 1000} s while ${phase}`)), timeoutMs)
-  const onAbort = () => stop(new Interrupted(signal.reason ?? 'SIGINT'))
-  if (signal?.aborted) onAbort()
-  else signal?.addEventListener('abort', onAbort, { once: true })
-  return {
-    fail (reason) { stop(new RunFailure(reason)) },
-    race (promise, name) {
-      phase = name
-      return Promise.race([promise, stopped])
-    },
-    dispose () {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', onAbort)
-    }
-  }
-}
 
 // One run of one cell in fresh processes: start the server, put it under load (warm-up, then the
 // measured run), stop it, and count at the receiving end every event it logged. A failure of the
@@ -38,7 +17,7 @@ export async function runHttpOnce ({ lib, mode, transport, cpus, logsPerRequest,
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-http-'))
   const { receiver, error } = await openReceiver(transport, { workers: cpus, events: null, payload: payloadOfSize(size), dir, ...receiverOptions })
   if (error) return { ...emptyHttpMeasures(), ok: false, status: 'failed', error }
-  const guard = createGuard({ signal, timeoutMs })
+  const guard = watcher(signal, timeoutMs)
   let server = null
   let loader = null
   let sampler = null

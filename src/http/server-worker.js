@@ -2,33 +2,23 @@
 // adapter, as `run` does) and the express app, listens on 127.0.0.1, and on 'stop' closes the server
 // and the logger, then reports how many events it logged and the CPU it used while measured.
 import http from 'node:http'
-import { pathToFileURL } from 'node:url'
+import { createLogger, fail, failOnUncaught, receiveConfig } from '../bench/child-side.js'
 import { createApp, createEventSource } from './app.js'
 import { REQUEST_LOGGERS } from './request-loggers.js'
-
-const config = JSON.parse(process.env.LOG_BENCH_HTTP_SERVER)
 
 // Ctrl-C in a terminal signals the whole process group: the harness decides when this process stops
 // (it records the run as interrupted, then kills it). Without a harness there is nothing to serve.
 process.on('SIGINT', () => {})
 process.on('disconnect', () => process.exit(0))
-
-function fail (phase, err) {
-  const message = err?.code === 'EADDRINUSE'
-    ? `port ${config.port} on 127.0.0.1 is already in use (EADDRINUSE)`
-    : (err instanceof Error ? err.message : String(err)).split('\n')[0]
-  process.send({ type: 'error', phase, message }, () => process.exit(1))
-}
-process.on('uncaughtException', (err) => fail('uncaught', err))
-process.on('unhandledRejection', (err) => fail('uncaught', err))
+failOnUncaught()
+const config = await receiveConfig()
 
 async function main () {
   const events = createEventSource(config.workerId)
   let logger = null
   let requestLogger = null
   if (config.adapterFile) {
-    const adapter = (await import(pathToFileURL(config.adapterFile).href)).default
-    logger = await adapter.create({ ...config.target, transport: config.transport, workerId: config.workerId, events: null })
+    logger = await createLogger(config)
     if (config.mode === 'middleware') {
       if (!logger.logger) throw new Error(`the ${config.libName} adapter exposes no logger object for ${config.transport}, which its request logger needs`)
       requestLogger = await REQUEST_LOGGERS[config.libName].create(logger.logger, () => events.next(config.size))
@@ -36,7 +26,7 @@ async function main () {
   }
   const log = logger && config.mode === 'route' ? (message) => logger.log(message) : null
   const server = http.createServer(createApp({ events, log, requestLogger }))
-  server.once('error', (err) => fail('listen', err))
+  server.once('error', (err) => fail('listen', err.code === 'EADDRINUSE' ? `port ${config.port} on 127.0.0.1 is already in use (EADDRINUSE)` : err))
   server.listen(config.port, '127.0.0.1', () => process.send({ type: 'listening', port: server.address().port }))
 
   let measure = { cpu: process.cpuUsage(), fromNs: process.hrtime.bigint() }

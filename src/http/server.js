@@ -1,14 +1,11 @@
 import cluster from 'node:cluster'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { exitReason } from '../bench/run-once.js'
+import { killChildren, trackChild } from '../bench/children.js'
+import { ServerFailure } from '../errors.js'
 
 const SERVER_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server-worker.js')
-const STDERR_TAIL_BYTES = 4096
-
-export class ServerFailure extends Error {}
-
-const PHASES = { setup: 'building the logger', listen: 'starting to listen', close: 'closing the logger', uncaught: 'serving requests (uncaught error)' }
+const PHASES = { uncaught: 'serving requests (uncaught error)' }
 
 // Forks the server's cluster workers (stdout and stderr are pipes to this process, read by the
 // receiver like `run` reads its workers). `listening` resolves with the port once every worker
@@ -22,43 +19,43 @@ export function startServer ({ libName, adapterFile, mode, transport, cpus, port
   const listening = new Promise((resolve) => { announce = resolve })
   for (let workerId = 0; workerId < cpus; workerId++) {
     const config = { libName, adapterFile, mode, transport, workerId, port, size, target: receiver.target(workerId) }
+    // stdio is set for every fork: cluster keeps settings between calls, and a receiver may give
+    // each worker its own stdout (the console transport's native pipe).
     cluster.setupPrimary({ exec: SERVER_WORKER, args: [], execArgv: [], stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'] })
-    const worker = cluster.fork({ LOG_BENCH_HTTP_SERVER: JSON.stringify(config) })
+    const worker = cluster.fork()
     receiver.forked?.(workerId)
-    const entry = { worker, workerId, port: null, closed: null, exited: false, error: null, stderrTail: '', onClosed: null }
-    const child = worker.process
-    child.stderr.on('data', (chunk) => { entry.stderrTail = (entry.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES) })
-    if (receiver.consumesStdout) receiver.attach(workerId, child)
-    else child.stdout?.resume()
-    worker.on('message', (msg) => {
-      if (msg?.type === 'listening') {
+    const entry = trackChild(worker.process, {
+      name: `server worker ${workerId}`,
+      config,
+      receiver,
+      workerId,
+      phases: PHASES,
+      onMessage (msg) {
+        if (msg.type !== 'listening') return
         entry.port = msg.port
         if (entries.every((e) => e.port !== null)) announce({ port: msg.port })
-      } else if (msg?.type === 'closed') {
-        entry.closed = msg
-      } else if (msg?.type === 'error') {
-        entry.error = `server worker ${workerId} failed while ${PHASES[msg.phase] ?? msg.phase}: ${msg.message}`
+      },
+      onExit (failure) {
+        if (failure) reportFailure(failure)
+        else entry.onClosed?.()
       }
     })
-    worker.on('exit', (code, signal) => {
-      entry.exited = true
-      if (entry.closed) entry.onClosed?.()
-      else reportFailure(entry.error ?? `server ${exitReason(workerId, code, signal, entry.stderrTail)}`)
-    })
+    entry.port = null
+    entry.onClosed = null
     entries.push(entry)
   }
   return {
     listening,
     failed,
-    pids: entries.map((e) => e.worker.process.pid),
+    pids: entries.map((e) => e.child.pid),
     measure () {
-      for (const e of entries) e.worker.send({ type: 'measure' })
+      for (const e of entries) e.child.send({ type: 'measure' })
     },
     // Asks every worker to close its server and logger; resolves once each has reported and exited.
     async stop () {
       await Promise.all(entries.map((e) => new Promise((resolve) => {
         e.onClosed = resolve
-        e.worker.send({ type: 'stop' })
+        e.child.send({ type: 'stop' })
       })))
       const closed = entries.map((e) => e.closed)
       const sum = (key) => closed.reduce((total, c) => total + c[key], 0)
@@ -71,10 +68,7 @@ export function startServer ({ libName, adapterFile, mode, transport, cpus, port
       }
     },
     async kill () {
-      await Promise.all(entries.filter((e) => !e.exited).map((e) => new Promise((resolve) => {
-        e.worker.once('exit', resolve)
-        e.worker.process.kill('SIGKILL')
-      })))
+      await killChildren(entries.map((e) => e.child))
     }
   }
 }

@@ -1,12 +1,15 @@
-import { cellStatus } from '../results/model.js'
+import { cellKey, cellStatus, runsByCell } from '../results/model.js'
 import { describe } from '../stats.js'
 
 export const BASELINE = 'none'
 
 // A cell of the http matrix without its library: the runs that share it are compared with `none`.
 export function httpCellOf (r) {
-  return `http|${r.mode}|${r.transport}|${r.cpus}|${r.logsPerRequest ?? '-'}|${r.size}`
+  return cellKey(r, { except: LIBRARY_DIMENSIONS })
 }
+
+// What tells the libraries of one http cell apart: the library, its variant and its request logger.
+export const LIBRARY_DIMENSIONS = ['lib', 'variant', 'middleware']
 
 // Throughput change in percent: how much more (or, negative, fewer) requests per second than the baseline.
 export function throughputChangePct (reqPerSec, baselineReqPerSec) {
@@ -44,15 +47,8 @@ const SUMMARIZED = {
 // One entry per (cell, library) over the runs that succeeded, plus the mean requests per second as a
 // change against `none` in the same cell. Entries of type 'run' come from summarize() in the results model.
 export function summarizeHttp (runs) {
-  const groups = new Map()
-  for (const run of runs) {
-    if (run.type !== 'http') continue
-    const key = `${httpCellOf(run)}|${run.lib}`
-    if (!groups.has(key)) groups.set(key, [])
-    groups.get(key).push(run)
-  }
   const summary = []
-  for (const cellRuns of groups.values()) {
+  for (const cellRuns of runsByCell(runs, 'http')) {
     const first = cellRuns[0]
     const ok = cellRuns.filter((r) => r.ok)
     const entry = {
@@ -67,6 +63,10 @@ export function summarizeHttp (runs) {
       cpus: first.cpus,
       logsPerRequest: first.logsPerRequest,
       size: first.size,
+      durationSeconds: first.durationSeconds,
+      warmupSeconds: first.warmupSeconds,
+      connections: first.connections,
+      pipelining: first.pipelining,
       runs: cellRuns.length,
       okRuns: ok.length,
       status: cellStatus(cellRuns),

@@ -96,6 +96,22 @@ function adapterProblem (adapter) {
   return null
 }
 
+// Loads the adapters of checked --lib entries: [{ name, file, adapter, version }] for run and http
+// alike (`http` puts its `none` baseline in front). `taken` are names already in use.
+// variants: false where a command runs each library on its default only (http).
+export async function loadLibraries (entries, taken = [], { variants = true } = {}) {
+  const libs = []
+  for (const spec of resolveLibSpecs(entries)) {
+    if (!variants && spec.variant !== DEFAULT_VARIANT) throw new UsageError(`--lib ${spec.entry}:${spec.variant}: this command runs each library on its default configuration; variants are for \`log-bench run\``)
+    const adapter = await loadAdapter(spec.file)
+    checkVariant(adapter, spec.variant)
+    const clash = taken.includes(adapter.name) || libs.some((l) => l.name === adapter.name && (l.variant === spec.variant || l.file !== spec.file))
+    if (clash) throw new UsageError(`two adapters are both named "${adapter.name}": give each adapter a unique name`)
+    libs.push({ name: adapter.name, variant: spec.variant, file: spec.file, adapter, version: libraryVersion(adapter, spec.file) })
+  }
+  return libs
+}
+
 // The installed version of the library an adapter wraps, read from its package.json.
 export function libraryVersion (adapter, adapterPath) {
   if (typeof adapter.version === 'string') return adapter.version

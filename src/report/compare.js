@@ -1,13 +1,34 @@
 import { cellKey } from '../results/model.js'
 import { environmentDifference } from '../results/read.js'
-import { median, stddev, mean, welchTTest } from '../stats.js'
+import { mannWhitneyU, median, stddev, mean, smallestMannWhitneyP, welchTTest } from '../stats.js'
 import { formatTable } from './table.js'
 import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, runName, unique } from './labels.js'
 
 // Before/after comparison of two results documents, cell by cell, in the manner of benchstat:
-// medians, the change, and "~" where the runs' spread does not let us call it a change.
+// the centre of each side, the change, and "~" where the runs' spread does not let us call it a
+// change. The figure shown is the one the test is about: medians with the Mann–Whitney U test (the
+// default, as benchstat), means with Welch's t-test.
 
 export const DEFAULT_ALPHA = 0.05
+
+export const TESTS = {
+  'mann-whitney': {
+    centre: median,
+    centreName: 'medians',
+    describe: 'Mann–Whitney U test on the runs (exact for small samples without ties), two-sided',
+    run: (xs, ys) => mannWhitneyU(xs, ys),
+    // With few runs even a complete separation of the two sides cannot reach a small p.
+    smallestP: smallestMannWhitneyP
+  },
+  welch: {
+    centre: mean,
+    centreName: 'means',
+    describe: 'Welch\'s two-sample t-test on the runs, two-sided',
+    run: (xs, ys) => welchTTest(xs, ys),
+    smallestP: () => 0
+  }
+}
+export const DEFAULT_TEST = 'mann-whitney'
 
 const METRICS = [
   { key: 'unblockedMs', title: 'unblocked (ms)', format: formatMs },
@@ -21,21 +42,23 @@ function cellsOf (dataset) {
   const cells = new Map()
   for (const run of dataset.runs) {
     if ((run.type ?? 'run') !== 'run') continue
-    const key = `${cellKey(run)}|${run.events}`
-    if (!cells.has(key)) cells.set(key, { key, lib: runName(run), transport: run.transport, cpus: run.cpus, size: run.size, events: run.events, runs: [] })
+    const key = cellKey(run)
+    if (!cells.has(key)) cells.set(key, { key, lib: runName(run), transport: run.transport, sink: run.sink ?? null, cpus: run.cpus, size: run.size, events: run.events, runs: [] })
     cells.get(key).runs.push(run)
   }
   return cells
 }
 
-export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA } = {}) {
+export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA, test = DEFAULT_TEST } = {}) {
   const baseCells = cellsOf(base)
   const newCells = cellsOf(next)
   const sizes = unique([...baseCells.values(), ...newCells.values()].map((c) => c.size))
   const events = unique([...baseCells.values(), ...newCells.values()].map((c) => c.events))
-  const name = (c) => [c.transport, c.lib, cpuLabel(c.cpus), sizes.length > 1 ? `${c.size} B` : null, events.length > 1 ? `${c.events} events` : null].filter(Boolean).join(' ')
+  const sinks = unique([...baseCells.values(), ...newCells.values()].map((c) => c.sink))
+  const name = (c) => [c.transport, sinks.length > 1 && c.sink ? `(${c.sink})` : null, c.lib, cpuLabel(c.cpus), sizes.length > 1 ? `${c.size} B` : null, events.length > 1 ? `${c.events} events` : null].filter(Boolean).join(' ')
   const result = {
     alpha,
+    test,
     metrics: METRICS.map((m) => ({ ...m, rows: [] })),
     onlyBase: [...baseCells.values()].filter((c) => !newCells.has(c.key)).map(name),
     onlyNew: [...newCells.values()].filter((c) => !baseCells.has(c.key)).map(name),
@@ -55,23 +78,26 @@ export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA } = {}) {
       const xs = okB.map((r) => r[metric.key]).filter((v) => v != null)
       const ys = okN.map((r) => r[metric.key]).filter((v) => v != null)
       if (xs.length === 0 || ys.length === 0) continue
-      metric.rows.push({ cell: name(b), ...compareValues(xs, ys, alpha) })
+      metric.rows.push({ cell: name(b), ...compareValues(xs, ys, { alpha, test }) })
     }
   }
   return result
 }
 
-export function compareValues (xs, ys, alpha = DEFAULT_ALPHA) {
-  const test = welchTTest(xs, ys)
-  const baseMedian = median(xs)
-  const newMedian = median(ys)
+export function compareValues (xs, ys, { alpha = DEFAULT_ALPHA, test = DEFAULT_TEST } = {}) {
+  const { centre, run, smallestP } = TESTS[test]
+  const outcome = xs.length >= 2 && ys.length >= 2 ? run(xs, ys) : null
+  const baseCentre = centre(xs)
+  const newCentre = centre(ys)
   return {
-    base: { median: baseMedian, cv: spread(xs), n: xs.length },
-    next: { median: newMedian, cv: spread(ys), n: ys.length },
-    change: baseMedian === 0 ? null : (newMedian - baseMedian) / Math.abs(baseMedian),
-    difference: newMedian - baseMedian,
-    p: test?.p ?? null,
-    significant: test != null && test.p < alpha
+    base: { centre: baseCentre, cv: spread(xs), n: xs.length },
+    next: { centre: newCentre, cv: spread(ys), n: ys.length },
+    change: baseCentre === 0 ? null : (newCentre - baseCentre) / Math.abs(baseCentre),
+    difference: newCentre - baseCentre,
+    p: outcome?.p ?? null,
+    significant: outcome != null && outcome.p < alpha,
+    // The test cannot reach alpha with these run counts, whatever the runs say.
+    powerless: outcome != null && smallestP(xs.length, ys.length) >= alpha
   }
 }
 
@@ -86,15 +112,22 @@ export function renderComparison (result, { baseLabel, newLabel, environmentNote
     `new:  ${newLabel}`
   ]
   if (environmentNote) out.push(`note: ${environmentNote}`)
-  out.push(`Values are medians ± coefficient of variation over the runs that finished. Change: Welch's two-sample t-test, two-sided, significant when p < ${result.alpha}; "~" where it is not.`)
+  const test = TESTS[result.test]
+  out.push(`Values are ${test.centreName} ± coefficient of variation over the runs that finished. Change: ${test.describe}, significant when p < ${result.alpha}; "~" where it is not.`)
   for (const metric of result.metrics) {
     if (metric.rows.length === 0) continue
-    const value = (side) => `${metric.format(side.median)} ± ${Math.round(side.cv * 100)}%`
+    const value = (side) => `${metric.format(side.centre)} ± ${Math.round(side.cv * 100)}%`
     const rows = metric.rows.map((row) => [row.cell, value(row.base), value(row.next), changeText(row, metric)])
     out.push('', metric.title, formatTable(['cell', 'base', 'new', 'change'], rows))
   }
   const rows = result.metrics.flatMap((m) => m.rows)
   if (rows.length === 0) out.push('', 'no cell has finished runs in both files: nothing to compare')
+  const powerless = rows.filter((r) => r.powerless)
+  if (powerless.length) {
+    const counts = unique(powerless.map((r) => `${r.base.n}+${r.next.n}`))
+    const smallest = Math.min(...powerless.map((r) => test.smallestP(r.base.n, r.next.n)))
+    out.push('', `warning: with ${counts.join(' / ')} runs the smallest p this test can give is ${smallest.toFixed(3)}, not below --alpha ${result.alpha}: ${powerless.length === rows.length ? 'no' : `${powerless.length} of the`} comparison${powerless.length === rows.length ? '' : 's'} can be called significant however large the change. Measure with --runs 4 or more per side (4+4: smallest p 0.029; 5+5: 0.008), or use --test welch (a t-test of the means, which assumes roughly normal runs).`)
+  }
   if (rows.length) {
     const flagged = rows.filter((r) => r.significant).length
     out.push('', `${flagged} of ${rows.length} comparisons significant; by chance alone about ${(rows.length * result.alpha).toFixed(1)} would be (each test has a ${result.alpha * 100}% false-positive rate): trust changes that are large or repeat.`)

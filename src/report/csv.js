@@ -1,8 +1,10 @@
 import { writeFileAtomic } from '../results/write.js'
+import { CELL_FIELDS, dimensionValue } from '../results/model.js'
 
 // The `csv` export: one row per run with its identity and every numeric field, for spreadsheets
 // and pandas. Columns are the union over all runs, so runs of other types (http) keep their fields.
-const IDENTITY = ['file', 'type', 'lib', 'variant', 'workload', 'libVersion', 'transport', 'sink', 'cpus', 'events', 'size', 'run', 'ok', 'status', 'error']
+// The identity is the cell's (src/results/model.js), so rows group in a spreadsheet as they do here.
+const IDENTITY = ['file', ...CELL_FIELDS, 'libVersion', 'run', 'ok', 'status', 'error']
 
 // Nested figures (an http run's reqPerSec.mean, latencyMs.p99, ...) become columns of their own.
 function flatten (run) {
@@ -29,7 +31,7 @@ export function toCsv (dataset) {
   const columns = [...IDENTITY, ...numeric]
   const lines = [columns.join(',')]
   for (const run of runs) {
-    lines.push(columns.map((key) => cell(key === 'type' ? run.type ?? 'run' : run[key])).join(','))
+    lines.push(columns.map((key) => cell(CELL_FIELDS.includes(key) ? dimensionValue(run, key) : run[key])).join(','))
   }
   return lines.join('\n') + '\n'
 }

@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js'
-import { summarizeHttp } from '../http/summary.js'
+import { LIBRARY_DIMENSIONS, summarizeHttp } from '../http/summary.js'
+import { cellKey } from '../results/model.js'
 import { chartFile } from './charts.js'
 import { latencyChart, requestsChart } from './http-charts.js'
 import { cellTitle, comparisonTable, httpCells, latencyTable, requestsTable } from './http-tables.js'
@@ -23,12 +24,15 @@ function validateHttpRun (run, index) {
 
 const shortLabel = (cell) => (cell.mode === 'middleware' ? `${cell.size} chars` : `${cell.logsPerRequest} × ${cell.size} chars`)
 
+// A section shows the cells that differ only in what is requested per request (logs and their size).
+const groupOf = (record) => cellKey(record, { except: [...LIBRARY_DIMENSIONS, 'logsPerRequest', 'size'] })
+
 function groupsOf (cells, runs) {
   const groups = new Map()
   for (const cell of cells) {
-    const key = `${cell.mode}|${cell.transport}|${cell.cpus}`
+    const key = groupOf(cell.runs[0])
     if (!groups.has(key)) {
-      const ofGroup = runs.filter((r) => `${r.mode}|${r.transport}|${r.cpus}` === key)
+      const ofGroup = runs.filter((r) => groupOf(r) === key)
       const values = (field) => unique(ofGroup.map((r) => r[field])).join(' / ')
       groups.set(key, {
         mode: cell.mode,
@@ -54,12 +58,17 @@ export const httpSection = {
     const cells = httpCells({ runs, summary: summarizeHttp(runs) })
     const markdown = []
     const charts = []
+    const dirs = new Map()
     for (const group of groupsOf(cells, runs)) {
+      // Groups that differ only in receiving end or load share transport and workers: number the later ones.
+      const base = `http/${group.transport}/${group.cpus}cpu/${group.mode}`
+      dirs.set(base, (dirs.get(base) ?? 0) + 1)
+      const dir = ['http', group.transport, `${group.cpus}cpu`, ...(dirs.get(base) === 1 ? [] : [String(dirs.get(base))])]
       markdown.push(`## ${group.title}`)
       markdown.push(`An express server ${group.mode === 'middleware' ? 'logging every request through the library\'s own request logger' : 'whose route logs N events of S characters per request'}, ` +
         `under autocannon load (${group.loadLabel}). _vs none_ is the change in requests per second against the same app without logging; ` +
         '_Drop_ is the share of logged events that never arrived intact at the receiving end.')
-      const requests = { file: chartFile('http', group.transport, `${group.cpus}cpu`, `${group.mode}-requests`), ...requestsChart(group, ctx.conditions) }
+      const requests = { file: chartFile(...dir, `${group.mode}-requests`), ...requestsChart(group, ctx.conditions) }
       charts.push(requests)
       markdown.push(ctx.image(requests.file, `${group.title}: requests per second per library`))
       for (const cell of group.cells) {
@@ -68,7 +77,7 @@ export const httpSection = {
         markdown.push(comparisonTable(cell.summary))
         if (cell.summary.some((s) => s.okRuns > 0)) {
           const tag = cell.mode === 'middleware' ? `${cell.size}c` : `${cell.logsPerRequest}x${cell.size}c`
-          const latency = { file: chartFile('http', group.transport, `${group.cpus}cpu`, `${cell.mode}-latency-${tag}`), ...latencyChart(group, cell, ctx.conditions) }
+          const latency = { file: chartFile(...dir, `${cell.mode}-latency-${tag}`), ...latencyChart(group, cell, ctx.conditions) }
           charts.push(latency)
           markdown.push(ctx.image(latency.file, `${cellTitle(cell)}: latency percentiles per library`))
         }

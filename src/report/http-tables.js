@@ -1,28 +1,12 @@
-import { fmt, formatTable } from './table.js'
+import { httpCellOf } from '../http/summary.js'
+import { formatBytes, formatNumber, formatPct, formatSignedPct } from './labels.js'
+import { formatTable } from './table.js'
 
 // The http result tables, shared by the terminal and the markdown report: per cell (mode, transport,
 // workers, logs per request, size) the seed's Latency and Req/Sec tables with a row per library,
 // and a comparison with the `none` baseline.
 
-const num = (v, digits = 0) => (v == null ? '' : v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }))
-const latency = (v, digits = 0) => (v == null ? '' : `${num(v, digits)} ms`)
-
-export function bytes (v) {
-  if (v == null) return ''
-  const units = ['B', 'kB', 'MB', 'GB']
-  let value = v
-  let unit = 0
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000
-    unit++
-  }
-  return `${value.toPrecision(3).replace(/\.?0+$/, '')} ${units[unit]}`
-}
-
-export function signedPct (v) {
-  if (v == null) return ''
-  return `${v > 0 ? '+' : ''}${v.toFixed(1)}%`
-}
+const latency = (v, digits = 0) => (v == null ? '' : `${formatNumber(v, digits)} ms`)
 
 export function cellTitle ({ mode, transport, cpus, logsPerRequest, size }) {
   const what = mode === 'middleware'
@@ -35,12 +19,12 @@ export function cellTitle ({ mode, transport, cpus, logsPerRequest, size }) {
 export function httpCells (doc) {
   const cells = new Map()
   for (const run of doc.runs.filter((r) => r.type === 'http')) {
-    const key = `${run.mode}|${run.transport}|${run.cpus}|${run.logsPerRequest}|${run.size}`
-    if (!cells.has(key)) cells.set(key, { mode: run.mode, transport: run.transport, cpus: run.cpus, logsPerRequest: run.logsPerRequest, size: run.size, runs: [], summary: [] })
+    const key = httpCellOf(run)
+    if (!cells.has(key)) cells.set(key, { mode: run.mode, transport: run.transport, sink: run.sink, cpus: run.cpus, logsPerRequest: run.logsPerRequest, size: run.size, runs: [], summary: [] })
     cells.get(key).runs.push(run)
   }
   for (const entry of (doc.summary ?? []).filter((s) => s.type === 'http')) {
-    cells.get(`${entry.mode}|${entry.transport}|${entry.cpus}|${entry.logsPerRequest}|${entry.size}`)?.summary.push(entry)
+    cells.get(httpCellOf(entry))?.summary.push(entry)
   }
   return [...cells.values()]
 }
@@ -61,8 +45,8 @@ export function requestsTable (runs, options) {
   for (const r of runs.filter((x) => x.ok)) {
     const q = r.reqPerSec
     const b = r.bytesPerSec
-    rows.push([`${rowName(r, runs)} Req/Sec`, num(q.p1), num(q.p2_5), num(q.p50), num(q.p97_5), num(q.mean, 2), num(q.stddev, 2), num(q.min)])
-    rows.push([`${rowName(r, runs)} Bytes/Sec`, bytes(b.p1), bytes(b.p2_5), bytes(b.p50), bytes(b.p97_5), bytes(b.mean), bytes(b.stddev), bytes(b.min)])
+    rows.push([`${rowName(r, runs)} Req/Sec`, formatNumber(q.p1), formatNumber(q.p2_5), formatNumber(q.p50), formatNumber(q.p97_5), formatNumber(q.mean, 2), formatNumber(q.stddev, 2), formatNumber(q.min)])
+    rows.push([`${rowName(r, runs)} Bytes/Sec`, formatBytes(b.p1), formatBytes(b.p2_5), formatBytes(b.p50), formatBytes(b.p97_5), formatBytes(b.mean), formatBytes(b.stddev), formatBytes(b.min)])
   }
   return formatTable(['Stat', '1%', '2.5%', '50%', '97.5%', 'Avg', 'Stdev', 'Min'], rows, options)
 }
@@ -75,19 +59,19 @@ export function comparisonTable (summary, options) {
     if (!s.reqPerSec) return [s.lib, s.status, '', '', '', '', '', '', '', '', shortError(s.errors[0])]
     const failures = s.okRuns < s.runs ? `${s.runs - s.okRuns}/${s.runs} runs failed` : ''
     const http = [s.requestErrors?.mean, s.timeouts?.mean, s.non2xx?.mean].some((v) => v > 0)
-      ? `${num(s.requestErrors?.mean)} errors, ${num(s.timeouts?.mean)} timeouts, ${num(s.non2xx?.mean)} non-2xx`
+      ? `${formatNumber(s.requestErrors?.mean)} errors, ${formatNumber(s.timeouts?.mean)} timeouts, ${formatNumber(s.non2xx?.mean)} non-2xx`
       : '0'
     return [
       s.middleware ? `${s.lib} (${s.middleware})` : s.lib,
-      num(s.reqPerSec.mean),
-      s.lib === 'none' ? 'baseline' : signedPct(s.throughputChangePct),
+      formatNumber(s.reqPerSec.mean),
+      s.lib === 'none' ? 'baseline' : formatSignedPct(s.throughputChangePct),
       latency(s.latencyP50Ms?.mean),
       latency(s.latencyP99Ms?.mean),
       s.serverCpuPct ? `${s.serverCpuPct.mean.toFixed(0)}%` : '',
-      fmt.mb(s.maxRssBytes?.mean),
-      num(s.sent?.mean),
-      s.received ? num(s.received.mean) : 'n/a',
-      s.sent?.mean > 0 ? fmt.pct(s.dropRate?.mean) : '',
+      formatBytes(s.maxRssBytes?.mean),
+      formatNumber(s.sent?.mean),
+      s.received ? formatNumber(s.received.mean) : 'n/a',
+      s.sent?.mean > 0 ? formatPct(s.dropRate?.mean) : '',
       [http, failures].filter(Boolean).join('; ')
     ]
   })

@@ -1,4 +1,4 @@
-// Words and number formats shared by the markdown and chart exporters.
+// Words and number formats: the one set every exporter (terminal, markdown, charts, compare) uses.
 
 const TRANSPORT_TITLES = { console: 'Console', file: 'Filesystem', udp: 'Syslog UDP', tcp: 'Syslog TCP' }
 
@@ -39,7 +39,11 @@ export function formatMs (v) {
 }
 
 export function formatCount (v) {
-  return v == null ? '' : Math.round(v).toLocaleString('en-US')
+  return formatNumber(v, 0)
+}
+
+export function formatNumber (v, digits = 0) {
+  return v == null ? '' : v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 }
 
 export function formatPct (v) {
@@ -47,10 +51,18 @@ export function formatPct (v) {
   return `${(v * 100).toFixed(v > 0 && v < 0.001 ? 3 : 2)}%`
 }
 
+// Memory and throughput alike, in units of 1024 (the unit of RSS figures).
 export function formatBytes (v) {
   if (v == null) return ''
   if (v >= 1024 ** 3) return `${(v / 1024 ** 3).toFixed(1)} GB`
-  return `${Math.round(v / 1024 ** 2).toLocaleString('en-US')} MB`
+  if (v >= 10 * 1024 ** 2) return `${Math.round(v / 1024 ** 2).toLocaleString('en-US')} MB`
+  if (v >= 1024 ** 2) return `${(v / 1024 ** 2).toFixed(1)} MB`
+  if (v >= 1024) return `${(v / 1024).toFixed(1)} kB`
+  return `${Math.round(v)} B`
+}
+
+export function formatSignedPct (v) {
+  return v == null ? '' : `${v > 0 ? '+' : ''}${v.toFixed(1)}%`
 }
 
 export function formatRatio (v) {

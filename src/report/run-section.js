@@ -1,3 +1,4 @@
+import { cellKey } from '../results/model.js'
 import { escapeCell, formatTable } from './table.js'
 import { chartFile } from './charts.js'
 import { benchmarksChart, dropRateChart, representativeRun, timeseriesChart } from './run-charts.js'
@@ -27,27 +28,37 @@ export const runSection = {
   }
 }
 
-// One group per transport and payload size, in the order they were run.
-function groupsOf (runs, summary) {
+// What tells the cells of one group apart: the library and the worker count. A group is every other
+// dimension of the cell (transport, receiving end, events, size, ...), in the order they were run.
+const GROUP_EXCEPT = ['lib', 'variant', 'cpus']
+// Dimensions that name a group when a transport has groups that differ in them.
+const DISTINCT = [
+  { field: 'sink', tag: (v) => `-${v}`, title: (v) => `, ${v}` },
+  { field: 'events', tag: (v) => `-${v}ev`, title: (v) => `, ${v.toLocaleString('en-US')} events per worker` },
+  { field: 'size', tag: (v) => `-${v}b`, title: (v) => `, ${v.toLocaleString('en-US')}-byte payload` }
+]
+
+export function groupsOf (runs, summary) {
   const groups = []
   for (const transport of unique(runs.map((r) => r.transport))) {
     const ofTransport = runs.filter((r) => r.transport === transport)
-    const sizes = unique(ofTransport.map((r) => r.size))
-    for (const size of sizes) {
-      const groupRuns = ofTransport.filter((r) => r.size === size)
-      const sizeTag = sizes.length > 1 ? `-${size}b` : ''
+    const keys = unique(ofTransport.map((r) => cellKey(r, { except: GROUP_EXCEPT })))
+    const varying = DISTINCT.filter(({ field }) => unique(ofTransport.map((r) => r[field] ?? null)).length > 1)
+    for (const key of keys) {
+      const groupRuns = ofTransport.filter((r) => cellKey(r, { except: GROUP_EXCEPT }) === key)
+      const first = groupRuns[0]
       const measured = groupRuns.filter((r) => r.status !== 'unsupported')
       groups.push({
         transport,
-        size,
-        sizeTag,
-        title: transportTitle(transport) + (sizes.length > 1 ? `, ${size.toLocaleString('en-US')}-byte payload` : ''),
+        size: first.size,
+        fileTag: varying.map((d) => d.tag(first[d.field])).join(''),
+        title: transportTitle(transport) + varying.map((d) => d.title(first[d.field])).join(''),
         runs: groupRuns,
-        summary: summary.filter((s) => s.transport === transport && s.size === size),
+        summary: summary.filter((s) => cellKey(s, { except: GROUP_EXCEPT }) === key),
         libs: unique(groupRuns.map(runName)),
         cpusList: unique(groupRuns.map((r) => r.cpus)).sort((a, b) => a - b),
         eventsLabel: unique(groupRuns.map((r) => r.events)).map((n) => n.toLocaleString('en-US')).join(' / '),
-        runsPerCell: Math.max(...unique(groupRuns.map((r) => `${runName(r)}|${r.cpus}`)).map((cell) => measured.filter((r) => `${runName(r)}|${r.cpus}` === cell).length), 1),
+        runsPerCell: Math.max(...unique(groupRuns.map((r) => cellKey(r))).map((cell) => measured.filter((r) => cellKey(r) === cell).length), 1),
         // null everywhere: the receiving end cannot count (e.g. an external syslog server).
         counted: groupRuns.some((r) => r.dropRate != null)
       })
@@ -81,13 +92,13 @@ function renderGroup (group, ctx) {
     ].filter(Boolean).join(' '))
   }
 
-  const benchmarks = { file: chartFile(group.transport, `benchmarks${group.sizeTag}`), ...benchmarksChart(group, ctx.conditions) }
+  const benchmarks = { file: chartFile(group.transport, `benchmarks${group.fileTag}`), ...benchmarksChart(group, ctx.conditions) }
   charts.push(benchmarks)
   out.push(ctx.image(benchmarks.file, `${group.title}: unblocked and done per library`))
 
   if (group.counted) {
     if (group.summary.some((s) => s.dropRate?.mean > 0)) {
-      const drops = { file: chartFile(group.transport, `drop-rate${group.sizeTag}`), ...dropRateChart(group, ctx.conditions) }
+      const drops = { file: chartFile(group.transport, `drop-rate${group.fileTag}`), ...dropRateChart(group, ctx.conditions) }
       charts.push(drops)
       out.push(ctx.image(drops.file, `${group.title}: share of events lost per library`))
       const where = lossAtReceiver(group.runs)
@@ -116,7 +127,7 @@ function renderGroup (group, ctx) {
         out.push(`_${cpuLabel(cpus)}: no time-series chart (the run was shorter than two 100 ms samples)._`)
         continue
       }
-      const chart = { file: chartFile(group.transport, `${cpus}cpu`, `${lib}${group.sizeTag}`), ...timeseriesChart({ group, lib, cpus, runs: cellRuns, chosen, conditions: ctx.conditions }) }
+      const chart = { file: chartFile(group.transport, `${cpus}cpu`, `${lib}${group.fileTag}`), ...timeseriesChart({ group, lib, cpus, runs: cellRuns, chosen, conditions: ctx.conditions }) }
       charts.push(chart)
       out.push(`_${cpuLabel(cpus)}_\n\n${ctx.image(chart.file, `${lib}, ${group.title}, ${cpuLabel(cpus)}: CPU and memory over time`)}`)
     }
@@ -140,7 +151,7 @@ function renderGroup (group, ctx) {
 // Drop rate is always shown: "unknown" where the receiving end cannot count (an external server),
 // so a reader never takes a missing column for "nothing lost".
 const SUB_COLUMNS = ['unblocked', 'done', 'drop rate']
-function libTable (group, libRuns) {
+export function libTable (group, libRuns) {
   const subs = SUB_COLUMNS
   const header = ['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))]
   const rows = [['', ...group.cpusList.flatMap(() => subs.map((s) => `_${s}_`))]]
@@ -210,7 +221,7 @@ function dropOf (s, key) {
   return s.dropRate ? formatPct(s.dropRate[key]) : 'unknown'
 }
 
-function summaryTable (group) {
+export function summaryTable (group) {
   const subs = SUB_COLUMNS
   const header = ['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))]
   const rows = [['', ...group.cpusList.flatMap(() => subs.map((s) => `_${s}_`))]]
@@ -226,7 +237,7 @@ function summaryTable (group) {
   return formatTable(header, rows)
 }
 
-function detailsTable (group) {
+export function detailsTable (group) {
   let warned = false
   const spread = (d) => {
     if (!d) return ''

@@ -21,11 +21,3 @@ export function formatTable (header, rows, { markdown = true, text = false } = {
   const rule = '|' + widths.map((w, i) => (left(i) ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|'
   return [line(all[0]), markdown ? rule : rule.replace(/:/g, '-'), ...all.slice(1).map(line)].join('\n')
 }
-
-export const fmt = {
-  ms: (v) => (v == null ? '' : Math.round(v).toLocaleString('en-US')),
-  pct: (v) => (v == null ? 'n/a' : `${(v * 100).toFixed(v > 0 && v < 0.001 ? 3 : 1)}%`),
-  ratio: (v) => (v == null ? '' : `${v.toFixed(2)}×`),
-  rate: (v) => (v == null ? '' : Math.round(v).toLocaleString('en-US')),
-  mb: (v) => (v == null ? '' : `${(v / 1024 / 1024).toFixed(0)} MB`)
-}

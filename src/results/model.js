@@ -2,11 +2,52 @@ import { describe } from '../stats.js'
 
 export const SCHEMA_VERSION = 1
 
-// What makes runs repetitions of one cell. An http cell is also told apart by its load shape.
-// A record without workload or variant is the seed's call on the library's default ('string', 'default').
-export function cellKey ({ type = 'run', lib, variant = 'default', workload = 'string', transport, cpus, size, mode, logsPerRequest }) {
-  const base = `${type}|${lib}|${variant}|${workload}|${transport}|${cpus}|${size ?? 'seed'}`
-  return type === 'http' ? `${base}|${mode}|${logsPerRequest}` : base
+// Every dimension that changes what is measured, in key order. A record without one of the newer
+// fields means what runs before it meant: the seed's string call, the library's default set-up,
+// the transport's own receiving end.
+const CELL_DIMENSIONS = ['type', 'lib', 'variant', 'workload', 'transport', 'sink', 'cpus', 'events', 'size']
+// An http cell is also told apart by its load: these are the fields `http` records for it.
+const HTTP_DIMENSIONS = ['mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds']
+
+// The receiving end a transport has when no syslog set-up names another (and what a record from
+// before the `sink` field was measured with).
+export function defaultSink (transport) {
+  return { console: 'pipe', file: 'file', udp: 'embedded-udp', tcp: 'embedded-tcp' }[transport] ?? transport
+}
+
+// Every field of a cell's identity, run and http, for exporters that show the identity whole (CSV).
+export const CELL_FIELDS = [...CELL_DIMENSIONS, ...HTTP_DIMENSIONS]
+
+// A record's value for one identity field, the default filled in where the record predates the field.
+export function dimensionValue (record, field) {
+  switch (field) {
+    case 'type': return record.type ?? 'run'
+    case 'variant': return record.variant ?? 'default'
+    case 'workload': return record.workload ?? 'string'
+    case 'sink': return record.sink ?? (record.transport == null ? null : defaultSink(record.transport))
+    default: return record[field] ?? null
+  }
+}
+
+// The one identity of a cell: runs with the same key are repetitions of one measurement. Summaries,
+// --resume, shards, merge, compare, report and CSV all group by it. `except` names dimensions to
+// leave out, for grouping cells that differ only there (the libraries of one http cell, for example).
+export function cellKey (record, { except = [] } = {}) {
+  const type = dimensionValue(record, 'type')
+  const fields = type === 'http' ? [...CELL_DIMENSIONS, ...HTTP_DIMENSIONS] : CELL_DIMENSIONS
+  return JSON.stringify(fields.filter((f) => !except.includes(f)).map((f) => dimensionValue(record, f)))
+}
+
+// The runs of one type grouped by cell, in the order their cells first appear.
+export function runsByCell (runs, type) {
+  const cells = new Map()
+  for (const run of runs) {
+    if ((run.type ?? 'run') !== type) continue
+    const key = cellKey(run)
+    if (!cells.has(key)) cells.set(key, [])
+    cells.get(key).push(run)
+  }
+  return [...cells.values()]
 }
 
 export function createDocument (env) {
@@ -18,15 +59,8 @@ const SUMMARIZED = ['unblockedMs', 'nsPerEvent', 'doneMs', 'eventsPerSec', 'mbPe
 // One entry per cell: the seed's "Average" (mean) plus median, stddev, min, max of every measure
 // over the runs that succeeded, and doneMs as a multiple of the raw baseline of the same cell.
 export function summarize (runs) {
-  const cells = new Map()
-  for (const run of runs) {
-    if (run.type !== undefined && run.type !== 'run') continue
-    const key = cellKey(run)
-    if (!cells.has(key)) cells.set(key, [])
-    cells.get(key).push(run)
-  }
   const summary = []
-  for (const cellRuns of cells.values()) {
+  for (const cellRuns of runsByCell(runs, 'run')) {
     const first = cellRuns[0]
     const ok = cellRuns.filter((r) => r.ok)
     const entry = {
@@ -51,7 +85,7 @@ export function summarize (runs) {
     summary.push(entry)
   }
   for (const entry of summary) {
-    const raw = summary.find((s) => s.lib === 'raw' && s.workload === entry.workload && s.transport === entry.transport && s.cpus === entry.cpus && s.size === entry.size && s.events === entry.events)
+    const raw = summary.find((s) => s.lib === 'raw' && cellKey(s, { except: ['lib', 'variant'] }) === cellKey(entry, { except: ['lib', 'variant'] }))
     entry.doneVsRaw = raw?.doneMs?.mean && entry.doneMs?.mean != null ? entry.doneMs.mean / raw.doneMs.mean : null
   }
   return summary

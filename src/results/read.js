@@ -141,7 +141,7 @@ function refuseMixedEventCounts (docs) {
   for (const { file, doc } of docs) {
     for (const run of doc.runs) {
       if ((run.type ?? 'run') !== 'run') continue
-      const key = cellKey(run)
+      const key = cellKey(run, { except: ['events'] })
       const before = seen.get(key)
       if (before && before.events !== run.events) {
         throw new UsageError(`${before.file} and ${file} both have ${run.lib} ${run.transport} ${run.cpus} cpus but with ${before.events} and ${run.events} events per worker; report them separately`)

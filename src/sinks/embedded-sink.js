@@ -4,6 +4,8 @@ import { fork } from 'node:child_process'
 import os from 'node:os'
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { answerConfigure } from '../bench/children.js'
+import { receiveConfig } from '../bench/child-side.js'
 import { datagramText, parseSyslog, TcpFramer } from './syslog-parse.js'
 import { loadNative } from '../native.js'
 import { dropRate, mergeVerified, Verifier } from './verifier.js'
@@ -203,10 +205,12 @@ export function probeUdpReceiveBuffer (requested = UDP_RECEIVE_BUFFER_BYTES) {
 // Starts the sink in a child process and resolves once it listens. The handle's counts() asks the
 // child for its counters; exited resolves with a reason when the child ends for any cause.
 export async function spawnSink (options) {
+  // The options go over IPC when the child asks (the payload can be 1 MiB: too large for the environment).
   const child = fork(SELF, [], {
-    env: { ...process.env, LOG_BENCH_SINK: JSON.stringify(options) },
+    env: { ...process.env, LOG_BENCH_SINK: '1' },
     stdio: ['ignore', 'ignore', 'pipe', 'ipc']
   })
+  answerConfigure(child, options)
   let stderrTail = ''
   child.stderr.on('data', (chunk) => { stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES) })
   let stopping = false
@@ -229,11 +233,14 @@ export async function spawnSink (options) {
   })
   const started = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the embedded syslog sink did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS)
-    child.once('message', (msg) => {
+    const onMessage = (msg) => {
+      if (msg?.type !== 'listening' && msg?.type !== 'error') return
       clearTimeout(timer)
-      if (msg?.type === 'listening') resolve(msg.sink)
-      else reject(new Error(msg?.message ?? 'the embedded syslog sink failed to start'))
-    })
+      child.off('message', onMessage)
+      if (msg.type === 'listening') resolve(msg.sink)
+      else reject(new Error(msg.message ?? 'the embedded syslog sink failed to start'))
+    }
+    child.on('message', onMessage)
     exited.then((reason) => { clearTimeout(timer); reject(new Error(reason)) })
   }).catch(async (err) => {
     await stopChild()
@@ -295,7 +302,7 @@ function sinkExitReason (pid, code, signal, stderrTail, stopping) {
 // Child side: listen, report where, answer count requests, and leave when told or when the
 // harness is gone (the IPC channel closes when the primary dies, however it dies).
 async function runChild () {
-  const config = JSON.parse(process.env.LOG_BENCH_SINK)
+  const config = await receiveConfig()
   // The whole sink process gets the priority when it receives UDP (see raisePriority).
   if (config.udpPort != null) raisePriority()
   let sink
@@ -343,7 +350,11 @@ async function startSharedUdpSink (config, receivers) {
   const tcp = config.tcpPort != null ? await startSink({ ...config, udpPort: null }) : null
   cluster.setupPrimary({ exec: SELF, serialization: 'advanced', silent: false })
   const readers = []
-  for (let i = 0; i < receivers; i++) readers.push(cluster.fork({ LOG_BENCH_SINK_RECEIVER: JSON.stringify({ ...config, tcpPort: null, sharedUdp: true }) }))
+  for (let i = 0; i < receivers; i++) {
+    const reader = cluster.fork({ LOG_BENCH_SINK_RECEIVER: '1' })
+    answerConfigure(reader, { ...config, tcpPort: null, sharedUdp: true })
+    readers.push(reader)
+  }
   const close = async () => {
     await Promise.all(readers.filter((w) => !w.isDead()).map((w) => new Promise((resolve) => {
       w.once('exit', resolve)
@@ -354,7 +365,10 @@ async function startSharedUdpSink (config, receivers) {
   let started
   try {
     started = await Promise.all(readers.map((w) => new Promise((resolve, reject) => {
-      w.once('message', (msg) => (msg?.type === 'listening' ? resolve(msg.sink) : reject(new Error(msg?.message ?? 'a UDP reader failed to start'))))
+      w.on('message', (msg) => {
+        if (msg?.type === 'listening') resolve(msg.sink)
+        else if (msg?.type === 'error') reject(new Error(msg.message ?? 'a UDP reader failed to start'))
+      })
       w.once('exit', () => reject(new Error('a UDP reader of the sink exited while starting')))
     })))
   } catch (err) {
@@ -421,7 +435,7 @@ export function mergeCounts (parts, exact) {
 async function runReader () {
   let sink
   try {
-    sink = await startSink(JSON.parse(process.env.LOG_BENCH_SINK_RECEIVER))
+    sink = await startSink(await receiveConfig())
   } catch (err) {
     process.send({ type: 'error', message: err.message }, () => process.exit(1))
     return

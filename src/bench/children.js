@@ -1,0 +1,77 @@
+// The primary's side of every process it forks (run workers, http server workers, the load
+// generator): configuration over IPC, a stderr tail for the failure message, stdout to the receiver,
+// and an exit judged only once the last IPC message can have arrived.
+
+const STDERR_TAIL_BYTES = 4096
+// After 'exit', how long to wait for the IPC channel to close before judging the exit anyway.
+const LATE_EXIT_MS = 1000
+
+const PHASES = {
+  setup: 'building the logger',
+  logging: 'logging',
+  listen: 'starting to listen',
+  close: 'closing the logger',
+  load: 'putting the server under load',
+  uncaught: 'running (uncaught error)'
+}
+
+// Gives a child its configuration when it asks for it (receiveConfig in child-side.js).
+export function answerConfigure (child, config) {
+  child.on('message', (msg) => {
+    if (msg?.type === 'configure') child.send({ type: 'config', config })
+  })
+}
+
+// Follows one child (a ChildProcess, e.g. a cluster worker's .process). It answers the child's
+// 'configure' request with `config`: over IPC rather than in the environment, whose size the kernel
+// limits (a 1 MiB payload failed the fork with E2BIG), and only once the child listens, so the
+// configuration cannot arrive before the child's handler exists. onMessage sees every message
+// object; onExit(failure, signal) is called once, with failure null when the child had sent its
+// last message (`lastMessage`, 'closed' by default) and the reason otherwise. A child's last IPC
+// messages can still be in flight when its exit is reported: the exit is judged only once the IPC
+// channel has closed too, so a clean finish is never mistaken for a crash.
+export function trackChild (child, { name, config, receiver = null, workerId = 0, maxOldSpaceSize = null, phases = {}, lastMessage = 'closed', onMessage = () => {}, onExit }) {
+  const entry = { child, workerId, closed: null, exited: false, error: null, stderrTail: '' }
+  answerConfigure(child, config)
+  child.stderr?.on('data', (chunk) => { entry.stderrTail = (entry.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES) })
+  if (receiver?.consumesStdout) receiver.attach(workerId, child)
+  else child.stdout?.resume()
+  child.on('message', (msg) => {
+    if (!msg || typeof msg !== 'object') return
+    if (msg.type === lastMessage) entry.closed = msg
+    else if (msg.type === 'error') entry.error = `${name} failed while ${phases[msg.phase] ?? PHASES[msg.phase] ?? msg.phase}: ${msg.message}`
+    onMessage(msg)
+  })
+  let exit = null
+  const judge = () => {
+    if (!exit || entry.exited || (child.connected && !exit.late)) return
+    entry.exited = true
+    onExit(entry.closed ? null : (entry.error ?? exitReason(name, exit.code, exit.signal, entry.stderrTail, maxOldSpaceSize)), exit.signal)
+  }
+  child.on('exit', (code, signal) => {
+    exit = { code, signal, late: false }
+    judge()
+    setTimeout(() => { exit.late = true; judge() }, LATE_EXIT_MS).unref()
+  })
+  child.once('disconnect', judge)
+  return entry
+}
+
+export function exitReason (name, code, signal, stderrTail, maxOldSpaceSize) {
+  if (/heap out of memory|Reached heap limit|Allocation failed/i.test(stderrTail)) {
+    return `${name} ran out of memory (JavaScript heap limit${maxOldSpaceSize ? ` of ${maxOldSpaceSize} MB` : ''} reached)`
+  }
+  const lastLine = stderrTail.trim().split('\n').filter(Boolean).pop()
+  if (signal === 'SIGKILL') return `${name} was killed by SIGKILL${lastLine ? `: ${lastLine}` : ' (by the system, e.g. the out-of-memory killer, or by a user)'}`
+  if (signal) return `${name} was killed by ${signal}${lastLine ? `: ${lastLine}` : ''}`
+  return `${name} crashed with exit code ${code}${lastLine ? `: ${lastLine}` : ''}`
+}
+
+// SIGKILLs every child still running; resolves once all have exited.
+export async function killChildren (children) {
+  await Promise.all(children.map((child) => new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once('exit', resolve)
+    child.kill('SIGKILL')
+  })))
+}

@@ -1,0 +1,45 @@
+import { Interrupted, RunFailure } from '../errors.js'
+
+// Waits for conditions on a run's state, failing on a reported failure, the run's time limit, or an
+// interrupt. One watcher per run, for `run` and `http` alike: a failure reported while nothing is
+// waited for is kept and rejects the next wait.
+export function watcher (signal, timeoutMs) {
+  let waiter = null
+  let failure = null
+  let phase = 'starting'
+  const check = () => {
+    if (!waiter) return
+    if (signal?.aborted) return waiter.reject(new Interrupted(signal.reason ?? 'SIGINT'))
+    if (failure) return waiter.reject(new RunFailure(failure))
+    if (waiter.condition()) waiter.resolve()
+  }
+  const timer = setTimeout(() => {
+    failure ??= `timed out after ${timeoutMs / 1000} s while ${typeof phase === 'function' ? phase() : phase}`
+    check()
+  }, timeoutMs)
+  const onAbort = () => check()
+  signal?.addEventListener('abort', onAbort)
+  return {
+    poke: check,
+    fail (reason) { failure ??= reason; check() },
+    until (condition, name) {
+      phase = name
+      return new Promise((resolve, reject) => {
+        waiter = { condition, resolve, reject }
+        check()
+      }).finally(() => { waiter = null })
+    },
+    race (promise, name) {
+      phase = name
+      return new Promise((resolve, reject) => {
+        waiter = { condition: () => false, resolve () {}, reject }
+        check()
+        promise.then(resolve, reject)
+      }).finally(() => { waiter = null })
+    },
+    dispose () {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', onAbort)
+    }
+  }
+}
