@@ -1,7 +1,7 @@
 import { cellKey, defaultSink } from '../results/model.js'
 import { Interrupted } from '../errors.js'
 import { runOnce } from './run-once.js'
-import { adapterWorkloads, DEFAULT_WORKLOAD, unsupportedWorkloadReason } from './workloads.js'
+import { adapterWorkloads, DEFAULT_WORKLOAD, unsupportedWorkloadReason, workloadTransportUnsupported } from './workloads.js'
 import { DEFAULT_VARIANT, libLabel } from '../loggers/index.js'
 
 // Expands checked `run` options into cells in the order they run: transport, library (and
@@ -51,7 +51,7 @@ function cellUnsupported (lib, variant, transport, workload) {
   const variantTransports = lib.adapter.variants?.[variant]?.transports
   if (variantTransports && !variantTransports.includes(transport)) return `${libLabel(lib.name, variant)} writes to ${variantTransports.join(', ')} only`
   if (!adapterWorkloads(lib.adapter).includes(workload)) return unsupportedWorkloadReason(lib, workload)
-  return null
+  return workloadTransportUnsupported(lib, workload, transport)
 }
 
 // Runs every cell `runs` times (skipping runs the store already holds, for --resume). Each finished

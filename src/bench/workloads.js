@@ -37,13 +37,15 @@ export function benchError () {
 // key=value), anywhere on the same line. A line with the marker but without them lost its fields.
 // object: the first and last field's values; deep: the shallowest and the deepest string value;
 // child: both bound values; error: the error's message and the stack frame of the function that
-// made it; interpolate: the interpolated arguments.
+// made it; interpolate: the interpolated arguments, each on its own (a library that renders
+// strings through util.inspect, as LogTape's message templates do, quotes them: user='u-1042'),
+// with the number after its label, which only an interpolated status=%d can produce.
 export const FIELD_TOKENS = Object.freeze({
   object: [OBJECT_FIELDS.reqId, OBJECT_FIELDS.region],
   deep: [DEEP_FIELDS.req.id, DEEP_FIELDS.res.trace.spans[0].tags.table],
   child: [CHILD_FIELDS.service, CHILD_FIELDS.instance],
   error: [ERROR_MESSAGE, ERROR_SITE],
-  interpolate: [`user=${FORMAT_USER} status=${FORMAT_STATUS}`]
+  interpolate: [FORMAT_USER, `status=${FORMAT_STATUS}`]
 })
 
 export function fieldTokens (workload) {
@@ -57,6 +59,14 @@ export function adapterWorkloads (adapter) {
 
 export function unsupportedWorkloadReason (lib, workload) {
   return lib.adapter.unsupportedWorkloads?.[workload] ?? `${lib.name} does not implement the ${workload} workload (it implements: ${adapterWorkloads(lib.adapter).join(', ')})`
+}
+
+// A declared workload may still be impossible on one transport (a library that writes error
+// records to stderr cannot deliver them to the console transport, which receives stdout): the
+// adapter then gives unsupportedWorkloads: { error: { console: 'why' } }. Null when it can run.
+export function workloadTransportUnsupported (lib, workload, transport) {
+  const reasons = lib.adapter.unsupportedWorkloads?.[workload]
+  return typeof reasons === 'object' && reasons !== null ? reasons[transport] ?? null : null
 }
 
 // pino and bunyan share one calling convention: fields first, then the message; Errors as the

@@ -3,6 +3,7 @@ import { getFileSink } from '@logtape/file'
 // flush.js is imported for its one helper, drained(): an outside adapter would write the same few
 // lines to wait for stdout's write callback.
 import { drained } from './flush.js'
+import { benchError, CHILD_FIELDS, DEEP_FIELDS, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../bench/workloads.js'
 
 // LogTape's manual: configure({ sinks, loggers }) once, then getLogger(category).info(). The console
 // sink, getConsoleSink(), calls console.info for info records (stdout); the file sink is
@@ -14,16 +15,27 @@ import { drained } from './flush.js'
 // recommends: left unconfigured, LogTape prints an info line about it to the console on every
 // configure(), which would be one stray line per worker. Its warnings go to the same sink, where
 // the verifier would count them.
+// Workloads (logtape.org "Structured logging", "Contexts"): properties as the second argument
+// (logger.info(message, properties)); the child is logger.with(properties); interpolation is a
+// message template with named placeholders filled from the properties ("{message} user={user}
+// status={status}"; its docs prefer these to template literals, which carry no structured data);
+// an Error goes into the template as a property ("{message} {error}"). The default text formatter
+// (console and file sinks alike) prints the rendered message only: properties that are not
+// placeholders are kept on the record but not written, and placeholder values are rendered with
+// util.inspect (strings quoted, an Error as its stack over several lines).
 export default {
   name: 'logtape',
   packageName: '@logtape/logtape',
   transports: ['console', 'file'],
-  workloads: ['string'],
+  workloads: ['string', 'object', 'deep', 'child', 'interpolate', 'error', 'disabled'],
+  unsupportedWorkloads: {
+    error: { console: "LogTape's console sink writes error records with console.error, to stderr, and the console transport receives stdout" }
+  },
   unsupported: {
     udp: 'LogTape\'s syslog sink is a separate package, @logtape/syslog, which log-bench does not measure yet',
     tcp: 'LogTape\'s syslog sink is a separate package, @logtape/syslog, which log-bench does not measure yet'
   },
-  async create ({ transport, file }) {
+  async create ({ transport, file, workload }) {
     await configure({
       sinks: { out: transport === 'file' ? getFileSink(file) : getConsoleSink() },
       loggers: [
@@ -33,11 +45,29 @@ export default {
     })
     const logger = getLogger('log-bench')
     return {
-      log (message) { logger.info(message) },
+      log: logtapeCall(logger, workload),
       async close () {
         await dispose()
         if (transport === 'console') await drained(process.stdout)
       }
     }
+  }
+}
+
+function logtapeCall (logger, workload) {
+  switch (workload) {
+    case 'object': return (message) => logger.info(message, OBJECT_FIELDS)
+    case 'deep': return (message) => logger.info(message, DEEP_FIELDS)
+    case 'child': {
+      const child = logger.with(CHILD_FIELDS)
+      return (message) => child.info(message)
+    }
+    case 'interpolate': return (message) => logger.info('{message} user={user} status={status}', { message, user: FORMAT_USER, status: FORMAT_STATUS })
+    case 'error': {
+      const error = benchError()
+      return (message) => logger.error('{message} {error}', { message, error })
+    }
+    case 'disabled': return (message) => logger.debug(message)
+    default: return (message) => logger.info(message)
   }
 }

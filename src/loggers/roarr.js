@@ -1,25 +1,51 @@
+import { serializeError } from 'serialize-error'
 // flush.js is imported for its one helper, drained(): an outside adapter would write the same few
 // lines to wait for stdout's write callback.
 import { drained } from './flush.js'
+import { benchError, CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../bench/workloads.js'
 
 // roarr's README: in Node.js, logging is disabled by default and is enabled by starting the program
 // with ROARR_LOG=true; "all logs will be written to stdout", one JSON object per line, through
 // process.stdout.write. roarr reads ROARR_LOG once, when it is first imported, so the adapter sets
 // it in its own process and only then imports roarr: the same as `ROARR_LOG=true node app.js`.
+// Workloads (README "API", "Logging errors"): the context object first, then the message
+// (log.info(context, message)); log.child(context); the message formatted with printf; an Error
+// in the context serialised with serialize-error, as the README tells (unserialised, roarr writes
+// it as {}).
 export default {
   name: 'roarr',
   packageName: 'roarr',
   transports: ['console'],
-  workloads: ['string'],
+  workloads: ['string', 'object', 'deep', 'child', 'interpolate', 'error'],
+  unsupportedWorkloads: {
+    disabled: 'roarr has no level threshold in the process: with ROARR_LOG=true it writes every level, debug included; its README leaves filtering by level to the consumer (@roarr/cli, roarr --filter)'
+  },
   unsupported: {
     file: 'roarr writes to stdout (or stderr with ROARR_STREAM) and leaves files to the shell; its README calls replacing ROARR.write in Node.js an anti-pattern'
   },
-  async create () {
+  async create ({ workload }) {
     process.env.ROARR_LOG = 'true'
     const { Roarr: log } = await import('roarr')
     return {
-      log (message) { log.info(message) },
+      log: roarrCall(log, workload),
       async close () { await drained(process.stdout) }
     }
+  }
+}
+
+function roarrCall (log, workload) {
+  switch (workload) {
+    case 'object': return (message) => log.info(OBJECT_FIELDS, message)
+    case 'deep': return (message) => log.info(DEEP_FIELDS, message)
+    case 'child': {
+      const child = log.child(CHILD_FIELDS)
+      return (message) => child.info(message)
+    }
+    case 'interpolate': return (message) => log.info(FORMAT, message, FORMAT_USER, FORMAT_STATUS)
+    case 'error': {
+      const err = benchError()
+      return (message) => log.error({ error: serializeError(err) }, message)
+    }
+    default: return (message) => log.info(message)
   }
 }

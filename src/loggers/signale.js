@@ -3,29 +3,54 @@ import signale from 'signale'
 // flush.js is imported for its helpers: drained() waits for stdout's write callback, endAndClose()
 // for a file stream's 'close'; an outside adapter would write the same few lines.
 import { drained, endAndClose } from './flush.js'
+import { benchError, CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../bench/workloads.js'
 
 const { Signale } = signale
 
 // signale's README: the default instance, signale.info(), writes to process.stdout; the `stream`
 // option takes any Writable stream, so a file is new Signale({ stream: fs.createWriteStream(path) }).
 // Each line is badge, label and message; no colours when the stream is not a TTY.
+// Workloads (README "Default Loggers", "Scoped Loggers"): signale has no structured fields; its
+// arguments are formatted like util.format (objects and Errors through util.inspect, which
+// spreads these objects and an Error's stack over several lines); the child is scope(), which
+// binds names, not fields, so the two bound values are two scope names ("[svc-checkout] [node-7a1]").
 export default {
   name: 'signale',
   packageName: 'signale',
   transports: ['console', 'file'],
-  workloads: ['string'],
-  async create ({ transport, file }) {
+  workloads: ['string', 'object', 'deep', 'child', 'interpolate', 'error'],
+  unsupportedWorkloads: {
+    disabled: "signale's levels rank debug above info (info, timer, debug, warn, error; README \"logLevel\"): at its default logLevel 'info' debug prints, and no level shows info while hiding debug"
+  },
+  async create ({ transport, file, workload }) {
     if (transport === 'file') {
       const stream = fs.createWriteStream(file, { flags: 'a' })
       const logger = new Signale({ stream })
       return {
-        log (message) { logger.info(message) },
+        log: signaleCall(logger, workload),
         async close () { await endAndClose(stream) }
       }
     }
     return {
-      log (message) { signale.info(message) },
+      log: signaleCall(signale, workload),
       async close () { await drained(process.stdout) }
     }
+  }
+}
+
+function signaleCall (logger, workload) {
+  switch (workload) {
+    case 'object': return (message) => logger.info(message, OBJECT_FIELDS)
+    case 'deep': return (message) => logger.info(message, DEEP_FIELDS)
+    case 'child': {
+      const child = logger.scope(CHILD_FIELDS.service, CHILD_FIELDS.instance)
+      return (message) => child.info(message)
+    }
+    case 'interpolate': return (message) => logger.info(FORMAT, message, FORMAT_USER, FORMAT_STATUS)
+    case 'error': {
+      const err = benchError()
+      return (message) => logger.error(message, err)
+    }
+    default: return (message) => logger.info(message)
   }
 }
