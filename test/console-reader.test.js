@@ -96,6 +96,29 @@ describe('native pipe reader', { skip: nativeSkip }, () => {
   })
 })
 
+describe('--pipe-bytes', { skip: nativeSkip }, () => {
+  it('the system default (64 KiB) unless asked; a larger buffer is granted and recorded', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const plain = await runCli(['run', '--lib', 'raw', '--transport', 'console', '--events', '1000', '--runs', '1', '--out', out])
+    assert.equal(plain.code, 0, plain.stderr)
+    assert.equal(readJson(out).runs[0].pipeBytes, 65536)
+    const big = path.join(tmpDir(), 'r.json')
+    const asked = await runCli(['run', '--lib', 'raw', '--transport', 'console', '--events', '1000', '--runs', '1', '--pipe-bytes', '1048576', '--out', big])
+    assert.equal(asked.code, 0, asked.stderr)
+    assert.equal(readJson(big).runs[0].pipeBytes, 1048576)
+    assert.equal(readJson(big).runs[0].received, 1000)
+  })
+
+  for (const args of [['--transport', 'file', '--pipe-bytes', '65536'], ['--transport', 'console', '--pipe-bytes', '100'], ['--transport', 'console', '--pipe-bytes', String(2 ** 40)]]) {
+    it(`refuses ${args.join(' ')} with one line`, async () => {
+      const result = await runCli(['run', '--lib', 'raw', '--events', '10', ...args])
+      assert.equal(result.code, 2, result.stderr)
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+      assert.match(result.stderr, /pipe-bytes/)
+    })
+  }
+})
+
 describe('--dir', () => {
   it('puts the runs\' files there and records its file system type', async () => {
     const dir = tmpDir()

@@ -18,6 +18,7 @@ import { DEFAULTS as HTTP_DEFAULTS, describeHttpOptions, parseHttpOptions } from
 import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions, SYSLOG_OPTION_NAMES } from './syslog-options.js'
 import { defaultOutput, eventCount, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, seconds, writableDirectory } from './validate.js'
 import { MAX_EVENTS } from '../sinks/verifier.js'
+import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
 
 export const DEFAULTS = {
   lib: 'all,raw',
@@ -30,7 +31,7 @@ export const DEFAULTS = {
 }
 
 // The options that define cells; a scenario file defines its own, so they cannot be combined.
-const MATRIX_OPTIONS = ['lib', 'workload', 'transport', 'cpus', 'events', 'runs', 'size', 'timeout', 'max-old-space-size', ...SYSLOG_OPTION_NAMES]
+const MATRIX_OPTIONS = ['lib', 'workload', 'transport', 'cpus', 'events', 'runs', 'size', 'timeout', 'max-old-space-size', 'pipe-bytes', ...SYSLOG_OPTION_NAMES]
 
 export const command = 'run'
 export const describe = 'Time loggers: fork workers that each log --events events, wait until every byte landed, verify every event'
@@ -46,6 +47,7 @@ export function builder (yargs) {
     .option('size', { type: 'string', describe: 'Comma list of payload sizes in bytes [default: the seed\'s "Hello, world!", 13 bytes]' })
     .option('timeout', { type: 'string', describe: `Per-run limit in seconds (at most ${MAX_SECONDS.toLocaleString('en-US')}); a run past it is recorded as failed [default: ${DEFAULTS.timeout}]` })
     .option('max-old-space-size', { type: 'string', describe: 'Heap limit in MB for each worker (node --max-old-space-size), to reproduce memory blow-ups' })
+    .option('pipe-bytes', { type: 'string', describe: 'console only: ask for this much pipe buffer per worker (F_SETPIPE_SZ, up to /proc/sys/fs/pipe-max-size); by default the system\'s 64 KiB, what `node app.js | cat` gets and what the plain scripts of bench:truth are measured with' })
     .option('dir', { type: 'string', describe: 'Directory for the runs\' files (the file transport\'s log files, the console capture): tmpfs and a disk are different benchmarks, and each run records the file system type [default: the system\'s temporary directory]' })
     .option('scenario', { type: 'string', describe: 'Run the cells of a scenario file (scenarios/*.json) instead of the options above' })
     .option('out', { type: 'string', describe: 'Results JSON file [default: the scenario\'s output, else results/run-<timestamp>.json]' })
@@ -79,7 +81,7 @@ export async function parseRunOptions (argv) {
     sizes: argv.size == null ? [{ payload: payloadOfSize(null) }] : positiveIntList(argv.size, 'size', { max: 1 << 20 }).map((n) => ({ payload: payloadOfSize(n) })),
     timeoutMs: seconds(value('timeout'), 'timeout') * 1000,
     maxOldSpaceSize: argv.maxOldSpaceSize == null ? null : positiveInt(argv.maxOldSpaceSize, 'max-old-space-size', { min: 8 }),
-    receiverOptions: await parseSyslogOptions(argv, transports),
+    receiverOptions: { ...await parseSyslogOptions(argv, transports), pipeBytes: argv.pipeBytes == null ? 0 : pipeBytesOption(argv.pipeBytes, transports) },
     dir: argv.dir == null ? null : writableDirectory(argv.dir, 'dir')
   }
 }
@@ -96,6 +98,7 @@ function describeOptions (options) {
     timeoutSeconds: options.timeoutMs / 1000,
     maxOldSpaceSize: options.maxOldSpaceSize,
     syslog: describeSyslog(options.receiverOptions),
+    pipeBytes: options.receiverOptions.pipeBytes || null,
     dir: options.dir,
     dirFsType: options.dir === null ? null : fsTypeOf(options.dir)
   }
@@ -261,4 +264,12 @@ export async function handler (argv) {
   const skipped = doc.runs.filter((r) => r.status === 'skipped').length
   const notes = [failed ? `${failed} failed run${failed > 1 ? 's' : ''}` : '', skipped ? `${skipped} skipped after a time limit` : ''].filter(Boolean)
   process.stdout.write(`\nresults: ${out}${notes.length ? ` (${notes.join(', ')}, see above)` : ''}\n`)
+}
+
+// --pipe-bytes: a whole number of bytes from 4096 to the system's pipe-max-size, console only.
+function pipeBytesOption (value, transports) {
+  if (!transports.includes('console')) throw new UsageError('--pipe-bytes applies to the console transport only: add --transport console')
+  let max = 1 << 20
+  try { max = Number(fs.readFileSync(PIPE_MAX_BYTES_FILE, 'utf8').trim()) || max } catch {}
+  return positiveInt(value, 'pipe-bytes', { min: 4096, max })
 }

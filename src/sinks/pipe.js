@@ -12,11 +12,15 @@ import { verifyFiles } from './verify-files.js'
 // run would then measure the harness, not the logger. `done` is still the last byte read from the
 // pipe; memory stays flat (nothing is held, the capture goes to disk).
 //
-// The reader is native where it was built (native/pipe_reader.c: a real pipe(2) with a large
-// buffer, drained by one thread per worker at kernel speed), else node's own stream reading of a
+// The reader is native where it was built (native/pipe_reader.c: a real pipe(2), as a shell makes
+// for `| cat`, drained by one thread per worker at kernel speed), else node's own stream reading of a
 // socketpair, appending chunks to the capture file without looking at them
 // (LOG_BENCH_PIPE_READER=node forces it).
-export const PIPE_BYTES = 1 << 20
+// The pipe's buffer: the system's default (64 KiB on Linux) unless --pipe-bytes asks for more.
+// That default is what `node app.js | cat` gets, so it is what a plain script is measured with: a
+// larger buffer lets a logger run ahead of any reader (raw wrote 1,000,000 lines 4-5x faster into
+// a 1 MiB pipe than into cat's), which would make the harness's figure better than the truth.
+export const PIPE_MAX_BYTES_FILE = '/proc/sys/fs/pipe-max-size'
 
 export function nativePipeReader () {
   return loadNative('pipe_reader', { disabled: process.env.LOG_BENCH_PIPE_READER === 'node' })
@@ -27,7 +31,7 @@ export function pipeReaderName () {
   return nativePipeReader() ? 'native' : 'node'
 }
 
-export function createPipeReceiver ({ workers, events, payload, workload, dir }) {
+export function createPipeReceiver ({ workers, events, payload, workload, dir, pipeBytes: wantedPipeBytes = 0 }) {
   const native = nativePipeReader()
   const captureOf = (workerId) => path.join(dir, `stdout-w${workerId}.log`)
   const readers = []
@@ -41,7 +45,7 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir })
       if (!native) return 'pipe'
       let settle
       const ended = new Promise((resolve) => { settle = resolve })
-      const [handle, writeFd, granted] = native.open(PIPE_BYTES, captureOf(workerId), (lastDataNs, bytes, error) => settle({ lastDataNs: lastDataNs || null, bytes, error }))
+      const [handle, writeFd, granted] = native.open(wantedPipeBytes, captureOf(workerId), (lastDataNs, bytes, error) => settle({ lastDataNs: lastDataNs || null, bytes, error }))
       pipeBytes = granted
       readers[workerId] = { handle, writeFd, ended }
       return writeFd
