@@ -5,6 +5,7 @@ import os from 'node:os'
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { datagramText, parseSyslog, TcpFramer } from './syslog-parse.js'
+import { RunFailure } from '../errors.js'
 import { loadNative } from '../native.js'
 import { dropRate, mergeVerified, Verifier } from './verifier.js'
 
@@ -202,6 +203,8 @@ export function probeUdpReceiveBuffer (requested = UDP_RECEIVE_BUFFER_BYTES) {
 
 // Starts the sink in a child process and resolves once it listens. The handle's counts() asks the
 // child for its counters; exited resolves with a reason when the child ends for any cause.
+// The sink failing or dying, whenever it happens (starting, a counts request in flight or asked
+// of a dead sink), rejects with a RunFailure: the run's failure with its reason, not the harness's.
 export async function spawnSink (options) {
   const child = fork(SELF, [], {
     env: { ...process.env, LOG_BENCH_SINK: JSON.stringify(options) },
@@ -224,17 +227,17 @@ export async function spawnSink (options) {
     }
   })
   exited.then((reason) => {
-    for (const request of pending.values()) request.reject(new Error(reason))
+    for (const request of pending.values()) request.reject(new RunFailure(reason))
     pending.clear()
   })
   const started = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the embedded syslog sink did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS)
+    const timer = setTimeout(() => reject(new RunFailure(`the embedded syslog sink did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS)
     child.once('message', (msg) => {
       clearTimeout(timer)
       if (msg?.type === 'listening') resolve(msg.sink)
-      else reject(new Error(msg?.message ?? 'the embedded syslog sink failed to start'))
+      else reject(new RunFailure(msg?.message ?? 'the embedded syslog sink failed to start'))
     })
-    exited.then((reason) => { clearTimeout(timer); reject(new Error(reason)) })
+    exited.then((reason) => { clearTimeout(timer); reject(new RunFailure(`${reason} while starting`)) })
   }).catch(async (err) => {
     await stopChild()
     throw err
@@ -243,7 +246,9 @@ export async function spawnSink (options) {
   async function stopChild () {
     stopping = true
     if (child.exitCode !== null || child.signalCode !== null) return
-    if (child.connected) child.send({ type: 'stop' })
+    // A sink that died but is not reaped yet still looks connected: the send then fails (EPIPE),
+    // which without a callback would be an uncaught 'error'. Its exit is awaited either way.
+    if (child.connected) child.send({ type: 'stop' }, () => {})
     const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
     await exited
     clearTimeout(timer)
@@ -256,7 +261,7 @@ export async function spawnSink (options) {
     // Frames (messages) received so far as last reported, within ARRIVALS_EVERY_MS.
     arrivals: () => arrivedFrames,
     counts ({ exact = false } = {}) {
-      if (!child.connected) return exited.then((reason) => { throw new Error(reason) })
+      if (!child.connected) return exited.then((reason) => { throw new RunFailure(reason) })
       return new Promise((resolve, reject) => {
         const id = nextId++
         pending.set(id, { resolve, reject })
@@ -264,7 +269,7 @@ export async function spawnSink (options) {
         child.send({ type: 'counts', id, exact }, (err) => {
           if (!err) return
           pending.delete(id)
-          exited.then((reason) => reject(new Error(reason)))
+          exited.then((reason) => reject(new RunFailure(reason)))
         })
       })
     },
