@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { answerConfigure } from '../bench/children.js'
 import { receiveConfig } from '../bench/child-side.js'
 import { datagramText, parseSyslog, TcpFramer } from './syslog-parse.js'
+import { RunFailure } from '../errors.js'
 import { loadNative } from '../native.js'
 import { dropRate, mergeVerified, Verifier } from './verifier.js'
 
@@ -204,6 +205,8 @@ export function probeUdpReceiveBuffer (requested = UDP_RECEIVE_BUFFER_BYTES) {
 
 // Starts the sink in a child process and resolves once it listens. The handle's counts() asks the
 // child for its counters; exited resolves with a reason when the child ends for any cause.
+// The sink failing or dying, whenever it happens (starting, a counts request in flight or asked
+// of a dead sink), rejects with a RunFailure: the run's failure with its reason, not the harness's.
 export async function spawnSink (options) {
   // The options go over IPC when the child asks (the payload can be 1 MiB: too large for the environment).
   const child = fork(SELF, [], {
@@ -228,20 +231,20 @@ export async function spawnSink (options) {
     }
   })
   exited.then((reason) => {
-    for (const request of pending.values()) request.reject(new Error(reason))
+    for (const request of pending.values()) request.reject(new RunFailure(reason))
     pending.clear()
   })
   const started = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the embedded syslog sink did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS)
+    const timer = setTimeout(() => reject(new RunFailure(`the embedded syslog sink did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS)
     const onMessage = (msg) => {
       if (msg?.type !== 'listening' && msg?.type !== 'error') return
       clearTimeout(timer)
       child.off('message', onMessage)
       if (msg.type === 'listening') resolve(msg.sink)
-      else reject(new Error(msg.message ?? 'the embedded syslog sink failed to start'))
+      else reject(new RunFailure(msg.message ?? 'the embedded syslog sink failed to start'))
     }
     child.on('message', onMessage)
-    exited.then((reason) => { clearTimeout(timer); reject(new Error(reason)) })
+    exited.then((reason) => { clearTimeout(timer); reject(new RunFailure(`${reason} while starting`)) })
   }).catch(async (err) => {
     await stopChild()
     throw err
@@ -250,7 +253,9 @@ export async function spawnSink (options) {
   async function stopChild () {
     stopping = true
     if (child.exitCode !== null || child.signalCode !== null) return
-    if (child.connected) child.send({ type: 'stop' })
+    // A sink that died but is not reaped yet still looks connected: the send then fails (EPIPE),
+    // which without a callback would be an uncaught 'error'. Its exit is awaited either way.
+    if (child.connected) child.send({ type: 'stop' }, () => {})
     const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
     await exited
     clearTimeout(timer)
@@ -263,7 +268,7 @@ export async function spawnSink (options) {
     // Frames (messages) received so far as last reported, within ARRIVALS_EVERY_MS.
     arrivals: () => arrivedFrames,
     counts ({ exact = false } = {}) {
-      if (!child.connected) return exited.then((reason) => { throw new Error(reason) })
+      if (!child.connected) return exited.then((reason) => { throw new RunFailure(reason) })
       return new Promise((resolve, reject) => {
         const id = nextId++
         pending.set(id, { resolve, reject })
@@ -271,7 +276,7 @@ export async function spawnSink (options) {
         child.send({ type: 'counts', id, exact }, (err) => {
           if (!err) return
           pending.delete(id)
-          exited.then((reason) => reject(new Error(reason)))
+          exited.then((reason) => reject(new RunFailure(reason)))
         })
       })
     },
