@@ -192,7 +192,7 @@ describe('failures that are results, not bad input', () => {
     assert.doesNotMatch(second.stderr, /unfinished run/)
   })
 
-  it('--size 200000 runs', { todo: 'passes once worker configuration travels over IPC (branch structure)' }, async () => {
+  it('--size 200000 runs (worker configuration travels over IPC, not in the environment)', async () => {
     const out = path.join(tmpDir(), 'r.json')
     const result = await runCli(['run', '--lib', 'raw', '--transport', 'file', '--size', '200000', '--events', '10', '--runs', '1', '--out', out, '--quiet'])
     assert.equal(result.code, 0, result.stderr)
