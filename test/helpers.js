@@ -10,8 +10,20 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const BIN = path.join(ROOT, 'bin', 'log-bench.js')
 export const ADAPTERS = path.join(ROOT, 'test', 'fixtures', 'adapters')
 
+// Every temporary directory a test makes is removed when its test file's process exits, passed or
+// failed (LOG_BENCH_KEEP_TEST_DIRS=1 keeps them, to look at after a failure).
+const made = []
+process.on('exit', () => {
+  if (process.env.LOG_BENCH_KEEP_TEST_DIRS) return
+  for (const dir of made) {
+    try { fs.rmSync(dir, { recursive: true, force: true }) } catch {}
+  }
+})
+
 export function tmpDir (prefix = 'lb-test-') {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  made.push(dir)
+  return dir
 }
 
 // Runs the CLI as a user would. Every process it starts inherits a tag in its environment, so a test

@@ -99,6 +99,7 @@ async function killPrimaryDuring (args, pattern, { tmpEmpty = false } = {}) {
   await waitFor(() => leftovers(tag).length === 0 && (!tmpEmpty || fs.readdirSync(tmp).length === 0)).catch(() => {})
   assert.deepEqual(leftovers(tag), [])
   if (tmpEmpty) assert.deepEqual(fs.readdirSync(tmp), [])
+  return tmp
 }
 
 describe('everything the harness starts ends when the primary is killed with SIGKILL', () => {
@@ -106,8 +107,13 @@ describe('everything the harness starts ends when the primary is killed with SIG
     await killPrimaryDuring(['run', '--lib', path.join(ADAPTERS, 'trickle.js'), '--transport', 'tcp', '--syslog', 'rsyslog', '--events', '5000', '--runs', '1'], /rsyslogd -n /, { tmpEmpty: true })
   })
 
-  it('the embedded sink and the workers', async () => {
-    await killPrimaryDuring(['run', '--lib', path.join(ADAPTERS, 'trickle.js'), '--transport', 'udp', '--events', '5000', '--runs', '1'], /src\/bench\/worker\.js/)
+  it('the embedded sink and the workers; the next run removes the run directory left behind', async () => {
+    const tmp = await killPrimaryDuring(['run', '--lib', path.join(ADAPTERS, 'trickle.js'), '--transport', 'udp', '--events', '5000', '--runs', '1'], /src\/bench\/worker\.js/)
+    assert.deepEqual(fs.readdirSync(tmp).filter((n) => n.startsWith('log-bench-')).length, 1)
+    const next = await runCli(['run', '--lib', 'noop', '--transport', 'file', '--events', '10', '--runs', '1', '--quiet', '--out', path.join(tmpDir(), 'r.json')], { env: { TMPDIR: tmp } })
+    assert.equal(next.code, 0, next.stderr)
+    assert.match(next.stderr, /removed 1 run directory \(.+\) left in .+ by a log-bench that was killed/)
+    assert.deepEqual(fs.readdirSync(tmp), [])
   })
 
   it('the http servers and the autocannon load process', async () => {

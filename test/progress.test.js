@@ -86,3 +86,13 @@ test('a run past the time limit: the rest of its cell is skipped with the reason
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('memory that peaked and now only rises and falls below its peak is not growth: quiet, not stalled', () => {
+  const samples = []
+  // Grows to 1.5 GB over 20 s, then saw-tooths between 1.2 and 1.3 GB (a garbage collector) for a minute.
+  for (let t = 0; t <= 20_000; t += 500) samples.push({ elapsedMs: t, arrived: 1, rssBytes: GB + t * 25_000 })
+  for (let t = 20_500; t <= 80_000; t += 500) samples.push({ elapsedMs: t, arrived: 1, rssBytes: 1.2 * GB + (t % 10_000) * 10_000 })
+  const watch = watchOver(samples)
+  assert.equal(stallOf(watch), null)
+  assert.match(describeLive(watch), /1 arrived \(0\/s\), workers 1\.2 GB, no arrivals for 80 s \(workers' RSS peaked at 1\.5 GB\)$/)
+})

@@ -11,7 +11,8 @@ import { ROOT, leftovers, readJson, runCli, tmpDir } from './helpers.js'
 const WORKFLOW = path.join(ROOT, '.github', 'workflows', 'results.yml')
 const STAND_INS = {
   'seed-article': path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow.json'),
-  'http-cost': path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-http.json')
+  'http-cost': path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-http.json'),
+  workloads: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-workloads.json')
 }
 
 function workflow () {
@@ -32,7 +33,7 @@ test('the results workflow: every scenario in shards, each merged, every page re
   const runOf = (entry) => argsOf(commands.find((c) => c.startsWith('run ')), entry)
   const merges = commands.filter((c) => c.startsWith('merge ')).map((c) => argsOf(c))
   const report = argsOf(commands.find((c) => c.startsWith('report ')))
-  assert.deepEqual([...new Set(matrix.map((e) => e.scenario))].sort(), Object.keys(STAND_INS).sort(), 'the matrix runs seed-article and http-cost')
+  assert.deepEqual([...new Set(matrix.map((e) => e.scenario))].sort(), Object.keys(STAND_INS).sort(), 'the matrix runs seed-article, http-cost and workloads')
   for (const scenario of Object.keys(STAND_INS)) {
     const ofScenario = matrix.filter((e) => e.scenario === scenario)
     assert.deepEqual(ofScenario.map((e) => Number(e.shard)), Array.from({ length: Number(ofScenario[0].shards) }, (_, i) => i + 1), `${scenario}: one matrix entry per shard`)
@@ -79,6 +80,9 @@ test('the results workflow: every scenario in shards, each merged, every page re
     const httpPage = fs.readFileSync(path.join(dir, pages[1].out), 'utf8')
     assert.match(httpPage, /## HTTP route logging/)
     assert.match(seedPage, new RegExp(`\\]\\(${path.basename(pages[1].out).replace('.', '\\.')}\\)`), 'the seed page links the HTTP page')
+    const workloadsPage = fs.readFileSync(path.join(dir, pages[2].out), 'utf8')
+    assert.match(workloadsPage, /## At a glance[\s\S]*\| Workload +\|[\s\S]*## Console: object workload[\s\S]*## Workloads/)
+    assert.ok(fs.existsSync(path.join(dir, pages[2].images, 'console', 'benchmarks-object.png')))
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

@@ -87,29 +87,35 @@ export function createProgress ({ stream = process.stderr, quiet = false, logEve
   }
 }
 
-// Keeps what the live line needs: the latest figures, a short history for the rate and the
-// memory trend, and when the arrival figure last moved.
+// Keeps what the live line needs: the latest figures, a short history for the rate, when the
+// arrival figure last moved, and the workers' memory since then (at that moment, and its peak).
 export function observe (watch, { elapsedMs, arrived = null, bytes = null, rssBytes = null }) {
   const level = arrived ?? bytes
   const sample = { tMs: elapsedMs, level, rssBytes }
   const history = [...(watch?.history ?? []), sample].filter((s) => s.tMs >= elapsedMs - RATE_WINDOW_MS)
   const moved = !watch || level !== watch.latest.level
-  return {
-    latest: { elapsedMs, arrived, bytes, rssBytes, level },
-    history,
-    quietSince: moved ? { tMs: elapsedMs, rssBytes } : watch.quietSince
-  }
+  let quietSince = moved ? { tMs: elapsedMs, rssBytes, peakRssBytes: rssBytes, peakAtMs: elapsedMs } : watch.quietSince
+  if (!moved && rssBytes != null && rssBytes > (quietSince.peakRssBytes ?? -1)) quietSince = { ...quietSince, peakRssBytes: rssBytes, peakAtMs: elapsedMs }
+  return { latest: { elapsedMs, arrived, bytes, rssBytes, level }, history, quietSince }
+}
+
+// Nothing has arrived for STALL_QUIET_MS: { quietMs, rssBytes, peakRssBytes, growing }, else null.
+// growing: the workers' memory rose by STALL_GROWTH over the quiet stretch and reached a new peak
+// within the last STALL_QUIET_MS (a garbage collector's saw-tooth below an old peak is not growth).
+export function quietOf (watch) {
+  if (!watch || watch.latest.level == null) return null
+  const quietMs = watch.latest.elapsedMs - watch.quietSince.tMs
+  if (quietMs < STALL_QUIET_MS) return null
+  const { rssBytes: atStart, peakRssBytes, peakAtMs } = watch.quietSince
+  const growing = atStart != null && peakRssBytes != null &&
+    peakRssBytes > atStart * STALL_GROWTH && peakAtMs >= watch.latest.elapsedMs - STALL_QUIET_MS
+  return { quietMs, rssBytes: watch.latest.rssBytes, peakRssBytes, growing }
 }
 
 // { quietMs, rssBytes } when nothing has arrived for STALL_QUIET_MS and memory keeps growing; else null.
 export function stallOf (watch) {
-  if (!watch || watch.latest.level == null || watch.latest.rssBytes == null) return null
-  const quietMs = watch.latest.elapsedMs - watch.quietSince.tMs
-  if (quietMs < STALL_QUIET_MS) return null
-  const oldest = watch.history[0]
-  const grewOverall = watch.latest.rssBytes > (watch.quietSince.rssBytes ?? Infinity) * STALL_GROWTH
-  const growingNow = oldest && watch.latest.rssBytes > oldest.rssBytes
-  return grewOverall && growingNow ? { quietMs, rssBytes: watch.latest.rssBytes } : null
+  const quiet = quietOf(watch)
+  return quiet?.growing ? { quietMs: quiet.quietMs, rssBytes: quiet.rssBytes } : null
 }
 
 export function describeLive (watch) {
@@ -124,8 +130,9 @@ export function describeLive (watch) {
     parts.push(`${megabytes(latest.bytes)} written${rate != null ? ` (${megabytes(rate)}/s)` : ''}, arrivals counted after close`)
   }
   if (latest.rssBytes != null) parts.push(`workers ${megabytes(latest.rssBytes)}`)
-  const stall = stallOf(watch)
-  if (stall) parts.push(`STALLED? no arrivals for ${Math.round(stall.quietMs / 1000)} s, workers' RSS ${megabytes(stall.rssBytes)} and growing`)
+  const quiet = quietOf(watch)
+  if (quiet?.growing) parts.push(`STALLED? no arrivals for ${Math.round(quiet.quietMs / 1000)} s, workers' RSS ${megabytes(quiet.rssBytes)} and growing`)
+  else if (quiet) parts.push(`no arrivals for ${Math.round(quiet.quietMs / 1000)} s${quiet.peakRssBytes != null ? ` (workers' RSS peaked at ${megabytes(quiet.peakRssBytes)})` : ''}`)
   return parts.join(', ')
 }
 

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { Interrupted, RunFailure } from '../errors.js'
 import { createReceiver } from '../sinks/index.js'
 import { fsTypeOf } from './fs-type.js'
+import { makeRunDir } from './run-dir.js'
 import { killChildren, trackChild } from './children.js'
 import { startSampler } from './sampler.js'
 import { watcher } from './watcher.js'
@@ -36,7 +37,7 @@ export async function openReceiver (transport, options) {
 // { elapsedMs, arrived, bytes, rssBytes } (the receiver's progress() and the workers' summed RSS).
 export async function runOnce ({ adapterFile, transport, cpus, events, payload, workload = DEFAULT_WORKLOAD, variant = 'default', timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {}, baseDir = os.tmpdir(), onLive = null }) {
   const beganNs = process.hrtime.bigint()
-  const dir = fs.mkdtempSync(path.join(baseDir, 'log-bench-'))
+  const dir = makeRunDir(baseDir)
   const workers = []
   const state = { releasedNs: null, started: new Map(), unblocked: new Map(), closed: new Map(), heap: new Map() }
   const { receiver, error } = await openReceiver(transport, { workers: cpus, events, payload, workload, dir, ...receiverOptions })

@@ -1,8 +1,8 @@
 import fs from 'node:fs'
 import os from 'node:os'
-import path from 'node:path'
 import { payloadOfSize } from '../bench/message.js'
 import { openReceiver } from '../bench/run-once.js'
+import { makeRunDir } from '../bench/run-dir.js'
 import { startSampler } from '../bench/sampler.js'
 import { watcher } from '../bench/watcher.js'
 import { RunFailure } from '../errors.js'
@@ -14,7 +14,7 @@ import { startServer } from './server.js'
 // server, its logger or the load generator becomes { ok: false, error }; only an interrupt throws.
 // Every process started here is gone when this returns.
 export async function runHttpOnce ({ lib, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions = {} }) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-http-'))
+  const dir = makeRunDir(os.tmpdir(), 'log-bench-http-')
   const { receiver, error } = await openReceiver(transport, { workers: cpus, events: null, payload: payloadOfSize(size), dir, ...receiverOptions })
   if (error) return { ...emptyHttpMeasures(), ok: false, status: 'failed', error }
   const guard = watcher(signal, timeoutMs)

@@ -1,5 +1,6 @@
 import { formatTable } from './table.js'
-import { cpuLabel, formatMs, formatPct, transportTitle, unique } from './labels.js'
+import { cellKey } from '../results/model.js'
+import { cpuLabel, formatMs, formatPct, runName, transportTitle, unique } from './labels.js'
 
 // "At a glance", at the top of a page with run results: per transport and worker count the
 // fastest library to unblock and to done (baselines aside), every cell that lost events and where,
@@ -7,6 +8,7 @@ import { cpuLabel, formatMs, formatPct, transportTitle, unique } from './labels.
 
 const BASELINES = new Set(['noop', 'raw'])
 const count = (n) => n.toLocaleString('en-US')
+const workloadOf = (r) => r.workload ?? 'string'
 // A table cell holds several entries; a reason may hold a "|".
 const cell = (entries) => (entries.length ? entries.join('<br>') : '—').replace(/\|/g, '\\|')
 
@@ -17,27 +19,34 @@ export const glanceSection = {
   render (dataset) {
     const runs = dataset.runs.filter((r) => (r.type ?? 'run') === 'run')
     const summary = dataset.summary.filter((s) => (s.type ?? 'run') === 'run')
+    const workloads = unique(runs.map(workloadOf))
+    const byWorkload = workloads.length > 1
     const rows = []
     for (const transport of unique(runs.map((r) => r.transport))) {
       for (const cpus of unique(runs.filter((r) => r.transport === transport).map((r) => r.cpus)).sort((a, b) => a - b)) {
-        const cells = summary.filter((s) => s.transport === transport && s.cpus === cpus)
-        const cellRuns = (s) => runs.filter((r) => r.transport === transport && r.cpus === cpus && r.lib === s.lib && r.size === s.size)
-        const sized = unique(cells.map((s) => s.size)).length > 1
-        const name = (s) => `${s.lib}${sized ? ` (${s.size} B)` : ''}`
-        rows.push([
-          transportTitle(transport),
-          cpuLabel(cpus),
-          cell(fastest(cells, 'unblockedMs', name)),
-          cell(fastest(cells, 'doneMs', name)),
-          cell(cells.map((s) => losses(name(s), cellRuns(s))).filter(Boolean)),
-          cell(cells.map((s) => troubles(name(s), cellRuns(s))).filter(Boolean))
-        ])
+        for (const workload of workloads) {
+          const cells = summary.filter((s) => s.transport === transport && s.cpus === cpus && workloadOf(s) === workload)
+          if (!cells.length) continue
+          const cellRuns = (s) => runs.filter((r) => cellKey(r) === cellKey(s))
+          const sized = unique(cells.map((s) => s.size)).length > 1
+          const name = (s) => `${runName({ lib: s.lib, variant: s.variant })}${sized ? ` (${s.size} B)` : ''}`
+          rows.push([
+            transportTitle(transport),
+            cpuLabel(cpus),
+            ...(byWorkload ? [workload] : []),
+            cell(fastest(cells, 'unblockedMs', name)),
+            cell(fastest(cells, 'doneMs', name)),
+            cell(cells.map((s) => losses(name(s), cellRuns(s))).filter(Boolean)),
+            cell(cells.map((s) => troubles(name(s), cellRuns(s))).filter(Boolean))
+          ])
+        }
       }
     }
     const markdown = [
       '## At a glance',
-      'Means over the runs that finished, baselines (`noop`, `raw`) aside for "fastest". _Lost_ counts events that never arrived intact, over all finished runs of the cell; "at the receiver\'s socket" is what the kernel dropped at the receiving UDP socket (`receiverSocketDrops`), "before it" the rest (in the library, or a send that failed).',
-      formatTable(['Transport', 'Workers', 'Fastest to unblock', 'Fastest to done', 'Lost events', 'Failed, unsupported or skipped'], rows, { text: true })
+      'Means over the runs that finished, baselines (`noop`, `raw`) aside for "fastest". _Lost_ counts events that never arrived intact, over all finished runs of the cell; "at the receiver\'s socket" is what the kernel dropped at the receiving UDP socket (`receiverSocketDrops`), "before it" the rest (in the library, or a send that failed).' +
+        (workloads.includes('disabled') ? ' For the _disabled_ workload nothing may arrive, so nothing is lost there.' : ''),
+      formatTable(['Transport', 'Workers', ...(byWorkload ? ['Workload'] : []), 'Fastest to unblock', 'Fastest to done', 'Lost events', 'Failed, unsupported or skipped'], rows, { text: true })
     ]
     return { markdown: markdown.join('\n\n'), charts: [] }
   }
@@ -51,10 +60,12 @@ function fastest (cells, measure, name) {
 }
 
 function losses (name, runs) {
-  const counted = runs.filter((r) => r.ok && r.received != null && r.sent != null)
-  const lost = counted.reduce((total, r) => total + Math.max(0, r.sent - r.received), 0)
+  // expected: what should arrive (the events sent; 0 for a disabled level), absent in older results.
+  const expected = (r) => r.expected ?? r.sent
+  const counted = runs.filter((r) => r.ok && r.received != null && expected(r) != null)
+  const lost = counted.reduce((total, r) => total + Math.max(0, expected(r) - r.received), 0)
   if (lost === 0) return null
-  const sent = counted.reduce((total, r) => total + r.sent, 0)
+  const sent = counted.reduce((total, r) => total + expected(r), 0)
   const located = counted.filter((r) => r.receiverSocketDrops != null)
   let where = 'where: not known'
   if (located.length === counted.length) {

@@ -1,4 +1,4 @@
-import { cellKey } from '../results/model.js'
+import { cellKey, dimensionValue } from '../results/model.js'
 import { escapeCell, formatTable } from './table.js'
 import { chartFile } from './charts.js'
 import { benchmarksChart, dropRateChart, representativeRun, timeseriesChart } from './run-charts.js'
@@ -33,6 +33,7 @@ export const runSection = {
 const GROUP_EXCEPT = ['lib', 'variant', 'cpus']
 // Dimensions that name a group when a transport has groups that differ in them.
 const DISTINCT = [
+  { field: 'workload', tag: (v) => `-${v}`, title: (v) => `: ${v} workload` },
   { field: 'sink', tag: (v) => `-${v}`, title: (v) => `, ${v}` },
   { field: 'events', tag: (v) => `-${v}ev`, title: (v) => `, ${v.toLocaleString('en-US')} events per worker` },
   { field: 'size', tag: (v) => `-${v}b`, title: (v) => `, ${v.toLocaleString('en-US')}-byte payload` }
@@ -43,7 +44,7 @@ export function groupsOf (runs, summary) {
   for (const transport of unique(runs.map((r) => r.transport))) {
     const ofTransport = runs.filter((r) => r.transport === transport)
     const keys = unique(ofTransport.map((r) => cellKey(r, { except: GROUP_EXCEPT })))
-    const varying = DISTINCT.filter(({ field }) => unique(ofTransport.map((r) => r[field] ?? null)).length > 1)
+    const varying = DISTINCT.filter(({ field }) => unique(ofTransport.map((r) => dimensionValue(r, field))).length > 1)
     for (const key of keys) {
       const groupRuns = ofTransport.filter((r) => cellKey(r, { except: GROUP_EXCEPT }) === key)
       const first = groupRuns[0]
@@ -51,8 +52,8 @@ export function groupsOf (runs, summary) {
       groups.push({
         transport,
         size: first.size,
-        fileTag: varying.map((d) => d.tag(first[d.field])).join(''),
-        title: transportTitle(transport) + varying.map((d) => d.title(first[d.field])).join(''),
+        fileTag: varying.map((d) => d.tag(dimensionValue(first, d.field))).join(''),
+        title: transportTitle(transport) + varying.map((d) => d.title(dimensionValue(first, d.field))).join(''),
         runs: groupRuns,
         summary: summary.filter((s) => cellKey(s, { except: GROUP_EXCEPT }) === key),
         libs: unique(groupRuns.map(runName)),

@@ -90,7 +90,9 @@ async function rsyslogReceiver (protocol, { workers, events, payload, workload, 
   }
   let died = null
   rsyslog.exited.then((reason) => { died = reason })
-  const output = followOutput(rsyslog.outputFile, { workers, events, payload, workload, quietMs, startOffset: 0 })
+  // Progress counts from where the start-up probes end; the verifier reads from the start and
+  // tells the probes apart (rsyslog's own counters include them).
+  const output = followOutput(rsyslog.outputFile, { workers, events, payload, workload, quietMs, startOffset: 0, progressOffset: fileSize(rsyslog.outputFile) })
   return {
     consumesStdout: false,
     doneMeans: 'the last line rsyslogd wrote to its output file (polled every 20 ms)',
@@ -113,7 +115,7 @@ async function rsyslogReceiver (protocol, { workers, events, payload, workload, 
 // Follows a syslog server's output file (rsyslog's omfile with log-bench's template: one raw
 // message per line) from startOffset on. A line's arrival time is when the file was seen to grow,
 // polled every POLL_MS from the start, so `done` is "written by the server", within POLL_MS.
-function followOutput (file, { workers, events, payload, workload, quietMs, startOffset }) {
+function followOutput (file, { workers, events, payload, workload, quietMs, startOffset, progressOffset = startOffset }) {
   const growth = { size: fileSize(file), atNs: null }
   const poller = setInterval(() => {
     const size = fileSize(file)
@@ -131,10 +133,10 @@ function followOutput (file, { workers, events, payload, workload, quietMs, star
     if (parsed === null) verifier.corrupt++
     else verifier.check(parsed.message)
   }
-  const lines = newlineCounter(file, startOffset)
+  const lines = newlineCounter(file, progressOffset)
   return {
     probes: () => probes,
-    // Lines in the output file since startOffset (start-up probes included), counted incrementally.
+    // Lines in the output file since progressOffset, counted incrementally.
     progress: () => ({ arrived: lines() }),
     async settle (sent, checkAlive) {
       const ask = async () => {
