@@ -56,6 +56,8 @@ test('fixture pages regenerate byte for byte from their results (At a glance, Th
   assert.match(main, /## At a glance[\s\S]*## Hardware and Software[\s\S]*## Then and now/)
   assert.match(main, /skipped \(run 2, 3\): run 1 timed out after 300 s; --retry-timeouts runs them anyway/)
   assert.match(main, /at the receiver's socket, [\d,]+ before it/)
+  // A cell that lost events is never simply "fastest": its loss is named with its time.
+  assert.match(main, /every cell lost events; fastest: winston 1,400 ms \(0\.30% lost\)/)
   assert.match(main, /Node 8\.15\.1/)
   assert.match(http, /## HTTP route logging/)
   assert.match(http, /Pages: \[[^\]]+\]\(README\.md\) · \*\*HTTP\*\*/)

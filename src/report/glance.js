@@ -28,14 +28,15 @@ export const glanceSection = {
           const cells = summary.filter((s) => s.transport === transport && s.cpus === cpus && workloadOf(s) === workload)
           if (!cells.length) continue
           const cellRuns = (s) => runs.filter((r) => cellKey(r) === cellKey(s))
+          const lostShare = (s) => lossOf(cellRuns(s))?.share ?? 0
           const sized = unique(cells.map((s) => s.size)).length > 1
           const name = (s) => `${runName({ lib: s.lib, variant: s.variant })}${sized ? ` (${s.size} B)` : ''}`
           rows.push([
             transportTitle(transport),
             cpuLabel(cpus),
             ...(byWorkload ? [workload] : []),
-            cell(fastest(cells, 'unblockedMs', name)),
-            cell(fastest(cells, 'doneMs', name)),
+            cell(fastest(cells, 'unblockedMs', name, lostShare)),
+            cell(fastest(cells, 'doneMs', name, lostShare)),
             cell(cells.map((s) => losses(name(s), cellRuns(s))).filter(Boolean)),
             cell(cells.map((s) => troubles(name(s), cellRuns(s))).filter(Boolean))
           ])
@@ -44,7 +45,7 @@ export const glanceSection = {
     }
     const markdown = [
       '## At a glance',
-      'Means over the runs that finished, baselines (`noop`, `raw`) aside for "fastest". _Lost_ counts events that never arrived intact, over all finished runs of the cell; "at the receiver\'s socket" is what the kernel dropped at the receiving UDP socket (`receiverSocketDrops`), "before it" the rest (in the library, or a send that failed).' +
+      'Means over the runs that finished, baselines (`noop`, `raw`) aside for "fastest". _Fastest_ is among the cells that delivered every event; a faster cell that lost events is named after it, with its loss. _Lost_ counts events that never arrived intact, over all finished runs of the cell; "at the receiver\'s socket" is what the kernel dropped at the receiving UDP socket (`receiverSocketDrops`; a TCP stream is not dropped there), "before it" the rest (in the library, or a send that failed).' +
         (workloads.includes('disabled') ? ' For the _disabled_ workload nothing may arrive, so nothing is lost there.' : ''),
       formatTable(['Transport', 'Workers', ...(byWorkload ? ['Workload'] : []), 'Fastest to unblock', 'Fastest to done', 'Lost events', 'Failed, unsupported or skipped'], rows, { text: true })
     ]
@@ -52,27 +53,39 @@ export const glanceSection = {
   }
 }
 
-function fastest (cells, measure, name) {
+// The fastest cells among those that delivered every event (or where nothing can be counted); a
+// faster cell that lost events is named after them, with its loss: finishing first by dropping
+// events is not being fast.
+function fastest (cells, measure, name, lostShare) {
   const ranked = cells.filter((s) => !BASELINES.has(s.lib) && s[measure]?.mean != null).sort((a, b) => a[measure].mean - b[measure].mean)
-  if (!ranked.length) return []
-  const best = ranked[0][measure].mean
-  return ranked.filter((s) => s[measure].mean === best).map((s) => `${name(s)} ${formatMs(best)} ms`)
+  const whole = ranked.filter((s) => !(lostShare(s) > 0))
+  const best = whole.length ? whole[0][measure].mean : null
+  const winners = whole.filter((s) => s[measure].mean === best).map((s) => `${name(s)} ${formatMs(best)} ms`)
+  const lossy = ranked.filter((s) => lostShare(s) > 0 && (best === null || s[measure].mean < best))
+  if (lossy.length) winners.push(`${best === null ? 'every cell lost events; fastest' : 'faster, but losing events'}: ${lossy.map((s) => `${name(s)} ${formatMs(s[measure].mean)} ms (${formatPct(lostShare(s))} lost)`).join(', ')}`)
+  return winners
+}
+
+// Events lost over a cell's finished runs: { lost, expected, share, located }, null where none
+// could be counted. expected: what should arrive (the events sent; 0 for a disabled level).
+function lossOf (runs) {
+  const expected = (r) => r.expected ?? r.sent
+  const counted = runs.filter((r) => r.ok && r.received != null && expected(r) != null)
+  if (!counted.length) return null
+  const lost = counted.reduce((total, r) => total + Math.max(0, expected(r) - r.received), 0)
+  const total = counted.reduce((sum, r) => sum + expected(r), 0)
+  // A TCP stream is not dropped at the receiving socket: what is lost there was lost before it.
+  const socketDrops = (r) => r.receiverSocketDrops ?? (r.transport === 'tcp' ? 0 : null)
+  const located = counted.every((r) => socketDrops(r) != null)
+  const atSocket = located ? Math.min(lost, counted.reduce((sum, r) => sum + socketDrops(r), 0)) : null
+  return { lost, expected: total, share: total ? lost / total : 0, atSocket }
 }
 
 function losses (name, runs) {
-  // expected: what should arrive (the events sent; 0 for a disabled level), absent in older results.
-  const expected = (r) => r.expected ?? r.sent
-  const counted = runs.filter((r) => r.ok && r.received != null && expected(r) != null)
-  const lost = counted.reduce((total, r) => total + Math.max(0, expected(r) - r.received), 0)
-  if (lost === 0) return null
-  const sent = counted.reduce((total, r) => total + expected(r), 0)
-  const located = counted.filter((r) => r.receiverSocketDrops != null)
-  let where = 'where: not known'
-  if (located.length === counted.length) {
-    const atSocket = Math.min(lost, located.reduce((total, r) => total + r.receiverSocketDrops, 0))
-    where = `${count(atSocket)} at the receiver's socket, ${count(lost - atSocket)} before it`
-  }
-  return `${name}: ${count(lost)} of ${count(sent)} (${formatPct(lost / sent)}; ${where})`
+  const loss = lossOf(runs)
+  if (!loss || loss.lost === 0) return null
+  const where = loss.atSocket === null ? 'where: not known' : `${count(loss.atSocket)} at the receiver's socket, ${count(loss.lost - loss.atSocket)} before it`
+  return `${name}: ${count(loss.lost)} of ${count(loss.expected)} (${formatPct(loss.share)}; ${where})`
 }
 
 function troubles (name, runs) {

@@ -48,7 +48,7 @@ export const thenAndNowSection = {
     })
     out.push(formatTable(['Transport', 'Library', 'Workers', 'then unblocked', 'then done', 'then drop', 'now unblocked', 'now done', 'now drop'], rows, { text: true }))
     out.push('### Which findings hold')
-    out.push('For each transport and worker count, the libraries of the article ordered by mean time, fastest first, then (the article) and now (these results), over the libraries with a figure on both sides.')
+    out.push('For each transport and worker count, the libraries of the article ordered by mean time, fastest first, then (the article) and now (these results), over the libraries with a figure on both sides; a library that lost events now is marked with its loss.')
     const findings = []
     for (const transport of unique(reference.cells.map((c) => c.transport))) {
       for (const cpus of unique(reference.cells.filter((c) => c.transport === transport).map((c) => c.cpus))) {
@@ -59,7 +59,12 @@ export const thenAndNowSection = {
           const then = [...both].sort((a, b) => a[measure] - b[measure]).map((c) => c.lib)
           const now = [...both].sort((a, b) => ours(a)[measure].mean - ours(b)[measure].mean).map((c) => c.lib)
           const verdict = then.join() === now.join() ? 'holds' : then[0] === now[0] ? 'changed below the first place' : 'changed'
-          findings.push([transportTitle(transport), cpuLabel(cpus), word, then.join(' < '), now.join(' < '), verdict])
+          // A library that lost events is marked: its time is that of a job not done whole.
+          const lossy = (lib) => {
+            const drop = ours(both.find((c) => c.lib === lib)).dropRate?.mean
+            return drop > 0 ? `${lib} (${formatPct(drop)} lost)` : lib
+          }
+          findings.push([transportTitle(transport), cpuLabel(cpus), word, then.join(' < '), now.map(lossy).join(' < '), verdict])
         }
         for (const c of cells.filter((x) => x.failed)) {
           const s = ours(c)
