@@ -1,5 +1,5 @@
 import { formatTable } from './table.js'
-import { cellKey } from '../results/model.js'
+import { cellKey, dimensionValue } from '../results/model.js'
 import { cpuLabel, formatMs, formatPct, runName, transportTitle, unique } from './labels.js'
 
 // "At a glance", at the top of a page with run results: per transport and worker count the
@@ -8,7 +8,7 @@ import { cpuLabel, formatMs, formatPct, runName, transportTitle, unique } from '
 
 const BASELINES = new Set(['noop', 'raw'])
 const count = (n) => n.toLocaleString('en-US')
-const workloadOf = (r) => r.workload ?? 'string'
+const workloadOf = (r) => dimensionValue(r, 'workload')
 // A table cell holds several entries; a reason may hold a "|".
 const cell = (entries) => (entries.length ? entries.join('<br>') : '—').replace(/\|/g, '\\|')
 
@@ -27,8 +27,10 @@ export const glanceSection = {
         for (const workload of workloads) {
           const cells = summary.filter((s) => s.transport === transport && s.cpus === cpus && workloadOf(s) === workload)
           if (!cells.length) continue
-          const cellRuns = (s) => runs.filter((r) => cellKey(r) === cellKey(s))
-          const lostShare = (s) => lossOf(cellRuns(s))?.share ?? 0
+          // Each cell's runs and losses, found once: fastest and losses both use them.
+          const cellRuns = new Map(cells.map((s) => [s, runs.filter((r) => cellKey(r) === cellKey(s))]))
+          const loss = new Map(cells.map((s) => [s, lossOf(cellRuns.get(s))]))
+          const lostShare = (s) => loss.get(s)?.share ?? 0
           const sized = unique(cells.map((s) => s.size)).length > 1
           const name = (s) => `${runName({ lib: s.lib, variant: s.variant })}${sized ? ` (${s.size} B)` : ''}`
           rows.push([
@@ -37,8 +39,8 @@ export const glanceSection = {
             ...(byWorkload ? [workload] : []),
             cell(fastest(cells, 'unblockedMs', name, lostShare)),
             cell(fastest(cells, 'doneMs', name, lostShare)),
-            cell(cells.map((s) => losses(name(s), cellRuns(s))).filter(Boolean)),
-            cell(cells.map((s) => troubles(name(s), cellRuns(s))).filter(Boolean))
+            cell(cells.map((s) => losses(name(s), loss.get(s))).filter(Boolean)),
+            cell(cells.map((s) => troubles(name(s), cellRuns.get(s))).filter(Boolean))
           ])
         }
       }
@@ -66,7 +68,7 @@ function fastest (cells, measure, name, lostShare) {
   return winners
 }
 
-// Events lost over a cell's finished runs: { lost, expected, share, located }, null where none
+// Events lost over a cell's finished runs: { lost, expected, share, atSocket }, null where none
 // could be counted. expected: what should arrive (the events sent; 0 for a disabled level).
 function lossOf (runs) {
   const expected = (r) => r.expected ?? r.sent
@@ -81,8 +83,7 @@ function lossOf (runs) {
   return { lost, expected: total, share: total ? lost / total : 0, atSocket }
 }
 
-function losses (name, runs) {
-  const loss = lossOf(runs)
+function losses (name, loss) {
   if (!loss || loss.lost === 0) return null
   const where = loss.atSocket === null ? 'where: not known' : `${count(loss.atSocket)} at the receiver's socket, ${count(loss.lost - loss.atSocket)} before it`
   return `${name}: ${count(loss.lost)} of ${count(loss.expected)} (${formatPct(loss.share)}; ${where})`
