@@ -15,10 +15,12 @@ const PHASES = {
   uncaught: 'running (uncaught error)'
 }
 
+import { invalidMessage, oneLine } from './messages.js'
+
 // Gives a child its configuration when it asks for it (receiveConfig in child-side.js).
 export function answerConfigure (child, config) {
   child.on('message', (msg) => {
-    if (msg?.type === 'configure') child.send({ type: 'config', config })
+    if (msg?.type === 'configure' && child.connected) child.send({ type: 'config', config })
   })
 }
 
@@ -30,23 +32,31 @@ export function answerConfigure (child, config) {
 // last message (`lastMessage`, 'closed' by default) and the reason otherwise. A child's last IPC
 // messages can still be in flight when its exit is reported: the exit is judged only once the IPC
 // channel has closed too, so a clean finish is never mistaken for a crash.
-export function trackChild (child, { name, config, receiver = null, workerId = 0, maxOldSpaceSize = null, phases = {}, lastMessage = 'closed', onMessage = () => {}, onExit }) {
-  const entry = { child, workerId, closed: null, exited: false, error: null, stderrTail: '' }
+// Messages are checked against `messages` (see messages.js): a malformed one is the child's failure,
+// and the child is killed.
+export function trackChild (child, { name, config, messages, receiver = null, workerId = 0, maxOldSpaceSize = null, phases = {}, lastMessage = 'closed', onMessage = () => {}, onExit }) {
+  const entry = { child, workerId, closed: null, exited: false, error: null, invalid: null, stderrTail: '' }
   answerConfigure(child, config)
   child.stderr?.on('data', (chunk) => { entry.stderrTail = (entry.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES) })
   if (receiver?.consumesStdout) receiver.attach(workerId, child)
   else child.stdout?.resume()
   child.on('message', (msg) => {
-    if (!msg || typeof msg !== 'object') return
+    if (!msg || typeof msg !== 'object' || entry.invalid) return
+    const invalid = invalidMessage(messages, msg)
+    if (invalid) {
+      entry.invalid = `${name} sent a malformed "${msg.type}" message (${invalid}); is the adapter calling process.send?`
+      child.kill('SIGKILL')
+      return
+    }
     if (msg.type === lastMessage) entry.closed = msg
-    else if (msg.type === 'error') entry.error = `${name} failed while ${phases[msg.phase] ?? PHASES[msg.phase] ?? msg.phase}: ${msg.message}`
+    else if (msg.type === 'error') entry.error = `${name} failed while ${phaseName(phases, msg.phase)}: ${oneLine(msg.message)}`
     onMessage(msg)
   })
   let exit = null
   const judge = () => {
     if (!exit || entry.exited || (child.connected && !exit.late)) return
     entry.exited = true
-    onExit(entry.closed ? null : (entry.error ?? exitReason(name, exit.code, exit.signal, entry.stderrTail, maxOldSpaceSize)), exit.signal)
+    onExit(entry.invalid ?? (entry.closed ? null : (entry.error ?? exitReason(name, exit.code, exit.signal, entry.stderrTail, maxOldSpaceSize))), exit.signal)
   }
   child.on('exit', (code, signal) => {
     exit = { code, signal, late: false }
@@ -55,6 +65,11 @@ export function trackChild (child, { name, config, receiver = null, workerId = 0
   })
   child.once('disconnect', judge)
   return entry
+}
+
+function phaseName (phases, phase) {
+  if (Object.hasOwn(phases, phase)) return phases[phase]
+  return Object.hasOwn(PHASES, phase) ? PHASES[phase] : oneLine(phase)
 }
 
 export function exitReason (name, code, signal, stderrTail, maxOldSpaceSize) {

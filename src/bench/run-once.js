@@ -8,6 +8,7 @@ import { createReceiver } from '../sinks/index.js'
 import { fsTypeOf } from './fs-type.js'
 import { makeRunDir } from './run-dir.js'
 import { killChildren, trackChild } from './children.js'
+import { MESSAGES } from './messages.js'
 import { startSampler } from './sampler.js'
 import { watcher } from './watcher.js'
 import { DEFAULT_WORKLOAD, judgeArrivals } from './workloads.js'
@@ -108,13 +109,16 @@ function track (worker, config, receiver, state, watch, maxOldSpaceSize) {
   const entry = trackChild(worker.process, {
     name: `worker ${workerId}`,
     config,
+    messages: MESSAGES.runWorker,
     receiver,
     workerId,
     maxOldSpaceSize,
     onMessage (msg) {
       if (msg.type === 'ready') entry.ready = true
       else if (msg.type === 'heap') state.heap.set(workerId, msg.heapBytes)
-      else if (msg.type === 'unblocked') {
+      else if ((msg.type === 'unblocked' || msg.type === 'closed') && (state.releasedNs === null || BigInt(msg.at) < state.releasedNs)) {
+        return watch.fail(`worker ${workerId} reported "${msg.type}" before the start; is the adapter calling process.send?`)
+      } else if (msg.type === 'unblocked') {
         state.unblocked.set(workerId, BigInt(msg.at))
         state.started.set(workerId, BigInt(msg.startedAt))
       } else if (msg.type === 'closed') state.closed.set(workerId, BigInt(msg.at))

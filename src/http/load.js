@@ -2,6 +2,7 @@ import { fork } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { killChildren, trackChild } from '../bench/children.js'
+import { MESSAGES } from '../bench/messages.js'
 import { LoadFailure } from '../errors.js'
 
 const LOAD_DRIVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'load-driver.js')
@@ -13,6 +14,7 @@ export function startLoad ({ url, body, durationSeconds, warmupSeconds, connecti
   const result = new Promise((resolve, reject) => {
     trackChild(child, {
       name: 'the load generator (autocannon)',
+      messages: MESSAGES.loadDriver,
       config: { url, body, durationSeconds, warmupSeconds, connections, pipelining },
       lastMessage: 'result',
       onMessage (msg) {

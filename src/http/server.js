@@ -2,6 +2,7 @@ import cluster from 'node:cluster'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { killChildren, trackChild } from '../bench/children.js'
+import { MESSAGES } from '../bench/messages.js'
 import { ServerFailure } from '../errors.js'
 
 const SERVER_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server-worker.js')
@@ -27,6 +28,7 @@ export function startServer ({ libName, adapterFile, mode, transport, cpus, port
     const entry = trackChild(worker.process, {
       name: `server worker ${workerId}`,
       config,
+      messages: MESSAGES.serverWorker,
       receiver,
       workerId,
       phases: PHASES,
