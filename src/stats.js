@@ -26,6 +26,20 @@ export function stddev (values) {
   return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1))
 }
 
+// The largest and smallest of any number of values: Math.max(...values) passes each value as an
+// argument and overflows the stack at about 100,000 of them.
+export function maxOf (values, start = -Infinity) {
+  let most = start
+  for (const v of values) if (v > most) most = v
+  return most
+}
+
+export function minOf (values, start = Infinity) {
+  let least = start
+  for (const v of values) if (v < least) least = v
+  return least
+}
+
 export function describe (values) {
   const xs = clean(values)
   if (xs.length === 0) return null
@@ -36,8 +50,8 @@ export function describe (values) {
     mean: m,
     median: median(xs),
     stddev: sd,
-    min: Math.min(...xs),
-    max: Math.max(...xs),
+    min: minOf(xs),
+    max: maxOf(xs),
     cv: m === 0 ? 0 : sd / Math.abs(m)
   }
 }

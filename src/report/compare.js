@@ -1,6 +1,6 @@
 import { cellKey } from '../results/model.js'
 import { environmentDifference } from '../results/read.js'
-import { mannWhitneyU, median, stddev, mean, smallestMannWhitneyP, welchTTest } from '../stats.js'
+import { mannWhitneyU, median, minOf, stddev, mean, smallestMannWhitneyP, welchTTest } from '../stats.js'
 import { formatTable } from './table.js'
 import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, runName, unique } from './labels.js'
 
@@ -125,7 +125,7 @@ export function renderComparison (result, { baseLabel, newLabel, environmentNote
   const powerless = rows.filter((r) => r.powerless)
   if (powerless.length) {
     const counts = unique(powerless.map((r) => `${r.base.n}+${r.next.n}`))
-    const smallest = Math.min(...powerless.map((r) => test.smallestP(r.base.n, r.next.n)))
+    const smallest = minOf(powerless.map((r) => test.smallestP(r.base.n, r.next.n)))
     out.push('', `warning: with ${counts.join(' / ')} runs the smallest p this test can give is ${smallest.toFixed(3)}, not below --alpha ${result.alpha}: ${powerless.length === rows.length ? 'no' : `${powerless.length} of the`} comparison${powerless.length === rows.length ? '' : 's'} can be called significant however large the change. Measure with --runs 4 or more per side (4+4: smallest p 0.029; 5+5: 0.008), or use --test welch (a t-test of the means, which assumes roughly normal runs).`)
   }
   if (rows.length) {

@@ -1,5 +1,5 @@
 import { formatTable } from './table.js'
-import { cellKey, dimensionValue } from '../results/model.js'
+import { cellKey, dimensionValue, runsByCell } from '../results/model.js'
 import { cpuLabel, formatMs, formatPct, runName, transportTitle, unique } from './labels.js'
 
 // "At a glance", at the top of a page with run results: per transport and worker count the
@@ -22,13 +22,14 @@ export const glanceSection = {
     const workloads = unique(runs.map(workloadOf))
     const byWorkload = workloads.length > 1
     const rows = []
+    const runsOfCell = new Map(runsByCell(runs, 'run').map((cellRuns) => [cellKey(cellRuns[0]), cellRuns]))
     for (const transport of unique(runs.map((r) => r.transport))) {
       for (const cpus of unique(runs.filter((r) => r.transport === transport).map((r) => r.cpus)).sort((a, b) => a - b)) {
         for (const workload of workloads) {
           const cells = summary.filter((s) => s.transport === transport && s.cpus === cpus && workloadOf(s) === workload)
           if (!cells.length) continue
           // Each cell's runs and losses, found once: fastest and losses both use them.
-          const cellRuns = new Map(cells.map((s) => [s, runs.filter((r) => cellKey(r) === cellKey(s))]))
+          const cellRuns = new Map(cells.map((s) => [s, runsOfCell.get(cellKey(s)) ?? []]))
           const loss = new Map(cells.map((s) => [s, lossOf(cellRuns.get(s))]))
           const lostShare = (s) => loss.get(s)?.share ?? 0
           const sized = unique(cells.map((s) => s.size)).length > 1

@@ -1,3 +1,4 @@
+import { maxOf } from '../stats.js'
 import { axisTitle, titles } from './charts.js'
 import { libraryColour, translucent } from './colours.js'
 import { cpuLabel, failureReason, runName, transportTitle, workerLabel } from './labels.js'
@@ -90,7 +91,7 @@ export function timeseriesChart ({ group, lib, cpus, runs, chosen, conditions })
   const cpuPoints = series.map((p) => ({ x: p.tMs / 1000, y: p.cpuPct }))
   // RSS 0 is a sample of workers already exited (or zombies awaiting reaping), not a measurement.
   const rssPoints = series.filter((p) => p.rssBytes > 0).map((p) => ({ x: p.tMs / 1000, y: p.rssBytes / MB }))
-  const cpuTop = Math.max(100, ...series.map((p) => p.cpuPct)) * 1.05
+  const cpuTop = maxOf(series.map((p) => p.cpuPct).filter(Number.isFinite), 100) * 1.05
   const marker = (label, ms, dash, markerColour) => ({
     label: `${label} (${ms >= 10 ? Math.round(ms).toLocaleString('en-US') : ms.toFixed(1)} ms)`,
     data: [{ x: ms / 1000, y: 0 }, { x: ms / 1000, y: cpuTop }],

@@ -43,27 +43,48 @@ export function groupsOf (runs, summary) {
   const groups = []
   for (const transport of unique(runs.map((r) => r.transport))) {
     const ofTransport = runs.filter((r) => r.transport === transport)
-    const keys = unique(ofTransport.map((r) => cellKey(r, { except: GROUP_EXCEPT })))
+    const byGroup = groupBy(ofTransport, (r) => cellKey(r, { except: GROUP_EXCEPT }))
+    const summaryByGroup = groupBy(summary, (s) => cellKey(s, { except: GROUP_EXCEPT }))
     const varying = DISTINCT.filter(({ field }) => unique(ofTransport.map((r) => dimensionValue(r, field))).length > 1)
-    for (const key of keys) {
-      const groupRuns = ofTransport.filter((r) => cellKey(r, { except: GROUP_EXCEPT }) === key)
+    for (const [key, groupRuns] of byGroup) {
       const first = groupRuns[0]
-      const measured = groupRuns.filter((r) => r.status !== 'unsupported')
+      const measuredPerCell = groupBy(groupRuns.filter((r) => r.status !== 'unsupported'), (r) => cellKey(r))
       groups.push({
         transport,
         size: first.size,
         fileTag: varying.map((d) => d.tag(dimensionValue(first, d.field))).join(''),
         title: transportTitle(transport) + varying.map((d) => d.title(dimensionValue(first, d.field))).join(''),
         runs: groupRuns,
-        summary: summary.filter((s) => cellKey(s, { except: GROUP_EXCEPT }) === key),
+        summary: summaryByGroup.get(key) ?? [],
         libs: unique(groupRuns.map(runName)),
+        // Runs by library name, then worker count: every table looks its cells up here.
+        cellRuns: groupByCell(groupRuns),
         cpusList: unique(groupRuns.map((r) => r.cpus)).sort((a, b) => a - b),
         eventsLabel: unique(groupRuns.map((r) => r.events)).map((n) => n.toLocaleString('en-US')).join(' / '),
-        runsPerCell: Math.max(...unique(groupRuns.map((r) => cellKey(r))).map((cell) => measured.filter((r) => cellKey(r) === cell).length), 1),
+        runsPerCell: [...measuredPerCell.values()].reduce((most, cellRuns) => Math.max(most, cellRuns.length), 1),
         // null everywhere: the receiving end cannot count (e.g. an external syslog server).
         counted: groupRuns.some((r) => r.dropRate != null)
       })
     }
+  }
+  return groups
+}
+
+function groupByCell (runs) {
+  const byLib = groupBy(runs, runName)
+  return new Map([...byLib].map(([lib, libRuns]) => [lib, groupBy(libRuns, (r) => r.cpus)]))
+}
+
+const runsOf = (group, lib, cpus) => (cpus === undefined ? [...(group.cellRuns.get(lib)?.values() ?? [])].flat() : group.cellRuns.get(lib)?.get(cpus) ?? [])
+
+// Records grouped by a key, in the order the keys first appear: one pass, however many records.
+function groupBy (records, keyOf) {
+  const groups = new Map()
+  for (const record of records) {
+    const key = keyOf(record)
+    const group = groups.get(key)
+    if (group) group.push(record)
+    else groups.set(key, [record])
   }
   return groups
 }
@@ -113,7 +134,7 @@ function renderGroup (group, ctx) {
 
   let warned = false
   for (const lib of group.libs) {
-    const libRuns = group.runs.filter((r) => runName(r) === lib)
+    const libRuns = runsOf(group, lib)
     const version = libRuns.find((r) => r.libVersion)?.libVersion
     out.push(`### ${escapeCell(lib)}${version ? ` ${escapeCell(version)}` : ''}`)
     if (libRuns.every((r) => r.status === 'unsupported')) {
@@ -121,7 +142,7 @@ function renderGroup (group, ctx) {
       continue
     }
     for (const cpus of group.cpusList) {
-      const cellRuns = libRuns.filter((r) => r.cpus === cpus)
+      const cellRuns = runsOf(group, lib, cpus)
       const chosen = representativeRun(cellRuns)
       if (!chosen) continue
       if ((chosen.run.timeseries?.length ?? 0) < 2) {
@@ -156,15 +177,24 @@ export function libTable (group, libRuns) {
   const subs = SUB_COLUMNS
   const header = ['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))]
   const rows = [['', ...group.cpusList.flatMap(() => subs.map((s) => `_${s}_`))]]
-  const measured = libRuns.filter((r) => r.status !== 'unsupported')
-  const maxRun = Math.max(1, ...measured.map((r) => r.run))
+  // Each cell's runs indexed by run number once: the table is linear in the runs, however many.
+  const byCpus = new Map(group.cpusList.map((cpus) => [cpus, { runs: [], byRun: new Map(), unsupported: false }]))
+  let maxRun = 1
+  for (const r of libRuns) {
+    const cell = byCpus.get(r.cpus)
+    if (!cell) continue
+    cell.runs.push(r)
+    if (r.status === 'unsupported') cell.unsupported = true
+    if (!cell.byRun.has(r.run)) cell.byRun.set(r.run, r)
+    if (r.status !== 'unsupported' && Number.isSafeInteger(r.run) && r.run > maxRun) maxRun = r.run
+  }
   for (let n = 1; n <= maxRun; n++) {
-    rows.push([`Test ${n}`, ...group.cpusList.flatMap((cpus) => runCells(libRuns.filter((r) => r.cpus === cpus), n))])
+    rows.push([`Test ${n}`, ...group.cpusList.flatMap((cpus) => runCells(byCpus.get(cpus), n))])
   }
   let warned = false
   const stat = (pick) => group.cpusList.flatMap((cpus) => {
     const s = group.summary.find((x) => runName(x) === runName(libRuns[0]) && x.cpus === cpus)
-    return pick(s, libRuns.filter((r) => r.cpus === cpus))
+    return pick(s, byCpus.get(cpus).runs)
   })
   rows.push(['**Average**', ...stat((s, cellRuns) => {
     if (!s || s.okRuns === 0) return subs.map((_, i) => (i === 0 ? `**${cellReason(s, cellRuns)}**` : '—'))
@@ -195,11 +225,10 @@ function cvPercent (cv) {
 }
 
 // The cells of one run: a number where it was measured; where not, the reason once and "failed" after.
-function runCells (cellRuns, n) {
-  const run = cellRuns.find((r) => r.run === n)
+function runCells ({ byRun, unsupported }, n) {
+  const run = byRun.get(n)
   const values = (r) => [r.unblockedMs, r.doneMs, r.dropRate]
   if (!run) {
-    const unsupported = cellRuns.find((r) => r.status === 'unsupported')
     return values({}).map(() => (unsupported ? 'unsupported' : 'not run'))
   }
   let reasonGiven = false
@@ -229,7 +258,7 @@ export function summaryTable (group) {
   for (const lib of group.libs) {
     rows.push([lib, ...group.cpusList.flatMap((cpus) => {
       const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
-      const cellRuns = group.runs.filter((r) => runName(r) === lib && r.cpus === cpus)
+      const cellRuns = runsOf(group, lib, cpus)
       if (!s || s.okRuns === 0) return subs.map((_, i) => (i === 0 ? cellReason(s, cellRuns) : '—'))
       const partial = s.okRuns < s.runs ? ` (${s.okRuns} of ${s.runs} runs)` : ''
       return [formatMs(s.unblockedMs?.mean) + partial, formatMs(s.doneMs?.mean) + partial, dropOf(s, 'mean')]
@@ -253,7 +282,7 @@ export function detailsTable (group) {
     for (const cpus of group.cpusList) {
       const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
       if (!s) continue
-      const cellRuns = group.runs.filter((r) => runName(r) === lib && r.cpus === cpus)
+      const cellRuns = runsOf(group, lib, cpus)
       if (s.okRuns === 0) {
         rows.push([lib, String(cpus), s.status === 'unsupported' ? '—' : `0 of ${s.runs}`, cellReason(s, cellRuns), '—', '—', '—', '—', '—'])
         continue
