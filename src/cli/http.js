@@ -84,7 +84,7 @@ export async function parseHttpOptions (argv) {
     port: positiveInt(argv.port, 'port', { min: 0, max: 65535 })
   }
   options.receiverOptions = await parseSyslogOptions(argv, options.transports)
-  options.out = argv.out == null ? null : outputFile(argv.out)
+  options.out = argv.out == null ? null : outputFile(argv.out, { inputs: options.libs.map((l) => l.file).filter(Boolean) })
   return options
 }
 

@@ -36,7 +36,7 @@ export async function handler (argv) {
   for (const format of options.formats) {
     for (const file of exporterFor(format).targets(options)) {
       if (file === options.images) throw new UsageError(`--out ${argv.out} and --images ${argv.images} name the same path: the page and the charts' directory need two`)
-      outputFile(file, { label: `--out ${argv.out}${file === options.out ? '' : ` (${path.basename(file)})`}`, create: true })
+      outputFile(file, { label: `--out ${argv.out}${file === options.out ? '' : ` (${path.basename(file)})`}`, create: true, inputs: options.files, notResults: true })
     }
   }
   const written = []
@@ -48,9 +48,10 @@ function reportPages (argv) {
   const given = ['out', 'images', 'format'].filter((name) => process.argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`)))
   if ([argv.files ?? []].flat().length || given.length) throw new UsageError(`--pages names every page, its results and images: it cannot be combined with ${given.length ? `--${given[0]}` : 'results files'}`)
   const pages = readPages(String(argv.pages))
+  const inputs = [String(argv.pages), ...pages.flatMap((page) => [...page.results, ...(page.reference ? [page.reference] : [])])]
   const checkOutput = (page) => {
     outputDirectory(page.images, { label: `${argv.pages}: images ${page.images}` })
-    outputFile(page.out, { label: `${argv.pages}: page ${page.out}`, create: true })
+    outputFile(page.out, { label: `${argv.pages}: page ${page.out}`, create: true, inputs, notResults: true })
   }
   summarizeWritten(writePages(pages, { checkOutput }), path.resolve(pages[0].images))
 }

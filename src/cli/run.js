@@ -185,8 +185,10 @@ async function planFromScenario (file, dir) {
 }
 
 function resolveOutput (argv, plan) {
-  if (argv.out != null) return outputFile(argv.out)
-  if (plan.output) return outputFile(plan.output, { label: `${plan.file}: output ${plan.output}`, create: true })
+  // The scenario file and adapter files given by path are inputs: never replaced by the results.
+  const inputs = [plan.file, ...plan.libs.map((l) => l.file)].filter(Boolean)
+  if (argv.out != null) return outputFile(argv.out, { inputs })
+  if (plan.output) return outputFile(plan.output, { label: `${plan.file}: output ${plan.output}`, create: true, inputs })
   return defaultOutput('run')
 }
 

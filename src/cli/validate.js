@@ -119,14 +119,47 @@ function isSymbolicLink (file) {
   }
 }
 
+// The same file: the same path, or (hard links, other spellings) the same device and inode.
+function sameFile (a, b) {
+  if (path.resolve(a) === path.resolve(b)) return true
+  try {
+    const [x, y] = [fs.statSync(a), fs.statSync(b)]
+    return x.dev === y.dev && x.ino === y.ino
+  } catch {
+    return false
+  }
+}
+
+// Whether an existing file is a log-bench results document, judged by its first bytes (the writer
+// puts "tool": "log-bench" there) without reading a large file whole.
+export function isResultsFile (file) {
+  let fd
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+    if (!fs.fstatSync(fd).isFile()) return false
+    const head = Buffer.alloc(4096)
+    const n = fs.readSync(fd, head, 0, head.length, 0)
+    return /"tool"\s*:\s*"log-bench"/.test(head.toString('utf8', 0, n)) && /"kind"\s*:\s*"results"/.test(head.toString('utf8', 0, n))
+  } catch {
+    return false
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd)
+  }
+}
+
 // A file to be replaced atomically (src/results/write.js): a regular file or nothing yet, in a
 // writable directory. A symbolic link is refused: the rename would replace the link, not its target.
 // create: make the missing parent directories (a scenario's output, report's page, the default).
-export function outputFile (file, { label = `--out ${file}`, create = false, hint = '' } = {}) {
+// inputs: files this command reads; none of them may be replaced. notResults: the output is not a
+// results file (a page, a CSV), so an existing results file there is refused, not replaced.
+export function outputFile (file, { label = `--out ${file}`, create = false, hint = '', inputs = [], notResults = false } = {}) {
   const resolved = path.resolve(String(file))
   if (isSymbolicLink(resolved)) throw new UsageError(`${label} is a symbolic link: give the path of the file itself (log-bench replaces its output files, and would replace the link)`)
+  const input = inputs.find((f) => sameFile(resolved, String(f)))
+  if (input !== undefined) throw new UsageError(`${label} is ${path.resolve(String(input)) === resolved ? 'one of the inputs' : `the same file as the input ${input}`}: writing it would replace what is being read; give another path`)
   const existing = nearestExisting(resolved, label)
   if (existing === resolved) {
+    if (notResults && isResultsFile(resolved)) throw new UsageError(`${label} holds log-bench results, which this output would replace: give another path (results pages end in .md, CSV in .csv)`)
     const kind = kindOf(fs.statSync(resolved))
     if (kind === 'a directory') throw new UsageError(`${label} is a directory: give a file path such as ${path.join(String(file), 'results.json')}`)
     if (kind) throw new UsageError(`${label} is ${kind}, not a regular file: give a file path`)

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, it } from 'node:test'
+import { ADAPTERS, ROOT, runCli, tmpDir } from './helpers.js'
+
+// Nothing is written outside the paths the user named, no output replaces one of the command's
+// inputs, and a page or CSV never replaces a results file.
+
+const RESULTS = path.join(ROOT, 'test', 'fixtures', 'report', 'results.json')
+
+function workDir () {
+  const dir = tmpDir()
+  fs.copyFileSync(RESULTS, path.join(dir, 'r.json'))
+  return dir
+}
+
+async function refused (args, cwd, pattern) {
+  const before = snapshot(cwd)
+  const result = await runCli(args, { cwd })
+  assert.equal(result.code, 2, result.stderr + result.stdout)
+  assert.match(result.stderr, pattern)
+  assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+  assert.deepEqual(snapshot(cwd), before, 'nothing written, nothing replaced')
+}
+
+// Every file under dir with its bytes.
+function snapshot (dir) {
+  const files = {}
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath ?? entry.path, entry.name)
+    files[path.relative(dir, full)] = entry.isFile() ? fs.readFileSync(full, 'base64') : entry.isDirectory() ? 'dir' : 'other'
+  }
+  return files
+}
+
+describe('an output that is one of the inputs is refused', () => {
+  it('report r.json --out r.json', async () => {
+    const dir = workDir()
+    await refused(['report', 'r.json', '--out', 'r.json'], dir, /^log-bench: --out r\.json is one of the inputs/)
+  })
+
+  it('report r.json --out through another spelling of the path, and through a hard link', async () => {
+    const dir = workDir()
+    fs.mkdirSync(path.join(dir, 'sub'))
+    fs.linkSync(path.join(dir, 'r.json'), path.join(dir, 'hard.json'))
+    await refused(['report', 'r.json', '--out', 'sub/../r.json'], dir, /is one of the inputs/)
+    await refused(['report', 'r.json', '--out', 'hard.json'], dir, /--out hard\.json is the same file as the input r\.json/)
+  })
+
+  it('report --format csv whose CSV would be an input', async () => {
+    const dir = workDir()
+    fs.copyFileSync(path.join(dir, 'r.json'), path.join(dir, 'r.csv'))
+    await refused(['report', 'r.csv', '--out', 'r.md', '--format', 'md,csv'], dir, /--out r\.md \(r\.csv\) is one of the inputs/)
+  })
+
+  it('merge a.json b.json --out a.json', async () => {
+    const dir = workDir()
+    await refused(['merge', 'r.json', '--out', 'r.json'], dir, /--out r\.json is one of the inputs/)
+  })
+
+  it('run --scenario s.json --out s.json, and --out naming the adapter file', async () => {
+    const dir = workDir()
+    fs.copyFileSync(path.join(ROOT, 'scenarios', 'quick.json'), path.join(dir, 's.json'))
+    fs.copyFileSync(path.join(ADAPTERS, 'slow.js'), path.join(dir, 'adapter.js'))
+    await refused(['run', '--scenario', 's.json', '--out', 's.json'], dir, /--out s\.json is one of the inputs/)
+    await refused(['run', '--lib', './adapter.js', '--out', 'adapter.js'], dir, /--out adapter\.js is one of the inputs/)
+    await refused(['http', '--lib', './adapter.js', '--out', './adapter.js'], dir, /--out \.\/adapter\.js is one of the inputs/)
+  })
+})
+
+describe('a page or CSV never replaces a results file', () => {
+  it('report a.json --out b.json, where b.json holds results', async () => {
+    const dir = workDir()
+    fs.copyFileSync(path.join(dir, 'r.json'), path.join(dir, 'other.json'))
+    await refused(['report', 'r.json', '--out', 'other.json'], dir, /--out other\.json holds log-bench results, which this output would replace/)
+  })
+
+  it('a pages file whose page is one of its results files', async () => {
+    const dir = workDir()
+    fs.writeFileSync(path.join(dir, 'pages.json'), JSON.stringify({ pages: [{ out: 'r.md', results: ['r.json'] }, { out: 'pages.md', results: ['r.json'] }] }))
+    fs.copyFileSync(path.join(dir, 'r.json'), path.join(dir, 'r.md'))
+    await refused(['report', '--pages', 'pages.json'], dir, /pages\.json: page r\.md holds log-bench results/)
+  })
+
+  it('a markdown page that exists is replaced as before', async () => {
+    const dir = workDir()
+    fs.writeFileSync(path.join(dir, 'page.md'), 'old page\n')
+    const result = await runCli(['report', 'r.json', '--out', 'page.md', '--format', 'md,csv'], { cwd: dir })
+    assert.equal(result.code, 0, result.stderr)
+    assert.match(fs.readFileSync(path.join(dir, 'page.md'), 'utf8'), /^# log-bench results/)
+  })
+})
