@@ -91,3 +91,64 @@ describe('a page or CSV never replaces a results file', () => {
     assert.match(fs.readFileSync(path.join(dir, 'page.md'), 'utf8'), /^# log-bench results/)
   })
 })
+
+// A scenario's output comes from the scenario file, which may come from anyone.
+describe('a scenario\'s output stays under the current directory and replaces only results', () => {
+  const scenario = (dir, output) => {
+    const file = path.join(dir, 'work', 's.json')
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    fs.writeFileSync(file, JSON.stringify({ name: 'tiny', output, run: [{ libs: ['noop'], transports: ['file'], events: 10, runs: 1 }] }))
+    return file
+  }
+
+  it('an absolute path outside: an existing text file is not overwritten', async () => {
+    const dir = tmpDir()
+    fs.writeFileSync(path.join(dir, 'notes.txt'), 'mine\n')
+    scenario(dir, path.join(dir, 'notes.txt'))
+    await refused(['run', '--scenario', 's.json'], path.join(dir, 'work'), /output .*notes\.txt is outside the current directory .*give --out to write elsewhere/)
+    assert.equal(fs.readFileSync(path.join(dir, 'notes.txt'), 'utf8'), 'mine\n')
+  })
+
+  it('../ out of the current directory: no directory is created', async () => {
+    const dir = tmpDir()
+    scenario(dir, '../../newdir/deeper/x.json')
+    const result = await runCli(['run', '--scenario', 's.json'], { cwd: path.join(dir, 'work') })
+    assert.equal(result.code, 2)
+    assert.match(result.stderr, /is outside the current directory/)
+    assert.equal(fs.existsSync(path.join(dir, 'newdir')), false)
+    assert.equal(fs.existsSync(path.join(path.dirname(dir), 'newdir')), false)
+  })
+
+  it('through a symbolic link that leads outside', async () => {
+    const dir = tmpDir()
+    scenario(dir, 'out/new/x.json')
+    fs.symlinkSync(dir, path.join(dir, 'work', 'out'))
+    const result = await runCli(['run', '--scenario', 's.json'], { cwd: path.join(dir, 'work') })
+    assert.equal(result.code, 2)
+    assert.match(result.stderr, /leads outside the current directory through a symbolic link/)
+    assert.equal(fs.existsSync(path.join(dir, 'new')), false)
+  })
+
+  it('a file inside that is not log-bench results is never replaced', async () => {
+    const dir = tmpDir()
+    scenario(dir, 'README.md')
+    fs.writeFileSync(path.join(dir, 'work', 'README.md'), '# mine\n')
+    const result = await runCli(['run', '--scenario', 's.json'], { cwd: path.join(dir, 'work') })
+    assert.equal(result.code, 2)
+    assert.match(result.stderr, /output README\.md exists and is not a log-bench results file: it is never replaced/)
+    assert.equal(fs.readFileSync(path.join(dir, 'work', 'README.md'), 'utf8'), '# mine\n')
+  })
+
+  it('inside, in a new directory, and --out deciding instead of an output outside', async () => {
+    const dir = tmpDir()
+    scenario(dir, 'results/tiny.json')
+    const inside = await runCli(['run', '--scenario', 's.json', '--quiet'], { cwd: path.join(dir, 'work') })
+    assert.equal(inside.code, 0, inside.stderr)
+    assert.ok(fs.existsSync(path.join(dir, 'work', 'results', 'tiny.json')))
+    scenario(dir, '/elsewhere/x.json')
+    const out = path.join(dir, 'chosen.json')
+    const chosen = await runCli(['run', '--scenario', 's.json', '--quiet', '--out', out], { cwd: path.join(dir, 'work') })
+    assert.equal(chosen.code, 0, chosen.stderr)
+    assert.ok(fs.existsSync(out))
+  })
+})

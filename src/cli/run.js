@@ -16,7 +16,7 @@ import { renderHttpTerminal } from '../report/http-terminal.js'
 import { planHttpCells } from '../http/matrix.js'
 import { DEFAULTS as HTTP_DEFAULTS, describeHttpOptions, parseHttpOptions } from './http.js'
 import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions, SYSLOG_OPTION_NAMES } from './syslog-options.js'
-import { defaultOutput, eventCount, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, seconds, writableDirectory } from './validate.js'
+import { defaultOutput, eventCount, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, scenarioOutput, seconds, writableDirectory } from './validate.js'
 import { MAX_EVENTS } from '../sinks/verifier.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
 
@@ -188,7 +188,7 @@ function resolveOutput (argv, plan) {
   // The scenario file and adapter files given by path are inputs: never replaced by the results.
   const inputs = [plan.file, ...plan.libs.map((l) => l.file)].filter(Boolean)
   if (argv.out != null) return outputFile(argv.out, { inputs })
-  if (plan.output) return outputFile(plan.output, { label: `${plan.file}: output ${plan.output}`, create: true, inputs })
+  if (plan.output) return scenarioOutput(plan.output, { label: `${plan.file}: output ${plan.output}`, inputs })
   return defaultOutput('run')
 }
 
