@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { ADAPTERS, ROOT, runCli, tmpDir } from './helpers.js'
+import { ADAPTERS, readJson, ROOT, runCli, tmpDir, waitFor } from './helpers.js'
 
 // Nothing is written outside the paths the user named, no output replaces one of the command's
 // inputs, and a page or CSV never replaces a results file.
@@ -150,5 +150,39 @@ describe('a scenario\'s output stays under the current directory and replaces on
     const chosen = await runCli(['run', '--scenario', 's.json', '--quiet', '--out', out], { cwd: path.join(dir, 'work') })
     assert.equal(chosen.code, 0, chosen.stderr)
     assert.ok(fs.existsSync(out))
+  })
+})
+
+describe('one log-bench at a time per results file', () => {
+  const slowRun = ['run', '--lib', path.join(ADAPTERS, 'slow.js'), '--transport', 'file', '--events', '100000', '--runs', '1', '--quiet', '--out', 'same.json']
+  const quickRun = ['run', '--lib', 'noop', '--transport', 'file', '--events', '10', '--runs', '1', '--quiet', '--out', 'same.json']
+
+  it('a second run with the same --out is refused with one line; the first keeps its file and removes its lock', async () => {
+    const dir = tmpDir()
+    let first
+    const pending = runCli(slowRun, { cwd: dir, onSpawn: (child) => { first = child } })
+    await waitFor(() => fs.existsSync(path.join(dir, '.same.json.lock')))
+    const second = await runCli(quickRun, { cwd: dir })
+    assert.equal(second.code, 2, second.stderr)
+    assert.match(second.stderr, /^log-bench: .*same\.json is being written by another log-bench \(pid \d+\): wait for it to finish, or give another --out\n$/)
+    first.kill('SIGINT')
+    const result = await pending
+    assert.equal(result.code, 130, result.stderr)
+    assert.equal(readJson(path.join(dir, 'same.json')).runs[0].lib, 'slow')
+    assert.deepEqual(fs.readdirSync(dir), ['same.json'])
+  })
+
+  it('a lock left by a log-bench killed with SIGKILL does not block the next run', async () => {
+    const dir = tmpDir()
+    let first
+    const pending = runCli(slowRun, { cwd: dir, onSpawn: (child) => { first = child } })
+    await waitFor(() => fs.existsSync(path.join(dir, '.same.json.lock')))
+    first.kill('SIGKILL')
+    await pending
+    assert.ok(fs.existsSync(path.join(dir, '.same.json.lock')))
+    const next = await runCli(quickRun, { cwd: dir })
+    assert.equal(next.code, 0, next.stderr)
+    assert.equal(readJson(path.join(dir, 'same.json')).runs[0].lib, 'noop')
+    assert.deepEqual(fs.readdirSync(dir), ['same.json'])
   })
 })

@@ -51,7 +51,7 @@ export function sweepStaleRunDirs (baseDir) {
 }
 
 // The owner is alive if its pid exists and, where /proc tells it, started when the owner file says.
-function isAlive ({ pid, started }) {
+export function isAlive ({ pid, started }) {
   try {
     process.kill(pid, 0)
   } catch (err) {
@@ -62,7 +62,7 @@ function isAlive ({ pid, started }) {
 }
 
 // Field 22 of /proc/PID/stat: the process's start time in clock ticks since boot (null elsewhere).
-function ownerOf (pid) {
+export function ownerOf (pid) {
   let started = null
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')

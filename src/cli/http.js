@@ -4,6 +4,7 @@ import { TRANSPORTS } from '../sinks/index.js'
 import { runSession } from '../bench/session.js'
 import { planHttpCells } from '../http/matrix.js'
 import { BASELINE } from '../http/summary.js'
+import { lockResults } from '../results/lock.js'
 import { collectEnv } from '../results/env.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
 import { defaultOutput, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, seconds } from './validate.js'
@@ -107,6 +108,7 @@ export function describeHttpOptions (options) {
 export async function handler (argv) {
   const options = await parseHttpOptions(argv)
   const out = options.out ?? defaultOutput('http')
+  lockResults(out)
   const env = collectEnv({
     argv: process.argv.slice(2),
     libVersions: Object.fromEntries(options.libs.filter((l) => l.adapter).map((l) => [l.name, l.version])),

@@ -11,6 +11,7 @@ import { payloadOfSize } from '../bench/message.js'
 import { loadScenario, parseShard, selectShard } from '../bench/scenario.js'
 import { collectEnv } from '../results/env.js'
 import { SCHEMA_VERSION } from '../results/model.js'
+import { lockResults } from '../results/lock.js'
 import { renderTerminal } from '../report/terminal.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
 import { planHttpCells } from '../http/matrix.js'
@@ -249,6 +250,7 @@ export async function handler (argv) {
   const shard = argv.shard != null ? parseShard(argv.shard) : null
   const cells = selectShard(plan.cells, shard)
   const out = resolveOutput(argv, plan)
+  lockResults(out)
   const previous = previousResults(out, plan, shard, argv.resume)
   const env = collectEnv({
     argv: process.argv.slice(2),

@@ -1,0 +1,44 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { UsageError } from '../errors.js'
+import { isAlive, ownerOf } from '../bench/run-dir.js'
+
+// One log-bench at a time per results file: two runs with the same --out would each rewrite the
+// file with their own runs, and the last save would win. The lock is a file beside the results
+// (.<name>.lock), created exclusively, naming its owner like a run directory does (pid and start
+// time); it is removed when the process exits however it can (end, error, Ctrl-C). A lock whose
+// owner is gone (killed with SIGKILL, a power cut) is taken over, so it never blocks for long.
+export function lockResults (out) {
+  const lock = path.join(path.dirname(out), `.${path.basename(out)}.lock`)
+  const mine = JSON.stringify(ownerOf(process.pid)) + '\n'
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(lock, mine, { flag: 'wx' })
+      const release = () => {
+        try {
+          if (fs.readFileSync(lock, 'utf8') === mine) fs.unlinkSync(lock)
+        } catch {}
+        process.off('exit', release)
+      }
+      process.on('exit', release)
+      return release
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw new UsageError(`cannot lock ${out} (${err.code ?? err.message}): give an --out in a directory you can write`)
+    }
+    const owner = readOwner(lock)
+    if (owner && isAlive(owner)) throw new UsageError(`${out} is being written by another log-bench (pid ${owner.pid}): wait for it to finish, or give another --out`)
+    // Stale (its owner is gone) or unreadable: take it over once; a second failure means another
+    // log-bench took it over at the same moment.
+    fs.rmSync(lock, { force: true })
+  }
+  throw new UsageError(`${out} is being written by another log-bench that started at the same moment: give another --out`)
+}
+
+function readOwner (lock) {
+  try {
+    const owner = JSON.parse(fs.readFileSync(lock, 'utf8'))
+    return Number.isInteger(owner?.pid) ? owner : null
+  } catch {
+    return null
+  }
+}
