@@ -5,7 +5,7 @@ import { syncBuiltinESMExports } from 'node:module'
 import path from 'node:path'
 import { describe, it, mock } from 'node:test'
 import { writeFileAtomic } from '../src/results/write.js'
-import { ADAPTERS, leftovers, ROOT, runCli, taggedPids, tmpDir, waitFor, rsyslogSkip } from './helpers.js'
+import { ADAPTERS, leftovers, readJson, ROOT, runCli, taggedPids, tmpDir, waitFor, rsyslogSkip } from './helpers.js'
 
 // Files and processes are hostile ground: names in results files are data, planted symlinks are
 // never followed, and nothing the harness starts outlives it.
@@ -118,5 +118,29 @@ describe('everything the harness starts ends when the primary is killed with SIG
 
   it('the http servers and the autocannon load process', async () => {
     await killPrimaryDuring(['http', '--lib', 'none', '--logs-per-request', '1', '--duration', '30', '--warmup', '0'], /load-driver\.js/)
+  })
+})
+
+describe('processes an adapter leaves running are ended after the run, and the run says so', () => {
+  for (const mode of ['plain', 'detached', 'stdout']) {
+    it(`a ${mode === 'stdout' ? 'helper holding the worker\'s stdout' : `${mode} sleep 300`}: the run fails with the reason, nothing outlives log-bench`, async () => {
+      const out = path.join(tmpDir(), 'r.json')
+      const result = await runCli(['run', '--lib', `${path.join(ADAPTERS, 'leaves-processes.js')},noop`, '--transport', 'console', '--events', '100', '--runs', '1', '--timeout', '10', '--quiet', '--out', out], { env: { LOG_BENCH_FIXTURE_LEAVE: mode }, timeoutMs: 60_000 })
+      assert.equal(result.code, 0, result.stderr)
+      const [left, noop] = readJson(out).runs
+      assert.equal(left.status, 'failed')
+      assert.match(left.error, /^the adapter left 1 process running after its worker \(\d+ sleep 300\); log-bench ended it$/)
+      assert.equal(noop.status, 'ok')
+      assert.deepEqual(leftovers(result.tag), [])
+    })
+  }
+
+  it('http: a process left by the server\'s logger', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['http', '--lib', path.join(ADAPTERS, 'leaves-processes.js'), '--transport', 'console', '--duration', '1', '--warmup', '0', '--runs', '1', '--quiet', '--out', out], { timeoutMs: 60_000 })
+    assert.equal(result.code, 0, result.stderr)
+    const run = readJson(out).runs.find((r) => r.lib === 'leaves-processes')
+    assert.match(run.error, /the adapter left 1 process running/)
+    assert.deepEqual(leftovers(result.tag), [])
   })
 })

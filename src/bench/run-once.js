@@ -9,6 +9,7 @@ import { fsTypeOf } from './fs-type.js'
 import { makeRunDir } from './run-dir.js'
 import { killChildren, trackChild } from './children.js'
 import { MESSAGES } from './messages.js'
+import { endTagged, newRunTag, TAG_VARIABLE } from './leftovers.js'
 import { startSampler } from './sampler.js'
 import { watcher } from './watcher.js'
 import { DEFAULT_WORKLOAD, judgeArrivals } from './workloads.js'
@@ -46,12 +47,19 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
   let sampler = null
   let liveTimer = null
   let outcome
+  const tag = newRunTag()
   try {
     outcome = await drive()
   } finally {
     clearInterval(liveTimer)
     const sample = sampler ? sampler.stop() : { series: [], peakRssBytes: 0 }
     await killChildren(workers.map((w) => w.child))
+    const leftBehind = endTagged(tag)
+    if (outcome && leftBehind.length) {
+      const note = leftBehindReason(leftBehind)
+      if (outcome.ok) Object.assign(outcome, { ok: false, error: note })
+      else outcome.error += `; ${note}`
+    }
     if (outcome && !outcome.ok && verify && state.releasedNs) outcome.partial = await countAfterFailure(receiver, cpus * events)
     await receiver.stop()
     fs.rmSync(dir, { recursive: true, force: true })
@@ -75,7 +83,7 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
         // stdio is set for every fork: cluster keeps settings between calls, and a receiver may give
         // each worker its own stdout (the console transport's native pipe).
         cluster.setupPrimary({ exec: WORKER_FILE, execArgv, args: [], stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'] })
-        const worker = cluster.fork()
+        const worker = cluster.fork({ [TAG_VARIABLE]: tag })
         receiver.forked?.(workerId)
         workers.push(track(worker, config, receiver, state, watch, maxOldSpaceSize))
       }
@@ -90,6 +98,9 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
       if (onLive) liveTimer = setInterval(() => onLive({ elapsedMs: ms(state.releasedNs, process.hrtime.bigint()), rssBytes: sampler.latestRssBytes(), ...receiver.progress?.() }), LIVE_EVERY_MS)
       await watch.until(() => workers.every((w) => w.exited && w.closed),
         () => (state.unblocked.size === cpus ? 'waiting for the logger\'s close() to resolve' : 'logging'))
+      // Before counting: a helper holding a worker's stdout would keep the console pipe open.
+      const leftBehind = endTagged(tag)
+      if (leftBehind.length) throw new RunFailure(leftBehindReason(leftBehind))
       const sent = cpus * events
       const counts = await watch.race(receiver.settle({ sent }), 'verifying')
       return { ok: true, counts, sent, state, workers }
@@ -134,6 +145,11 @@ function track (worker, config, receiver, state, watch, maxOldSpaceSize) {
   })
   entry.ready = false
   return entry
+}
+
+export function leftBehindReason (processes) {
+  const n = processes.length
+  return `the adapter left ${n} process${n > 1 ? 'es' : ''} running after its worker${n > 1 ? 's' : ''} (${processes.slice(0, 3).join('; ')}${n > 3 ? '; …' : ''}); log-bench ended ${n > 1 ? 'them' : 'it'}`
 }
 
 // A failed run still says how much had arrived when it failed (e.g. a logger that timed out

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import { payloadOfSize } from '../bench/message.js'
-import { openReceiver } from '../bench/run-once.js'
+import { leftBehindReason, openReceiver } from '../bench/run-once.js'
 import { makeRunDir } from '../bench/run-dir.js'
 import { startSampler } from '../bench/sampler.js'
 import { watcher } from '../bench/watcher.js'
@@ -38,6 +38,8 @@ export async function runHttpOnce ({ lib, mode, transport, cpus, logsPerRequest,
     const figures = await guard.race(loader.result, 'under load')
     const sample = sampler.stop()
     const closed = await guard.race(server.stop(), 'closing the server and its logger')
+    const leftBehind = server.endLeftovers()
+    if (leftBehind.length) throw new RunFailure(leftBehindReason(leftBehind))
     const counts = await guard.race(receiver.settle({ sent: closed.logged }), 'verifying the events')
     const verified = lib.adapter?.verifies !== false
     return {

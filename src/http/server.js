@@ -3,6 +3,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { killChildren, trackChild } from '../bench/children.js'
 import { MESSAGES } from '../bench/messages.js'
+import { endTagged, newRunTag, TAG_VARIABLE } from '../bench/leftovers.js'
 import { ServerFailure } from '../errors.js'
 
 const SERVER_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server-worker.js')
@@ -16,6 +17,7 @@ export function startServer ({ libName, adapterFile, mode, transport, cpus, port
   const failed = new Promise((resolve, reject) => { reportFailure = (reason) => reject(new ServerFailure(reason)) })
   failed.catch(() => {})
   const entries = []
+  const tag = newRunTag()
   let announce
   const listening = new Promise((resolve) => { announce = resolve })
   for (let workerId = 0; workerId < cpus; workerId++) {
@@ -23,7 +25,7 @@ export function startServer ({ libName, adapterFile, mode, transport, cpus, port
     // stdio is set for every fork: cluster keeps settings between calls, and a receiver may give
     // each worker its own stdout (the console transport's native pipe).
     cluster.setupPrimary({ exec: SERVER_WORKER, args: [], execArgv: [], stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'] })
-    const worker = cluster.fork()
+    const worker = cluster.fork({ [TAG_VARIABLE]: tag })
     receiver.forked?.(workerId)
     const entry = trackChild(worker.process, {
       name: `server worker ${workerId}`,
@@ -69,8 +71,11 @@ export function startServer ({ libName, adapterFile, mode, transport, cpus, port
         maxRssBytes: Math.max(...closed.map((c) => c.maxRssBytes))
       }
     },
+    // Processes the adapter started in the server workers, still running: ended, and named.
+    endLeftovers: () => endTagged(tag),
     async kill () {
       await killChildren(entries.map((e) => e.child))
+      endTagged(tag)
     }
   }
 }
