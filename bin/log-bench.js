@@ -41,7 +41,7 @@ try {
     .demandCommand(1, 'give a command: run or list (see --help)')
     .strict()
     .fail((msg, err) => { throw err ?? new UsageError(usageMessage(msg)) })
-    .epilogue('Exit codes: 0 finished (failed runs are results, recorded in the JSON), 1 harness error, 2 bad input, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).')
+    .epilogue('Exit codes: 0 finished (failed runs are results, recorded in the JSON), 1 harness error, 2 bad input, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP), 131 SIGQUIT: the runs so far are saved.')
     .wrap(Math.min(110, process.stdout.columns || 110))
     .help()
     .version()

@@ -1,3 +1,5 @@
+import os from 'node:os'
+
 // A UsageError is bad input from the user: the CLI prints its message on one line and exits with code 2.
 export class UsageError extends Error {
   constructor (message) {
@@ -6,15 +8,22 @@ export class UsageError extends Error {
   }
 }
 
+// The signals that stop a session the same way (runs recorded, the current one "interrupted",
+// children and run directories gone); the exit code is the shell's 128 + the signal's number.
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT']
+// The ones a terminal sends to its whole foreground process group (Ctrl-C, Ctrl-\\, hang-up):
+// every child ignores them, and the primary ends the children itself.
+export const TERMINAL_SIGNALS = ['SIGINT', 'SIGHUP', 'SIGQUIT']
+
+export const exitCodeFor = (signal) => 128 + (os.constants.signals[signal] ?? 2)
+
 export const EXIT = Object.freeze({
   OK: 0,
   HARNESS_ERROR: 1,
-  USAGE: 2,
-  INTERRUPTED: 130,
-  TERMINATED: 143
+  USAGE: 2
 })
 
-// The user (Ctrl-C) or the system (SIGTERM) stopped the run: recorded as interrupted, then rethrown.
+// The user (Ctrl-C, a closed terminal) or the system (SIGTERM) stopped the run: recorded as interrupted, then rethrown.
 export class Interrupted extends Error {
   constructor (signal) {
     super(`interrupted by ${signal}`)

@@ -92,12 +92,15 @@ describe('a failing logger is a result, not a reason to stop', () => {
   })
 })
 
-describe('Ctrl-C and SIGTERM', () => {
-  for (const signal of ['SIGINT', 'SIGTERM']) {
+describe('Ctrl-C, SIGTERM, a hang-up and SIGQUIT all end a run the same way', () => {
+  const EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129, SIGQUIT: 131 }
+  for (const signal of Object.keys(EXIT_CODES)) {
     it(`${signal} to the whole process group stops the workers, saves results so far and exits`, async () => {
       const out = path.join(tmpDir(), 'r.json')
+      const tmp = tmpDir()
       let child
       const pending = runCli(['run', '--lib', `raw,${path.join(ADAPTERS, 'slow.js')}`, '--transport', 'file', '--cpus', '2', '--events', '100000', '--runs', '1', '--out', out], {
+        env: { TMPDIR: tmp },
         detached: true,
         onSpawn: (c) => { child = c }
       })
@@ -107,7 +110,7 @@ describe('Ctrl-C and SIGTERM', () => {
       process.kill(-child.pid, signal)
       const result = await pending
       assert.ok(Date.now() - sentAt < 5000, 'exits within a few seconds')
-      assert.equal(result.code, signal === 'SIGINT' ? 130 : 143, result.stderr)
+      assert.equal(result.code, EXIT_CODES[signal], result.stderr)
       const doc = readJson(out)
       assert.equal(doc.interrupted, true)
       assert.equal(doc.complete, false)
@@ -116,7 +119,8 @@ describe('Ctrl-C and SIGTERM', () => {
       assert.equal(doc.runs[1].status, 'interrupted')
       assert.match(doc.runs[1].error, new RegExp(signal))
       assert.deepEqual(leftovers(result.tag), [])
-      assert.deepEqual(fs.readdirSync(path.dirname(out)).filter((f) => f.endsWith('.tmp')), [])
+      assert.deepEqual(fs.readdirSync(path.dirname(out)), ['r.json'], 'no temporary file, no lock')
+      assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
     })
   }
 })

@@ -1,6 +1,13 @@
 // The forked side of what src/bench/children.js follows: every process the harness forks takes its
 // configuration, reports a failure and builds its logger the same way.
 import { pathToFileURL } from 'node:url'
+import { TERMINAL_SIGNALS } from '../errors.js'
+
+// A terminal signals its whole foreground process group (Ctrl-C, Ctrl-\\, closing it): the primary
+// decides when a child stops (it records the run as interrupted, then ends the child).
+export function leaveSignalsToPrimary () {
+  for (const signal of TERMINAL_SIGNALS) process.on(signal, () => {})
+}
 
 // Asks the primary for this process's configuration (see trackChild in children.js).
 export function receiveConfig () {

@@ -1,20 +1,20 @@
-import { EXIT, Interrupted } from '../errors.js'
+import { exitCodeFor, Interrupted, STOP_SIGNALS } from '../errors.js'
 import { createStore } from '../results/store.js'
 import { runCells } from './orchestrator.js'
 import { createProgress } from './progress.js'
 
 // Runs cells of any type into one durable results document, the same way for every command:
-// progress on stderr, Ctrl-C and SIGTERM stop the current run and keep what finished.
+// progress on stderr; Ctrl-C, SIGTERM, a hang-up (SIGHUP) and SIGQUIT all stop the current run and
+// keep what finished.
 // Returns the document, or null when interrupted (process.exitCode is then set).
 export async function runSession ({ cells, out, env, previous = null, quiet = false, resumeHint = '', retryTimeouts = false }) {
   const controller = new AbortController()
   const onSignal = (signal) => {
-    if (controller.signal.aborted) process.exit(signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED)
+    if (controller.signal.aborted) process.exit(exitCodeFor(signal))
     process.stderr.write(`\n${signal}: stopping the current run and saving the results so far\n`)
     controller.abort(signal)
   }
-  process.on('SIGINT', onSignal)
-  process.on('SIGTERM', onSignal)
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal)
   const progress = createProgress({ quiet })
   if (previous) progress.note(`resuming ${out}: ${previous.runs.filter((r) => r.status !== 'interrupted').length} finished runs kept`)
   const store = createStore({ out, env, previous })
@@ -27,10 +27,9 @@ export async function runSession ({ cells, out, env, previous = null, quiet = fa
       throw err
     }
     process.stderr.write(`interrupted: results so far are in ${out}${resumeHint}\n`)
-    process.exitCode = err.signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED
+    process.exitCode = exitCodeFor(err.signal)
     return null
   } finally {
-    process.off('SIGINT', onSignal)
-    process.off('SIGTERM', onSignal)
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal)
   }
 }

@@ -2,9 +2,10 @@
 // loop, then awaits the adapter's close(). Timestamps are process.hrtime.bigint() (CLOCK_MONOTONIC),
 // sent as strings so the primary can compare them across processes.
 import { performance, PerformanceObserver } from 'node:perf_hooks'
-import { createLogger, fail, failOnUncaught, receiveConfig } from './child-side.js'
+import { createLogger, fail, failOnUncaught, leaveSignalsToPrimary, receiveConfig } from './child-side.js'
 import { messagePrefix } from './message.js'
 
+leaveSignalsToPrimary()
 failOnUncaught()
 const config = await receiveConfig()
 const now = () => String(process.hrtime.bigint())

@@ -2,13 +2,12 @@
 // adapter, as `run` does) and the express app, listens on 127.0.0.1, and on 'stop' closes the server
 // and the logger, then reports how many events it logged and the CPU it used while measured.
 import http from 'node:http'
-import { createLogger, fail, failOnUncaught, receiveConfig } from '../bench/child-side.js'
+import { createLogger, fail, failOnUncaught, leaveSignalsToPrimary, receiveConfig } from '../bench/child-side.js'
 import { createApp, createEventSource } from './app.js'
 import { REQUEST_LOGGERS } from './request-loggers.js'
 
-// Ctrl-C in a terminal signals the whole process group: the harness decides when this process stops
-// (it records the run as interrupted, then kills it). Without a harness there is nothing to serve.
-process.on('SIGINT', () => {})
+// Without a harness there is nothing to serve.
+leaveSignalsToPrimary()
 process.on('disconnect', () => process.exit(0))
 failOnUncaught()
 const config = await receiveConfig()

@@ -5,7 +5,7 @@ import os from 'node:os'
 import net from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { answerConfigure } from '../bench/children.js'
-import { receiveConfig } from '../bench/child-side.js'
+import { leaveSignalsToPrimary, receiveConfig } from '../bench/child-side.js'
 import { datagramText, parseSyslog, TcpFramer } from './syslog-parse.js'
 import { RunFailure } from '../errors.js'
 import { loadNative } from '../native.js'
@@ -454,5 +454,10 @@ async function runReader () {
   process.send({ type: 'listening', sink: { host, udpPort, udpReceiveBufferBytes } })
 }
 
-if (cluster.isWorker && process.env.LOG_BENCH_SINK_RECEIVER) runReader()
-else if (process.argv[1] === SELF && process.env.LOG_BENCH_SINK) runChild()
+if (cluster.isWorker && process.env.LOG_BENCH_SINK_RECEIVER) {
+  leaveSignalsToPrimary()
+  runReader()
+} else if (process.argv[1] === SELF && process.env.LOG_BENCH_SINK) {
+  leaveSignalsToPrimary()
+  runChild()
+}

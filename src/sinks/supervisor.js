@@ -2,6 +2,7 @@ import { fork, spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { leaveSignalsToPrimary } from '../bench/child-side.js'
 
 // A program that is not Node (rsyslogd) cannot notice that the harness died. It runs under this
 // small Node process instead, which holds an IPC channel to the primary: when the channel closes
@@ -55,8 +56,7 @@ function supervise () {
     for (const p of paths) fs.rmSync(p, { recursive: true, force: true })
     process.exit(0)
   }
-  // Ctrl-C reaches the whole process group; the primary decides when the program stops.
-  process.on('SIGINT', () => {})
+  leaveSignalsToPrimary()
   process.on('disconnect', orphaned)
   process.on('message', (msg) => {
     if (msg?.type === 'start') {
