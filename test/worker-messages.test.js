@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { invalidMessage, MESSAGES } from '../src/bench/messages.js'
+import { invalidMessage, MESSAGES } from '../src/engine/messages.js'
 import { ADAPTERS, leftovers, readJson, runCli, tmpDir } from './helpers.js'
 
 // Every message from a forked process is untrusted input: the adapter shares the worker's process

@@ -5,14 +5,14 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Interrupted, RunFailure } from '../errors.js'
 import { createReceiver } from '../sinks/index.js'
-import { fsTypeOf } from './fs-type.js'
-import { makeRunDir } from './run-dir.js'
-import { killChildren, trackChild } from './children.js'
-import { MESSAGES } from './messages.js'
-import { endTagged, newRunTag, TAG_VARIABLE } from './leftovers.js'
-import { startSampler } from './sampler.js'
-import { watcher } from './watcher.js'
-import { DEFAULT_WORKLOAD, judgeArrivals } from './workloads.js'
+import { fsTypeOf } from '../engine/fs-type.js'
+import { makeRunDir } from '../engine/run-dir.js'
+import { killChildren, trackChild } from '../engine/children.js'
+import { MESSAGES } from '../engine/messages.js'
+import { endTagged, leftBehindReason, newRunTag, TAG_VARIABLE } from '../engine/leftovers.js'
+import { startSampler } from '../engine/sampler.js'
+import { watcher } from '../engine/watcher.js'
+import { DEFAULT_WORKLOAD, judgeArrivals } from '../engine/workloads.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
 const LIVE_EVERY_MS = 500
@@ -145,11 +145,6 @@ function track (worker, config, receiver, state, watch, maxOldSpaceSize) {
   })
   entry.ready = false
   return entry
-}
-
-export function leftBehindReason (processes) {
-  const n = processes.length
-  return `the adapter left ${n} process${n > 1 ? 'es' : ''} running after its worker${n > 1 ? 's' : ''} (${processes.slice(0, 3).join('; ')}${n > 3 ? '; …' : ''}); log-bench ended ${n > 1 ? 'them' : 'it'}`
 }
 
 // A failed run still says how much had arrived when it failed (e.g. a logger that timed out

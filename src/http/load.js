@@ -1,8 +1,8 @@
 import { fork } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { killChildren, trackChild } from '../bench/children.js'
-import { MESSAGES } from '../bench/messages.js'
+import { killChildren, trackChild } from '../engine/children.js'
+import { MESSAGES } from '../engine/messages.js'
 import { LoadFailure } from '../errors.js'
 
 const LOAD_DRIVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'load-driver.js')

@@ -1,9 +1,9 @@
 import cluster from 'node:cluster'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { killChildren, trackChild } from '../bench/children.js'
-import { MESSAGES } from '../bench/messages.js'
-import { endTagged, newRunTag, TAG_VARIABLE } from '../bench/leftovers.js'
+import { killChildren, trackChild } from '../engine/children.js'
+import { MESSAGES } from '../engine/messages.js'
+import { endTagged, newRunTag, TAG_VARIABLE } from '../engine/leftovers.js'
 import { ServerFailure } from '../errors.js'
 
 const SERVER_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server-worker.js')

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
-import { isAlive, ownerOf } from '../bench/run-dir.js'
+import { isAlive, ownerOf } from '../engine/run-dir.js'
 
 // One log-bench at a time per results file: two runs with the same --out would each rewrite the
 // file with their own runs, and the last save would win. The lock is a file beside the results

@@ -2,7 +2,7 @@ import { fork, spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { leaveSignalsToPrimary } from '../bench/child-side.js'
+import { leaveSignalsToPrimary } from '../engine/child-side.js'
 
 // A program that is not Node (rsyslogd) cannot notice that the harness died. It runs under this
 // small Node process instead, which holds an IPC channel to the primary: when the channel closes

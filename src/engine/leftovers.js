@@ -34,3 +34,9 @@ export function endTagged (tag, spare = []) {
   }
   return found
 }
+
+// The run's failure, in words: what was left, as far as one line allows.
+export function leftBehindReason (processes) {
+  const n = processes.length
+  return `the adapter left ${n} process${n > 1 ? 'es' : ''} running after its worker${n > 1 ? 's' : ''} (${processes.slice(0, 3).join('; ')}${n > 3 ? '; …' : ''}); log-bench ended ${n > 1 ? 'them' : 'it'}`
+}
