@@ -11,6 +11,15 @@ import * as merge from '../src/cli/merge.js'
 import * as sink from '../src/cli/sink.js'
 import { refuseRepeatedOptions } from '../src/cli/validate.js'
 
+// A reader that stops reading (`log-bench run | head -1`, a closed terminal) ends our output there,
+// quietly: the work goes on and the results file is still written whole. Writes to a closed pipe
+// fail with EPIPE (node ignores SIGPIPE), and a hung-up terminal with EIO.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err.code !== 'EPIPE' && err.code !== 'EIO') fail(err)
+  })
+}
+
 // Bad input: one line on stderr, exit 2. Anything else unexpected is a harness bug: exit 1.
 function fail (err) {
   if (err instanceof UsageError) {

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import { syncBuiltinESMExports } from 'node:module'
 import path from 'node:path'
 import { describe, it, mock } from 'node:test'
 import { writeFileAtomic } from '../src/results/write.js'
-import { ADAPTERS, leftovers, readJson, ROOT, runCli, taggedPids, tmpDir, waitFor, rsyslogSkip } from './helpers.js'
+import { ADAPTERS, BIN, leftovers, readJson, ROOT, runCli, taggedPids, tmpDir, waitFor, rsyslogSkip } from './helpers.js'
 
 // Files and processes are hostile ground: names in results files are data, planted symlinks are
 // never followed, and nothing the harness starts outlives it.
@@ -142,5 +143,33 @@ describe('processes an adapter leaves running are ended after the run, and the r
     const run = readJson(out).runs.find((r) => r.lib === 'leaves-processes')
     assert.match(run.error, /the adapter left 1 process running/)
     assert.deepEqual(leftovers(result.tag), [])
+  })
+})
+
+describe('a closed stdout ends the output quietly; the results file is still whole', () => {
+  // The shell's `| head -1`: head exits after one line, and every later write meets a closed pipe.
+  const headOne = (args, redirect = '') => new Promise((resolve) => {
+    const quoted = args.map((a) => `'${a}'`).join(' ')
+    execFile('bash', ['-c', `'${process.execPath}' '${BIN}' ${quoted} ${redirect} | head -1 > /dev/null; exit \${PIPESTATUS[0]}`], (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stderr }))
+  })
+
+  it('run | head -1, and run 2>&1 | head -1', async () => {
+    for (const redirect of ['', '2>&1']) {
+      const out = path.join(tmpDir(), 'r.json')
+      const result = await headOne(['run', '--lib', 'noop,raw', '--transport', 'console', '--events', '100', '--runs', '2', '--out', out], redirect)
+      assert.equal(result.code, 0, result.stderr)
+      assert.doesNotMatch(result.stderr, /EPIPE|Error/)
+      const doc = readJson(out)
+      assert.equal(doc.complete, true)
+      assert.equal(doc.runs.length, 4)
+    }
+  })
+
+  it('list | head -1, report --help | head -1', async () => {
+    for (const args of [['list'], ['report', '--help']]) {
+      const result = await headOne(args)
+      assert.equal(result.code, 0, result.stderr)
+      assert.equal(result.stderr, '')
+    }
   })
 })
