@@ -66,7 +66,12 @@ const CASES = [
     fs.mkdirSync(path.join(cwd, 'node_modules', 'broken'), { recursive: true })
     fs.writeFileSync(path.join(cwd, 'node_modules', 'broken', 'package.json'), '{ "version": ')
   }],
-  ['an adapter that never finishes importing', ['run', '--lib', './adapter.js', '--transport', 'file', '--events', '10'], /adapter .*adapter\.js did not finish loading within 10 s/, (cwd) => adapter(cwd, '', 'await new Promise(() => {})\n')]
+  ['an adapter whose top-level await never settles', ['run', '--lib', './adapter.js', '--transport', 'file', '--events', '10'], /adapter .*adapter\.js did not finish loading: a top-level await that never settles/, (cwd) => adapter(cwd, '', 'await new Promise(() => {})\n')],
+  ['an adapter that never finishes importing', ['run', '--lib', './adapter.js', '--transport', 'file', '--events', '10'], /adapter .*adapter\.js did not finish loading within 10 s/, (cwd) => adapter(cwd, '', 'setInterval(() => {}, 1000)\nawait new Promise(() => {})\n')],
+  ['an adapter that throws null at its top level', ['run', '--lib', './adapter.js', '--transport', 'file', '--events', '10'], /adapter .*adapter\.js could not be loaded: it threw null\n/, (cwd) => adapter(cwd, '', 'throw null\n')],
+  ['an adapter that exits at its top level', ['http', '--lib', './adapter.js', '--transport', 'file'], /adapter .*adapter\.js ended its process while loading \(exit code 0\): an adapter's top-level code must not exit/, (cwd) => adapter(cwd, '', 'process.exit(0)\n')],
+  ['an adapter that kills its own process at its top level', ['run', '--lib', './adapter.js'], /ended its process while loading \(killed by SIGKILL\)/, (cwd) => adapter(cwd, '', "process.kill(process.pid, 'SIGKILL')\n")],
+  ['an adapter whose declarations throw when read', ['run', '--lib', './adapter.js'], /could not be loaded: nope/, (cwd) => fs.writeFileSync(path.join(cwd, 'adapter.js'), "export default { name: 'x', get transports () { throw new Error('nope') }, async create () {} }\n")]
 ]
 
 function scenario (cwd, name, output) {

@@ -1,9 +1,11 @@
+import { fork } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { UsageError } from '../errors.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
+const PROBE = path.join(here, 'adapter-probe.js')
 
 export const REAL_LIBS = ['log4js', 'winston', 'bunyan', 'pino']
 // The most-downloaded Node loggers beyond the seed's four, each on its README default.
@@ -64,32 +66,53 @@ export function libLabel (lib, variant) {
 // after this long instead of leaving Node to exit silently with code 13.
 export const ADAPTER_LOAD_TIMEOUT_MS = 10_000
 
-// Imports an adapter and checks it has the documented shape; a broken outside adapter is bad input.
+// Loads an adapter and checks it has the documented shape; a broken outside adapter is bad input.
+// The built-in adapters are imported here; an outside adapter file is imported in a process of its
+// own (adapter-probe.js), which sends back its declarations: its top-level code cannot take the
+// harness down (`process.exit(0)`, `throw null`), and it runs in the workers only.
 export async function loadAdapter (file) {
   if (!fs.existsSync(file)) throw new UsageError(`adapter file not found: ${file}`)
-  let mod
-  let timer
-  const tooLong = new Promise((resolve, reject) => {
-    timer = setTimeout(() => reject(new UsageError(`adapter ${file} did not finish loading within ${ADAPTER_LOAD_TIMEOUT_MS / 1000} s (a top-level await that never settles?)`)), ADAPTER_LOAD_TIMEOUT_MS)
-  })
-  try {
-    mod = await Promise.race([import(pathToFileURL(file).href), tooLong])
-  } catch (err) {
-    if (err instanceof UsageError) throw err
-    throw new UsageError(`adapter ${file} could not be loaded: ${err.message.split('\n')[0]}`)
-  } finally {
-    clearTimeout(timer)
-  }
-  const adapter = mod.default
+  const adapter = isBuiltin(file) ? (await import(pathToFileURL(file).href)).default : await probeAdapter(file)
   const problem = adapterProblem(adapter)
   if (problem) throw new UsageError(`adapter ${file} does not export the adapter interface: ${problem} (see README, "Writing an adapter")`)
   return adapter
 }
 
+const isBuiltin = (file) => BUILTIN_LIBS.some((name) => path.join(here, `${name}.js`) === file)
+
+function probeAdapter (file) {
+  return new Promise((resolve, reject) => {
+    const child = fork(PROBE, [file], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], execArgv: [] })
+    let answer = null
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new UsageError(`adapter ${file} did not finish loading within ${ADAPTER_LOAD_TIMEOUT_MS / 1000} s (a top-level await that never settles?)`))
+    }, ADAPTER_LOAD_TIMEOUT_MS)
+    child.on('message', (msg) => { answer ??= msg })
+    child.on('error', (err) => { clearTimeout(timer); reject(new UsageError(`adapter ${file} could not be loaded: ${err.message}`)) })
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer)
+      if (answer?.type === 'adapter' && answer.adapter?.kind === 'object') {
+        const { data, createIsFunction } = answer.adapter
+        return resolve(data && typeof data === 'object' ? { ...data, create: createIsFunction ? PROBED_CREATE : undefined } : null)
+      }
+      if (answer?.type === 'adapter') return resolve(null)
+      if (answer?.type === 'error' && typeof answer.message === 'string') return reject(new UsageError(`adapter ${file} could not be loaded: ${answer.message}`))
+      if (code === 13) return reject(new UsageError(`adapter ${file} did not finish loading: a top-level await that never settles (Node exits with code 13)`))
+      reject(new UsageError(`adapter ${file} ended its process while loading (${signal ? `killed by ${signal}` : `exit code ${code}`}): an adapter's top-level code must not exit; build the logger in create()`))
+    })
+  })
+}
+
+// Stands for an outside adapter's create(), which only ever runs in the workers.
+function PROBED_CREATE () {
+  throw new Error('an outside adapter is created in the workers only')
+}
+
 function adapterProblem (adapter) {
   if (!adapter || typeof adapter !== 'object') return 'no default export object'
   if (typeof adapter.name !== 'string' || !/^[\w.@-]+$/.test(adapter.name)) return 'name must be a non-empty string of letters, digits, ".", "-", "_" or "@"'
-  if (!Array.isArray(adapter.transports)) return 'transports must be an array of transport names'
+  if (!Array.isArray(adapter.transports) || adapter.transports.some((t) => typeof t !== 'string')) return 'transports must be an array of transport names'
   if (typeof adapter.create !== 'function') return 'create must be an async function returning { log, close }'
   if (adapter.workloads !== undefined && !Array.isArray(adapter.workloads)) return 'workloads must be an array of workload names'
   if (adapter.variants !== undefined && (typeof adapter.variants !== 'object' || adapter.variants === null)) return 'variants must be an object of { name: { describe, docs } }'

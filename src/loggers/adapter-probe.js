@@ -1,0 +1,20 @@
+// Imports one outside adapter file in a process of its own and sends back what it declares (its
+// data: name, transports, variants…; functions only as "is a function"). An adapter's top-level code
+// is anyone's code: `throw null` or `process.exit(0)` there ends this process, never the harness.
+import { pathToFileURL } from 'node:url'
+
+const file = process.argv[2]
+
+function describe (adapter) {
+  if (adapter === null || typeof adapter !== 'object') return { kind: adapter === null ? 'null' : typeof adapter }
+  const data = JSON.parse(JSON.stringify(adapter) ?? 'null')
+  return { kind: 'object', data, createIsFunction: typeof adapter.create === 'function' }
+}
+
+try {
+  const mod = await import(pathToFileURL(file).href)
+  process.send({ type: 'adapter', adapter: describe(mod.default) }, () => process.exit(0))
+} catch (err) {
+  const message = err instanceof Error ? err.message : `it threw ${(() => { try { return JSON.stringify(err) ?? String(err) } catch { return typeof err } })()}`
+  process.send({ type: 'error', message: String(message).split('\n')[0].slice(0, 300) }, () => process.exit(0))
+}
