@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { isAlive, ownerOf } from '../engine/run-dir.js'
+import { ioReason } from './write.js'
 
 // One log-bench at a time per results file: two runs with the same --out would each rewrite the
 // file with their own runs, and the last save would win. The lock is a file beside the results
@@ -13,7 +14,7 @@ export function lockResults (out) {
   const mine = JSON.stringify(ownerOf(process.pid)) + '\n'
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(lock, mine, { flag: 'wx' })
+      createExclusive(lock, mine)
       const release = () => {
         try {
           if (fs.readFileSync(lock, 'utf8') === mine) fs.unlinkSync(lock)
@@ -23,7 +24,7 @@ export function lockResults (out) {
       process.on('exit', release)
       return release
     } catch (err) {
-      if (err.code !== 'EEXIST') throw new UsageError(`cannot lock ${out} (${err.code ?? err.message}): give an --out in a directory you can write`)
+      if (err.code !== 'EEXIST') throw new UsageError(`cannot write ${out}: ${ioReason(err)}${err.code ? ` (${err.code})` : ''}; no run was saved`)
     }
     const owner = readOwner(lock)
     if (owner && isAlive(owner)) throw new UsageError(`${out} is being written by another log-bench (pid ${owner.pid}): wait for it to finish, or give another --out`)
@@ -32,6 +33,19 @@ export function lockResults (out) {
     fs.rmSync(lock, { force: true })
   }
   throw new UsageError(`${out} is being written by another log-bench that started at the same moment: give another --out`)
+}
+
+// The lock file with its owner in it, or no file at all (a full disk fails the write, not the create).
+function createExclusive (lock, content) {
+  const fd = fs.openSync(lock, 'wx')
+  try {
+    fs.writeSync(fd, content)
+  } catch (err) {
+    fs.closeSync(fd)
+    fs.rmSync(lock, { force: true })
+    throw err
+  }
+  fs.closeSync(fd)
 }
 
 function readOwner (lock) {
