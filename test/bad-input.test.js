@@ -155,6 +155,31 @@ describe('outputs that cannot be written', () => {
   })
 })
 
+describe('a full disk is named where it happened, and leaves nothing half-written', () => {
+  it('under the console capture: the run fails with the capture\'s ENOSPC, then what the logger saw', async (t) => {
+    const dir = mountTmpfs(t, 'size=256k')
+    if (!dir) return
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'raw,noop', '--transport', 'console', '--events', '100000', '--runs', '1', '--dir', dir, '--out', out, '--quiet'])
+    assert.equal(result.code, 0, result.stderr)
+    const [raw, noop] = readJson(out).runs
+    assert.equal(raw.status, 'failed')
+    assert.match(raw.error, /^the console capture failed: writing the capture file: No space left on device \(ENOSPC\): the file system under .* is full.*; then worker 0 failed/)
+    assert.equal(noop.status, 'ok')
+    assert.deepEqual(fs.readdirSync(dir), [])
+  })
+
+  it('report: no chart, no page, no directory made for them; what was there stays', async (t) => {
+    const dir = mountTmpfs(t, 'size=64k')
+    if (!dir) return
+    fs.mkdirSync(path.join(dir, 'images', 'old'), { recursive: true })
+    fs.writeFileSync(path.join(dir, 'images', 'old', 'x.png'), 'old chart')
+    const before = listTree(dir)
+    await assertBadInput(['report', RESULTS, '--out', path.join(dir, 'new', 'deeper', 'page.md'), '--images', path.join(dir, 'images')], /cannot write .*\.png: no space left on device \(ENOSPC\)/)
+    assert.deepEqual(listTree(dir), before)
+  })
+})
+
 // Leaves `free` bytes free on the file system of dir.
 function fill (dir, free) {
   const { bavail, bsize } = fs.statfsSync(dir)

@@ -106,7 +106,12 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
       return { ok: true, counts, sent, state, workers }
     } catch (err) {
       if (err instanceof Interrupted) throw err
-      if (err instanceof RunFailure) return { ok: false, error: err.message, state, workers }
+      if (err instanceof RunFailure) {
+        // The receiving end failing first (a full disk under the console capture) makes the logger
+        // fail next (EPIPE): the cause is named, then what the logger saw.
+        const cause = await receiver.failureCause?.()
+        return { ok: false, error: cause && !err.message.startsWith(cause) ? `${cause}; then ${err.message}` : err.message, state, workers }
+      }
       throw err
     } finally {
       watch.dispose()

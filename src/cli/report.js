@@ -1,6 +1,8 @@
+import fs from 'node:fs'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { loadResults } from '../results/read.js'
+import { removeEmptyTree } from '../results/write.js'
 import { EXPORTERS, FORMATS, exporterFor } from '../report/exporters.js'
 import { readPages, writePages } from '../report/pages.js'
 import { list, oneOf, outputDirectory, outputFile } from './validate.js'
@@ -33,6 +35,7 @@ export async function handler (argv) {
   // Only once the inputs are known good: check every output, then create the page's directory
   // (docs/ in `--out docs/RESULTS.md`); the charts' directory is made when the first chart is written.
   outputDirectory(options.images, { label: `--images ${argv.images}` })
+  const firstMissing = firstMissingDir(path.dirname(options.out))
   for (const format of options.formats) {
     for (const file of exporterFor(format).targets(options)) {
       if (file === options.images) throw new UsageError(`--out ${argv.out} and --images ${argv.images} name the same path: the page and the charts' directory need two`)
@@ -40,8 +43,21 @@ export async function handler (argv) {
     }
   }
   const written = []
-  for (const format of options.formats) written.push(...exporterFor(format).write(dataset, options))
+  try {
+    for (const format of options.formats) written.push(...exporterFor(format).write(dataset, options))
+  } catch (err) {
+    // Nothing half-written: not even the page's directory made for it above.
+    if (firstMissing && !written.length) removeEmptyTree(firstMissing)
+    throw err
+  }
   summarizeWritten(written, options.images)
+}
+
+// The topmost directory of `dir` that does not exist yet, or null.
+function firstMissingDir (dir) {
+  let missing = null
+  for (let at = path.resolve(dir); !fs.existsSync(at); at = path.dirname(at)) missing = at
+  return missing
 }
 
 function reportPages (argv) {

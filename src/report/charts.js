@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto'
-import fs from 'node:fs'
 import path from 'node:path'
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas'
 import { Chart, registerables } from 'chart.js'
-import { writeFileAtomic } from '../results/write.js'
 
 // Renders Chart.js charts to PNG in Node. @napi-rs/canvas ships prebuilt Skia binaries as npm
 // packages, so `npm install` needs no Cairo headers and no compiler (node-canvas, behind
@@ -66,17 +64,14 @@ function safeSegment (name) {
   return `${cleaned}-${createHash('sha256').update(text).digest('hex').slice(0, 8)}`
 }
 
-export function writeCharts (specs, imagesDir) {
-  const written = []
-  for (const spec of specs) {
+// Every chart drawn, as { file, data } under imagesDir, for writeFilesAtomic.
+export function renderCharts (specs, imagesDir) {
+  return specs.map((spec) => {
     const file = path.resolve(imagesDir, spec.file)
     const inside = path.relative(imagesDir, file)
     if (inside.startsWith('..') || path.isAbsolute(inside)) throw new Error(`chart file ${spec.file} is outside ${imagesDir}: build chart names with chartFile()`)
-    fs.mkdirSync(path.dirname(file), { recursive: true })
-    writeFileAtomic(file, renderChart(spec))
-    written.push(file)
-  }
-  return written
+    return { file, data: renderChart(spec) }
+  })
 }
 
 // Title and subtitle in the same style everywhere: what is shown, then under which conditions

@@ -1,7 +1,7 @@
 import path from 'node:path'
-import { writeFileAtomic } from '../results/write.js'
+import { writeFilesAtomic } from '../results/write.js'
 import { renderPage } from './markdown.js'
-import { writeCharts } from './charts.js'
+import { renderCharts } from './charts.js'
 
 // The `md` export: the results page and every chart it links.
 export const resultsReadme = {
@@ -12,8 +12,9 @@ export const resultsReadme = {
     const pageDir = path.dirname(path.resolve(out))
     const imageLink = (file) => path.relative(pageDir, path.resolve(images, file)).split(path.sep).join('/')
     const { markdown, charts } = renderPage(dataset, { imageLink, ...page })
-    const pngs = writeCharts(charts, images)
-    writeFileAtomic(out, markdown)
-    return [out, ...pngs]
+    // The page and its charts together, or nothing of them (a full disk half-way).
+    const pngs = renderCharts(charts, images)
+    writeFilesAtomic([...pngs, { file: path.resolve(out), data: markdown }])
+    return [path.resolve(out), ...pngs.map((png) => png.file)]
   }
 }

@@ -10,6 +10,56 @@ import { UsageError } from '../errors.js'
 // is never opened or followed. rename replaces the target's directory entry, so a symbolic link
 // planted at the target itself is replaced, and the file it points to is never written.
 export function writeFileAtomic (file, data) {
+  const tmp = stage(file, data)
+  try {
+    fs.renameSync(tmp, file)
+  } catch (err) {
+    fs.rmSync(tmp, { force: true })
+    throw writeError(file, err)
+  }
+}
+
+// Several files that belong together (a page and its charts): each is staged in a temporary file
+// beside its target first, in directories created as needed, and only when every one is on disk are
+// they renamed into place. A failure on the way (a full disk) removes the staged files and the
+// directories made for them: nothing of the set is written, not a partial chart, not an empty folder.
+export function writeFilesAtomic (files) {
+  const madeDirs = []
+  const staged = []
+  try {
+    for (const { file, data } of files) {
+      const made = fs.mkdirSync(path.dirname(file), { recursive: true })
+      if (made) madeDirs.push(made)
+      staged.push({ file, tmp: stage(file, data) })
+    }
+  } catch (err) {
+    for (const { tmp } of staged) fs.rmSync(tmp, { force: true })
+    // mkdirSync returns the first directory it made; the ones under it were made by this call too.
+    for (const dir of madeDirs.reverse()) removeEmptyTree(dir)
+    throw err instanceof UsageError ? err : writeError(path.dirname(files[staged.length]?.file ?? ''), err)
+  }
+  for (const { file, tmp } of staged) {
+    try {
+      fs.renameSync(tmp, file)
+    } catch (err) {
+      for (const rest of staged) fs.rmSync(rest.tmp, { force: true })
+      throw writeError(file, err)
+    }
+  }
+}
+
+// Removes a directory and the directories under it, as long as they hold nothing else.
+export function removeEmptyTree (dir) {
+  try {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) removeEmptyTree(path.join(dir, entry.name))
+    }
+    fs.rmdirSync(dir)
+  } catch {}
+}
+
+// Writes the bytes to a new temporary file beside `file` (created exclusively, fsynced); returns its path.
+function stage (file, data) {
   const bytes = typeof data === 'string' ? Buffer.from(data) : data
   const tmp = path.join(path.dirname(file), `.${path.basename(file).slice(0, 100)}.${randomBytes(8).toString('hex')}.tmp`)
   let fd = null
@@ -25,13 +75,15 @@ export function writeFileAtomic (file, data) {
     fs.fsyncSync(fd)
     fs.closeSync(fd)
     fd = null
-    fs.renameSync(tmp, file)
+    return tmp
   } catch (err) {
     if (fd !== null) fs.closeSync(fd)
     if (created) fs.rmSync(tmp, { force: true })
-    throw new UsageError(`cannot write ${file}: ${ioReason(err)}${IO_REASONS[err.code] ? ` (${err.code})` : ''}`)
+    throw writeError(file, err)
   }
 }
+
+const writeError = (file, err) => new UsageError(`cannot write ${file}: ${ioReason(err)}${IO_REASONS[err.code] ? ` (${err.code})` : ''}`)
 
 export function writeJsonAtomic (file, value) {
   writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n')

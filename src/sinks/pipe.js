@@ -45,7 +45,10 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
       if (!native) return 'pipe'
       let settle
       const ended = new Promise((resolve) => { settle = resolve })
-      const [handle, writeFd, granted] = native.open(wantedPipeBytes, captureOf(workerId), (lastDataNs, bytes, error) => settle({ lastDataNs: lastDataNs || null, bytes, error }))
+      const [handle, writeFd, granted] = native.open(wantedPipeBytes, captureOf(workerId), (lastDataNs, bytes, error) => {
+        readers[workerId].end = { lastDataNs: lastDataNs || null, bytes, error }
+        settle(readers[workerId].end)
+      })
       pipeBytes = granted
       readers[workerId] = { handle, writeFd, ended }
       return writeFd
@@ -74,6 +77,7 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
         })
         child.stdout.once('close', () => {
           fs.closeSync(fd)
+          reader.end = reader
           resolve(reader)
         })
       })
@@ -87,10 +91,20 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
       }
       return { arrived }
     },
+    // Why the capture failed, if it did (the disk under it full): a reader that stopped draining
+    // closes its pipe, and its worker fails next with EPIPE. Waits a moment for readers to end.
+    async failureCause () {
+      const ends = readers.filter(Boolean).map((r) => r.ended)
+      let timer
+      await Promise.race([Promise.all(ends), new Promise((resolve) => { timer = setTimeout(resolve, 1000) })])
+      clearTimeout(timer)
+      const failed = readers.find((r) => r?.end?.error)
+      return failed ? `the console capture failed: ${captureError(failed.end.error, dir)}` : null
+    },
     async settle ({ sent }) {
       const ends = await Promise.all(readers.map((r) => r?.ended))
       const failed = ends.find((end) => end?.error)
-      if (failed) throw new RunFailure(`the console receiver failed: ${failed.error}`)
+      if (failed) throw new RunFailure(`the console capture failed: ${captureError(failed.error, dir)}`)
       const files = Array.from({ length: workers }, (_, workerId) => captureOf(workerId))
       const { received, duplicates, corrupt } = await verifyFiles(files, { workers, events, payload, workload })
       const lastArrivalNs = ends.reduce((latest, end) => (end?.lastDataNs && (latest === null || end.lastDataNs > latest) ? end.lastDataNs : latest), null)
@@ -116,4 +130,11 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
       await Promise.all(readers.map((r) => r?.ended))
     }
   }
+}
+
+// The reader's words, with where the capture was and what a full disk means for the run.
+function captureError (error, dir) {
+  const full = /No space left on device|ENOSPC/i.test(error)
+  const quota = /Disk quota exceeded|EDQUOT/i.test(error)
+  return full || quota ? `${error} (${full ? 'ENOSPC' : 'EDQUOT'}): the file system under ${path.dirname(dir)} is full; the capture holds every byte the workers write (give --dir a larger one)` : error
 }
