@@ -9,6 +9,7 @@ import { collectEnv } from '../results/env.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
 import { defaultOutput, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, seconds } from './validate.js'
 import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
+import { MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../limits.js'
 
 export const DEFAULTS = {
   lib: 'none,all',
@@ -71,17 +72,17 @@ export async function parseHttpOptions (argv) {
   const options = {
     libs: await parseLibs(argv.lib),
     transports: [...new Set(oneOf(list(argv.transport, 'transport'), TRANSPORTS, 'transport'))],
-    cpus: positiveIntList(argv.cpus, 'cpus', { max: 256 }),
+    cpus: positiveIntList(argv.cpus, 'cpus', { max: MAX_WORKERS }),
     mode: middleware ? 'middleware' : 'route',
     logsPerRequest: middleware ? [] : positiveIntList(argv.logsPerRequest ?? DEFAULTS.logsPerRequest, 'logs-per-request', { min: 0, max: 10_000 }),
-    sizes: positiveIntList(argv.size, 'size', { max: 1 << 20 }),
+    sizes: positiveIntList(argv.size, 'size', { max: MAX_SIZE_BYTES }),
     load: {
       durationSeconds: seconds(argv.duration, 'duration'),
       warmupSeconds: seconds(argv.warmup, 'warmup', { allowZero: true }),
       connections: positiveInt(argv.connections, 'connections', { max: 10_000 }),
       pipelining: positiveInt(argv.pipelining, 'pipelining', { max: 1000 })
     },
-    runs: positiveInt(argv.runs, 'runs', { max: 1000 }),
+    runs: positiveInt(argv.runs, 'runs', { max: MAX_RUNS }),
     port: positiveInt(argv.port, 'port', { min: 0, max: 65535 })
   }
   options.receiverOptions = await parseSyslogOptions(argv, options.transports)

@@ -20,6 +20,7 @@ import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions, SYS
 import { defaultOutput, eventCount, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, scenarioOutput, seconds, writableDirectory } from './validate.js'
 import { MAX_EVENTS } from '../sinks/verifier.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
+import { MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../limits.js'
 
 export const DEFAULTS = {
   lib: 'all,raw',
@@ -76,10 +77,10 @@ export async function parseRunOptions (argv) {
     libs,
     transports: [...new Set(transports)],
     workloads: [...new Set(workloads)],
-    cpus: positiveIntList(value('cpus'), 'cpus', { max: 256 }),
+    cpus: positiveIntList(value('cpus'), 'cpus', { max: MAX_WORKERS }),
     events: eventCount(value('events')),
-    runs: positiveInt(value('runs'), 'runs', { max: 1000 }),
-    sizes: argv.size == null ? [{ payload: payloadOfSize(null) }] : positiveIntList(argv.size, 'size', { max: 1 << 20 }).map((n) => ({ payload: payloadOfSize(n) })),
+    runs: positiveInt(value('runs'), 'runs', { max: MAX_RUNS }),
+    sizes: argv.size == null ? [{ payload: payloadOfSize(null) }] : positiveIntList(argv.size, 'size', { max: MAX_SIZE_BYTES }).map((n) => ({ payload: payloadOfSize(n) })),
     timeoutMs: seconds(value('timeout'), 'timeout') * 1000,
     maxOldSpaceSize: argv.maxOldSpaceSize == null ? null : positiveInt(argv.maxOldSpaceSize, 'max-old-space-size', { min: 8 }),
     receiverOptions: { ...await parseSyslogOptions(argv, transports), pipeBytes: argv.pipeBytes == null ? 0 : pipeBytesOption(argv.pipeBytes, transports) },

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Ajv from 'ajv/dist/2020.js'
 import { UsageError } from '../errors.js'
+import { readJsonFile } from '../results/json-file.js'
 
 const SCHEMA_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scenarios/schema.json')
 let validator = null
@@ -21,12 +22,7 @@ function validate (scenario) {
 export function loadScenario (file) {
   const resolved = path.resolve(file)
   if (!fs.existsSync(resolved)) throw new UsageError(`scenario file not found: ${file}`)
-  let scenario
-  try {
-    scenario = JSON.parse(fs.readFileSync(resolved, 'utf8'))
-  } catch (err) {
-    throw new UsageError(`${file}: not valid JSON (${err.message})`)
-  }
+  const scenario = readJsonFile(resolved, { label: file, what: 'a scenario file (scenarios/*.json)' })
   const error = validate(scenario)
   if (error) throw new UsageError(`${file}: ${describeError(error)}`)
   return {

@@ -3,6 +3,7 @@ import { payloadOfSize } from '../engine/message.js'
 import { DEFAULT_HOST, nativeUdpReceiver, startSink } from '../sinks/embedded-sink.js'
 import { eventCount, positiveInt } from './validate.js'
 import { MAX_EVENTS } from '../sinks/verifier.js'
+import { MAX_SIZE_BYTES, MAX_WORKERS } from '../limits.js'
 
 export const command = 'sink'
 export const describe = 'Run the embedded syslog sink on its own: listen on UDP and/or TCP, verify every event, print the counts'
@@ -26,9 +27,9 @@ export function parseSinkOptions (argv) {
     host: DEFAULT_HOST,
     udpPort: port(argv.udp, 'udp'),
     tcpPort: port(argv.tcp, 'tcp'),
-    workers: positiveInt(argv.workers, 'workers', { max: 256 }),
+    workers: positiveInt(argv.workers, 'workers', { max: MAX_WORKERS }),
     events: eventCount(argv.events),
-    payload: payloadOfSize(argv.size == null ? null : positiveInt(argv.size, 'size', { max: 1 << 20 }))
+    payload: payloadOfSize(argv.size == null ? null : positiveInt(argv.size, 'size', { max: MAX_SIZE_BYTES }))
   }
 }
 

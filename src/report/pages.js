@@ -1,4 +1,4 @@
-import fs from 'node:fs'
+import { readJsonFile } from '../results/json-file.js'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { loadResults } from '../results/read.js'
@@ -14,12 +14,7 @@ import { readReference } from './then-and-now.js'
 const KEYS = ['$comment', 'out', 'results', 'title', 'label', 'images', 'reference']
 
 export function readPages (file) {
-  let doc
-  try {
-    doc = JSON.parse(fs.readFileSync(file, 'utf8'))
-  } catch (err) {
-    throw new UsageError(`${file}: cannot read the pages file (${err.code === 'ENOENT' ? 'no such file' : err.message})`)
-  }
+  const doc = readJsonFile(file, { what: 'a pages file (results/pages.json)' })
   if (!Array.isArray(doc?.pages) || doc.pages.length === 0) throw new UsageError(`${file}: expected { "pages": [ … ] } with at least one page`)
   const outs = new Set()
   return doc.pages.map((page, i) => {

@@ -1,4 +1,4 @@
-import fs from 'node:fs'
+import { readJsonFile } from '../results/json-file.js'
 import { UsageError } from '../errors.js'
 import { formatTable } from './table.js'
 import { cpuLabel, formatMs, formatPct, transportTitle, unique } from './labels.js'
@@ -8,12 +8,7 @@ import { cpuLabel, formatMs, formatPct, transportTitle, unique } from './labels.
 // transport and worker count whether its orderings still hold. Generated from both data sets.
 
 export function readReference (file) {
-  let doc
-  try {
-    doc = JSON.parse(fs.readFileSync(file, 'utf8'))
-  } catch (err) {
-    throw new UsageError(`${file}: cannot read the reference data (${err.code === 'ENOENT' ? 'no such file' : err.message})`)
-  }
+  const doc = readJsonFile(file, { what: 'a reference data file (results/reference/*.json)' })
   if (!doc?.source?.title || !doc.hardware || !Array.isArray(doc.cells)) throw new UsageError(`${file}: not a reference data file (expected source.title, hardware and cells)`)
   for (const [i, c] of doc.cells.entries()) {
     if (typeof c.transport !== 'string' || typeof c.lib !== 'string' || !Number.isInteger(c.cpus)) throw new UsageError(`${file}: cells[${i}] needs transport, lib and cpus`)

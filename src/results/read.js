@@ -1,5 +1,7 @@
 import fs from 'node:fs'
 import { UsageError } from '../errors.js'
+import { readJsonFile } from './json-file.js'
+import { MAX_EVENTS, MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../limits.js'
 import { SCHEMA_VERSION, cellKey, summarize } from './model.js'
 
 // Reads results documents back for the exporters. Anything that is not a complete log-bench
@@ -11,22 +13,16 @@ const RUN_FIELDS = ['lib', 'libVersion', 'transport', 'cpus', 'run', 'events', '
   'cpuUserMs', 'cpuSystemMs', 'maxRssBytes']
 const RUN_NUMBERS = ['sent', 'received', 'corrupt', 'duplicates', 'dropRate', 'unblockedMs', 'doneMs', 'eventsPerSec',
   'cpuUserMs', 'cpuSystemMs', 'maxRssBytes']
+// The cell's numbers, checked against the command line's own limits: a file is input like an option.
+const RUN_IDENTITY = [['cpus', 1, MAX_WORKERS], ['events', 1, MAX_EVENTS], ['size', 1, MAX_SIZE_BYTES], ['run', 1, MAX_RUNS]]
+const RUN_COUNTS = ['sent', 'received', 'corrupt', 'duplicates']
+const SAMPLE_NUMBERS = ['tMs', 'cpuPct', 'rssBytes', 'heapBytes']
+const MAX_NAME = 200
 // What must match for runs from several files to be summarized together.
 const ENVIRONMENT_FIELDS = ['cpuModel', 'cpuCount', 'memoryBytes', 'os', 'node']
 
 export function readResultsFile (file) {
-  let text
-  try {
-    text = fs.readFileSync(file, 'utf8')
-  } catch (err) {
-    throw new UsageError(`${file}: cannot read it (${err.code === 'ENOENT' ? 'no such file' : err.code ?? err.message})`)
-  }
-  let doc
-  try {
-    doc = JSON.parse(text)
-  } catch (err) {
-    throw new UsageError(`${file}: not JSON (${err.message})`)
-  }
+  const doc = readJsonFile(file, { what: 'a results file written by log-bench run, http or merge' })
   validateDocument(doc, file)
   return doc
 }
@@ -53,17 +49,38 @@ function validateRun (run, index, bad) {
   for (const field of RUN_FIELDS) {
     if (!(field in run)) throw bad(`runs[${index}] (${describeRun(run)}) is missing field "${field}"`)
   }
-  if (typeof run.lib !== 'string' || typeof run.transport !== 'string') throw bad(`runs[${index}]: lib and transport must be strings`)
-  if (!Number.isInteger(run.cpus) || run.cpus < 1) throw bad(`runs[${index}] (${describeRun(run)}): cpus must be a positive integer`)
+  for (const field of ['lib', 'transport']) {
+    if (typeof run[field] !== 'string' || run[field] === '' || run[field].length > MAX_NAME) throw bad(`runs[${index}].${field} must be a name of 1 to ${MAX_NAME} characters, got ${shown(run[field])}`)
+  }
+  const where = `runs[${index}] (${describeRun(run)})`
+  for (const [field, min, max] of RUN_IDENTITY) {
+    if (!Number.isInteger(run[field]) || run[field] < min || run[field] > max) throw bad(`${where}: ${field} must be an integer from ${min} to ${max.toLocaleString('en-US')} (the command line's limit), got ${shown(run[field])}`)
+  }
   for (const field of RUN_NUMBERS) {
     const value = run[field]
-    if (value !== null && !(typeof value === 'number' && Number.isFinite(value))) throw bad(`runs[${index}] (${describeRun(run)}): ${field} must be a number or null, got ${JSON.stringify(value)}`)
+    const max = field === 'dropRate' ? 1 : Number.MAX_VALUE
+    if (value !== null && !(typeof value === 'number' && value >= 0 && value <= max)) throw bad(`${where}: ${field} must be ${max === 1 ? 'a share from 0 to 1' : 'a finite number >= 0'} or null, got ${shown(value)}`)
   }
-  if (run.timeseries !== undefined && !Array.isArray(run.timeseries)) throw bad(`runs[${index}] (${describeRun(run)}): timeseries must be an array`)
+  for (const field of RUN_COUNTS) {
+    if (run[field] !== null && !Number.isSafeInteger(run[field])) throw bad(`${where}: ${field} must be a whole number of events or null, got ${shown(run[field])}`)
+  }
+  if (run.timeseries !== undefined) {
+    if (!Array.isArray(run.timeseries)) throw bad(`${where}: timeseries must be an array`)
+    const sample = run.timeseries.findIndex((p) => p === null || typeof p !== 'object' || SAMPLE_NUMBERS.some((f) => p[f] != null && !(typeof p[f] === 'number' && p[f] >= 0 && p[f] < Infinity)))
+    if (sample >= 0) throw bad(`${where}: timeseries[${sample}] must hold ${SAMPLE_NUMBERS.join(', ')} as finite numbers >= 0`)
+  }
+}
+
+// A file's value in an error: short, one line.
+function shown (value) {
+  let text
+  try { text = JSON.stringify(value) ?? String(value) } catch { text = typeof value }
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text
 }
 
 function describeRun (run) {
-  return [run.lib, run.transport, run.cpus != null ? `${run.cpus} cpus` : null, run.run != null ? `run ${run.run}` : null].filter(Boolean).join(' ')
+  const name = (v) => (typeof v === 'string' ? v.slice(0, MAX_NAME) : null)
+  return [name(run.lib), name(run.transport), Number.isInteger(run.cpus) ? `${run.cpus} cpus` : null, Number.isInteger(run.run) ? `run ${run.run}` : null].filter(Boolean).join(' ')
 }
 
 // Loads several results files into one dataset for the exporters. Runs of the same cell from

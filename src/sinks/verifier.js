@@ -29,9 +29,7 @@ function digitsAt (buf, at, end) {
 }
 const INITIAL_UNBOUNDED_BYTES = 1024
 export const MAX_UNBOUNDED_EVENTS = 2 ** 28
-// The most events per worker a run may ask for: bit indexes use 32-bit arithmetic (seq >> 3), and at
-// this count each worker's bitset is 128 MiB.
-export const MAX_EVENTS = 2 ** 30
+export { MAX_EVENTS } from '../limits.js'
 
 // Share of the sent events that never arrived intact; null when nothing was sent.
 export function dropRate (sent, received) {
