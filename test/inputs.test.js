@@ -63,3 +63,45 @@ describe('the results reader range-checks numbers with the command line\'s limit
     })
   }
 })
+
+describe('a pages file names files of the repository it is run from, and errors quote none of them', () => {
+  const pagesRun = async (dir, page) => {
+    fs.writeFileSync(path.join(dir, 'pages.json'), JSON.stringify({ pages: [{ out: 'p.md', results: ['r.json'], ...page }] }))
+    return runCli(['report', '--pages', 'pages.json'], { cwd: dir })
+  }
+  const workDir = () => {
+    const dir = tmpDir()
+    fs.copyFileSync(RESULTS, path.join(dir, 'r.json'))
+    return dir
+  }
+
+  it('"reference": "/etc/shadow", "../x", a link out, an out or images elsewhere: refused before anything is read', async () => {
+    const dir = workDir()
+    const outside = tmpDir()
+    fs.writeFileSync(path.join(outside, 'secret.json'), '{"password": "hunter2"')
+    fs.symlinkSync(outside, path.join(dir, 'link'))
+    for (const [page, expected] of [
+      [{ reference: '/etc/shadow' }, /pages\[0\]\.reference \/etc\/shadow is outside the current directory/],
+      [{ reference: path.relative(dir, path.join(outside, 'secret.json')) }, /pages\[0\]\.reference .*secret\.json is outside/],
+      [{ reference: 'link/secret.json' }, /pages\[0\]\.reference link\/secret\.json leads outside the current directory through a symbolic link/],
+      [{ results: ['link/secret.json'] }, /pages\[0\]\.results\[0\] link\/secret\.json leads outside/],
+      [{ out: path.join(outside, 'p.md') }, /pages\[0\]\.out .* is outside/],
+      [{ images: '../images' }, /pages\[0\]\.images \.\.\/images is outside/]
+    ]) {
+      const result = await pagesRun(dir, page)
+      assert.equal(result.code, 2, result.stderr)
+      assert.match(result.stderr, expected)
+      assert.doesNotMatch(result.stderr, /hunter2|root:/)
+    }
+    assert.deepEqual(fs.readdirSync(outside), ['secret.json'])
+  })
+
+  it('a reference inside that is not JSON: line and column, none of its text', async () => {
+    const dir = workDir()
+    fs.writeFileSync(path.join(dir, 'notes.txt'), 'password: hunter2\n')
+    const result = await pagesRun(dir, { reference: 'notes.txt' })
+    assert.equal(result.code, 2)
+    assert.match(result.stderr, /notes\.txt: not valid JSON \(/)
+    assert.doesNotMatch(result.stderr, /hunter2|password/)
+  })
+})

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { ioReason } from '../results/write.js'
+import { leavesDir } from '../paths.js'
 import { MAX_EVENTS } from '../sinks/verifier.js'
 
 // Every option check lives here, so each command gives the same one-line answers to bad input.
@@ -187,20 +188,12 @@ export function outputFile (file, { label = `--out ${file}`, create = false, hin
 // the current directory (through symbolic links too), so it never creates directories elsewhere,
 // and it replaces only a log-bench results file. --out is the user's own choice and decides instead.
 export function scenarioOutput (output, { label, inputs = [] }) {
-  const cwd = fs.realpathSync(process.cwd())
+  const leaves = leavesDir(output)
+  if (leaves) throw new UsageError(`${label} ${leaves === 'outside' ? 'is outside' : 'leads outside'} the current directory${leaves === 'outside' ? '' : ' through a symbolic link'} (${process.cwd()}): a scenario writes its results under the directory it is run from; give --out to write elsewhere`)
   const resolved = path.resolve(String(output))
-  const escape = `${label} is outside the current directory (${cwd}): a scenario writes its results under the directory it is run from; give --out to write elsewhere`
-  if (!isInside(resolved, process.cwd())) throw new UsageError(escape)
-  let existing = resolved
-  while (!fs.existsSync(existing) && !isSymbolicLink(existing)) existing = path.dirname(existing)
-  let real
-  try { real = fs.realpathSync(existing) } catch { throw new UsageError(`${label} runs through a broken symbolic link: give --out`) }
-  if (!isInside(real, cwd)) throw new UsageError(escape.replace('is outside', 'leads outside').replace(' (', ' through a symbolic link ('))
-  if (existing === resolved && fs.statSync(resolved).isFile() && !isResultsFile(resolved)) throw new UsageError(`${label} exists and is not a log-bench results file: it is never replaced; give --out, or remove the file`)
+  if (fs.existsSync(resolved) && fs.statSync(resolved).isFile() && !isResultsFile(resolved)) throw new UsageError(`${label} exists and is not a log-bench results file: it is never replaced; give --out, or remove the file`)
   return outputFile(output, { label, create: true, inputs })
 }
-
-const isInside = (file, dir) => file === dir || file.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep)
 
 // A directory files will be written into (report's charts): an existing writable directory, or a
 // path that can become one. Nothing is created here, so a refused input leaves nothing behind.

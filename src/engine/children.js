@@ -34,7 +34,7 @@ export function answerConfigure (child, config) {
 // channel has closed too, so a clean finish is never mistaken for a crash.
 // Messages are checked against `messages` (see messages.js): a malformed one is the child's failure,
 // and the child is killed.
-export function trackChild (child, { name, config, messages, receiver = null, workerId = 0, maxOldSpaceSize = null, phases = {}, lastMessage = 'closed', onMessage = () => {}, onExit }) {
+export function trackChild (child, { name, config, messages = {}, receiver = null, workerId = 0, maxOldSpaceSize = null, phases = {}, lastMessage = 'closed', onMessage = () => {}, onExit }) {
   const entry = { child, workerId, closed: null, exited: false, error: null, invalid: null, stderrTail: '' }
   answerConfigure(child, config)
   child.stderr?.on('data', (chunk) => { entry.stderrTail = (entry.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES) })

@@ -1,5 +1,6 @@
 import { readJsonFile } from '../results/json-file.js'
 import path from 'node:path'
+import { leavesDir } from '../paths.js'
 import { UsageError } from '../errors.js'
 import { loadResults } from '../results/read.js'
 import { resultsReadme } from './results-readme.js'
@@ -28,6 +29,12 @@ export function readPages (file) {
     if (!Array.isArray(page.results) || page.results.length === 0 || page.results.some((r) => typeof r !== 'string')) throw new UsageError(`${where}.results must be a list of results JSON files`)
     for (const key of ['title', 'label', 'images', 'reference']) {
       if (page[key] !== undefined && typeof page[key] !== 'string') throw new UsageError(`${where}.${key} must be a string`)
+    }
+    // A pages file names files of the repository it is run from, to read and to write: none elsewhere.
+    const paths = [['out', page.out], ['images', page.images], ['reference', page.reference], ...page.results.map((r, j) => [`results[${j}]`, r])]
+    for (const [key, value] of paths) {
+      const leaves = value === undefined ? null : leavesDir(value)
+      if (leaves) throw new UsageError(`${where}.${key} ${value} ${leaves === 'outside' ? 'is outside' : 'leads outside'} the current directory${leaves === 'outside' ? '' : ' through a symbolic link'}: a pages file names files of the repository it is run from (run it from there)`)
     }
     return {
       out: page.out,
