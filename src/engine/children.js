@@ -20,7 +20,7 @@ import { invalidMessage, oneLine } from './messages.js'
 // Gives a child its configuration when it asks for it (receiveConfig in child-side.js).
 export function answerConfigure (child, config) {
   child.on('message', (msg) => {
-    if (msg?.type === 'configure' && child.connected) child.send({ type: 'config', config })
+    if (msg?.type === 'configure' && child.connected !== false) child.send({ type: 'config', config })
   })
 }
 
