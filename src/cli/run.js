@@ -8,7 +8,7 @@ import { fsTypeOf } from '../engine/fs-type.js'
 import { planRunCells } from '../bench/orchestrator.js'
 import { runSession } from '../bench/session.js'
 import { payloadOfSize } from '../engine/message.js'
-import { loadScenario, parseShard, selectShard } from './scenario.js'
+import { loadScenario, parseShard, selectShard, shippedScenarios } from './scenario.js'
 import { collectEnv } from '../results/env.js'
 import { SCHEMA_VERSION } from '../results/model.js'
 import { renderTerminal } from '../report/terminal.js'
@@ -49,7 +49,7 @@ export function builder (yargs) {
     .option('max-old-space-size', { type: 'string', describe: 'Heap limit in MB for each worker (node --max-old-space-size), to reproduce memory blow-ups' })
     .option('pipe-bytes', { type: 'string', describe: 'console only: ask for this much pipe buffer per worker (F_SETPIPE_SZ, up to /proc/sys/fs/pipe-max-size); by default the system\'s 64 KiB, what `node app.js | cat` gets and what the plain scripts of bench:truth are measured with' })
     .option('dir', { type: 'string', describe: 'Directory for the runs\' files (the file transport\'s log files, the console capture): tmpfs and a disk are different benchmarks, and each run records the file system type [default: the system\'s temporary directory]' })
-    .option('scenario', { type: 'string', describe: 'Run the cells of a scenario file (scenarios/*.json) instead of the options above' })
+    .option('scenario', { type: 'string', describe: `Run the cells of a scenario instead of the options above: a shipped one by name (${shippedScenarios().map((s) => s.name).join(', ')}; see list) or a scenario file's path` })
     .option('out', { type: 'string', describe: 'Results JSON file [default: the scenario\'s output, else results/run-<timestamp>.json]' })
     .option('resume', { type: 'boolean', default: false, describe: 'Continue the unfinished results file given by --out (or the scenario\'s output): finished runs are kept, the rest run' })
     .option('shard', { type: 'string', describe: 'Run only share k of n of the cells (k/n, e.g. 1/4); join the shards with `log-bench merge`' })
@@ -61,7 +61,7 @@ export function builder (yargs) {
     .example('$0 run --lib pino,pino:sync,pino:transport --transport file', 'pino\'s default against its documented variants')
     .example('$0 run --lib all,raw --transport udp,tcp --syslog rsyslog', 'syslog through a real rsyslogd')
     .example('$0 run --lib all --transport console,file --cpus 1,8 --events 100000 --out results/mine.json', '')
-    .example('$0 run --scenario scenarios/quick.json', 'a whole scenario; add --resume after an interruption, --shard 1/2 to split it')
+    .example('$0 run --scenario quick', 'a shipped scenario (see list); add --resume after an interruption, --shard 1/2 to split it')
 }
 
 // Turns option strings (from the command line or a scenario's run group) into a checked plan;
