@@ -19,14 +19,26 @@ export function list (value, name) {
   return items
 }
 
+// A whole number as people write it: 1000000, 1e6, 1_000_000 or 1,000,000 (grouped by thousands);
+// null for anything else. Inside a comma list (--cpus 1,8) a comma separates values instead.
+export function wholeNumber (text) {
+  const t = String(text).trim()
+  let digits = null
+  if (/^\d+(?:_\d+)*$/.test(t)) digits = t.replace(/_/g, '')
+  else if (/^\d{1,3}(?:,\d{3})+$/.test(t)) digits = t.replace(/,/g, '')
+  else if (/^\d+(?:\.\d+)?e\+?\d+$/i.test(t)) digits = t
+  const n = digits === null ? NaN : Number(digits)
+  return Number.isSafeInteger(n) ? n : null
+}
+
 export function positiveInt (value, name, { min = 1, max = Number.MAX_SAFE_INTEGER, why = '' } = {}) {
   single(value, name)
-  const text = String(value).trim()
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+  const n = wholeNumber(value)
+  if (n === null || n < min || n > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`
     throw new UsageError(`--${name} must be ${range}${why}, got "${value}"`)
   }
-  return Number(text)
+  return n
 }
 
 export function positiveIntList (value, name, limits) {
