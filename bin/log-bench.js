@@ -27,20 +27,24 @@ function usageMessage (msg) {
   return msg.split('\n')[0]
 }
 
+const COMMANDS = [run, list, http, report, compare, merge, sink]
+const commandNames = COMMANDS.map((c) => c.command.split(' ')[0])
+
 try {
-  await yargs(hideBin(process.argv))
-    .scriptName('log-bench')
-    .command(run)
-    .command(list)
-    .command(http)
-    .command(report)
-    .command(compare)
-    .command(merge)
-    .command(sink)
+  const cli = yargs(hideBin(process.argv)).scriptName('log-bench')
+  for (const command of COMMANDS) cli.command(command)
+  await cli
     .middleware((argv) => refuseRepeatedOptions(argv))
-    .demandCommand(1, 'give a command: run or list (see --help)')
+    .demandCommand(1, `give a command: ${commandNames.slice(0, -1).join(', ')} or ${commandNames.at(-1)} (log-bench --help says what each does)`)
     .strict()
-    .fail((msg, err) => { throw err ?? new UsageError(usageMessage(msg)) })
+    .fail((msg, err, y) => {
+      // log-bench alone: the commands and what each does, then exit 2 as for any missing command.
+      if (!err && process.argv.length <= 2) {
+        y.showHelp((text) => process.stderr.write(`${text}\n`))
+        process.exit(EXIT.USAGE)
+      }
+      throw err ?? new UsageError(usageMessage(msg))
+    })
     .epilogue('Exit codes: 0 finished (failed runs are results, recorded in the JSON), 1 harness error, 2 bad input, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).')
     .wrap(Math.min(110, process.stdout.columns || 110))
     .help()

@@ -1,5 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
 import path from 'node:path'
 import { readJson, runCli, tmpDir } from './helpers.js'
 import { positiveInt, positiveIntList, wholeNumber } from '../src/cli/validate.js'
@@ -28,4 +29,37 @@ test('run takes --events 1,000 and --runs 1e0 from the command line', async () =
   assert.equal(doc.runs.length, 1)
   assert.equal(doc.runs[0].events, 1000)
   assert.equal(doc.runs[0].sent, 1000)
+})
+
+test('--out creates its directory; an existing results file is replaced only with --force', async () => {
+  const cwd = tmpDir()
+  const args = ['run', '--lib', 'noop', '--events', '100', '--runs', '1', '--quiet', '--out', 'deep/new/x.json']
+  const first = await runCli(args, { cwd })
+  assert.equal(first.code, 0, first.stderr)
+  const file = path.join(cwd, 'deep', 'new', 'x.json')
+  const bytes = fs.readFileSync(file)
+
+  const again = await runCli(args, { cwd })
+  assert.equal(again.code, 2)
+  assert.match(again.stderr, /deep\/new\/x\.json already holds results \(1 run\): add --force to replace it, or give another --out/)
+  assert.equal(again.stderr.trim().split('\n').length, 1)
+  assert.deepEqual(fs.readFileSync(file), bytes)
+
+  const both = await runCli([...args, '--force', '--resume'], { cwd })
+  assert.equal(both.code, 2)
+  assert.match(both.stderr, /--resume continues the results file and --force replaces it/)
+
+  const forced = await runCli([...args, '--force'], { cwd })
+  assert.equal(forced.code, 0, forced.stderr)
+  assert.notEqual(readJson(file).env.time, JSON.parse(bytes).env.time)
+
+  fs.writeFileSync(path.join(cwd, 'notes.txt'), 'mine')
+  const notes = await runCli(['run', '--lib', 'noop', '--events', '100', '--out', 'notes.txt'], { cwd })
+  assert.equal(notes.code, 2)
+  assert.match(notes.stderr, /notes\.txt already exists: add --force to replace it/)
+  assert.equal(fs.readFileSync(path.join(cwd, 'notes.txt'), 'utf8'), 'mine')
+
+  const http = await runCli(['http', '--lib', 'pino', '--out', 'deep/new/x.json'], { cwd })
+  assert.equal(http.code, 2)
+  assert.match(http.stderr, /already holds results \(1 run\): add --force/)
 })
