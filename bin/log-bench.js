@@ -11,6 +11,14 @@ import * as merge from '../src/cli/merge.js'
 import * as sink from '../src/cli/sink.js'
 import { refuseRepeatedOptions } from '../src/cli/validate.js'
 
+// Node's advice on an ES module loaded as CommonJS would come before log-bench's own line for
+// that adapter (src/loggers/index.js), in other words: every other warning is printed as before.
+const printWarning = process.listeners('warning')
+process.removeAllListeners('warning')
+process.on('warning', (warning) => {
+  if (!String(warning?.message).startsWith('To load an ES module')) for (const print of printWarning) print(warning)
+})
+
 // Bad input: one line on stderr, exit 2. Anything else unexpected is a harness bug: exit 1.
 function fail (err) {
   if (err instanceof UsageError) {

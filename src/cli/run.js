@@ -39,7 +39,7 @@ export const describe = 'Time loggers: fork workers that each log --events event
 export function builder (yargs) {
   return addSyslogOptions(yargs)
     .option('lib', { type: 'string', describe: `Comma list: ${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries), or a path to an adapter file (./my-logger.js); name:variant for a library's documented variant (pino:sync, see list) [default: ${DEFAULTS.lib}]` })
-    .option('workload', { type: 'string', describe: `Comma list of what each event carries: ${WORKLOADS.join(', ')} (see README, "Workloads") [default: ${DEFAULTS.workload}]` })
+    .option('workload', { type: 'string', describe: `Comma list of what each event carries: ${WORKLOADS.join(', ')} (see docs/workloads.md) [default: ${DEFAULTS.workload}]` })
     .option('transport', { type: 'string', describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} [default: ${DEFAULTS.transport}]` })
     .option('cpus', { type: 'string', describe: `Comma list of worker counts (node:cluster workers logging at once) [default: ${DEFAULTS.cpus}]` })
     .option('events', { type: 'string', describe: `Events logged by each worker per run, at most ${MAX_EVENTS.toLocaleString('en-US')} (the verifier keeps one bit per event) [default: ${DEFAULTS.events}]` })
