@@ -127,6 +127,9 @@ export function emptyRunMeasures () {
     sent: null, received: null, corrupt: null, duplicates: null, dropRate: null,
     unblockedMs: null, doneMs: null, eventsPerSec: null, mbPerSec: null,
     cpuUserMs: null, cpuSystemMs: null, maxRssBytes: null, totalRssPeakBytes: null, maxHeapBytes: null,
-    gcCount: null, gcPauseMs: null, overheadMs: null, expected: null, nsPerEvent: null, timeseries: []
+    gcCount: null, gcPauseMs: null, gcMaxPauseMs: null, allocBytesPerEvent: null,
+    cpuMainThreadMs: null, cpuOtherThreadsMs: null, nsCpuPerEvent: null, callLatencyNs: null,
+    loggingMs: null, eventLoopDelayNs: null,
+    overheadMs: null, expected: null, nsPerEvent: null, timeseries: []
   }
 }
