@@ -3,6 +3,7 @@
 // of individual calls, and CPU on the calling thread apart from the process's other threads.
 // docs/costs.md states each method; the primary joins the workers' figures (joinCosts).
 import fs from 'node:fs'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import v8 from 'node:v8'
 import hdr from 'hdr-histogram-js'
 
@@ -117,6 +118,31 @@ export function startCpuRecord () {
       return { cpuUserMs: used.user / 1000, cpuSystemMs: used.system / 1000, cpuMainThreadMs: mainMs, cpuOtherThreadsMs: Math.max(0, processMs - mainMs) }
     }
   }
+}
+
+// --- Event-loop delay ---------------------------------------------------------------------------
+
+// monitorEventLoopDelay records the interval between the firings of a timer of this resolution: the
+// delay is what exceeds the resolution. Used under --rate and in the http server.
+const LOOP_DELAY_RESOLUTION_MS = 10
+export function startLoopDelay () {
+  const monitor = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS })
+  monitor.enable()
+  return {
+    stop () {
+      monitor.disable()
+      if (monitor.count === 0) return null
+      const delay = (ns) => Math.max(0, ns - LOOP_DELAY_RESOLUTION_MS * 1e6)
+      return { p50: delay(monitor.percentile(50)), p99: delay(monitor.percentile(99)), max: delay(monitor.max), samples: monitor.count }
+    }
+  }
+}
+
+// Of several processes' delays, the one whose event loop waited longest (by p99) speaks for the run;
+// null unless every process reported one.
+export function worstLoopDelay (delays) {
+  if (delays.length === 0 || delays.some((d) => d == null)) return null
+  return delays.reduce((worst, d) => (d.p99 > worst.p99 ? d : worst))
 }
 
 // --- Joining the workers' figures in the primary -----------------------------------------------

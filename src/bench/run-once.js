@@ -8,7 +8,7 @@ import { createReceiver } from '../sinks/index.js'
 import { fsTypeOf } from './fs-type.js'
 import { makeRunDir } from './run-dir.js'
 import { killChildren, trackChild } from './children.js'
-import { joinCosts } from './costs.js'
+import { joinCosts, worstLoopDelay } from './costs.js'
 import { startSampler } from './sampler.js'
 import { watcher } from './watcher.js'
 import { DEFAULT_WORKLOAD, judgeArrivals } from './workloads.js'
@@ -232,12 +232,6 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate }) {
     consoleReader: outcome.counts.consoleReader ?? null,
     pipeBytes: outcome.counts.pipeBytes ?? null
   }
-}
-
-// The worker whose event loop waited longest (by p99) speaks for the run.
-function worstLoopDelay (delays) {
-  if (delays.some((d) => d == null)) return null
-  return delays.reduce((worst, d) => (d.p99 > worst.p99 ? d : worst))
 }
 
 // Bytes of message text the workers produced (their own "w<id> <seq>: <payload>"), without the

@@ -2,9 +2,8 @@
 // synchronous loop, or paced at --rate over event-loop ticks), then awaits the adapter's close().
 // Timestamps are process.hrtime.bigint() (CLOCK_MONOTONIC), sent as strings so the primary can
 // compare them across processes. What the calls cost besides time is recorded by ./costs.js.
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createLogger, fail, failOnUncaught, receiveConfig } from './child-side.js'
-import { encodeHistogram, newHistogram, startCpuRecord, startGcRecord, timerFloorNs } from './costs.js'
+import { encodeHistogram, newHistogram, startCpuRecord, startGcRecord, startLoopDelay, timerFloorNs } from './costs.js'
 import { messagePrefix } from './message.js'
 
 failOnUncaught()
@@ -87,24 +86,14 @@ function paced (logRange, events, rate) {
   })
 }
 
-// monitorEventLoopDelay records the interval between the firings of a timer of this resolution:
-// the delay is what exceeds the resolution.
-const LOOP_DELAY_RESOLUTION_MS = 10
-function loopDelayFigures (monitor) {
-  if (monitor.count === 0) return null
-  const delay = (ns) => Math.max(0, ns - LOOP_DELAY_RESOLUTION_MS * 1e6)
-  return { p50: delay(monitor.percentile(50)), p99: delay(monitor.percentile(99)), max: delay(monitor.max), samples: monitor.count }
-}
-
 async function run (logger, floorNs) {
   const { events, rate = null } = config
   const histogram = newHistogram()
   const logRange = rangeLogger(logger, histogram, { sampleEvery, floorNs })
-  const loopDelay = rate ? monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS }) : null
   // From the first call on: importing the library and building the logger are not the logging's cost.
   const cpu = startCpuRecord()
   const gc = startGcRecord()
-  loopDelay?.enable()
+  const loopDelay = rate ? startLoopDelay() : null
   // The run starts at each worker's own first call, not when the primary sent 'start': delivering
   // that message to each worker in turn is not logging time.
   const startedAt = now()
@@ -116,7 +105,7 @@ async function run (logger, floorNs) {
     return fail('logging', err)
   }
   const unblockedAt = now()
-  loopDelay?.disable()
+  const eventLoopDelayNs = loopDelay?.stop() ?? null
   sampleHeap()
   process.send({ type: 'unblocked', at: unblockedAt, startedAt, heldNs: heldNs == null ? null : String(heldNs) })
   await logger.close()
@@ -137,7 +126,7 @@ async function run (logger, floorNs) {
       gc: gcFigures,
       cpu: cpuFigures,
       latency: sampleEvery > 0 ? { encoded: encodeHistogram(histogram), sampleEvery, timerFloorNs: floorNs } : null,
-      eventLoopDelayNs: loopDelay ? loopDelayFigures(loopDelay) : null
+      eventLoopDelayNs
     }
   }, () => process.exit(0))
 }
