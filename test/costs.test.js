@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { payloadOfSize } from '../src/bench/message.js'
+import { payloadOfSize } from '../src/engine/message.js'
 import { runOnce } from '../src/bench/run-once.js'
-import { encodeHistogram, gcFigures, joinCosts, newHistogram } from '../src/bench/costs.js'
+import { encodeHistogram, gcFigures, joinCosts, newHistogram } from '../src/engine/costs.js'
 import { adapterFile } from '../src/loggers/index.js'
 import { ADAPTERS, tmpDir } from './helpers.js'
 

@@ -3,8 +3,8 @@
 // and the logger, then reports how many events it logged, the CPU it used and how long its event loop
 // waited (monitorEventLoopDelay) while measured.
 import http from 'node:http'
-import { createLogger, fail, failOnUncaught, receiveConfig } from '../bench/child-side.js'
-import { startLoopDelay } from '../bench/costs.js'
+import { createLogger, fail, failOnUncaught, receiveConfig } from '../engine/child-side.js'
+import { startLoopDelay } from '../engine/costs.js'
 import { createApp, createEventSource } from './app.js'
 import { REQUEST_LOGGERS } from './request-loggers.js'
 

@@ -1,8 +1,8 @@
 import cluster from 'node:cluster'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { killChildren, trackChild } from '../bench/children.js'
-import { worstLoopDelay } from '../bench/costs.js'
+import { killChildren, trackChild } from '../engine/children.js'
+import { worstLoopDelay } from '../engine/costs.js'
 import { ServerFailure } from '../errors.js'
 
 const SERVER_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server-worker.js')
