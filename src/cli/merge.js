@@ -15,7 +15,7 @@ export function builder (yargs) {
 }
 
 export async function handler (argv) {
-  const out = outputFile(argv.out, { inputs: argv.files })
+  const out = outputFile(argv.out, { create: true, inputs: argv.files })
   const inputs = argv.files.map((file) => ({ file, doc: readResultsFile(file) }))
   const { doc, missing } = mergeShards(inputs, { allowMixedHardware: argv.allowMixedHardware })
   writeJsonAtomic(out, doc)

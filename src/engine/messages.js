@@ -4,6 +4,8 @@
 // enters the results). A message of a type the primary does not use is ignored (log4js, for one,
 // talks to its cluster master over the same channel). A bad message fails that run only.
 
+import hdr from 'hdr-histogram-js'
+
 const MAX_TIMESTAMP = 2n ** 64n - 1n
 const MAX_TEXT = 500
 
@@ -23,6 +25,37 @@ const EXPECT = new Map([
   [object, 'an object']
 ])
 
+// Each wrapper is a new function: its expectation is registered with it.
+function nullable (check) {
+  const wrapped = (v) => v === null || v === undefined || check(v)
+  EXPECT.set(wrapped, `${EXPECT.get(check)} or null`)
+  return wrapped
+}
+const optional = nullable
+
+// The costs a worker measured (src/engine/costs.js): figures or null, and a latency histogram that
+// must decode (the primary merges it).
+function invalidCosts (costs) {
+  if (costs == null) return null
+  const figures = { gc: ['allocBytes', 'gcMaxPauseMs'], cpu: ['cpuMainThreadMs', 'cpuOtherThreadsMs'], eventLoopDelayNs: ['p50', 'p99', 'max'] }
+  for (const [part, keys] of Object.entries(figures)) {
+    const value = costs[part]
+    if (value == null) continue
+    if (!object(value)) return `its "costs.${part}" is not an object`
+    const bad = keys.find((key) => value[key] != null && !amount(value[key]))
+    if (bad) return `its "costs.${part}.${bad}" is ${describeValue(value[bad])}, not a finite number >= 0`
+  }
+  const latency = costs.latency
+  if (latency == null) return null
+  if (!object(latency) || typeof latency.encoded !== 'string' || !(Number.isSafeInteger(latency.sampleEvery) && latency.sampleEvery >= 1) || !amount(latency.timerFloorNs)) return 'its "costs.latency" is not { encoded, sampleEvery, timerFloorNs }'
+  try {
+    hdr.decodeFromCompressedBase64(latency.encoded)
+  } catch {
+    return 'its "costs.latency.encoded" is not a compressed histogram'
+  }
+  return null
+}
+
 const closedFigures = { cpuUserMs: amount, cpuSystemMs: amount, maxRssBytes: amount }
 
 // Per process kind: message type → { field: check }, and optionally a check across fields.
@@ -32,8 +65,8 @@ export const MESSAGES = {
     ready: {},
     error: { phase: text, message: text },
     heap: { heapBytes: amount },
-    unblocked: { at: timestamp, startedAt: timestamp, $: (m) => (BigInt(m.at) < BigInt(m.startedAt) ? 'its "at" is before its "startedAt"' : null) },
-    closed: { at: timestamp, ...closedFigures, heapPeakBytes: amount, gcCount: count, gcPauseMs: amount }
+    unblocked: { at: timestamp, startedAt: timestamp, heldNs: nullable(timestamp), $: (m) => (BigInt(m.at) < BigInt(m.startedAt) ? 'its "at" is before its "startedAt"' : null) },
+    closed: { at: timestamp, ...closedFigures, heapPeakBytes: amount, gcCount: count, gcPauseMs: amount, costs: optional(object), $: (m) => invalidCosts(m.costs) }
   },
   serverWorker: {
     configure: {},

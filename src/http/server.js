@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import { killChildren, trackChild } from '../engine/children.js'
 import { MESSAGES } from '../engine/messages.js'
 import { endTagged, newRunTag, TAG_VARIABLE } from '../engine/leftovers.js'
+import { worstLoopDelay } from '../engine/costs.js'
 import { ServerFailure } from '../errors.js'
 
 const SERVER_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server-worker.js')
@@ -68,6 +69,7 @@ export function startServer ({ libName, adapterFile, mode, transport, cpus, port
         cpuUserMs: sum('cpuUserMs'),
         cpuSystemMs: sum('cpuSystemMs'),
         measuredMs: Math.max(...closed.map((c) => c.measuredMs)),
+        eventLoopDelayNs: worstLoopDelay(closed.map((c) => c.eventLoopDelayNs ?? null)),
         maxRssBytes: Math.max(...closed.map((c) => c.maxRssBytes))
       }
     },

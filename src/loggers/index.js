@@ -74,7 +74,7 @@ export async function loadAdapter (file) {
   if (!fs.existsSync(file)) throw new UsageError(`adapter file not found: ${file}`)
   const adapter = isBuiltin(file) ? (await import(pathToFileURL(file).href)).default : await probeAdapter(file)
   const problem = adapterProblem(adapter)
-  if (problem) throw new UsageError(`adapter ${file} does not export the adapter interface: ${problem} (see README, "Writing an adapter")`)
+  if (problem) throw new UsageError(`adapter ${file} does not export the adapter interface: ${problem} (see docs/adapters.md)`)
   return adapter
 }
 
@@ -97,7 +97,7 @@ function probeAdapter (file) {
         return resolve(data && typeof data === 'object' ? { ...data, create: createIsFunction ? PROBED_CREATE : undefined } : null)
       }
       if (answer?.type === 'adapter') return resolve(null)
-      if (answer?.type === 'error' && typeof answer.message === 'string') return reject(new UsageError(`adapter ${file} could not be loaded: ${answer.message}`))
+      if (answer?.type === 'error' && typeof answer.message === 'string') return reject(new UsageError(`adapter ${file} could not be loaded: ${answer.message}${moduleKindHint(answer)}`))
       if (code === 13) return reject(new UsageError(`adapter ${file} did not finish loading: a top-level await that never settles (Node exits with code 13)`))
       reject(new UsageError(`adapter ${file} ended its process while loading (${signal ? `killed by ${signal}` : `exit code ${code}`}): an adapter's top-level code must not exit; build the logger in create()`))
     })
@@ -107,6 +107,14 @@ function probeAdapter (file) {
 // Stands for an outside adapter's create(), which only ever runs in the workers.
 function PROBED_CREATE () {
   throw new Error('an outside adapter is created in the workers only')
+}
+
+// An ES module loaded as CommonJS, or the other way round: which file name or form fits.
+function moduleKindHint (err) {
+  const message = String(err?.message)
+  if (/Cannot use import statement outside a module|Unexpected token 'export'/.test(message)) return ' (it is an ES module, but the nearest package.json makes .js files CommonJS: name it .mjs, or write it with require and module.exports; see docs/adapters.md)'
+  if (/(require|module|exports) is not defined in ES module scope/.test(message)) return ' (it is CommonJS, but the nearest package.json makes .js files ES modules: name it .cjs, or write it with import and export default; see docs/adapters.md)'
+  return ''
 }
 
 function adapterProblem (adapter) {

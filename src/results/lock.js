@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { isAlive, ownerOf } from '../engine/run-dir.js'
-import { ioReason } from './write.js'
+import { ioReason, removeEmptyTree } from './write.js'
 
 // One log-bench at a time per results file: two runs with the same --out would each rewrite the
 // file with their own runs, and the last save would win. The lock is a file beside the results
@@ -12,6 +12,14 @@ import { ioReason } from './write.js'
 export function lockResults (out) {
   const lock = path.join(path.dirname(out), `.${path.basename(out)}.lock`)
   const mine = JSON.stringify(ownerOf(process.pid)) + '\n'
+  // --out may name a directory still to be made: the lock goes there first, and if no results follow
+  // (a run that failed before its first save), the directories made for it go with the lock.
+  let madeDir
+  try {
+    madeDir = fs.mkdirSync(path.dirname(out), { recursive: true })
+  } catch (err) {
+    throw new UsageError(`cannot write ${out}: ${ioReason(err)}${err.code ? ` (${err.code})` : ''}; no run was saved`)
+  }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       createExclusive(lock, mine)
@@ -19,6 +27,7 @@ export function lockResults (out) {
         try {
           if (fs.readFileSync(lock, 'utf8') === mine) fs.unlinkSync(lock)
         } catch {}
+        if (madeDir) removeEmptyTree(madeDir)
         process.off('exit', release)
       }
       process.on('exit', release)
