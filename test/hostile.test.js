@@ -6,6 +6,7 @@ import { syncBuiltinESMExports } from 'node:module'
 import path from 'node:path'
 import { describe, it, mock } from 'node:test'
 import { writeFileAtomic } from '../src/results/write.js'
+import { rsyslogConfig, rsyslogString } from '../src/sinks/rsyslog.js'
 import { ADAPTERS, BIN, leftovers, readJson, ROOT, runCli, taggedPids, tmpDir, waitFor, rsyslogSkip } from './helpers.js'
 
 // Files and processes are hostile ground: names in results files are data, planted symlinks are
@@ -171,5 +172,30 @@ describe('a closed stdout ends the output quietly; the results file is still who
       assert.equal(result.code, 0, result.stderr)
       assert.equal(result.stderr, '')
     }
+  })
+})
+
+describe('--dir goes into rsyslog.conf quoted as its grammar requires', () => {
+  it('a quote and a backslash are escaped inside the string; a newline is refused', () => {
+    assert.equal(rsyslogString('/tmp/a"b\\c'), '"/tmp/a\\"b\\\\c"')
+    const config = rsyslogConfig({ dir: '/tmp/x") $IncludeConfig /etc/evil (x="', udpPort: 514, receiveBufferBytes: 1 })
+    assert.match(config, /^global\(workDirectory="\/tmp\/x\\"\) \$IncludeConfig \/etc\/evil \(x=\\"" maxMessageSize/m)
+    assert.throws(() => rsyslogString('/tmp/a\nb'), /holds a control character/)
+  })
+
+  it('a run with --dir holding " and \\ delivers every event through rsyslogd; a newline is one line, exit 2', { skip: rsyslogSkip }, async () => {
+    const dir = path.join(tmpDir(), 'we"ird\\dir')
+    fs.mkdirSync(dir)
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'raw', '--transport', 'udp', '--syslog', 'rsyslog', '--events', '1000', '--runs', '1', '--dir', dir, '--out', out, '--quiet'])
+    assert.equal(result.code, 0, result.stderr)
+    const [run] = readJson(out).runs
+    assert.equal(run.status, 'ok', run.error)
+    assert.equal(run.received, 1000)
+    const newline = path.join(tmpDir(), 'new\nline')
+    fs.mkdirSync(newline)
+    const refused = await runCli(['run', '--lib', 'raw', '--transport', 'udp', '--syslog', 'rsyslog', '--events', '10', '--dir', newline, '--out', out])
+    assert.equal(refused.code, 2)
+    assert.match(refused.stderr, /^log-bench: rsyslogd's configuration cannot name .*holds a control character/)
   })
 })

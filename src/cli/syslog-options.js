@@ -1,9 +1,10 @@
+import os from 'node:os'
 import fs from 'node:fs'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { sinkName } from '../sinks/syslog.js'
 import { defaultUdpReceivers, udpReaderName, probeUdpReceiveBuffer, UDP_RECEIVE_BUFFER_BYTES } from '../sinks/embedded-sink.js'
-import { requireRsyslogd } from '../sinks/rsyslog.js'
+import { requireRsyslogd, rsyslogString } from '../sinks/rsyslog.js'
 import { oneOf, positiveInt } from './validate.js'
 
 export const SYSLOG_SINKS = ['embedded', 'rsyslog']
@@ -37,7 +38,11 @@ export async function parseSyslogOptions (argv, transports) {
   } else if (argv.syslogPort != null) {
     throw new UsageError('--syslog-port needs --syslog-host (the embedded sink and rsyslog use free ports of their own)')
   }
-  if (syslogHost === null && syslog === 'rsyslog') requireRsyslogd()
+  if (syslogHost === null && syslog === 'rsyslog') {
+    requireRsyslogd()
+    // The runs' directory is named in rsyslogd's configuration: checked before anything runs.
+    rsyslogString(argv.dir ?? os.tmpdir())
+  }
   const syslogOutput = argv.syslogOutput == null ? null : outputFileOption(argv.syslogOutput, syslogHost)
   const options = { syslog: syslogHost === null ? syslog : 'external', syslogHost, syslogPort, syslogOutput }
   // rsyslogd sets its buffer with SO_RCVBUFFORCE when it may, so only the embedded sink's is known.

@@ -45,20 +45,30 @@ export function requireRsyslogd () {
   return binary
 }
 
+// A path as a RainerScript string constant: inside double quotes a backslash escapes the next
+// character, so `"` and `\` are escaped and nothing in a directory's name can end the string or add a
+// directive. Control characters (a newline) have no place in a configuration line: refused.
+export function rsyslogString (value) {
+  const text = String(value)
+  if (/[\x00-\x1f\x7f]/.test(text)) throw new UsageError(`rsyslogd's configuration cannot name ${JSON.stringify(text)}: it holds a control character (a newline?); give --dir (or TMPDIR) a directory without one`)
+  return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`
+}
+
 export function rsyslogConfig ({ dir, udpPort, tcpPort, receiveBufferBytes }) {
+  const q = (file) => rsyslogString(file)
   const inputs = []
   if (udpPort != null) inputs.push('module(load="imudp")', `input(type="imudp" address="127.0.0.1" port="${udpPort}" rcvbufSize="${receiveBufferBytes}" ruleset="logbench")`)
   if (tcpPort != null) inputs.push('module(load="imtcp")', `input(type="imtcp" address="127.0.0.1" port="${tcpPort}" ruleset="logbench")`)
   return `# Written by log-bench for one run; see docs/syslog.md.
-global(workDirectory="${dir}" maxMessageSize="64k" processInternalMessages="on")
-module(load="impstats" interval="1" format="json" log.syslog="off" log.file="${path.join(dir, 'impstats.json')}")
+global(workDirectory=${q(dir)} maxMessageSize="64k" processInternalMessages="on")
+module(load="impstats" interval="1" format="json" log.syslog="off" log.file=${q(path.join(dir, 'impstats.json'))})
 ${inputs.join('\n')}
 template(name="logbenchRaw" type="string" string="%rawmsg%\\n")
 ruleset(name="logbench") {
-  action(name="logbench-output" type="omfile" file="${path.join(dir, 'received.log')}" template="logbenchRaw")
+  action(name="logbench-output" type="omfile" file=${q(path.join(dir, 'received.log'))} template="logbenchRaw")
 }
 # rsyslogd's own messages (start, errors) go to their own file, never into the verified one.
-action(type="omfile" file="${path.join(dir, 'internal.log')}")
+action(type="omfile" file=${q(path.join(dir, 'internal.log'))})
 `
 }
 
