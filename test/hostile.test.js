@@ -199,3 +199,19 @@ describe('--dir goes into rsyslog.conf quoted as its grammar requires', () => {
     assert.match(refused.stderr, /^log-bench: rsyslogd's configuration cannot name .*holds a control character/)
   })
 })
+
+describe('a "|" in a name or reason is escaped once', () => {
+  it('At a glance and the per-library tables keep the cell whole', async () => {
+    const doc = JSON.parse(fs.readFileSync(RESULTS, 'utf8'))
+    const failed = doc.runs.find((r) => (r.type ?? 'run') === 'run' && !r.ok && r.status === 'failed') ?? doc.runs.find((r) => (r.type ?? 'run') === 'run')
+    Object.assign(failed, { ok: false, status: 'failed', error: 'worker 0 failed: a|b', doneMs: null, unblockedMs: null })
+    const dir = tmpDir()
+    fs.writeFileSync(path.join(dir, 'r.json'), JSON.stringify(doc))
+    const result = await runCli(['report', 'r.json', '--out', 'page.md'], { cwd: dir })
+    assert.equal(result.code, 0, result.stderr)
+    const page = fs.readFileSync(path.join(dir, 'page.md'), 'utf8')
+    const glance = page.slice(page.indexOf('## At a glance'), page.indexOf('## Hardware'))
+    assert.match(glance, /failed: a\\\|b/)
+    assert.doesNotMatch(glance, /\\\\\|/)
+  })
+})

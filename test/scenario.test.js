@@ -109,8 +109,15 @@ describe('shards and merge', () => {
     assert.equal((await runCli(['run', '--scenario', scenario('other'), '--shard', '2/2', '--out', other, '--quiet'])).code, 0)
     const mismatched = await runCli(['merge', file('s1.json'), other, '--out', file('x.json')])
     assert.equal(mismatched.code, 2)
-    assert.match(mismatched.stderr, /holds scenario "other" but .* holds scenario "tiny": only shards of the same scenario/)
+    assert.match(mismatched.stderr, /other\.json holds results of another plan than .*s1\.json \(scenario "tiny" vs scenario "other"\): only shards of the same scenario/)
     assert.equal(fs.existsSync(file('x.json')), false)
+    // Two shards of the command line with different options: the option that differs is named.
+    const [a, b] = [path.join(dir, 'opt1.json'), path.join(dir, 'opt2.json')]
+    assert.equal((await runCli(['run', '--lib', 'noop', '--transport', 'file', '--events', '10', '--runs', '1', '--shard', '1/2', '--out', a, '--quiet'])).code, 0)
+    assert.equal((await runCli(['run', '--lib', 'noop', '--transport', 'file', '--events', '20', '--runs', '1', '--shard', '2/2', '--out', b, '--quiet'])).code, 0)
+    const options = await runCli(['merge', a, b, '--out', file('x.json')])
+    assert.equal(options.code, 2)
+    assert.match(options.stderr, /opt2\.json holds results of another plan than .*opt1\.json \(opt1\.json's vs opt2\.json's: events 10 vs 20\)/)
   })
 
   it('refuses duplicate runs of a cell', async () => {

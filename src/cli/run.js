@@ -12,6 +12,7 @@ import { loadScenario, parseShard, selectShard, shippedScenarios } from './scena
 import { collectEnv } from '../results/env.js'
 import { SCHEMA_VERSION } from '../results/model.js'
 import { lockResults } from '../results/lock.js'
+import { optionDifferences } from '../results/plans.js'
 import { renderTerminal } from '../report/terminal.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
 import { planHttpCells } from '../http/matrix.js'
@@ -235,21 +236,6 @@ function planDifference (env, plan, shard) {
   if ((theirs.shard ?? null) !== ourShard) differences.push(`shard ${theirs.shard ?? 'none'} vs ${ourShard ?? 'none'}`)
   if (theirs.kind === 'scenario' && theirs.name !== plan.name) differences.unshift(`scenario "${theirs.name}" vs "${plan.name}"`)
   return `it holds results of ${plan.kind === 'scenario' ? 'another scenario' : 'other options'} (the file's vs these: ${differences.join(', ') || 'the scenario file changed'})`
-}
-
-function optionDifferences (theirs, ours, at = '') {
-  const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
-  const show = (v) => (v == null ? 'none' : Array.isArray(v) ? v.join(',') : isObject(v) ? JSON.stringify(v) : String(v))
-  const differences = []
-  for (const key of new Set([...Object.keys(theirs ?? {}), ...Object.keys(ours ?? {})])) {
-    const [a, b] = [theirs?.[key], ours?.[key]]
-    if (JSON.stringify(a) === JSON.stringify(b)) continue
-    const name = Array.isArray(theirs ?? ours) ? `${at}[${key}]` : at ? `${at}.${key}` : key
-    const nested = (isObject(a) && isObject(b)) || (Array.isArray(a) && Array.isArray(b) && [...a, ...b].some(isObject))
-    if (nested) differences.push(...optionDifferences(a, b, name))
-    else differences.push(`${name} ${show(a)} vs ${show(b)}`)
-  }
-  return differences
 }
 
 export async function handler (argv) {

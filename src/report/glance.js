@@ -9,8 +9,8 @@ import { cpuLabel, formatMs, formatPct, runName, transportTitle, unique } from '
 const BASELINES = new Set(['noop', 'raw'])
 const count = (n) => n.toLocaleString('en-US')
 const workloadOf = (r) => dimensionValue(r, 'workload')
-// A table cell holds several entries; a reason may hold a "|".
-const cell = (entries) => (entries.length ? entries.join('<br>') : '—').replace(/\|/g, '\\|')
+// A table cell holds several entries (a "|" in a reason is escaped once, by formatTable).
+const cell = (entries) => (entries.length ? entries.join('<br>') : '—')
 
 export const glanceSection = {
   name: 'glance',

@@ -37,7 +37,7 @@ export const thenAndNowSection = {
       const then = c.failed ? [c.failed, '', ''] : [formatMs(c.unblockedMs), formatMs(c.doneMs), c.dropRate === undefined ? '' : formatPct(c.dropRate)]
       let now
       if (!s) now = ['not measured', '', '']
-      else if (s.okRuns === 0) now = [s.status === 'unsupported' ? 'unsupported' : `${s.status}: ${s.errors[0] ?? ''}`.replace(/\|/g, '\\|'), '', '']
+      else if (s.okRuns === 0) now = [s.status === 'unsupported' ? 'unsupported' : `${s.status}: ${s.errors[0] ?? ''}`, '', '']
       else now = [formatMs(s.unblockedMs?.mean), formatMs(s.doneMs?.mean), s.dropRate ? formatPct(s.dropRate.mean) : 'unknown']
       return [transportTitle(c.transport), c.lib, cpuLabel(c.cpus), ...then, ...now]
     })

@@ -1,5 +1,7 @@
+import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { cellKey } from './model.js'
+import { optionDifferences } from './plans.js'
 import { SUMMARIZERS } from './summaries.js'
 import { environmentDifference } from './read.js'
 
@@ -14,7 +16,7 @@ export function mergeShards (inputs, { allowMixedHardware = false, summarizers =
   for (const { file, doc } of inputs) {
     if (!doc.env.plan) throw new UsageError(`${file}: has no plan (written by an older log-bench?); only results of log-bench run can be merged`)
     if (doc.env.plan.id !== first.doc.env.plan.id) {
-      throw new UsageError(`${file} holds ${describePlan(doc.env.plan)} but ${first.file} holds ${describePlan(first.doc.env.plan)}: only shards of the same scenario or options can be merged`)
+      throw new UsageError(`${file} holds results of another plan than ${first.file} (${planDifference(first, { file, doc })}): only shards of the same scenario or options can be merged`)
     }
   }
   const shards = inputs.map(({ file, doc }) => ({ file, doc, shard: parseShardLabel(doc.env.plan.shard, file) }))
@@ -85,8 +87,16 @@ function isHardwareOnly (a, b) {
   return a.node === b.node && JSON.stringify(a.libVersions) === JSON.stringify(b.libVersions)
 }
 
+// What tells two shards' plans apart, first file's side first: "events 1000 vs 2000".
+function planDifference (a, b) {
+  const [x, y] = [a.doc.env.plan, b.doc.env.plan]
+  if (x.kind !== y.kind || x.name !== y.name) return `${describePlan(x)} vs ${describePlan(y)}`
+  const differences = optionDifferences(a.doc.env.options, b.doc.env.options)
+  return differences.length ? `${path.basename(a.file)}'s vs ${path.basename(b.file)}'s: ${differences.join(', ')}` : `the same ${describePlan(x)}, but its file changed between the shards`
+}
+
 function describePlan (plan) {
-  return `${plan.kind} "${plan.name}"`
+  return plan.kind === 'scenario' ? `scenario "${plan.name}"` : 'command-line options'
 }
 
 function pick (object, fields) {
