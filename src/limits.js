@@ -1,3 +1,5 @@
+import fs from 'node:fs'
+
 // The limits of what log-bench measures, one figure each: the command line refuses values beyond
 // them, and the results reader refuses files that claim them (a file is input like an option).
 
@@ -10,3 +12,18 @@ export const MAX_EVENTS = 2 ** 30
 export const MAX_SIZE_BYTES = 1 << 20
 // Runs per cell (--runs).
 export const MAX_RUNS = 1000
+
+// File descriptors a process may hold (the soft RLIMIT_NOFILE, `ulimit -n`), from /proc; null
+// where it cannot be read. An http run's load generator holds one per connection, and so may a
+// server worker: past the limit, connections fail with EMFILE.
+export function openFilesLimit (limitsFile = '/proc/self/limits') {
+  try {
+    const line = fs.readFileSync(limitsFile, 'utf8').split('\n').find((l) => l.startsWith('Max open files'))
+    const soft = line?.slice('Max open files'.length).trim().split(/\s+/)[0]
+    return soft === 'unlimited' ? Infinity : Number.isSafeInteger(Number(soft)) ? Number(soft) : null
+  } catch {
+    return null
+  }
+}
+// Descriptors a Node process holds besides its connections (stdio, IPC, the event loop, libraries).
+export const FILES_BESIDES_CONNECTIONS = 64

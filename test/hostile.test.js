@@ -6,6 +6,7 @@ import { syncBuiltinESMExports } from 'node:module'
 import path from 'node:path'
 import { describe, it, mock } from 'node:test'
 import { writeFileAtomic } from '../src/results/write.js'
+import { openFilesLimit } from '../src/limits.js'
 import { rsyslogConfig, rsyslogString } from '../src/sinks/rsyslog.js'
 import { ADAPTERS, BIN, leftovers, readJson, ROOT, runCli, taggedPids, tmpDir, waitFor, rsyslogSkip } from './helpers.js'
 
@@ -213,5 +214,26 @@ describe('a "|" in a name or reason is escaped once', () => {
     const glance = page.slice(page.indexOf('## At a glance'), page.indexOf('## Hardware'))
     assert.match(glance, /failed: a\\\|b/)
     assert.doesNotMatch(glance, /\\\\\|/)
+  })
+})
+
+describe('an http run starved of file descriptors is refused before it starts, naming EMFILE', () => {
+  it('ulimit -n 512 with --connections 2000: one line, exit 2, nothing started', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await new Promise((resolve) => {
+      execFile('bash', ['-c', `ulimit -n 512 && exec '${process.execPath}' '${BIN}' http --lib pino --connections 2000 --duration 1 --warmup 0 --runs 1 --out '${out}'`], (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stderr }))
+    })
+    assert.equal(result.code, 2, result.stderr)
+    assert.match(result.stderr, /^log-bench: --connections 2000 needs about 2,064 open files .* this shell allows 512 \(ulimit -n\): .* give at most --connections 448; past it, connections fail with EMFILE\n$/)
+    assert.equal(fs.existsSync(out), false)
+  })
+
+  it('the limit is read from /proc/self/limits', () => {
+    const file = path.join(tmpDir(), 'limits')
+    fs.writeFileSync(file, 'Limit                     Soft Limit           Hard Limit           Units     \nMax open files            1024                 524288               files     \n')
+    assert.equal(openFilesLimit(file), 1024)
+    fs.writeFileSync(file, 'Max open files            unlimited            unlimited            files\n')
+    assert.equal(openFilesLimit(file), Infinity)
+    assert.equal(openFilesLimit(path.join(file, 'missing')), null)
   })
 })

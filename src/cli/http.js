@@ -9,7 +9,7 @@ import { collectEnv } from '../results/env.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
 import { defaultOutput, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, refuseToReplace, seconds } from './validate.js'
 import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
-import { MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../limits.js'
+import { FILES_BESIDES_CONNECTIONS, MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS, openFilesLimit } from '../limits.js'
 
 export const DEFAULTS = {
   lib: 'none,all',
@@ -86,10 +86,19 @@ export async function parseHttpOptions (argv) {
     runs: positiveInt(argv.runs, 'runs', { max: MAX_RUNS }),
     port: positiveInt(argv.port, 'port', { min: 0, max: 65535 })
   }
+  refuseBeyondOpenFiles(options.load.connections)
   options.receiverOptions = await parseSyslogOptions(argv, options.transports)
   options.out = argv.out == null ? null : outputFile(argv.out, { create: true, inputs: options.libs.map((l) => l.file).filter(Boolean) })
   if (options.out) refuseToReplace(options.out, { force: argv.force })
   return options
+}
+
+// Every connection is a file descriptor in the load generator, and may be one in a server worker:
+// past `ulimit -n` they fail with EMFILE and a run would only time out. Said before anything runs.
+function refuseBeyondOpenFiles (connections) {
+  const limit = openFilesLimit()
+  const needed = connections + FILES_BESIDES_CONNECTIONS
+  if (limit !== null && needed > limit) throw new UsageError(`--connections ${connections} needs about ${needed.toLocaleString('en-US')} open files in the load generator and in a server worker, but this shell allows ${limit.toLocaleString('en-US')} (ulimit -n): raise it (ulimit -n ${Math.max(needed * 2, 4096)}) or give at most --connections ${Math.max(1, limit - FILES_BESIDES_CONNECTIONS)}; past it, connections fail with EMFILE`)
 }
 
 export function describeHttpOptions (options) {
