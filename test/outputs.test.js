@@ -172,6 +172,20 @@ describe('one log-bench at a time per results file', () => {
     assert.deepEqual(fs.readdirSync(dir), ['same.json'])
   })
 
+  it('an empty lock: refused while a moment old (its owner is still writing it), taken over when older', async () => {
+    const dir = tmpDir()
+    const lock = path.join(dir, '.same.json.lock')
+    fs.writeFileSync(lock, '')
+    const fresh = await runCli(quickRun, { cwd: dir })
+    assert.equal(fresh.code, 2)
+    assert.match(fresh.stderr, /is being written by another log-bench that is just starting/)
+    const old = new Date(Date.now() - 60_000)
+    fs.utimesSync(lock, old, old)
+    const next = await runCli(quickRun, { cwd: dir })
+    assert.equal(next.code, 0, next.stderr)
+    assert.deepEqual(fs.readdirSync(dir), ['same.json'])
+  })
+
   it('a lock left by a log-bench killed with SIGKILL does not block the next run', async () => {
     const dir = tmpDir()
     let first

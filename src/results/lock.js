@@ -36,6 +36,8 @@ export function lockResults (out) {
       if (err.code !== 'EEXIST') throw new UsageError(`cannot write ${out}: ${ioReason(err)}${err.code ? ` (${err.code})` : ''}; no run was saved`)
     }
     const owner = readOwner(lock)
+    // An empty lock a moment old is another log-bench between creating it and writing its owner.
+    if (!owner && ageMs(lock) < FRESH_MS) throw new UsageError(`${out} is being written by another log-bench that is just starting: wait for it to finish, or give another --out`)
     if (owner && isAlive(owner)) throw new UsageError(`${out} is being written by another log-bench (pid ${owner.pid}): wait for it to finish, or give another --out`)
     // Stale (its owner is gone) or unreadable: take it over once; a second failure means another
     // log-bench took it over at the same moment.
@@ -55,6 +57,16 @@ function createExclusive (lock, content) {
     throw err
   }
   fs.closeSync(fd)
+}
+
+const FRESH_MS = 2000
+
+function ageMs (file) {
+  try {
+    return Date.now() - fs.statSync(file).mtimeMs
+  } catch {
+    return Infinity
+  }
 }
 
 function readOwner (lock) {
