@@ -176,6 +176,9 @@ describe('one log-bench at a time per results file', () => {
     const dir = tmpDir()
     const lock = path.join(dir, '.same.json.lock')
     fs.writeFileSync(lock, '')
+    // "A moment old" without depending on how fast log-bench starts: its time is just ahead.
+    const soon = new Date(Date.now() + 60_000)
+    fs.utimesSync(lock, soon, soon)
     const fresh = await runCli(quickRun, { cwd: dir })
     assert.equal(fresh.code, 2)
     assert.match(fresh.stderr, /is being written by another log-bench that is just starting/)
@@ -194,6 +197,8 @@ describe('one log-bench at a time per results file', () => {
     first.kill('SIGKILL')
     await pending
     assert.ok(fs.existsSync(path.join(dir, '.same.json.lock')))
+    // As if it had been killed while saving: its temporary file is its own too.
+    fs.writeFileSync(path.join(dir, '.same.json.0123456789abcdef.tmp'), '{"half')
     // The killed run's file holds its first save: replacing it takes --force, as for any results file.
     const next = await runCli([...quickRun, '--force'], { cwd: dir })
     assert.equal(next.code, 0, next.stderr)

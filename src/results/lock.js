@@ -40,7 +40,9 @@ export function lockResults (out) {
     if (!owner && ageMs(lock) < FRESH_MS) throw new UsageError(`${out} is being written by another log-bench that is just starting: wait for it to finish, or give another --out`)
     if (owner && isAlive(owner)) throw new UsageError(`${out} is being written by another log-bench (pid ${owner.pid}): wait for it to finish, or give another --out`)
     // Stale (its owner is gone) or unreadable: take it over once; a second failure means another
-    // log-bench took it over at the same moment.
+    // log-bench took it over at the same moment. A temporary file of the results (killed while
+    // saving) is that owner's too: removed with its lock.
+    removeStaleTemporaries(out)
     fs.rmSync(lock, { force: true })
   }
   throw new UsageError(`${out} is being written by another log-bench that started at the same moment: give another --out`)
@@ -60,6 +62,17 @@ function createExclusive (lock, content) {
 }
 
 const FRESH_MS = 2000
+
+// The temporary names writeFileAtomic gives `out`: .<name>.<16 hex digits>.tmp beside it.
+function removeStaleTemporaries (out) {
+  const prefix = `.${path.basename(out).slice(0, 100)}.`
+  const dir = path.dirname(out)
+  let names = []
+  try { names = fs.readdirSync(dir) } catch {}
+  for (const name of names) {
+    if (name.startsWith(prefix) && /^[0-9a-f]{16}\.tmp$/.test(name.slice(prefix.length))) fs.rmSync(path.join(dir, name), { force: true })
+  }
+}
 
 function ageMs (file) {
   try {
