@@ -1,13 +1,12 @@
 // One cluster worker: builds the logger, waits at the barrier, runs the seed's tight synchronous
-// loop, then awaits the adapter's close(). Timestamps are process.hrtime.bigint() (CLOCK_MONOTONIC),
-// sent as strings so the primary can compare them across processes.
+// loop, then awaits the adapter's close(). Timestamps are on the primary's clock (now() in
+// child-side.js), sent as strings so the primary can compare them across processes.
 import { performance, PerformanceObserver } from 'node:perf_hooks'
-import { createLogger, fail, failOnUncaught, receiveConfig } from './child-side.js'
+import { createLogger, fail, failOnUncaught, now, receiveConfig } from './child-side.js'
 import { messagePrefix } from './message.js'
 
 failOnUncaught()
 const config = await receiveConfig()
-const now = () => String(process.hrtime.bigint())
 
 // Only collections from the first log call on count: importing the library and building the
 // logger are not the logging's cost. Entries arrive late (queued), so they are judged by their start.

@@ -16,8 +16,9 @@ import { renderHttpTerminal } from '../report/http-terminal.js'
 import { planHttpCells } from '../http/matrix.js'
 import { DEFAULTS as HTTP_DEFAULTS, describeHttpOptions, parseHttpOptions } from './http.js'
 import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions, SYSLOG_OPTION_NAMES } from './syslog-options.js'
-import { defaultOutput, eventCount, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, seconds, writableDirectory } from './validate.js'
+import { cacheDirectory, defaultOutput, eventCount, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, seconds, writableDirectory } from './validate.js'
 import { MAX_EVENTS } from '../sinks/verifier.js'
+import { DEFAULT_RUNTIME, RUNTIME_NAMES, parseRuntimes, resolveRuntimes } from '../versions/runtimes.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
 
 export const DEFAULTS = {
@@ -26,19 +27,22 @@ export const DEFAULTS = {
   cpus: '1',
   events: '1000000',
   workload: 'string',
+  runtime: DEFAULT_RUNTIME,
   runs: '3',
   timeout: '600'
 }
 
 // The options that define cells; a scenario file defines its own, so they cannot be combined.
-const MATRIX_OPTIONS = ['lib', 'workload', 'transport', 'cpus', 'events', 'runs', 'size', 'timeout', 'max-old-space-size', 'pipe-bytes', ...SYSLOG_OPTION_NAMES]
+const MATRIX_OPTIONS = ['lib', 'workload', 'runtime', 'transport', 'cpus', 'events', 'runs', 'size', 'timeout', 'max-old-space-size', 'pipe-bytes', ...SYSLOG_OPTION_NAMES]
 
 export const command = 'run'
 export const describe = 'Time loggers: fork workers that each log --events events, wait until every byte landed, verify every event'
 
 export function builder (yargs) {
   return addSyslogOptions(yargs)
-    .option('lib', { type: 'string', describe: `Comma list: ${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries), or a path to an adapter file (./my-logger.js); name:variant for a library's documented variant (pino:sync, see list) [default: ${DEFAULTS.lib}]` })
+    .option('lib', { type: 'string', describe: `Comma list: ${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries), or a path to an adapter file (./my-logger.js); name:variant for a library's documented variant (pino:sync, see list); name@range for a published version of log4js, winston, bunyan or pino (pino@9, winston@2.4.7), installed into the cache on first use [default: ${DEFAULTS.lib}]` })
+    .option('runtime', { type: 'string', describe: `Comma list of runtimes the workers run under: ${RUNTIME_NAMES.join(', ')}, name@range, or a path to a binary; registry runtimes are installed into the cache on first use (node: the Node running log-bench) [default: ${DEFAULTS.runtime}]` })
+    .option('cache', { type: 'string', describe: 'Directory for installed library versions and runtimes [default: $XDG_CACHE_HOME/log-bench, else ~/.cache/log-bench]' })
     .option('workload', { type: 'string', describe: `Comma list of what each event carries: ${WORKLOADS.join(', ')} (see README, "Workloads") [default: ${DEFAULTS.workload}]` })
     .option('transport', { type: 'string', describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} [default: ${DEFAULTS.transport}]` })
     .option('cpus', { type: 'string', describe: `Comma list of worker counts (node:cluster workers logging at once) [default: ${DEFAULTS.cpus}]` })
@@ -60,6 +64,8 @@ export function builder (yargs) {
     .example('$0 run --lib all,raw --workload object,child,disabled --transport console,file', 'structured logging, child loggers and disabled calls')
     .example('$0 run --lib pino,pino:sync,pino:transport --transport file', 'pino\'s default against its documented variants')
     .example('$0 run --lib all,raw --transport udp,tcp --syslog rsyslog', 'syslog through a real rsyslogd')
+    .example('$0 run --lib pino@9,pino@10,winston@2,winston@3 --transport console,file', 'published versions side by side')
+    .example('$0 run --runtime node@22,bun --lib pino,raw', 'the workers under Node 22 and under Bun')
     .example('$0 run --lib all --transport console,file --cpus 1,8 --events 100000 --out results/mine.json', '')
     .example('$0 run --scenario scenarios/quick.json', 'a whole scenario; add --resume after an interruption, --shard 1/2 to split it')
 }
@@ -68,10 +74,15 @@ export function builder (yargs) {
 // throws UsageError on anything wrong.
 export async function parseRunOptions (argv) {
   const value = (name, key = name) => argv[key] ?? DEFAULTS[name]
-  const libs = await loadLibraries(list(value('lib'), 'lib'))
   const transports = oneOf(list(value('transport'), 'transport'), TRANSPORTS, 'transport')
   const workloads = oneOf(list(value('workload'), 'workload'), WORKLOADS, 'workload')
+  const runtimeEntries = list(value('runtime'), 'runtime')
+  parseRuntimes(runtimeEntries)
+  const cache = cacheDirectory(argv.cache)
+  // Installs come last, once every other option is known to be right.
+  const libs = await loadLibraries(list(value('lib'), 'lib'), [], { cache })
   return {
+    runtimes: await resolveRuntimes(runtimeEntries, { cache }),
     libs,
     transports: [...new Set(transports)],
     workloads: [...new Set(workloads)],
@@ -87,8 +98,11 @@ export async function parseRunOptions (argv) {
 }
 
 function describeOptions (options) {
+  const runtimes = options.runtimes.map((r) => r.label)
   return {
-    libs: options.libs.map((l) => libLabel(l.name, l.variant)),
+    libs: options.libs.map((l) => libLabel(l.name, l.variant, l.range != null ? l.version : null)),
+    // Only where other than the Node running log-bench, so other plans describe themselves as before.
+    ...(options.runtimes.some((r) => r.spec !== DEFAULT_RUNTIME) ? { runtimes } : {}),
     transports: options.transports,
     ...(options.workloads.length === 1 && options.workloads[0] === 'string' ? {} : { workloads: options.workloads }),
     cpus: options.cpus,
@@ -125,7 +139,7 @@ function scenarioLibs (group, scenario) {
   return group.libs.map((lib) => (isAdapterPath(lib) ? path.resolve(path.dirname(scenario.file), lib) : lib)).join(',')
 }
 
-async function planFromScenario (file, dir) {
+async function planFromScenario (file, dir, argv) {
   const scenario = loadScenario(file)
   const cells = []
   const libs = []
@@ -137,6 +151,8 @@ async function planFromScenario (file, dir) {
         lib: scenarioLibs(group, scenario),
         transport: group.transports.join(','),
         workload: group.workloads?.join(','),
+        runtime: group.runtimes?.join(','),
+        cache: argv.cache,
         cpus: group.cpus?.join(','),
         events: group.events,
         runs: group.runs,
@@ -151,7 +167,7 @@ async function planFromScenario (file, dir) {
       throw err
     }
     cells.push(...planRunCells(options))
-    libs.push(...options.libs.filter((l) => !libs.some((x) => x.name === l.name)))
+    libs.push(...options.libs.filter((l) => !libs.some((x) => x.name === l.name && x.version === l.version)))
     groups.push(describeOptions(options))
   }
   const httpGroups = []
@@ -243,14 +259,14 @@ export async function handler (argv) {
     const given = MATRIX_OPTIONS.filter((name) => argv[name] != null)
     if (given.length) throw new UsageError(`--${given[0]} cannot be combined with --scenario: the scenario file names its cells`)
   }
-  const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir) : await planFromOptions(argv)
+  const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir, argv) : await planFromOptions(argv)
   const shard = argv.shard != null ? parseShard(argv.shard) : null
   const cells = selectShard(plan.cells, shard)
   const out = resolveOutput(argv, plan)
   const previous = previousResults(out, plan, shard, argv.resume)
   const env = collectEnv({
     argv: process.argv.slice(2),
-    libVersions: Object.fromEntries(plan.libs.map((l) => [l.name, l.version])),
+    libVersions: libVersionsOf(plan.libs),
     options: plan.options
   })
   env.plan = { kind: plan.kind, name: plan.name, file: plan.file ?? null, id: plan.id, shard: shard ? `${shard.k}/${shard.n}` : null, cells: plan.cells.length, shardCells: cells.length }
@@ -272,4 +288,16 @@ function pipeBytesOption (value, transports) {
   let max = 1 << 20
   try { max = Number(fs.readFileSync(PIPE_MAX_BYTES_FILE, 'utf8').trim()) || max } catch {}
   return positiveInt(value, 'pipe-bytes', { min: 4096, max })
+}
+
+// { name: version } of the libraries measured; a library measured at several versions (pino@9,
+// pino@10) has them all, comma-separated.
+export function libVersionsOf (libs) {
+  const versions = {}
+  for (const lib of libs) {
+    const known = versions[lib.name] ? versions[lib.name].split(', ') : []
+    if (lib.version != null && !known.includes(lib.version)) known.push(lib.version)
+    versions[lib.name] = known.length ? known.join(', ') : lib.version
+  }
+  return versions
 }

@@ -8,8 +8,10 @@ export function transportTitle (transport) {
 
 // A library as its cells show it: "pino", "pino:sync", "pino:sync object" (variant after a colon,
 // a workload other than the seed's string after a space). Records without the fields are the default.
-export function runName ({ lib, variant, workload }) {
-  return `${lib}${variant && variant !== 'default' ? `:${variant}` : ''}${workload && workload !== 'string' ? ` ${workload}` : ''}`
+// A library asked for by version (--lib pino@9) is named with the version it got: pino@9.14.0
+// (headings then add no version of their own).
+export function runName ({ lib, libRange, libVersion, variant, workload }) {
+  return `${lib}${libRange != null && libVersion ? `@${libVersion}` : ''}${variant && variant !== 'default' ? `:${variant}` : ''}${workload && workload !== 'string' ? ` ${workload}` : ''}`
 }
 
 export const cpuLabel = (n) => `${n} CPU${n > 1 ? 's' : ''}`
