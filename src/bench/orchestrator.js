@@ -22,7 +22,7 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
                 lib: lib.name,
                 variant,
                 workload,
-                libVersion: lib.version,
+                libVersion: lib.adapter.baseline ? baselineVersion(lib, runtime) : lib.version,
                 ...(lib.range != null ? { libRange: lib.range } : {}),
                 runtime: runtime.label,
                 transport,
@@ -48,6 +48,12 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
     }
   }
   return cells
+}
+
+// A baseline's "version" is that of the runtime its plain code runs on (process.version).
+function baselineVersion (lib, runtime) {
+  if (runtime.spec === 'node') return lib.version
+  return runtime.name === 'node' ? `v${runtime.version}` : runtime.version
 }
 
 // Why no worker can run under this runtime (its probe failed), or a Node-only setting it cannot take.

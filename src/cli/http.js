@@ -8,6 +8,9 @@ import { collectEnv } from '../results/env.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
 import { defaultOutput, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, seconds } from './validate.js'
 import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
+import { cacheDirectory } from './validate.js'
+import { DEFAULT_RUNTIME, RUNTIME_NAMES, parseRuntimes, resolveRuntimes } from '../versions/runtimes.js'
+import { libVersionsOf } from './run.js'
 
 export const DEFAULTS = {
   lib: 'none,all',
@@ -20,7 +23,8 @@ export const DEFAULTS = {
   connections: 10,
   pipelining: 1,
   runs: 1,
-  port: 0
+  port: 0,
+  runtime: DEFAULT_RUNTIME
 }
 
 export const command = 'http'
@@ -28,7 +32,9 @@ export const describe = 'The cost of logging under HTTP load: an express server 
 
 export function builder (yargs) {
   return addSyslogOptions(yargs)
-    .option('lib', { type: 'string', default: DEFAULTS.lib, describe: `Comma list: ${BASELINE} (the same app without logging; always run as the baseline), ${BUILTIN_LIBS.join(', ')}, all (the seed's four), every (all ${LIB_SETS.every.length} libraries), or a path to an adapter file` })
+    .option('lib', { type: 'string', default: DEFAULTS.lib, describe: `Comma list: ${BASELINE} (the same app without logging; always run as the baseline), ${BUILTIN_LIBS.join(', ')}, all (the seed's four), every (all ${LIB_SETS.every.length} libraries), or a path to an adapter file; name@range for a published version (winston@2), installed into the cache on first use` })
+    .option('runtime', { type: 'string', default: DEFAULTS.runtime, describe: `Comma list of runtimes the server workers run under: ${RUNTIME_NAMES.join(', ')}, name@range, or a path to a binary` })
+    .option('cache', { type: 'string', describe: 'Directory for installed library versions and runtimes [default: $XDG_CACHE_HOME/log-bench, else ~/.cache/log-bench]' })
     .option('transport', { type: 'string', default: DEFAULTS.transport, describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} (console: the server's stdout, a pipe read and verified by log-bench)` })
     .option('cpus', { type: 'string', default: DEFAULTS.cpus, describe: 'Comma list of server worker counts (node:cluster workers sharing the port)' })
     .option('logs-per-request', { type: 'string', describe: `Comma list: events the route logs per request (default ${DEFAULTS.logsPerRequest}; not with --middleware)` })
@@ -49,16 +55,16 @@ export function builder (yargs) {
 }
 
 // The baseline always runs: every library is reported as a change against it.
-async function parseLibs (value) {
+async function parseLibs (value, cache) {
   const entries = list(value, 'lib')
   for (const entry of entries) {
-    const name = entry.replace(/:[A-Za-z][\w-]*$/, '')
+    const name = entry.replace(/:[A-Za-z][\w-]*$/, '').replace(/^([a-z][\w-]*)@.+$/, '$1')
     if (entry !== BASELINE && !(entry in LIB_SETS) && !BUILTIN_LIBS.includes(name) && !isAdapterPath(name)) {
       throw new UsageError(`unknown library "${entry}": use one of ${[BASELINE, ...BUILTIN_LIBS, ...Object.keys(LIB_SETS)].join(', ')}, or a path to an adapter file such as ./my-logger.js`)
     }
   }
   const others = entries.filter((e) => e !== BASELINE)
-  return [{ name: BASELINE, file: null, adapter: null, version: null }, ...await loadLibraries(others, [BASELINE], { variants: false })]
+  return [{ name: BASELINE, file: null, adapter: null, version: null }, ...await loadLibraries(others, [BASELINE], { variants: false, cache })]
 }
 
 // Turns raw option strings into a checked plan; throws UsageError on anything wrong, before anything is written.
@@ -67,8 +73,11 @@ export async function parseHttpOptions (argv) {
   if (middleware && argv.logsPerRequest != null) {
     throw new UsageError('--logs-per-request applies to route mode: with --middleware each request is one event, logged by the library\'s request logger')
   }
+  const runtimeEntries = list(argv.runtime ?? DEFAULTS.runtime, 'runtime')
+  parseRuntimes(runtimeEntries)
+  const cache = cacheDirectory(argv.cache)
   const options = {
-    libs: await parseLibs(argv.lib),
+    libs: await parseLibs(argv.lib, cache),
     transports: [...new Set(oneOf(list(argv.transport, 'transport'), TRANSPORTS, 'transport'))],
     cpus: positiveIntList(argv.cpus, 'cpus', { max: 256 }),
     mode: middleware ? 'middleware' : 'route',
@@ -84,13 +93,17 @@ export async function parseHttpOptions (argv) {
     port: positiveInt(argv.port, 'port', { min: 0, max: 65535 })
   }
   options.receiverOptions = await parseSyslogOptions(argv, options.transports)
+  // Installs come last, once every other option is known to be right.
+  options.runtimes = await resolveRuntimes(runtimeEntries, { cache })
   options.out = argv.out == null ? null : outputFile(argv.out)
   return options
 }
 
 export function describeHttpOptions (options) {
   return {
-    libs: options.libs.map((l) => l.name),
+    libs: options.libs.map((l) => (l.range != null ? `${l.name}@${l.version}` : l.name)),
+    // Only where other than the Node running log-bench, so other plans describe themselves as before.
+    ...(options.runtimes.some((r) => r.spec !== DEFAULT_RUNTIME) ? { runtimes: options.runtimes.map((r) => r.label) } : {}),
     transports: options.transports,
     cpus: options.cpus,
     mode: options.mode,
@@ -109,7 +122,7 @@ export async function handler (argv) {
   const out = options.out ?? defaultOutput('http')
   const env = collectEnv({
     argv: process.argv.slice(2),
-    libVersions: Object.fromEntries(options.libs.filter((l) => l.adapter).map((l) => [l.name, l.version])),
+    libVersions: libVersionsOf(options.libs.filter((l) => l.adapter)),
     options: describeHttpOptions(options)
   })
   const doc = await runSession({ cells: planHttpCells(options), out, env, quiet: argv.quiet })

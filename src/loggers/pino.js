@@ -51,6 +51,10 @@ export default {
         // is not Node's own (lib/tools.js, hasBeenTampered): so under Bun. stdout is not to be
         // ended; it has taken every line once its queue is drained.
         if (stream === process.stdout) return drained(process.stdout)
+        // pino 5 and 6 write to stdout synchronously (their docs/api.md: pino.destination is
+        // synchronous unless told otherwise), so each line is out when its call returns; their
+        // SonicBoom's end() would close descriptor 1 itself, which Node aborts on (libuv uv__close).
+        if (stream.fd === 1 && stream.sync !== false && libVersion && semver.lt(libVersion, '7.0.0')) return
         await new Promise((resolve, reject) => {
           stream.once('close', resolve)
           stream.once('error', reject)

@@ -19,11 +19,11 @@ export const DEFAULT_RUNTIME = 'node'
 export const RUNTIME_NAMES = ['node', 'node@20', 'node@22', 'node@24', 'node@26', 'bun', 'deno']
 
 // The registry package holding a runtime's binary for this machine, and the binary inside it.
-function registryRuntime (kind) {
-  const { platform, arch } = process
-  if (kind === 'node') return { packageName: `node-${platform}-${arch}`, binary: path.join('bin', platform === 'win32' ? 'node.exe' : 'node') }
-  if (kind === 'bun') return { packageName: `@oven/bun-${platform}-${arch}${arch === 'x64' && !hasAvx2() ? '-baseline' : ''}`, binary: path.join('bin', 'bun') }
-  return { packageName: `@deno/${platform}-${arch}${platform === 'linux' ? '-glibc' : ''}`, binary: 'deno' }
+const { platform, arch } = process
+export const RUNTIME_PACKAGES = {
+  node: () => ({ packageName: `node-${platform}-${arch}`, binary: path.join('bin', platform === 'win32' ? 'node.exe' : 'node') }),
+  bun: () => ({ packageName: `@oven/bun-${platform}-${arch}${arch === 'x64' && !hasAvx2() ? '-baseline' : ''}`, binary: path.join('bin', 'bun') }),
+  deno: () => ({ packageName: `@deno/${platform}-${arch}${platform === 'linux' ? '-glibc' : ''}`, binary: 'deno' })
 }
 
 // Bun's default x64 build needs AVX2; its -baseline build runs on older CPUs.
@@ -71,7 +71,7 @@ async function resolveRuntime (runtime, root, progress) {
   let execPath
   if (runtime.kind === 'path') execPath = checkBinary(runtime.file, runtime.spec)
   else {
-    const { packageName, binary } = registryRuntime(runtime.kind)
+    const { packageName, binary } = RUNTIME_PACKAGES[runtime.kind]()
     const { dir } = await ensureInstalled({ root, kind: 'runtimes', packageName, range: runtime.range ?? '*', what: runtime.kind, progress })
     execPath = checkBinary(path.join(dir, 'node_modules', packageName, binary), runtime.spec)
   }
