@@ -3,7 +3,7 @@ import { currentRuntime } from '../versions/runtimes.js'
 import { cellKey, defaultSink } from '../results/model.js'
 import { middlewareUnsupportedReason, requestLoggerInfo } from './request-loggers.js'
 import { emptyHttpMeasures, runHttpOnce } from './run-once.js'
-import { BASELINE, runThroughputChange } from './summary.js'
+import { BASELINE, runThroughputChange } from '../results/http-summary.js'
 
 // Seconds a run may take beyond its warm-up and load: forking the server, building the logger,
 // closing it and reading back every event.

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { forkWorker, killChildren, trackChild } from '../bench/children.js'
+import { forkWorker, killChildren, trackChild } from '../engine/children.js'
 import { ServerFailure } from '../errors.js'
 
 const SERVER_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server-worker.js')

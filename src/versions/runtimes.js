@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { UsageError } from '../errors.js'
-import { forkWorker } from '../bench/children.js'
+import { forkWorker } from '../engine/children.js'
 import { cacheRoot, ensureInstalled } from './cache.js'
 
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'probe-worker.js')

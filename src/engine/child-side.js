@@ -1,7 +1,7 @@
-// The forked side of what src/bench/children.js follows: every process the harness forks takes its
+// The forked side of what src/engine/children.js follows: every process the harness forks takes its
 // configuration, reports a failure and builds its logger the same way.
 import { pathToFileURL } from 'node:url'
-import { libraryLoader } from '../loggers/library.js'
+import { libraryLoader } from './library.js'
 
 // Asks the primary for this process's configuration (see trackChild in children.js). The answer
 // also carries the primary's clock, which sets this process's offset (see now()).
