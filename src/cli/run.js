@@ -187,6 +187,8 @@ async function planFromScenario (file, dir, argv) {
         pipelining: group.pipelining ?? HTTP_DEFAULTS.pipelining,
         runs: group.runs ?? HTTP_DEFAULTS.runs,
         port: HTTP_DEFAULTS.port,
+        runtime: group.runtimes?.join(','),
+        cache: argv.cache,
         syslog: group.syslog
       })
     } catch (err) {
@@ -194,7 +196,7 @@ async function planFromScenario (file, dir, argv) {
       throw err
     }
     cells.push(...planHttpCells(options))
-    libs.push(...options.libs.filter((l) => l.adapter && !libs.some((x) => x.name === l.name)))
+    libs.push(...options.libs.filter((l) => l.adapter && !libs.some((x) => x.name === l.name && x.version === l.version)))
     httpGroups.push(describeHttpOptions(options))
   }
   return { kind: 'scenario', name: scenario.name, file: scenario.file, id: `scenario:${scenario.name}:${scenario.id}`, options: { run: groups, http: httpGroups }, libs, cells, output: scenario.output ?? null }

@@ -16,3 +16,6 @@ export function libraryLoader (libDir) {
     return ns.default ?? ns
   }
 }
+
+// The project's own libraries: what an adapter loads when it is given no loader (a direct call).
+export const loadProjectLibrary = libraryLoader(null)

@@ -1,6 +1,7 @@
 import { once } from 'node:events'
 import { drained, endAndClose } from './flush.js'
 import { fieldsFirstCall, WORKLOADS } from '../engine/workloads.js'
+import { loadProjectLibrary } from '../engine/library.js'
 
 // bunyan's README: createLogger({ name }) writes to process.stdout; a { path } stream appends to a file.
 // Workloads: fields first (log.info(fields, msg)), log.child(fields), log.error(err, msg) (the
@@ -14,7 +15,7 @@ export default {
   versions: '>=1',
   transports: ['console', 'file', 'udp', 'tcp'],
   workloads: WORKLOADS,
-  async create ({ transport, file, host, port, workload, load }) {
+  async create ({ transport, file, host, port, workload, load = loadProjectLibrary }) {
     const bunyan = await load('bunyan')
     if (transport === 'udp' || transport === 'tcp') return syslogLogger(bunyan, await load('bunyan-syslog'), transport, host, port, workload)
     if (transport === 'file') {

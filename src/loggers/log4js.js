@@ -1,5 +1,6 @@
 import { drained } from './flush.js'
 import { CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../engine/workloads.js'
+import { loadProjectLibrary } from '../engine/library.js'
 
 // log4js's default layouts print an object through util.format, which spreads it over several
 // lines (and cuts it at depth 0); context added with addContext() is printed by none of them. For
@@ -36,7 +37,7 @@ export default {
       transports: ['file']
     }
   },
-  async create ({ transport, file, host, port, workload, variant = 'default', load }) {
+  async create ({ transport, file, host, port, workload, variant = 'default', load = loadProjectLibrary }) {
     const log4js = await load('log4js')
     log4js.addLayout('json', (config) => (logEvent) => JSON.stringify(logEvent) + config.separator)
     const appender = transport === 'udp' ? syslogAppender(host, port) : transport === 'file' ? { type: variant === 'fileSync' ? 'fileSync' : 'file', filename: file } : { type: 'console' }

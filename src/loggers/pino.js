@@ -2,6 +2,7 @@ import { once } from 'node:events'
 import semver from 'semver'
 import { drained } from './flush.js'
 import { fieldsFirstCall, WORKLOADS } from '../engine/workloads.js'
+import { loadProjectLibrary } from '../engine/library.js'
 
 // pino's README: pino() writes to stdout; pino(pino.destination(path)) to a file. Both write through
 // a SonicBoom stream; ending it is the library's own way to write out everything it still holds
@@ -36,7 +37,7 @@ export default {
       transports: ['console', 'file']
     }
   },
-  async create ({ transport, file, host, port, workload, variant = 'default', load, libVersion }) {
+  async create ({ transport, file, host, port, workload, variant = 'default', load = loadProjectLibrary, libVersion }) {
     const pino = await load('pino')
     if (transport === 'udp' || transport === 'tcp') return syslogLogger(pino, transport, host, port, workload)
     if (variant === 'transport') return workerThreadLogger(pino, transport === 'file' ? file : 1, workload)

@@ -2,6 +2,7 @@ import { once } from 'node:events'
 import semver from 'semver'
 import { drained } from './flush.js'
 import { benchError, CHILD_FIELDS, DEEP_FIELDS, OBJECT_FIELDS } from '../engine/workloads.js'
+import { loadProjectLibrary } from '../engine/library.js'
 
 // winston's README: createLogger({ transports: [new transports.Console()] }), transports.File({ filename }),
 // and for syslog winston-syslog's new Syslog({ host, port, protocol }).
@@ -34,7 +35,7 @@ export default {
   unsupportedWorkloads: {
     interpolate: 'winston interpolates %s only through format.splat(), which its default format (json) does not include: on its defaults the format string itself is the message'
   },
-  async create ({ transport, file, host, port, workload, load, libVersion }) {
+  async create ({ transport, file, host, port, workload, load = loadProjectLibrary, libVersion }) {
     const winston = await load('winston')
     if (libVersion && semver.lt(libVersion, '3.0.0')) return winston2Logger(winston, transport, file, workload)
     const Syslog = transport === 'udp' || transport === 'tcp' ? (await load('winston-syslog')).Syslog : null

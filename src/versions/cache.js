@@ -136,10 +136,16 @@ export async function withLock (root, progress, fn) {
       await new Promise((resolve) => setTimeout(resolve, 250))
     }
   }
+  // Released also when the process exits inside fn (Ctrl-C during an install exits from there).
+  const release = () => {
+    if (readOr(lock, '') === String(process.pid)) fs.rmSync(lock, { force: true })
+  }
+  process.once('exit', release)
   try {
     return await fn()
   } finally {
-    if (readOr(lock, '') === String(process.pid)) fs.rmSync(lock, { force: true })
+    process.off('exit', release)
+    release()
   }
 }
 
