@@ -4,10 +4,10 @@ export const SCHEMA_VERSION = 1
 
 // Every dimension that changes what is measured, in key order. A record without one of the newer
 // fields means what runs before it meant: the seed's string call, the library's default set-up,
-// the transport's own receiving end, no runtime recorded (the Node that ran log-bench).
-// libVersion is part of the identity (pino 9 and pino 10 are two cells, --lib pino@9,pino@10), and so
-// is runtime (the binary the workers ran under: "node 22.23.3", "bun 1.4.5").
-const CELL_DIMENSIONS = ['type', 'lib', 'libVersion', 'variant', 'workload', 'runtime', 'transport', 'sink', 'cpus', 'events', 'size']
+// the transport's own receiving end, the tight loop (no `rate`), no runtime recorded (the Node that
+// ran log-bench). libVersion is part of the identity (pino 9 and pino 10 are two cells, --lib
+// pino@9,pino@10), and so is runtime (the binary the workers ran under: "node 22.23.3", "bun 1.4.5").
+const CELL_DIMENSIONS = ['type', 'lib', 'libVersion', 'variant', 'workload', 'runtime', 'transport', 'sink', 'cpus', 'events', 'size', 'rate']
 // An http cell is also told apart by its load: these are the fields `http` records for it.
 const HTTP_DIMENSIONS = ['mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds']
 
@@ -59,7 +59,7 @@ export function createDocument (env) {
   return { schema: SCHEMA_VERSION, tool: 'log-bench', kind: 'results', complete: false, interrupted: false, env, runs: [], summary: [] }
 }
 
-const SUMMARIZED = ['unblockedMs', 'nsPerEvent', 'doneMs', 'eventsPerSec', 'mbPerSec', 'dropRate', 'cpuUserMs', 'cpuSystemMs', 'maxRssBytes', 'maxHeapBytes', 'gcPauseMs', 'overheadMs']
+const SUMMARIZED = ['unblockedMs', 'nsPerEvent', 'doneMs', 'eventsPerSec', 'mbPerSec', 'dropRate', 'cpuUserMs', 'cpuSystemMs', 'maxRssBytes', 'maxHeapBytes', 'gcPauseMs', 'overheadMs', 'allocBytesPerEvent', 'gcCount', 'gcMaxPauseMs', 'cpuMainThreadMs', 'cpuOtherThreadsMs', 'loggingMs']
 
 // One entry per cell: the seed's "Average" (mean) plus median, stddev, min, max of every measure
 // over the runs that succeeded, and doneMs as a multiple of the raw baseline of the same cell.
@@ -81,6 +81,7 @@ export function summarize (runs) {
       size: first.size,
       events: first.events,
       sink: first.sink ?? null,
+      rate: first.rate ?? null,
       runs: cellRuns.length,
       okRuns: ok.length,
       // Not run because an earlier run of the cell hit the time limit (see runCells).
