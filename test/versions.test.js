@@ -127,6 +127,7 @@ describe('bad versions and runtimes', () => {
   for (const [args, message] of [
     [['--lib', 'pino@!!'], /neither a version range/],
     [['--lib', 'consola@3'], /runs the installed consola only; published versions work for log4js, winston, bunyan, pino/],
+    [['--lib', 'pino@4'], /the pino adapter follows the documented API of pino >=5, and no such version matches "4"/],
     [['--runtime', 'python'], /unknown runtime "python"/],
     [['--runtime', '/nonexistent/node'], /\/nonexistent\/node does not exist/],
     [['--runtime', './'], /is not a file/]

@@ -267,8 +267,10 @@ export async function handler (argv) {
     const given = MATRIX_OPTIONS.filter((name) => argv[name] != null)
     if (given.length) throw new UsageError(`--${given[0]} cannot be combined with --scenario: the scenario file names its cells`)
   }
-  const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir, argv) : await planFromOptions(argv)
+  // The cheap checks first: planning may install library versions and runtimes.
+  if (argv.scenario != null) loadScenario(argv.scenario)
   const shard = argv.shard != null ? parseShard(argv.shard) : null
+  const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir, argv) : await planFromOptions(argv)
   const cells = selectShard(plan.cells, shard)
   const out = resolveOutput(argv, plan)
   const previous = previousResults(out, plan, shard, argv.resume)

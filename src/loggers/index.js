@@ -138,9 +138,11 @@ async function installLibrary (adapter, spec, cache, progress) {
   if (!adapter.packageName || !adapter.versions) {
     throw new UsageError(`--lib ${spec.entry}@${spec.range}: the ${adapter.name} adapter runs the installed ${adapter.packageName ?? adapter.name} only; published versions work for ${VERSIONED_LIBS.join(', ')}`)
   }
+  const handles = `the ${adapter.name} adapter follows the documented API of ${adapter.packageName} ${adapter.versions}`
+  if (semver.validRange(spec.range) && !semver.intersects(semver.validRange(spec.range), adapter.versions)) throw new UsageError(`--lib ${spec.entry}@${spec.range}: ${handles}, and no such version matches "${spec.range}"`)
   const installed = await ensureInstalled({ root: cacheRoot(cache), kind: 'libs', packageName: adapter.packageName, range: spec.range, progress })
   if (!semver.satisfies(installed.version, adapter.versions)) {
-    throw new UsageError(`--lib ${spec.entry}@${spec.range} gave ${adapter.packageName} ${installed.version}, which the ${adapter.name} adapter does not handle (it follows the documented API of ${adapter.packageName} ${adapter.versions})`)
+    throw new UsageError(`--lib ${spec.entry}@${spec.range} gave ${adapter.packageName} ${installed.version}, which the ${adapter.name} adapter does not handle (${handles})`)
   }
   return installed
 }
