@@ -173,7 +173,7 @@ async function planFromScenario (file, dir, argv) {
       if (err instanceof UsageError) throw new UsageError(`${file}: run[${index}]: ${err.message}`)
       throw err
     }
-    cells.push(...planRunCells(options))
+    cells.push(...newCells(cells, planRunCells(options)))
     libs.push(...options.libs.filter((l) => !libs.some((x) => x.name === l.name && x.version === l.version)))
     groups.push(describeOptions(options))
   }
@@ -202,11 +202,18 @@ async function planFromScenario (file, dir, argv) {
       if (err instanceof UsageError) throw new UsageError(`${file}: http[${index}]: ${err.message}`)
       throw err
     }
-    cells.push(...planHttpCells(options))
+    cells.push(...newCells(cells, planHttpCells(options)))
     libs.push(...options.libs.filter((l) => l.adapter && !libs.some((x) => x.name === l.name && x.version === l.version)))
     httpGroups.push(describeHttpOptions(options))
   }
   return { kind: 'scenario', name: scenario.name, file: scenario.file, id: `scenario:${scenario.name}:${scenario.id}`, options: { run: groups, http: httpGroups }, libs, cells, output: scenario.output ?? null }
+}
+
+// Two groups of a scenario can name one cell (pino@10 in one, the project's pino 10 under node@20 in
+// another): it is measured once, where it is first named.
+function newCells (planned, cells) {
+  const keys = new Set(planned.map((c) => c.key))
+  return cells.filter((c) => !keys.has(c.key) && keys.add(c.key))
 }
 
 function resolveOutput (argv, plan) {
