@@ -1,3 +1,5 @@
+import { dimensionValue, RECORD_DEFAULTS } from '../results/model.js'
+
 // Words and number formats: the one set every exporter (terminal, markdown, charts, compare) uses.
 
 const TRANSPORT_TITLES = { console: 'Console', file: 'Filesystem', udp: 'Syslog UDP', tcp: 'Syslog TCP' }
@@ -10,8 +12,11 @@ export function transportTitle (transport) {
 // a workload other than the seed's string after a space). Records without the fields are the default.
 // A library asked for by version (--lib pino@9) is named with the version it got: pino@9.14.0
 // (headings then add no version of their own).
-export function runName ({ lib, libRange, libVersion, variant, workload }) {
-  return `${lib}${libRange != null && libVersion ? `@${libVersion}` : ''}${variant && variant !== 'default' ? `:${variant}` : ''}${workload && workload !== 'string' ? ` ${workload}` : ''}`
+export function runName (record) {
+  const variant = dimensionValue(record, 'variant')
+  const workload = dimensionValue(record, 'workload')
+  const version = record.libRange != null && record.libVersion ? `@${record.libVersion}` : ''
+  return `${record.lib}${version}${variant !== RECORD_DEFAULTS.variant ? `:${variant}` : ''}${workload !== RECORD_DEFAULTS.workload ? ` ${workload}` : ''}`
 }
 
 export const cpuLabel = (n) => `${n} CPU${n > 1 ? 's' : ''}`
