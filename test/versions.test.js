@@ -179,6 +179,24 @@ describe('--runtime', () => {
   })
 })
 
+describe('scenario groups that name one cell', () => {
+  it('measure it once, where it is first named', async () => {
+    const dir = tmpDir()
+    const scenario = path.join(dir, 'twice.json')
+    fs.writeFileSync(scenario, JSON.stringify({ name: 'twice', run: [
+      { libs: ['noop', 'raw'], transports: ['file'], events: 100, runs: 2 },
+      { libs: ['raw'], runtimes: ['node'], transports: ['file'], events: 100, runs: 2 }
+    ] }))
+    const file = path.join(dir, 'r.json')
+    const result = await runCli(['run', '--scenario', scenario, '--out', file, '--quiet'])
+    assert.equal(result.code, 0, result.stderr)
+    const runs = readJson(file).runs
+    // raw on file is in both groups: 2 runs of it, not 4, and no run number twice.
+    assert.equal(runs.length, 4)
+    assert.deepEqual([...new Set(runs.map((r) => `${r.lib} ${r.run}`))].sort(), ['noop 1', 'noop 2', 'raw 1', 'raw 2'])
+  })
+})
+
 describe('--lib NAME@RANGE end to end', () => {
   it('installs old majors once, runs each through its own API, records the versions, and reuses the cache offline', { skip: registrySkip(), timeout: 600_000 }, async () => {
     const cache = tmpDir()
