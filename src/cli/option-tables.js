@@ -1,9 +1,12 @@
 import { DEFAULT_WORKLOAD, WORKLOADS } from '../engine/workloads.js'
+import { DEFAULT_ALPHA, DEFAULT_TEST, TESTS } from '../report/compare.js'
+import { EXPORTERS, FORMATS } from '../report/exporters.js'
 import { BUILTIN_LIBS, LIB_SETS } from '../loggers/index.js'
 import { BASELINE } from '../results/http-summary.js'
 import { TRANSPORT_HINTS, TRANSPORTS } from '../sinks/index.js'
 import { MAX_EVENTS } from '../sinks/verifier.js'
 import { parseShard, shippedScenarios } from './scenario.js'
+import { UsageError } from '../errors.js'
 import { cacheDirectory, list, writableDirectory } from './validate.js'
 import { parseRuntimes, RUNTIME_NAMES } from '../versions/runtimes.js'
 
@@ -15,6 +18,7 @@ export const MAX_RUNS = 1000
 export const MAX_SIZE_BYTES = 1 << 20
 export const MAX_RATE = 100_000_000
 export const SYSLOG_SINKS = ['embedded', 'rsyslog']
+const EVENTS_LIMIT = { max: MAX_EVENTS, why: ' (the verifier keeps one bit per event: 128 MiB per worker at the limit)' }
 
 // Where the udp and tcp transports deliver; the same for both commands.
 export const SYSLOG_OPTIONS = [
@@ -38,7 +42,7 @@ export const RUN_OPTIONS = [
   { name: 'workload', list: true, values: WORKLOADS, default: DEFAULT_WORKLOAD, matrix: true, scenario: 'workloads', describe: 'what each event carries (see docs/workloads.md)' },
   { name: 'transport', list: true, values: TRANSPORTS, hints: TRANSPORT_HINTS, default: 'console', matrix: true, scenario: 'transports', scenarioRequired: true, describe: 'where the events go: console is the workers\' stdout, a pipe log-bench reads; udp and tcp are syslog' },
   { name: 'cpus', list: true, int: { max: MAX_WORKERS }, default: '1', matrix: true, scenario: 'cpus', describe: 'worker counts (node:cluster workers logging at once)' },
-  { name: 'events', int: { max: MAX_EVENTS, why: ' (the verifier keeps one bit per event: 128 MiB per worker at the limit)' }, default: '1000000', matrix: true, scenario: 'events', describe: 'events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike)' },
+  { name: 'events', int: EVENTS_LIMIT, default: '1000000', matrix: true, scenario: 'events', describe: 'events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike)' },
   { name: 'rate', int: { max: MAX_RATE, why: ' (events per second per worker)' }, matrix: true, scenario: 'rate', defaultText: 'none: a tight loop', describe: 'pace the logging: this many events per second per worker, logged in a batch per event-loop tick between timers (as a service would); records the event-loop delay' },
   { name: 'runs', int: { max: MAX_RUNS }, default: '3', matrix: true, scenario: 'runs', describe: 'runs per cell, each in fresh processes; the summary averages them' },
   { name: 'size', list: true, int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', matrix: true, scenario: 'sizes', describe: 'payload sizes in bytes: the payload is padded (or cut) to exactly that size' },
@@ -76,3 +80,35 @@ export const HTTP_OPTIONS = [
   FORCE('--out'),
   QUIET
 ]
+
+export const REPORT_OPTIONS = [
+  { name: 'out', default: 'results/README.md', describe: 'markdown page to write (its directory is created); the CSV goes next to it with a .csv extension' },
+  { name: 'images', default: 'images', describe: 'directory for the PNG charts, linked from the page by relative path' },
+  { name: 'format', list: true, values: FORMATS, default: 'md', describe: EXPORTERS.map((e) => `${e.name}: ${e.describe}`).join('; ') },
+  { name: 'pages', describe: 'a pages file (results/pages.json): write every page it lists, each from its own results files, instead of one page from the files given' }
+]
+
+export const COMPARE_OPTIONS = [
+  { name: 'alpha', parse: parseAlpha, takes: 'a number between 0 and 1', default: String(DEFAULT_ALPHA), describe: 'significance threshold (two-sided p)' },
+  { name: 'test', values: Object.keys(TESTS), default: DEFAULT_TEST, describe: 'mann-whitney (medians; needs 4+ runs per side to reach p < 0.05) or welch (means, t-test)' }
+]
+
+export const MERGE_OPTIONS = [
+  { name: 'out', describe: 'merged results JSON file (required; its directory is created)' },
+  { name: 'allow-mixed-hardware', type: 'boolean', describe: 'merge shards measured on different machines (same Node and library versions); each run keeps its shard, env.shards lists each machine' }
+]
+
+const PORT_OR_FREE = { min: 0, max: 65535 }
+export const SINK_OPTIONS = [
+  { name: 'udp', int: PORT_OR_FREE, describe: 'UDP port to listen on (0 for a free one)' },
+  { name: 'tcp', int: PORT_OR_FREE, describe: 'TCP port to listen on (0 for a free one)' },
+  { name: 'workers', int: { max: MAX_WORKERS }, default: '8', describe: 'worker ids to expect (w0 … w<n-1>); other ids count as corrupt' },
+  { name: 'events', int: EVENTS_LIMIT, default: '1000000', describe: 'events per worker to expect (sequence numbers 0 … n-1)' },
+  { name: 'size', int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', describe: 'payload size in bytes the senders use' }
+]
+
+function parseAlpha (value) {
+  const alpha = Number(value)
+  if (String(value).trim() === '' || !(alpha > 0 && alpha < 1)) throw new UsageError(`--alpha must be a number between 0 and 1, got "${value}"`)
+  return alpha
+}
