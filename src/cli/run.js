@@ -15,6 +15,7 @@ import { renderTerminal } from '../report/terminal.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
 import { planHttpCells } from '../http/matrix.js'
 import { DEFAULTS as HTTP_DEFAULTS, describeHttpOptions, parseHttpOptions } from './http.js'
+import { addOrderOptions, parseOrder } from './order-options.js'
 import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions, SYSLOG_OPTION_NAMES } from './syslog-options.js'
 import { defaultOutput, eventCount, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, seconds, writableDirectory } from './validate.js'
 import { MAX_EVENTS } from '../sinks/verifier.js'
@@ -37,7 +38,7 @@ export const command = 'run'
 export const describe = 'Time loggers: fork workers that each log --events events, wait until every byte landed, verify every event'
 
 export function builder (yargs) {
-  return addSyslogOptions(yargs)
+  return addOrderOptions(addSyslogOptions(yargs))
     .option('lib', { type: 'string', describe: `Comma list: ${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries), or a path to an adapter file (./my-logger.js); name:variant for a library's documented variant (pino:sync, see list) [default: ${DEFAULTS.lib}]` })
     .option('workload', { type: 'string', describe: `Comma list of what each event carries: ${WORKLOADS.join(', ')} (see README, "Workloads") [default: ${DEFAULTS.workload}]` })
     .option('transport', { type: 'string', describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} [default: ${DEFAULTS.transport}]` })
@@ -244,6 +245,8 @@ export async function handler (argv) {
     if (given.length) throw new UsageError(`--${given[0]} cannot be combined with --scenario: the scenario file names its cells`)
   }
   const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir) : await planFromOptions(argv)
+  const order = parseOrder(argv)
+  plan.cells.forEach((cell, index) => { cell.planIndex = index })
   const shard = argv.shard != null ? parseShard(argv.shard) : null
   const cells = selectShard(plan.cells, shard)
   const out = resolveOutput(argv, plan)
@@ -255,7 +258,7 @@ export async function handler (argv) {
   })
   env.plan = { kind: plan.kind, name: plan.name, file: plan.file ?? null, id: plan.id, shard: shard ? `${shard.k}/${shard.n}` : null, cells: plan.cells.length, shardCells: cells.length }
 
-  const doc = await runSession({ cells, out, env, previous, quiet: argv.quiet, resumeHint: ' (continue with --resume)', retryTimeouts: argv.retryTimeouts })
+  const doc = await runSession({ cells, out, env, previous, quiet: argv.quiet, resumeHint: ' (continue with --resume)', retryTimeouts: argv.retryTimeouts, order })
   if (!doc) return
   if (doc.runs.some((r) => (r.type ?? 'run') === 'run')) process.stdout.write(renderTerminal(doc))
   if (doc.runs.some((r) => r.type === 'http')) process.stdout.write(renderHttpTerminal(doc))

@@ -1,27 +1,20 @@
-import { cellKey, cellStatus, runsByCell } from '../results/model.js'
+import { COMPARED_DIMENSIONS, cellStatus, comparisonGroupKey, runsByCell } from '../results/model.js'
 import { describe } from '../stats.js'
 
 export const BASELINE = 'none'
 
 // A cell of the http matrix without its library: the runs that share it are compared with `none`.
 export function httpCellOf (r) {
-  return cellKey(r, { except: LIBRARY_DIMENSIONS })
+  return comparisonGroupKey(r)
 }
 
 // What tells the libraries of one http cell apart: the library, its variant and its request logger.
-export const LIBRARY_DIMENSIONS = ['lib', 'variant', 'middleware']
+export const LIBRARY_DIMENSIONS = COMPARED_DIMENSIONS
 
 // Throughput change in percent: how much more (or, negative, fewer) requests per second than the baseline.
 export function throughputChangePct (reqPerSec, baselineReqPerSec) {
   if (reqPerSec == null || !baselineReqPerSec) return null
   return (reqPerSec / baselineReqPerSec - 1) * 100
-}
-
-// The change of one run against the `none` run of the same cell and run number.
-export function runThroughputChange (record, runs) {
-  if (record.lib === BASELINE || !record.ok) return null
-  const baseline = runs.find((r) => r.type === 'http' && r.lib === BASELINE && r.ok && r.run === record.run && httpCellOf(r) === httpCellOf(record))
-  return throughputChangePct(record.reqPerSec?.mean, baseline?.reqPerSec?.mean)
 }
 
 const mean = (field) => (r) => r[field]?.mean

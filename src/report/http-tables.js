@@ -1,4 +1,5 @@
 import { httpCellOf } from '../http/summary.js'
+import { inPlanOrder } from '../results/model.js'
 import { formatBytes, formatNumber, formatPct, formatSignedPct } from './labels.js'
 import { formatTable } from './table.js'
 
@@ -15,10 +16,10 @@ export function cellTitle ({ mode, transport, cpus, logsPerRequest, size }) {
   return `${what}; ${transport}, ${cpus} CPU${cpus > 1 ? 's' : ''}`
 }
 
-// Cells in the order they ran, each with its runs and summary entries.
+// Cells in plan order, each with its runs and summary entries.
 export function httpCells (doc) {
   const cells = new Map()
-  for (const run of doc.runs.filter((r) => r.type === 'http')) {
+  for (const run of inPlanOrder(doc.runs).filter((r) => r.type === 'http')) {
     const key = httpCellOf(run)
     if (!cells.has(key)) cells.set(key, { mode: run.mode, transport: run.transport, sink: run.sink, cpus: run.cpus, logsPerRequest: run.logsPerRequest, size: run.size, runs: [], summary: [] })
     cells.get(key).runs.push(run)

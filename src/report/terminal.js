@@ -1,10 +1,11 @@
 import { detailsTable, groupsOf, libTable, summaryTable } from './run-section.js'
 import { runName } from './labels.js'
+import { inPlanOrder } from '../results/model.js'
 
 // The terminal's exporter of `run` results: the same groups and tables as the markdown report
 // (src/report/run-section.js), without its charts and prose, and the failed runs with their reasons.
 export function renderTerminal (doc) {
-  const runs = doc.runs.filter((r) => (r.type ?? 'run') === 'run')
+  const runs = inPlanOrder(doc.runs).filter((r) => (r.type ?? 'run') === 'run')
   const summary = doc.summary.filter((s) => (s.type ?? 'run') === 'run')
   const out = []
   for (const group of groupsOf(runs, summary)) {

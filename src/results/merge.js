@@ -59,7 +59,8 @@ export function mergeShards (inputs, { allowMixedHardware = false, summarizers =
   return { doc, missing }
 }
 
-// Cell j of shard k was cell j·n + (k − 1) of the full plan: put the cells back in that order.
+// Runs back in plan order: by the position each run recorded (planIndex); for shards written before
+// it, cell j of shard k was cell j·n + (k − 1) of the full plan.
 function interleave (shards, n) {
   const positioned = []
   for (const { file, doc, shard } of shards) {
@@ -69,7 +70,7 @@ function interleave (shards, n) {
       if (!order.includes(key)) order.push(key)
     }
     for (const run of doc.runs) {
-      positioned.push({ position: order.indexOf(cellKey(run)) * n + (shard.k - 1), run: { ...run, shard: `${shard.k}/${shard.n}`, shardFile: file } })
+      positioned.push({ position: run.planIndex ?? order.indexOf(cellKey(run)) * n + (shard.k - 1), run: { ...run, shard: `${shard.k}/${shard.n}`, shardFile: file } })
     }
   }
   return positioned.sort((a, b) => a.position - b.position).map((p) => p.run)

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import { UsageError } from '../errors.js'
-import { SCHEMA_VERSION, cellKey, summarize } from './model.js'
+import { SCHEMA_VERSION, cellKey, inPlanOrder, summarize } from './model.js'
 
 // Reads results documents back for the exporters. Anything that is not a complete log-bench
 // results document of our schema is bad input: one UsageError naming the file and the problem.
@@ -78,7 +78,7 @@ export function loadResults (files) {
   const runs = []
   const nextRun = new Map()
   for (const { file, doc } of docs) {
-    for (const run of doc.runs) {
+    for (const run of inPlanOrder(doc.runs)) {
       if ((run.type ?? 'run') !== 'run') {
         runs.push({ ...run, file })
         continue
