@@ -1,5 +1,5 @@
 import { COMPARED_DIMENSIONS, cellStatus, comparisonGroupKey, runsByCell } from '../results/model.js'
-import { describe } from '../stats.js'
+import { compareRuns, describe } from '../stats.js'
 
 export const BASELINE = 'none'
 
@@ -10,12 +10,6 @@ export function httpCellOf (r) {
 
 // What tells the libraries of one http cell apart: the library, its variant and its request logger.
 export const LIBRARY_DIMENSIONS = COMPARED_DIMENSIONS
-
-// Throughput change in percent: how much more (or, negative, fewer) requests per second than the baseline.
-export function throughputChangePct (reqPerSec, baselineReqPerSec) {
-  if (reqPerSec == null || !baselineReqPerSec) return null
-  return (reqPerSec / baselineReqPerSec - 1) * 100
-}
 
 const mean = (field) => (r) => r[field]?.mean
 const SUMMARIZED = {
@@ -37,10 +31,13 @@ const SUMMARIZED = {
   dropRate: (r) => r.dropRate
 }
 
-// One entry per (cell, library) over the runs that succeeded, plus the mean requests per second as a
-// change against `none` in the same cell. Entries of type 'run' come from summarize() in the results model.
+// One entry per (cell, library) over the runs that succeeded, plus the requests per second against
+// `none` in the same cell, by the one comparison (compareRuns): `throughputVsBaseline` (ratio of
+// medians, its 95% interval, p, verdict) and `throughputChangePct`, that ratio as a change in percent.
+// Entries of type 'run' come from summarize() in the results model.
 export function summarizeHttp (runs) {
   const summary = []
+  const runsOf = new Map()
   for (const cellRuns of runsByCell(runs, 'http')) {
     const first = cellRuns[0]
     const ok = cellRuns.filter((r) => r.ok)
@@ -66,11 +63,19 @@ export function summarizeHttp (runs) {
       errors: [...new Set(cellRuns.filter((r) => !r.ok).map((r) => r.error))]
     }
     for (const [key, value] of Object.entries(SUMMARIZED)) entry[key] = describe(ok.map(value))
+    runsOf.set(entry, ok)
     summary.push(entry)
   }
+  const reqPerSec = (entry) => runsOf.get(entry).map(SUMMARIZED.reqPerSec)
   for (const entry of summary) {
-    const baseline = summary.find((s) => s.lib === BASELINE && httpCellOf(s) === httpCellOf(entry))
-    entry.throughputChangePct = entry.lib === BASELINE ? null : throughputChangePct(entry.reqPerSec?.mean, baseline?.reqPerSec?.mean)
+    const baseline = entry.lib === BASELINE ? null : summary.find((s) => s.lib === BASELINE && httpCellOf(s) === httpCellOf(entry))
+    const compared = baseline ? compareRuns(reqPerSec(baseline), reqPerSec(entry), { better: 'higher' }) : null
+    entry.throughputVsBaseline = compared?.ratio != null ? pick(compared, ['ratio', 'ciLow', 'ciHigh', 'coverage', 'p', 'verdict', 'n', 'nBaseline']) : null
+    entry.throughputChangePct = compared?.ratio != null ? (compared.ratio - 1) * 100 : null
   }
   return summary
+}
+
+function pick (object, fields) {
+  return Object.fromEntries(fields.map((f) => [f, object[f]]))
 }
