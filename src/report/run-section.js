@@ -36,17 +36,21 @@ const DISTINCT = [
   { field: 'workload', tag: (v) => `-${v}`, title: (v) => `: ${v} workload` },
   { field: 'sink', tag: (v) => `-${v}`, title: (v) => `, ${v}` },
   { field: 'events', tag: (v) => `-${v}ev`, title: (v) => `, ${v.toLocaleString('en-US')} events per worker` },
-  { field: 'size', tag: (v) => `-${v}b`, title: (v) => `, ${v.toLocaleString('en-US')}-byte payload` }
+  { field: 'size', tag: (v) => `-${v}b`, title: (v) => `, ${v.toLocaleString('en-US')}-byte payload` },
+  // Set by merge for shards from different machines: the machine is data from a results file.
+  { field: 'machine', tag: (v) => `-${String(v).replace(/[^A-Za-z0-9]+/g, '-').toLowerCase().slice(0, 48)}`, title: (v) => `, measured on ${escapeCell(String(v)).replace(/[<>[\]`*_]/g, '')}` }
 ]
 
 export function groupsOf (runs, summary) {
   const groups = []
+  // Runs merged from shards on different machines carry `machine`: one table never mixes two.
+  const groupKey = (r) => `${cellKey(r, { except: GROUP_EXCEPT })}${r.machine ? `|${r.machine}` : ''}`
   for (const transport of unique(runs.map((r) => r.transport))) {
     const ofTransport = runs.filter((r) => r.transport === transport)
-    const keys = unique(ofTransport.map((r) => cellKey(r, { except: GROUP_EXCEPT })))
+    const keys = unique(ofTransport.map(groupKey))
     const varying = DISTINCT.filter(({ field }) => unique(ofTransport.map((r) => dimensionValue(r, field))).length > 1)
     for (const key of keys) {
-      const groupRuns = ofTransport.filter((r) => cellKey(r, { except: GROUP_EXCEPT }) === key)
+      const groupRuns = ofTransport.filter((r) => groupKey(r) === key)
       const first = groupRuns[0]
       const measured = groupRuns.filter((r) => r.status !== 'unsupported')
       groups.push({
@@ -55,7 +59,7 @@ export function groupsOf (runs, summary) {
         fileTag: varying.map((d) => d.tag(dimensionValue(first, d.field))).join(''),
         title: transportTitle(transport) + varying.map((d) => d.title(dimensionValue(first, d.field))).join(''),
         runs: groupRuns,
-        summary: summary.filter((s) => cellKey(s, { except: GROUP_EXCEPT }) === key),
+        summary: summary.filter((s) => groupRuns.some((r) => cellKey(r) === cellKey(s))),
         libs: unique(groupRuns.map(runName)),
         cpusList: unique(groupRuns.map((r) => r.cpus)).sort((a, b) => a - b),
         eventsLabel: unique(groupRuns.map((r) => r.events)).map((n) => n.toLocaleString('en-US')).join(' / '),

@@ -32,6 +32,10 @@ export function mergeShards (inputs, { allowMixedHardware = false, summarizers =
     }
   }
   const runs = interleave(shards, n)
+  // Shards from different machines: every run says which (its shard holds whole comparison groups,
+  // so a group is one machine), and reports keep each machine's groups in tables of their own.
+  const machines = new Map(shards.map(({ doc, shard }) => [`${shard.k}/${shard.n}`, machineLabel(doc.env)]))
+  if (new Set(machines.values()).size > 1) for (const run of runs) run.machine = machines.get(run.shard)
   const owner = new Map()
   for (const run of runs) {
     const key = `${cellKey(run)}#${run.run}`
@@ -74,6 +78,10 @@ function interleave (shards, n) {
     }
   }
   return positioned.sort((a, b) => a.position - b.position).map((p) => p.run)
+}
+
+export function machineLabel (env) {
+  return `${env.cpuModel} (${env.cpuCount} cores${env.hostname ? `, ${env.hostname}` : ''})`
 }
 
 function parseShardLabel (label, file) {
