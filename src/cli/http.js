@@ -3,7 +3,7 @@ import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, loadLibraries } from '../loggers
 import { TRANSPORTS } from '../sinks/index.js'
 import { runSession } from '../bench/session.js'
 import { planHttpCells } from '../http/matrix.js'
-import { BASELINE } from '../http/summary.js'
+import { BASELINE } from '../results/http-summary.js'
 import { collectEnv } from '../results/env.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
 import { defaultOutput, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, seconds } from './validate.js'

@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import { createRawSyslog } from './raw-syslog.js'
-import { rawLine, WORKLOADS } from '../bench/workloads.js'
+import { rawLine, WORKLOADS } from '../engine/workloads.js'
 
 // The physical limit of the transport: the same lines written by the plainest fast Node code,
 // batched into 64 KiB writes with fs.writeSync (console: on fd 1). Nothing a logger does can beat this. A workload's line is the JSON a

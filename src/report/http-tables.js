@@ -1,4 +1,4 @@
-import { httpCellOf } from '../http/summary.js'
+import { httpCellOf } from '../results/http-summary.js'
 import { inPlanOrder } from '../results/model.js'
 import { formatBytes, formatNumber, formatPct, formatSignedPct } from './labels.js'
 import { formatTable } from './table.js'

@@ -1,4 +1,4 @@
-import { COMPARED_DIMENSIONS, cellStatus, comparisonGroupKey, runsByCell } from '../results/model.js'
+import { COMPARED_DIMENSIONS, cellStatus, comparisonGroupKey, runsByCell } from './model.js'
 import { compareRuns, describe } from '../stats.js'
 
 export const BASELINE = 'none'
