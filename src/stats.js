@@ -75,6 +75,21 @@ function orderStatisticCoverage (n, j) {
   return 1 - 2 * below
 }
 
+// How far a cell's median interval reaches from the median, relative to it (0.05 = ±5%): the larger
+// side. null without an interval.
+export function relativeHalfWidth (d) {
+  if (!d || d.ciLow == null || !d.median) return null
+  return Math.max(d.median - d.ciLow, d.ciHigh - d.median) / Math.abs(d.median)
+}
+
+// About how many runs would narrow the median's interval to ±target: the interval of a median shrinks
+// as 1/√n, its half-width about 1.96 × 1.2533 σ/√n for roughly normal runs; at least 6 runs, the
+// fewest whose interval can reach 95%.
+export function runsForHalfWidth (d, target = 0.05) {
+  if (!d || d.cv == null) return null
+  return Math.max(6, Math.ceil((1.96 * 1.2533 * d.cv / target) ** 2))
+}
+
 // Outliers as hyperfine flags them: modified z-score (x − median) / MAD, an outlier beyond 10 robust
 // standard deviations (|z| > 1.4826 × 10, 1.4826 turning the MAD into a standard deviation for normal
 // data). Returns the outlying values. A MAD of 0 (over half the runs identical) makes every other

@@ -52,10 +52,19 @@ export function requestsTable (runs, options) {
   return formatTable(['Stat', '1%', '2.5%', '50%', '97.5%', 'Avg', 'Stdev', 'Min'], rows, options)
 }
 
-// One row per library: mean req/s and its change against none, latency, the server's cost, and how
+// Requests/s against none: the ratio of medians as a change, its 95% interval and the verdict.
+function changeAgainstBaseline (s) {
+  const vs = s.throughputVsBaseline
+  if (!vs) return formatSignedPct(s.throughputChangePct)
+  const pct = (ratio) => formatSignedPct((ratio - 1) * 100)
+  if (vs.n < 2 || vs.nBaseline < 2) return `${pct(vs.ratio)} (no interval from ${vs.nBaseline}+${vs.n} runs)`
+  return `${pct(vs.ratio)} [${pct(vs.ciLow)}, ${pct(vs.ciHigh)}]${vs.coverage < 0.95 - 1e-9 ? '*' : ''} ${vs.verdict}`
+}
+
+// One row per library: median req/s and its change against none, latency, the server's cost, and how
 // many of the events it logged arrived.
 export function comparisonTable (summary, options) {
-  const header = ['Library', 'Req/s', 'vs none', 'p50', 'p99', 'Server CPU', 'Peak RSS', 'Events logged', 'Received', 'Drop', 'Errors']
+  const header = ['Library', 'Req/s (median)', 'vs none [95% CI]', 'p50', 'p99', 'Server CPU', 'Peak RSS', 'Events logged', 'Received', 'Drop', 'Errors']
   const rows = summary.map((s) => {
     if (!s.reqPerSec) return [s.lib, s.status, '', '', '', '', '', '', '', '', shortError(s.errors[0])]
     const failures = s.okRuns < s.runs ? `${s.runs - s.okRuns}/${s.runs} runs failed` : ''
@@ -64,8 +73,8 @@ export function comparisonTable (summary, options) {
       : '0'
     return [
       s.middleware ? `${s.lib} (${s.middleware})` : s.lib,
-      formatNumber(s.reqPerSec.mean),
-      s.lib === 'none' ? 'baseline' : formatSignedPct(s.throughputChangePct),
+      formatNumber(s.reqPerSec.median),
+      s.lib === 'none' ? 'baseline' : changeAgainstBaseline(s),
       latency(s.latencyP50Ms?.mean),
       latency(s.latencyP99Ms?.mean),
       s.serverCpuPct ? `${s.serverCpuPct.mean.toFixed(0)}%` : '',
