@@ -4,6 +4,7 @@ import net from 'node:net'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { leftovers, readJson, ROOT, runCli, tmpDir, rsyslogSkip } from './helpers.js'
+import { inPlanOrder } from '../src/results/model.js'
 
 const CRASHING = path.join(ROOT, 'test', 'fixtures', 'http-crashing-adapter.js')
 const SHORT = ['--duration', '1', '--warmup', '0', '--connections', '4', '--quiet']
@@ -186,7 +187,7 @@ describe('log-bench http over syslog: the same receiving ends as run', () => {
     assert.equal(result.code, 0, result.stderr)
     const doc = readJson(out)
     assert.equal(doc.env.options.syslog.sink, 'rsyslog')
-    const pino = doc.runs.filter((r) => r.lib === 'pino')
+    const pino = inPlanOrder(doc.runs).filter((r) => r.lib === 'pino')
     assert.deepEqual(pino.map((r) => r.sink), ['rsyslog-udp', 'rsyslog-tcp'])
     for (const run of pino) assertEveryEventArrived(run)
     await assertNoLeftovers(result.tag)

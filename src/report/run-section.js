@@ -30,7 +30,7 @@ export const runSection = {
 }
 
 // What tells the cells of one group apart: the library and the worker count. A group is every other
-// dimension of the cell (transport, receiving end, events, size, ...), in the order they were run.
+// dimension of the cell (transport, receiving end, events, size, ...), in plan order.
 const GROUP_EXCEPT = ['lib', 'variant', 'cpus']
 // Dimensions that name a group when a transport has groups that differ in them.
 const DISTINCT = [
