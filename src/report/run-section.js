@@ -38,6 +38,7 @@ const DISTINCT = [
   { field: 'sink', tag: (v) => `-${v}`, title: (v) => `, ${v}` },
   { field: 'events', tag: (v) => `-${v}ev`, title: (v) => `, ${v.toLocaleString('en-US')} events per worker` },
   { field: 'size', tag: (v) => `-${v}b`, title: (v) => `, ${v.toLocaleString('en-US')}-byte payload` },
+  { field: 'rate', tag: (v) => (v == null ? '' : `-${v}eps`), title: (v) => (v == null ? ', tight loop' : `, paced at ${v.toLocaleString('en-US')} events/s per worker`) },
   // Set by merge for shards from different machines: the machine is data from a results file.
   { field: 'machine', tag: (v) => `-${String(v).replace(/[^A-Za-z0-9]+/g, '-').toLowerCase().slice(0, 48)}`, title: (v) => `, measured on ${escapeCell(String(v)).replace(/[<>[\]`*_]/g, '')}` }
 ]
