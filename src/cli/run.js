@@ -145,6 +145,7 @@ async function planFromScenario (file, dir) {
         workload: group.workloads?.join(','),
         cpus: group.cpus?.join(','),
         events: group.events,
+        rate: group.rate,
         runs: group.runs,
         size: group.sizes?.join(','),
         timeout: group.timeout,
