@@ -19,6 +19,26 @@ describe('scenario files', () => {
     }
   })
 
+  it('finds a shipped scenario by name from any directory, and lists the shipped ones', async () => {
+    const cwd = tmpDir()
+    for (const given of ['quick', 'quick.json']) {
+      const planned = await runCli(['run', '--scenario', given, '--shard', '0/1'], { cwd })
+      assert.equal(planned.code, 2)
+      assert.match(planned.stderr, /--shard must be k\/n/, planned.stderr)
+    }
+    const ran = await runCli(['run', '--scenario', 'quick', '--shard', '1/1000', '--quiet'], { cwd })
+    assert.equal(ran.code, 0, ran.stderr)
+    const doc = readJson(path.join(cwd, 'results', 'quick.json'))
+    assert.equal(doc.env.plan.name, 'quick')
+    assert.equal(doc.runs.length, 1)
+    assert.equal(doc.runs[0].ok, true, doc.runs[0].error)
+    const unknown = await runCli(['run', '--scenario', 'quik'], { cwd })
+    assert.equal(unknown.code, 2)
+    assert.match(unknown.stderr, /scenario not found: quik is neither a file nor a shipped scenario \(core, .*quick, .*workloads; see log-bench list\)/)
+    const listed = await runCli(['list'], { cwd })
+    assert.match(listed.stdout, /scenarios \(run --scenario NAME\):[^]*\| quick +\| Everything once with small counts/)
+  })
+
   const bad = [
     ['not-json', /not-json\.json: not valid JSON/],
     ['bad-field', /bad-field\.json: field run\[0\]\.transports\[1\] must be one of "console", "file", "udp", "tcp"/],
