@@ -4,7 +4,8 @@ import { UsageError } from '../errors.js'
 import { ioReason } from '../results/write.js'
 import { MAX_EVENTS } from '../sinks/verifier.js'
 
-// Every option check lives here, so each command gives the same one-line answers to bad input.
+// The checks of option values, so that each command gives the same one-line answers to bad input;
+// which option takes which check, with what limits, is in the option tables (option-tables.js).
 
 // An option given twice arrives as an array: say so instead of guessing which one was meant.
 function single (value, name) {

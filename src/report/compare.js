@@ -1,4 +1,4 @@
-import { cellKey } from '../results/model.js'
+import { cellKey, dimensionValue } from '../results/model.js'
 import { environmentDifference } from '../results/read.js'
 import { mannWhitneyU, median, stddev, mean, smallestMannWhitneyP, welchTTest } from '../stats.js'
 import { formatTable } from './table.js'
@@ -54,7 +54,7 @@ const valueOf = (metric, run) => (metric.value ? metric.value(run) : run[metric.
 function cellsOf (dataset) {
   const cells = new Map()
   for (const run of dataset.runs) {
-    if ((run.type ?? 'run') !== 'run') continue
+    if (dimensionValue(run, 'type') !== 'run') continue
     const key = cellKey(run)
     if (!cells.has(key)) cells.set(key, { key, lib: runName(run), transport: run.transport, sink: run.sink ?? null, cpus: run.cpus, size: run.size, events: run.events, runs: [] })
     cells.get(key).runs.push(run)

@@ -1,4 +1,4 @@
-import { cellKey, dimensionValue } from '../results/model.js'
+import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { escapeCell, formatTable } from './table.js'
 import { chartFile } from './charts.js'
 import { benchmarksChart, dropRateChart, representativeRun, timeseriesChart } from './run-charts.js'
@@ -15,8 +15,8 @@ export const runSection = {
   name: 'run',
   types: ['run'],
   render (dataset, ctx) {
-    const runs = dataset.runs.filter((r) => (r.type ?? 'run') === 'run')
-    const summary = dataset.summary.filter((s) => (s.type ?? 'run') === 'run')
+    const runs = ofType(dataset.runs, 'run')
+    const summary = ofType(dataset.summary, 'run')
     const markdown = []
     const charts = []
     for (const group of groupsOf(runs, summary)) {
