@@ -4,12 +4,12 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { HTTP_OPTIONS, RUN_OPTIONS } from '../src/cli/option-tables.js'
+import { COMPARE_OPTIONS, HTTP_OPTIONS, MERGE_OPTIONS, REPORT_OPTIONS, RUN_OPTIONS, SINK_OPTIONS } from '../src/cli/option-tables.js'
 import { optionsMarkdown } from '../src/cli/options.js'
 import { scenarioSchema } from '../src/cli/scenario-schema.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-export const TABLES = { run: RUN_OPTIONS, http: HTTP_OPTIONS }
+export const TABLES = { run: RUN_OPTIONS, http: HTTP_OPTIONS, report: REPORT_OPTIONS, compare: COMPARE_OPTIONS, merge: MERGE_OPTIONS, sink: SINK_OPTIONS }
 
 export function withOptionTables (markdown) {
   let out = markdown

@@ -1,10 +1,14 @@
 import { DEFAULT_WORKLOAD, WORKLOADS } from '../engine/workloads.js'
+import { DEFAULT_ALPHA, DEFAULT_TEST, TESTS } from '../report/compare.js'
+import { EXPORTERS, FORMATS } from '../report/exporters.js'
 import { BUILTIN_LIBS, LIB_SETS } from '../loggers/index.js'
 import { BASELINE } from '../results/http-summary.js'
 import { TRANSPORT_HINTS, TRANSPORTS } from '../sinks/index.js'
 import { MAX_EVENTS } from '../sinks/verifier.js'
 import { parseShard, shippedScenarios } from './scenario.js'
-import { writableDirectory } from './validate.js'
+import { UsageError } from '../errors.js'
+import { cacheDirectory, list, writableDirectory } from './validate.js'
+import { parseRuntimes, RUNTIME_NAMES } from '../versions/runtimes.js'
 
 // The option tables of `run` and `http` (see options.js for what an entry holds): every option
 // once, with its default, its values and limits, and its scenario key.
@@ -14,6 +18,7 @@ export const MAX_RUNS = 1000
 export const MAX_SIZE_BYTES = 1 << 20
 export const MAX_RATE = 100_000_000
 export const SYSLOG_SINKS = ['embedded', 'rsyslog']
+const EVENTS_LIMIT = { max: MAX_EVENTS, why: ' (the verifier keeps one bit per event: 128 MiB per worker at the limit)' }
 
 // Where the udp and tcp transports deliver; the same for both commands.
 export const SYSLOG_OPTIONS = [
@@ -24,15 +29,20 @@ export const SYSLOG_OPTIONS = [
 ]
 
 const libraries = `${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries)`
+const CACHE = { name: 'cache', parse: cacheDirectory, defaultText: '$XDG_CACHE_HOME/log-bench, else ~/.cache/log-bench', describe: 'where library versions and runtimes are installed' }
+// Checked as names here; installed (and probed) once the other options are known to be right.
+const runtimeList = (value) => parseRuntimes(list(value, 'runtime')).map((r) => r.spec)
 const QUIET = { name: 'quiet', type: 'boolean', describe: 'no progress on stderr' }
 const FORCE = (where) => ({ name: 'force', type: 'boolean', describe: `replace an existing results file at ${where}; without it an existing file is refused` })
 
 export const RUN_OPTIONS = [
-  { name: 'lib', list: true, default: 'all,raw', matrix: true, scenario: 'libs', scenarioRequired: true, describe: `libraries: ${libraries}, name:variant for a library's documented variant (pino:sync, see list), or a path to an adapter file (./my-logger.js)` },
+  { name: 'lib', list: true, default: 'all,raw', matrix: true, scenario: 'libs', scenarioRequired: true, describe: `libraries: ${libraries}, name:variant for a library's documented variant (pino:sync, see list), or a path to an adapter file (./my-logger.js); name@range for a published version of log4js, winston, bunyan or pino (pino@9, winston@2.4.7), installed into the cache on first use (see docs/versions.md)` },
+  { name: 'runtime', list: true, parse: runtimeList, default: 'node', matrix: true, scenario: 'runtimes', describe: `what the workers run under: ${RUNTIME_NAMES.join(', ')} (node: the Node running log-bench), name@range, or a path to a binary; registry runtimes are installed into the cache on first use (see docs/versions.md)` },
+  CACHE,
   { name: 'workload', list: true, values: WORKLOADS, default: DEFAULT_WORKLOAD, matrix: true, scenario: 'workloads', describe: 'what each event carries (see docs/workloads.md)' },
   { name: 'transport', list: true, values: TRANSPORTS, hints: TRANSPORT_HINTS, default: 'console', matrix: true, scenario: 'transports', scenarioRequired: true, describe: 'where the events go: console is the workers\' stdout, a pipe log-bench reads; udp and tcp are syslog' },
   { name: 'cpus', list: true, int: { max: MAX_WORKERS }, default: '1', matrix: true, scenario: 'cpus', describe: 'worker counts (node:cluster workers logging at once)' },
-  { name: 'events', int: { max: MAX_EVENTS, why: ' (the verifier keeps one bit per event: 128 MiB per worker at the limit)' }, default: '1000000', matrix: true, scenario: 'events', describe: 'events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike)' },
+  { name: 'events', int: EVENTS_LIMIT, default: '1000000', matrix: true, scenario: 'events', describe: 'events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike)' },
   { name: 'rate', int: { max: MAX_RATE, why: ' (events per second per worker)' }, matrix: true, scenario: 'rate', defaultText: 'none: a tight loop', describe: 'pace the logging: this many events per second per worker, logged in a batch per event-loop tick between timers (as a service would); records the event-loop delay' },
   { name: 'runs', int: { max: MAX_RUNS }, default: '3', matrix: true, scenario: 'runs', describe: 'runs per cell, each in fresh processes; the summary averages them' },
   { name: 'size', list: true, int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', matrix: true, scenario: 'sizes', describe: 'payload sizes in bytes: the payload is padded (or cut) to exactly that size' },
@@ -51,7 +61,9 @@ export const RUN_OPTIONS = [
 ]
 
 export const HTTP_OPTIONS = [
-  { name: 'lib', list: true, default: `${BASELINE},all`, scenario: 'libs', scenarioRequired: true, describe: `${BASELINE} (the same app without logging; always run as the baseline), ${libraries}, or a path to an adapter file` },
+  { name: 'lib', list: true, default: `${BASELINE},all`, scenario: 'libs', scenarioRequired: true, describe: `${BASELINE} (the same app without logging; always run as the baseline), ${libraries}, name@range (winston@2), or a path to an adapter file` },
+  { name: 'runtime', list: true, parse: runtimeList, default: 'node', scenario: 'runtimes', describe: 'what the server workers run under, as for run (under Bun or Deno, one server worker)' },
+  CACHE,
   { name: 'transport', list: true, values: TRANSPORTS, hints: TRANSPORT_HINTS, default: 'console', scenario: 'transport', one: true, describe: 'where the server logs: console is its stdout, a pipe read and verified by log-bench' },
   { name: 'cpus', list: true, int: { max: MAX_WORKERS }, default: '1', scenario: 'cpus', describe: 'server worker counts (node:cluster workers sharing the port)' },
   { name: 'logs-per-request', list: true, int: { min: 0, max: 10_000 }, default: '5', scenario: 'logsPerRequest', describe: 'events the route logs per request (not with --middleware)' },
@@ -68,3 +80,35 @@ export const HTTP_OPTIONS = [
   FORCE('--out'),
   QUIET
 ]
+
+export const REPORT_OPTIONS = [
+  { name: 'out', default: 'results/README.md', describe: 'markdown page to write (its directory is created); the CSV goes next to it with a .csv extension' },
+  { name: 'images', default: 'images', describe: 'directory for the PNG charts, linked from the page by relative path' },
+  { name: 'format', list: true, values: FORMATS, default: 'md', describe: EXPORTERS.map((e) => `${e.name}: ${e.describe}`).join('; ') },
+  { name: 'pages', describe: 'a pages file (results/pages.json): write every page it lists, each from its own results files, instead of one page from the files given' }
+]
+
+export const COMPARE_OPTIONS = [
+  { name: 'alpha', parse: parseAlpha, takes: 'a number between 0 and 1', default: String(DEFAULT_ALPHA), describe: 'significance threshold (two-sided p)' },
+  { name: 'test', values: Object.keys(TESTS), default: DEFAULT_TEST, describe: 'mann-whitney (medians; needs 4+ runs per side to reach p < 0.05) or welch (means, t-test)' }
+]
+
+export const MERGE_OPTIONS = [
+  { name: 'out', describe: 'merged results JSON file (required; its directory is created)' },
+  { name: 'allow-mixed-hardware', type: 'boolean', describe: 'merge shards measured on different machines (same Node and library versions); each run keeps its shard, env.shards lists each machine' }
+]
+
+const PORT_OR_FREE = { min: 0, max: 65535 }
+export const SINK_OPTIONS = [
+  { name: 'udp', int: PORT_OR_FREE, describe: 'UDP port to listen on (0 for a free one)' },
+  { name: 'tcp', int: PORT_OR_FREE, describe: 'TCP port to listen on (0 for a free one)' },
+  { name: 'workers', int: { max: MAX_WORKERS }, default: '8', describe: 'worker ids to expect (w0 … w<n-1>); other ids count as corrupt' },
+  { name: 'events', int: EVENTS_LIMIT, default: '1000000', describe: 'events per worker to expect (sequence numbers 0 … n-1)' },
+  { name: 'size', int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', describe: 'payload size in bytes the senders use' }
+]
+
+function parseAlpha (value) {
+  const alpha = Number(value)
+  if (String(value).trim() === '' || !(alpha > 0 && alpha < 1)) throw new UsageError(`--alpha must be a number between 0 and 1, got "${value}"`)
+  return alpha
+}
