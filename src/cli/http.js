@@ -3,6 +3,7 @@ import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, loadLibraries } from '../loggers
 import { TRANSPORTS } from '../sinks/index.js'
 import { runSession } from '../bench/session.js'
 import { planHttpCells } from '../http/matrix.js'
+import { planPlacement } from '../http/placement.js'
 import { BASELINE } from '../http/summary.js'
 import { collectEnv } from '../results/env.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
@@ -39,6 +40,8 @@ export function builder (yargs) {
     .option('connections', { type: 'string', default: String(DEFAULTS.connections), describe: 'Concurrent autocannon connections' })
     .option('pipelining', { type: 'string', default: String(DEFAULTS.pipelining), describe: 'Requests pipelined per connection' })
     .option('runs', { type: 'string', default: String(DEFAULTS.runs), describe: 'Runs per cell (fresh processes each)' })
+    .option('server-cpus', { type: 'string', describe: 'CPUs for the server\'s workers, as taskset -c lists them (e.g. 1 or 2-7) [default: all but the load\'s]' })
+    .option('load-cpus', { type: 'string', describe: 'CPUs for autocannon, log-bench\'s primary and the receiving end, disjoint from --server-cpus [default: a quarter of the CPUs, at least one; with 2 CPUs: CPU 0]' })
     .option('port', { type: 'string', default: String(DEFAULTS.port), describe: 'Port on 127.0.0.1 (0: a free port chosen by the system)' })
     .option('out', { type: 'string', describe: 'Results JSON file (default: results/http-<timestamp>.json)' })
     .option('quiet', { type: 'boolean', default: false, describe: 'No progress on stderr' })
@@ -83,6 +86,7 @@ export async function parseHttpOptions (argv) {
     runs: positiveInt(argv.runs, 'runs', { max: 1000 }),
     port: positiveInt(argv.port, 'port', { min: 0, max: 65535 })
   }
+  options.placement = planPlacement({ serverCpus: argv.serverCpus ?? null, loadCpus: argv.loadCpus ?? null })
   options.receiverOptions = await parseSyslogOptions(argv, options.transports)
   options.out = argv.out == null ? null : outputFile(argv.out)
   return options
@@ -99,6 +103,9 @@ export function describeHttpOptions (options) {
     ...options.load,
     runs: options.runs,
     port: options.port,
+    serverCpus: options.placement.serverCpus,
+    loadCpus: options.placement.loadCpus,
+    ...(options.placement.pinned ? {} : { notPinned: options.placement.reason }),
     // Only where a syslog transport is used, so other plans describe themselves as before.
     ...(options.receiverOptions?.syslog ? { syslog: describeSyslog(options.receiverOptions) } : {})
   }

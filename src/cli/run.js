@@ -171,6 +171,8 @@ async function planFromScenario (file, dir) {
         pipelining: group.pipelining ?? HTTP_DEFAULTS.pipelining,
         runs: group.runs ?? HTTP_DEFAULTS.runs,
         port: HTTP_DEFAULTS.port,
+        serverCpus: group.serverCpus,
+        loadCpus: group.loadCpus,
         syslog: group.syslog
       })
     } catch (err) {

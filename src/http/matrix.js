@@ -11,7 +11,7 @@ const SETUP_AND_VERIFY_SECONDS = 120
 // Cells in the order they run: transport, workers, logs per request, size, then the libraries with the
 // `none` baseline first, so each library is measured right after the baseline it is compared with.
 // Each cell has the shape runCells (src/bench/orchestrator.js) executes, like the cells of `run`.
-export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, receiverOptions = {} }) {
+export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, receiverOptions = {}, placement = null }) {
   const ordered = [...libs.filter((l) => l.name === BASELINE), ...libs.filter((l) => l.name !== BASELINE)]
   const timeoutMs = (load.warmupSeconds + load.durationSeconds + SETUP_AND_VERIFY_SECONDS) * 1000
   const cells = []
@@ -31,7 +31,10 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
               cpus: workers,
               logsPerRequest: logs,
               size,
-              ...load
+              ...load,
+              // Where the server and the load run is part of what is measured (null: not pinned).
+              serverCpus: placement?.serverCpus ?? null,
+              loadCpus: placement?.loadCpus ?? null
             }
             cells.push({
               key: cellKey(common),
@@ -41,7 +44,7 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
               runs,
               unsupported: unsupportedReason({ lib, mode, transport }),
               empty: () => ({ ...emptyHttpMeasures(), throughputChangePct: null }),
-              execute: (signal) => runHttpOnce({ lib, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions }),
+              execute: (signal) => runHttpOnce({ lib, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement }),
               complete: (record, previousRuns) => ({ ...record, throughputChangePct: runThroughputChange(record, previousRuns) })
             })
           }

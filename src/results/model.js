@@ -7,7 +7,7 @@ export const SCHEMA_VERSION = 1
 // the transport's own receiving end.
 const CELL_DIMENSIONS = ['type', 'lib', 'variant', 'workload', 'transport', 'sink', 'cpus', 'events', 'size']
 // An http cell is also told apart by its load: these are the fields `http` records for it.
-const HTTP_DIMENSIONS = ['mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds']
+const HTTP_DIMENSIONS = ['mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds', 'serverCpus', 'loadCpus']
 
 // The receiving end a transport has when no syslog set-up names another (and what a record from
 // before the `sink` field was measured with).
