@@ -67,6 +67,8 @@ export function summarizeHttp (runs) {
       warmupSeconds: first.warmupSeconds,
       connections: first.connections,
       pipelining: first.pipelining,
+      serverCpus: first.serverCpus ?? null,
+      loadCpus: first.loadCpus ?? null,
       runs: cellRuns.length,
       okRuns: ok.length,
       status: cellStatus(cellRuns),
