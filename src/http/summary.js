@@ -1,5 +1,5 @@
 import { cellKey, cellStatus, runsByCell } from '../results/model.js'
-import { describe } from '../stats.js'
+import { compareRuns, describe } from '../stats.js'
 
 export const BASELINE = 'none'
 
@@ -48,6 +48,7 @@ const SUMMARIZED = {
 // change against `none` in the same cell. Entries of type 'run' come from summarize() in the results model.
 export function summarizeHttp (runs) {
   const summary = []
+  const okRuns = new Map()
   for (const cellRuns of runsByCell(runs, 'http')) {
     const first = cellRuns[0]
     const ok = cellRuns.filter((r) => r.ok)
@@ -76,10 +77,24 @@ export function summarizeHttp (runs) {
     }
     for (const [key, value] of Object.entries(SUMMARIZED)) entry[key] = describe(ok.map(value))
     summary.push(entry)
+    okRuns.set(entry, ok)
   }
   for (const entry of summary) {
     const baseline = summary.find((s) => s.lib === BASELINE && httpCellOf(s) === httpCellOf(entry))
     entry.throughputChangePct = entry.lib === BASELINE ? null : throughputChangePct(entry.reqPerSec?.mean, baseline?.reqPerSec?.mean)
+    entry.vsNone = entry.lib === BASELINE || !baseline ? null : compareWithNone(okRuns.get(baseline), okRuns.get(entry))
   }
   return summary
+}
+
+// The measures a library is judged by against `none`, and which way is better.
+const COMPARED = {
+  reqPerSec: { value: mean('reqPerSec'), better: 'higher' },
+  latencyP99Ms: { value: (r) => r.latencyMs?.p99, better: 'lower' }
+}
+
+// Each measure of one library's runs against the `none` runs of the same cell, with the statistics
+// `compare` uses (ratio of medians, its 95% interval, p, verdict faster / slower / same).
+export function compareWithNone (baselineRuns, runs) {
+  return Object.fromEntries(Object.entries(COMPARED).map(([key, { value, better }]) => [key, compareRuns(baselineRuns.map(value), runs.map(value), { better })]))
 }

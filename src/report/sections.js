@@ -2,6 +2,7 @@ import { glanceSection } from './glance.js'
 import { runSection } from './run-section.js'
 import { thenAndNowSection } from './then-and-now.js'
 import { httpSection } from './http-section.js'
+import { httpGlanceSection } from './http-glance.js'
 import { workloadsSection } from './workloads-section.js'
 
 // The report's sections, in page order. A section claims run types and renders them:
@@ -10,4 +11,4 @@ import { workloadsSection } from './workloads-section.js'
 // (a page's reference data, see then-and-now.js, or null) }. `placement: 'top'` puts a section
 // before the Hardware and Software table.
 // To report a new kind of run, write a section module and add it here with one import line.
-export const SECTIONS = [glanceSection, runSection, workloadsSection, thenAndNowSection, httpSection]
+export const SECTIONS = [glanceSection, httpGlanceSection, runSection, workloadsSection, thenAndNowSection, httpSection]
