@@ -98,6 +98,12 @@ describe('http At a glance: the control first, then the seed\'s grid', () => {
     assert.match(page, /one library after another \(not interleaved\)/)
   })
 
+  it('says so when the kernel reported other CPUs than planned for a run', () => {
+    const runs = records({ factor: costs })
+    runs[3] = { ...runs[3], placement: { ...PINNED, observed: { ...PINNED.observed, load: '0-1' } } }
+    assert.match(render(runs), /but for 1 of \d+ runs the kernel reported other CPUs for a process/)
+  })
+
   it('ranks cheapest and most expensive only among libraries measured without loss at every size', () => {
     const summary = summarizeHttp(records({ factor: costs }).map((r) => (r.lib === 'pino' && r.logsPerRequest === 20 && r.size === 5 ? { ...r, received: 90, dropRate: 0.1 } : r)))
     const rows = cheapestAndDearest(summary.filter((s) => s.mode === 'route'), ['log4js', 'pino'])

@@ -75,7 +75,8 @@ function placementLine (runs) {
   const where = unique(pinned.map((r) => `the server's workers on CPU ${r.placement.serverCpus}; autocannon, log-bench's primary and the receiving end on CPU ${r.placement.loadCpus}`))
   const not = unique(runs.filter((r) => r.placement && !r.placement.pinned).map((r) => r.placement.reason))
   const parts = []
-  if (where.length) parts.push(`Placed with taskset: ${where.join('; or ')} (as the kernel reported for each process of every run).`)
+  const elsewhere = pinned.filter(({ placement: p }) => p.observed?.primary !== p.loadCpus || p.observed?.load !== p.loadCpus || !p.observed?.server?.every((cpus) => cpus === p.serverCpus))
+  if (where.length) parts.push(`Placed with taskset: ${where.join('; or ')}${elsewhere.length ? ` (but for ${elsewhere.length} of ${pinned.length} runs the kernel reported other CPUs for a process)` : ' (as the kernel reported for every process of every run)'}.`)
   if (not.length) parts.push(`${pinned.length ? 'Some runs were' : 'The runs were'} not pinned: ${not.join('; ')}.`)
   return parts.join(' ')
 }
