@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { test } from 'node:test'
-import { WORKLOADS } from '../src/bench/workloads.js'
+import { WORKLOADS } from '../src/engine/workloads.js'
 import { EVERY_LIB, POPULAR_LIBS, REAL_LIBS } from '../src/loggers/index.js'
 import { leftovers, readJson, runCli, tmpDir } from './helpers.js'
 

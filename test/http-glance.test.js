@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { summarizeHttp } from '../src/http/summary.js'
+import { summarizeHttp } from '../src/results/http-summary.js'
 import { cheapestAndDearest, controlOf, httpGlanceSection } from '../src/report/http-glance.js'
 import { renderPage } from '../src/report/markdown.js'
 

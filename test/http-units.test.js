@@ -3,7 +3,7 @@ import http from 'node:http'
 import { describe, it } from 'node:test'
 import { createApp, createEventSource } from '../src/http/app.js'
 import { loadFigures } from '../src/http/load.js'
-import { summarizeHttp, throughputChangePct } from '../src/http/summary.js'
+import { summarizeHttp, throughputChangePct } from '../src/results/http-summary.js'
 import { Verifier } from '../src/sinks/verifier.js'
 
 async function withServer (app, fn) {

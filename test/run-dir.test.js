@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { makeRunDir, sweepStaleRunDirs } from '../src/bench/run-dir.js'
+import { makeRunDir, sweepStaleRunDirs } from '../src/engine/run-dir.js'
 import { tmpDir } from './helpers.js'
 
 // A run's directory names its owner; the first run in a base directory removes those whose owner

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { Verifier } from '../src/sinks/verifier.js'
-import { FIELD_TOKENS, WORKLOADS } from '../src/bench/workloads.js'
+import { FIELD_TOKENS, WORKLOADS } from '../src/engine/workloads.js'
 import { ADAPTERS, readJson, runCli, tmpDir } from './helpers.js'
 
 const REAL = ['log4js', 'winston', 'bunyan', 'pino']

@@ -1,7 +1,7 @@
 import { cellKey, defaultSink } from '../results/model.js'
 import { Interrupted } from '../errors.js'
 import { runOnce } from './run-once.js'
-import { adapterWorkloads, DEFAULT_WORKLOAD, unsupportedWorkloadReason, workloadTransportUnsupported } from './workloads.js'
+import { adapterWorkloads, DEFAULT_WORKLOAD, unsupportedWorkloadReason, workloadTransportUnsupported } from '../engine/workloads.js'
 import { DEFAULT_VARIANT, libLabel } from '../loggers/index.js'
 
 // Expands checked `run` options into cells in the order they run: transport, library (and

@@ -5,12 +5,12 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Interrupted, RunFailure } from '../errors.js'
 import { createReceiver } from '../sinks/index.js'
-import { fsTypeOf } from './fs-type.js'
-import { makeRunDir } from './run-dir.js'
-import { killChildren, trackChild } from './children.js'
-import { startSampler } from './sampler.js'
-import { watcher } from './watcher.js'
-import { DEFAULT_WORKLOAD, judgeArrivals } from './workloads.js'
+import { fsTypeOf } from '../engine/fs-type.js'
+import { makeRunDir } from '../engine/run-dir.js'
+import { killChildren, trackChild } from '../engine/children.js'
+import { startSampler } from '../engine/sampler.js'
+import { watcher } from '../engine/watcher.js'
+import { DEFAULT_WORKLOAD, judgeArrivals } from '../engine/workloads.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
 const LIVE_EVERY_MS = 500

@@ -2,8 +2,8 @@
 // loop, then awaits the adapter's close(). Timestamps are process.hrtime.bigint() (CLOCK_MONOTONIC),
 // sent as strings so the primary can compare them across processes.
 import { performance, PerformanceObserver } from 'node:perf_hooks'
-import { createLogger, fail, failOnUncaught, receiveConfig } from './child-side.js'
-import { messagePrefix } from './message.js'
+import { createLogger, fail, failOnUncaught, receiveConfig } from '../engine/child-side.js'
+import { messagePrefix } from '../engine/message.js'
 
 failOnUncaught()
 const config = await receiveConfig()

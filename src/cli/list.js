@@ -1,5 +1,5 @@
 import { BASELINES, BUILTIN_LIBS, LIB_SETS, adapterFile, libraryVersion, loadAdapter } from '../loggers/index.js'
-import { adapterWorkloads, WORKLOADS } from '../bench/workloads.js'
+import { adapterWorkloads, WORKLOADS } from '../engine/workloads.js'
 import { TRANSPORTS } from '../sinks/index.js'
 import { formatTable } from '../report/table.js'
 import { udpReaderName } from '../sinks/embedded-sink.js'

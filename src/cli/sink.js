@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js'
-import { payloadOfSize } from '../bench/message.js'
+import { payloadOfSize } from '../engine/message.js'
 import { DEFAULT_HOST, nativeUdpReceiver, startSink } from '../sinks/embedded-sink.js'
 import { eventCount, positiveInt } from './validate.js'
 import { MAX_EVENTS } from '../sinks/verifier.js'

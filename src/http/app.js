@@ -1,5 +1,5 @@
 import express from 'express'
-import { messagePrefix, payloadOfSize } from '../bench/message.js'
+import { messagePrefix, payloadOfSize } from '../engine/message.js'
 
 // Bounds on what one request may ask for, so a stray request cannot make the server allocate without limit.
 export const MAX_LOGS_PER_REQUEST = 10_000

@@ -1,7 +1,7 @@
 // The load generator, in a process of its own so that it never competes with the server's event
 // loop: an autocannon warm-up (discarded), then the measured run, whose result goes back over IPC.
 import autocannon from 'autocannon'
-import { fail, failOnUncaught, receiveConfig } from '../bench/child-side.js'
+import { fail, failOnUncaught, receiveConfig } from '../engine/child-side.js'
 
 // Ctrl-C signals the whole process group: the harness stops this process itself.
 process.on('SIGINT', () => {})

@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { killChildren, trackChild } from '../bench/children.js'
+import { killChildren, trackChild } from '../engine/children.js'
 import { LoadFailure } from '../errors.js'
 
 const LOAD_DRIVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'load-driver.js')

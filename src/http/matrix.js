@@ -2,7 +2,7 @@ import { unsupportedReason as transportUnsupported } from '../bench/orchestrator
 import { cellKey, defaultSink } from '../results/model.js'
 import { middlewareUnsupportedReason, requestLoggerInfo } from './request-loggers.js'
 import { emptyHttpMeasures, runHttpOnce } from './run-once.js'
-import { BASELINE, runThroughputChange } from './summary.js'
+import { BASELINE, runThroughputChange } from '../results/http-summary.js'
 
 // Seconds a run may take beyond its warm-up and load: forking the server, building the logger,
 // closing it and reading back every event.

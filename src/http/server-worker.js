@@ -2,7 +2,7 @@
 // adapter, as `run` does) and the express app, listens on 127.0.0.1, and on 'stop' closes the server
 // and the logger, then reports how many events it logged and the CPU it used while measured.
 import http from 'node:http'
-import { createLogger, fail, failOnUncaught, receiveConfig } from '../bench/child-side.js'
+import { createLogger, fail, failOnUncaught, receiveConfig } from '../engine/child-side.js'
 import { createApp, createEventSource } from './app.js'
 import { REQUEST_LOGGERS } from './request-loggers.js'
 

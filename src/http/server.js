@@ -1,7 +1,7 @@
 import cluster from 'node:cluster'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { killChildren, trackChild } from '../bench/children.js'
+import { killChildren, trackChild } from '../engine/children.js'
 import { ServerFailure } from '../errors.js'
 
 const SERVER_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server-worker.js')

@@ -3,7 +3,7 @@ import bole from 'bole'
 // flush.js is imported for its helpers: drained() waits for stdout's write callback, endAndClose()
 // for a file stream's 'close'; an outside adapter would write the same few lines.
 import { drained, endAndClose } from './flush.js'
-import { benchError, CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../bench/workloads.js'
+import { benchError, CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../engine/workloads.js'
 
 // bole's README: bole.output({ level: 'info', stream: process.stdout }) once for the application,
 // then bole(name).info(); its file example is { stream: fs.createWriteStream('app.log') }.

@@ -2,7 +2,7 @@ import bunyan from 'bunyan'
 import bsyslog from 'bunyan-syslog'
 import { once } from 'node:events'
 import { drained, endAndClose } from './flush.js'
-import { fieldsFirstCall, WORKLOADS } from '../bench/workloads.js'
+import { fieldsFirstCall, WORKLOADS } from '../engine/workloads.js'
 
 // bunyan's README: createLogger({ name }) writes to process.stdout; a { path } stream appends to a file.
 // Workloads: fields first (log.info(fields, msg)), log.child(fields), log.error(err, msg) (the

@@ -2,7 +2,7 @@ import { consola } from 'consola'
 // flush.js is imported for its one helper, drained(): an outside adapter would write the same few
 // lines to wait for stdout's write callback.
 import { drained } from './flush.js'
-import { CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../bench/workloads.js'
+import { CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../engine/workloads.js'
 
 // consola's README: the global `consola` instance ("recommended to use everywhere"), consola.info().
 // Its reporters write levels 2 and up (log, info, success, ...) to process.stdout and 0-1 (error,

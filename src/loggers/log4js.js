@@ -1,6 +1,6 @@
 import log4js from 'log4js'
 import { drained } from './flush.js'
-import { CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../bench/workloads.js'
+import { CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../engine/workloads.js'
 
 // log4js's default layouts print an object through util.format, which spreads it over several
 // lines (and cuts it at depth 0); context added with addContext() is printed by none of them. For

@@ -2,7 +2,7 @@ import log from 'loglevel'
 // flush.js is imported for its one helper, drained(): an outside adapter would write the same few
 // lines to wait for stdout's write callback.
 import { drained } from './flush.js'
-import { DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../bench/workloads.js'
+import { DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../engine/workloads.js'
 
 // loglevel's README: `log.info(...)` on the default logger, whose methods are console's own, bound
 // (info → console.info → process.stdout). Its default level is "warn", which drops info; log.warn

@@ -3,7 +3,7 @@ import { getFileSink } from '@logtape/file'
 // flush.js is imported for its one helper, drained(): an outside adapter would write the same few
 // lines to wait for stdout's write callback.
 import { drained } from './flush.js'
-import { benchError, CHILD_FIELDS, DEEP_FIELDS, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../bench/workloads.js'
+import { benchError, CHILD_FIELDS, DEEP_FIELDS, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../engine/workloads.js'
 
 // LogTape's manual: configure({ sinks, loggers }) once, then getLogger(category).info(). The console
 // sink, getConsoleSink(), calls console.info for info records (stdout); the file sink is

@@ -1,4 +1,4 @@
-import { WORKLOADS } from '../bench/workloads.js'
+import { WORKLOADS } from '../engine/workloads.js'
 
 // The harness's own floor: the message is built and handed to a function that does nothing,
 // whatever the workload.

@@ -1,6 +1,6 @@
 import { once } from 'node:events'
 import pino from 'pino'
-import { fieldsFirstCall, WORKLOADS } from '../bench/workloads.js'
+import { fieldsFirstCall, WORKLOADS } from '../engine/workloads.js'
 
 // pino's README: pino() writes to stdout; pino(pino.destination(path)) to a file. Both write through
 // a SonicBoom stream; ending it is the library's own way to write out everything it still holds

@@ -1,7 +1,7 @@
 import dgram from 'node:dgram'
 import { once } from 'node:events'
 import net from 'node:net'
-import { rawLine } from '../bench/workloads.js'
+import { rawLine } from '../engine/workloads.js'
 
 // The raw baseline for syslog: the smallest valid RFC 5424 header (every field nil) in front of
 // the message. UDP: one datagram per event on a connected socket, as RFC 5426 wants. TCP: newline

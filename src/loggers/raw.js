@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { drained } from './flush.js'
 import { createRawSyslog } from './raw-syslog.js'
-import { rawLine, WORKLOADS } from '../bench/workloads.js'
+import { rawLine, WORKLOADS } from '../engine/workloads.js'
 
 // The physical limit of the transport: the same lines written by the plainest fast Node code,
 // batched into 64 KiB writes. Nothing a logger does can beat this. A workload's line is the JSON a

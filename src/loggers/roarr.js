@@ -2,7 +2,7 @@ import { serializeError } from 'serialize-error'
 // flush.js is imported for its one helper, drained(): an outside adapter would write the same few
 // lines to wait for stdout's write callback.
 import { drained } from './flush.js'
-import { benchError, CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../bench/workloads.js'
+import { benchError, CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../engine/workloads.js'
 
 // roarr's README: in Node.js, logging is disabled by default and is enabled by starting the program
 // with ROARR_LOG=true; "all logs will be written to stdout", one JSON object per line, through

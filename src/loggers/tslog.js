@@ -3,7 +3,7 @@ import { fileTransport } from 'tslog/transports/file'
 // flush.js is imported for its one helper, drained(): an outside adapter would write the same few
 // lines to wait for stdout's write callback.
 import { drained } from './flush.js'
-import { benchError, CHILD_FIELDS, DEEP_FIELDS, OBJECT_FIELDS } from '../bench/workloads.js'
+import { benchError, CHILD_FIELDS, DEEP_FIELDS, OBJECT_FIELDS } from '../engine/workloads.js'
 
 // tslog's README: new Logger() prints "pretty" lines through console.log (stdout), uncoloured when
 // piped; info is a console.log level. Its file destination is fileTransport({ path }) from

@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import winston from 'winston'
 import { Syslog } from 'winston-syslog'
 import { drained } from './flush.js'
-import { benchError, CHILD_FIELDS, DEEP_FIELDS, OBJECT_FIELDS } from '../bench/workloads.js'
+import { benchError, CHILD_FIELDS, DEEP_FIELDS, OBJECT_FIELDS } from '../engine/workloads.js'
 
 // winston's README: createLogger({ transports: [new transports.Console()] }), transports.File({ filename }),
 // and for syslog winston-syslog's new Syslog({ host, port, protocol }).

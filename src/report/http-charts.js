@@ -1,5 +1,5 @@
 import { axisTitle, titles } from './charts.js'
-import { BASELINE } from '../http/summary.js'
+import { BASELINE } from '../results/http-summary.js'
 import { libraryColour } from './colours.js'
 
 // Chart.js configurations for `http` results: what to draw. Rendering is charts.js's job.

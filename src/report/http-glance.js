@@ -1,4 +1,4 @@
-import { BASELINE, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from '../http/summary.js'
+import { BASELINE, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
 import { cellKey } from '../results/model.js'
 import { DEFAULT_ALPHA, smallestMannWhitneyP } from '../stats.js'
 import { cpuLabel, formatChange, formatChangePct, formatNumber, formatPct, transportTitle, unique } from './labels.js'

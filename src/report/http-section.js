@@ -1,5 +1,5 @@
 import { UsageError } from '../errors.js'
-import { LIBRARY_DIMENSIONS, summarizeHttp } from '../http/summary.js'
+import { LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
 import { cellKey } from '../results/model.js'
 import { chartFile } from './charts.js'
 import { latencyChart, requestsChart } from './http-charts.js'

@@ -1,4 +1,4 @@
-import { httpCellOf } from '../http/summary.js'
+import { httpCellOf } from '../results/http-summary.js'
 import { formatBytes, formatChange, formatNumber, formatPct } from './labels.js'
 import { formatTable } from './table.js'
 

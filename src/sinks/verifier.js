@@ -4,11 +4,11 @@
 // requests arrive): each worker's bitset then grows with the sequence numbers seen, up to
 // MAX_UNBOUNDED_EVENTS, so a garbled sequence number cannot claim gigabytes.
 // workload: for workloads that carry fields (object, deep, child, error, interpolate) an intact
-// line must also hold that workload's field tokens (src/bench/workloads.js, FIELD_TOKENS): fixed
+// line must also hold that workload's field tokens (src/engine/workloads.js, FIELD_TOKENS): fixed
 // values that read the same in any format, anywhere on the line. A line with the marker and
 // payload but without them lost its fields and is corrupt.
 
-import { fieldTokens } from '../bench/workloads.js'
+import { fieldTokens } from '../engine/workloads.js'
 
 const MARKER = /w(\d+) (\d+): /
 const LETTER_W = 0x77

@@ -1,4 +1,4 @@
-// The forked side of what src/bench/children.js follows: every process the harness forks takes its
+// The forked side of what src/engine/children.js follows: every process the harness forks takes its
 // configuration, reports a failure and builds its logger the same way.
 import { pathToFileURL } from 'node:url'
 

@@ -1,4 +1,4 @@
-import { cellKey, cellStatus, runsByCell } from '../results/model.js'
+import { cellKey, cellStatus, runsByCell } from './model.js'
 import { compareRuns, describe } from '../stats.js'
 
 export const BASELINE = 'none'
