@@ -77,7 +77,7 @@ describe('http At a glance: the control first, then the seed\'s grid', () => {
 
   it('does not let a control that could not fail vouch for the table: 3 runs each cannot reach p < 0.05', () => {
     const page = render(records({ runs: 3, factor: costs }))
-    assert.match(page, /Every control cell does, but with too few runs to have told them apart\./)
+    assert.match(page, /The control cells have too few runs for that verdict to mean anything\./)
     assert.match(page, /\*\*Too few runs for the control\.\*\* With 3 finished runs per cell/)
     assert.doesNotMatch(page, /Logs × size/)
   })

@@ -115,7 +115,7 @@ function renderTable (entries, runs) {
     const controlSizes = unique(control.cells.map((s) => s.size)).sort((a, b) => a - b)
     const controlLibs = unique(control.cells.map((s) => s.lib))
     const rows = controlSizes.map((size) => [`${size} chars`, ...controlLibs.map((lib) => changeCell(route.find((s) => s.logsPerRequest === 0 && s.size === size && s.lib === lib), { interval: true }))])
-    const verdict = control.failing.length ? `${control.failing.length} of ${control.cells.length} do not.` : control.passed ? 'Every control cell does.' : 'Every control cell does, but with too few runs to have told them apart.'
+    const verdict = control.failing.length ? `${control.failing.length} of ${control.cells.length} do not.` : control.passed ? 'Every control cell does.' : 'The control cells have too few runs for that verdict to mean anything.'
     out.push(`**Control: 0 logs per request.** The route logs nothing, so every library must read \`same\` against \`none\`. ${verdict}`)
     out.push(formatTable(['Size', ...controlLibs], rows))
   }
