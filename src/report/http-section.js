@@ -61,7 +61,7 @@ export const httpSection = {
   name: 'http',
   types: ['http'],
   howToRead: [
-    '- _Req/s_: the requests autocannon completed per second of a run\'s measured load (the mean of its one-second samples). A cell\'s figure is the median over its runs with the 95% interval of that median in brackets (distribution-free, from the runs\' order statistics); _Runs_ is how many finished.',
+    '- _Req/s_: the requests autocannon completed per second of a run\'s measured load (the mean of its one-second samples). A cell\'s figure is the median over its runs with the 95% interval of that median in brackets (distribution-free, from the runs\' order statistics; with fewer than 6 runs no such interval reaches 95%, and the bracket says what it covers, e.g. `; 93%`); _Runs_ is how many finished.',
     '- _Latency_ (2.5% … 99%, p50, p99): percentiles of the response time of every request of a run, as autocannon measures it (from sending the request to the end of the answer); a cell\'s p50 and p99 are medians over its runs.',
     '- _vs none_: a library against `none`, the same app without a logger, under the same load in the same session: the change of the median in percent, its 95% interval, and the verdict. `faster` or `slower` only when the runs differ (two-sided Mann–Whitney test, p < 0.05) and the interval reaches beyond ±2%; otherwise `same`. For requests per second `slower` means fewer; for p99 latency, higher. The statistics are those of `log-bench compare`.',
     '- _Control_: at 0 logs per request the route logs nothing, so every library must read `same` against `none`. Where one does not, the machine\'s noise was as large as what the table would show: the page says so instead of publishing its differences.',

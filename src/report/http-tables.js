@@ -1,5 +1,5 @@
 import { httpCellOf } from '../results/http-summary.js'
-import { formatBytes, formatChange, formatNumber, formatPct } from './labels.js'
+import { coverageNote, formatBytes, formatChange, formatNumber, formatPct } from './labels.js'
 import { formatTable } from './table.js'
 
 // The http result tables, shared by the terminal and the markdown report: per cell (mode, transport,
@@ -62,7 +62,7 @@ export function requestsTable (runs, options) {
   return formatTable(['Stat', '1%', '2.5%', '50%', '97.5%', 'Avg', 'Stdev', 'Min'], rows, options)
 }
 
-const interval = (d, format) => (d?.ciLow == null || d.n < 2 ? '' : ` [${format(d.ciLow)}–${format(d.ciHigh)}]`)
+const interval = (d, format) => (d?.ciLow == null || d.n < 2 ? '' : ` [${format(d.ciLow)}–${format(d.ciHigh)}${coverageNote(d.ciCoverage)}]`)
 const withInterval = (d, format) => (d ? `${format(d.median)}${interval(d, format)}` : '')
 
 // One row per library: median req/s with its 95% interval and its change against none with the
