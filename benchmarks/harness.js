@@ -9,15 +9,15 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { payloadOfSize } from '../src/engine/message.js'
-import { runOnce } from '../src/bench/run-once.js'
+import { DEFAULT_CALL_TIMING, runOnce } from '../src/bench/run-once.js'
 import { adapterFile } from '../src/loggers/index.js'
 import { nativeUdpReceiver } from '../src/sinks/embedded-sink.js'
 import { verifyFile } from '../src/sinks/verify-files.js'
 import { Verifier } from '../src/sinks/verifier.js'
 import { formatTable } from '../src/report/table.js'
-import { median } from '../src/stats.js'
+import { mannWhitneyU, median } from '../src/stats.js'
 
-const SECTIONS = ['floor', 'capacity', 'verifier', 'overhead']
+const SECTIONS = ['floor', 'capacity', 'verifier', 'overhead', 'timing']
 const { values } = parseArgs({ options: { reps: { type: 'string', default: '3' }, events: { type: 'string', default: '1000000' }, only: { type: 'string', default: SECTIONS.join(',') }, 'udp-reader': { type: 'string' } } })
 const reps = Number(values.reps)
 const events = Number(values.events)
@@ -126,4 +126,30 @@ if (only.has('overhead')) {
   process.stdout.write('\nharness overhead per run (forking, barrier, verifying, settling: wall time of the run minus done)\n')
   process.stdout.write(formatTable(['transport', 'workers', 'overhead ms', 'done ms', 'primary peak RSS'],
     [...overhead, ...capacity].map(([t, cpus, reader, r]) => [`raw ${t}${reader ? ` (${reader})` : ''}`, cpus, num(r.overheadMs), num(r.doneMs), mb(r.primaryPeakRssBytes)])) + '\n')
+}
+
+// What timing calls costs: the noop floor and pino to a file with no call timed, every call timed,
+// and the default sample, in rounds (one run of each per round, in a new order each round) so that
+// the machine's drift falls on all of them alike. Unblocked per event, medians and the ratio to
+// "none timed", the Mann-Whitney p and the range.
+if (only.has('timing')) {
+  const settings = [['none', { sampleEvery: 0 }], ['every call', { sampleEvery: 1 }], [`1 in ${DEFAULT_CALL_TIMING.sampleEvery} (default)`, DEFAULT_CALL_TIMING]]
+  const rows = []
+  for (const lib of ['noop', 'pino']) {
+    const times = settings.map(() => [])
+    for (let round = 0; round < Math.max(reps, 5); round++) {
+      const order = settings.map((_, i) => i).sort(() => Math.random() - 0.5)
+      for (const i of order) {
+        const run = await runOnce({ adapterFile: adapterFile(lib), transport: 'file', cpus: 1, events, payload, timeoutMs: 600_000, verify: lib !== 'noop', callTiming: settings[i][1] })
+        if (!run.ok) throw new Error(`${lib} file: ${run.error}`)
+        times[i].push((run.unblockedMs * 1e6) / events)
+      }
+    }
+    for (const [i, [name]] of settings.entries()) {
+      const test = i === 0 ? null : mannWhitneyU(times[i], times[0])
+      rows.push([lib, name, num(median(times[i]), 1), i === 0 ? '1' : (median(times[i]) / median(times[0])).toFixed(3), test ? test.p.toFixed(3) : '', `${num(Math.min(...times[i]), 1)}–${num(Math.max(...times[i]), 1)}`, times[i].length])
+    }
+  }
+  process.stdout.write('\nwhat timing each call costs (file, 1 worker; unblocked ns per event, median; ratio of medians to none timed, Mann-Whitney p, range)\n')
+  process.stdout.write(formatTable(['library', 'calls timed', 'ns/event', 'ratio', 'p', 'range', 'runs'], rows) + '\n')
 }

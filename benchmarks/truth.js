@@ -1,5 +1,5 @@
 // npm run bench:truth -- [--events 1000000] [--rounds 3] [--libs raw,pino,...|every] [--transports console,file]
-//                        [--syslog-events 100000] [--no-syslog] [--out truth.json]
+//                        [--syslog-events 100000] [--no-syslog] [--no-alloc] [--out truth.json]
 //
 // Do log-bench's numbers match a plain script? For each library × console and file, a plain
 // standalone script (benchmarks/plain/<lib>.js: the same library, the same default configuration as
@@ -9,6 +9,9 @@
 // whether it is within the target (1.10×; raw 1.10× + 100 ms). A cell whose adapter has no such
 // transport (consola, loglevel and roarr have no file) is not run and shows as unsupported.
 // --libs defaults to raw and the seed's four; `--libs every` is all twelve plain scripts.
+// Then bytes allocated per event, pino to a file: log-bench's allocBytesPerEvent (v8.GCProfiler in the
+// worker) against the plain script run under V8's own --trace-gc-nvp, whose every collection line
+// says how many bytes were allocated since the one before (summed, divided by the events); within 25%.
 // Then, for udp and tcp where rsyslogd is installed, log-bench's embedded sink and rsyslog side by
 // side (done and counts): the two receiving ends must agree.
 import { spawnSync } from 'node:child_process'
@@ -31,6 +34,7 @@ const { values } = parseArgs({
     transports: { type: 'string', default: 'console,file' },
     'syslog-events': { type: 'string', default: '100000' },
     'no-syslog': { type: 'boolean', default: false },
+    'no-alloc': { type: 'boolean', default: false },
     timeout: { type: 'string', default: '300' },
     out: { type: 'string' }
   }
@@ -141,6 +145,43 @@ for (const transport of transports) {
   lines.push('', `${transport} ranking by done: plain ${rankOf('plainFastest', transport)}; log-bench ${rankOf('logBenchFastest', transport)}`)
 }
 
+// The plain script's allocation as V8 traces it: the sum of `allocated=` over every collection.
+function plainAllocation (lib) {
+  const script = path.join(root, 'benchmarks', 'plain', `${lib}.js`)
+  const file = path.join(work, `plain-alloc-${lib}.log`)
+  const result = spawnSync(process.execPath, ['--trace-gc-nvp', script, 'file', String(events), file], { encoding: 'utf8', cwd: root, maxBuffer: 1 << 30 })
+  fs.rmSync(file, { force: true })
+  if (result.status !== 0) return { error: `plain ${lib} file --trace-gc-nvp exited ${result.status}: ${result.stderr.trim().split('\n').pop()}` }
+  let bytes = 0
+  let collections = 0
+  for (const match of result.stdout.matchAll(/ allocated=(\d+)/g)) {
+    bytes += Number(match[1])
+    collections++
+  }
+  return { bytesPerEvent: bytes / events, collections }
+}
+
+const allocRows = []
+if (!values['no-alloc'] && libs.includes('pino') && transports.includes('file')) {
+  const plain = []
+  const logBench = []
+  for (let round = 1; round <= rounds; round++) {
+    for (const side of round % 2 ? ['plain', 'logBench'] : ['logBench', 'plain']) {
+      const r = side === 'plain' ? plainAllocation('pino') : logBenchRun('pino', 'file')
+      const value = side === 'plain' ? r.bytesPerEvent : r.allocBytesPerEvent
+      if (r.error || value == null) note(`round ${round}/${rounds} pino file allocation ${side}: FAILED: ${r.error ?? 'no allocBytesPerEvent recorded'}`)
+      else (side === 'plain' ? plain : logBench).push(value)
+      if (!r.error) note(`round ${round}/${rounds} pino file ${side === 'plain' ? 'plain --trace-gc-nvp' : 'log-bench'} ${fmt(value)} bytes/event`)
+    }
+  }
+  const ratio = plain.length && logBench.length ? median(logBench) / median(plain) : null
+  allocRows.push({ lib: 'pino', transport: 'file', plain, logBench, ratio, met: ratio != null && Math.abs(ratio - 1) <= 0.25 })
+  lines.push('', `Bytes allocated per event, pino to a file, ${events.toLocaleString('en-US')} events: log-bench's allocBytesPerEvent (v8.GCProfiler) against the plain script under node --trace-gc-nvp (V8's own "allocated" per collection, summed); median of ${rounds} rounds (range in brackets).`, '',
+    '| library | transport | plain script | log-bench | ratio | within 25% |', '|---|---|---:|---:|---:|---|')
+  const range = (xs) => (xs.length ? `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}` : '–')
+  for (const r of allocRows) lines.push(`| ${r.lib} | ${r.transport} | ${fmt(median(r.plain))} (${range(r.plain)}) | ${fmt(median(r.logBench))} (${range(r.logBench)}) | ${r.ratio == null ? '–' : `${r.ratio.toFixed(2)}×`} | ${r.ratio == null ? 'failed' : r.met ? 'yes' : '**no**'} |`)
+}
+
 const syslogRows = []
 const rsyslogd = ['/usr/sbin/rsyslogd', '/sbin/rsyslogd'].find((p) => fs.existsSync(p))
 if (!values['no-syslog']) {
@@ -166,4 +207,4 @@ if (!values['no-syslog']) {
 const cpu = os.cpus()[0]?.model ?? 'unknown CPU'
 lines.push('', `Machine: ${cpu}, ${os.cpus().length} cores, Node ${process.version}.`)
 process.stdout.write(lines.join('\n') + '\n')
-if (values.out) fs.writeFileSync(values.out, JSON.stringify({ events, rounds, syslogEvents, machine: cpu, node: process.version, rows, syslogRows }, null, 2) + '\n')
+if (values.out) fs.writeFileSync(values.out, JSON.stringify({ events, rounds, syslogEvents, machine: cpu, node: process.version, rows, allocRows, syslogRows }, null, 2) + '\n')

@@ -7,7 +7,7 @@ import { DEFAULT_VARIANT, libLabel } from '../loggers/index.js'
 // Expands checked `run` options into cells in the order they run: transport, library (and
 // variant), workload, worker count, size. A cell knows how to execute one of its runs and what an
 // empty record looks like.
-export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD], cpus, sizes, events, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
+export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD], cpus, sizes, events, rate = null, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
   const cells = []
   for (const transport of transports) {
     for (const lib of libs) {
@@ -25,17 +25,19 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
               sink: receiverOptions.sinkName?.(transport) ?? defaultSink(transport),
               cpus: workers,
               events,
-              size: Buffer.byteLength(payload)
+              size: Buffer.byteLength(payload),
+              // Paced logging is another measurement; a tight-loop record has no rate.
+              ...(rate ? { rate } : {})
             }
             cells.push({
               key: cellKey(common),
-              label: `${libLabel(lib.name, variant)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${common.size !== 13 ? ` ${common.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}`,
+              label: `${libLabel(lib.name, variant)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${common.size !== 13 ? ` ${common.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}${rate ? ` at ${rate}/s` : ''}`,
               describe: describeRun,
               common,
               runs,
               unsupported: cellUnsupported(lib, variant, transport, workload),
               empty: emptyRunMeasures,
-              execute: (signal, onLive) => runOnce({ adapterFile: lib.file, transport, cpus: workers, events, payload, workload, variant, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir ?? undefined, onLive })
+              execute: (signal, onLive) => runOnce({ adapterFile: lib.file, transport, cpus: workers, events, payload, workload, variant, rate, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir ?? undefined, onLive })
             })
           }
         }
@@ -119,7 +121,8 @@ export function unsupportedReason (lib, transport) {
 
 function describeRun (record) {
   const received = record.received != null ? `, received ${record.received}/${record.expected ?? record.sent}` : ''
-  return `unblocked ${record.unblockedMs.toFixed(0)} ms, done ${record.doneMs.toFixed(0)} ms${received}`
+  const paced = record.rate && record.loggingMs != null ? ` (paced over ${record.loggingMs.toFixed(0)} ms)` : ''
+  return `unblocked ${record.unblockedMs.toFixed(0)} ms${paced}, done ${record.doneMs.toFixed(0)} ms${received}`
 }
 
 export function emptyRunMeasures () {
@@ -127,6 +130,9 @@ export function emptyRunMeasures () {
     sent: null, received: null, corrupt: null, duplicates: null, dropRate: null,
     unblockedMs: null, doneMs: null, eventsPerSec: null, mbPerSec: null,
     cpuUserMs: null, cpuSystemMs: null, maxRssBytes: null, totalRssPeakBytes: null, maxHeapBytes: null,
-    gcCount: null, gcPauseMs: null, overheadMs: null, expected: null, nsPerEvent: null, timeseries: []
+    gcCount: null, gcPauseMs: null, gcMaxPauseMs: null, allocBytesPerEvent: null,
+    cpuMainThreadMs: null, cpuOtherThreadsMs: null, nsCpuPerEvent: null, callLatencyNs: null,
+    loggingMs: null, eventLoopDelayNs: null,
+    overheadMs: null, expected: null, nsPerEvent: null, timeseries: []
   }
 }

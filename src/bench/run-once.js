@@ -8,12 +8,16 @@ import { createReceiver } from '../sinks/index.js'
 import { fsTypeOf } from '../engine/fs-type.js'
 import { makeRunDir } from '../engine/run-dir.js'
 import { killChildren, trackChild } from '../engine/children.js'
+import { joinCosts, worstLoopDelay } from '../engine/costs.js'
 import { startSampler } from '../engine/sampler.js'
 import { watcher } from '../engine/watcher.js'
 import { DEFAULT_WORKLOAD, judgeArrivals } from '../engine/workloads.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
 const LIVE_EVERY_MS = 500
+// One call in 32 timed (at random, 32 apart on average): timing every call cost more than 5% of
+// pino's own time per call; docs/costs.md has the measurement.
+export const DEFAULT_CALL_TIMING = { sampleEvery: 32 }
 
 const ms = (fromNs, toNs) => Number(toNs - fromNs) / 1e6
 
@@ -35,13 +39,13 @@ export async function openReceiver (transport, options) {
 // event, then verify. Never throws for a logger's failure: that becomes { ok: false, error }.
 // onLive, if given, receives about every 0.5 s what the run looks like from outside:
 // { elapsedMs, arrived, bytes, rssBytes } (the receiver's progress() and the workers' summed RSS).
-export async function runOnce ({ adapterFile, transport, cpus, events, payload, workload = DEFAULT_WORKLOAD, variant = 'default', timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {}, baseDir = os.tmpdir(), onLive = null }) {
+export async function runOnce ({ adapterFile, transport, cpus, events, payload, workload = DEFAULT_WORKLOAD, variant = 'default', timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {}, baseDir = os.tmpdir(), onLive = null, rate = null, callTiming = DEFAULT_CALL_TIMING }) {
   const beganNs = process.hrtime.bigint()
   const dir = makeRunDir(baseDir)
   const workers = []
-  const state = { releasedNs: null, started: new Map(), unblocked: new Map(), closed: new Map(), heap: new Map() }
+  const state = { releasedNs: null, started: new Map(), unblocked: new Map(), held: new Map(), closed: new Map(), heap: new Map() }
   const { receiver, error } = await openReceiver(transport, { workers: cpus, events, payload, workload, dir, ...receiverOptions })
-  if (error) return judgeArrivals(finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify }), { workload, events })
+  if (error) return judgeArrivals(finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify, rate }), { workload, events })
   let sampler = null
   let liveTimer = null
   let outcome
@@ -61,7 +65,7 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
     }
   }
   const overheadMs = ms(beganNs, process.hrtime.bigint())
-  return judgeArrivals(finish(outcome, { cpus, events, payload, overheadMs, verify }), { workload, events })
+  return judgeArrivals(finish(outcome, { cpus, events, payload, overheadMs, verify, rate }), { workload, events })
 
   async function drive () {
     const execArgv = maxOldSpaceSize ? [`--max-old-space-size=${maxOldSpaceSize}`] : []
@@ -70,7 +74,7 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
     receiver.onFailure?.((reason) => watch.fail(`${reason} during the run`))
     try {
       for (let workerId = 0; workerId < cpus; workerId++) {
-        const config = { adapterFile, transport, workerId, events, payload, workload, variant, target: receiver.target(workerId) }
+        const config = { adapterFile, transport, workerId, events, payload, workload, variant, rate, callTiming, target: receiver.target(workerId) }
         // stdio is set for every fork: cluster keeps settings between calls, and a receiver may give
         // each worker its own stdout (the console transport's native pipe).
         cluster.setupPrimary({ exec: WORKER_FILE, execArgv, args: [], stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'] })
@@ -117,6 +121,7 @@ function track (worker, config, receiver, state, watch, maxOldSpaceSize) {
       else if (msg.type === 'unblocked') {
         state.unblocked.set(workerId, BigInt(msg.at))
         state.started.set(workerId, BigInt(msg.startedAt))
+        if (msg.heldNs != null) state.held.set(workerId, BigInt(msg.heldNs))
       } else if (msg.type === 'closed') state.closed.set(workerId, BigInt(msg.at))
       watch.poke()
     },
@@ -149,18 +154,22 @@ async function countAfterFailure (receiver, sent) {
   }
 }
 
-function finish (outcome, { cpus, events, payload, overheadMs, verify }) {
+function finish (outcome, { cpus, events, payload, overheadMs, verify, rate }) {
   const { state, workers, sample } = outcome
   // The run's start is the earliest worker's first log call; the spread is how far apart the
   // workers began (the barrier's release reaching each of them).
   const starts = [...state.started.values()]
   const startNs = starts.length ? starts.reduce((a, b) => (b < a ? b : a)) : null
   const startSpreadMs = starts.length === cpus ? ms(startNs, starts.reduce((a, b) => (b > a ? b : a))) : null
-  const unblockedMs = startNs && state.unblocked.size === cpus ? Math.max(...[...state.unblocked.values()].map((t) => ms(startNs, t))) : null
+  const loggingMs = startNs && state.unblocked.size === cpus ? Math.max(...[...state.unblocked.values()].map((t) => ms(startNs, t))) : null
+  // Paced, the event loop is held only while a batch runs: unblocked is the longest sum of batches.
+  const unblockedMs = rate ? (state.held.size === cpus ? Math.max(...[...state.held.values()].map((ns) => Number(ns) / 1e6)) : null) : loggingMs
   const closedStats = workers.map((w) => w.closed).filter(Boolean)
   const sum = (key) => closedStats.length === cpus ? closedStats.reduce((a, c) => a + c[key], 0) : null
+  const costs = closedStats.length === cpus ? joinCosts(closedStats.map((c) => c.costs ?? {}), events) : joinCosts([], events)
   const base = {
     unblockedMs,
+    loggingMs: rate ? loggingMs : null,
     cpuUserMs: sum('cpuUserMs'),
     cpuSystemMs: sum('cpuSystemMs'),
     maxRssBytes: closedStats.length ? Math.max(...closedStats.map((c) => c.maxRssBytes)) : (sample.peakRssBytes || null),
@@ -168,6 +177,8 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify }) {
     maxHeapBytes: closedStats.length ? Math.max(...closedStats.map((c) => c.heapPeakBytes)) : null,
     gcCount: sum('gcCount'),
     gcPauseMs: sum('gcPauseMs'),
+    ...costs,
+    eventLoopDelayNs: rate && closedStats.length === cpus ? worstLoopDelay(closedStats.map((c) => c.costs?.eventLoopDelayNs)) : null,
     overheadMs: null,
     startSpreadMs,
     doneMeans: outcome.doneMeans ?? null,

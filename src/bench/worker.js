@@ -1,24 +1,14 @@
-// One cluster worker: builds the logger, waits at the barrier, runs the seed's tight synchronous
-// loop, then awaits the adapter's close(). Timestamps are process.hrtime.bigint() (CLOCK_MONOTONIC),
-// sent as strings so the primary can compare them across processes.
-import { performance, PerformanceObserver } from 'node:perf_hooks'
+// One cluster worker: builds the logger, waits at the barrier, logs its events (the seed's tight
+// synchronous loop, or paced at --rate over event-loop ticks), then awaits the adapter's close().
+// Timestamps are process.hrtime.bigint() (CLOCK_MONOTONIC), sent as strings so the primary can
+// compare them across processes. What the calls cost besides time is recorded by src/engine/costs.js.
 import { createLogger, fail, failOnUncaught, receiveConfig } from '../engine/child-side.js'
+import { encodeHistogram, newHistogram, startCpuRecord, startGcRecord, startLoopDelay, timerFloorNs } from '../engine/costs.js'
 import { messagePrefix } from '../engine/message.js'
 
 failOnUncaught()
 const config = await receiveConfig()
 const now = () => String(process.hrtime.bigint())
-
-// Only collections from the first log call on count: importing the library and building the
-// logger are not the logging's cost. Entries arrive late (queued), so they are judged by their start.
-const gc = { count: 0, pauseMs: 0, fromMs: Infinity }
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) {
-    if (entry.startTime < gc.fromMs) continue
-    gc.count++
-    gc.pauseMs += entry.duration
-  }
-}).observe({ entryTypes: ['gc'] })
 
 let heapPeakBytes = 0
 function sampleHeap () {
@@ -29,46 +19,115 @@ function sampleHeap () {
 // Fires only while the event loop is free: during the synchronous loop the heap is read at its end.
 setInterval(() => process.send({ type: 'heap', heapBytes: sampleHeap() }), 100).unref()
 
+const sampleEvery = config.callTiming?.sampleEvery ?? 0
+
 async function main () {
   const logger = await createLogger(config)
+  // Measured before 'ready', so that it does not delay this worker's start behind the others'.
+  const floorNs = sampleEvery > 0 ? timerFloorNs() : 0
   process.once('message', (msg) => {
-    if (msg && msg.type === 'start') run(logger).catch((err) => fail('close', err))
+    if (msg && msg.type === 'start') run(logger, floorNs).catch((err) => fail('close', err))
   })
   process.send({ type: 'ready' })
 }
 
-async function run (logger) {
-  const cpuBefore = process.cpuUsage()
+// Logs events [from, to). Every call in a sample is timed on its own: with sampleEvery = k a call is
+// timed, then the next timed call is 1 to 2k-1 calls later at random (k on average), so the sample
+// cannot fall in step with a logger's own period (a buffer flushed every n lines). sampleEvery 0
+// times nothing. The timer's floor is taken off each time; the two branches keep the untimed calls
+// as lean as the plain loop.
+function rangeLogger (logger, histogram, { sampleEvery, floorNs }) {
   const prefix = messagePrefix(config.workerId)
   const suffix = ': ' + config.payload
-  const events = config.events
+  const spread = 2 * sampleEvery - 1
+  let nextTimed = sampleEvery > 0 ? 0 : Infinity
+  return function logRange (from, to) {
+    for (let seq = from; seq < to; seq++) {
+      if (seq !== nextTimed) {
+        logger.log(prefix + seq + suffix)
+        continue
+      }
+      const t0 = process.hrtime.bigint()
+      logger.log(prefix + seq + suffix)
+      const ns = Number(process.hrtime.bigint() - t0) - floorNs
+      histogram.recordValue(ns > 0 ? ns : 0)
+      nextTimed = seq + 1 + Math.floor(Math.random() * spread)
+    }
+  }
+}
+
+// --rate: the events due by now are logged in one batch per tick, at most 10 ms' worth at once; the
+// worker then waits on a timer for the next due event (or yields with setImmediate when behind).
+// Resolves with the time the batches held the event loop, in ns.
+function paced (logRange, events, rate) {
+  const maxBatch = Math.max(1, Math.ceil(rate / 100))
+  const startNs = process.hrtime.bigint()
+  let heldNs = 0n
+  let seq = 0
+  return new Promise((resolve, reject) => {
+    function tick () {
+      try {
+        const elapsedNs = process.hrtime.bigint() - startNs
+        const due = Math.min(events, Math.floor((Number(elapsedNs) / 1e9) * rate) + 1)
+        const to = Math.min(due, seq + maxBatch)
+        const t0 = process.hrtime.bigint()
+        logRange(seq, to)
+        heldNs += process.hrtime.bigint() - t0
+        seq = to
+        if (seq >= events) return resolve(heldNs)
+        if (seq < due) return setImmediate(tick)
+        const waitMs = (seq / rate) * 1000 - Number(process.hrtime.bigint() - startNs) / 1e6
+        setTimeout(tick, Math.max(1, Math.floor(waitMs)))
+      } catch (err) {
+        reject(err)
+      }
+    }
+    tick()
+  })
+}
+
+async function run (logger, floorNs) {
+  const { events, rate = null } = config
+  const histogram = newHistogram()
+  const logRange = rangeLogger(logger, histogram, { sampleEvery, floorNs })
+  // From the first call on: importing the library and building the logger are not the logging's cost.
+  const cpu = startCpuRecord()
+  const gc = startGcRecord()
+  const loopDelay = rate ? startLoopDelay() : null
   // The run starts at each worker's own first call, not when the primary sent 'start': delivering
   // that message to each worker in turn is not logging time.
-  gc.fromMs = performance.now()
   const startedAt = now()
+  let heldNs = null
   try {
-    for (let seq = 0; seq < events; seq++) logger.log(prefix + seq + suffix)
+    if (rate) heldNs = await paced(logRange, events, rate)
+    else logRange(0, events)
   } catch (err) {
     return fail('logging', err)
   }
   const unblockedAt = now()
+  const eventLoopDelayNs = loopDelay?.stop() ?? null
   sampleHeap()
-  process.send({ type: 'unblocked', at: unblockedAt, startedAt })
+  process.send({ type: 'unblocked', at: unblockedAt, startedAt, heldNs: heldNs == null ? null : String(heldNs) })
   await logger.close()
   const closedAt = now()
-  const cpu = process.cpuUsage(cpuBefore)
+  const gcFigures = gc.stop()
+  const cpuFigures = cpu.stop()
   sampleHeap()
-  // Let the GC observer deliver its last entries before they are reported.
-  await new Promise((resolve) => setImmediate(resolve))
   process.send({
     type: 'closed',
     at: closedAt,
-    cpuUserMs: cpu.user / 1000,
-    cpuSystemMs: cpu.system / 1000,
+    cpuUserMs: cpuFigures.cpuUserMs,
+    cpuSystemMs: cpuFigures.cpuSystemMs,
     maxRssBytes: process.resourceUsage().maxRSS * 1024,
     heapPeakBytes,
-    gcCount: gc.count,
-    gcPauseMs: gc.pauseMs
+    gcCount: gcFigures.gcCount,
+    gcPauseMs: gcFigures.gcPauseMs,
+    costs: {
+      gc: gcFigures,
+      cpu: cpuFigures,
+      latency: sampleEvery > 0 ? { encoded: encodeHistogram(histogram), sampleEvery, timerFloorNs: floorNs } : null,
+      eventLoopDelayNs
+    }
   }, () => process.exit(0))
 }
 

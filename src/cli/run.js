@@ -20,6 +20,8 @@ import { defaultOutput, eventCount, list, MAX_SECONDS, oneOf, outputFile, positi
 import { MAX_EVENTS } from '../sinks/verifier.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
 
+const MAX_RATE = 100_000_000
+
 export const DEFAULTS = {
   lib: 'all,raw',
   transport: 'console',
@@ -31,7 +33,7 @@ export const DEFAULTS = {
 }
 
 // The options that define cells; a scenario file defines its own, so they cannot be combined.
-const MATRIX_OPTIONS = ['lib', 'workload', 'transport', 'cpus', 'events', 'runs', 'size', 'timeout', 'max-old-space-size', 'pipe-bytes', ...SYSLOG_OPTION_NAMES]
+const MATRIX_OPTIONS = ['lib', 'workload', 'transport', 'cpus', 'events', 'rate', 'runs', 'size', 'timeout', 'max-old-space-size', 'pipe-bytes', ...SYSLOG_OPTION_NAMES]
 
 export const command = 'run'
 export const describe = 'Time loggers: fork workers that each log --events events, wait until every byte landed, verify every event'
@@ -43,6 +45,7 @@ export function builder (yargs) {
     .option('transport', { type: 'string', describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} [default: ${DEFAULTS.transport}]` })
     .option('cpus', { type: 'string', describe: `Comma list of worker counts (node:cluster workers logging at once) [default: ${DEFAULTS.cpus}]` })
     .option('events', { type: 'string', describe: `Events logged by each worker per run, at most ${MAX_EVENTS.toLocaleString('en-US')} (the verifier keeps one bit per event) [default: ${DEFAULTS.events}]` })
+    .option('rate', { type: 'string', describe: `Pace the logging: this many events per second per worker, logged in a batch per event-loop tick between timers (as a service would, instead of the tight loop); records the event-loop delay. At most ${MAX_RATE.toLocaleString('en-US')}` })
     .option('runs', { type: 'string', describe: `Runs per cell (fresh processes each); the summary averages them [default: ${DEFAULTS.runs}]` })
     .option('size', { type: 'string', describe: 'Comma list of payload sizes in bytes [default: the seed\'s "Hello, world!", 13 bytes]' })
     .option('timeout', { type: 'string', describe: `Per-run limit in seconds (at most ${MAX_SECONDS.toLocaleString('en-US')}); a run past it is recorded as failed [default: ${DEFAULTS.timeout}]` })
@@ -60,6 +63,7 @@ export function builder (yargs) {
     .example('$0 run --lib all,raw --workload object,child,disabled --transport console,file', 'structured logging, child loggers and disabled calls')
     .example('$0 run --lib pino,pino:sync,pino:transport --transport file', 'pino\'s default against its documented variants')
     .example('$0 run --lib all,raw --transport udp,tcp --syslog rsyslog', 'syslog through a real rsyslogd')
+    .example('$0 run --lib pino --transport file --rate 20000 --events 40000', '20,000 events a second for 2 s, between timers: call times and the event-loop delay under a steady load')
     .example('$0 run --lib all --transport console,file --cpus 1,8 --events 100000 --out results/mine.json', '')
     .example('$0 run --scenario scenarios/quick.json', 'a whole scenario; add --resume after an interruption, --shard 1/2 to split it')
 }
@@ -77,6 +81,7 @@ export async function parseRunOptions (argv) {
     workloads: [...new Set(workloads)],
     cpus: positiveIntList(value('cpus'), 'cpus', { max: 256 }),
     events: eventCount(value('events')),
+    rate: argv.rate == null ? null : positiveInt(argv.rate, 'rate', { max: MAX_RATE, why: ' (events per second per worker)' }),
     runs: positiveInt(value('runs'), 'runs', { max: 1000 }),
     sizes: argv.size == null ? [{ payload: payloadOfSize(null) }] : positiveIntList(argv.size, 'size', { max: 1 << 20 }).map((n) => ({ payload: payloadOfSize(n) })),
     timeoutMs: seconds(value('timeout'), 'timeout') * 1000,
@@ -93,6 +98,7 @@ function describeOptions (options) {
     ...(options.workloads.length === 1 && options.workloads[0] === 'string' ? {} : { workloads: options.workloads }),
     cpus: options.cpus,
     events: options.events,
+    ...(options.rate ? { rate: options.rate } : {}),
     runs: options.runs,
     sizes: options.sizes.map((s) => Buffer.byteLength(s.payload)),
     timeoutSeconds: options.timeoutMs / 1000,

@@ -75,6 +75,7 @@ async function measure ({ lib, mode, transport, cpus, logsPerRequest, size, load
       serverCpuSystemMs: closed.cpuSystemMs,
       serverCpuPct: closed.measuredMs > 0 ? ((closed.cpuUserMs + closed.cpuSystemMs) / closed.measuredMs) * 100 : null,
       maxRssBytes: closed.maxRssBytes,
+      eventLoopDelayNs: closed.eventLoopDelayNs,
       totalRssPeakBytes: sample.peakRssBytes || null,
       sent: closed.logged,
       received: verified ? counts.received : null,
@@ -100,6 +101,7 @@ export function emptyHttpMeasures () {
   return {
     requests: null,
     reqPerSec: null,
+    eventLoopDelayNs: null,
     bytesPerSec: null,
     latencyMs: null,
     requestErrors: null,

@@ -1,8 +1,10 @@
 // One server process: a node:cluster worker of the harness. Builds the logger (through the library's
 // adapter, as `run` does) and the express app, listens on 127.0.0.1, and on 'stop' closes the server
-// and the logger, then reports how many events it logged and the CPU it used while measured.
+// and the logger, then reports how many events it logged, the CPU it used and how long its event loop
+// waited (monitorEventLoopDelay) while measured.
 import http from 'node:http'
 import { createLogger, fail, failOnUncaught, receiveConfig } from '../engine/child-side.js'
+import { startLoopDelay } from '../engine/costs.js'
 import { createApp, createEventSource } from './app.js'
 import { REQUEST_LOGGERS } from './request-loggers.js'
 
@@ -29,18 +31,21 @@ async function main () {
   server.once('error', (err) => fail('listen', err.code === 'EADDRINUSE' ? `port ${config.port} on 127.0.0.1 is already in use (EADDRINUSE)` : err))
   server.listen(config.port, '127.0.0.1', () => process.send({ type: 'listening', port: server.address().port }))
 
-  let measure = { cpu: process.cpuUsage(), fromNs: process.hrtime.bigint() }
+  let measure = { cpu: process.cpuUsage(), fromNs: process.hrtime.bigint(), loopDelay: startLoopDelay() }
   process.on('message', (msg) => {
-    if (msg?.type === 'measure') measure = { cpu: process.cpuUsage(), fromNs: process.hrtime.bigint() }
-    else if (msg?.type === 'stop') {
+    if (msg?.type === 'measure') {
+      measure.loopDelay.stop()
+      measure = { cpu: process.cpuUsage(), fromNs: process.hrtime.bigint(), loopDelay: startLoopDelay() }
+    } else if (msg?.type === 'stop') {
       const cpu = process.cpuUsage(measure.cpu)
       const measuredMs = Number(process.hrtime.bigint() - measure.fromNs) / 1e6
-      stop(server, logger, events, cpu, measuredMs).catch((err) => fail('close', err))
+      const eventLoopDelayNs = measure.loopDelay.stop()
+      stop(server, logger, events, cpu, measuredMs, eventLoopDelayNs).catch((err) => fail('close', err))
     }
   })
 }
 
-async function stop (server, logger, events, cpu, measuredMs) {
+async function stop (server, logger, events, cpu, measuredMs, eventLoopDelayNs) {
   server.close()
   server.closeAllConnections()
   await logger?.close()
@@ -50,6 +55,7 @@ async function stop (server, logger, events, cpu, measuredMs) {
     cpuUserMs: cpu.user / 1000,
     cpuSystemMs: cpu.system / 1000,
     measuredMs,
+    eventLoopDelayNs,
     maxRssBytes: process.resourceUsage().maxRSS * 1024
   }, () => process.exit(0))
 }

@@ -2,6 +2,7 @@ import cluster from 'node:cluster'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { killChildren, trackChild } from '../engine/children.js'
+import { worstLoopDelay } from '../engine/costs.js'
 import { ServerFailure } from '../errors.js'
 
 const SERVER_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server-worker.js')
@@ -64,6 +65,7 @@ export function startServer ({ libName, adapterFile, mode, transport, cpus, port
         cpuUserMs: sum('cpuUserMs'),
         cpuSystemMs: sum('cpuSystemMs'),
         measuredMs: Math.max(...closed.map((c) => c.measuredMs)),
+        eventLoopDelayNs: worstLoopDelay(closed.map((c) => c.eventLoopDelayNs ?? null)),
         maxRssBytes: Math.max(...closed.map((c) => c.maxRssBytes))
       }
     },

@@ -1,7 +1,9 @@
 import { axisTitle, titles } from './charts.js'
 import { libraryColour } from './colours.js'
-import { cpuLabel, formatMs, formatPct, runName, transportTitle, unique } from './labels.js'
+import { cpuLabel, formatBytes, formatCount, formatMs, formatPct, runName, transportTitle, unique } from './labels.js'
 import { formatTable } from './table.js'
+import { cellKey } from '../results/model.js'
+import { medianOf } from './costs-section.js'
 
 // The report section comparing workloads (what each event carries: see README, "Workloads"): per
 // transport, a table of libraries × workloads (done, unblocked, ns per event, drop rate) and one
@@ -29,7 +31,9 @@ export const workloadsSection = {
       const sizes = unique(ofTransport.map((s) => s.size))
       const title = `${transportTitle(transport)}: workloads`
       out.push(`### ${title}`)
-      const header = ['Library', 'Workload', ...(cpusList.length > 1 ? ['Workers'] : []), ...(sizes.length > 1 ? ['Size'] : []), 'Done ms', 'Unblocked ms', 'ns per event', 'Drop rate']
+      // Allocation and single calls' time only where these results recorded them (docs/costs.md).
+      const costed = runs.some((r) => r.transport === transport && r.ok && r.allocBytesPerEvent != null)
+      const header = ['Library', 'Workload', ...(cpusList.length > 1 ? ['Workers'] : []), ...(sizes.length > 1 ? ['Size'] : []), 'Done ms', 'Unblocked ms', 'ns per event', 'Drop rate', ...(costed ? ['Bytes per event', 'ns per call p99'] : [])]
       const rows = []
       for (const lib of libs) {
         for (const workload of workloads) {
@@ -37,11 +41,11 @@ export const workloadsSection = {
             const who = [lib, workload, ...(cpusList.length > 1 ? [String(s.cpus)] : []), ...(sizes.length > 1 ? [`${s.size} B`] : [])]
             if (s.okRuns === 0) {
               const failed = runs.find((r) => r.transport === transport && libOf(r) === lib && workloadOf(r) === workload && !r.ok)
-              rows.push([...who, s.status === 'unsupported' ? 'unsupported' : `failed: ${failed?.error ?? s.status}`, '—', '—', '—'])
+              rows.push([...who, s.status === 'unsupported' ? 'unsupported' : `failed: ${failed?.error ?? s.status}`, '—', '—', '—', ...(costed ? ['—', '—'] : [])])
               continue
             }
             const drop = workload === 'disabled' ? 'expects 0' : (s.dropRate ? formatPct(s.dropRate.mean) : 'unknown')
-            rows.push([...who, formatMs(s.doneMs?.mean), formatMs(s.unblockedMs?.mean), formatMs(s.nsPerEvent?.mean), drop])
+            rows.push([...who, formatMs(s.doneMs?.mean), formatMs(s.unblockedMs?.mean), formatMs(s.nsPerEvent?.mean), drop, ...(costed ? cellCosts(runs, s) : [])])
           }
         }
       }
@@ -54,6 +58,16 @@ export const workloadsSection = {
     }
     return { markdown: out.join('\n\n'), charts }
   }
+}
+
+// Median bytes per event and p99 of single calls over the cell's runs that recorded them; a dash
+// for a cell whose runs did not.
+function cellCosts (runs, entry) {
+  const key = cellKey(entry)
+  const cellRuns = runs.filter((r) => r.ok && cellKey(r) === key)
+  const bytes = medianOf(cellRuns, (r) => r.allocBytesPerEvent)
+  const p99 = medianOf(cellRuns, (r) => r.callLatencyNs?.p99)
+  return [bytes == null ? '—' : formatBytes(bytes), p99 == null ? '—' : formatCount(p99)]
 }
 
 // One group of bars per workload, one bar per library: ns per event (the caller's cost of a call).

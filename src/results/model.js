@@ -4,8 +4,8 @@ export const SCHEMA_VERSION = 1
 
 // Every dimension that changes what is measured, in key order. A record without one of the newer
 // fields means what runs before it meant: the seed's string call, the library's default set-up,
-// the transport's own receiving end.
-const CELL_DIMENSIONS = ['type', 'lib', 'variant', 'workload', 'transport', 'sink', 'cpus', 'events', 'size']
+// the transport's own receiving end, the tight loop (no `rate`).
+const CELL_DIMENSIONS = ['type', 'lib', 'variant', 'workload', 'transport', 'sink', 'cpus', 'events', 'size', 'rate']
 // An http cell is also told apart by its load: these are the fields `http` records for it.
 const HTTP_DIMENSIONS = ['mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds', 'serverCpus', 'loadCpus']
 
@@ -54,7 +54,7 @@ export function createDocument (env) {
   return { schema: SCHEMA_VERSION, tool: 'log-bench', kind: 'results', complete: false, interrupted: false, env, runs: [], summary: [] }
 }
 
-const SUMMARIZED = ['unblockedMs', 'nsPerEvent', 'doneMs', 'eventsPerSec', 'mbPerSec', 'dropRate', 'cpuUserMs', 'cpuSystemMs', 'maxRssBytes', 'maxHeapBytes', 'gcPauseMs', 'overheadMs']
+const SUMMARIZED = ['unblockedMs', 'nsPerEvent', 'doneMs', 'eventsPerSec', 'mbPerSec', 'dropRate', 'cpuUserMs', 'cpuSystemMs', 'maxRssBytes', 'maxHeapBytes', 'gcPauseMs', 'overheadMs', 'allocBytesPerEvent', 'gcCount', 'gcMaxPauseMs', 'cpuMainThreadMs', 'cpuOtherThreadsMs', 'loggingMs']
 
 // One entry per cell: the seed's "Average" (mean) plus median, stddev, min, max of every measure
 // over the runs that succeeded, and doneMs as a multiple of the raw baseline of the same cell.
@@ -74,6 +74,7 @@ export function summarize (runs) {
       size: first.size,
       events: first.events,
       sink: first.sink ?? null,
+      rate: first.rate ?? null,
       runs: cellRuns.length,
       okRuns: ok.length,
       // Not run because an earlier run of the cell hit the time limit (see runCells).

@@ -1,0 +1,177 @@
+// What a run costs besides time, recorded inside each worker from its first log() call until its
+// adapter's close() resolved: garbage collections and the bytes they reveal as allocated, the time
+// of individual calls, and CPU on the calling thread apart from the process's other threads.
+// docs/costs.md states each method; the primary joins the workers' figures (joinCosts).
+import fs from 'node:fs'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import v8 from 'node:v8'
+import hdr from 'hdr-histogram-js'
+
+// --- GC and allocation -------------------------------------------------------------------------
+
+// v8.GCProfiler hands back every collection synchronously at stop(), with the heap before and after
+// it: no entry can arrive after the results are sent (a PerformanceObserver delivers its entries on
+// a later tick, which lost every collection of a run whose close() resolved at once).
+// Bytes allocated are the used heap's growth between collections, summed: from the start to the
+// first collection, from the end of each collection to the start of the next, and from the last one
+// to the end. Concurrent sweeping can shrink the used heap between collections; such a stretch
+// counts as nothing allocated rather than a negative amount.
+export function startGcRecord () {
+  const profiler = new v8.GCProfiler()
+  const usedAtStart = v8.getHeapStatistics().used_heap_size
+  profiler.start()
+  return {
+    stop () {
+      const record = profiler.stop()
+      const usedAtEnd = v8.getHeapStatistics().used_heap_size
+      return gcFigures(record?.statistics ?? [], usedAtStart, usedAtEnd)
+    }
+  }
+}
+
+export function gcFigures (statistics, usedAtStart, usedAtEnd) {
+  let allocBytes = 0
+  let pauseUs = 0
+  let maxPauseUs = 0
+  let usedAfter = usedAtStart
+  for (const gc of statistics) {
+    allocBytes += Math.max(0, gc.beforeGC.heapStatistics.usedHeapSize - usedAfter)
+    usedAfter = gc.afterGC.heapStatistics.usedHeapSize
+    pauseUs += gc.cost
+    if (gc.cost > maxPauseUs) maxPauseUs = gc.cost
+  }
+  allocBytes += Math.max(0, usedAtEnd - usedAfter)
+  return { gcCount: statistics.length, gcPauseMs: pauseUs / 1000, gcMaxPauseMs: maxPauseUs / 1000, allocBytes }
+}
+
+// --- Per-call latency --------------------------------------------------------------------------
+
+// Values in ns from 1 to an hour, 3 significant digits (HdrHistogram's usual precision).
+const HISTOGRAM = { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000_000, numberOfSignificantValueDigits: 3 }
+export const newHistogram = () => hdr.build(HISTOGRAM)
+
+// What reading the clock twice costs by itself: the median of back-to-back process.hrtime.bigint()
+// pairs, taken in the worker just before it logs. Subtracted from every timed call, so that a call
+// that does nothing reads about 0 rather than the timer's own time.
+export function timerFloorNs (pairs = 20_000) {
+  const deltas = new Float64Array(pairs)
+  for (let i = 0; i < pairs; i++) {
+    const t0 = process.hrtime.bigint()
+    deltas[i] = Number(process.hrtime.bigint() - t0)
+  }
+  deltas.sort()
+  return deltas[pairs >> 1]
+}
+
+// The percentiles a chart draws (HdrHistogram's percentile distribution, on a log axis of 1/(1-p)).
+export const CHART_PERCENTILES = [0, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.999, 100]
+
+export const encodeHistogram = (histogram) => hdr.encodeIntoCompressedBase64(histogram)
+
+function latencyFigures (histogram, { sampleEvery, timerFloorNs }) {
+  if (histogram.totalCount === 0) return null
+  const at = (p) => histogram.getValueAtPercentile(p)
+  return {
+    p50: at(50),
+    p99: at(99),
+    p999: at(99.9),
+    max: histogram.maxValue,
+    mean: histogram.mean,
+    timed: histogram.totalCount,
+    sampleEvery,
+    timerFloorNs,
+    histogram: CHART_PERCENTILES.map((p) => [p, p === 100 ? histogram.maxValue : at(p)])
+  }
+}
+
+// --- CPU per thread ----------------------------------------------------------------------------
+
+// The calling thread's CPU time in ns: the first field of its schedstat (the scheduler's own sum of
+// time on a CPU), else user + system ticks from its stat. null where /proc has neither.
+const MAIN_TASK = `/proc/self/task/${process.pid}`
+const TICKS_PER_SECOND = 100 // USER_HZ, fixed at 100 on Linux
+export function mainThreadCpuNs () {
+  try {
+    return Number(fs.readFileSync(`${MAIN_TASK}/schedstat`, 'latin1').split(' ')[0])
+  } catch {}
+  try {
+    const stat = fs.readFileSync(`${MAIN_TASK}/stat`, 'latin1')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1e9
+  } catch {
+    return null
+  }
+}
+
+// The process's CPU (every thread, also those that ended: getrusage) and the calling thread's.
+// The other threads' share is the difference: libuv's pool, V8's helpers, a transport's worker thread.
+export function startCpuRecord () {
+  const processBefore = process.cpuUsage()
+  const mainBefore = mainThreadCpuNs()
+  return {
+    stop () {
+      const used = process.cpuUsage(processBefore)
+      const mainAfter = mainThreadCpuNs()
+      const processMs = (used.user + used.system) / 1000
+      if (mainBefore == null || mainAfter == null) return { cpuUserMs: used.user / 1000, cpuSystemMs: used.system / 1000, cpuMainThreadMs: null, cpuOtherThreadsMs: null }
+      const mainMs = (mainAfter - mainBefore) / 1e6
+      return { cpuUserMs: used.user / 1000, cpuSystemMs: used.system / 1000, cpuMainThreadMs: mainMs, cpuOtherThreadsMs: Math.max(0, processMs - mainMs) }
+    }
+  }
+}
+
+// --- Event-loop delay ---------------------------------------------------------------------------
+
+// monitorEventLoopDelay records the interval between the firings of a timer of this resolution: the
+// delay is what exceeds the resolution. Used under --rate and in the http server.
+const LOOP_DELAY_RESOLUTION_MS = 10
+export function startLoopDelay () {
+  const monitor = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS })
+  monitor.enable()
+  return {
+    stop () {
+      monitor.disable()
+      if (monitor.count === 0) return null
+      const delay = (ns) => Math.max(0, ns - LOOP_DELAY_RESOLUTION_MS * 1e6)
+      return { p50: delay(monitor.percentile(50)), p99: delay(monitor.percentile(99)), max: delay(monitor.max), samples: monitor.count }
+    }
+  }
+}
+
+// Of several processes' delays, the one whose event loop waited longest (by p99) speaks for the run;
+// null unless every process reported one.
+export function worstLoopDelay (delays) {
+  if (delays.length === 0 || delays.some((d) => d == null)) return null
+  return delays.reduce((worst, d) => (d.p99 > worst.p99 ? d : worst))
+}
+
+// --- Joining the workers' figures in the primary -----------------------------------------------
+
+// costs: one entry per worker as it sent them ({ gc, cpu, latency: { encoded, sampleEvery, timerFloorNs } }).
+// Counts and times add up over workers; the latency histograms are merged before their percentiles
+// are read. Every figure is null unless every worker reported it.
+export function joinCosts (costs, events) {
+  const all = (pick) => costs.length > 0 && costs.every((c) => pick(c) != null)
+  const sum = (pick) => (all(pick) ? costs.reduce((a, c) => a + pick(c), 0) : null)
+  const sent = events * costs.length
+  const allocBytes = sum((c) => c.gc?.allocBytes)
+  const main = sum((c) => c.cpu?.cpuMainThreadMs)
+  const other = sum((c) => c.cpu?.cpuOtherThreadsMs)
+  let callLatencyNs = null
+  if (all((c) => c.latency?.encoded)) {
+    const merged = newHistogram()
+    for (const c of costs) merged.add(hdr.decodeFromCompressedBase64(c.latency.encoded))
+    callLatencyNs = latencyFigures(merged, {
+      sampleEvery: costs[0].latency.sampleEvery,
+      timerFloorNs: Math.max(...costs.map((c) => c.latency.timerFloorNs))
+    })
+  }
+  return {
+    allocBytesPerEvent: allocBytes != null && sent > 0 ? allocBytes / sent : null,
+    gcMaxPauseMs: all((c) => c.gc?.gcMaxPauseMs) ? Math.max(...costs.map((c) => c.gc.gcMaxPauseMs)) : null,
+    cpuMainThreadMs: main,
+    cpuOtherThreadsMs: other,
+    nsCpuPerEvent: main != null && sent > 0 ? { mainThread: (main * 1e6) / sent, otherThreads: (other * 1e6) / sent } : null,
+    callLatencyNs
+  }
+}

@@ -1,0 +1,116 @@
+import { axisTitle, chartFile, titles } from './charts.js'
+import { libraryColour } from './colours.js'
+import { groupsOf } from './run-section.js'
+import { median } from '../stats.js'
+import { formatTable } from './table.js'
+import { cpuLabel, formatBytes, formatCount, formatMs, formatNumber, runName, unique } from './labels.js'
+
+// "What each call costs": per group of `run` cells (a transport, and whatever else sets cells apart),
+// one row per library and worker count with single calls' time, bytes and collections per event and
+// CPU on the calling thread and on others, then a percentile chart of call time per worker count.
+// Only runs that recorded these figures count (see docs/costs.md): results made before them show
+// nothing here, never zeros.
+
+const recorded = (r) => r.ok && r.callLatencyNs != null && r.allocBytesPerEvent != null
+
+export const costsSection = {
+  name: 'costs',
+  types: ['run'],
+  render (dataset, ctx) {
+    const runs = dataset.runs.filter((r) => (r.type ?? 'run') === 'run')
+    if (!runs.some(recorded)) return { markdown: '', charts: [] }
+    const summary = dataset.summary.filter((s) => (s.type ?? 'run') === 'run')
+    const out = ['## What each call costs',
+      'Median over the runs that recorded it, from the first call until the logger\'s close(). ' +
+      '_ns per call_: the time single `log()` calls took (a random sample of the calls, the clock\'s own floor taken off; _max_ is the slowest call sampled). ' +
+      '_Bytes per event_: V8 heap allocated per event; _GCs_ and _GC pause_: collections and their total pause per 10,000 events; ' +
+      '_CPU per event_: on the thread that calls `log()` and on the process\'s other threads (a transport\'s worker thread, libuv\'s pool, V8\'s helpers). ' +
+      'Methods: docs/costs.md in the log-bench repository.']
+    const charts = []
+    for (const group of groupsOf(runs, summary)) {
+      const measured = group.runs.filter(recorded)
+      if (measured.length === 0) continue
+      const paced = measured.some((r) => r.eventLoopDelayNs != null)
+      const cpusList = unique(measured.map((r) => r.cpus)).sort((a, b) => a - b)
+      out.push(`### ${group.title}: what each call costs`)
+      out.push(costsTable(group, measured, { paced, showWorkers: cpusList.length > 1 }))
+      for (const cpus of cpusList) {
+        const chart = { file: chartFile(group.transport, `${cpus}cpu`, `call-latency${group.fileTag}`), ...latencyChart(group, measured.filter((r) => r.cpus === cpus), cpus, ctx.conditions) }
+        charts.push(chart)
+        out.push(ctx.image(chart.file, `${group.title}, ${cpuLabel(cpus)}: time of single log() calls by percentile, per library`))
+      }
+    }
+    return { markdown: out.join('\n\n'), charts }
+  }
+}
+
+const per10k = (count, sent) => (count == null || !sent ? null : (count / sent) * 10_000)
+// The median of a figure over the runs that recorded it; null when none did.
+export const medianOf = (runs, pick) => {
+  const values = runs.map(pick).filter((v) => v != null)
+  return values.length ? median(values) : null
+}
+
+export function costsTable (group, measured, { paced, showWorkers }) {
+  const header = ['Library', ...(showWorkers ? ['Workers'] : []), 'Runs', 'ns per call p50', 'p99', 'p99.9', 'max', 'Bytes per event', 'GCs per 10k events', 'GC pause ms per 10k', 'CPU ns/event calling thread', 'CPU ns/event other threads', ...(paced ? ['Event-loop delay p99 ms', 'max ms'] : [])]
+  const rows = []
+  for (const lib of group.libs) {
+    for (const cpus of group.cpusList) {
+      const cellRuns = measured.filter((r) => runName(r) === lib && r.cpus === cpus)
+      if (cellRuns.length === 0) continue
+      const ns = (key) => formatCount(medianOf(cellRuns, (r) => r.callLatencyNs[key]))
+      rows.push([
+        lib,
+        ...(showWorkers ? [String(cpus)] : []),
+        String(cellRuns.length),
+        ns('p50'), ns('p99'), ns('p999'), ns('max'),
+        formatBytes(medianOf(cellRuns, (r) => r.allocBytesPerEvent)),
+        formatNumber(medianOf(cellRuns, (r) => per10k(r.gcCount, r.sent)), 1),
+        formatMs(medianOf(cellRuns, (r) => per10k(r.gcPauseMs, r.sent))),
+        formatCount(medianOf(cellRuns, (r) => r.nsCpuPerEvent?.mainThread)),
+        formatCount(medianOf(cellRuns, (r) => r.nsCpuPerEvent?.otherThreads)),
+        ...(paced ? [formatMs(medianOf(cellRuns, (r) => r.eventLoopDelayNs?.p99 / 1e6)), formatMs(medianOf(cellRuns, (r) => r.eventLoopDelayNs?.max / 1e6))] : [])
+      ])
+    }
+  }
+  return formatTable(header, rows)
+}
+
+// HdrHistogram's percentile plot: the percentile on a log axis of 1 / (1 − p), so that 90%, 99%,
+// 99.9% … are evenly spaced; the slowest call sampled sits one step past the last percentile.
+const MAX_AT = 1e6
+const position = (p) => (p >= 100 ? MAX_AT : 1 / (1 - p / 100))
+const TICKS = new Map([[1, '0%'], [2, '50%'], [10, '90%'], [100, '99%'], [1e3, '99.9%'], [1e4, '99.99%'], [1e5, '99.999%'], [MAX_AT, 'max']])
+
+export function latencyChart (group, runs, cpus, conditions) {
+  const libs = group.libs.filter((lib) => runs.some((r) => runName(r) === lib))
+  const percentiles = unique(runs.flatMap((r) => r.callLatencyNs.histogram.map(([p]) => p))).sort((a, b) => a - b)
+  const datasets = libs.map((lib) => {
+    const libRuns = runs.filter((r) => runName(r) === lib)
+    return {
+      label: lib,
+      borderColor: libraryColour(lib),
+      backgroundColor: libraryColour(lib),
+      fill: false,
+      pointRadius: 2,
+      data: percentiles.map((p) => ({ x: position(p), y: Math.max(1, medianOf(libRuns, (r) => r.callLatencyNs.histogram.find(([q]) => q === p)?.[1])) }))
+        .filter((point) => Number.isFinite(point.y))
+    }
+  })
+  const timed = unique(runs.map((r) => r.callLatencyNs.sampleEvery)).map((n) => (n === 1 ? 'every call timed' : `1 call in ${n} timed`)).join(', ')
+  return {
+    width: 1000,
+    height: 560,
+    config: {
+      type: 'line',
+      data: { datasets },
+      options: {
+        plugins: titles(`${group.title}, ${cpuLabel(cpus)}: time of single log() calls by percentile`, [[`median of the runs per point`, timed, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]),
+        scales: {
+          x: { type: 'logarithmic', min: 1, max: MAX_AT, title: axisTitle('percentile of calls'), ticks: { callback: (value) => TICKS.get(value) ?? null, autoSkip: false } },
+          y: { type: 'logarithmic', title: axisTitle('time of one call (ns, log scale)') }
+        }
+      }
+    }
+  }
+}

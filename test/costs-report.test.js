@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { costsSection } from '../src/report/costs-section.js'
+import { renderChart } from '../src/report/charts.js'
+import { workloadsSection } from '../src/report/workloads-section.js'
+import { summarize } from '../src/results/model.js'
+
+const ctx = { image: (file, alt) => `![${alt}](${file})`, conditions: 'test machine' }
+
+function runOf (lib, { run = 1, workload = 'string', costs = true, p99 = 9000 } = {}) {
+  const base = { type: 'run', lib, variant: 'default', workload, transport: 'file', sink: 'file', cpus: 1, events: 100_000, size: 13, run, ok: true, status: 'ok', error: null, sent: 100_000, received: 100_000, dropRate: 0, unblockedMs: 500, doneMs: 600, gcCount: 20, gcPauseMs: 30 }
+  if (!costs) return base
+  return {
+    ...base,
+    allocBytesPerEvent: 1000 * run,
+    gcMaxPauseMs: 5,
+    cpuMainThreadMs: 400,
+    cpuOtherThreadsMs: 100,
+    nsCpuPerEvent: { mainThread: 4000, otherThreads: 1000 },
+    callLatencyNs: { p50: 2000, p99, p999: 50_000, max: 900_000, mean: 3000, timed: 3125, sampleEvery: 32, timerFloorNs: 40, histogram: [[0, 100], [50, 2000], [99, p99], [99.9, 50_000], [100, 900_000]] },
+    eventLoopDelayNs: null
+  }
+}
+const dataset = (runs) => ({ runs, summary: summarize(runs) })
+
+describe('the "What each call costs" section', () => {
+  it('shows nothing for results that did not record the costs (the committed results)', () => {
+    const out = costsSection.render(dataset([runOf('pino', { costs: false }), runOf('raw', { costs: false })]), ctx)
+    assert.deepEqual(out, { markdown: '', charts: [] })
+  })
+
+  it('gives medians per library over the runs that recorded them, per 10,000 events, and a chart per worker count', () => {
+    const runs = [runOf('pino', { run: 1, p99: 8000 }), runOf('pino', { run: 2, p99: 12000 }), runOf('pino', { run: 3, costs: false }), runOf('raw')]
+    const out = costsSection.render(dataset(runs), ctx)
+    const pino = out.markdown.split('\n').find((line) => line.startsWith('| pino'))
+    const cells = pino.split('|').map((c) => c.trim()).filter(Boolean)
+    // Runs, p50, p99, p99.9, max, bytes, GCs/10k, pause/10k, CPU main, CPU other
+    assert.deepEqual(cells.slice(1), ['2', '2,000', '10,000', '50,000', '900,000', '1.5 kB', '2.0', '3.0', '4,000', '1,000'])
+    assert.ok(out.markdown.includes('| raw'))
+    assert.ok(!out.markdown.includes('Event-loop delay'), 'no loop-delay columns without paced runs')
+    assert.equal(out.charts.length, 1)
+    const chart = out.charts[0]
+    assert.equal(chart.file, 'file/1cpu/call-latency.png')
+    assert.deepEqual(chart.config.data.datasets.map((d) => d.label), ['pino', 'raw'])
+    assert.equal(chart.config.options.scales.x.type, 'logarithmic')
+    assert.equal(chart.config.options.scales.y.type, 'logarithmic')
+    assert.deepEqual(chart.config.data.datasets[0].data.map((p) => p.y), [100, 2000, 10_000, 50_000, 900_000])
+    assert.ok(renderChart(chart).length > 1000)
+  })
+
+  it('adds the event-loop delay where runs were paced', () => {
+    const paced = { ...runOf('pino'), rate: 20_000, eventLoopDelayNs: { p50: 1e6, p99: 4e6, max: 2e7, samples: 190 } }
+    const out = costsSection.render(dataset([paced]), ctx)
+    assert.ok(out.markdown.includes('Event-loop delay p99 ms'))
+    assert.match(out.markdown, /\|\s+4\.0 \|\s+20 \|/)
+  })
+})
+
+describe('the workloads section and the costs', () => {
+  const both = (costs) => ['string', 'object'].flatMap((workload) => [runOf('pino', { workload, costs }), runOf('raw', { workload, costs })])
+  it('adds bytes per event and p99 only where the results recorded them', () => {
+    const without = workloadsSection.render(dataset(both(false)), ctx).markdown
+    assert.ok(!without.includes('Bytes per event'))
+    const withCosts = workloadsSection.render(dataset(both(true)), ctx).markdown
+    assert.ok(withCosts.includes('Bytes per event') && withCosts.includes('ns per call p99'))
+    assert.match(withCosts, /\| pino +\| +object .*\| +1000 B +\| +9,000 \|/)
+  })
+})

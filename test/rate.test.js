@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict'
+import path from 'node:path'
+import { describe, it } from 'node:test'
+import { readJson, runCli, tmpDir } from './helpers.js'
+
+describe('run --rate: paced logging', () => {
+  it('spreads the events over the time the rate asks for and records the event-loop delay', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'pino,raw', '--transport', 'file', '--rate', '4000', '--events', '2000', '--runs', '1', '--out', out, '--quiet'])
+    assert.equal(result.code, 0, result.stderr)
+    const doc = readJson(out)
+    assert.equal(doc.env.options.rate, 4000)
+    for (const run of doc.runs) {
+      assert.equal(run.ok, true, run.error)
+      assert.equal(run.rate, 4000)
+      assert.equal(run.received, 2000)
+      // 2,000 events at 4,000 a second: the last is due after 0.5 s, never before.
+      assert.ok(run.loggingMs >= 499, `logging ${run.loggingMs} ms`)
+      // Paced, unblocked is the batches' time alone, a share of the logging time.
+      assert.ok(run.unblockedMs > 0 && run.unblockedMs < run.loggingMs, `unblocked ${run.unblockedMs} of ${run.loggingMs}`)
+      const delay = run.eventLoopDelayNs
+      assert.ok(delay.samples > 0 && delay.p50 <= delay.p99 && delay.p99 <= delay.max, JSON.stringify(delay))
+      assert.ok(run.callLatencyNs.p50 <= run.callLatencyNs.max)
+    }
+    assert.equal(doc.summary.every((s) => s.rate === 4000), true)
+  })
+
+  it('keeps paced and tight-loop runs apart as different cells', async () => {
+    const dir = tmpDir()
+    const tight = await runCli(['run', '--lib', 'noop', '--transport', 'file', '--events', '100', '--runs', '1', '--out', path.join(dir, 't.json'), '--quiet'])
+    assert.equal(tight.code, 0, tight.stderr)
+    const run = readJson(path.join(dir, 't.json')).runs[0]
+    assert.equal(run.rate, undefined)
+    assert.equal(run.loggingMs, null)
+    assert.equal(run.eventLoopDelayNs, null)
+  })
+
+  for (const [value, expected] of [['0', /--rate must be an integer from 1 to 100000000 \(events per second per worker\), got "0"/], ['fast', /--rate must be an integer/], ['1e9', /--rate must be an integer/]]) {
+    it(`refuses --rate ${value} with one line and exit code 2`, async () => {
+      const result = await runCli(['run', '--lib', 'noop', '--transport', 'file', '--events', '10', '--rate', value], { cwd: tmpDir() })
+      assert.equal(result.code, 2, result.stderr)
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+      assert.match(result.stderr, expected)
+    })
+  }
+})
