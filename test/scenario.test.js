@@ -3,10 +3,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { ROOT, leftovers, readJson, runCli, tmpDir } from './helpers.js'
+import { inPlanOrder } from '../src/results/model.js'
 
 const SCENARIOS = path.join(ROOT, 'test', 'fixtures', 'scenarios')
 const scenario = (name) => path.join(SCENARIOS, `${name}.json`)
-const cellsOf = (doc) => doc.runs.map((r) => [r.type, r.lib, r.transport, r.cpus, r.size, r.mode ?? '', r.logsPerRequest ?? '', r.run].join('|'))
+// Cells in plan order (the results list runs in the order they ran: interleaved rounds).
+const cellsOf = (doc) => inPlanOrder(doc.runs).map((r) => [r.type, r.lib, r.transport, r.cpus, r.size, r.mode ?? '', r.logsPerRequest ?? '', r.run].join('|'))
 
 describe('scenario files', () => {
   it('every shipped scenario is valid against scenarios/schema.json', async () => {
@@ -138,6 +140,11 @@ describe('interrupt and --resume', () => {
     assert.deepEqual(doc.runs.slice(0, finished.length), finished)
     assert.ok(doc.runs.every((r) => r.ok))
     assert.deepEqual(cellsOf(doc), ['raw', 'raw', 'slow', 'slow', 'pino', 'pino'].map((lib, i) => `run|${lib}|file|1|13|||${(i % 2) + 1}`))
+    // The resumed runs went on in the order of the first invocation: rounds, from its seed.
+    assert.deepEqual(doc.env.order, partial.env.order)
+    assert.equal(doc.env.order.mode, 'interleaved')
+    assert.deepEqual(doc.runs.map((r) => r.run), [1, 1, 1, 2, 2, 2])
+    assert.ok(doc.runs.every((r, i) => i === 0 || r.startedAt >= doc.runs[i - 1].startedAt))
   })
 })
 

@@ -8,6 +8,7 @@ import { BASELINE } from '../results/http-summary.js'
 import { collectEnv } from '../results/env.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
 import { defaultOutput, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, seconds } from './validate.js'
+import { addOrderOptions, parseOrder } from './order-options.js'
 import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
 
 export const DEFAULTS = {
@@ -28,7 +29,7 @@ export const command = 'http'
 export const describe = 'The cost of logging under HTTP load: an express server logging through each library, driven by autocannon; req/s and latency against the same app without logging'
 
 export function builder (yargs) {
-  return addSyslogOptions(yargs)
+  return addOrderOptions(addSyslogOptions(yargs))
     .option('lib', { type: 'string', default: DEFAULTS.lib, describe: `Comma list: ${BASELINE} (the same app without logging; always run as the baseline), ${BUILTIN_LIBS.join(', ')}, all (the seed's four), every (all ${LIB_SETS.every.length} libraries), or a path to an adapter file` })
     .option('transport', { type: 'string', default: DEFAULTS.transport, describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} (console: the server's stdout, a pipe read and verified by log-bench)` })
     .option('cpus', { type: 'string', default: DEFAULTS.cpus, describe: 'Comma list of server worker counts (node:cluster workers sharing the port)' })
@@ -119,7 +120,7 @@ export async function handler (argv) {
     libVersions: Object.fromEntries(options.libs.filter((l) => l.adapter).map((l) => [l.name, l.version])),
     options: describeHttpOptions(options)
   })
-  const doc = await runSession({ cells: planHttpCells(options), out, env, quiet: argv.quiet })
+  const doc = await runSession({ cells: planHttpCells(options), out, env, quiet: argv.quiet, order: parseOrder(argv) })
   if (!doc) return
   process.stdout.write(renderHttpTerminal(doc))
   process.stdout.write(externalNote(describeSyslog(options.receiverOptions)))

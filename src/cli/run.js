@@ -15,6 +15,10 @@ import { renderTerminal } from '../report/terminal.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
 import { planHttpCells } from '../http/matrix.js'
 import { DEFAULTS as HTTP_DEFAULTS, describeHttpOptions, parseHttpOptions } from './http.js'
+import { addOrderOptions, parseOrder } from './order-options.js'
+import { addComparisonOptions, parseAlpha, parseNoise } from './compare.js'
+import { compareWithBaseline, renderComparison } from '../report/compare.js'
+import { runName } from '../report/labels.js'
 import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions, SYSLOG_OPTION_NAMES } from './syslog-options.js'
 import { defaultOutput, eventCount, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, seconds, writableDirectory } from './validate.js'
 import { MAX_EVENTS } from '../sinks/verifier.js'
@@ -39,7 +43,8 @@ export const command = 'run'
 export const describe = 'Time loggers: fork workers that each log --events events, wait until every byte landed, verify every event'
 
 export function builder (yargs) {
-  return addSyslogOptions(yargs)
+  return addComparisonOptions(addOrderOptions(addSyslogOptions(yargs)))
+    .option('baseline', { type: 'string', describe: 'At the end, compare every cell with this library\'s cell of the same transport, workers, workload, size and receiving end: ratio of medians with its 95% interval, p and a verdict (faster, slower, same), as `compare --baseline`' })
     .option('lib', { type: 'string', describe: `Comma list: ${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries), or a path to an adapter file (./my-logger.js); name:variant for a library's documented variant (pino:sync, see list) [default: ${DEFAULTS.lib}]` })
     .option('workload', { type: 'string', describe: `Comma list of what each event carries: ${WORKLOADS.join(', ')} (see README, "Workloads") [default: ${DEFAULTS.workload}]` })
     .option('transport', { type: 'string', describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} [default: ${DEFAULTS.transport}]` })
@@ -252,6 +257,9 @@ export async function handler (argv) {
     if (given.length) throw new UsageError(`--${given[0]} cannot be combined with --scenario: the scenario file names its cells`)
   }
   const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir) : await planFromOptions(argv)
+  const order = parseOrder(argv)
+  const comparison = parseBaseline(argv, plan)
+  plan.cells.forEach((cell, index) => { cell.planIndex = index })
   const shard = argv.shard != null ? parseShard(argv.shard) : null
   const cells = selectShard(plan.cells, shard)
   const out = resolveOutput(argv, plan)
@@ -263,15 +271,26 @@ export async function handler (argv) {
   })
   env.plan = { kind: plan.kind, name: plan.name, file: plan.file ?? null, id: plan.id, shard: shard ? `${shard.k}/${shard.n}` : null, cells: plan.cells.length, shardCells: cells.length }
 
-  const doc = await runSession({ cells, out, env, previous, quiet: argv.quiet, resumeHint: ' (continue with --resume)', retryTimeouts: argv.retryTimeouts })
+  const doc = await runSession({ cells, out, env, previous, quiet: argv.quiet, resumeHint: ' (continue with --resume)', retryTimeouts: argv.retryTimeouts, order })
   if (!doc) return
   if (doc.runs.some((r) => (r.type ?? 'run') === 'run')) process.stdout.write(renderTerminal(doc))
   if (doc.runs.some((r) => r.type === 'http')) process.stdout.write(renderHttpTerminal(doc))
   for (const group of plan.kind === 'scenario' ? [...plan.options.run, ...plan.options.http] : [plan.options]) process.stdout.write(externalNote(group.syslog))
+  if (comparison) process.stdout.write(`\n${renderComparison(compareWithBaseline(doc, comparison.baseline, comparison))}`)
   const failed = doc.runs.filter((r) => r.status === 'failed').length
   const skipped = doc.runs.filter((r) => r.status === 'skipped').length
   const notes = [failed ? `${failed} failed run${failed > 1 ? 's' : ''}` : '', skipped ? `${skipped} skipped after a time limit` : ''].filter(Boolean)
   process.stdout.write(`\nresults: ${out}${notes.length ? ` (${notes.join(', ')}, see above)` : ''}\n`)
+}
+
+// --baseline: a library of this plan (checked before anything runs), with --alpha and --noise.
+function parseBaseline (argv, plan) {
+  const alpha = parseAlpha(argv.alpha)
+  const noise = parseNoise(argv.noise)
+  if (argv.baseline == null) return null
+  const names = [...new Set(plan.cells.map((c) => runName({ lib: c.common.lib, variant: c.common.variant })))]
+  if (typeof argv.baseline !== 'string' || !names.includes(argv.baseline.trim())) throw new UsageError(`--baseline must be one of the libraries this run measures (${names.join(', ')}), got "${argv.baseline}"`)
+  return { baseline: argv.baseline.trim(), alpha, noise }
 }
 
 // --pipe-bytes: a whole number of bytes from 4096 to the system's pipe-max-size, console only.

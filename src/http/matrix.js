@@ -2,14 +2,14 @@ import { unsupportedReason as transportUnsupported } from '../bench/orchestrator
 import { cellKey, defaultSink } from '../results/model.js'
 import { middlewareUnsupportedReason, requestLoggerInfo } from './request-loggers.js'
 import { emptyHttpMeasures, runHttpOnce } from './run-once.js'
-import { BASELINE, runThroughputChange } from '../results/http-summary.js'
+import { BASELINE } from '../results/http-summary.js'
 
 // Seconds a run may take beyond its warm-up and load: forking the server, building the logger,
 // closing it and reading back every event.
 const SETUP_AND_VERIFY_SECONDS = 120
 
-// Cells in the order they run: transport, workers, logs per request, size, then the libraries with the
-// `none` baseline first, so each library is measured right after the baseline it is compared with.
+// Cells in plan order: transport, workers, logs per request, size, then the libraries with the `none`
+// baseline first (runCells interleaves their runs, or keeps this order with --order blocked).
 // Each cell has the shape runCells (src/bench/orchestrator.js) executes, like the cells of `run`.
 export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, receiverOptions = {}, placement = null }) {
   const ordered = [...libs.filter((l) => l.name === BASELINE), ...libs.filter((l) => l.name !== BASELINE)]
@@ -43,9 +43,8 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
               common,
               runs,
               unsupported: unsupportedReason({ lib, mode, transport }),
-              empty: () => ({ ...emptyHttpMeasures(), throughputChangePct: null }),
-              execute: (signal) => runHttpOnce({ lib, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement }),
-              complete: (record, previousRuns) => ({ ...record, throughputChangePct: runThroughputChange(record, previousRuns) })
+              empty: emptyHttpMeasures,
+              execute: (signal) => runHttpOnce({ lib, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement })
             })
           }
         }

@@ -20,7 +20,7 @@ function changeCell (entry, options) {
   if (!entry) return '—'
   if (entry.status === 'unsupported') return 'unsupported'
   if (!entry.okRuns) return entry.status
-  const comparison = entry.vsNone?.reqPerSec
+  const comparison = entry.throughputVsBaseline
   if (comparison?.ratio == null) return 'no baseline'
   const notes = []
   if (entry.okRuns < entry.runs) notes.push(`${entry.runs - entry.okRuns} of ${entry.runs} runs failed`)
@@ -34,8 +34,8 @@ function changeCell (entry, options) {
 // cannot reach p < 0.05, so `same` would be the only possible answer and the control could not fail.
 export function controlOf (entries) {
   const cells = entries.filter((s) => s.mode === 'route' && s.logsPerRequest === 0 && s.lib !== BASELINE && s.status !== 'unsupported')
-  const failing = cells.filter((s) => s.vsNone?.reqPerSec?.verdict !== 'same')
-  const tooFewRuns = cells.filter((s) => !failing.includes(s) && !canTell(s.vsNone.reqPerSec))
+  const failing = cells.filter((s) => s.throughputVsBaseline?.verdict !== 'same')
+  const tooFewRuns = cells.filter((s) => !failing.includes(s) && !canTell(s.throughputVsBaseline))
   return { measured: cells.length > 0, cells, failing, tooFewRuns, passed: cells.length > 0 && failing.length === 0 && tooFewRuns.length === 0 }
 }
 
@@ -51,8 +51,8 @@ export function cheapestAndDearest (entries, libs) {
     const ranked = []
     for (const lib of libs) {
       const cells = sizes.map((size) => ofLogs.find((s) => s.lib === lib && s.size === size))
-      if (cells.some((s) => !s || s.okRuns < s.runs || s.vsNone?.reqPerSec?.ratio == null || s.dropRate?.mean > 0)) continue
-      const ratios = cells.map((s) => s.vsNone.reqPerSec.ratio)
+      if (cells.some((s) => !s || s.okRuns < s.runs || s.throughputVsBaseline?.ratio == null || s.dropRate?.mean > 0)) continue
+      const ratios = cells.map((s) => s.throughputVsBaseline.ratio)
       ranked.push({ lib, cells, mean: ratios.reduce((a, b) => a + b, 0) / ratios.length })
     }
     if (ranked.length < 2) continue
@@ -63,8 +63,8 @@ export function cheapestAndDearest (entries, libs) {
 }
 
 function describeRanked ({ lib, cells }, sizes) {
-  const verdicts = unique(cells.map((s) => s.vsNone.reqPerSec.verdict))
-  const changes = cells.map((s, i) => `${formatChangePct(s.vsNone.reqPerSec.ratio)} at ${sizes[i]}`).join(', ')
+  const verdicts = unique(cells.map((s) => s.throughputVsBaseline.verdict))
+  const changes = cells.map((s, i) => `${formatChangePct(s.throughputVsBaseline.ratio)} at ${sizes[i]}`).join(', ')
   return `${lib}: ${changes} chars${verdicts.length === 1 ? ` (${verdicts[0]} at every size)` : ''}`
 }
 
@@ -153,7 +153,7 @@ function renderTable (entries, runs) {
     const rows = middleware.filter((s) => s.lib !== BASELINE).map((s) => [
       s.middleware ? `${s.lib} (${s.middleware})` : s.lib,
       changeCell(s, { interval: true }),
-      s.vsNone?.latencyP99Ms ? formatChange(s.vsNone.latencyP99Ms) : ''
+      s.p99VsBaseline ? formatChange(s.p99VsBaseline) : ''
     ])
     out.push(`**Request loggers** (each library's own express middleware, one event per request, ${unique(middleware.map((s) => s.size)).join(' / ')}-character payload):`)
     out.push(formatTable(['Library', 'Req/s vs none', 'p99 latency vs none'], rows))

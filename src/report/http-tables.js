@@ -1,4 +1,5 @@
 import { httpCellOf } from '../results/http-summary.js'
+import { inPlanOrder } from '../results/model.js'
 import { coverageNote, formatBytes, formatChange, formatNumber, formatPct } from './labels.js'
 import { formatTable } from './table.js'
 
@@ -15,10 +16,10 @@ export function cellTitle ({ mode, transport, cpus, logsPerRequest, size }) {
   return `${what}; ${transport}, ${cpus} CPU${cpus > 1 ? 's' : ''}`
 }
 
-// Cells in the order they ran, each with its runs and summary entries.
+// Cells in plan order, each with its runs and summary entries.
 export function httpCells (doc) {
   const cells = new Map()
-  for (const run of doc.runs.filter((r) => r.type === 'http')) {
+  for (const run of inPlanOrder(doc.runs).filter((r) => r.type === 'http')) {
     const key = httpCellOf(run)
     if (!cells.has(key)) cells.set(key, { mode: run.mode, transport: run.transport, sink: run.sink, cpus: run.cpus, logsPerRequest: run.logsPerRequest, size: run.size, runs: [], summary: [] })
     cells.get(key).runs.push(run)
@@ -79,10 +80,10 @@ export function comparisonTable (summary, options) {
       s.middleware ? `${s.lib} (${s.middleware})` : s.lib,
       String(s.okRuns),
       withInterval(s.reqPerSec, (v) => formatNumber(v)),
-      s.lib === 'none' ? 'baseline' : formatChange(s.vsNone?.reqPerSec, { interval: true }),
+      s.lib === 'none' ? 'baseline' : formatChange(s.throughputVsBaseline, { interval: true }),
       latency(s.latencyP50Ms?.median),
       withInterval(s.latencyP99Ms, (v) => latency(v)),
-      s.lib === 'none' ? '' : formatChange(s.vsNone?.latencyP99Ms),
+      s.lib === 'none' ? '' : formatChange(s.p99VsBaseline),
       s.serverCpuPct ? `${s.serverCpuPct.median.toFixed(0)}%` : '',
       formatBytes(s.maxRssBytes?.median),
       formatNumber(s.sent?.median),

@@ -1,10 +1,11 @@
-import { detailsTable, groupsOf, libTable, summaryTable } from './run-section.js'
+import { DETAILS_LEGEND, detailsTable, groupsOf, libTable, summaryTable } from './run-section.js'
 import { runName } from './labels.js'
+import { inPlanOrder } from '../results/model.js'
 
 // The terminal's exporter of `run` results: the same groups and tables as the markdown report
 // (src/report/run-section.js), without its charts and prose, and the failed runs with their reasons.
 export function renderTerminal (doc) {
-  const runs = doc.runs.filter((r) => (r.type ?? 'run') === 'run')
+  const runs = inPlanOrder(doc.runs).filter((r) => (r.type ?? 'run') === 'run')
   const summary = doc.summary.filter((s) => (s.type ?? 'run') === 'run')
   const out = []
   for (const group of groupsOf(runs, summary)) {
@@ -16,7 +17,8 @@ export function renderTerminal (doc) {
       out.push(libRuns.every((r) => r.status === 'unsupported') ? `unsupported: ${libRuns[0].error}` : libTable(group, libRuns).text)
     }
     out.push(`\n### ${group.title} summary (mean)\n`, summaryTable(group))
-    out.push(`\n### ${group.title} details (median ± stddev; done × raw)\n`, detailsTable(group).text)
+    const details = detailsTable(group)
+    out.push(`\n### ${group.title} details\n`, `${DETAILS_LEGEND}.\n`, details.text, ...details.notes.map((note) => `\n${note.replace(/\\\*/g, '*')}`))
   }
   const failed = runs.filter((r) => r.status === 'failed')
   if (failed.length) out.push('\nFailed runs:', ...failed.map((r) => `- ${r.lib} ${r.transport} ${r.cpus} cpu run ${r.run} failed: ${r.error}`))
