@@ -87,13 +87,15 @@ function runsLine (entries) {
   return `${counts.length > 1 ? `${counts[0]} to ${most}` : most} finished run${most === 1 ? '' : 's'} per cell`
 }
 
-// How the runs of a table were ordered, from the order the results file lists them in (the order
-// they ran): interleaved when, among the libraries compared with each other, every run k came after
-// every run k − 1.
+// How the runs of a table were ordered, from when each started (startedAt; runs recorded without it
+// in the order the results list them): interleaved when, among the libraries compared with each
+// other, every run k came after every run k − 1.
 function orderLine (runs) {
   if (Math.max(0, ...runs.map((r) => r.run)) < 2) return ''
+  const ran = runs.filter((x) => x.status !== 'unsupported')
+  if (ran.every((r) => r.startedAt != null)) ran.sort((a, b) => a.startedAt - b.startedAt)
   const groups = new Map()
-  for (const r of runs.filter((x) => x.status !== 'unsupported')) groups.set(httpCellOf(r), [...(groups.get(httpCellOf(r)) ?? []), r.run])
+  for (const r of ran) groups.set(httpCellOf(r), [...(groups.get(httpCellOf(r)) ?? []), r.run])
   const interleaved = [...groups.values()].every((numbers) => numbers.every((n, i) => i === 0 || n >= numbers[i - 1]))
   return interleaved ? ' in interleaved rounds (run 1 of every library, then run 2 of every library, …)' : ' one library after another (not interleaved)'
 }
