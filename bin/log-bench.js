@@ -11,6 +11,14 @@ import * as merge from '../src/cli/merge.js'
 import * as sink from '../src/cli/sink.js'
 import { refuseRepeatedOptions } from '../src/cli/validate.js'
 
+// Node's advice on an ES module loaded as CommonJS would come before log-bench's own line for
+// that adapter (src/loggers/index.js), in other words: every other warning is printed as before.
+const printWarning = process.listeners('warning')
+process.removeAllListeners('warning')
+process.on('warning', (warning) => {
+  if (!String(warning?.message).startsWith('To load an ES module')) for (const print of printWarning) print(warning)
+})
+
 // Bad input: one line on stderr, exit 2. Anything else unexpected is a harness bug: exit 1.
 function fail (err) {
   if (err instanceof UsageError) {
@@ -27,20 +35,24 @@ function usageMessage (msg) {
   return msg.split('\n')[0]
 }
 
+const COMMANDS = [run, list, http, report, compare, merge, sink]
+const commandNames = COMMANDS.map((c) => c.command.split(' ')[0])
+
 try {
-  await yargs(hideBin(process.argv))
-    .scriptName('log-bench')
-    .command(run)
-    .command(list)
-    .command(http)
-    .command(report)
-    .command(compare)
-    .command(merge)
-    .command(sink)
+  const cli = yargs(hideBin(process.argv)).scriptName('log-bench')
+  for (const command of COMMANDS) cli.command(command)
+  await cli
     .middleware((argv) => refuseRepeatedOptions(argv))
-    .demandCommand(1, 'give a command: run or list (see --help)')
+    .demandCommand(1, `give a command: ${commandNames.slice(0, -1).join(', ')} or ${commandNames.at(-1)} (log-bench --help says what each does)`)
     .strict()
-    .fail((msg, err) => { throw err ?? new UsageError(usageMessage(msg)) })
+    .fail((msg, err, y) => {
+      // log-bench alone: the commands and what each does, then exit 2 as for any missing command.
+      if (!err && process.argv.length <= 2) {
+        y.showHelp((text) => process.stderr.write(`${text}\n`))
+        process.exit(EXIT.USAGE)
+      }
+      throw err ?? new UsageError(usageMessage(msg))
+    })
     .epilogue('Exit codes: 0 finished (failed runs are results, recorded in the JSON), 1 harness error, 2 bad input, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).')
     .wrap(Math.min(110, process.stdout.columns || 110))
     .help()

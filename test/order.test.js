@@ -5,7 +5,7 @@ import path from 'node:path'
 import { runCells, scheduleRuns } from '../src/bench/orchestrator.js'
 import { createProgress } from '../src/bench/progress.js'
 import { createStore } from '../src/results/store.js'
-import { comparisonGroupKey, inPlanOrder, summarize } from '../src/results/model.js'
+import { cellKey, comparisonGroupKey, inPlanOrder, summarize } from '../src/results/model.js'
 import { readJson, runCli, tmpDir } from './helpers.js'
 
 // Cells of runCells' shape whose runs only record that they ran.
@@ -15,7 +15,7 @@ function fakeCells ({ libs = ['a', 'b', 'c'], transports = ['console', 'file'], 
     for (const lib of libs) {
       const common = { type: 'run', lib, variant: 'default', workload: 'string', transport, cpus: 1, events: 10, size: 13 }
       cells.push({
-        key: JSON.stringify(['run', lib, 'default', 'string', transport, transport === 'console' ? 'pipe' : 'file', 1, 10, 13]),
+        key: cellKey(common),
         label: `${lib} ${transport}`,
         common,
         runs,

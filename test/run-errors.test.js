@@ -7,9 +7,12 @@ import { ADAPTERS, leftovers, readJson, runCli, tmpDir } from './helpers.js'
 describe('bad input: one line, exit code 2, nothing written', () => {
   const dir = tmpDir()
   const out = path.join(dir, 'r.json')
+  const plainFile = path.join(dir, 'plain-file')
+  fs.writeFileSync(plainFile, '')
   const cases = [
     [['--lib', 'foo'], /unknown library "foo": use one of log4js, winston, bunyan, pino, consola, loglevel, roarr, signale, tslog, bole, logtape, noop, raw, all, every/],
     [['--transport', 'smoke'], /unknown transport "smoke": use one of console, file/],
+    [['--transport', 'console,syslog'], /unknown transport "syslog": syslog goes over udp or tcp: give --transport udp, tcp or udp,tcp/],
     [['--cpus', '0'], /--cpus must be an integer/],
     [['--cpus', '1,two'], /--cpus must be an integer/],
     [['--events', '-3'], /--events must be an integer from 1 to 1073741824/],
@@ -20,13 +23,14 @@ describe('bad input: one line, exit code 2, nothing written', () => {
     [['--max-old-space-size', '1'], /--max-old-space-size must be an integer >= 8/],
     [['--lib', './does-not-exist.js'], /adapter file not found/],
     [['--lib', path.join(ADAPTERS, 'no-create.js')], /does not export the adapter interface: create must be/],
-    [['--out', '/nonexistent-dir/r.json'], /directory \/nonexistent-dir does not exist/, false],
+    [['--out', path.join(plainFile, 'deep', 'r.json')], /runs through .*plain-file, which is a file, not a directory/, false],
+    [['--out', path.join(dir, 'new', 'r.json'), '--lib', 'foo'], /unknown library "foo"/, false],
     [['--out', dir], /is a directory/, false],
     [['--bogus', '1'], /unknown option or command: bogus/],
     [['--runs', '2', '--runs', '3'], /--runs was given more than once/],
     [['--shard', '3/2'], /--shard must be k\/n with 1 <= k <= n/],
     [['--scenario', 'scenarios/quick.json', '--lib', 'pino'], /--lib cannot be combined with --scenario/],
-    [['--scenario', 'no-such.json'], /scenario file not found: no-such.json/]
+    [['--scenario', 'no-such.json'], /scenario not found: no-such.json is neither a file nor a shipped scenario \(.*quick/]
   ]
   for (const [args, expected, withOut = true] of cases) {
     it(args.join(' '), async () => {
@@ -36,8 +40,18 @@ describe('bad input: one line, exit code 2, nothing written', () => {
       assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
       assert.doesNotMatch(result.stderr, /\n\s+at /)
       assert.equal(fs.existsSync(out), false)
+      assert.equal(fs.existsSync(path.join(dir, 'new')), false)
     })
   }
+
+  it('no command: log-bench alone shows every command; with options, one line naming them', async () => {
+    const bare = await runCli([])
+    assert.equal(bare.code, 2)
+    for (const name of ['run', 'list', 'http', 'report', 'compare', 'merge', 'sink']) assert.match(bare.stderr, new RegExp(`log-bench ${name}\\b.* {2}\\S`), name)
+    const optionsOnly = await runCli(['--quiet'])
+    assert.equal(optionsOnly.code, 2)
+    assert.match(optionsOnly.stderr, /^log-bench: give a command: run, list, http, report, compare, merge or sink \(log-bench --help says what each does\)\n$/)
+  })
 
   it('a command that does not exist', async () => {
     const result = await runCli(['frobnicate'])

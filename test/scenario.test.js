@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { ROOT, leftovers, readJson, runCli, tmpDir } from './helpers.js'
-import { inPlanOrder } from '../src/results/model.js'
+import { comparisonGroupKey, inPlanOrder } from '../src/results/model.js'
 
 const SCENARIOS = path.join(ROOT, 'test', 'fixtures', 'scenarios')
 const scenario = (name) => path.join(SCENARIOS, `${name}.json`)
@@ -19,6 +19,28 @@ describe('scenario files', () => {
       assert.equal(result.code, 2)
       assert.match(result.stderr, /--shard must be k\/n/, `${file}: ${result.stderr}`)
     }
+  })
+
+  it('finds a shipped scenario by name from any directory, and lists the shipped ones', async () => {
+    const cwd = tmpDir()
+    for (const given of ['quick', 'quick.json']) {
+      const planned = await runCli(['run', '--scenario', given, '--shard', '0/1'], { cwd })
+      assert.equal(planned.code, 2)
+      assert.match(planned.stderr, /--shard must be k\/n/, planned.stderr)
+    }
+    const ran = await runCli(['run', '--scenario', 'quick', '--shard', '1/1000', '--quiet'], { cwd })
+    assert.equal(ran.code, 0, ran.stderr)
+    const doc = readJson(path.join(cwd, 'results', 'quick.json'))
+    assert.equal(doc.env.plan.name, 'quick')
+    // Shard 1 of 1000: one whole comparison group (the costliest), every run of it.
+    assert.ok(doc.runs.length >= 1)
+    assert.equal(new Set(doc.runs.map(comparisonGroupKey)).size, 1)
+    for (const run of doc.runs) assert.ok(run.ok || run.status === 'unsupported', run.error)
+    const unknown = await runCli(['run', '--scenario', 'quik'], { cwd })
+    assert.equal(unknown.code, 2)
+    assert.match(unknown.stderr, /scenario not found: quik is neither a file nor a shipped scenario \(core, .*quick, .*workloads; see log-bench list\)/)
+    const listed = await runCli(['list'], { cwd })
+    assert.match(listed.stdout, /scenarios \(run --scenario NAME\):[^]*\| quick +\| Everything once with small counts/)
   })
 
   const bad = [

@@ -88,5 +88,5 @@ test('a missing rsyslogd binary: one line saying how to install it', async () =>
   }
   assert.equal(result.code, 2)
   assert.equal(result.stderr.trim().split('\n').length, 1)
-  assert.match(result.stderr, /rsyslogd not found: install it with `apt-get install rsyslog`.*docker/)
+  assert.match(result.stderr, /rsyslogd not found: install it with `apt-get install rsyslog` \(Debian\/Ubuntu\), or run rsyslog in Docker \(see docs\/syslog.md\)/)
 })

@@ -1,5 +1,6 @@
 import { EXIT, Interrupted } from '../errors.js'
 import { createStore } from '../results/store.js'
+import { fallbackReaderNotes } from '../sinks/index.js'
 import { DEFAULT_ORDER, newSeed, runCells } from './orchestrator.js'
 import { createProgress } from './progress.js'
 
@@ -18,6 +19,8 @@ export async function runSession ({ cells, out, env, previous = null, quiet = fa
   }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
+  // Not progress but a warning about what is measured: said even with --quiet.
+  for (const note of fallbackReaderNotes([...new Set(cells.map((cell) => cell.common.sink))])) process.stderr.write(`log-bench: ${note}\n`)
   const progress = createProgress({ quiet })
   if (previous) progress.note(`resuming ${out}: ${previous.runs.filter((r) => r.status !== 'interrupted').length} finished runs kept`)
   const store = createStore({ out, env, previous })

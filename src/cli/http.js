@@ -1,13 +1,13 @@
 import { UsageError } from '../errors.js'
 import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, loadLibraries } from '../loggers/index.js'
-import { TRANSPORTS } from '../sinks/index.js'
+import { TRANSPORT_HINTS, TRANSPORTS } from '../sinks/index.js'
 import { runSession } from '../bench/session.js'
 import { planHttpCells } from '../http/matrix.js'
 import { planPlacement } from '../http/placement.js'
 import { BASELINE } from '../results/http-summary.js'
 import { collectEnv } from '../results/env.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
-import { defaultOutput, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, seconds } from './validate.js'
+import { defaultOutput, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, refuseToReplace, seconds } from './validate.js'
 import { addOrderOptions, parseOrder } from './order-options.js'
 import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
 
@@ -45,6 +45,7 @@ export function builder (yargs) {
     .option('load-cpus', { type: 'string', describe: 'CPUs for autocannon, log-bench\'s primary and the receiving end, disjoint from --server-cpus [default: a quarter of the CPUs, at least one; with 2 CPUs: CPU 0]' })
     .option('port', { type: 'string', default: String(DEFAULTS.port), describe: 'Port on 127.0.0.1 (0: a free port chosen by the system)' })
     .option('out', { type: 'string', describe: 'Results JSON file (default: results/http-<timestamp>.json)' })
+    .option('force', { type: 'boolean', default: false, describe: 'Replace an existing results file at --out; without it an existing file is refused' })
     .option('quiet', { type: 'boolean', default: false, describe: 'No progress on stderr' })
     .example('$0 http --lib none,pino,winston --transport file --duration 10 --connections 10', '')
     .example('$0 http --lib all --logs-per-request 0,5,20 --size 5,20,100 --cpus 1 --out results/http.json', '')
@@ -73,7 +74,7 @@ export async function parseHttpOptions (argv) {
   }
   const options = {
     libs: await parseLibs(argv.lib),
-    transports: [...new Set(oneOf(list(argv.transport, 'transport'), TRANSPORTS, 'transport'))],
+    transports: [...new Set(oneOf(list(argv.transport, 'transport'), TRANSPORTS, 'transport', TRANSPORT_HINTS))],
     cpus: positiveIntList(argv.cpus, 'cpus', { max: 256 }),
     mode: middleware ? 'middleware' : 'route',
     logsPerRequest: middleware ? [] : positiveIntList(argv.logsPerRequest ?? DEFAULTS.logsPerRequest, 'logs-per-request', { min: 0, max: 10_000 }),
@@ -89,7 +90,8 @@ export async function parseHttpOptions (argv) {
   }
   options.placement = planPlacement({ serverCpus: argv.serverCpus ?? null, loadCpus: argv.loadCpus ?? null })
   options.receiverOptions = await parseSyslogOptions(argv, options.transports)
-  options.out = argv.out == null ? null : outputFile(argv.out)
+  options.out = argv.out == null ? null : outputFile(argv.out, { create: true })
+  if (options.out) refuseToReplace(options.out, { force: argv.force })
   return options
 }
 

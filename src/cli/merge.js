@@ -15,7 +15,7 @@ export function builder (yargs) {
 }
 
 export async function handler (argv) {
-  const out = outputFile(argv.out)
+  const out = outputFile(argv.out, { create: true })
   const inputs = argv.files.map((file) => ({ file, doc: readResultsFile(file) }))
   const { doc, missing } = mergeShards(inputs, { allowMixedHardware: argv.allowMixedHardware })
   writeJsonAtomic(out, doc)

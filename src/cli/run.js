@@ -3,12 +3,12 @@ import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, libLabel, loadLibraries } from '../loggers/index.js'
 import { WORKLOADS } from '../engine/workloads.js'
-import { TRANSPORTS } from '../sinks/index.js'
+import { TRANSPORT_HINTS, TRANSPORTS } from '../sinks/index.js'
 import { fsTypeOf } from '../engine/fs-type.js'
 import { planRunCells } from '../bench/orchestrator.js'
 import { runSession } from '../bench/session.js'
 import { payloadOfSize } from '../engine/message.js'
-import { loadScenario, parseShard, selectShard } from './scenario.js'
+import { loadScenario, parseShard, selectShard, shippedScenarios } from './scenario.js'
 import { collectEnv } from '../results/env.js'
 import { SCHEMA_VERSION } from '../results/model.js'
 import { renderTerminal } from '../report/terminal.js'
@@ -20,7 +20,7 @@ import { addComparisonOptions, parseAlpha, parseNoise } from './compare.js'
 import { compareWithBaseline, renderComparison } from '../report/compare.js'
 import { runName } from '../report/labels.js'
 import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions, SYSLOG_OPTION_NAMES } from './syslog-options.js'
-import { defaultOutput, eventCount, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, seconds, writableDirectory } from './validate.js'
+import { defaultOutput, eventCount, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, refuseToReplace, seconds, writableDirectory } from './validate.js'
 import { MAX_EVENTS } from '../sinks/verifier.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
 
@@ -46,7 +46,7 @@ export function builder (yargs) {
   return addComparisonOptions(addOrderOptions(addSyslogOptions(yargs)))
     .option('baseline', { type: 'string', describe: 'At the end, compare every cell with this library\'s cell of the same transport, workers, workload, size and receiving end: ratio of medians with its 95% interval, p and a verdict (faster, slower, same), as `compare --baseline`' })
     .option('lib', { type: 'string', describe: `Comma list: ${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries), or a path to an adapter file (./my-logger.js); name:variant for a library's documented variant (pino:sync, see list) [default: ${DEFAULTS.lib}]` })
-    .option('workload', { type: 'string', describe: `Comma list of what each event carries: ${WORKLOADS.join(', ')} (see README, "Workloads") [default: ${DEFAULTS.workload}]` })
+    .option('workload', { type: 'string', describe: `Comma list of what each event carries: ${WORKLOADS.join(', ')} (see docs/workloads.md) [default: ${DEFAULTS.workload}]` })
     .option('transport', { type: 'string', describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} [default: ${DEFAULTS.transport}]` })
     .option('cpus', { type: 'string', describe: `Comma list of worker counts (node:cluster workers logging at once) [default: ${DEFAULTS.cpus}]` })
     .option('events', { type: 'string', describe: `Events logged by each worker per run, at most ${MAX_EVENTS.toLocaleString('en-US')} (the verifier keeps one bit per event) [default: ${DEFAULTS.events}]` })
@@ -57,9 +57,10 @@ export function builder (yargs) {
     .option('max-old-space-size', { type: 'string', describe: 'Heap limit in MB for each worker (node --max-old-space-size), to reproduce memory blow-ups' })
     .option('pipe-bytes', { type: 'string', describe: 'console only: ask for this much pipe buffer per worker (F_SETPIPE_SZ, up to /proc/sys/fs/pipe-max-size); by default the system\'s 64 KiB, what `node app.js | cat` gets and what the plain scripts of bench:truth are measured with' })
     .option('dir', { type: 'string', describe: 'Directory for the runs\' files (the file transport\'s log files, the console capture): tmpfs and a disk are different benchmarks, and each run records the file system type [default: the system\'s temporary directory]' })
-    .option('scenario', { type: 'string', describe: 'Run the cells of a scenario file (scenarios/*.json) instead of the options above' })
+    .option('scenario', { type: 'string', describe: `Run the cells of a scenario instead of the options above: a shipped one by name (${shippedScenarios().map((s) => s.name).join(', ')}; see list) or a scenario file's path` })
     .option('out', { type: 'string', describe: 'Results JSON file [default: the scenario\'s output, else results/run-<timestamp>.json]' })
     .option('resume', { type: 'boolean', default: false, describe: 'Continue the unfinished results file given by --out (or the scenario\'s output): finished runs are kept, the rest run' })
+    .option('force', { type: 'boolean', default: false, describe: 'Replace an existing results file at --out (or the scenario\'s output); without it an existing file is refused' })
     .option('shard', { type: 'string', describe: 'Run only share k of n of the cells (k/n, e.g. 1/4); join the shards with `log-bench merge`' })
     .option('quiet', { type: 'boolean', default: false, describe: 'No progress on stderr' })
     .option('retry-timeouts', { type: 'boolean', default: false, describe: 'Run the rest of a cell after one of its runs hit --timeout (by default they are recorded as skipped, with the reason)' })
@@ -70,7 +71,7 @@ export function builder (yargs) {
     .example('$0 run --lib all,raw --transport udp,tcp --syslog rsyslog', 'syslog through a real rsyslogd')
     .example('$0 run --lib pino --transport file --rate 20000 --events 40000', '20,000 events a second for 2 s, between timers: call times and the event-loop delay under a steady load')
     .example('$0 run --lib all --transport console,file --cpus 1,8 --events 100000 --out results/mine.json', '')
-    .example('$0 run --scenario scenarios/quick.json', 'a whole scenario; add --resume after an interruption, --shard 1/2 to split it')
+    .example('$0 run --scenario quick', 'a shipped scenario (see list); add --resume after an interruption, --shard 1/2 to split it')
 }
 
 // Turns option strings (from the command line or a scenario's run group) into a checked plan;
@@ -78,7 +79,7 @@ export function builder (yargs) {
 export async function parseRunOptions (argv) {
   const value = (name, key = name) => argv[key] ?? DEFAULTS[name]
   const libs = await loadLibraries(list(value('lib'), 'lib'))
-  const transports = oneOf(list(value('transport'), 'transport'), TRANSPORTS, 'transport')
+  const transports = oneOf(list(value('transport'), 'transport'), TRANSPORTS, 'transport', TRANSPORT_HINTS)
   const workloads = oneOf(list(value('workload'), 'workload'), WORKLOADS, 'workload')
   return {
     libs,
@@ -198,25 +199,28 @@ async function planFromScenario (file, dir) {
 }
 
 function resolveOutput (argv, plan) {
-  if (argv.out != null) return outputFile(argv.out)
+  if (argv.out != null) return outputFile(argv.out, { create: true })
   if (plan.output) return outputFile(plan.output, { label: `${plan.file}: output ${plan.output}`, create: true })
   return defaultOutput('run')
 }
 
-// --resume: the file must hold results of this very plan and shard. Without --resume, an unfinished
-// file of the same plan is not overwritten by accident.
-function previousResults (out, plan, shard, resume) {
-  if (!fs.existsSync(out)) return null
+// --resume: the file must hold results of this very plan and shard. Without --resume, an existing
+// file is replaced only with --force (an unfinished one of the same plan points at --resume).
+function previousResults (out, plan, shard, { resume, force }) {
+  if (resume && force) throw new UsageError('--resume continues the results file and --force replaces it: give one of them')
+  if (!fs.existsSync(out) || force) return null
   let doc
   try {
     doc = JSON.parse(fs.readFileSync(out, 'utf8'))
   } catch {
     if (resume) throw new UsageError(`cannot resume ${out}: it is not valid JSON`)
+    refuseToReplace(out)
     return null
   }
   const samePlan = doc?.env?.plan?.id === plan.id && (doc.env.plan.shard ?? null) === (shard ? `${shard.k}/${shard.n}` : null)
   if (!resume) {
-    if (samePlan && doc.complete === false) throw new UsageError(`${out} holds an unfinished run of this ${plan.kind === 'scenario' ? 'scenario' : 'matrix'}: add --resume to continue it, or remove the file to start over`)
+    if (samePlan && doc.complete === false) throw new UsageError(`${out} holds an unfinished run of this ${plan.kind === 'scenario' ? 'scenario' : 'matrix'}: add --resume to continue it, or --force to start over`)
+    refuseToReplace(out)
     return null
   }
   if (doc.schema !== SCHEMA_VERSION) throw new UsageError(`cannot resume ${out}: it has results schema ${doc.schema}, this log-bench writes ${SCHEMA_VERSION}`)
@@ -263,7 +267,7 @@ export async function handler (argv) {
   const shard = argv.shard != null ? parseShard(argv.shard) : null
   const cells = selectShard(plan.cells, shard)
   const out = resolveOutput(argv, plan)
-  const previous = previousResults(out, plan, shard, argv.resume)
+  const previous = previousResults(out, plan, shard, { resume: argv.resume, force: argv.force })
   const env = collectEnv({
     argv: process.argv.slice(2),
     libVersions: Object.fromEntries(plan.libs.map((l) => [l.name, l.version])),

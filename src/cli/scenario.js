@@ -6,7 +6,9 @@ import Ajv from 'ajv/dist/2020.js'
 import { UsageError } from '../errors.js'
 import { comparisonGroupKey } from '../results/model.js'
 
-const SCHEMA_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scenarios/schema.json')
+// The scenarios shipped with log-bench, found by name (--scenario quick) from any directory.
+export const SCENARIOS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scenarios')
+const SCHEMA_FILE = path.join(SCENARIOS_DIR, 'schema.json')
 let validator = null
 
 function validate (scenario) {
@@ -17,11 +19,41 @@ function validate (scenario) {
   return validator(scenario) ? null : validator.errors[0]
 }
 
+// The shipped scenarios: [{ name, file, description }], by name.
+export function shippedScenarios () {
+  return fs.readdirSync(SCENARIOS_DIR)
+    .filter((entry) => entry.endsWith('.json') && entry !== 'schema.json')
+    .sort()
+    .map((entry) => {
+      const file = path.join(SCENARIOS_DIR, entry)
+      let description = ''
+      try { description = JSON.parse(fs.readFileSync(file, 'utf8')).description ?? '' } catch {}
+      return { name: entry.slice(0, -'.json'.length), file, description }
+    })
+}
+
+// A scenario given as a path (relative to the current directory), else as the name of a shipped
+// one ("quick" or "quick.json"). label: how messages name it.
+export function resolveScenario (given) {
+  const text = String(given)
+  const resolved = path.resolve(text)
+  if (fs.existsSync(resolved)) {
+    if (fs.statSync(resolved).isDirectory()) throw new UsageError(`--scenario ${text} is a directory: give a scenario file or the name of a shipped scenario (see log-bench list)`)
+    return { file: resolved, label: text }
+  }
+  const shipped = shippedScenarios()
+  const byName = !/[\\/]/.test(text) && shipped.find((s) => s.name === text.replace(/\.json$/, ''))
+  if (byName) {
+    const relative = path.relative(process.cwd(), byName.file)
+    return { file: byName.file, label: relative.startsWith('..') ? byName.file : relative }
+  }
+  throw new UsageError(`scenario not found: ${text} is neither a file nor a shipped scenario (${shipped.map((s) => s.name).join(', ')}; see log-bench list)`)
+}
+
 // Reads a scenario and checks it against scenarios/schema.json; any problem is one line naming
 // the file, the field and what is allowed.
-export function loadScenario (file) {
-  const resolved = path.resolve(file)
-  if (!fs.existsSync(resolved)) throw new UsageError(`scenario file not found: ${file}`)
+export function loadScenario (given) {
+  const { file: resolved, label: file } = resolveScenario(given)
   let scenario
   try {
     scenario = JSON.parse(fs.readFileSync(resolved, 'utf8'))

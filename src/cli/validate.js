@@ -19,14 +19,26 @@ export function list (value, name) {
   return items
 }
 
+// A whole number as people write it: 1000000, 1e6, 1_000_000 or 1,000,000 (grouped by thousands);
+// null for anything else. Inside a comma list (--cpus 1,8) a comma separates values instead.
+export function wholeNumber (text) {
+  const t = String(text).trim()
+  let digits = null
+  if (/^\d+(?:_\d+)*$/.test(t)) digits = t.replace(/_/g, '')
+  else if (/^\d{1,3}(?:,\d{3})+$/.test(t)) digits = t.replace(/,/g, '')
+  else if (/^\d+(?:\.\d+)?e\+?\d+$/i.test(t)) digits = t
+  const n = digits === null ? NaN : Number(digits)
+  return Number.isSafeInteger(n) ? n : null
+}
+
 export function positiveInt (value, name, { min = 1, max = Number.MAX_SAFE_INTEGER, why = '' } = {}) {
   single(value, name)
-  const text = String(value).trim()
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+  const n = wholeNumber(value)
+  if (n === null || n < min || n > max) {
     const range = max === Number.MAX_SAFE_INTEGER ? `an integer >= ${min}` : `an integer from ${min} to ${max}`
     throw new UsageError(`--${name} must be ${range}${why}, got "${value}"`)
   }
-  return Number(text)
+  return n
 }
 
 export function positiveIntList (value, name, limits) {
@@ -72,9 +84,10 @@ export function refuseRepeatedOptions (argv, positionals = ['files']) {
   }
 }
 
-export function oneOf (values, allowed, name) {
+// hints: { value: 'what to give instead' } for names people try that are not allowed.
+export function oneOf (values, allowed, name, hints = {}) {
   for (const v of values) {
-    if (!allowed.includes(v)) throw new UsageError(`unknown ${name} "${v}": use one of ${allowed.join(', ')}`)
+    if (!allowed.includes(v)) throw new UsageError(`unknown ${name} "${v}": ${Object.hasOwn(hints, v) ? hints[v] : `use one of ${allowed.join(', ')}`}`)
   }
   return values
 }
@@ -121,7 +134,7 @@ function isSymbolicLink (file) {
 
 // A file to be replaced atomically (src/results/write.js): a regular file or nothing yet, in a
 // writable directory. A symbolic link is refused: the rename would replace the link, not its target.
-// create: make the missing parent directories (a scenario's output, report's page, the default).
+// create: the missing parent directories may be made (by the first write).
 export function outputFile (file, { label = `--out ${file}`, create = false, hint = '' } = {}) {
   const resolved = path.resolve(String(file))
   if (isSymbolicLink(resolved)) throw new UsageError(`${label} is a symbolic link: give the path of the file itself (log-bench replaces its output files, and would replace the link)`)
@@ -139,15 +152,21 @@ export function outputFile (file, { label = `--out ${file}`, create = false, hin
   const dir = path.dirname(resolved)
   if (!fs.existsSync(dir)) {
     if (!create) throw new UsageError(`${label}: directory ${dir} does not exist`)
+    // Created by the first write (src/results/write.js), so that input refused later leaves nothing behind.
     requireWritableDir(nearestExisting(dir, label), label, hint)
-    try {
-      fs.mkdirSync(dir, { recursive: true })
-    } catch (err) {
-      throw new UsageError(`${label}: cannot create directory ${dir} (${ioReason(err)})${hint}`)
-    }
+    return resolved
   }
   requireWritableDir(dir, label, hint)
   return resolved
+}
+
+// A results file is hours of measurements: one that exists is replaced only with --force.
+export function refuseToReplace (file, { force = false, label = file } = {}) {
+  if (force || !fs.existsSync(file)) return
+  let runs = null
+  try { runs = JSON.parse(fs.readFileSync(file, 'utf8'))?.runs } catch {}
+  const holds = Array.isArray(runs) ? `already holds results (${runs.length} run${runs.length === 1 ? '' : 's'})` : 'already exists'
+  throw new UsageError(`${label} ${holds}: add --force to replace it, or give another --out`)
 }
 
 // A directory files will be written into (report's charts): an existing writable directory, or a

@@ -1,5 +1,5 @@
 // What each event carries besides its message. Every adapter imports these definitions, so every
-// library logs the same content; each applies them through its own idiom (see README, "Workloads").
+// library logs the same content; each applies them through its own idiom (see docs/workloads.md).
 // The message itself ("w<worker> <seq>: <payload>") is built by the worker loop for every workload.
 
 export const WORKLOADS = ['string', 'object', 'deep', 'child', 'interpolate', 'error', 'disabled']

@@ -76,14 +76,22 @@ export async function loadAdapter (file) {
     mod = await Promise.race([import(pathToFileURL(file).href), tooLong])
   } catch (err) {
     if (err instanceof UsageError) throw err
-    throw new UsageError(`adapter ${file} could not be loaded: ${err.message.split('\n')[0]}`)
+    throw new UsageError(`adapter ${file} could not be loaded: ${err.message.split('\n')[0]}${moduleKindHint(err)}`)
   } finally {
     clearTimeout(timer)
   }
   const adapter = mod.default
   const problem = adapterProblem(adapter)
-  if (problem) throw new UsageError(`adapter ${file} does not export the adapter interface: ${problem} (see README, "Writing an adapter")`)
+  if (problem) throw new UsageError(`adapter ${file} does not export the adapter interface: ${problem} (see docs/adapters.md)`)
   return adapter
+}
+
+// An ES module loaded as CommonJS, or the other way round: which file name or form fits.
+function moduleKindHint (err) {
+  const message = String(err?.message)
+  if (/Cannot use import statement outside a module|Unexpected token 'export'/.test(message)) return ' (it is an ES module, but the nearest package.json makes .js files CommonJS: name it .mjs, or write it with require and module.exports; see docs/adapters.md)'
+  if (/(require|module|exports) is not defined in ES module scope/.test(message)) return ' (it is CommonJS, but the nearest package.json makes .js files ES modules: name it .cjs, or write it with import and export default; see docs/adapters.md)'
+  return ''
 }
 
 function adapterProblem (adapter) {

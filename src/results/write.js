@@ -15,6 +15,7 @@ export function writeFileAtomic (file, data) {
   let fd = null
   let created = false
   try {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
     fd = fs.openSync(tmp, 'wx')
     created = true
     for (let at = 0; at < bytes.length;) {

@@ -8,7 +8,7 @@ import { answerConfigure } from '../engine/children.js'
 import { receiveConfig } from '../engine/child-side.js'
 import { datagramText, parseSyslog, TcpFramer } from './syslog-parse.js'
 import { RunFailure } from '../errors.js'
-import { loadNative } from '../native.js'
+import { loadNative, nativeAbsence } from '../native.js'
 import { dropRate, mergeVerified, Verifier } from './verifier.js'
 
 // The embedded syslog sink: UDP and/or TCP listeners on 127.0.0.1 that parse every message and
@@ -32,8 +32,15 @@ const STDERR_TAIL_BYTES = 2048
 // them (each costs a 'message' event), so then UDP is received by several processes reading one
 // shared socket (cluster shares the handle; the kernel hands each datagram to one reader), with
 // their bitsets merged.
+const udpReaderSwitchedOff = () => process.env.LOG_BENCH_UDP_READER === 'dgram'
+
 export function nativeUdpReceiver () {
-  return loadNative('udp_receiver', { disabled: process.env.LOG_BENCH_UDP_READER === 'dgram' })
+  return loadNative('udp_receiver', { disabled: udpReaderSwitchedOff() })
+}
+
+// Why UDP is read by node:dgram, or null when the native receiver reads it.
+export function udpReaderAbsence () {
+  return nativeAbsence('udp_receiver', { disabledBy: udpReaderSwitchedOff() ? 'LOG_BENCH_UDP_READER=dgram' : null })
 }
 
 export function defaultUdpReceivers () {

@@ -1,5 +1,6 @@
+import { udpReaderAbsence } from './embedded-sink.js'
 import { createFileReceiver } from './file.js'
-import { createPipeReceiver } from './pipe.js'
+import { createPipeReceiver, pipeReaderAbsence } from './pipe.js'
 import { createSyslogReceiver } from './syslog.js'
 
 // The receiving end of each transport. A receiver hands each worker its destination (target),
@@ -13,6 +14,28 @@ const RECEIVERS = {
 
 export const TRANSPORTS = Object.keys(RECEIVERS)
 
+// Names people try that are not transports, with what they mean here.
+export const TRANSPORT_HINTS = {
+  syslog: 'syslog goes over udp or tcp: give --transport udp, tcp or udp,tcp (--syslog chooses the receiving end)',
+  stdout: 'stdout is the console transport: give --transport console',
+  fs: 'give --transport file'
+}
+
 export async function createReceiver (transport, options) {
   return RECEIVERS[transport](options)
+}
+
+// Receiving ends that are read by a slower fallback when the native readers are not built, with what
+// the fallback costs; given the sinks a plan uses (a cell's `sink`), one line for each in use.
+const FALLBACKS = {
+  pipe: { absence: pipeReaderAbsence, what: 'the console transport is read by node\'s streams, not the native pipe reader, which can slow a fast logger down' },
+  'embedded-udp': { absence: udpReaderAbsence, what: 'the embedded sink reads UDP with node:dgram, not the native receiver, and drops datagrams that a fast logger sends' }
+}
+
+export function fallbackReaderNotes (sinks) {
+  return Object.entries(FALLBACKS)
+    .filter(([sink]) => sinks.includes(sink))
+    .map(([, { absence, what }]) => [what, absence()])
+    .filter(([, why]) => why)
+    .map(([what, why]) => `${what}: ${why}`)
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { RunFailure } from '../errors.js'
-import { loadNative } from '../native.js'
+import { loadNative, nativeAbsence } from '../native.js'
 import { dropRate } from './verifier.js'
 import { verifyFiles } from './verify-files.js'
 
@@ -22,8 +22,15 @@ import { verifyFiles } from './verify-files.js'
 // a 1 MiB pipe than into cat's), which would make the harness's figure better than the truth.
 export const PIPE_MAX_BYTES_FILE = '/proc/sys/fs/pipe-max-size'
 
+const pipeReaderSwitchedOff = () => process.env.LOG_BENCH_PIPE_READER === 'node'
+
 export function nativePipeReader () {
-  return loadNative('pipe_reader', { disabled: process.env.LOG_BENCH_PIPE_READER === 'node' })
+  return loadNative('pipe_reader', { disabled: pipeReaderSwitchedOff() })
+}
+
+// Why the console is read by node's streams, or null when the native reader reads it.
+export function pipeReaderAbsence () {
+  return nativeAbsence('pipe_reader', { disabledBy: pipeReaderSwitchedOff() ? 'LOG_BENCH_PIPE_READER=node' : null })
 }
 
 // How the console transport is read, as the results and `log-bench list` record it.

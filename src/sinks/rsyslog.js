@@ -16,7 +16,7 @@ const PROBE_INTERVAL_MS = 100
 const STOP_GRACE_MS = 5_000
 const STDERR_TAIL_BYTES = 4096
 export const PROBE_TEXT = 'log-bench-probe'
-export const INSTALL_HINT = 'install it with `apt-get install rsyslog` (Debian/Ubuntu), or run rsyslog in Docker (see docker/ and README, "Syslog")'
+export const INSTALL_HINT = 'install it with `apt-get install rsyslog` (Debian/Ubuntu), or run rsyslog in Docker (see docs/syslog.md)'
 
 // The binary: LOG_BENCH_RSYSLOGD if set, else rsyslogd on PATH or in the sbin directories
 // (often not on a normal user's PATH). Returns null when there is none.
@@ -49,7 +49,7 @@ export function rsyslogConfig ({ dir, udpPort, tcpPort, receiveBufferBytes }) {
   const inputs = []
   if (udpPort != null) inputs.push('module(load="imudp")', `input(type="imudp" address="127.0.0.1" port="${udpPort}" rcvbufSize="${receiveBufferBytes}" ruleset="logbench")`)
   if (tcpPort != null) inputs.push('module(load="imtcp")', `input(type="imtcp" address="127.0.0.1" port="${tcpPort}" ruleset="logbench")`)
-  return `# Written by log-bench for one run; see README, "Syslog".
+  return `# Written by log-bench for one run; see docs/syslog.md.
 global(workDirectory="${dir}" maxMessageSize="64k" processInternalMessages="on")
 module(load="impstats" interval="1" format="json" log.syslog="off" log.file="${path.join(dir, 'impstats.json')}")
 ${inputs.join('\n')}
