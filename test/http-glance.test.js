@@ -98,6 +98,14 @@ describe('http At a glance: the control first, then the seed\'s grid', () => {
     assert.match(page, /one library after another \(not interleaved\)/)
   })
 
+  it('judges the order from when each run started, not from the order the file lists them in', () => {
+    const runs = records({ factor: costs }).map((r, i) => ({ ...r, startedAt: 1_000_000 + i * 1000 }))
+    const planOrder = [...runs].sort((a, b) => a.lib.localeCompare(b.lib) || a.run - b.run)
+    assert.match(render(planOrder), /6 finished runs per cell in interleaved rounds/)
+    const blocked = planOrder.map((r, i) => ({ ...r, startedAt: 1_000_000 + i * 1000 }))
+    assert.match(render(blocked), /one library after another \(not interleaved\)/)
+  })
+
   it('says so when the kernel reported other CPUs than planned for a run', () => {
     const runs = records({ factor: costs })
     runs[3] = { ...runs[3], placement: { ...PINNED, observed: { ...PINNED.observed, load: '0-1' } } }
