@@ -180,22 +180,20 @@ describe('failures that are results, not bad input', () => {
     assert.deepEqual(fs.readdirSync(tmp), [])
   })
 
-  // Worker configuration travels in an environment variable today, so a payload above 128 KiB fails
-  // to spawn (E2BIG); branch `structure` sends it over IPC. Either way no unfinished results file
-  // may be left behind to demand --resume on the next attempt.
-  it('--size 200000 leaves no unfinished results file behind', async () => {
+  // A payload above 128 KiB once failed to spawn the workers (E2BIG: their configuration travelled
+  // in the environment) and left an unfinished results file that asked for --resume. It travels
+  // over IPC now: the run completes its file, and a second run into it asks for --force, not --resume.
+  it('--size 200000 completes its results file: the same command again asks for --force, not --resume', async () => {
     const cwd = tmpDir()
     const args = ['run', '--lib', 'raw', '--transport', 'file', '--size', '200000', '--events', '10', '--runs', '1', '--out', 'r.json', '--quiet']
     const first = await runCli(args, { cwd })
-    if (first.code !== 0) assert.equal(fs.existsSync(path.join(cwd, 'r.json')), false, first.stderr)
+    assert.equal(first.code, 0, first.stderr)
+    const doc = readJson(path.join(cwd, 'r.json'))
+    assert.equal(doc.complete, true)
+    assert.deepEqual(doc.runs.map((r) => [r.size, r.ok]), [[200000, true]])
     const second = await runCli(args, { cwd })
+    assert.equal(second.code, 2)
+    assert.match(second.stderr, /r\.json already holds results \(1 run\): add --force/)
     assert.doesNotMatch(second.stderr, /unfinished run/)
-  })
-
-  it('--size 200000 runs (worker configuration travels over IPC, not in the environment)', async () => {
-    const out = path.join(tmpDir(), 'r.json')
-    const result = await runCli(['run', '--lib', 'raw', '--transport', 'file', '--size', '200000', '--events', '10', '--runs', '1', '--out', out, '--quiet'])
-    assert.equal(result.code, 0, result.stderr)
-    assert.equal(readJson(out).runs[0].ok, true)
   })
 })

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import { readJson, runCli, tmpDir } from './helpers.js'
+import { ROOT, readJson, runCli, tmpDir } from './helpers.js'
 import { positiveInt, positiveIntList, wholeNumber } from '../src/cli/validate.js'
 
 test('whole numbers as people write them', () => {
@@ -62,4 +62,26 @@ test('--out creates its directory; an existing results file is replaced only wit
   const http = await runCli(['http', '--lib', 'pino', '--out', 'deep/new/x.json'], { cwd })
   assert.equal(http.code, 2)
   assert.match(http.stderr, /already holds results \(1 run\): add --force/)
+})
+
+test('scenarios/schema.json and the option tables of docs/cli.md are what the option tables make', async () => {
+  const { schemaText, withOptionTables } = await import('../scripts/docs-options.js')
+  const stale = 'out of date: run npm run docs:options'
+  assert.equal(fs.readFileSync(path.join(ROOT, 'scenarios', 'schema.json'), 'utf8'), schemaText(), `scenarios/schema.json is ${stale}`)
+  const cli = fs.readFileSync(path.join(ROOT, 'docs', 'cli.md'), 'utf8')
+  assert.equal(cli, withOptionTables(cli), `docs/cli.md is ${stale}`)
+})
+
+test('each option of run and http is defined once, and the scenario schema takes the same values and limits', async () => {
+  const { HTTP_OPTIONS, RUN_OPTIONS } = await import('../src/cli/option-tables.js')
+  const { scenarioSchema } = await import('../src/cli/scenario-schema.js')
+  for (const table of [RUN_OPTIONS, HTTP_OPTIONS]) {
+    const names = table.map((o) => o.name)
+    assert.deepEqual(names, [...new Set(names)])
+  }
+  const run = scenarioSchema().properties.run.items.properties
+  assert.deepEqual(run.transports.items.enum, RUN_OPTIONS.find((o) => o.name === 'transport').values)
+  assert.equal(run.cpus.items.maximum, 256)
+  assert.equal(run.runs.maximum, 1000)
+  assert.equal(scenarioSchema().properties.http.items.properties.transport.enum.length, run.transports.items.enum.length)
 })

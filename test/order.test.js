@@ -127,7 +127,7 @@ test('log-bench run: the first runs are different libraries, the order and its s
 
 test('bad --order and --seed: one line, exit 2, nothing written', async () => {
   const dir = tmpDir()
-  for (const [more, message] of [[['--order', 'random'], /--order must be one of interleaved, blocked, got "random"/], [['--seed', '-1'], /--seed must be an integer from 0 to 2147483647/], [['--seed', '3', '--order', 'blocked'], /--seed orders interleaved runs/]]) {
+  for (const [more, message] of [[['--order', 'random'], /unknown order "random": use one of interleaved, blocked/], [['--seed', '-1'], /--seed must be an integer from 0 to 2147483647/], [['--seed', '3', '--order', 'blocked'], /--seed orders interleaved runs/]]) {
     const result = await runCli(['run', '--lib', 'noop', '--events', '10', '--out', path.join(dir, 'x.json'), ...more])
     assert.equal(result.code, 2, result.stderr)
     assert.match(result.stderr, message)

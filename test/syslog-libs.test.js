@@ -14,6 +14,8 @@ test('every library × udp and tcp against the embedded sink', async () => {
   const doc = readJson(out)
   assert.equal(doc.env.options.syslog.sink, 'embedded')
   assert.ok(doc.env.options.syslog.udpReceiveBufferBytes > 0)
+  // all = the seed's four, and raw: 5 libraries × 2 transports × 2 worker counts, one run each.
+  assert.equal(doc.runs.length, 5 * 2 * 2)
   for (const run of doc.runs) {
     const where = `${run.lib} ${run.transport} ${run.cpus} cpus`
     if (run.lib === 'log4js' && run.transport === 'tcp') {

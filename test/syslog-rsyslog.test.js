@@ -26,6 +26,8 @@ test('every library × udp and tcp through a real rsyslogd, verified from its ou
   assert.equal(result.code, 0, result.stderr)
   const doc = readJson(out)
   assert.equal(doc.env.options.syslog.sink, 'rsyslog')
+  // all = the seed's four, and raw: 5 libraries × 2 transports, one run each.
+  assert.equal(doc.runs.length, 5 * 2)
   for (const run of doc.runs) {
     const where = `${run.lib} ${run.transport}`
     if (run.lib === 'log4js' && run.transport === 'tcp') continue

@@ -1,52 +1,22 @@
 import { UsageError } from '../errors.js'
 import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, loadLibraries } from '../loggers/index.js'
-import { TRANSPORT_HINTS, TRANSPORTS } from '../sinks/index.js'
 import { runSession } from '../bench/session.js'
 import { planHttpCells } from '../http/matrix.js'
 import { planPlacement } from '../http/placement.js'
 import { BASELINE } from '../results/http-summary.js'
 import { collectEnv } from '../results/env.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
-import { defaultOutput, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, refuseToReplace, seconds } from './validate.js'
-import { addOrderOptions, parseOrder } from './order-options.js'
-import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
-
-export const DEFAULTS = {
-  lib: 'none,all',
-  transport: 'console',
-  cpus: '1',
-  logsPerRequest: '5',
-  size: '20',
-  duration: 10,
-  warmup: 1,
-  connections: 10,
-  pipelining: 1,
-  runs: 1,
-  port: 0
-}
+import { defaultOutput, outputFile, refuseToReplace } from './validate.js'
+import { HTTP_OPTIONS } from './option-tables.js'
+import { addOptions, parseOptions } from './options.js'
+import { parseOrder } from './order-options.js'
+import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
 
 export const command = 'http'
 export const describe = 'The cost of logging under HTTP load: an express server logging through each library, driven by autocannon; req/s and latency against the same app without logging'
 
 export function builder (yargs) {
-  return addOrderOptions(addSyslogOptions(yargs))
-    .option('lib', { type: 'string', default: DEFAULTS.lib, describe: `Comma list: ${BASELINE} (the same app without logging; always run as the baseline), ${BUILTIN_LIBS.join(', ')}, all (the seed's four), every (all ${LIB_SETS.every.length} libraries), or a path to an adapter file` })
-    .option('transport', { type: 'string', default: DEFAULTS.transport, describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} (console: the server's stdout, a pipe read and verified by log-bench)` })
-    .option('cpus', { type: 'string', default: DEFAULTS.cpus, describe: 'Comma list of server worker counts (node:cluster workers sharing the port)' })
-    .option('logs-per-request', { type: 'string', describe: `Comma list: events the route logs per request (default ${DEFAULTS.logsPerRequest}; not with --middleware)` })
-    .option('size', { type: 'string', default: DEFAULTS.size, describe: 'Comma list of payload sizes in characters (each event is "w<worker> <seq>: " + payload)' })
-    .option('middleware', { type: 'boolean', default: false, describe: 'Log each request with the library\'s own express request logger (pino-http, express-winston, log4js connectLogger) instead of the route' })
-    .option('duration', { type: 'string', default: String(DEFAULTS.duration), describe: `Seconds of measured load per run (at most ${MAX_SECONDS.toLocaleString('en-US')})` })
-    .option('warmup', { type: 'string', default: String(DEFAULTS.warmup), describe: 'Seconds of load before the measured run (discarded; 0 for none)' })
-    .option('connections', { type: 'string', default: String(DEFAULTS.connections), describe: 'Concurrent autocannon connections' })
-    .option('pipelining', { type: 'string', default: String(DEFAULTS.pipelining), describe: 'Requests pipelined per connection' })
-    .option('runs', { type: 'string', default: String(DEFAULTS.runs), describe: 'Runs per cell (fresh processes each)' })
-    .option('server-cpus', { type: 'string', describe: 'CPUs for the server\'s workers, as taskset -c lists them (e.g. 1 or 2-7) [default: all but the load\'s]' })
-    .option('load-cpus', { type: 'string', describe: 'CPUs for autocannon, log-bench\'s primary and the receiving end, disjoint from --server-cpus [default: a quarter of the CPUs, at least one; with 2 CPUs: CPU 0]' })
-    .option('port', { type: 'string', default: String(DEFAULTS.port), describe: 'Port on 127.0.0.1 (0: a free port chosen by the system)' })
-    .option('out', { type: 'string', describe: 'Results JSON file (default: results/http-<timestamp>.json)' })
-    .option('force', { type: 'boolean', default: false, describe: 'Replace an existing results file at --out; without it an existing file is refused' })
-    .option('quiet', { type: 'boolean', default: false, describe: 'No progress on stderr' })
+  return addOptions(yargs, HTTP_OPTIONS)
     .example('$0 http --lib none,pino,winston --transport file --duration 10 --connections 10', '')
     .example('$0 http --lib all --logs-per-request 0,5,20 --size 5,20,100 --cpus 1 --out results/http.json', '')
     .example('$0 http --lib pino,winston --middleware', 'each library\'s own express request logger')
@@ -54,8 +24,7 @@ export function builder (yargs) {
 }
 
 // The baseline always runs: every library is reported as a change against it.
-async function parseLibs (value) {
-  const entries = list(value, 'lib')
+async function parseLibs (entries) {
   for (const entry of entries) {
     const name = entry.replace(/:[A-Za-z][\w-]*$/, '')
     if (entry !== BASELINE && !(entry in LIB_SETS) && !BUILTIN_LIBS.includes(name) && !isAdapterPath(name)) {
@@ -72,26 +41,27 @@ export async function parseHttpOptions (argv) {
   if (middleware && argv.logsPerRequest != null) {
     throw new UsageError('--logs-per-request applies to route mode: with --middleware each request is one event, logged by the library\'s request logger')
   }
+  const given = parseOptions(HTTP_OPTIONS, argv)
   const options = {
-    libs: await parseLibs(argv.lib),
-    transports: [...new Set(oneOf(list(argv.transport, 'transport'), TRANSPORTS, 'transport', TRANSPORT_HINTS))],
-    cpus: positiveIntList(argv.cpus, 'cpus', { max: 256 }),
+    libs: await parseLibs(given.lib),
+    transports: given.transport,
+    cpus: given.cpus,
     mode: middleware ? 'middleware' : 'route',
-    logsPerRequest: middleware ? [] : positiveIntList(argv.logsPerRequest ?? DEFAULTS.logsPerRequest, 'logs-per-request', { min: 0, max: 10_000 }),
-    sizes: positiveIntList(argv.size, 'size', { max: 1 << 20 }),
+    logsPerRequest: middleware ? [] : given.logsPerRequest,
+    sizes: given.size,
     load: {
-      durationSeconds: seconds(argv.duration, 'duration'),
-      warmupSeconds: seconds(argv.warmup, 'warmup', { allowZero: true }),
-      connections: positiveInt(argv.connections, 'connections', { max: 10_000 }),
-      pipelining: positiveInt(argv.pipelining, 'pipelining', { max: 1000 })
+      durationSeconds: given.duration,
+      warmupSeconds: given.warmup,
+      connections: given.connections,
+      pipelining: given.pipelining
     },
-    runs: positiveInt(argv.runs, 'runs', { max: 1000 }),
-    port: positiveInt(argv.port, 'port', { min: 0, max: 65535 })
+    runs: given.runs,
+    port: given.port
   }
-  options.placement = planPlacement({ serverCpus: argv.serverCpus ?? null, loadCpus: argv.loadCpus ?? null })
+  options.placement = planPlacement({ serverCpus: given.serverCpus, loadCpus: given.loadCpus })
   options.receiverOptions = await parseSyslogOptions(argv, options.transports)
-  options.out = argv.out == null ? null : outputFile(argv.out, { create: true })
-  if (options.out) refuseToReplace(options.out, { force: argv.force })
+  options.out = given.out == null ? null : outputFile(given.out, { create: true })
+  if (options.out) refuseToReplace(options.out, { force: given.force })
   return options
 }
 

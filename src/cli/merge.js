@@ -1,16 +1,17 @@
 import { mergeShards } from '../results/merge.js'
 import { readResultsFile } from '../results/read.js'
 import { writeJsonAtomic } from '../results/write.js'
+import { MERGE_OPTIONS } from './option-tables.js'
+import { addOptions } from './options.js'
 import { outputFile } from './validate.js'
 
 export const command = 'merge <files..>'
 export const describe = 'Join the results of shards (log-bench run --shard k/n) into one results file'
 
 export function builder (yargs) {
-  return yargs
+  return addOptions(yargs, MERGE_OPTIONS)
+    .demandOption('out', 'give --out <file> for the merged results')
     .positional('files', { type: 'string', describe: 'Results JSON files, one per shard of the same scenario or options' })
-    .option('out', { type: 'string', demandOption: 'give --out <file> for the merged results', describe: 'Merged results JSON file' })
-    .option('allow-mixed-hardware', { type: 'boolean', default: false, describe: 'Merge shards measured on different machines (same Node and library versions); each run keeps its shard, env.shards lists each machine' })
     .example('$0 merge shard-1.json shard-2.json --out all.json', '')
 }
 

@@ -1,28 +1,26 @@
 import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { loadResults } from '../results/read.js'
-import { EXPORTERS, FORMATS, exporterFor } from '../report/exporters.js'
+import { exporterFor } from '../report/exporters.js'
 import { readPages, writePages } from '../report/pages.js'
-import { list, oneOf, outputDirectory, outputFile } from './validate.js'
+import { REPORT_OPTIONS } from './option-tables.js'
+import { addOptions, givenOptions, parseOptions } from './options.js'
+import { outputDirectory, outputFile } from './validate.js'
 
 export const command = 'report [files..]'
 export const describe = 'Turn results JSON into a results page (markdown + PNG charts) and/or CSV'
 
 export function builder (yargs) {
-  return yargs
+  return addOptions(yargs, REPORT_OPTIONS)
     .positional('files', { type: 'string', describe: 'Results JSON files from `log-bench run` (same machine and Node version)' })
-    .option('out', { type: 'string', default: 'results/README.md', describe: 'Markdown page to write; the CSV goes next to it with a .csv extension' })
-    .option('images', { type: 'string', default: 'images', describe: 'Directory for the PNG charts (linked from the page by relative path)' })
-    .option('format', { type: 'string', default: 'md', describe: `Comma list: ${EXPORTERS.map((e) => `${e.name} (${e.describe})`).join('; ')}` })
-    .option('pages', { type: 'string', describe: 'A pages file (results/pages.json): write every page it lists, each from its own results files, instead of one page from <files>' })
     .example('$0 report results/*.json', 'writes results/README.md and images/')
     .example('$0 report --pages results/pages.json', 'regenerates every committed results page (results/README.md, results/http.md, …)')
     .example('$0 report r.json --out docs/RESULTS.md --images docs/images --format md,csv', '')
 }
 
 export function parseReportOptions (argv) {
-  const formats = [...new Set(oneOf(list(argv.format, 'format'), FORMATS, 'format'))]
-  return { files: [argv.files].flat().map(String), formats, out: path.resolve(String(argv.out)), images: path.resolve(String(argv.images)) }
+  const given = parseOptions(REPORT_OPTIONS, argv)
+  return { files: [argv.files].flat().map(String), formats: given.format, out: path.resolve(given.out), images: path.resolve(given.images), outText: given.out, imagesText: given.images }
 }
 
 export async function handler (argv) {
@@ -32,11 +30,11 @@ export async function handler (argv) {
   const dataset = loadResults(options.files)
   // Only once the inputs are known good: check every output, then create the page's directory
   // (docs/ in `--out docs/RESULTS.md`); the charts' directory is made when the first chart is written.
-  outputDirectory(options.images, { label: `--images ${argv.images}` })
+  outputDirectory(options.images, { label: `--images ${options.imagesText}` })
   for (const format of options.formats) {
     for (const file of exporterFor(format).targets(options)) {
-      if (file === options.images) throw new UsageError(`--out ${argv.out} and --images ${argv.images} name the same path: the page and the charts' directory need two`)
-      outputFile(file, { label: `--out ${argv.out}${file === options.out ? '' : ` (${path.basename(file)})`}`, create: true })
+      if (file === options.images) throw new UsageError(`--out ${options.outText} and --images ${options.imagesText} name the same path: the page and the charts' directory need two`)
+      outputFile(file, { label: `--out ${options.outText}${file === options.out ? '' : ` (${path.basename(file)})`}`, create: true })
     }
   }
   const written = []
@@ -45,7 +43,7 @@ export async function handler (argv) {
 }
 
 function reportPages (argv) {
-  const given = ['out', 'images', 'format'].filter((name) => process.argv.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`)))
+  const given = givenOptions(REPORT_OPTIONS, argv).filter((name) => name !== 'pages')
   if ([argv.files ?? []].flat().length || given.length) throw new UsageError(`--pages names every page, its results and images: it cannot be combined with ${given.length ? `--${given[0]}` : 'results files'}`)
   const pages = readPages(String(argv.pages))
   const checkOutput = (page) => {

@@ -1,69 +1,33 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
-import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, libLabel, loadLibraries } from '../loggers/index.js'
-import { WORKLOADS } from '../engine/workloads.js'
-import { TRANSPORT_HINTS, TRANSPORTS } from '../sinks/index.js'
+import { isAdapterPath, libLabel, loadLibraries } from '../loggers/index.js'
+import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
 import { fsTypeOf } from '../engine/fs-type.js'
 import { planRunCells } from '../bench/orchestrator.js'
 import { runSession } from '../bench/session.js'
 import { payloadOfSize } from '../engine/message.js'
-import { loadScenario, parseShard, selectShard, shippedScenarios } from './scenario.js'
+import { loadScenario, selectShard } from './scenario.js'
 import { collectEnv } from '../results/env.js'
-import { SCHEMA_VERSION } from '../results/model.js'
+import { dimensionValue, SCHEMA_VERSION } from '../results/model.js'
 import { renderTerminal } from '../report/terminal.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
 import { planHttpCells } from '../http/matrix.js'
-import { DEFAULTS as HTTP_DEFAULTS, describeHttpOptions, parseHttpOptions } from './http.js'
-import { addOrderOptions, parseOrder } from './order-options.js'
-import { addComparisonOptions, parseAlpha, parseNoise } from './compare.js'
-import { compareWithBaseline, renderComparison } from '../report/compare.js'
+import { describeHttpOptions, parseHttpOptions } from './http.js'
+import { parseOrder } from './order-options.js'
+import { DEFAULT_NOISE, compareWithBaseline, renderComparison } from '../report/compare.js'
 import { runName } from '../report/labels.js'
-import { addSyslogOptions, describeSyslog, externalNote, parseSyslogOptions, SYSLOG_OPTION_NAMES } from './syslog-options.js'
-import { defaultOutput, eventCount, list, MAX_SECONDS, oneOf, outputFile, positiveInt, positiveIntList, refuseToReplace, seconds, writableDirectory } from './validate.js'
-import { MAX_EVENTS } from '../sinks/verifier.js'
+import { HTTP_OPTIONS, RUN_OPTIONS } from './option-tables.js'
+import { addOptions, givenOptions, optionNamed, parseOption, parseOptions, scenarioArgv } from './options.js'
+import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
+import { defaultOutput, outputFile, positiveInt, refuseToReplace } from './validate.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
-
-const MAX_RATE = 100_000_000
-
-export const DEFAULTS = {
-  lib: 'all,raw',
-  transport: 'console',
-  cpus: '1',
-  events: '1000000',
-  workload: 'string',
-  runs: '3',
-  timeout: '600'
-}
-
-// The options that define cells; a scenario file defines its own, so they cannot be combined.
-const MATRIX_OPTIONS = ['lib', 'workload', 'transport', 'cpus', 'events', 'rate', 'runs', 'size', 'timeout', 'max-old-space-size', 'pipe-bytes', ...SYSLOG_OPTION_NAMES]
 
 export const command = 'run'
 export const describe = 'Time loggers: fork workers that each log --events events, wait until every byte landed, verify every event'
 
 export function builder (yargs) {
-  return addComparisonOptions(addOrderOptions(addSyslogOptions(yargs)))
-    .option('baseline', { type: 'string', describe: 'At the end, compare every cell with this library\'s cell of the same transport, workers, workload, size and receiving end: ratio of medians with its 95% interval, p and a verdict (faster, slower, same), as `compare --baseline`' })
-    .option('lib', { type: 'string', describe: `Comma list: ${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries), or a path to an adapter file (./my-logger.js); name:variant for a library's documented variant (pino:sync, see list) [default: ${DEFAULTS.lib}]` })
-    .option('workload', { type: 'string', describe: `Comma list of what each event carries: ${WORKLOADS.join(', ')} (see docs/workloads.md) [default: ${DEFAULTS.workload}]` })
-    .option('transport', { type: 'string', describe: `Comma list of destinations: ${TRANSPORTS.join(', ')} [default: ${DEFAULTS.transport}]` })
-    .option('cpus', { type: 'string', describe: `Comma list of worker counts (node:cluster workers logging at once) [default: ${DEFAULTS.cpus}]` })
-    .option('events', { type: 'string', describe: `Events logged by each worker per run, at most ${MAX_EVENTS.toLocaleString('en-US')} (the verifier keeps one bit per event) [default: ${DEFAULTS.events}]` })
-    .option('rate', { type: 'string', describe: `Pace the logging: this many events per second per worker, logged in a batch per event-loop tick between timers (as a service would, instead of the tight loop); records the event-loop delay. At most ${MAX_RATE.toLocaleString('en-US')}` })
-    .option('runs', { type: 'string', describe: `Runs per cell (fresh processes each); the summary averages them [default: ${DEFAULTS.runs}]` })
-    .option('size', { type: 'string', describe: 'Comma list of payload sizes in bytes [default: the seed\'s "Hello, world!", 13 bytes]' })
-    .option('timeout', { type: 'string', describe: `Per-run limit in seconds (at most ${MAX_SECONDS.toLocaleString('en-US')}); a run past it is recorded as failed [default: ${DEFAULTS.timeout}]` })
-    .option('max-old-space-size', { type: 'string', describe: 'Heap limit in MB for each worker (node --max-old-space-size), to reproduce memory blow-ups' })
-    .option('pipe-bytes', { type: 'string', describe: 'console only: ask for this much pipe buffer per worker (F_SETPIPE_SZ, up to /proc/sys/fs/pipe-max-size); by default the system\'s 64 KiB, what `node app.js | cat` gets and what the plain scripts of bench:truth are measured with' })
-    .option('dir', { type: 'string', describe: 'Directory for the runs\' files (the file transport\'s log files, the console capture): tmpfs and a disk are different benchmarks, and each run records the file system type [default: the system\'s temporary directory]' })
-    .option('scenario', { type: 'string', describe: `Run the cells of a scenario instead of the options above: a shipped one by name (${shippedScenarios().map((s) => s.name).join(', ')}; see list) or a scenario file's path` })
-    .option('out', { type: 'string', describe: 'Results JSON file [default: the scenario\'s output, else results/run-<timestamp>.json]' })
-    .option('resume', { type: 'boolean', default: false, describe: 'Continue the unfinished results file given by --out (or the scenario\'s output): finished runs are kept, the rest run' })
-    .option('force', { type: 'boolean', default: false, describe: 'Replace an existing results file at --out (or the scenario\'s output); without it an existing file is refused' })
-    .option('shard', { type: 'string', describe: 'Run only share k of n of the cells (k/n, e.g. 1/4); join the shards with `log-bench merge`' })
-    .option('quiet', { type: 'boolean', default: false, describe: 'No progress on stderr' })
-    .option('retry-timeouts', { type: 'boolean', default: false, describe: 'Run the rest of a cell after one of its runs hit --timeout (by default they are recorded as skipped, with the reason)' })
+  return addOptions(yargs, RUN_OPTIONS)
     .example('$0 run', 'the default matrix: log4js, winston, bunyan, pino and raw to the console, 1 worker, 1,000,000 events, 3 runs')
     .example('$0 run --lib winston --transport file --cpus 8', '')
     .example('$0 run --lib all,raw --workload object,child,disabled --transport console,file', 'structured logging, child loggers and disabled calls')
@@ -77,23 +41,20 @@ export function builder (yargs) {
 // Turns option strings (from the command line or a scenario's run group) into a checked plan;
 // throws UsageError on anything wrong.
 export async function parseRunOptions (argv) {
-  const value = (name, key = name) => argv[key] ?? DEFAULTS[name]
-  const libs = await loadLibraries(list(value('lib'), 'lib'))
-  const transports = oneOf(list(value('transport'), 'transport'), TRANSPORTS, 'transport', TRANSPORT_HINTS)
-  const workloads = oneOf(list(value('workload'), 'workload'), WORKLOADS, 'workload')
+  const given = parseOptions(RUN_OPTIONS, argv)
   return {
-    libs,
-    transports: [...new Set(transports)],
-    workloads: [...new Set(workloads)],
-    cpus: positiveIntList(value('cpus'), 'cpus', { max: 256 }),
-    events: eventCount(value('events')),
-    rate: argv.rate == null ? null : positiveInt(argv.rate, 'rate', { max: MAX_RATE, why: ' (events per second per worker)' }),
-    runs: positiveInt(value('runs'), 'runs', { max: 1000 }),
-    sizes: argv.size == null ? [{ payload: payloadOfSize(null) }] : positiveIntList(argv.size, 'size', { max: 1 << 20 }).map((n) => ({ payload: payloadOfSize(n) })),
-    timeoutMs: seconds(value('timeout'), 'timeout') * 1000,
-    maxOldSpaceSize: argv.maxOldSpaceSize == null ? null : positiveInt(argv.maxOldSpaceSize, 'max-old-space-size', { min: 8 }),
-    receiverOptions: { ...await parseSyslogOptions(argv, transports), pipeBytes: argv.pipeBytes == null ? 0 : pipeBytesOption(argv.pipeBytes, transports) },
-    dir: argv.dir == null ? null : writableDirectory(argv.dir, 'dir')
+    libs: await loadLibraries(given.lib),
+    transports: given.transport,
+    workloads: given.workload,
+    cpus: given.cpus,
+    events: given.events,
+    rate: given.rate,
+    runs: given.runs,
+    sizes: (given.size ?? [null]).map((size) => ({ payload: payloadOfSize(size) })),
+    timeoutMs: given.timeout * 1000,
+    maxOldSpaceSize: given.maxOldSpaceSize,
+    receiverOptions: { ...await parseSyslogOptions(argv, given.transport), pipeBytes: given.pipeBytes == null ? 0 : pipeBytesOption(given.pipeBytes, given.transport) },
+    dir: given.dir
   }
 }
 
@@ -101,7 +62,7 @@ function describeOptions (options) {
   return {
     libs: options.libs.map((l) => libLabel(l.name, l.variant)),
     transports: options.transports,
-    ...(options.workloads.length === 1 && options.workloads[0] === 'string' ? {} : { workloads: options.workloads }),
+    ...(options.workloads.length === 1 && options.workloads[0] === DEFAULT_WORKLOAD ? {} : { workloads: options.workloads }),
     cpus: options.cpus,
     events: options.events,
     ...(options.rate ? { rate: options.rate } : {}),
@@ -145,19 +106,7 @@ async function planFromScenario (file, dir) {
   for (const [index, group] of (scenario.run ?? []).entries()) {
     let options
     try {
-      options = await parseRunOptions({
-        lib: scenarioLibs(group, scenario),
-        transport: group.transports.join(','),
-        workload: group.workloads?.join(','),
-        cpus: group.cpus?.join(','),
-        events: group.events,
-        runs: group.runs,
-        size: group.sizes?.join(','),
-        timeout: group.timeout,
-        maxOldSpaceSize: group.maxOldSpaceSize,
-        syslog: group.syslog,
-        dir
-      })
+      options = await parseRunOptions({ ...scenarioArgv(RUN_OPTIONS, group), lib: scenarioLibs(group, scenario), dir })
     } catch (err) {
       if (err instanceof UsageError) throw new UsageError(`${file}: run[${index}]: ${err.message}`)
       throw err
@@ -170,23 +119,7 @@ async function planFromScenario (file, dir) {
   for (const [index, group] of (scenario.http ?? []).entries()) {
     let options
     try {
-      options = await parseHttpOptions({
-        lib: scenarioLibs(group, scenario),
-        transport: group.transport ?? HTTP_DEFAULTS.transport,
-        cpus: group.cpus?.join(',') ?? HTTP_DEFAULTS.cpus,
-        middleware: group.middleware ?? false,
-        logsPerRequest: group.logsPerRequest?.join(','),
-        size: group.sizes?.join(',') ?? HTTP_DEFAULTS.size,
-        duration: group.duration ?? HTTP_DEFAULTS.duration,
-        warmup: group.warmup ?? HTTP_DEFAULTS.warmup,
-        connections: group.connections ?? HTTP_DEFAULTS.connections,
-        pipelining: group.pipelining ?? HTTP_DEFAULTS.pipelining,
-        runs: group.runs ?? HTTP_DEFAULTS.runs,
-        port: HTTP_DEFAULTS.port,
-        serverCpus: group.serverCpus,
-        loadCpus: group.loadCpus,
-        syslog: group.syslog
-      })
+      options = await parseHttpOptions({ ...scenarioArgv(HTTP_OPTIONS, group), lib: scenarioLibs(group, scenario) })
     } catch (err) {
       if (err instanceof UsageError) throw new UsageError(`${file}: http[${index}]: ${err.message}`)
       throw err
@@ -257,14 +190,14 @@ function optionDifferences (theirs, ours, at = '') {
 
 export async function handler (argv) {
   if (argv.scenario != null) {
-    const given = MATRIX_OPTIONS.filter((name) => argv[name] != null)
+    const given = givenOptions(RUN_OPTIONS, argv, { matrix: true })
     if (given.length) throw new UsageError(`--${given[0]} cannot be combined with --scenario: the scenario file names its cells`)
   }
   const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir) : await planFromOptions(argv)
   const order = parseOrder(argv)
   const comparison = parseBaseline(argv, plan)
   plan.cells.forEach((cell, index) => { cell.planIndex = index })
-  const shard = argv.shard != null ? parseShard(argv.shard) : null
+  const shard = parseOption(optionNamed(RUN_OPTIONS, 'shard'), argv)
   const cells = selectShard(plan.cells, shard)
   const out = resolveOutput(argv, plan)
   const previous = previousResults(out, plan, shard, { resume: argv.resume, force: argv.force })
@@ -277,7 +210,7 @@ export async function handler (argv) {
 
   const doc = await runSession({ cells, out, env, previous, quiet: argv.quiet, resumeHint: ' (continue with --resume)', retryTimeouts: argv.retryTimeouts, order })
   if (!doc) return
-  if (doc.runs.some((r) => (r.type ?? 'run') === 'run')) process.stdout.write(renderTerminal(doc))
+  if (doc.runs.some((r) => dimensionValue(r, 'type') === 'run')) process.stdout.write(renderTerminal(doc))
   if (doc.runs.some((r) => r.type === 'http')) process.stdout.write(renderHttpTerminal(doc))
   for (const group of plan.kind === 'scenario' ? [...plan.options.run, ...plan.options.http] : [plan.options]) process.stdout.write(externalNote(group.syslog))
   if (comparison) process.stdout.write(`\n${renderComparison(compareWithBaseline(doc, comparison.baseline, comparison))}`)
@@ -289,12 +222,11 @@ export async function handler (argv) {
 
 // --baseline: a library of this plan (checked before anything runs), with --alpha and --noise.
 function parseBaseline (argv, plan) {
-  const alpha = parseAlpha(argv.alpha)
-  const noise = parseNoise(argv.noise)
-  if (argv.baseline == null) return null
+  const { baseline, alpha, noise } = parseOptions(RUN_OPTIONS.filter((o) => ['baseline', 'alpha', 'noise'].includes(o.name)), argv)
+  if (baseline == null) return null
   const names = [...new Set(plan.cells.map((c) => runName({ lib: c.common.lib, variant: c.common.variant })))]
-  if (typeof argv.baseline !== 'string' || !names.includes(argv.baseline.trim())) throw new UsageError(`--baseline must be one of the libraries this run measures (${names.join(', ')}), got "${argv.baseline}"`)
-  return { baseline: argv.baseline.trim(), alpha, noise }
+  if (!names.includes(baseline.trim())) throw new UsageError(`--baseline must be one of the libraries this run measures (${names.join(', ')}), got "${baseline}"`)
+  return { baseline: baseline.trim(), alpha, noise: noise ?? DEFAULT_NOISE }
 }
 
 // --pipe-bytes: a whole number of bytes from 4096 to the system's pipe-max-size, console only.

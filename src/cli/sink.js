@@ -1,8 +1,8 @@
 import { UsageError } from '../errors.js'
 import { payloadOfSize } from '../engine/message.js'
 import { DEFAULT_HOST, nativeUdpReceiver, startSink } from '../sinks/embedded-sink.js'
-import { eventCount, positiveInt } from './validate.js'
-import { MAX_EVENTS } from '../sinks/verifier.js'
+import { SINK_OPTIONS } from './option-tables.js'
+import { addOptions, parseOptions } from './options.js'
 
 export const command = 'sink'
 export const describe = 'Run the embedded syslog sink on its own: listen on UDP and/or TCP, verify every event, print the counts'
@@ -10,25 +10,20 @@ export const describe = 'Run the embedded syslog sink on its own: listen on UDP 
 const REPORT_EVERY_MS = 1000
 
 export function builder (yargs) {
-  return yargs
-    .option('udp', { type: 'string', describe: 'UDP port to listen on (0 for a free one)' })
-    .option('tcp', { type: 'string', describe: 'TCP port to listen on (0 for a free one)' })
-    .option('workers', { type: 'string', default: '8', describe: 'Worker ids to expect (w0 … w<n-1>); other ids count as corrupt' })
-    .option('events', { type: 'string', default: '1000000', describe: `Events per worker to expect (sequence numbers 0 … n-1), at most ${MAX_EVENTS.toLocaleString('en-US')}` })
-    .option('size', { type: 'string', describe: 'Payload size in bytes the senders use [default: the seed\'s "Hello, world!"]' })
+  return addOptions(yargs, SINK_OPTIONS)
     .example('$0 sink --udp 5514 --tcp 5514', 'then point a logger at 127.0.0.1:5514; Ctrl-C prints the final counts')
 }
 
 export function parseSinkOptions (argv) {
   if (argv.udp == null && argv.tcp == null) throw new UsageError('give --udp <port>, --tcp <port> or both')
-  const port = (value, name) => (value == null ? null : String(value).trim() === '0' ? 0 : positiveInt(value, name, { max: 65535 }))
+  const given = parseOptions(SINK_OPTIONS, argv)
   return {
     host: DEFAULT_HOST,
-    udpPort: port(argv.udp, 'udp'),
-    tcpPort: port(argv.tcp, 'tcp'),
-    workers: positiveInt(argv.workers, 'workers', { max: 256 }),
-    events: eventCount(argv.events),
-    payload: payloadOfSize(argv.size == null ? null : positiveInt(argv.size, 'size', { max: 1 << 20 }))
+    udpPort: given.udp,
+    tcpPort: given.tcp,
+    workers: given.workers,
+    events: given.events,
+    payload: payloadOfSize(given.size)
   }
 }
 

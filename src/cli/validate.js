@@ -2,9 +2,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { ioReason } from '../results/write.js'
-import { MAX_EVENTS } from '../sinks/verifier.js'
 
-// Every option check lives here, so each command gives the same one-line answers to bad input.
+// The checks of option values, so that each command gives the same one-line answers to bad input;
+// which option takes which check, with what limits, is in the option tables (option-tables.js).
 
 // An option given twice arrives as an array: say so instead of guessing which one was meant.
 function single (value, name) {
@@ -59,11 +59,6 @@ export function nonNegativeNumber (value, name, { max = Infinity, why = '' } = {
   if (String(value).trim() === '' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a number >= 0, got "${value}"`)
   if (n > max) throw new UsageError(`--${name} must be at most ${max.toLocaleString('en-US')}${why}, got "${value}"`)
   return n
-}
-
-// Events per worker: the verifier keeps one bit per event and worker, indexed by 32-bit arithmetic.
-export function eventCount (value, name = 'events') {
-  return positiveInt(value, name, { max: MAX_EVENTS, why: ' (the verifier keeps one bit per event: 128 MiB per worker at the limit)' })
 }
 
 // Node's timers cannot wait longer than 2^31 - 1 ms (24.8 days): a longer limit would fire at once.

@@ -4,6 +4,7 @@ import { groupsOf } from './run-section.js'
 import { median } from '../stats.js'
 import { formatTable } from './table.js'
 import { cpuLabel, formatBytes, formatCount, formatMs, formatNumber, runName, unique } from './labels.js'
+import { ofType } from '../results/model.js'
 
 // "What each call costs": per group of `run` cells (a transport, and whatever else sets cells apart),
 // one row per library and worker count with single calls' time, bytes and collections per event and
@@ -17,9 +18,9 @@ export const costsSection = {
   name: 'costs',
   types: ['run'],
   render (dataset, ctx) {
-    const runs = dataset.runs.filter((r) => (r.type ?? 'run') === 'run')
+    const runs = ofType(dataset.runs, 'run')
     if (!runs.some(recorded)) return { markdown: '', charts: [] }
-    const summary = dataset.summary.filter((s) => (s.type ?? 'run') === 'run')
+    const summary = ofType(dataset.summary, 'run')
     const out = ['## What each call costs',
       'Median over the runs that recorded it, from the first call until the logger\'s close(). ' +
       '_ns per call_: the time single `log()` calls took (a random sample of the calls, the clock\'s own floor taken off; _max_ is the slowest call sampled). ' +

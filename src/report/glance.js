@@ -1,5 +1,5 @@
 import { formatTable } from './table.js'
-import { cellKey, dimensionValue } from '../results/model.js'
+import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { cpuLabel, formatMs, formatPct, runName, transportTitle, unique } from './labels.js'
 
 // "At a glance", at the top of a page with run results: per transport and worker count the
@@ -17,8 +17,8 @@ export const glanceSection = {
   types: ['run'],
   placement: 'top',
   render (dataset) {
-    const runs = dataset.runs.filter((r) => (r.type ?? 'run') === 'run')
-    const summary = dataset.summary.filter((s) => (s.type ?? 'run') === 'run')
+    const runs = ofType(dataset.runs, 'run')
+    const summary = ofType(dataset.summary, 'run')
     const workloads = unique(runs.map(workloadOf))
     const byWorkload = workloads.length > 1
     const rows = []

@@ -1,3 +1,5 @@
+import { dimensionValue, RECORD_DEFAULTS } from '../results/model.js'
+
 // Words and number formats: the one set every exporter (terminal, markdown, charts, compare) uses.
 
 const TRANSPORT_TITLES = { console: 'Console', file: 'Filesystem', udp: 'Syslog UDP', tcp: 'Syslog TCP' }
@@ -8,8 +10,10 @@ export function transportTitle (transport) {
 
 // A library as its cells show it: "pino", "pino:sync", "pino:sync object" (variant after a colon,
 // a workload other than the seed's string after a space). Records without the fields are the default.
-export function runName ({ lib, variant, workload }) {
-  return `${lib}${variant && variant !== 'default' ? `:${variant}` : ''}${workload && workload !== 'string' ? ` ${workload}` : ''}`
+export function runName (record) {
+  const variant = dimensionValue(record, 'variant')
+  const workload = dimensionValue(record, 'workload')
+  return `${record.lib}${variant !== RECORD_DEFAULTS.variant ? `:${variant}` : ''}${workload !== RECORD_DEFAULTS.workload ? ` ${workload}` : ''}`
 }
 
 export const cpuLabel = (n) => `${n} CPU${n > 1 ? 's' : ''}`

@@ -1,4 +1,4 @@
-import { cellKey, dimensionValue } from '../results/model.js'
+import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { CONFIDENCE, relativeHalfWidth, runsForHalfWidth } from '../stats.js'
 import { escapeCell, formatTable } from './table.js'
 import { chartFile } from './charts.js'
@@ -23,8 +23,8 @@ export const runSection = {
     '- **Average** is the mean over the runs that finished; a failed or unsupported cell says why instead of showing a number.'
   ],
   render (dataset, ctx) {
-    const runs = dataset.runs.filter((r) => (r.type ?? 'run') === 'run')
-    const summary = dataset.summary.filter((s) => (s.type ?? 'run') === 'run')
+    const runs = ofType(dataset.runs, 'run')
+    const summary = ofType(dataset.summary, 'run')
     const markdown = []
     const charts = []
     for (const group of groupsOf(runs, summary)) {

@@ -1,12 +1,12 @@
 import { DETAILS_LEGEND, detailsTable, groupsOf, libTable, summaryTable } from './run-section.js'
 import { runName } from './labels.js'
-import { inPlanOrder } from '../results/model.js'
+import { inPlanOrder, ofType } from '../results/model.js'
 
 // The terminal's exporter of `run` results: the same groups and tables as the markdown report
 // (src/report/run-section.js), without its charts and prose, and the failed runs with their reasons.
 export function renderTerminal (doc) {
-  const runs = inPlanOrder(doc.runs).filter((r) => (r.type ?? 'run') === 'run')
-  const summary = doc.summary.filter((s) => (s.type ?? 'run') === 'run')
+  const runs = ofType(inPlanOrder(doc.runs), 'run')
+  const summary = ofType(doc.summary, 'run')
   const out = []
   for (const group of groupsOf(runs, summary)) {
     out.push(`\n## ${group.title}\n\n${group.eventsLabel} events per worker; times in milliseconds`)

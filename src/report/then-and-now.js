@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import { UsageError } from '../errors.js'
 import { formatTable } from './table.js'
 import { cpuLabel, formatMs, formatPct, transportTitle, unique } from './labels.js'
+import { ofType } from '../results/model.js'
 
 // "Then and now": the seed article's published averages (a reference data file, see
 // results/reference/) beside ours, per library, transport and worker count, and for each
@@ -29,7 +30,7 @@ export const thenAndNowSection = {
   render (dataset, ctx) {
     const reference = ctx.reference
     if (!reference) return { markdown: '', charts: [] }
-    const summary = dataset.summary.filter((s) => (s.type ?? 'run') === 'run')
+    const summary = ofType(dataset.summary, 'run')
     const ours = (c) => summary.find((s) => s.transport === c.transport && s.lib === c.lib && s.cpus === c.cpus && s.events === reference.events)
     const hw = reference.hardware
     const env = dataset.env

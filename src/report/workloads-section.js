@@ -2,23 +2,23 @@ import { axisTitle, titles } from './charts.js'
 import { libraryColour } from './colours.js'
 import { cpuLabel, formatBytes, formatCount, formatMs, formatPct, runName, transportTitle, unique } from './labels.js'
 import { formatTable } from './table.js'
-import { cellKey } from '../results/model.js'
+import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { medianOf } from './costs-section.js'
 
 // The report section comparing workloads (what each event carries: see README, "Workloads"): per
 // transport, a table of libraries × workloads (done, unblocked, ns per event, drop rate) and one
 // chart of ns per event. Shown only when the results hold more than one workload.
 
-const workloadOf = (r) => r.workload ?? 'string'
+const workloadOf = (r) => dimensionValue(r, 'workload')
 const libOf = (r) => runName({ lib: r.lib, variant: r.variant })
 
 export const workloadsSection = {
   name: 'workloads',
   types: ['run'],
   render (dataset, ctx) {
-    const runs = dataset.runs.filter((r) => (r.type ?? 'run') === 'run')
+    const runs = ofType(dataset.runs, 'run')
     if (unique(runs.map(workloadOf)).length < 2) return { markdown: '', charts: [] }
-    const summary = dataset.summary.filter((s) => (s.type ?? 'run') === 'run')
+    const summary = ofType(dataset.summary, 'run')
     const out = ['## Workloads', 'What each event carries, per library (see README, "Workloads"): mean over the runs that finished. ' +
       '_ns per event_ is unblocked time over the events each worker logged: what one call costs the caller. ' +
       'For _disabled_ nothing may arrive: its drop rate is not a loss ("expects 0"), and a run where anything arrived failed.']

@@ -18,15 +18,20 @@ export function defaultSink (transport) {
 // Every field of a cell's identity, run and http, for exporters that show the identity whole (CSV).
 export const CELL_FIELDS = [...CELL_DIMENSIONS, ...HTTP_DIMENSIONS]
 
+// What a record means where it lacks a field that came later: the `run` type, the library's
+// default set-up, the seed's string call.
+export const RECORD_DEFAULTS = Object.freeze({ type: 'run', variant: 'default', workload: 'string' })
+
 // A record's value for one identity field, the default filled in where the record predates the field.
+// Every reader of a record's type, variant or workload goes through here.
 export function dimensionValue (record, field) {
-  switch (field) {
-    case 'type': return record.type ?? 'run'
-    case 'variant': return record.variant ?? 'default'
-    case 'workload': return record.workload ?? 'string'
-    case 'sink': return record.sink ?? (record.transport == null ? null : defaultSink(record.transport))
-    default: return record[field] ?? null
-  }
+  if (field === 'sink') return record.sink ?? (record.transport == null ? null : defaultSink(record.transport))
+  return record[field] ?? RECORD_DEFAULTS[field] ?? null
+}
+
+// The runs (or summary entries) of one run type.
+export function ofType (items, type) {
+  return items.filter((item) => dimensionValue(item, 'type') === type)
 }
 
 // The one identity of a cell: runs with the same key are repetitions of one measurement. Summaries,
@@ -59,7 +64,7 @@ export function inPlanOrder (runs) {
 export function runsByCell (runs, type) {
   const cells = new Map()
   for (const run of inPlanOrder(runs)) {
-    if ((run.type ?? 'run') !== type) continue
+    if (dimensionValue(run, 'type') !== type) continue
     const key = cellKey(run)
     if (!cells.has(key)) cells.set(key, [])
     cells.get(key).push(run)
@@ -83,8 +88,8 @@ export function summarize (runs) {
     const entry = {
       type: 'run',
       lib: first.lib,
-      variant: first.variant ?? 'default',
-      workload: first.workload ?? 'string',
+      variant: dimensionValue(first, 'variant'),
+      workload: dimensionValue(first, 'workload'),
       libVersion: first.libVersion,
       transport: first.transport,
       cpus: first.cpus,

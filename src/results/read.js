@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import { UsageError } from '../errors.js'
-import { SCHEMA_VERSION, cellKey, inPlanOrder } from './model.js'
+import { cellKey, dimensionValue, inPlanOrder, SCHEMA_VERSION } from './model.js'
 import { SUMMARIZERS } from './summaries.js'
 
 // Reads results documents back for the exporters. Anything that is not a complete log-bench
@@ -50,7 +50,7 @@ function validateRun (run, index, bad) {
   if (run === null || typeof run !== 'object') throw bad(`runs[${index}] is not an object`)
   if (run.type !== undefined && typeof run.type !== 'string') throw bad(`runs[${index}].type must be a string`)
   // Other run types (http, ...) belong to other report sections, which check their own fields.
-  if ((run.type ?? 'run') !== 'run') return
+  if (dimensionValue(run, 'type') !== 'run') return
   for (const field of RUN_FIELDS) {
     if (!(field in run)) throw bad(`runs[${index}] (${describeRun(run)}) is missing field "${field}"`)
   }
@@ -80,7 +80,7 @@ export function loadResults (files) {
   const nextRun = new Map()
   for (const { file, doc } of docs) {
     for (const run of inPlanOrder(doc.runs)) {
-      if ((run.type ?? 'run') !== 'run') {
+      if (dimensionValue(run, 'type') !== 'run') {
         runs.push({ ...run, file })
         continue
       }
@@ -92,7 +92,7 @@ export function loadResults (files) {
   }
   // run and http cells are summarized again here (the statistics of this log-bench, also for older
   // files); entries of other run types are passed through as their producers wrote them.
-  const foreignSummary = docs.flatMap(({ doc }) => doc.summary.filter((s) => !['run', 'http'].includes(s.type ?? 'run')))
+  const foreignSummary = docs.flatMap(({ doc }) => doc.summary.filter((s) => !['run', 'http'].includes(dimensionValue(s, 'type'))))
   return {
     files,
     env: mergedEnv(docs.map((d) => d.doc.env)),
@@ -142,7 +142,7 @@ function refuseMixedEventCounts (docs) {
   const seen = new Map()
   for (const { file, doc } of docs) {
     for (const run of doc.runs) {
-      if ((run.type ?? 'run') !== 'run') continue
+      if (dimensionValue(run, 'type') !== 'run') continue
       const key = cellKey(run, { except: ['events'] })
       const before = seen.get(key)
       if (before && before.events !== run.events) {

@@ -1,0 +1,34 @@
+// Writes what is derived from the option tables (src/cli/option-tables.js): scenarios/schema.json
+// and the option tables of docs/cli.md (between <!-- options:COMMAND --> and <!-- /options:COMMAND -->).
+// test/options.test.js fails when either is out of date.
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { COMPARE_OPTIONS, HTTP_OPTIONS, MERGE_OPTIONS, REPORT_OPTIONS, RUN_OPTIONS, SINK_OPTIONS } from '../src/cli/option-tables.js'
+import { optionsMarkdown } from '../src/cli/options.js'
+import { scenarioSchema } from '../src/cli/scenario-schema.js'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+export const TABLES = { run: RUN_OPTIONS, http: HTTP_OPTIONS, report: REPORT_OPTIONS, compare: COMPARE_OPTIONS, merge: MERGE_OPTIONS, sink: SINK_OPTIONS }
+
+export function withOptionTables (markdown) {
+  let out = markdown
+  for (const [command, table] of Object.entries(TABLES)) {
+    const open = `<!-- options:${command} -->`
+    const close = `<!-- /options:${command} -->`
+    const from = out.indexOf(open)
+    const to = out.indexOf(close)
+    if (from < 0 || to < from) throw new Error(`docs/cli.md has no ${open} … ${close}`)
+    out = out.slice(0, from + open.length) + '\n' + optionsMarkdown(table) + '\n' + out.slice(to)
+  }
+  return out
+}
+
+export const schemaText = () => JSON.stringify(scenarioSchema(), null, 2) + '\n'
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  fs.writeFileSync(path.join(ROOT, 'scenarios', 'schema.json'), schemaText())
+  const cli = path.join(ROOT, 'docs', 'cli.md')
+  fs.writeFileSync(cli, withOptionTables(fs.readFileSync(cli, 'utf8')))
+  process.stdout.write('wrote scenarios/schema.json and the option tables of docs/cli.md\n')
+}

@@ -1,0 +1,135 @@
+import { DEFAULT_WORKLOAD, WORKLOADS } from '../engine/workloads.js'
+import { DEFAULT_ALPHA, DEFAULT_NOISE } from '../report/compare.js'
+import { DEFAULT_ORDER, ORDERS } from '../bench/orchestrator.js'
+import { EXPORTERS, FORMATS } from '../report/exporters.js'
+import { BUILTIN_LIBS, LIB_SETS } from '../loggers/index.js'
+import { BASELINE } from '../results/http-summary.js'
+import { TRANSPORT_HINTS, TRANSPORTS } from '../sinks/index.js'
+import { MAX_EVENTS } from '../sinks/verifier.js'
+import { parseShard, shippedScenarios } from './scenario.js'
+import { UsageError } from '../errors.js'
+import { writableDirectory } from './validate.js'
+
+// The option tables of `run` and `http` (see options.js for what an entry holds): every option
+// once, with its default, its values and limits, and its scenario key.
+
+export const MAX_WORKERS = 256
+export const MAX_RUNS = 1000
+export const MAX_SIZE_BYTES = 1 << 20
+export const MAX_RATE = 100_000_000
+export const SYSLOG_SINKS = ['embedded', 'rsyslog']
+const EVENTS_LIMIT = { max: MAX_EVENTS, why: ' (the verifier keeps one bit per event: 128 MiB per worker at the limit)' }
+
+// Where the udp and tcp transports deliver; the same for both commands.
+export const SYSLOG_OPTIONS = [
+  { name: 'syslog', values: SYSLOG_SINKS, noun: 'syslog sink (--syslog)', defaultText: 'embedded', matrix: true, scenario: 'syslog', describe: 'receiving end for udp/tcp: embedded (a sink process that counts every event) or rsyslog (a real rsyslogd started for each run)' },
+  { name: 'syslog-host', matrix: true, describe: 'send udp/tcp events to a syslog server you run instead (nothing can be counted there: drop rate unknown)' },
+  { name: 'syslog-port', int: { max: 65535 }, defaultText: '514', matrix: true, describe: 'port of the server given by --syslog-host' },
+  { name: 'syslog-output', matrix: true, describe: 'the output file of the server given by --syslog-host, when it is an rsyslog using docker/rsyslog.conf with its output shared with this machine (docker/compose.yaml): its events are then counted from that file like a local rsyslog\'s' }
+]
+
+// The order of the runs, for both commands (src/bench/orchestrator.js, docs/comparisons.md).
+export const ORDER_OPTIONS = [
+  { name: 'order', values: ORDERS, default: DEFAULT_ORDER, describe: 'interleaved: rounds, run 1 of every cell, then run 2…, the cells of a round in an order shuffled from --seed, so that a slow minute of the machine falls on every library alike; blocked: each cell\'s runs back to back' },
+  { name: 'seed', int: { min: 0, max: 2 ** 31 - 1 }, defaultText: 'a new one', describe: 'seed of the interleaved order, recorded in the results as env.order; give it again to repeat an order' }
+]
+
+const ALPHA = { name: 'alpha', parse: parseAlpha, takes: 'a number between 0 and 1', default: String(DEFAULT_ALPHA), describe: 'significance level: p of the two-sided Mann–Whitney U test below it can read faster or slower' }
+const NOISE = { name: 'noise', parse: parseNoise, takes: 'a fraction (0.02) or a percentage (2%)', defaultText: `${DEFAULT_NOISE * 100}%`, describe: 'noise threshold: a difference whose 95% interval lies within ±noise reads same' }
+
+const libraries = `${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries)`
+const QUIET = { name: 'quiet', type: 'boolean', describe: 'no progress on stderr' }
+const FORCE = (where) => ({ name: 'force', type: 'boolean', describe: `replace an existing results file at ${where}; without it an existing file is refused` })
+
+export const RUN_OPTIONS = [
+  { name: 'lib', list: true, default: 'all,raw', matrix: true, scenario: 'libs', scenarioRequired: true, describe: `libraries: ${libraries}, name:variant for a library's documented variant (pino:sync, see list), or a path to an adapter file (./my-logger.js)` },
+  { name: 'workload', list: true, values: WORKLOADS, default: DEFAULT_WORKLOAD, matrix: true, scenario: 'workloads', describe: 'what each event carries (see docs/workloads.md)' },
+  { name: 'transport', list: true, values: TRANSPORTS, hints: TRANSPORT_HINTS, default: 'console', matrix: true, scenario: 'transports', scenarioRequired: true, describe: 'where the events go: console is the workers\' stdout, a pipe log-bench reads; udp and tcp are syslog' },
+  { name: 'cpus', list: true, int: { max: MAX_WORKERS }, default: '1', matrix: true, scenario: 'cpus', describe: 'worker counts (node:cluster workers logging at once)' },
+  { name: 'events', int: EVENTS_LIMIT, default: '1000000', matrix: true, scenario: 'events', describe: 'events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike)' },
+  { name: 'rate', int: { max: MAX_RATE, why: ' (events per second per worker)' }, matrix: true, scenario: 'rate', defaultText: 'none: a tight loop', describe: 'pace the logging: this many events per second per worker, logged in a batch per event-loop tick between timers (as a service would); records the event-loop delay' },
+  { name: 'runs', int: { max: MAX_RUNS }, default: '3', matrix: true, scenario: 'runs', describe: 'runs per cell, each in fresh processes; the summary averages them' },
+  { name: 'size', list: true, int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', matrix: true, scenario: 'sizes', describe: 'payload sizes in bytes: the payload is padded (or cut) to exactly that size' },
+  { name: 'timeout', seconds: {}, default: '600', matrix: true, scenario: 'timeout', describe: 'limit per run in seconds; a run past it is killed and recorded as failed' },
+  { name: 'max-old-space-size', int: { min: 8 }, defaultText: 'node\'s default', matrix: true, scenario: 'maxOldSpaceSize', describe: 'heap limit in MB for each worker (node --max-old-space-size), to reproduce memory blow-ups' },
+  { name: 'pipe-bytes', takes: 'bytes, 4096 to /proc/sys/fs/pipe-max-size', parse: String, defaultText: 'the system\'s (64 KiB)', matrix: true, describe: 'console only: the pipe buffer each worker\'s stdout gets (F_SETPIPE_SZ). A larger pipe lets a logger run ahead of its reader, so the default is what `node app.js | cat` gets' },
+  ...SYSLOG_OPTIONS,
+  { name: 'dir', parse: (value) => writableDirectory(value, 'dir'), defaultText: 'the system\'s temporary directory', describe: 'an existing directory for the runs\' files (the file transport\'s logs, the console capture): tmpfs and a disk are different benchmarks, and each file run records the file system type' },
+  { name: 'scenario', describe: `run the cells of a scenario instead of the options above: a shipped one by name (${shippedScenarios().map((s) => s.name).join(', ')}; see list) or a scenario file's path (see docs/scenarios.md)` },
+  { name: 'out', defaultText: 'the scenario\'s output, else results/run-<timestamp>.json', describe: 'results JSON file; missing directories are created' },
+  FORCE('--out (or the scenario\'s output)'),
+  { name: 'resume', type: 'boolean', describe: 'continue the unfinished results file given by --out (or the scenario\'s output): finished runs are kept, the rest run' },
+  { name: 'shard', parse: parseShard, takes: 'k/n', describe: 'run only share k of n of the plan (e.g. 1/4), in whole comparison groups balanced by estimated cost; join the shards with log-bench merge' },
+  ...ORDER_OPTIONS,
+  { name: 'baseline', describe: 'at the end, compare every cell with this library\'s cell of the same transport, workers, workload, size and receiving end: ratio of medians with its 95% interval, p and a verdict (faster, slower, same), as compare --baseline' },
+  { ...ALPHA, describe: 'with --baseline: ' + ALPHA.describe },
+  { ...NOISE, describe: 'with --baseline: ' + NOISE.describe },
+  QUIET,
+  { name: 'retry-timeouts', type: 'boolean', describe: 'run the rest of a cell after one of its runs hit --timeout (by default they are recorded as skipped, with the reason)' }
+]
+
+export const HTTP_OPTIONS = [
+  { name: 'lib', list: true, default: `${BASELINE},all`, scenario: 'libs', scenarioRequired: true, describe: `${BASELINE} (the same app without logging; always run as the baseline), ${libraries}, or a path to an adapter file` },
+  { name: 'transport', list: true, values: TRANSPORTS, hints: TRANSPORT_HINTS, default: 'console', scenario: 'transport', one: true, describe: 'where the server logs: console is its stdout, a pipe read and verified by log-bench' },
+  { name: 'cpus', list: true, int: { max: MAX_WORKERS }, default: '1', scenario: 'cpus', describe: 'server worker counts (node:cluster workers sharing the port)' },
+  { name: 'logs-per-request', list: true, int: { min: 0, max: 10_000 }, default: '5', scenario: 'logsPerRequest', describe: 'events the route logs per request (not with --middleware)' },
+  { name: 'size', list: true, int: { max: MAX_SIZE_BYTES }, default: '20', scenario: 'sizes', describe: 'payload sizes in characters (each event is "w<worker> <seq>: " + payload)' },
+  { name: 'middleware', type: 'boolean', scenario: 'middleware', describe: 'log each request with the library\'s own express request logger (pino-http, express-winston, log4js connectLogger) instead of the route' },
+  { name: 'duration', seconds: {}, default: '10', scenario: 'duration', describe: 'seconds of measured load per run' },
+  { name: 'warmup', seconds: { allowZero: true }, default: '1', scenario: 'warmup', describe: 'seconds of load before the measured run (discarded; 0 for none)' },
+  { name: 'connections', int: { max: 10_000 }, default: '10', scenario: 'connections', describe: 'concurrent autocannon connections' },
+  { name: 'pipelining', int: { max: 1000 }, default: '1', scenario: 'pipelining', describe: 'requests pipelined per connection' },
+  { name: 'runs', int: { max: MAX_RUNS }, default: '1', scenario: 'runs', describe: 'runs per cell, each in fresh processes' },
+  { name: 'server-cpus', scenario: 'serverCpus', one: true, defaultText: 'all but the load\'s', describe: 'CPUs for the server\'s workers, as taskset -c lists them (e.g. 1 or 2-7)' },
+  { name: 'load-cpus', scenario: 'loadCpus', one: true, defaultText: 'a quarter of the CPUs, at least one; with 2 CPUs: CPU 0', describe: 'CPUs for autocannon, log-bench\'s primary and the receiving end, disjoint from --server-cpus' },
+  { name: 'port', int: { min: 0, max: 65535 }, default: '0', describe: 'port on 127.0.0.1 (0: a free port chosen by the system)' },
+  ...SYSLOG_OPTIONS,
+  { name: 'out', defaultText: 'results/http-<timestamp>.json', describe: 'results JSON file; missing directories are created' },
+  FORCE('--out'),
+  ...ORDER_OPTIONS,
+  QUIET
+]
+
+export const REPORT_OPTIONS = [
+  { name: 'out', default: 'results/README.md', describe: 'markdown page to write (its directory is created); the CSV goes next to it with a .csv extension' },
+  { name: 'images', default: 'images', describe: 'directory for the PNG charts, linked from the page by relative path' },
+  { name: 'format', list: true, values: FORMATS, default: 'md', describe: EXPORTERS.map((e) => `${e.name}: ${e.describe}`).join('; ') },
+  { name: 'pages', describe: 'a pages file (results/pages.json): write every page it lists, each from its own results files, instead of one page from the files given' }
+]
+
+export const COMPARE_OPTIONS = [
+  { name: 'baseline', describe: 'compare every cell of one results file with this library\'s cell of the same transport, workers, workload, size and receiving end (a name as in the results: pino, pino:sync, an adapter\'s name)' },
+  ALPHA,
+  NOISE,
+  { name: 'json', type: 'boolean', describe: 'print the comparisons as JSON ({ comparisons: [...] }, one row per cell and measure) instead of tables' }
+]
+
+export const MERGE_OPTIONS = [
+  { name: 'out', describe: 'merged results JSON file (required; its directory is created)' },
+  { name: 'allow-mixed-hardware', type: 'boolean', describe: 'merge shards measured on different machines (same Node and library versions); each run keeps its shard, env.shards lists each machine' }
+]
+
+const PORT_OR_FREE = { min: 0, max: 65535 }
+export const SINK_OPTIONS = [
+  { name: 'udp', int: PORT_OR_FREE, describe: 'UDP port to listen on (0 for a free one)' },
+  { name: 'tcp', int: PORT_OR_FREE, describe: 'TCP port to listen on (0 for a free one)' },
+  { name: 'workers', int: { max: MAX_WORKERS }, default: '8', describe: 'worker ids to expect (w0 … w<n-1>); other ids count as corrupt' },
+  { name: 'events', int: EVENTS_LIMIT, default: '1000000', describe: 'events per worker to expect (sequence numbers 0 … n-1)' },
+  { name: 'size', int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', describe: 'payload size in bytes the senders use' }
+]
+
+// A fraction (0.02) or a percentage with its sign (2%).
+export function parseNoise (value) {
+  const text = Array.isArray(value) ? '' : String(value).trim()
+  const percent = text.endsWith('%')
+  const number = Number(percent ? text.slice(0, -1) : text)
+  const noise = percent ? number / 100 : number
+  if (text === '' || text === '%' || !Number.isFinite(number) || noise < 0 || noise >= 1) throw new UsageError(`--noise must be a fraction from 0 to below 1 (0.02) or a percentage (2%), got "${value}"`)
+  return noise
+}
+
+function parseAlpha (value) {
+  const alpha = Number(value)
+  if (String(value).trim() === '' || !(alpha > 0 && alpha < 1)) throw new UsageError(`--alpha must be a number between 0 and 1, got "${value}"`)
+  return alpha
+}
