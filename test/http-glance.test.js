@@ -53,7 +53,7 @@ describe('http At a glance: the control first, then the seed\'s grid', () => {
     assert.match(page, /^## At a glance\n\n### Console, 1 CPU server worker\n/)
     assert.match(page, /6 finished runs per cell in interleaved rounds/)
     assert.match(page, /the server's workers on CPU 1; autocannon, log-bench's primary and the receiving end on CPU 0/)
-    assert.match(page, /Every control cell does\./)
+    assert.match(page, /Every control cell does; their intervals reach/)
     assert.match(page, /\| 5 chars +\| +[−+±][\d.]+% \[[^\]]+\] same \| +[−+±][\d.]+% \[[^\]]+\] same \|/)
     assert.match(page, /\| 5 × 5 +\| +1,001\.5 req\/s|\| 5 × 5 +\| +1,002 req\/s/)
     assert.match(page, /\| 5 × 20 +\| [^|]+\| +−10\.\d% slower \| +−3\.\d% slower \|/)
@@ -87,6 +87,16 @@ describe('http At a glance: the control first, then the seed\'s grid', () => {
     assert.match(render(runs), /Too noisy for this table\.\*\* log4js at 5 chars \(failed\)/)
     const withoutControl = records({ factor: costs }).filter((r) => r.logsPerRequest !== 0)
     assert.match(render(withoutControl), /\*\*No control\.\*\* No 0-logs-per-request cells were measured/)
+  })
+
+  it('gives the control\'s resolution, and says when the server was not the bottleneck', () => {
+    const runs = records({ factor: costs })
+    assert.match(render(runs), /Every control cell does; their intervals reach ±\d+%, the resolution of this table/)
+    assert.doesNotMatch(render(runs), /not the bottleneck/)
+    const idle = runs.map((r) => ({ ...r, serverCpuPct: r.lib === 'none' ? 30 : 90 }))
+    assert.match(render(idle), /\*\*The server was not the bottleneck\.\*\* Without logging \(`none`\) its workers used at most 30% of their CPU/)
+    const busy = runs.map((r) => ({ ...r, serverCpuPct: 98 }))
+    assert.doesNotMatch(render(busy), /not the bottleneck/)
   })
 
   it('says where the runs ran when they were not pinned, and when they were not interleaved', () => {

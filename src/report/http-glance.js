@@ -41,6 +41,25 @@ export function controlOf (entries) {
 
 const canTell = (comparison) => smallestMannWhitneyP(comparison.nBaseline, comparison.n) < DEFAULT_ALPHA
 
+// How far apart `same` can be here: the widest 95% interval of the control cells. A difference in the
+// table smaller than that is one the machine's noise could also have made.
+function resolution (control) {
+  const widest = Math.max(...control.cells.map(({ throughputVsBaseline: c }) => Math.max(1 - c.ciLow, c.ciHigh - 1)))
+  return `their intervals reach ±${(widest * 100).toFixed(0)}%, the resolution of this table: a change smaller than that is one the machine's noise could make too.`
+}
+
+// Whether the server was what limited requests per second: the CPU its workers used under load in
+// the `none` cells (100% = one CPU busy per worker). A server idle much of the time was waiting for
+// the load generator or the machine, so the table measures them too.
+const SATURATED = 0.8
+function serverBusy (route) {
+  const none = route.filter((s) => s.lib === BASELINE && s.serverCpuPct?.median != null)
+  if (!none.length) return ''
+  const share = Math.max(...none.map((s) => s.serverCpuPct.median / 100 / s.cpus))
+  if (share >= SATURATED) return ''
+  return `**The server was not the bottleneck.** Without logging (\`none\`) its workers used at most ${(share * 100).toFixed(0)}% of their CPU under load: requests per second were limited by the load generator or the machine, so the changes below also measure how logging changes the server's waiting, not only what logging costs.`
+}
+
 // Per number of logs: the libraries ranked by their mean change over the sizes, among those measured
 // without loss or failure at every size of that row.
 export function cheapestAndDearest (entries, libs) {
@@ -111,13 +130,15 @@ function renderTable (entries, runs) {
   const sizes = unique(route.map((s) => s.size)).sort((a, b) => a - b)
   const control = controlOf(entries)
   const load = entries[0]
+  const busy = serverBusy(route)
   out.push(`${runsLine(entries)}${orderLine(runs)}, each ${load.durationSeconds} s of load after ${load.warmupSeconds} s warm-up, ${load.connections} connections. ${placementLine(runs)}`)
 
+  if (busy) out.push(busy)
   if (control.measured) {
     const controlSizes = unique(control.cells.map((s) => s.size)).sort((a, b) => a - b)
     const controlLibs = unique(control.cells.map((s) => s.lib))
     const rows = controlSizes.map((size) => [`${size} chars`, ...controlLibs.map((lib) => changeCell(route.find((s) => s.logsPerRequest === 0 && s.size === size && s.lib === lib), { interval: true }))])
-    const verdict = control.failing.length ? `${control.failing.length} of ${control.cells.length} do not.` : control.passed ? 'Every control cell does.' : 'The control cells have too few runs for that verdict to mean anything.'
+    const verdict = control.failing.length ? `${control.failing.length} of ${control.cells.length} do not.` : control.passed ? `Every control cell does; ${resolution(control)}` : 'The control cells have too few runs for that verdict to mean anything.'
     out.push(`**Control: 0 logs per request.** The route logs nothing, so every library must read \`same\` against \`none\`. ${verdict}`)
     out.push(formatTable(['Size', ...controlLibs], rows))
   }
