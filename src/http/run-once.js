@@ -16,7 +16,7 @@ import { startServer } from './server.js'
 // Every process started here is gone when this returns. With a placement (src/http/placement.js) this
 // process, and so the receiving end and autocannon, runs on the load's CPUs and the server's workers
 // on theirs; the record says where each one ran.
-export async function runHttpOnce ({ lib, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions = {}, placement = null }) {
+export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions = {}, placement = null }) {
   let primary
   try {
     primary = await pinPrimary(placement)
@@ -25,13 +25,13 @@ export async function runHttpOnce ({ lib, mode, transport, cpus, logsPerRequest,
     throw err
   }
   try {
-    return await measure({ lib, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement })
+    return await measure({ lib, runtime, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement })
   } finally {
     await primary.restore()
   }
 }
 
-async function measure ({ lib, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement }) {
+async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement }) {
   const observed = placement?.pinned ? { primary: cpusOf(process.pid) } : {}
   const failed = (error) => ({ ...emptyHttpMeasures(), placement: placementRecord(placement, observed), ok: false, status: 'failed', error })
   const dir = makeRunDir(os.tmpdir(), 'log-bench-http-')
@@ -45,7 +45,7 @@ async function measure ({ lib, mode, transport, cpus, logsPerRequest, size, load
   let loader = null
   let sampler = null
   try {
-    server = startServer({ libName: lib.name, adapterFile: lib.file, mode, transport, cpus, port, size, receiver })
+    server = startServer({ libName: lib.name, adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version ?? null, runtime, mode, transport, cpus, port, size, receiver })
     server.failed.catch((err) => guard.fail(err.message))
     if (placement?.pinned) observed.server = await Promise.all(server.pids.map((pid, i) => pin(placement, pid, placement.serverCpus, `server worker ${i}`)))
     const { port: boundPort } = await guard.race(server.listening, 'starting the server')

@@ -1,4 +1,5 @@
 import { glanceSection } from './glance.js'
+import { versionsSection } from './versions-section.js'
 import { costsSection } from './costs-section.js'
 import { runSection } from './run-section.js'
 import { thenAndNowSection } from './then-and-now.js'
@@ -13,4 +14,4 @@ import { workloadsSection } from './workloads-section.js'
 // before the Hardware and Software table. `howToRead` (markdown lines) explains the section's
 // numbers under "How to read the numbers" on the pages that show it.
 // To report a new kind of run, write a section module and add it here with one import line.
-export const SECTIONS = [glanceSection, httpGlanceSection, runSection, costsSection, workloadsSection, thenAndNowSection, httpSection]
+export const SECTIONS = [glanceSection, httpGlanceSection, versionsSection, runSection, costsSection, workloadsSection, thenAndNowSection, httpSection]
