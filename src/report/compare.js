@@ -21,7 +21,19 @@ export const MEASURES = {
     { measure: 'doneMs', title: 'done (ms)', format: formatMs, better: 'lower', speed: true, value: (r) => r.doneMs },
     { measure: 'eventsPerSec', title: 'events/s', format: formatCount, better: 'higher', value: (r) => r.eventsPerSec },
     { measure: 'maxRssBytes', title: 'peak RSS per worker', format: formatBytes, better: null, value: (r) => r.maxRssBytes },
-    { measure: 'dropRate', title: 'drop rate', format: points, better: 'lower', points: true, value: (r) => r.dropRate }
+    { measure: 'dropRate', title: 'drop rate', format: points, better: 'lower', points: true, value: (r) => r.dropRate },
+    // What a call costs besides time (docs/costs.md): compared only where both sides recorded it.
+    { measure: 'callP50Ns', title: 'ns per call p50', format: formatCount, better: 'lower', value: (r) => r.callLatencyNs?.p50 },
+    { measure: 'callP99Ns', title: 'ns per call p99', format: formatCount, better: 'lower', value: (r) => r.callLatencyNs?.p99 },
+    { measure: 'callP999Ns', title: 'ns per call p99.9', format: formatCount, better: 'lower', value: (r) => r.callLatencyNs?.p999 },
+    { measure: 'allocBytesPerEvent', title: 'bytes allocated per event', format: formatBytes, better: null, value: (r) => r.allocBytesPerEvent },
+    // GC only from runs that read V8's records (they also have allocBytesPerEvent): older runs' counts
+    // came from an observer that lost collections.
+    { measure: 'gcPer10kEvents', title: 'GCs per 10,000 events', format: (v) => v.toFixed(1), better: null, value: (r) => (r.allocBytesPerEvent == null || !r.sent ? null : (r.gcCount / r.sent) * 10_000) },
+    { measure: 'gcPauseMs', title: 'GC pause (ms)', format: formatMs, better: 'lower', value: (r) => (r.allocBytesPerEvent == null ? null : r.gcPauseMs) },
+    { measure: 'cpuMainNsPerEvent', title: 'CPU ns per event, calling thread', format: formatCount, better: 'lower', value: (r) => r.nsCpuPerEvent?.mainThread },
+    { measure: 'cpuOtherNsPerEvent', title: 'CPU ns per event, other threads', format: formatCount, better: 'lower', value: (r) => r.nsCpuPerEvent?.otherThreads },
+    { measure: 'eventLoopDelayP99Ns', title: 'event-loop delay p99 (ms, paced runs)', format: (v) => formatMs(v / 1e6), better: 'lower', value: (r) => r.eventLoopDelayNs?.p99 }
   ],
   http: [
     { measure: 'reqPerSec', title: 'http requests/s', format: formatCount, better: 'higher', speed: true, value: (r) => r.reqPerSec?.mean },
