@@ -80,6 +80,24 @@ describe('log-bench http, route mode: none and every library, events counted thr
     }
   })
 
+  it('runs the server and the load on disjoint CPUs, and records where each process ran', () => {
+    const placement = new Set(doc.runs.map((r) => JSON.stringify([r.serverCpus, r.loadCpus])))
+    assert.equal(placement.size, 1, 'one placement for the whole plan')
+    for (const run of doc.runs) {
+      if (!run.placement.pinned) {
+        assert.equal(run.serverCpus, null)
+        assert.match(run.placement.reason, /taskset|only CPU/)
+        continue
+      }
+      const { observed } = run.placement
+      assert.deepEqual([run.placement.serverCpus, run.placement.loadCpus], [run.serverCpus, run.loadCpus])
+      assert.deepEqual(observed.server, [run.serverCpus], `${run.lib}: server worker`)
+      assert.equal(observed.load, run.loadCpus, `${run.lib}: autocannon`)
+      assert.equal(observed.primary, run.loadCpus, `${run.lib}: primary`)
+      assert.notEqual(run.serverCpus, run.loadCpus)
+    }
+  })
+
   it('leaves no server or load generator running', () => assertNoLeftovers(result.tag))
 })
 
@@ -229,7 +247,10 @@ describe('log-bench http: bad input is one line, exit 2, nothing written', () =>
     [['--transport', 'carrier-pigeon'], /unknown transport "carrier-pigeon"/],
     [['--syslog', 'rsyslog'], /--syslog applies to the udp and tcp transports only/],
     [['--transport', 'udp', '--syslog', 'syslog-ng'], /unknown syslog sink \(--syslog\) "syslog-ng"/],
-    [['--transport', 'tcp', '--syslog-port', '514'], /--syslog-port needs --syslog-host/]
+    [['--transport', 'tcp', '--syslog-port', '514'], /--syslog-port needs --syslog-host/],
+    [['--server-cpus', 'one'], /--server-cpus must be a list of CPU numbers such as 1, 0-1 or 0,2-3/],
+    [['--server-cpus', '0', '--load-cpus', '0'], /--server-cpus and --load-cpus share CPU 0: give them disjoint lists/],
+    [['--load-cpus', '4000'], /--load-cpus names CPU 4000, which log-bench may not use here/]
   ]
   for (const [args, message] of cases) {
     it(args.join(' '), async () => {

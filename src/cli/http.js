@@ -2,6 +2,7 @@ import { UsageError } from '../errors.js'
 import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, loadLibraries } from '../loggers/index.js'
 import { runSession } from '../bench/session.js'
 import { planHttpCells } from '../http/matrix.js'
+import { planPlacement } from '../http/placement.js'
 import { BASELINE } from '../results/http-summary.js'
 import { collectEnv } from '../results/env.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
@@ -59,6 +60,7 @@ export async function parseHttpOptions (argv) {
     runs: given.runs,
     port: given.port
   }
+  options.placement = planPlacement({ serverCpus: given.serverCpus, loadCpus: given.loadCpus })
   options.receiverOptions = await parseSyslogOptions(argv, options.transports)
   options.out = given.out == null ? null : outputFile(given.out, { create: true })
   if (options.out) refuseToReplace(options.out, { force: given.force })
@@ -80,6 +82,9 @@ export function describeHttpOptions (options) {
     ...options.load,
     runs: options.runs,
     port: options.port,
+    serverCpus: options.placement.serverCpus,
+    loadCpus: options.placement.loadCpus,
+    ...(options.placement.pinned ? {} : { notPinned: options.placement.reason }),
     // Only where a syslog transport is used, so other plans describe themselves as before.
     ...(options.receiverOptions?.syslog ? { syslog: describeSyslog(options.receiverOptions) } : {})
   }

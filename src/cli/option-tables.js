@@ -88,6 +88,8 @@ export const HTTP_OPTIONS = [
   { name: 'connections', int: { max: 10_000 }, default: '10', scenario: 'connections', describe: 'concurrent autocannon connections' },
   { name: 'pipelining', int: { max: 1000 }, default: '1', scenario: 'pipelining', describe: 'requests pipelined per connection' },
   { name: 'runs', int: { max: MAX_RUNS }, default: '1', scenario: 'runs', describe: 'runs per cell, each in fresh processes' },
+  { name: 'server-cpus', scenario: 'serverCpus', one: true, defaultText: 'all but the load\'s', describe: 'CPUs for the server\'s workers, as taskset -c lists them (e.g. 1 or 2-7)' },
+  { name: 'load-cpus', scenario: 'loadCpus', one: true, defaultText: 'a quarter of the CPUs, at least one; with 2 CPUs: CPU 0', describe: 'CPUs for autocannon, log-bench\'s primary and the receiving end, disjoint from --server-cpus' },
   { name: 'port', int: { min: 0, max: 65535 }, default: '0', describe: 'port on 127.0.0.1 (0: a free port chosen by the system)' },
   ...SYSLOG_OPTIONS,
   { name: 'out', defaultText: 'results/http-<timestamp>.json', describe: 'results JSON file; missing directories are created' },

@@ -12,7 +12,7 @@ const SETUP_AND_VERIFY_SECONDS = 120
 // Cells in plan order: transport, workers, logs per request, size, then the libraries with the `none`
 // baseline first (runCells interleaves their runs, or keeps this order with --order blocked).
 // Each cell has the shape runCells (src/bench/orchestrator.js) executes, like the cells of `run`.
-export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, runtimes = [currentRuntime()], receiverOptions = {} }) {
+export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, runtimes = [currentRuntime()], receiverOptions = {}, placement = null }) {
   const ordered = [...libs.filter((l) => l.name === BASELINE), ...libs.filter((l) => l.name !== BASELINE)]
   const timeoutMs = (load.warmupSeconds + load.durationSeconds + SETUP_AND_VERIFY_SECONDS) * 1000
   const cells = []
@@ -35,7 +35,10 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
                 cpus: workers,
                 logsPerRequest: logs,
                 size,
-                ...load
+                ...load,
+                // Where the server and the load run is part of what is measured (null: not pinned).
+                serverCpus: placement?.serverCpus ?? null,
+                loadCpus: placement?.loadCpus ?? null
               }
               cells.push({
                 key: cellKey(common),
@@ -45,7 +48,7 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
                 runs,
                 unsupported: unsupportedReason({ lib, mode, transport, runtime, workers }),
                 empty: emptyHttpMeasures,
-                execute: (signal) => runHttpOnce({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions })
+                execute: (signal) => runHttpOnce({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement })
               })
             }
           }

@@ -15,6 +15,13 @@ const WARN = '⚠'
 export const runSection = {
   name: 'run',
   types: ['run'],
+  howToRead: [
+    '- _unblocked_: from the moment all workers start logging until the slowest worker\'s last `log()` call returned: how long logging held up the application.',
+    '- _done_: until every worker\'s logger said it had written everything and the receiving end saw the last event: how long until the logs were really there.',
+    '- Every event carries its worker and sequence number and is checked at the receiving end; _drop rate_ counts the ones that never arrived intact.',
+    '- `noop` is the harness\'s own floor (building the message, calling an empty function); `raw` is the transport\'s physical limit (the plainest fast Node code writing the same lines).',
+    '- **Average** is the mean over the runs that finished; a failed or unsupported cell says why instead of showing a number.'
+  ],
   render (dataset, ctx) {
     const runs = ofType(dataset.runs, 'run')
     const summary = ofType(dataset.summary, 'run')

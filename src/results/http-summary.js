@@ -33,7 +33,8 @@ const SUMMARIZED = {
 
 // One entry per (cell, library) over the runs that succeeded, plus the requests per second against
 // `none` in the same cell, by the one comparison (compareRuns): `throughputVsBaseline` (ratio of
-// medians, its 95% interval, p, verdict) and `throughputChangePct`, that ratio as a change in percent.
+// medians, its 95% interval, p, verdict) and `throughputChangePct`, that ratio as a change in percent;
+// `p99VsBaseline` likewise for the p99 latency (lower is better).
 // Entries of type 'run' come from summarize() in the results model.
 export function summarizeHttp (runs) {
   const summary = []
@@ -59,6 +60,8 @@ export function summarizeHttp (runs) {
       warmupSeconds: first.warmupSeconds,
       connections: first.connections,
       pipelining: first.pipelining,
+      serverCpus: first.serverCpus ?? null,
+      loadCpus: first.loadCpus ?? null,
       runs: cellRuns.length,
       okRuns: ok.length,
       status: cellStatus(cellRuns),
@@ -68,15 +71,20 @@ export function summarizeHttp (runs) {
     runsOf.set(entry, ok)
     summary.push(entry)
   }
-  const reqPerSec = (entry) => runsOf.get(entry).map(SUMMARIZED.reqPerSec)
+  const valuesOf = (entry, measure) => runsOf.get(entry).map(SUMMARIZED[measure])
   for (const entry of summary) {
     const baseline = entry.lib === BASELINE ? null : summary.find((s) => s.lib === BASELINE && httpCellOf(s) === httpCellOf(entry))
-    const compared = baseline ? compareRuns(reqPerSec(baseline), reqPerSec(entry), { better: 'higher' }) : null
-    entry.throughputVsBaseline = compared?.ratio != null ? pick(compared, ['ratio', 'ciLow', 'ciHigh', 'coverage', 'p', 'verdict', 'n', 'nBaseline']) : null
+    const against = (measure, better) => (baseline ? compareRuns(valuesOf(baseline, measure), valuesOf(entry, measure), { better }) : null)
+    const compared = against('reqPerSec', 'higher')
+    entry.throughputVsBaseline = compared?.ratio != null ? pick(compared, COMPARISON_FIELDS) : null
     entry.throughputChangePct = compared?.ratio != null ? (compared.ratio - 1) * 100 : null
+    const p99 = against('latencyP99Ms', 'lower')
+    entry.p99VsBaseline = p99?.ratio != null ? pick(p99, COMPARISON_FIELDS) : null
   }
   return summary
 }
+
+const COMPARISON_FIELDS = ['ratio', 'ciLow', 'ciHigh', 'coverage', 'p', 'verdict', 'n', 'nBaseline']
 
 function pick (object, fields) {
   return Object.fromEntries(fields.map((f) => [f, object[f]]))

@@ -9,7 +9,7 @@ export const SCHEMA_VERSION = 1
 // pino@9,pino@10), and so is runtime (the binary the workers ran under: "node 22.23.3", "bun 1.4.5").
 const CELL_DIMENSIONS = ['type', 'lib', 'libVersion', 'variant', 'workload', 'runtime', 'transport', 'sink', 'cpus', 'events', 'size', 'rate']
 // An http cell is also told apart by its load: these are the fields `http` records for it.
-const HTTP_DIMENSIONS = ['mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds']
+const HTTP_DIMENSIONS = ['mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds', 'serverCpus', 'loadCpus']
 
 // The receiving end a transport has when no syslog set-up names another (and what a record from
 // before the `sink` field was measured with).
