@@ -113,7 +113,8 @@ describe('Ctrl-C, SIGTERM, a hang-up and SIGQUIT all end a run the same way', ()
       const out = path.join(tmpDir(), 'r.json')
       const tmp = tmpDir()
       let child
-      const pending = runCli(['run', '--lib', `raw,${path.join(ADAPTERS, 'slow.js')}`, '--transport', 'file', '--cpus', '2', '--events', '100000', '--runs', '1', '--out', out], {
+      // Blocked order: raw (fast) first, then the slow adapter that the signal interrupts.
+      const pending = runCli(['run', '--lib', `raw,${path.join(ADAPTERS, 'slow.js')}`, '--transport', 'file', '--cpus', '2', '--events', '100000', '--runs', '1', '--order', 'blocked', '--out', out], {
         env: { TMPDIR: tmp },
         detached: true,
         onSpawn: (c) => { child = c }

@@ -2,6 +2,7 @@ import { UsageError } from '../errors.js'
 import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, loadLibraries } from '../loggers/index.js'
 import { runSession } from '../bench/session.js'
 import { planHttpCells } from '../http/matrix.js'
+import { planPlacement } from '../http/placement.js'
 import { BASELINE } from '../results/http-summary.js'
 import { lockResults } from '../results/lock.js'
 import { collectEnv } from '../results/env.js'
@@ -9,6 +10,7 @@ import { renderHttpTerminal } from '../report/http-terminal.js'
 import { defaultOutput, outputFile, refuseToReplace } from './validate.js'
 import { HTTP_OPTIONS } from './option-tables.js'
 import { addOptions, parseOptions } from './options.js'
+import { parseOrder } from './order-options.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
 import { FILES_BESIDES_CONNECTIONS, openFilesLimit } from '../limits.js'
 import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
@@ -61,6 +63,7 @@ export async function parseHttpOptions (argv) {
     port: given.port
   }
   refuseBeyondOpenFiles(options.load.connections)
+  options.placement = planPlacement({ serverCpus: given.serverCpus, loadCpus: given.loadCpus })
   options.receiverOptions = await parseSyslogOptions(argv, options.transports)
   options.out = given.out == null ? null : outputFile(given.out, { create: true, inputs: options.libs.map((l) => l.file).filter(Boolean) })
   if (options.out) refuseToReplace(options.out, { force: given.force })
@@ -90,6 +93,9 @@ export function describeHttpOptions (options) {
     ...options.load,
     runs: options.runs,
     port: options.port,
+    serverCpus: options.placement.serverCpus,
+    loadCpus: options.placement.loadCpus,
+    ...(options.placement.pinned ? {} : { notPinned: options.placement.reason }),
     // Only where a syslog transport is used, so other plans describe themselves as before.
     ...(options.receiverOptions?.syslog ? { syslog: describeSyslog(options.receiverOptions) } : {})
   }
@@ -104,7 +110,7 @@ export async function handler (argv) {
     libVersions: libVersionsOf(options.libs.filter((l) => l.adapter)),
     options: describeHttpOptions(options)
   })
-  const doc = await runSession({ cells: planHttpCells(options), out, env, quiet: argv.quiet })
+  const doc = await runSession({ cells: planHttpCells(options), out, env, quiet: argv.quiet, order: parseOrder(argv) })
   if (!doc) return
   process.stdout.write(renderHttpTerminal(doc))
   process.stdout.write(externalNote(describeSyslog(options.receiverOptions)))
