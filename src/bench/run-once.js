@@ -98,7 +98,7 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
       return { ok: true, counts, sent, state, workers }
     } catch (err) {
       if (err instanceof Interrupted) throw err
-      if (err instanceof RunFailure) return { ok: false, error: err.message, state, workers }
+      if (err instanceof RunFailure) return { ok: false, error: err.message, failure: err.failure, state, workers }
       throw err
     } finally {
       watch.dispose()
@@ -125,12 +125,12 @@ function track (worker, config, receiver, state, watch, maxOldSpaceSize) {
       } else if (msg.type === 'closed') state.closed.set(workerId, BigInt(msg.at))
       watch.poke()
     },
-    onExit (failure, signal) {
+    onExit (failure, signal, kind) {
       if (!failure) return watch.poke()
       // Ctrl-C reaches the workers too (same process group); give the primary's own signal handler
       // the moment it needs to call it an interruption rather than a crash.
-      if (signal === 'SIGINT' || signal === 'SIGTERM') setTimeout(() => watch.fail(failure), 200)
-      else watch.fail(failure)
+      if (signal === 'SIGINT' || signal === 'SIGTERM') setTimeout(() => watch.fail(failure, kind), 200)
+      else watch.fail(failure, kind)
     }
   })
   entry.ready = false
@@ -191,6 +191,7 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate }) {
       ok: false,
       status: 'failed',
       error: outcome.error,
+      failure: outcome.failure ?? { kind: 'error' },
       sent: cpus * events,
       received: partial?.received ?? null,
       corrupt: partial?.corrupt ?? null,

@@ -23,7 +23,7 @@ export async function runHttpOnce ({ lib, mode, transport, cpus, logsPerRequest,
   let sampler = null
   try {
     server = startServer({ libName: lib.name, adapterFile: lib.file, mode, transport, cpus, port, size, receiver })
-    server.failed.catch((err) => guard.fail(err.message))
+    server.failed.catch((err) => guard.fail(err.message, err.failure))
     const { port: boundPort } = await guard.race(server.listening, 'starting the server')
     loader = startLoad({
       url: `http://127.0.0.1:${boundPort}/logging`,
@@ -34,7 +34,7 @@ export async function runHttpOnce ({ lib, mode, transport, cpus, logsPerRequest,
         sampler = startSampler({ pids: server.pids, startNs: process.hrtime.bigint(), heapOf: () => null })
       }
     })
-    loader.result.catch((err) => guard.fail(err.message))
+    loader.result.catch((err) => guard.fail(err.message, err.failure))
     const figures = await guard.race(loader.result, 'under load')
     const sample = sampler.stop()
     const closed = await guard.race(server.stop(), 'closing the server and its logger')
@@ -59,7 +59,7 @@ export async function runHttpOnce ({ lib, mode, transport, cpus, logsPerRequest,
       timeseries: sample.series
     }
   } catch (err) {
-    if (err instanceof RunFailure) return { ...emptyHttpMeasures(), ok: false, status: 'failed', error: err.message }
+    if (err instanceof RunFailure) return { ...emptyHttpMeasures(), ok: false, status: 'failed', error: err.message, failure: err.failure }
     throw err
   } finally {
     guard.dispose()

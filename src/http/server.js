@@ -13,7 +13,7 @@ const PHASES = { uncaught: 'serving requests (uncaught error)' }
 // listens; `failed` rejects with the reason as soon as a worker fails or exits before it was stopped.
 export function startServer ({ libName, adapterFile, mode, transport, cpus, port, size, receiver }) {
   let reportFailure
-  const failed = new Promise((resolve, reject) => { reportFailure = (reason) => reject(new ServerFailure(reason)) })
+  const failed = new Promise((resolve, reject) => { reportFailure = (reason, kind) => reject(new ServerFailure(reason, kind)) })
   failed.catch(() => {})
   const entries = []
   let announce
@@ -36,8 +36,8 @@ export function startServer ({ libName, adapterFile, mode, transport, cpus, port
         entry.port = msg.port
         if (entries.every((e) => e.port !== null)) announce({ port: msg.port })
       },
-      onExit (failure) {
-        if (failure) reportFailure(failure)
+      onExit (failure, signal, kind) {
+        if (failure) reportFailure(failure, kind)
         else entry.onClosed?.()
       }
     })
