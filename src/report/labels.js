@@ -1,11 +1,11 @@
+import { transportDescriptor } from '../engine/transports.js'
 import { dimensionValue, failureOf, RECORD_DEFAULTS } from '../results/model.js'
 
 // Words and number formats: the one set every exporter (terminal, markdown, charts, compare) uses.
 
-const TRANSPORT_TITLES = { console: 'Console', file: 'Filesystem', udp: 'Syslog UDP', tcp: 'Syslog TCP' }
 
 export function transportTitle (transport) {
-  return TRANSPORT_TITLES[transport] ?? transport
+  return transportDescriptor(transport)?.title ?? transport
 }
 
 // A library as its cells show it: "pino", "pino:sync", "pino:sync object" (variant after a colon,

@@ -1,3 +1,4 @@
+import { transportDescriptor } from '../engine/transports.js'
 import { describe } from '../stats.js'
 
 export const SCHEMA_VERSION = 1
@@ -12,7 +13,7 @@ const HTTP_DIMENSIONS = ['mode', 'middleware', 'logsPerRequest', 'connections', 
 // The receiving end a transport has when no syslog set-up names another (and what a record from
 // before the `sink` field was measured with).
 export function defaultSink (transport) {
-  return { console: 'pipe', file: 'file', udp: 'embedded-udp', tcp: 'embedded-tcp' }[transport] ?? transport
+  return transportDescriptor(transport)?.sink ?? transport
 }
 
 // Every field of a cell's identity, run and http, for exporters that show the identity whole (CSV).
