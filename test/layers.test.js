@@ -11,6 +11,7 @@ const SRC = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src')
 const LAYERS = [
   ['.'],
   ['engine'],
+  ['versions'],
   ['loggers', 'sinks', 'results'],
   ['bench'],
   ['http'],

@@ -57,8 +57,12 @@ describe('the child tracker (run workers, http server workers, the load generato
   it('answers the child\'s request for its configuration over IPC', () => {
     const child = fakeChild()
     follow(child)
+    const before = process.hrtime.bigint()
     child.emit('message', { type: 'configure' })
-    assert.deepEqual(child.sent, [{ type: 'config', config: { size: 13 } }])
+    const [{ primaryNs, ...answer }] = child.sent
+    assert.deepEqual(answer, { type: 'config', config: { size: 13 } })
+    // The primary's clock, for a worker whose runtime has its own (see now() in child-side.js).
+    assert.ok(BigInt(primaryNs) >= before && BigInt(primaryNs) <= process.hrtime.bigint())
   })
 })
 

@@ -3,42 +3,47 @@ import { Interrupted } from '../errors.js'
 import { runOnce } from './run-once.js'
 import { adapterWorkloads, DEFAULT_WORKLOAD, unsupportedWorkloadReason, workloadTransportUnsupported } from '../engine/workloads.js'
 import { DEFAULT_VARIANT, libLabel } from '../loggers/index.js'
+import { currentRuntime } from '../versions/runtimes.js'
 
 // Expands checked `run` options into cells in the order they run: transport, library (and
-// variant), workload, worker count, size. A cell knows how to execute one of its runs and what an
-// empty record looks like.
-export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD], cpus, sizes, events, rate = null, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
+// variant), runtime, workload, worker count, size. A cell knows how to execute one of its runs and
+// what an empty record looks like.
+export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD], runtimes = [currentRuntime()], cpus, sizes, events, rate = null, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
   const cells = []
   for (const transport of transports) {
     for (const lib of libs) {
       const variant = lib.variant ?? DEFAULT_VARIANT
-      for (const workload of workloads) {
-        for (const workers of cpus) {
-          for (const { payload } of sizes) {
-            const common = {
-              type: 'run',
-              lib: lib.name,
-              variant,
-              workload,
-              libVersion: lib.version,
-              transport,
-              sink: receiverOptions.sinkName?.(transport) ?? defaultSink(transport),
-              cpus: workers,
-              events,
-              size: Buffer.byteLength(payload),
-              // Paced logging is another measurement; a tight-loop record has no rate.
-              ...(rate ? { rate } : {})
+      for (const runtime of runtimes) {
+        for (const workload of workloads) {
+          for (const workers of cpus) {
+            for (const { payload } of sizes) {
+              const common = {
+                type: 'run',
+                lib: lib.name,
+                variant,
+                workload,
+                libVersion: lib.adapter.baseline ? baselineVersion(lib, runtime) : lib.version,
+                ...(lib.range != null ? { libRange: lib.range } : {}),
+                runtime: runtime.label,
+                transport,
+                sink: receiverOptions.sinkName?.(transport) ?? defaultSink(transport),
+                cpus: workers,
+                events,
+                size: Buffer.byteLength(payload),
+                // Paced logging is another measurement; a tight-loop record has no rate.
+                ...(rate ? { rate } : {})
+              }
+              cells.push({
+                key: cellKey(common),
+                label: `${libLabel(lib.name, variant, lib.range != null ? lib.version : null)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${common.size !== 13 ? ` ${common.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}${rate ? ` at ${rate}/s` : ''}${runtimes.length > 1 || runtime.spec !== 'node' ? ` (${runtime.label})` : ''}`,
+                describe: describeRun,
+                common,
+                runs,
+                unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ?? cellUnsupported(lib, variant, transport, workload),
+                empty: emptyRunMeasures,
+                execute: (signal, onLive) => runOnce({ adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version, runtime, transport, cpus: workers, events, payload, workload, variant, rate, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir ?? undefined, onLive })
+              })
             }
-            cells.push({
-              key: cellKey(common),
-              label: `${libLabel(lib.name, variant)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${common.size !== 13 ? ` ${common.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}${rate ? ` at ${rate}/s` : ''}`,
-              describe: describeRun,
-              common,
-              runs,
-              unsupported: cellUnsupported(lib, variant, transport, workload),
-              empty: emptyRunMeasures,
-              execute: (signal, onLive) => runOnce({ adapterFile: lib.file, transport, cpus: workers, events, payload, workload, variant, rate, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir ?? undefined, onLive })
-            })
           }
         }
       }
@@ -47,9 +52,25 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
   return cells
 }
 
+// A baseline's "version" is that of the runtime its plain code runs on (process.version).
+function baselineVersion (lib, runtime) {
+  if (runtime.spec === 'node') return lib.version
+  return runtime.name === 'node' ? `v${runtime.version}` : runtime.version
+}
+
+// Why no worker can run under this runtime (its probe failed), or a Node-only setting it cannot take.
+export function runtimeUnsupported (runtime, maxOldSpaceSize = null) {
+  if (runtime.unsupported) return `${runtime.label} cannot run a log-bench worker: ${runtime.unsupported}`
+  if (maxOldSpaceSize && runtime.name !== 'node') return `--max-old-space-size is a Node (V8) flag; ${runtime.label} does not take it`
+  return null
+}
+
 // Why a cell cannot run (recorded as unsupported, never run as something else), or null.
-function cellUnsupported (lib, variant, transport, workload) {
+export function cellUnsupported (lib, variant, transport, workload) {
   if (!lib.adapter.transports.includes(transport)) return unsupportedReason(lib, transport)
+  if (lib.range != null && (transport === 'udp' || transport === 'tcp')) return `${lib.name}@${lib.version} (installed by version) logs to console and file only: the syslog packages beside it (${lib.name}'s syslog transport) are the project's, written for its ${lib.name}`
+  const versionReason = lib.version && lib.adapter.unsupportedFor?.({ version: lib.version, transport, workload, variant })
+  if (versionReason) return versionReason
   const variantTransports = lib.adapter.variants?.[variant]?.transports
   if (variantTransports && !variantTransports.includes(transport)) return `${libLabel(lib.name, variant)} writes to ${variantTransports.join(', ')} only`
   if (!adapterWorkloads(lib.adapter).includes(workload)) return unsupportedWorkloadReason(lib, workload)

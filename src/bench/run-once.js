@@ -1,4 +1,3 @@
-import cluster from 'node:cluster'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -7,7 +6,7 @@ import { Interrupted, RunFailure } from '../errors.js'
 import { createReceiver } from '../sinks/index.js'
 import { fsTypeOf } from '../engine/fs-type.js'
 import { makeRunDir } from '../engine/run-dir.js'
-import { killChildren, trackChild } from '../engine/children.js'
+import { forkWorker, killChildren, trackChild } from '../engine/children.js'
 import { joinCosts, worstLoopDelay } from '../engine/costs.js'
 import { startSampler } from '../engine/sampler.js'
 import { watcher } from '../engine/watcher.js'
@@ -39,7 +38,7 @@ export async function openReceiver (transport, options) {
 // event, then verify. Never throws for a logger's failure: that becomes { ok: false, error }.
 // onLive, if given, receives about every 0.5 s what the run looks like from outside:
 // { elapsedMs, arrived, bytes, rssBytes } (the receiver's progress() and the workers' summed RSS).
-export async function runOnce ({ adapterFile, transport, cpus, events, payload, workload = DEFAULT_WORKLOAD, variant = 'default', timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {}, baseDir = os.tmpdir(), onLive = null, rate = null, callTiming = DEFAULT_CALL_TIMING }) {
+export async function runOnce ({ adapterFile, libDir = null, libVersion = null, runtime = null, transport, cpus, events, payload, workload = DEFAULT_WORKLOAD, variant = 'default', timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {}, baseDir = os.tmpdir(), onLive = null, rate = null, callTiming = DEFAULT_CALL_TIMING }) {
   const beganNs = process.hrtime.bigint()
   const dir = makeRunDir(baseDir)
   const workers = []
@@ -74,11 +73,9 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
     receiver.onFailure?.((reason) => watch.fail(`${reason} during the run`))
     try {
       for (let workerId = 0; workerId < cpus; workerId++) {
-        const config = { adapterFile, transport, workerId, events, payload, workload, variant, rate, callTiming, target: receiver.target(workerId) }
-        // stdio is set for every fork: cluster keeps settings between calls, and a receiver may give
-        // each worker its own stdout (the console transport's native pipe).
-        cluster.setupPrimary({ exec: WORKER_FILE, execArgv, args: [], stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'] })
-        const worker = cluster.fork()
+        const config = { adapterFile, libDir, libVersion, transport, workerId, events, payload, workload, variant, rate, callTiming, target: receiver.target(workerId) }
+        // A receiver may give each worker its own stdout (the console transport's native pipe).
+        const worker = forkWorker({ exec: WORKER_FILE, execArgv, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime })
         receiver.forked?.(workerId)
         workers.push(track(worker, config, receiver, state, watch, maxOldSpaceSize))
       }
@@ -107,9 +104,9 @@ export async function runOnce ({ adapterFile, transport, cpus, events, payload, 
 }
 
 // Follows one worker's messages and exit; any exit before 'closed' fails the run with a reason.
-function track (worker, config, receiver, state, watch, maxOldSpaceSize) {
+function track (child, config, receiver, state, watch, maxOldSpaceSize) {
   const { workerId } = config
-  const entry = trackChild(worker.process, {
+  const entry = trackChild(child, {
     name: `worker ${workerId}`,
     config,
     receiver,

@@ -1,14 +1,14 @@
 // One cluster worker: builds the logger, waits at the barrier, logs its events (the seed's tight
 // synchronous loop, or paced at --rate over event-loop ticks), then awaits the adapter's close().
-// Timestamps are process.hrtime.bigint() (CLOCK_MONOTONIC), sent as strings so the primary can
-// compare them across processes. What the calls cost besides time is recorded by src/engine/costs.js.
-import { createLogger, fail, failOnUncaught, receiveConfig } from '../engine/child-side.js'
+// Timestamps are on the primary's clock (now() in src/engine/child-side.js), sent as strings so the
+// primary can compare them across processes. What the calls cost besides time is recorded by
+// src/engine/costs.js.
+import { createLogger, fail, failOnUncaught, now, receiveConfig } from '../engine/child-side.js'
 import { encodeHistogram, newHistogram, startCpuRecord, startGcRecord, startLoopDelay, timerFloorNs } from '../engine/costs.js'
 import { messagePrefix } from '../engine/message.js'
 
 failOnUncaught()
 const config = await receiveConfig()
-const now = () => String(process.hrtime.bigint())
 
 let heapPeakBytes = 0
 function sampleHeap () {

@@ -9,6 +9,8 @@ import { defaultOutput, outputFile, refuseToReplace } from './validate.js'
 import { HTTP_OPTIONS } from './option-tables.js'
 import { addOptions, parseOptions } from './options.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
+import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
+import { libVersionsOf } from './run.js'
 
 export const command = 'http'
 export const describe = 'The cost of logging under HTTP load: an express server logging through each library, driven by autocannon; req/s and latency against the same app without logging'
@@ -22,15 +24,15 @@ export function builder (yargs) {
 }
 
 // The baseline always runs: every library is reported as a change against it.
-async function parseLibs (entries) {
+async function parseLibs (entries, cache) {
   for (const entry of entries) {
-    const name = entry.replace(/:[A-Za-z][\w-]*$/, '')
+    const name = entry.replace(/:[A-Za-z][\w-]*$/, '').replace(/^([a-z][\w-]*)@.+$/, '$1')
     if (entry !== BASELINE && !(entry in LIB_SETS) && !BUILTIN_LIBS.includes(name) && !isAdapterPath(name)) {
       throw new UsageError(`unknown library "${entry}": use one of ${[BASELINE, ...BUILTIN_LIBS, ...Object.keys(LIB_SETS)].join(', ')}, or a path to an adapter file such as ./my-logger.js`)
     }
   }
   const others = entries.filter((e) => e !== BASELINE)
-  return [{ name: BASELINE, file: null, adapter: null, version: null }, ...await loadLibraries(others, [BASELINE], { variants: false })]
+  return [{ name: BASELINE, file: null, adapter: null, version: null }, ...await loadLibraries(others, [BASELINE], { variants: false, cache })]
 }
 
 // Turns raw option strings into a checked plan; throws UsageError on anything wrong, before anything is written.
@@ -41,7 +43,7 @@ export async function parseHttpOptions (argv) {
   }
   const given = parseOptions(HTTP_OPTIONS, argv)
   const options = {
-    libs: await parseLibs(given.lib),
+    libs: await parseLibs(given.lib, given.cache),
     transports: given.transport,
     cpus: given.cpus,
     mode: middleware ? 'middleware' : 'route',
@@ -59,12 +61,16 @@ export async function parseHttpOptions (argv) {
   options.receiverOptions = await parseSyslogOptions(argv, options.transports)
   options.out = given.out == null ? null : outputFile(given.out, { create: true })
   if (options.out) refuseToReplace(options.out, { force: given.force })
+  // Installs come last, once every other option is known to be right.
+  options.runtimes = await resolveRuntimes(given.runtime, { cache: given.cache })
   return options
 }
 
 export function describeHttpOptions (options) {
   return {
-    libs: options.libs.map((l) => l.name),
+    libs: options.libs.map((l) => (l.range != null ? `${l.name}@${l.version}` : l.name)),
+    // Only where other than the Node running log-bench, so other plans describe themselves as before.
+    ...(options.runtimes.some((r) => r.spec !== DEFAULT_RUNTIME) ? { runtimes: options.runtimes.map((r) => r.label) } : {}),
     transports: options.transports,
     cpus: options.cpus,
     mode: options.mode,
@@ -83,7 +89,7 @@ export async function handler (argv) {
   const out = options.out ?? defaultOutput('http')
   const env = collectEnv({
     argv: process.argv.slice(2),
-    libVersions: Object.fromEntries(options.libs.filter((l) => l.adapter).map((l) => [l.name, l.version])),
+    libVersions: libVersionsOf(options.libs.filter((l) => l.adapter)),
     options: describeHttpOptions(options)
   })
   const doc = await runSession({ cells: planHttpCells(options), out, env, quiet: argv.quiet })

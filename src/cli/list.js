@@ -1,4 +1,8 @@
-import { BASELINES, BUILTIN_LIBS, LIB_SETS, adapterFile, libraryVersion, loadAdapter } from '../loggers/index.js'
+import { BASELINES, BUILTIN_LIBS, LIB_SETS, VERSIONED_LIBS, adapterFile, libraryVersion, loadAdapter } from '../loggers/index.js'
+import { UsageError } from '../errors.js'
+import { cacheRoot, cachedVersions } from '../versions/cache.js'
+import { RUNTIME_PACKAGES } from '../versions/runtimes.js'
+import { cacheDirectory } from './validate.js'
 import { adapterWorkloads, WORKLOADS } from '../engine/workloads.js'
 import { TRANSPORTS } from '../sinks/index.js'
 import { formatTable } from '../report/table.js'
@@ -7,9 +11,16 @@ import { pipeReaderAbsence, pipeReaderName } from '../sinks/pipe.js'
 import { shippedScenarios } from './scenario.js'
 
 export const command = 'list'
-export const describe = 'List the libraries (with installed versions, workloads and variants), baselines, transports and shipped scenarios'
+export const describe = 'List the libraries (with installed versions, workloads and variants), baselines, transports and shipped scenarios; --versions NAME: the versions of a library (or runtime) in the cache'
 
-export async function handler () {
+export function builder (yargs) {
+  return yargs
+    .option('versions', { type: 'string', describe: `The versions of a library (${VERSIONED_LIBS.join(', ')}) or runtime (node, bun, deno) installed in the cache by --lib NAME@RANGE or --runtime` })
+    .option('cache', { type: 'string', describe: 'The cache directory [default: $XDG_CACHE_HOME/log-bench, else ~/.cache/log-bench]' })
+}
+
+export async function handler (argv) {
+  if (argv.versions != null) return listVersions(argv)
   const rows = []
   const variants = []
   for (const name of BUILTIN_LIBS) {
@@ -25,4 +36,27 @@ export async function handler () {
   process.stdout.write(`\nall = ${LIB_SETS.all.join(', ')}\nevery = ${LIB_SETS.every.join(', ')}\ntransports: ${TRANSPORTS.join(', ')}\nworkloads (--workload): ${WORKLOADS.join(', ')}\nembedded sink UDP reader: ${udpReaderName()}${udpReaderAbsence() ? ` (${udpReaderAbsence()})` : ''}\nconsole reader: ${pipeReaderName() === 'native' ? 'native (a pipe per worker, drained by a thread)' : `node's streams (${pipeReaderAbsence()})`}\nan outside adapter: --lib ./my-logger.js (see docs/adapters.md)\n`)
   const scenarios = shippedScenarios().map(({ name, description }) => [name, description.split(/(?<=\.) /)[0]])
   process.stdout.write('\nscenarios (run --scenario NAME):\n' + formatTable(['scenario', 'what'], scenarios, { markdown: false, text: true }) + '\n')
+}
+
+// list --versions NAME: what the cache holds for one library or runtime, newest first, with where.
+async function listVersions (argv) {
+  const name = String(argv.versions)
+  const root = cacheRoot(cacheDirectory(argv.cache))
+  let kind
+  let packageName
+  if (VERSIONED_LIBS.includes(name)) {
+    kind = 'libs'
+    packageName = (await loadAdapter(adapterFile(name))).packageName
+  } else if (Object.hasOwn(RUNTIME_PACKAGES, name)) {
+    kind = 'runtimes'
+    packageName = RUNTIME_PACKAGES[name]().packageName
+  } else {
+    throw new UsageError(`--versions ${name}: give a library (${VERSIONED_LIBS.join(', ')}) or a runtime (${Object.keys(RUNTIME_PACKAGES).join(', ')})`)
+  }
+  const versions = cachedVersions(root, kind, packageName)
+  if (versions.length === 0) {
+    process.stdout.write(`no version of ${name} in ${root} yet (--${kind === 'libs' ? `lib ${name}@RANGE` : `runtime ${name}`} installs one on first use)\n`)
+    return
+  }
+  process.stdout.write(formatTable(['version', 'directory'], versions.map((v) => [v.version, v.dir]), { markdown: false }) + '\n')
 }

@@ -7,7 +7,8 @@ import { TRANSPORT_HINTS, TRANSPORTS } from '../sinks/index.js'
 import { MAX_EVENTS } from '../sinks/verifier.js'
 import { parseShard, shippedScenarios } from './scenario.js'
 import { UsageError } from '../errors.js'
-import { writableDirectory } from './validate.js'
+import { cacheDirectory, list, writableDirectory } from './validate.js'
+import { parseRuntimes, RUNTIME_NAMES } from '../versions/runtimes.js'
 
 // The option tables of `run` and `http` (see options.js for what an entry holds): every option
 // once, with its default, its values and limits, and its scenario key.
@@ -28,11 +29,16 @@ export const SYSLOG_OPTIONS = [
 ]
 
 const libraries = `${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries)`
+const CACHE = { name: 'cache', parse: cacheDirectory, defaultText: '$XDG_CACHE_HOME/log-bench, else ~/.cache/log-bench', describe: 'where library versions and runtimes are installed' }
+// Checked as names here; installed (and probed) once the other options are known to be right.
+const runtimeList = (value) => parseRuntimes(list(value, 'runtime')).map((r) => r.spec)
 const QUIET = { name: 'quiet', type: 'boolean', describe: 'no progress on stderr' }
 const FORCE = (where) => ({ name: 'force', type: 'boolean', describe: `replace an existing results file at ${where}; without it an existing file is refused` })
 
 export const RUN_OPTIONS = [
-  { name: 'lib', list: true, default: 'all,raw', matrix: true, scenario: 'libs', scenarioRequired: true, describe: `libraries: ${libraries}, name:variant for a library's documented variant (pino:sync, see list), or a path to an adapter file (./my-logger.js)` },
+  { name: 'lib', list: true, default: 'all,raw', matrix: true, scenario: 'libs', scenarioRequired: true, describe: `libraries: ${libraries}, name:variant for a library's documented variant (pino:sync, see list), or a path to an adapter file (./my-logger.js); name@range for a published version of log4js, winston, bunyan or pino (pino@9, winston@2.4.7), installed into the cache on first use (see docs/versions.md)` },
+  { name: 'runtime', list: true, parse: runtimeList, default: 'node', matrix: true, scenario: 'runtimes', describe: `what the workers run under: ${RUNTIME_NAMES.join(', ')} (node: the Node running log-bench), name@range, or a path to a binary; registry runtimes are installed into the cache on first use (see docs/versions.md)` },
+  CACHE,
   { name: 'workload', list: true, values: WORKLOADS, default: DEFAULT_WORKLOAD, matrix: true, scenario: 'workloads', describe: 'what each event carries (see docs/workloads.md)' },
   { name: 'transport', list: true, values: TRANSPORTS, hints: TRANSPORT_HINTS, default: 'console', matrix: true, scenario: 'transports', scenarioRequired: true, describe: 'where the events go: console is the workers\' stdout, a pipe log-bench reads; udp and tcp are syslog' },
   { name: 'cpus', list: true, int: { max: MAX_WORKERS }, default: '1', matrix: true, scenario: 'cpus', describe: 'worker counts (node:cluster workers logging at once)' },
@@ -55,7 +61,9 @@ export const RUN_OPTIONS = [
 ]
 
 export const HTTP_OPTIONS = [
-  { name: 'lib', list: true, default: `${BASELINE},all`, scenario: 'libs', scenarioRequired: true, describe: `${BASELINE} (the same app without logging; always run as the baseline), ${libraries}, or a path to an adapter file` },
+  { name: 'lib', list: true, default: `${BASELINE},all`, scenario: 'libs', scenarioRequired: true, describe: `${BASELINE} (the same app without logging; always run as the baseline), ${libraries}, name@range (winston@2), or a path to an adapter file` },
+  { name: 'runtime', list: true, parse: runtimeList, default: 'node', scenario: 'runtimes', describe: 'what the server workers run under, as for run (under Bun or Deno, one server worker)' },
+  CACHE,
   { name: 'transport', list: true, values: TRANSPORTS, hints: TRANSPORT_HINTS, default: 'console', scenario: 'transport', one: true, describe: 'where the server logs: console is its stdout, a pipe read and verified by log-bench' },
   { name: 'cpus', list: true, int: { max: MAX_WORKERS }, default: '1', scenario: 'cpus', describe: 'server worker counts (node:cluster workers sharing the port)' },
   { name: 'logs-per-request', list: true, int: { min: 0, max: 10_000 }, default: '5', scenario: 'logsPerRequest', describe: 'events the route logs per request (not with --middleware)' },

@@ -18,6 +18,7 @@ import { HTTP_OPTIONS, RUN_OPTIONS } from './option-tables.js'
 import { addOptions, givenOptions, optionNamed, parseOption, parseOptions, scenarioArgv } from './options.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
 import { defaultOutput, outputFile, positiveInt, refuseToReplace } from './validate.js'
+import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
 
 export const command = 'run'
@@ -30,6 +31,8 @@ export function builder (yargs) {
     .example('$0 run --lib all,raw --workload object,child,disabled --transport console,file', 'structured logging, child loggers and disabled calls')
     .example('$0 run --lib pino,pino:sync,pino:transport --transport file', 'pino\'s default against its documented variants')
     .example('$0 run --lib all,raw --transport udp,tcp --syslog rsyslog', 'syslog through a real rsyslogd')
+    .example('$0 run --lib pino@9,pino@10,winston@2,winston@3 --transport console,file', 'published versions side by side')
+    .example('$0 run --runtime node@22,bun --lib pino,raw', 'the workers under Node 22 and under Bun')
     .example('$0 run --lib pino --transport file --rate 20000 --events 40000', '20,000 events a second for 2 s, between timers: call times and the event-loop delay under a steady load')
     .example('$0 run --lib all --transport console,file --cpus 1,8 --events 100000 --out results/mine.json', '')
     .example('$0 run --scenario quick', 'a shipped scenario (see list); add --resume after an interruption, --shard 1/2 to split it')
@@ -39,8 +42,11 @@ export function builder (yargs) {
 // throws UsageError on anything wrong.
 export async function parseRunOptions (argv) {
   const given = parseOptions(RUN_OPTIONS, argv)
+  // Installs come last, once every other option is known to be right.
+  const libs = await loadLibraries(given.lib, [], { cache: given.cache })
   return {
-    libs: await loadLibraries(given.lib),
+    runtimes: await resolveRuntimes(given.runtime, { cache: given.cache }),
+    libs,
     transports: given.transport,
     workloads: given.workload,
     cpus: given.cpus,
@@ -56,8 +62,11 @@ export async function parseRunOptions (argv) {
 }
 
 function describeOptions (options) {
+  const runtimes = options.runtimes.map((r) => r.label)
   return {
-    libs: options.libs.map((l) => libLabel(l.name, l.variant)),
+    libs: options.libs.map((l) => libLabel(l.name, l.variant, l.range != null ? l.version : null)),
+    // Only where other than the Node running log-bench, so other plans describe themselves as before.
+    ...(options.runtimes.some((r) => r.spec !== DEFAULT_RUNTIME) ? { runtimes } : {}),
     transports: options.transports,
     ...(options.workloads.length === 1 && options.workloads[0] === DEFAULT_WORKLOAD ? {} : { workloads: options.workloads }),
     cpus: options.cpus,
@@ -95,7 +104,7 @@ function scenarioLibs (group, scenario) {
   return group.libs.map((lib) => (isAdapterPath(lib) ? path.resolve(path.dirname(scenario.file), lib) : lib)).join(',')
 }
 
-async function planFromScenario (file, dir) {
+async function planFromScenario (file, dir, argv) {
   const scenario = loadScenario(file)
   const cells = []
   const libs = []
@@ -103,29 +112,36 @@ async function planFromScenario (file, dir) {
   for (const [index, group] of (scenario.run ?? []).entries()) {
     let options
     try {
-      options = await parseRunOptions({ ...scenarioArgv(RUN_OPTIONS, group), lib: scenarioLibs(group, scenario), dir })
+      options = await parseRunOptions({ ...scenarioArgv(RUN_OPTIONS, group), lib: scenarioLibs(group, scenario), cache: argv.cache, dir })
     } catch (err) {
       if (err instanceof UsageError) throw new UsageError(`${file}: run[${index}]: ${err.message}`)
       throw err
     }
-    cells.push(...planRunCells(options))
-    libs.push(...options.libs.filter((l) => !libs.some((x) => x.name === l.name)))
+    cells.push(...newCells(cells, planRunCells(options)))
+    libs.push(...options.libs.filter((l) => !libs.some((x) => x.name === l.name && x.version === l.version)))
     groups.push(describeOptions(options))
   }
   const httpGroups = []
   for (const [index, group] of (scenario.http ?? []).entries()) {
     let options
     try {
-      options = await parseHttpOptions({ ...scenarioArgv(HTTP_OPTIONS, group), lib: scenarioLibs(group, scenario) })
+      options = await parseHttpOptions({ ...scenarioArgv(HTTP_OPTIONS, group), lib: scenarioLibs(group, scenario), cache: argv.cache })
     } catch (err) {
       if (err instanceof UsageError) throw new UsageError(`${file}: http[${index}]: ${err.message}`)
       throw err
     }
-    cells.push(...planHttpCells(options))
-    libs.push(...options.libs.filter((l) => l.adapter && !libs.some((x) => x.name === l.name)))
+    cells.push(...newCells(cells, planHttpCells(options)))
+    libs.push(...options.libs.filter((l) => l.adapter && !libs.some((x) => x.name === l.name && x.version === l.version)))
     httpGroups.push(describeHttpOptions(options))
   }
   return { kind: 'scenario', name: scenario.name, file: scenario.file, id: `scenario:${scenario.name}:${scenario.id}`, options: { run: groups, http: httpGroups }, libs, cells, output: scenario.output ?? null }
+}
+
+// Two groups of a scenario can name one cell (pino@10 in one, the project's pino 10 under node@20 in
+// another): it is measured once, where it is first named.
+function newCells (planned, cells) {
+  const keys = new Set(planned.map((c) => c.key))
+  return cells.filter((c) => !keys.has(c.key) && keys.add(c.key))
 }
 
 function resolveOutput (argv, plan) {
@@ -190,14 +206,16 @@ export async function handler (argv) {
     const given = givenOptions(RUN_OPTIONS, argv, { matrix: true })
     if (given.length) throw new UsageError(`--${given[0]} cannot be combined with --scenario: the scenario file names its cells`)
   }
-  const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir) : await planFromOptions(argv)
+  // The cheap checks first: planning may install library versions and runtimes.
+  if (argv.scenario != null) loadScenario(argv.scenario)
   const shard = parseOption(optionNamed(RUN_OPTIONS, 'shard'), argv)
+  const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir, argv) : await planFromOptions(argv)
   const cells = selectShard(plan.cells, shard)
   const out = resolveOutput(argv, plan)
   const previous = previousResults(out, plan, shard, { resume: argv.resume, force: argv.force })
   const env = collectEnv({
     argv: process.argv.slice(2),
-    libVersions: Object.fromEntries(plan.libs.map((l) => [l.name, l.version])),
+    libVersions: libVersionsOf(plan.libs),
     options: plan.options
   })
   env.plan = { kind: plan.kind, name: plan.name, file: plan.file ?? null, id: plan.id, shard: shard ? `${shard.k}/${shard.n}` : null, cells: plan.cells.length, shardCells: cells.length }
@@ -219,4 +237,16 @@ function pipeBytesOption (value, transports) {
   let max = 1 << 20
   try { max = Number(fs.readFileSync(PIPE_MAX_BYTES_FILE, 'utf8').trim()) || max } catch {}
   return positiveInt(value, 'pipe-bytes', { min: 4096, max })
+}
+
+// { name: version } of the libraries measured; a library measured at several versions (pino@9,
+// pino@10) has them all, comma-separated.
+export function libVersionsOf (libs) {
+  const versions = {}
+  for (const lib of libs) {
+    const known = versions[lib.name] ? versions[lib.name].split(', ') : []
+    if (lib.version != null && !known.includes(lib.version)) known.push(lib.version)
+    versions[lib.name] = known.length ? known.join(', ') : lib.version
+  }
+  return versions
 }

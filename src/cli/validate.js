@@ -195,3 +195,16 @@ export function writableDirectory (value, name) {
   }
   return dir
 }
+
+// --cache DIR: where library versions and runtimes are installed; created on first install, so it
+// may not exist yet, but what exists there must be a directory.
+export function cacheDirectory (value) {
+  if (value == null) return null
+  single(value, 'cache')
+  const dir = String(value)
+  if (dir.trim() === '') throw new UsageError('--cache is empty: give a directory')
+  let stat = null
+  try { stat = fs.statSync(dir) } catch {}
+  if (stat && !stat.isDirectory()) throw new UsageError(`--cache ${dir} is not a directory`)
+  return path.resolve(dir)
+}

@@ -1,3 +1,6 @@
+import { fork } from 'node:child_process'
+import cluster from 'node:cluster'
+
 // The primary's side of every process it forks (run workers, http server workers, the load
 // generator): configuration over IPC, a stderr tail for the failure message, stdout to the receiver,
 // and an exit judged only once the last IPC message can have arrived.
@@ -18,7 +21,7 @@ const PHASES = {
 // Gives a child its configuration when it asks for it (receiveConfig in child-side.js).
 export function answerConfigure (child, config) {
   child.on('message', (msg) => {
-    if (msg?.type === 'configure') child.send({ type: 'config', config })
+    if (msg?.type === 'configure') child.send({ type: 'config', config, primaryNs: String(process.hrtime.bigint()) })
   })
 }
 
@@ -85,4 +88,26 @@ export async function killChildren (children) {
     child.once('exit', resolve)
     child.kill('SIGKILL')
   })))
+}
+
+// Forks one worker process running `exec`, under `runtime` (see src/versions/runtimes.js; null: the
+// Node running log-bench), and returns its ChildProcess. Node workers are node:cluster workers, as
+// the seed's were (http's servers share their port through it). node:cluster has no execPath
+// setting: its fork() hands child_process.fork() no execPath, which then takes process.execPath,
+// so that is what is set for the moment of the (synchronous) fork. Other runtimes get a plain
+// child_process.fork() with execPath: a Bun 1.4 worker that loads node:cluster (log4js does)
+// announces itself to the primary with a message Node's IPC cannot parse, and the primary dies.
+// stdio is set for every fork: cluster keeps settings between calls.
+export function forkWorker ({ exec, execArgv = [], stdio, runtime = null }) {
+  const argv = [...(runtime?.execArgv ?? []), ...execArgv]
+  if (runtime && runtime.name !== 'node') return fork(exec, [], { execPath: runtime.execPath, execArgv: argv, stdio })
+  cluster.setupPrimary({ exec, execArgv: argv, args: [], stdio })
+  if (!runtime || runtime.execPath === process.execPath) return cluster.fork().process
+  const own = process.execPath
+  process.execPath = runtime.execPath
+  try {
+    return cluster.fork().process
+  } finally {
+    process.execPath = own
+  }
 }

@@ -1,4 +1,5 @@
-import { unsupportedReason as transportUnsupported } from '../bench/orchestrator.js'
+import { cellUnsupported, runtimeUnsupported } from '../bench/orchestrator.js'
+import { currentRuntime } from '../versions/runtimes.js'
 import { cellKey, defaultSink } from '../results/model.js'
 import { middlewareUnsupportedReason, requestLoggerInfo } from './request-loggers.js'
 import { emptyHttpMeasures, runHttpOnce } from './run-once.js'
@@ -11,7 +12,7 @@ const SETUP_AND_VERIFY_SECONDS = 120
 // Cells in the order they run: transport, workers, logs per request, size, then the libraries with the
 // `none` baseline first, so each library is measured right after the baseline it is compared with.
 // Each cell has the shape runCells (src/bench/orchestrator.js) executes, like the cells of `run`.
-export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, receiverOptions = {} }) {
+export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, runtimes = [currentRuntime()], receiverOptions = {} }) {
   const ordered = [...libs.filter((l) => l.name === BASELINE), ...libs.filter((l) => l.name !== BASELINE)]
   const timeoutMs = (load.warmupSeconds + load.durationSeconds + SETUP_AND_VERIFY_SECONDS) * 1000
   const cells = []
@@ -19,31 +20,35 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
     for (const workers of cpus) {
       for (const logs of mode === 'middleware' ? [null] : logsPerRequest) {
         for (const size of sizes) {
-          for (const lib of ordered) {
-            const common = {
-              type: 'http',
-              lib: lib.name,
-              libVersion: lib.version,
-              mode,
-              ...(mode === 'middleware' ? requestLoggerInfo(lib.name) : { middleware: null, middlewareVersion: null }),
-              transport,
-              sink: receiverOptions.sinkName?.(transport) ?? defaultSink(transport),
-              cpus: workers,
-              logsPerRequest: logs,
-              size,
-              ...load
+          for (const runtime of runtimes) {
+            for (const lib of ordered) {
+              const common = {
+                type: 'http',
+                lib: lib.name,
+                libVersion: lib.version,
+                ...(lib.range != null ? { libRange: lib.range } : {}),
+                runtime: runtime.label,
+                mode,
+                ...(mode === 'middleware' ? requestLoggerInfo(lib.name) : { middleware: null, middlewareVersion: null }),
+                transport,
+                sink: receiverOptions.sinkName?.(transport) ?? defaultSink(transport),
+                cpus: workers,
+                logsPerRequest: logs,
+                size,
+                ...load
+              }
+              cells.push({
+                key: cellKey(common),
+                label: cellLabel(common),
+                describe: describeHttpRun,
+                common,
+                runs,
+                unsupported: unsupportedReason({ lib, mode, transport, runtime, workers }),
+                empty: () => ({ ...emptyHttpMeasures(), throughputChangePct: null }),
+                execute: (signal) => runHttpOnce({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions }),
+                complete: (record, previousRuns) => ({ ...record, throughputChangePct: runThroughputChange(record, previousRuns) })
+              })
             }
-            cells.push({
-              key: cellKey(common),
-              label: cellLabel(common),
-              describe: describeHttpRun,
-              common,
-              runs,
-              unsupported: unsupportedReason({ lib, mode, transport }),
-              empty: () => ({ ...emptyHttpMeasures(), throughputChangePct: null }),
-              execute: (signal) => runHttpOnce({ lib, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions }),
-              complete: (record, previousRuns) => ({ ...record, throughputChangePct: runThroughputChange(record, previousRuns) })
-            })
           }
         }
       }
@@ -52,16 +57,22 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
   return cells
 }
 
-function unsupportedReason ({ lib, mode, transport }) {
+function unsupportedReason ({ lib, mode, transport, runtime, workers }) {
+  const runtimeReason = runtimeUnsupported(runtime)
+  if (runtimeReason) return runtimeReason
+  if (runtime.name !== 'node' && workers > 1) return `several server workers share their port through node:cluster, which log-bench uses under Node only; under ${runtime.label} give --cpus 1`
   if (lib.name === BASELINE) return null
-  if (!lib.adapter.transports.includes(transport)) return transportUnsupported(lib, transport)
+  if (mode === 'middleware' && lib.range != null) return `request loggers are the project's (pino-http, express-winston, log4js connectLogger), written for its own ${lib.name}, not ${lib.name}@${lib.version}`
+  const reason = cellUnsupported(lib, 'default', transport, 'string')
+  if (reason) return reason
   if (mode === 'middleware') return middlewareUnsupportedReason(lib.name)
   return null
 }
 
-export function cellLabel ({ lib, mode, transport, cpus, logsPerRequest, size }) {
+export function cellLabel ({ lib, libRange, libVersion, runtime, mode, transport, cpus, logsPerRequest, size }) {
   const what = mode === 'middleware' ? 'request logger' : `${logsPerRequest} logs/request`
-  return `http ${lib} ${what}, ${size} B, ${transport}, ${cpus} cpu${cpus > 1 ? 's' : ''}`
+  const name = libRange != null ? `${lib}@${libVersion}` : lib
+  return `http ${name} ${what}, ${size} B, ${transport}, ${cpus} cpu${cpus > 1 ? 's' : ''}${runtime && runtime !== currentRuntime().label ? ` (${runtime})` : ''}`
 }
 
 function describeHttpRun (record) {

@@ -13,7 +13,7 @@ import { startServer } from './server.js'
 // measured run), stop it, and count at the receiving end every event it logged. A failure of the
 // server, its logger or the load generator becomes { ok: false, error }; only an interrupt throws.
 // Every process started here is gone when this returns.
-export async function runHttpOnce ({ lib, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions = {} }) {
+export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions = {} }) {
   const dir = makeRunDir(os.tmpdir(), 'log-bench-http-')
   const { receiver, error } = await openReceiver(transport, { workers: cpus, events: null, payload: payloadOfSize(size), dir, ...receiverOptions })
   if (error) return { ...emptyHttpMeasures(), ok: false, status: 'failed', error }
@@ -22,7 +22,7 @@ export async function runHttpOnce ({ lib, mode, transport, cpus, logsPerRequest,
   let loader = null
   let sampler = null
   try {
-    server = startServer({ libName: lib.name, adapterFile: lib.file, mode, transport, cpus, port, size, receiver })
+    server = startServer({ libName: lib.name, adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version ?? null, runtime, mode, transport, cpus, port, size, receiver })
     server.failed.catch((err) => guard.fail(err.message, err.failure))
     const { port: boundPort } = await guard.race(server.listening, 'starting the server')
     loader = startLoad({

@@ -1,7 +1,6 @@
-import cluster from 'node:cluster'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { killChildren, trackChild } from '../engine/children.js'
+import { forkWorker, killChildren, trackChild } from '../engine/children.js'
 import { worstLoopDelay } from '../engine/costs.js'
 import { ServerFailure } from '../errors.js'
 
@@ -11,7 +10,7 @@ const PHASES = { uncaught: 'serving requests (uncaught error)' }
 // Forks the server's cluster workers (stdout and stderr are pipes to this process, read by the
 // receiver like `run` reads its workers). `listening` resolves with the port once every worker
 // listens; `failed` rejects with the reason as soon as a worker fails or exits before it was stopped.
-export function startServer ({ libName, adapterFile, mode, transport, cpus, port, size, receiver }) {
+export function startServer ({ libName, adapterFile, libDir = null, libVersion = null, runtime = null, mode, transport, cpus, port, size, receiver }) {
   let reportFailure
   const failed = new Promise((resolve, reject) => { reportFailure = (reason, kind) => reject(new ServerFailure(reason, kind)) })
   failed.catch(() => {})
@@ -19,13 +18,11 @@ export function startServer ({ libName, adapterFile, mode, transport, cpus, port
   let announce
   const listening = new Promise((resolve) => { announce = resolve })
   for (let workerId = 0; workerId < cpus; workerId++) {
-    const config = { libName, adapterFile, mode, transport, workerId, port, size, target: receiver.target(workerId) }
-    // stdio is set for every fork: cluster keeps settings between calls, and a receiver may give
-    // each worker its own stdout (the console transport's native pipe).
-    cluster.setupPrimary({ exec: SERVER_WORKER, args: [], execArgv: [], stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'] })
-    const worker = cluster.fork()
+    const config = { libName, adapterFile, libDir, libVersion, mode, transport, workerId, port, size, target: receiver.target(workerId) }
+    // A receiver may give each worker its own stdout (the console transport's native pipe).
+    const child = forkWorker({ exec: SERVER_WORKER, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime })
     receiver.forked?.(workerId)
-    const entry = trackChild(worker.process, {
+    const entry = trackChild(child, {
       name: `server worker ${workerId}`,
       config,
       receiver,

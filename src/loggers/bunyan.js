@@ -1,20 +1,23 @@
-import bunyan from 'bunyan'
-import bsyslog from 'bunyan-syslog'
 import { once } from 'node:events'
 import { drained, endAndClose } from './flush.js'
 import { fieldsFirstCall, WORKLOADS } from '../engine/workloads.js'
+import { loadProjectLibrary } from '../engine/library.js'
 
 // bunyan's README: createLogger({ name }) writes to process.stdout; a { path } stream appends to a file.
 // Workloads: fields first (log.info(fields, msg)), log.child(fields), log.error(err, msg) (the
 // err serializer applies by default), util.format interpolation (README "Log Method API").
 // No variants: bunyan documents no synchronous or buffered choice for its streams.
+// bunyan 1 (--lib bunyan@1.8) has the same createLogger, streams and Log Method API
+// (https://github.com/trentm/node-bunyan/blob/1.8.15/README.md).
 export default {
   name: 'bunyan',
   packageName: 'bunyan',
+  versions: '>=1',
   transports: ['console', 'file', 'udp', 'tcp'],
   workloads: WORKLOADS,
-  async create ({ transport, file, host, port, workload }) {
-    if (transport === 'udp' || transport === 'tcp') return syslogLogger(transport, host, port, workload)
+  async create ({ transport, file, host, port, workload, load = loadProjectLibrary }) {
+    const bunyan = await load('bunyan')
+    if (transport === 'udp' || transport === 'tcp') return syslogLogger(bunyan, await load('bunyan-syslog'), transport, host, port, workload)
     if (transport === 'file') {
       const logger = bunyan.createLogger({ name: 'log-bench', streams: [{ path: file }] })
       return {
@@ -40,7 +43,7 @@ export default {
 // before the connection: ended while still connecting (always so after a synchronous loop), it
 // would silently throw away every record. A long-running service is connected long before it
 // shuts down, so the adapter waits for the connection before ending, as such a service would.
-function syslogLogger (transport, host, port, workload) {
+function syslogLogger (bunyan, bsyslog, transport, host, port, workload) {
   const stream = bsyslog.createBunyanStream({ type: transport, host, port })
   const logger = bunyan.createLogger({ name: 'log-bench', streams: [{ level: 'info', type: 'raw', stream }] })
   return {

@@ -1,7 +1,9 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import semver from 'semver'
 import { UsageError } from '../errors.js'
+import { cacheRoot, checkRange, ensureInstalled } from '../versions/cache.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 
@@ -26,11 +28,19 @@ export function adapterFile (entry, cwd = process.cwd()) {
 }
 
 // "pino:sync": a library and one of the variants its adapter declares; "pino" is its default.
+// "pino@9", "pino@9:sync": a published version of a shipped library (a semver range or a dist-tag),
+// installed into the version cache; range null: the project's own installed version.
 export const DEFAULT_VARIANT = 'default'
-export function splitVariant (entry) {
-  const match = /^(.+):([A-Za-z][\w-]*)$/.exec(entry)
-  if (match && (BUILTIN_LIBS.includes(match[1]) || isAdapterPath(match[1]))) return { entry: match[1], variant: match[2] }
-  return { entry, variant: DEFAULT_VARIANT }
+export function splitVariant (given) {
+  const match = /^(.+):([A-Za-z][\w-]*)$/.exec(given)
+  const { entry, variant } = match && (isLibName(match[1]) || isAdapterPath(match[1])) ? { entry: match[1], variant: match[2] } : { entry: given, variant: DEFAULT_VARIANT }
+  const versioned = /^([a-z][\w-]*)@(.+)$/.exec(entry)
+  if (versioned && BUILTIN_LIBS.includes(versioned[1])) return { entry: versioned[1], variant, range: versioned[2] }
+  return { entry, variant, range: null }
+}
+
+function isLibName (name) {
+  return BUILTIN_LIBS.includes(name.replace(/@.*$/, ''))
 }
 
 // Expands "all" and "every" and checks every name; returns [{ entry, file, variant }] in the order
@@ -38,12 +48,13 @@ export function splitVariant (entry) {
 export function resolveLibSpecs (entries, cwd = process.cwd()) {
   const specs = []
   for (const given of entries.flatMap((e) => LIB_SETS[e] ?? [e])) {
-    const { entry, variant } = splitVariant(given)
+    const { entry, variant, range } = splitVariant(given)
     if (!BUILTIN_LIBS.includes(entry) && !isAdapterPath(entry)) {
-      throw new UsageError(`unknown library "${given}": use one of ${[...BUILTIN_LIBS, ...Object.keys(LIB_SETS)].join(', ')} (a variant as name:variant, e.g. pino:sync), or a path to an adapter file such as ./my-logger.js`)
+      throw new UsageError(`unknown library "${given}": use one of ${[...BUILTIN_LIBS, ...Object.keys(LIB_SETS)].join(', ')} (a variant as name:variant, e.g. pino:sync; a published version as name@range, e.g. pino@9), or a path to an adapter file such as ./my-logger.js`)
     }
+    if (range !== null) checkRange(entry, range)
     const file = adapterFile(entry, cwd)
-    if (!specs.some((s) => s.file === file && s.variant === variant)) specs.push({ entry, file, variant })
+    if (!specs.some((s) => s.file === file && s.variant === variant && s.range === range)) specs.push({ entry, file, variant, range })
   }
   return specs
 }
@@ -56,8 +67,10 @@ export function checkVariant (adapter, variant) {
 }
 
 // How a library and variant are shown and selected: "pino", "pino:sync".
-export function libLabel (lib, variant) {
-  return variant && variant !== DEFAULT_VARIANT ? `${lib}:${variant}` : lib
+// A version is named where the library was asked for by version: "pino@9.14.0:sync".
+export function libLabel (lib, variant, version = null) {
+  const name = version ? `${lib}@${version}` : lib
+  return variant && variant !== DEFAULT_VARIANT ? `${name}:${variant}` : name
 }
 
 // An adapter that never finishes importing (a top-level await that never settles) is refused
@@ -107,18 +120,43 @@ function adapterProblem (adapter) {
 // Loads the adapters of checked --lib entries: [{ name, file, adapter, version }] for run and http
 // alike (`http` puts its `none` baseline in front). `taken` are names already in use.
 // variants: false where a command runs each library on its default only (http).
-export async function loadLibraries (entries, taken = [], { variants = true } = {}) {
+// A versioned entry (pino@9) is installed into the version cache (`cache`: --cache DIR) on first use:
+// every library is installed, or refused, before anything runs. Its lib carries libDir (where it
+// was installed) and range (what was asked for).
+export async function loadLibraries (entries, taken = [], { variants = true, cache = null, progress } = {}) {
   const libs = []
   for (const spec of resolveLibSpecs(entries)) {
     if (!variants && spec.variant !== DEFAULT_VARIANT) throw new UsageError(`--lib ${spec.entry}:${spec.variant}: this command runs each library on its default configuration; variants are for \`log-bench run\``)
     const adapter = await loadAdapter(spec.file)
     checkVariant(adapter, spec.variant)
-    const clash = taken.includes(adapter.name) || libs.some((l) => l.name === adapter.name && (l.variant === spec.variant || l.file !== spec.file))
+    const clash = taken.includes(adapter.name) || libs.some((l) => l.name === adapter.name && l.file !== spec.file)
     if (clash) throw new UsageError(`two adapters are both named "${adapter.name}": give each adapter a unique name`)
-    libs.push({ name: adapter.name, variant: spec.variant, file: spec.file, adapter, version: libraryVersion(adapter, spec.file) })
+    const installed = spec.range === null ? { version: libraryVersion(adapter, spec.file), dir: null } : await installLibrary(adapter, spec, cache, progress)
+    const lib = { name: adapter.name, variant: spec.variant, file: spec.file, adapter, version: installed.version, libDir: installed.dir, range: spec.range }
+    const same = libs.find((l) => l.name === lib.name && l.variant === lib.variant && l.version === lib.version)
+    if (same) throw new UsageError(`--lib ${libLabel(lib.name, lib.variant)}${lib.range === null ? '' : `@${lib.range}`} and ${libLabel(same.name, same.variant)}${same.range === null ? '' : `@${same.range}`} are both ${lib.name} ${lib.version}: give each version once`)
+    libs.push(lib)
   }
   return libs
 }
+
+// Installs (or finds in the cache) the version a NAME@RANGE asks for; only adapters that say which
+// versions they handle (`versions`, a semver range) take one.
+async function installLibrary (adapter, spec, cache, progress) {
+  if (!adapter.packageName || !adapter.versions) {
+    throw new UsageError(`--lib ${spec.entry}@${spec.range}: the ${adapter.name} adapter runs the installed ${adapter.packageName ?? adapter.name} only; published versions work for ${VERSIONED_LIBS.join(', ')}`)
+  }
+  const handles = `the ${adapter.name} adapter follows the documented API of ${adapter.packageName} ${adapter.versions}`
+  if (semver.validRange(spec.range) && !semver.intersects(semver.validRange(spec.range), adapter.versions)) throw new UsageError(`--lib ${spec.entry}@${spec.range}: ${handles}, and no such version matches "${spec.range}"`)
+  const installed = await ensureInstalled({ root: cacheRoot(cache), kind: 'libs', packageName: adapter.packageName, range: spec.range, progress })
+  if (!semver.satisfies(installed.version, adapter.versions)) {
+    throw new UsageError(`--lib ${spec.entry}@${spec.range} gave ${adapter.packageName} ${installed.version}, which the ${adapter.name} adapter does not handle (${handles})`)
+  }
+  return installed
+}
+
+// The shipped adapters that follow their library's older majors (see each adapter's `versions`).
+export const VERSIONED_LIBS = REAL_LIBS
 
 // The installed version of the library an adapter wraps, read from its package.json.
 export function libraryVersion (adapter, adapterPath) {

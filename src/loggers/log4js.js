@@ -1,6 +1,6 @@
-import log4js from 'log4js'
 import { drained } from './flush.js'
 import { CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../engine/workloads.js'
+import { loadProjectLibrary } from '../engine/library.js'
 
 // log4js's default layouts print an object through util.format, which spreads it over several
 // lines (and cuts it at depth 0); context added with addContext() is printed by none of them. For
@@ -8,16 +8,20 @@ import { CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_F
 // layouts"): JSON.stringify of the whole event, which holds data and context. Its separator is ''
 // here because the console and file appenders end each line themselves.
 const STRUCTURED = ['object', 'deep', 'child']
-log4js.addLayout('json', (config) => (logEvent) => JSON.stringify(logEvent) + config.separator)
 
 // log4js's README: a `console` or `file` appender for the default category.
 // disableClustering: by default log4js in a cluster worker ships every event over IPC to the
 // primary and expects log4js to run there; our primary is the harness, so each worker writes itself.
 // Workloads: extra arguments after the message (logger.info(msg, obj)), a logger with
 // addContext() as the child, util.format interpolation, logger.debug for disabled.
+// log4js 4 and 5 (--lib log4js@4) take the same configure({ appenders, categories,
+// disableClustering }), addLayout, the console/file/fileSync appenders and shutdown(cb) (docs:
+// https://github.com/log4js-node/log4js-node/tree/v4.5.1/docs and …/v5.3.0/docs); 3 and older are
+// not handled.
 export default {
   name: 'log4js',
   packageName: 'log4js',
+  versions: '>=4',
   transports: ['console', 'file', 'udp'],
   unsupported: {
     tcp: 'log4js has no syslog appender of its own, and log4js-syslog-appender (the one that installs beside log4js 6) sends over UDP only'
@@ -33,7 +37,9 @@ export default {
       transports: ['file']
     }
   },
-  async create ({ transport, file, host, port, workload, variant = 'default' }) {
+  async create ({ transport, file, host, port, workload, variant = 'default', load = loadProjectLibrary }) {
+    const log4js = await load('log4js')
+    log4js.addLayout('json', (config) => (logEvent) => JSON.stringify(logEvent) + config.separator)
     const appender = transport === 'udp' ? syslogAppender(host, port) : transport === 'file' ? { type: variant === 'fileSync' ? 'fileSync' : 'file', filename: file } : { type: 'console' }
     if (STRUCTURED.includes(workload)) appender.layout = { type: 'json', separator: '' }
     log4js.configure({
@@ -44,7 +50,7 @@ export default {
     const logger = log4js.getLogger()
     return {
       logger,
-      log: log4jsCall(logger, workload),
+      log: log4jsCall(log4js, logger, workload),
       async close () {
         await new Promise((resolve, reject) => log4js.shutdown((err) => (err ? reject(err) : resolve())))
         if (transport === 'console') await drained(process.stdout)
@@ -53,7 +59,7 @@ export default {
   }
 }
 
-function log4jsCall (logger, workload) {
+function log4jsCall (log4js, logger, workload) {
   switch (workload) {
     case 'object': return (message) => logger.info(message, OBJECT_FIELDS)
     case 'deep': return (message) => logger.info(message, DEEP_FIELDS)

@@ -1,8 +1,8 @@
 import { once } from 'node:events'
-import winston from 'winston'
-import { Syslog } from 'winston-syslog'
+import semver from 'semver'
 import { drained } from './flush.js'
 import { benchError, CHILD_FIELDS, DEEP_FIELDS, OBJECT_FIELDS } from '../engine/workloads.js'
+import { loadProjectLibrary } from '../engine/library.js'
 
 // winston's README: createLogger({ transports: [new transports.Console()] }), transports.File({ filename }),
 // and for syslog winston-syslog's new Syslog({ host, port, protocol }).
@@ -18,16 +18,28 @@ import { benchError, CHILD_FIELDS, DEEP_FIELDS, OBJECT_FIELDS } from '../engine/
 // logger.error(msg, err) (winston appends the error's message and keeps its stack) (README "Usage",
 // "Creating child loggers"). No variants: winston documents no synchronous or buffered choice for
 // its Console and File transports.
+// winston 3 from 3.0 on has the same createLogger/end()/'finish' (docs: README at each tag, e.g.
+// https://github.com/winstonjs/winston/blob/v3.2.1/README.md); logger.child() came with 3.2.0.
+// winston 2 (--lib winston@2) is another API, see winston2Logger below.
 export default {
   name: 'winston',
   packageName: 'winston',
+  versions: '>=2',
+  unsupportedFor ({ version, workload }) {
+    if (workload === 'child' && semver.lt(version, '3.2.0')) return `logger.child() came with winston 3.2.0; winston ${version} has no child loggers`
+    if (workload === 'error' && semver.lt(version, '3.0.0')) return `winston ${version} prints an Error given as meta with its stack over several lines (common.log), so one event is not one line`
+    return null
+  },
   transports: ['console', 'file', 'udp', 'tcp'],
   workloads: ['string', 'object', 'deep', 'child', 'error', 'disabled'],
   unsupportedWorkloads: {
     interpolate: 'winston interpolates %s only through format.splat(), which its default format (json) does not include: on its defaults the format string itself is the message'
   },
-  async create ({ transport, file, host, port, workload }) {
-    const destination = destinationFor(transport, file, host, port)
+  async create ({ transport, file, host, port, workload, load = loadProjectLibrary, libVersion }) {
+    const winston = await load('winston')
+    if (libVersion && semver.lt(libVersion, '3.0.0')) return winston2Logger(winston, transport, file, workload)
+    const Syslog = transport === 'udp' || transport === 'tcp' ? (await load('winston-syslog')).Syslog : null
+    const destination = destinationFor(winston, Syslog, transport, file, host, port)
     const logger = winston.createLogger({ transports: [destination] })
     return {
       logger,
@@ -35,7 +47,7 @@ export default {
       async close () {
         await ended(logger)
         if (transport === 'console') await drained(process.stdout)
-        if (destination instanceof Syslog) {
+        if (Syslog) {
           // logger.close() unpipes the transport, which calls Syslog#close(): it waits for its queue and
           // sends in flight (at most about 4 s) and emits 'closed' once the socket is closed: the
           // library's own "sent everything".
@@ -93,8 +105,31 @@ function winstonCall (logger, workload) {
 // Over TCP winston-syslog sends messages back to back with no delimiter unless `eol` is set, and
 // no syslog server can split such a stream, so TCP gets eol: '\n' (RFC 6587 newline framing);
 // everything else stays on its defaults.
-function destinationFor (transport, file, host, port) {
+function destinationFor (winston, Syslog, transport, file, host, port) {
   if (transport === 'udp' || transport === 'tcp') return new Syslog({ host, port, protocol: `${transport}4`, ...(transport === 'tcp' ? { eol: '\n' } : {}) })
   if (transport === 'file') return new winston.transports.File({ filename: file })
   return new winston.transports.Console()
+}
+
+// winston 2's README (https://github.com/winstonjs/winston/blob/2.x/README.md, "Instantiating your
+// own Logger"): new winston.Logger({ transports: [new winston.transports.Console()] }), or
+// transports.File({ filename }); meta after the message; level info by default. Its Console writes
+// each line with process.stdout.write. Its File transport opens the file on the first call and
+// buffers the calls made meanwhile (all of them, after a synchronous loop), writing them out when
+// the file is open ('open'); logger.close() ends the file stream, and the transport's 'closed'
+// comes on the stream's 'finish': every line handed to the file.
+function winston2Logger (winston, transport, file, workload) {
+  const destination = transport === 'file' ? new winston.transports.File({ filename: file }) : new winston.transports.Console()
+  const logger = new winston.Logger({ transports: [destination] })
+  return {
+    logger,
+    log: winstonCall(logger, workload),
+    async close () {
+      if (transport === 'console') return drained(process.stdout)
+      if (destination.opening || !destination._stream) await once(destination, 'open')
+      const closed = once(destination, 'closed')
+      logger.close()
+      await closed
+    }
+  }
 }

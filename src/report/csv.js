@@ -4,7 +4,7 @@ import { CELL_FIELDS, dimensionValue } from '../results/model.js'
 // The `csv` export: one row per run with its identity and every numeric field, for spreadsheets
 // and pandas. Columns are the union over all runs, so runs of other types (http) keep their fields.
 // The identity is the cell's (src/results/model.js), so rows group in a spreadsheet as they do here.
-const IDENTITY = ['file', ...CELL_FIELDS, 'libVersion', 'run', 'ok', 'status', 'error']
+const IDENTITY = ['file', ...CELL_FIELDS, 'run', 'ok', 'status', 'error']
 
 // Nested figures (an http run's reqPerSec.mean, latencyMs.p99, ...) become columns of their own.
 function flatten (run) {

@@ -32,7 +32,8 @@ export const glanceSection = {
           const loss = new Map(cells.map((s) => [s, lossOf(cellRuns.get(s))]))
           const lostShare = (s) => loss.get(s)?.share ?? 0
           const sized = unique(cells.map((s) => s.size)).length > 1
-          const name = (s) => `${runName({ lib: s.lib, variant: s.variant })}${sized ? ` (${s.size} B)` : ''}`
+          const onRuntimes = unique(cells.map((s) => s.runtime ?? null)).length > 1
+          const name = (s) => `${runName({ lib: s.lib, variant: s.variant, libRange: s.libRange, libVersion: s.libVersion })}${sized ? ` (${s.size} B)` : ''}${onRuntimes ? ` (${s.runtime})` : ''}`
           rows.push([
             transportTitle(transport),
             cpuLabel(cpus),

@@ -10,10 +10,13 @@ export function transportTitle (transport) {
 
 // A library as its cells show it: "pino", "pino:sync", "pino:sync object" (variant after a colon,
 // a workload other than the seed's string after a space). Records without the fields are the default.
+// A library asked for by version (--lib pino@9) is named with the version it got: pino@9.14.0
+// (headings then add no version of their own).
 export function runName (record) {
   const variant = dimensionValue(record, 'variant')
   const workload = dimensionValue(record, 'workload')
-  return `${record.lib}${variant !== RECORD_DEFAULTS.variant ? `:${variant}` : ''}${workload !== RECORD_DEFAULTS.workload ? ` ${workload}` : ''}`
+  const version = record.libRange != null && record.libVersion ? `@${record.libVersion}` : ''
+  return `${record.lib}${version}${variant !== RECORD_DEFAULTS.variant ? `:${variant}` : ''}${workload !== RECORD_DEFAULTS.workload ? ` ${workload}` : ''}`
 }
 
 export const cpuLabel = (n) => `${n} CPU${n > 1 ? 's' : ''}`

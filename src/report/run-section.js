@@ -34,6 +34,7 @@ const GROUP_EXCEPT = ['lib', 'variant', 'cpus']
 // Dimensions that name a group when a transport has groups that differ in them.
 const DISTINCT = [
   { field: 'workload', tag: (v) => `-${v}`, title: (v) => `: ${v} workload` },
+  { field: 'runtime', tag: (v) => `-${String(v).replace(/[^\w.-]+/g, '-')}`, title: (v) => `, workers under ${v ?? 'the Node running log-bench'}` },
   { field: 'sink', tag: (v) => `-${v}`, title: (v) => `, ${v}` },
   { field: 'events', tag: (v) => `-${v}ev`, title: (v) => `, ${v.toLocaleString('en-US')} events per worker` },
   { field: 'size', tag: (v) => `-${v}b`, title: (v) => `, ${v.toLocaleString('en-US')}-byte payload` },
@@ -115,7 +116,7 @@ function renderGroup (group, ctx) {
   let warned = false
   for (const lib of group.libs) {
     const libRuns = group.runs.filter((r) => runName(r) === lib)
-    const version = libRuns.find((r) => r.libVersion)?.libVersion
+    const version = libRuns.find((r) => r.libVersion && r.libRange == null)?.libVersion
     out.push(`### ${escapeCell(lib)}${version ? ` ${escapeCell(version)}` : ''}`)
     if (libRuns.every((r) => r.status === 'unsupported')) {
       out.push(`_unsupported: ${escapeCell(libRuns[0].error ?? `${lib} has no ${group.transport} transport`)}._`)

@@ -1,4 +1,5 @@
 import { glanceSection } from './glance.js'
+import { versionsSection } from './versions-section.js'
 import { costsSection } from './costs-section.js'
 import { runSection } from './run-section.js'
 import { thenAndNowSection } from './then-and-now.js'
@@ -11,4 +12,4 @@ import { workloadsSection } from './workloads-section.js'
 // (a page's reference data, see then-and-now.js, or null) }. `placement: 'top'` puts a section
 // before the Hardware and Software table.
 // To report a new kind of run, write a section module and add it here with one import line.
-export const SECTIONS = [glanceSection, runSection, costsSection, workloadsSection, thenAndNowSection, httpSection]
+export const SECTIONS = [glanceSection, versionsSection, runSection, costsSection, workloadsSection, thenAndNowSection, httpSection]

@@ -12,7 +12,7 @@ export function renderTerminal (doc) {
     out.push(`\n## ${group.title}\n\n${group.eventsLabel} events per worker; times in milliseconds`)
     for (const lib of group.libs) {
       const libRuns = group.runs.filter((r) => runName(r) === lib)
-      const version = libRuns.find((r) => r.libVersion)?.libVersion
+      const version = libRuns.find((r) => r.libVersion && r.libRange == null)?.libVersion
       out.push(`\n### ${lib}${version ? ` ${version}` : ''}\n`)
       out.push(libRuns.every((r) => r.status === 'unsupported') ? `unsupported: ${libRuns[0].error}` : libTable(group, libRuns).text)
     }

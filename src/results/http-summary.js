@@ -55,6 +55,8 @@ export function summarizeHttp (runs) {
       type: 'http',
       lib: first.lib,
       libVersion: first.libVersion,
+      libRange: first.libRange ?? null,
+      runtime: first.runtime ?? null,
       middleware: first.middleware,
       middlewareVersion: first.middlewareVersion,
       mode: first.mode,

@@ -5,8 +5,10 @@ export const SCHEMA_VERSION = 1
 
 // Every dimension that changes what is measured, in key order. A record without one of the newer
 // fields means what runs before it meant: the seed's string call, the library's default set-up,
-// the transport's own receiving end, the tight loop (no `rate`).
-const CELL_DIMENSIONS = ['type', 'lib', 'variant', 'workload', 'transport', 'sink', 'cpus', 'events', 'size', 'rate']
+// the transport's own receiving end, the tight loop (no `rate`), no runtime recorded (the Node that
+// ran log-bench). libVersion is part of the identity (pino 9 and pino 10 are two cells, --lib
+// pino@9,pino@10), and so is runtime (the binary the workers ran under: "node 22.23.3", "bun 1.4.5").
+const CELL_DIMENSIONS = ['type', 'lib', 'libVersion', 'variant', 'workload', 'runtime', 'transport', 'sink', 'cpus', 'events', 'size', 'rate']
 // An http cell is also told apart by its load: these are the fields `http` records for it.
 const HTTP_DIMENSIONS = ['mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds']
 
@@ -61,10 +63,13 @@ export function ofType (items, type) {
 // The one identity of a cell: runs with the same key are repetitions of one measurement. Summaries,
 // --resume, shards, merge, compare, report and CSV all group by it. `except` names dimensions to
 // leave out, for grouping cells that differ only there (the libraries of one http cell, for example).
+// Leaving out `lib` leaves out its version too: the libraries of one cell are compared whatever
+// their versions (the raw baseline's "version" is the Node version).
 export function cellKey (record, { except = [] } = {}) {
   const type = dimensionValue(record, 'type')
   const fields = type === 'http' ? [...CELL_DIMENSIONS, ...HTTP_DIMENSIONS] : CELL_DIMENSIONS
-  return JSON.stringify(fields.filter((f) => !except.includes(f)).map((f) => dimensionValue(record, f)))
+  const left = except.includes('lib') ? [...except, 'libVersion'] : except
+  return JSON.stringify(fields.filter((f) => !left.includes(f)).map((f) => dimensionValue(record, f)))
 }
 
 // The runs of one type grouped by cell, in the order their cells first appear.
@@ -98,6 +103,8 @@ export function summarize (runs) {
       variant: dimensionValue(first, 'variant'),
       workload: dimensionValue(first, 'workload'),
       libVersion: first.libVersion,
+      libRange: first.libRange ?? null,
+      runtime: first.runtime ?? null,
       transport: first.transport,
       cpus: first.cpus,
       size: first.size,

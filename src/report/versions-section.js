@@ -1,0 +1,160 @@
+import { cellKey, dimensionValue } from '../results/model.js'
+import semver from 'semver'
+import { median } from '../stats.js'
+import { compareValues } from './compare.js'
+import { formatTable } from './table.js'
+import { cpuLabel, formatCount, formatMs, transportTitle, unique } from './labels.js'
+
+// "At a glance" for results that hold several versions of a library (--lib pino@5,pino@10) or
+// several runtimes (--runtime node@22,bun): what changed, by how much, and whether the runs let us
+// call it a change, with compare's statistics (compareValues: medians and the two-sided Mann–Whitney
+// U test). Only cells that differ in that one dimension are set side by side, so every row
+// compares runs made on one machine under the same conditions. Shown only when versions or
+// runtimes vary; other pages are unchanged.
+
+const isRun = (r) => dimensionValue(r, 'type') === 'run'
+const isHttp = (r) => dimensionValue(r, 'type') === 'http'
+
+export const versionsSection = {
+  name: 'versions',
+  types: ['run', 'http'],
+  placement: 'top',
+  render (dataset) {
+    const out = []
+    const libraries = librariesTable(dataset.runs.filter(isRun))
+    const runtimes = runtimesTable(dataset.runs.filter(isRun), dataset.env)
+    const http = httpTable(dataset.runs.filter(isHttp))
+    if (!libraries && !runtimes && !http) return { markdown: '', charts: [] }
+    out.push('## At a glance: versions and runtimes')
+    out.push('Each row compares cells that differ in one thing only, measured on this machine in one session: ' +
+      '_ratio_ is the median of the newer (or other) side over the median of the baseline; p is that of `log-bench compare`\'s test (two-sided Mann–Whitney U on the runs), ' +
+      'and the verdict is `same` where p ≥ 0.05 (the runs do not tell the two apart), else faster or slower. ' +
+      'Times are _done_ (until every event had landed), in milliseconds; below 1 is faster.')
+    if (libraries) out.push('### The libraries: then and now', libraries)
+    if (runtimes) out.push('### The runtime: the same library under each runtime', runtimes)
+    if (http) out.push('### Under HTTP load: requests per second against the same app without logging', http)
+    return { markdown: out.join('\n\n'), charts: [] }
+  }
+}
+
+// compare's judgement of two sets of runs: the ratio of medians, p, and a verdict: `same` where the
+// test does not tell them apart, else faster or slower (for a rate, more is faster).
+function judge (xs, ys, { better }) {
+  const c = compareValues(xs, ys)
+  const ratio = c.base.centre ? c.next.centre / c.base.centre : null
+  const verdict = c.p == null || ratio == null ? null : !c.significant ? 'same' : (better === 'lower') === (ratio > 1) ? 'slower' : 'faster'
+  return { ratio, p: c.p, verdict }
+}
+
+// "0.62× (p 0.008) **faster**", or why there is no verdict.
+function verdictCell (result) {
+  if (result.verdict == null) return 'not enough runs'
+  return `${result.ratio.toFixed(2)}× (p ${result.p < 0.001 ? '< 0.001' : result.p.toFixed(3)}) **${result.verdict}**`
+}
+
+// Done times compared, or why they cannot be: a side with no run that delivered every event (its
+// failures or its losses named), too few runs.
+function comparedCell (baseline, other, [baseName, otherName]) {
+  for (const [runs, name] of [[baseline, baseName], [other, otherName]]) {
+    if (delivered(runs).length > 0) continue
+    const failed = runs.find((r) => !r.ok)
+    const lost = runs.filter((r) => r.ok && r.dropRate > 0)
+    if (failed && lost.length === 0) return `${name} failed: ${failed.error}`
+    const share = lost.reduce((total, r) => total + r.dropRate, 0) / (lost.length || 1)
+    return `${name} lost events in every run (${(share * 100).toFixed(1)}% on average): not compared`
+  }
+  return verdictCell(judge(delivered(baseline).map((r) => r.doneMs), delivered(other).map((r) => r.doneMs), { better: 'lower' })) + lossNote([...baseline, ...other])
+}
+
+// Runs that delivered: the ones a time may be compared on.
+const delivered = (runs) => runs.filter((r) => r.ok && (r.dropRate == null || r.dropRate === 0))
+const lossNote = (runs) => {
+  const lossy = runs.filter((r) => r.ok && r.dropRate > 0)
+  return lossy.length ? ` (${lossy.length} run${lossy.length > 1 ? 's' : ''} lost events, left out)` : ''
+}
+
+// Per library name: its oldest version is the baseline, every newer one is compared with it, in
+// each cell that differs only in the version.
+function librariesTable (runs) {
+  const versioned = runs.filter((r) => r.libRange != null)
+  const rows = []
+  for (const lib of unique(versioned.map((r) => r.lib))) {
+    const ofLib = versioned.filter((r) => r.lib === lib)
+    const versions = unique(ofLib.map((r) => r.libVersion)).sort(semver.compare)
+    if (versions.length < 2) continue
+    for (const group of unique(ofLib.map((r) => cellKey(r, { except: ['libVersion'] })))) {
+      const inGroup = ofLib.filter((r) => cellKey(r, { except: ['libVersion'] }) === group)
+      const first = inGroup[0]
+      const baseline = inGroup.filter((r) => r.libVersion === versions[0])
+      if (baseline.length === 0) continue
+      for (const version of versions.slice(1)) {
+        const other = inGroup.filter((r) => r.libVersion === version)
+        if (other.length === 0) continue
+        rows.push([lib, versions[0], version, transportTitle(first.transport), cpuLabel(first.cpus),
+          `${doneMedian(baseline)} → ${doneMedian(other)}`, comparedCell(baseline, other, [`${lib} ${versions[0]}`, `${lib} ${version}`])])
+      }
+    }
+  }
+  if (rows.length === 0) return null
+  return formatTable(['Library', 'Then', 'Now', 'Transport', 'Workers', 'Done ms (medians)', 'Now ÷ then'], rows)
+}
+
+// Per library (and version): the runtime of the Node that ran log-bench is the baseline where it is
+// among them, else the first; every other runtime is compared with it.
+function runtimesTable (runs, env) {
+  const labels = unique(runs.map((r) => r.runtime).filter(Boolean))
+  if (labels.length < 2) return null
+  const own = `node ${String(env?.node ?? '').replace(/^v/, '')}`
+  const base = labels.includes(own) ? own : labels[0]
+  const others = labels.filter((l) => l !== base)
+  const rows = []
+  for (const group of unique(runs.filter((r) => r.runtime).map((r) => cellKey(r, { except: ['runtime'] })))) {
+    const inGroup = runs.filter((r) => r.runtime && cellKey(r, { except: ['runtime'] }) === group)
+    if (unique(inGroup.map((r) => r.runtime)).length < 2) continue
+    const first = inGroup[0]
+    const baseline = inGroup.filter((r) => r.runtime === base)
+    if (baseline.length === 0) continue
+    const name = first.libRange != null ? `${first.lib}@${first.libVersion}` : first.lib
+    const cells = others.map((label) => {
+      const other = inGroup.filter((r) => r.runtime === label)
+      if (other.length === 0) return '—'
+      if (other.every((r) => r.status === 'unsupported')) return 'unsupported'
+      return `${doneMedian(other)} ms, ${comparedCell(baseline, other, [base, label])}`
+    })
+    rows.push([name, transportTitle(first.transport), cpuLabel(first.cpus), `${doneMedian(baseline)} ms`, ...cells])
+  }
+  if (rows.length === 0) return null
+  return formatTable(['Library', 'Transport', 'Workers', `${base} (baseline)`, ...others], rows)
+}
+
+// Each library's requests per second against `none` in the same http cell.
+function httpTable (runs) {
+  if (!runs.some((r) => r.libRange != null || (r.runtime && unique(runs.map((x) => x.runtime)).length > 1))) return null
+  const rows = []
+  const cellOf = (r) => cellKey(r, { except: ['lib', 'variant', 'middleware'] })
+  for (const group of unique(runs.map(cellOf))) {
+    const inGroup = runs.filter((r) => cellOf(r) === group)
+    const none = inGroup.filter((r) => r.lib === 'none' && r.ok)
+    if (none.length === 0) continue
+    const noneRate = none.map((r) => r.reqPerSec?.mean).filter((v) => v != null)
+    const first = inGroup[0]
+    for (const name of unique(inGroup.filter((r) => r.lib !== 'none').map((r) => (r.libRange != null ? `${r.lib}@${r.libVersion}` : r.lib)))) {
+      const libRuns = inGroup.filter((r) => (r.libRange != null ? `${r.lib}@${r.libVersion}` : r.lib) === name)
+      const ok = libRuns.filter((r) => r.ok)
+      const rates = ok.map((r) => r.reqPerSec?.mean).filter((v) => v != null)
+      const result = judge(noneRate, rates, { better: 'higher' })
+      const lost = ok.filter((r) => r.dropRate > 0).length
+      rows.push([name, `${transportTitle(first.transport)}, ${first.logsPerRequest} × ${first.size} B per request, ${cpuLabel(first.cpus)}`,
+        formatCount(median(noneRate)), ok.length ? formatCount(median(rates)) : `failed: ${libRuns.find((r) => !r.ok)?.error ?? '?'}`,
+        ok.length ? verdictCell(result) : '—', lost ? `${lost} of ${ok.length} runs lost events` : 'every event'])
+    }
+  }
+  if (rows.length === 0) return null
+  return formatTable(['Library', 'Load', 'none req/s', 'req/s', 'Ratio to none', 'Delivered'], rows)
+}
+
+// The median done time of the runs that delivered every event, formatted.
+function doneMedian (runs) {
+  const value = median(delivered(runs).map((r) => r.doneMs))
+  return value == null || Number.isNaN(value) ? '—' : formatMs(value)
+}

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { versionsSection } from '../src/report/versions-section.js'
+
+// Runs as `run` records them, with only what the section reads.
+function runs ({ lib, libVersion, libRange = null, runtime = 'node 20.20.2', transport = 'file', cpus = 1, done }) {
+  return done.map((doneMs, i) => ({ type: 'run', lib, libVersion, libRange, runtime, transport, sink: transport, cpus, events: 1000, size: 13, run: i + 1, ok: true, status: 'ok', dropRate: 0, doneMs }))
+}
+
+const render = (runList, env = { node: 'v20.20.2' }) => versionsSection.render({ runs: runList, summary: [], env }).markdown
+
+describe('At a glance: versions and runtimes', () => {
+  it('says nothing where neither versions nor runtimes vary (other pages are unchanged)', () => {
+    assert.equal(render(runs({ lib: 'pino', libVersion: '10.4.0', done: [10, 11, 12] })), '')
+  })
+
+  it('compares each newer version with the oldest, in the same cell, with the ratio, interval and verdict', () => {
+    const markdown = render([
+      ...runs({ lib: 'pino', libVersion: '5.17.0', libRange: '5', done: [200, 205, 210, 202, 208] }),
+      ...runs({ lib: 'pino', libVersion: '10.4.0', libRange: '10', done: [100, 102, 104, 101, 103] }),
+      ...runs({ lib: 'winston', libVersion: '3.2.1', libRange: '3.2.1', done: [300, 310, 305, 302, 308] }),
+      ...runs({ lib: 'winston', libVersion: '3.19.0', libRange: '3', done: [301, 309, 306, 303, 307] })
+    ])
+    assert.match(markdown, /## At a glance: versions and runtimes/)
+    const pino = markdown.split('\n').find((l) => l.startsWith('| pino '))
+    assert.match(pino, /\| 5\.17\.0 +\| 10\.4\.0 +\|/)
+    assert.match(pino, /0\.\d\d× \(p 0\.\d+\) \*\*faster\*\*/)
+    const winston = markdown.split('\n').find((l) => l.startsWith('| winston '))
+    assert.match(winston, /\*\*same\*\*/)
+  })
+
+  it('says which side lost events instead of comparing times that did not deliver', () => {
+    const lossy = runs({ lib: 'winston', libVersion: '3.2.1', libRange: '3.2.1', done: [90, 95, 92, 91] }).map((r) => ({ ...r, dropRate: 0.25 }))
+    const markdown = render([...lossy, ...runs({ lib: 'winston', libVersion: '3.19.0', libRange: '3', done: [300, 310, 305, 302] })])
+    assert.match(markdown, /\| winston 3\.2\.1 lost events in every run \(25\.0% on average\): not compared \|/)
+  })
+
+  it('compares each runtime with the Node running log-bench, and names what cannot run', () => {
+    const markdown = render([
+      ...runs({ lib: 'pino', libVersion: '10.4.0', runtime: 'node 20.20.2', done: [100, 101, 102, 103, 104] }),
+      ...runs({ lib: 'pino', libVersion: '10.4.0', runtime: 'bun 1.4.5', done: [150, 151, 152, 153, 154] }),
+      { type: 'run', lib: 'pino', libVersion: '10.4.0', runtime: 'deno 2.9.6', transport: 'file', sink: 'file', cpus: 1, events: 1000, size: 13, run: 1, ok: false, status: 'unsupported', error: 'deno cannot' }
+    ])
+    assert.match(markdown, /\| Library \| +Transport \| Workers \| node 20\.20\.2 \(baseline\) \| +bun 1\.4\.5 \| +deno 2\.9\.6 \|/)
+    const row = markdown.split('\n').find((l) => l.startsWith('| pino '))
+    assert.match(row, /152 ms, 1\.\d\d× \(p 0\.\d+\) \*\*slower\*\*/)
+    assert.match(row, /\| unsupported \|$/)
+  })
+
+  it('compares each library with none under http, in requests per second', () => {
+    const http = (lib, libVersion, libRange, rates) => rates.map((mean, i) => ({ type: 'http', lib, libVersion, libRange, runtime: 'node 20.20.2', mode: 'route', middleware: null, transport: 'console', sink: 'pipe', cpus: 1, logsPerRequest: 5, size: 20, connections: 10, pipelining: 1, durationSeconds: 5, warmupSeconds: 1, run: i + 1, ok: true, dropRate: 0, reqPerSec: { mean } }))
+    const markdown = render([
+      ...http('none', null, null, [5000, 5100, 5050, 4950, 5020]),
+      ...http('winston', '2.4.7', '2', [2000, 2100, 2050, 1990, 2020]),
+      ...http('pino', '10.4.0', null, [4000, 4100, 4050, 3990, 4020])
+    ])
+    const winston = markdown.split('\n').find((l) => l.startsWith('| winston@2.4.7 '))
+    assert.match(winston, /\| +5,020 \| +2,020 \| 0\.40× \(p 0\.\d+\) \*\*slower\*\* \| every event/)
+    assert.ok(markdown.split('\n').some((l) => l.startsWith('| pino ')))
+  })
+})
