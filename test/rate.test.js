@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { readJson, runCli, tmpDir } from './helpers.js'
@@ -44,4 +45,17 @@ describe('run --rate: paced logging', () => {
       assert.match(result.stderr, expected)
     })
   }
+})
+
+describe('a scenario run group with "rate"', () => {
+  it('paces its cells as run --rate does', async () => {
+    const dir = tmpDir()
+    const file = path.join(dir, 's.json')
+    fs.writeFileSync(file, JSON.stringify({ name: 'paced', run: [{ libs: ['noop'], transports: ['file'], events: 200, rate: 1000, runs: 1 }] }))
+    const result = await runCli(['run', '--scenario', file, '--out', path.join(dir, 'r.json'), '--quiet'])
+    assert.equal(result.code, 0, result.stderr)
+    const run = readJson(path.join(dir, 'r.json')).runs[0]
+    assert.equal(run.rate, 1000)
+    assert.ok(run.loggingMs >= 199, `${run.loggingMs}`)
+  })
 })

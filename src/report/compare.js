@@ -35,8 +35,21 @@ const METRICS = [
   { key: 'doneMs', title: 'done (ms)', format: formatMs },
   { key: 'eventsPerSec', title: 'events/s', format: formatCount },
   { key: 'maxRssBytes', title: 'peak RSS per worker', format: formatBytes },
-  { key: 'dropRate', title: 'drop rate', format: (v) => `${(v * 100).toFixed(2)}%`, points: true }
+  { key: 'dropRate', title: 'drop rate', format: (v) => `${(v * 100).toFixed(2)}%`, points: true },
+  // What a call costs besides time (docs/costs.md): compared only where both files recorded it.
+  { key: 'callP50Ns', title: 'ns per call p50', value: (r) => r.callLatencyNs?.p50, format: formatCount },
+  { key: 'callP99Ns', title: 'ns per call p99', value: (r) => r.callLatencyNs?.p99, format: formatCount },
+  { key: 'callP999Ns', title: 'ns per call p99.9', value: (r) => r.callLatencyNs?.p999, format: formatCount },
+  { key: 'allocBytesPerEvent', title: 'bytes allocated per event', format: formatBytes },
+  // GC only from runs that read V8's records (they also have allocBytesPerEvent): older runs' counts
+  // came from an observer that lost collections.
+  { key: 'gcPer10kEvents', title: 'GCs per 10,000 events', value: (r) => (r.allocBytesPerEvent == null || !r.sent ? null : (r.gcCount / r.sent) * 10_000), format: (v) => v.toFixed(1) },
+  { key: 'gcPauseMs', title: 'GC pause (ms)', value: (r) => (r.allocBytesPerEvent == null ? null : r.gcPauseMs), format: formatMs },
+  { key: 'cpuMainNsPerEvent', title: 'CPU ns per event, calling thread', value: (r) => r.nsCpuPerEvent?.mainThread, format: formatCount },
+  { key: 'cpuOtherNsPerEvent', title: 'CPU ns per event, other threads', value: (r) => r.nsCpuPerEvent?.otherThreads, format: formatCount },
+  { key: 'eventLoopDelayP99Ns', title: 'event-loop delay p99 (ms, paced runs)', value: (r) => r.eventLoopDelayNs?.p99, format: (v) => formatMs(v / 1e6) }
 ]
+const valueOf = (metric, run) => (metric.value ? metric.value(run) : run[metric.key])
 
 function cellsOf (dataset) {
   const cells = new Map()
@@ -75,8 +88,8 @@ export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA, test = DEF
       continue
     }
     for (const metric of result.metrics) {
-      const xs = okB.map((r) => r[metric.key]).filter((v) => v != null)
-      const ys = okN.map((r) => r[metric.key]).filter((v) => v != null)
+      const xs = okB.map((r) => valueOf(metric, r)).filter((v) => v != null)
+      const ys = okN.map((r) => valueOf(metric, r)).filter((v) => v != null)
       if (xs.length === 0 || ys.length === 0) continue
       metric.rows.push({ cell: name(b), ...compareValues(xs, ys, { alpha, test }) })
     }

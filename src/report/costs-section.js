@@ -12,7 +12,7 @@ import { ofType } from '../results/model.js'
 // Only runs that recorded these figures count (see docs/costs.md): results made before them show
 // nothing here, never zeros.
 
-const recorded = (r) => r.ok && r.callLatencyNs != null && r.allocBytesPerEvent != null
+export const recorded = (r) => r.ok && r.callLatencyNs != null && r.allocBytesPerEvent != null
 
 export const costsSection = {
   name: 'costs',

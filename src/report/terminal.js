@@ -1,5 +1,6 @@
 import { detailsTable, groupsOf, libTable, summaryTable } from './run-section.js'
-import { runName } from './labels.js'
+import { runName, unique } from './labels.js'
+import { costsTable, recorded } from './costs-section.js'
 import { ofType } from '../results/model.js'
 
 // The terminal's exporter of `run` results: the same groups and tables as the markdown report
@@ -18,6 +19,11 @@ export function renderTerminal (doc) {
     }
     out.push(`\n### ${group.title} summary (mean)\n`, summaryTable(group))
     out.push(`\n### ${group.title} details (median ± stddev; done × raw)\n`, detailsTable(group).text)
+    const measured = group.runs.filter(recorded)
+    if (measured.length) {
+      out.push(`\n### ${group.title}: what each call costs (median; see docs/costs.md)\n`,
+        costsTable(group, measured, { paced: measured.some((r) => r.eventLoopDelayNs != null), showWorkers: unique(measured.map((r) => r.cpus)).length > 1 }))
+    }
   }
   const failed = runs.filter((r) => r.status === 'failed')
   if (failed.length) out.push('\nFailed runs:', ...failed.map((r) => `- ${r.lib} ${r.transport} ${r.cpus} cpu run ${r.run} failed: ${r.error}`))

@@ -9,7 +9,10 @@ const HARDWARE_FIELDS = ['hostname', 'cpuModel', 'cpuCount', 'memoryBytes', 'os'
 // would have written: same cells in the same order. Refuses results of different plans, a shard
 // given twice, a run present in two files, and (unless allowed) shards measured on different hardware.
 export function mergeShards (inputs, { allowMixedHardware = false, summarizers = SUMMARIZERS } = {}) {
-  if (inputs.length < 2) throw new UsageError('merge needs at least two results files')
+  // A scenario run whole on one machine (--shard 1/1, as the results workflow runs `versions`) is one
+  // shard: merging it checks it and writes the unsharded document like any merge.
+  const oneWhole = inputs.length === 1 && inputs[0].doc.env?.plan?.shard === '1/1'
+  if (inputs.length < 2 && !oneWhole) throw new UsageError('merge needs at least two results files (or the one shard of --shard 1/1)')
   const [first] = inputs
   for (const { file, doc } of inputs) {
     if (!doc.env.plan) throw new UsageError(`${file}: has no plan (written by an older log-bench?); only results of log-bench run can be merged`)
