@@ -143,6 +143,10 @@ for (const r of rows) {
 const rankOf = (key, transport) => rows.filter((r) => r.transport === transport && r.lib !== 'raw' && r[key] != null).sort((a, b) => a[key] - b[key]).map((r) => r.lib).join(' < ')
 for (const transport of transports) {
   lines.push('', `${transport} ranking by done: plain ${rankOf('plainFastest', transport)}; log-bench ${rankOf('logBenchFastest', transport)}`)
+  // raw is the transport's limit only if no plain script, of any library, is faster than it.
+  const raw = rows.find((r) => r.lib === 'raw' && r.transport === transport && r.logBenchFastest != null)
+  const best = rows.filter((r) => r.transport === transport && r.plainFastest != null).sort((a, b) => a.plainFastest - b.plainFastest)[0]
+  if (raw && best) lines.push(`${transport} limit: raw in log-bench ${fmt(raw.logBenchFastest)} ms; the fastest plain script, ${best.lib} (benchmarks/plain/${best.lib}.js), ${fmt(best.plainFastest)} ms: ${raw.logBenchFastest <= best.plainFastest * 1.1 + 100 ? 'raw is the limit (within 1.10× + 100 ms)' : '**raw is not the limit**: a plain script is faster than 1.10× + 100 ms of it'}`)
 }
 
 // The plain script's allocation as V8 traces it: the sum of `allocated=` over every collection.

@@ -26,11 +26,14 @@ export function stddev (values) {
   return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1))
 }
 
+// Everything a reader needs to judge one cell's runs: centre, spread, the median's 95% interval
+// (with the coverage actually achieved: few runs cannot reach 95%) and the outliers.
 export function describe (values) {
   const xs = clean(values)
   if (xs.length === 0) return null
   const m = mean(xs)
   const sd = stddev(xs)
+  const interval = medianInterval(xs)
   return {
     n: xs.length,
     mean: m,
@@ -38,24 +41,171 @@ export function describe (values) {
     stddev: sd,
     min: Math.min(...xs),
     max: Math.max(...xs),
-    cv: m === 0 ? 0 : sd / Math.abs(m)
+    cv: m === 0 ? 0 : sd / Math.abs(m),
+    ciLow: interval.low,
+    ciHigh: interval.high,
+    ciCoverage: interval.coverage,
+    outliers: outliers(xs).length
   }
 }
 
-// Welch's two-sample t-test (unequal variances), two-sided: a test of the means (`compare --test welch`).
-// Returns null when either side has fewer than 2 values: no spread, no test.
-export function welchTTest (a, b) {
-  const xs = clean(a)
-  const ys = clean(b)
-  if (xs.length < 2 || ys.length < 2) return null
-  const va = stddev(xs) ** 2 / xs.length
-  const vb = stddev(ys) ** 2 / ys.length
-  const diff = mean(xs) - mean(ys)
-  // Both sides constant: the difference is exact, not a matter of chance.
-  if (va + vb === 0) return { t: diff === 0 ? 0 : Math.sign(diff) * Infinity, df: xs.length + ys.length - 2, p: diff === 0 ? 1 : 0 }
-  const t = diff / Math.sqrt(va + vb)
-  const df = (va + vb) ** 2 / (va ** 2 / (xs.length - 1) + vb ** 2 / (ys.length - 1))
-  return { t, df, p: regularizedIncompleteBeta(df / (df + t * t), df / 2, 0.5) }
+export const CONFIDENCE = 0.95
+
+// Distribution-free interval for the median from order statistics: [x(j), x(n+1-j)] covers the true
+// median with probability 1 − 2·P(B ≤ j − 1), B ~ Binomial(n, 1/2), whatever the distribution of the
+// runs. j is the largest with coverage ≥ 95%; below 6 runs no pair reaches 95%, so the interval is
+// [min, max] and `coverage` says what it achieves (3 runs: 75%, 5 runs: 93.75%; 1 run: 0).
+export function medianInterval (values, level = CONFIDENCE) {
+  const xs = clean(values).sort((a, b) => a - b)
+  const n = xs.length
+  if (n === 0) return { low: null, high: null, coverage: null }
+  let j = 1
+  while (j + 1 <= n / 2 && orderStatisticCoverage(n, j + 1) >= level) j++
+  const coverage = n === 1 ? 0 : orderStatisticCoverage(n, j)
+  return { low: xs[j - 1], high: xs[n - j], coverage }
+}
+
+function orderStatisticCoverage (n, j) {
+  let below = 0
+  let term = 0.5 ** n
+  for (let k = 0; k < j; k++) {
+    below += term
+    term = term * (n - k) / (k + 1)
+  }
+  return 1 - 2 * below
+}
+
+// How far a cell's median interval reaches from the median, relative to it (0.05 = ±5%): the larger
+// side. null without an interval.
+export function relativeHalfWidth (d) {
+  if (!d || d.ciLow == null || !d.median) return null
+  return Math.max(d.median - d.ciLow, d.ciHigh - d.median) / Math.abs(d.median)
+}
+
+// About how many runs would narrow the median's interval to ±target: the interval of a median shrinks
+// as 1/√n, its half-width about 1.96 × 1.2533 σ/√n for roughly normal runs; at least 6 runs, the
+// fewest whose interval can reach 95%.
+export function runsForHalfWidth (d, target = 0.05) {
+  if (!d || d.cv == null) return null
+  return Math.max(6, Math.ceil((1.96 * 1.2533 * d.cv / target) ** 2))
+}
+
+// Outliers as hyperfine flags them: modified z-score (x − median) / MAD, an outlier beyond 10 robust
+// standard deviations (|z| > 1.4826 × 10, 1.4826 turning the MAD into a standard deviation for normal
+// data). Returns the outlying values. A MAD of 0 (over half the runs identical) makes every other
+// value an outlier, as in hyperfine.
+export const OUTLIER_THRESHOLD = 1.4826 * 10
+
+export function outliers (values) {
+  const xs = clean(values)
+  if (xs.length < 3) return []
+  const centre = median(xs)
+  const mad = median(xs.map((x) => Math.abs(x - centre)))
+  return xs.filter((x) => x !== centre && (mad === 0 || Math.abs(x - centre) / mad > OUTLIER_THRESHOLD))
+}
+
+export const DEFAULT_NOISE = 0.02
+export const DEFAULT_ALPHA = 0.05
+
+// The one comparison of two sets of runs (a cell against its baseline, or before against after),
+// for every module that compares. Returns:
+// - ratio: median(runs) / median(baselineRuns);
+// - ciLow, ciHigh: a distribution-free 95% interval for that ratio, the Hodges–Lehmann/Moses
+//   interval of the Mann–Whitney test on the logarithms (order statistics of the n·m pairwise
+//   ratios run/baseline run), with `coverage` the level achieved (below 95% with few runs: 3 + 3
+//   runs reach 90%, 2 + 2 67%);
+// - p: two-sided Mann–Whitney U test (the same test the interval inverts, so they agree);
+// - verdict: `same` when p ≥ alpha or the interval lies inside ±noise (as criterion.rs); otherwise
+//   `slower`/`faster` for a time (`better: 'lower'`) or a rate (`better: 'higher'`), `higher`/`lower`
+//   for a measure without a better direction.
+// Values that are not all positive (a drop rate of 0) have no ratio: the same on differences
+// (ratio null; difference, diffLow, diffHigh in the measure's own unit).
+export function compareRuns (baselineRuns, runs, { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE, better = 'lower' } = {}) {
+  const xs = clean(baselineRuns)
+  const ys = clean(runs)
+  const result = {
+    n: ys.length,
+    nBaseline: xs.length,
+    median: median(ys),
+    baselineMedian: median(xs),
+    ratio: null,
+    ciLow: null,
+    ciHigh: null,
+    difference: null,
+    diffLow: null,
+    diffHigh: null,
+    coverage: null,
+    p: null,
+    verdict: null
+  }
+  if (xs.length === 0 || ys.length === 0) return result
+  result.difference = result.median - result.baselineMedian
+  const onRatios = [...xs, ...ys].every((v) => v > 0)
+  const transform = onRatios ? Math.log : (v) => v
+  const shift = shiftInterval(xs.map(transform), ys.map(transform))
+  if (onRatios) {
+    result.ratio = result.median / result.baselineMedian
+    result.ciLow = Math.exp(shift.low)
+    result.ciHigh = Math.exp(shift.high)
+  } else {
+    result.diffLow = shift.low
+    result.diffHigh = shift.high
+  }
+  result.coverage = shift.coverage
+  const test = xs.length >= 2 && ys.length >= 2 ? mannWhitneyU(xs, ys) : null
+  result.p = test?.p ?? null
+  result.verdict = verdictOf(result, { alpha, noise, better, onRatios })
+  return result
+}
+
+function verdictOf (result, { alpha, noise, better, onRatios }) {
+  if (result.p == null || result.p >= alpha) return 'same'
+  const [low, high, centre] = onRatios ? [result.ciLow - 1, result.ciHigh - 1, result.ratio - 1] : [result.diffLow, result.diffHigh, result.difference]
+  // Inside the noise threshold: relative to the baseline for ratios, in the unit itself otherwise.
+  const scale = onRatios ? 1 : Math.abs(result.baselineMedian) || 1
+  if (low >= -noise * scale && high <= noise * scale) return 'same'
+  const up = low > 0 || (high >= 0 && centre > 0)
+  if (better === 'lower') return up ? 'slower' : 'faster'
+  if (better === 'higher') return up ? 'faster' : 'slower'
+  return up ? 'higher' : 'lower'
+}
+
+// Interval for the shift (ys − xs) from the order statistics of all pairwise differences: the k-th
+// smallest and k-th largest, k from the Mann–Whitney U distribution (exact without ties up to
+// EXACT_MAX_RUNS runs, the normal approximation beyond). When even k = 1 falls short of the level,
+// the widest interval (k = 1) and its coverage.
+function shiftInterval (xs, ys, level = CONFIDENCE) {
+  const differences = []
+  for (const x of xs) for (const y of ys) differences.push(y - x)
+  differences.sort((a, b) => a - b)
+  const m = differences.length
+  const tail = (1 - level) / 2
+  let k = 1
+  let coverage
+  if (xs.length + ys.length <= EXACT_MAX_RUNS) {
+    const cdf = uCdf(xs.length, ys.length)
+    while (k + 1 <= (m + 1) / 2 && cdf[k] <= tail) k++
+    coverage = 1 - 2 * cdf[k - 1]
+  } else {
+    const sd = Math.sqrt(xs.length * ys.length * (xs.length + ys.length + 1) / 12)
+    k = Math.max(1, Math.floor(m / 2 - 1.959963984540054 * sd))
+    coverage = 1 - 2 * normalCdf((k - 1 + 0.5 - m / 2) / sd)
+  }
+  if (m === 1) coverage = 0
+  return { low: differences[k - 1], high: differences[m - k], coverage }
+}
+
+// mulberry32: a small, fast generator of numbers in [0, 1) whose whole state is the seed, for orders
+// that must repeat from a recorded seed.
+export function seededRandom (seed) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6D2B79F5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
 }
 
 // Mann–Whitney U test (Wilcoxon rank-sum), two-sided: whether one side's runs tend to be larger than
@@ -96,8 +246,12 @@ export function mannWhitneyU (a, b) {
 // Up to this many runs in all, the exact distribution of U is counted (a few thousand steps).
 const EXACT_MAX_RUNS = 60
 
-// P(U <= u) for sizes n1, n2 without ties: counts of rank arrangements by U, built up one value at a time.
-function exactUCdf (u, n1, n2) {
+// P(U <= u) for u = 0 … n1·n2, sizes n1, n2 without ties: counts of rank arrangements by U, built
+// up one value at a time.
+const uCdfs = new Map()
+function uCdf (n1, n2) {
+  const key = `${n1},${n2}`
+  if (uCdfs.has(key)) return uCdfs.get(key)
   // counts[i][j] is the distribution of U over i values on one side and j on the other.
   let previous = Array.from({ length: n2 + 1 }, () => [1])
   for (let i = 1; i <= n1; i++) {
@@ -116,9 +270,16 @@ function exactUCdf (u, n1, n2) {
   }
   const counts = previous[n2]
   const total = counts.reduce((sum, c) => sum + c, 0)
+  const cdf = []
   let below = 0
-  for (let k = 0; k <= Math.floor(u) && k < counts.length; k++) below += counts[k]
-  return below / total
+  for (const c of counts) cdf.push((below += c) / total)
+  uCdfs.set(key, cdf)
+  return cdf
+}
+
+function exactUCdf (u, n1, n2) {
+  const cdf = uCdf(n1, n2)
+  return cdf[Math.min(cdf.length - 1, Math.floor(u))]
 }
 
 // The smallest two-sided p the exact Mann–Whitney test can give for n1 and n2 runs: both orders of
@@ -135,54 +296,4 @@ function normalCdf (z) {
   const t = 1 / (1 + 0.3275911 * x)
   const erf = 1 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x)
   return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2
-}
-
-// Lanczos approximation (g = 7, n = 9) of ln Γ(x) for x > 0.
-function logGamma (x) {
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
-    12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7]
-  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x)
-  x -= 1
-  let sum = c[0]
-  for (let i = 1; i < 9; i++) sum += c[i] / (x + i)
-  const t = x + 7.5
-  return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(sum)
-}
-
-// I_x(a, b) by the continued fraction (modified Lentz), using the symmetry relation where it converges faster.
-function regularizedIncompleteBeta (x, a, b) {
-  if (x <= 0) return 0
-  if (x >= 1) return 1
-  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x))
-  if (x > (a + 1) / (a + b + 2)) return 1 - front * betaContinuedFraction(1 - x, b, a) / b
-  return front * betaContinuedFraction(x, a, b) / a
-}
-
-function betaContinuedFraction (x, a, b) {
-  const tiny = 1e-300
-  let c = 1
-  let d = 1 - (a + b) * x / (a + 1)
-  if (Math.abs(d) < tiny) d = tiny
-  d = 1 / d
-  let h = d
-  for (let m = 1; m <= 300; m++) {
-    const m2 = 2 * m
-    let aa = m * (b - m) * x / ((a + m2 - 1) * (a + m2))
-    d = 1 + aa * d
-    if (Math.abs(d) < tiny) d = tiny
-    c = 1 + aa / c
-    if (Math.abs(c) < tiny) c = tiny
-    d = 1 / d
-    h *= d * c
-    aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1))
-    d = 1 + aa * d
-    if (Math.abs(d) < tiny) d = tiny
-    c = 1 + aa / c
-    if (Math.abs(c) < tiny) c = tiny
-    d = 1 / d
-    const delta = d * c
-    h *= delta
-    if (Math.abs(delta - 1) < 1e-12) break
-  }
-  return h
 }

@@ -1,24 +1,15 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import path from 'node:path'
-import { ROOT, runCli } from './helpers.js'
+import { ROOT, runCli, tmpDir } from './helpers.js'
 import { loadResults } from '../src/results/read.js'
-import { compareDatasets, compareValues } from '../src/report/compare.js'
-import { mannWhitneyU, smallestMannWhitneyP, welchTTest } from '../src/stats.js'
+import fs from 'node:fs'
+import { compareDatasets, compareWithBaseline } from '../src/report/compare.js'
+import { mannWhitneyU, smallestMannWhitneyP } from '../src/stats.js'
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'report')
 const BASE = path.join(FIXTURES, 'compare-base.json')
 const NEW = path.join(FIXTURES, 'compare-new.json')
-
-test('Welch t-test matches the textbook value', () => {
-  const { t, df, p } = welchTTest([1, 2, 3, 4, 5], [2, 4, 6, 8, 10])
-  assert.ok(Math.abs(t + 1.8974) < 1e-4, `t = ${t}`)
-  assert.ok(Math.abs(df - 5.8824) < 1e-4, `df = ${df}`)
-  assert.ok(Math.abs(p - 0.1075) < 1e-4, `p = ${p}`)
-  assert.equal(welchTTest([1], [2, 3]), null)
-  assert.equal(welchTTest([5, 5, 5], [5, 5, 5]).p, 1)
-  assert.equal(welchTTest([5, 5, 5], [6, 6, 6]).p, 0)
-})
 
 test('Mann-Whitney U: exact p for small samples, the normal approximation with ties', () => {
   // Every arrangement of 5 + 4 values counted by hand: U = 17 (or 3), P(U <= 3) = 7 / 126.
@@ -36,64 +27,120 @@ test('Mann-Whitney U: exact p for small samples, the normal approximation with t
   assert.equal(mannWhitneyU([], [1]), null)
 })
 
-test('a real change is significant, noise is not; the figure shown is the one tested', () => {
-  const real = compareValues([100, 102, 98, 101, 99], [150, 149, 152, 151, 148])
-  assert.equal(real.significant, true)
-  assert.ok(Math.abs(real.change - 0.5) < 1e-9)
-  assert.equal(real.base.centre, 100)
-  const noise = compareValues([200, 210, 190, 205, 195], [205, 195, 200, 199, 201])
-  assert.equal(noise.significant, false)
-  assert.ok(noise.p > 0.5)
-  // 3 + 3 runs: even a complete separation gives p = 0.1, and the result says the test could not reach alpha.
-  const few = compareValues([100, 102, 98], [150, 149, 152])
-  assert.deepEqual([few.significant, few.powerless, few.p], [false, true, 0.1])
-  const welch = compareValues([100, 102, 98, 120], [150, 149, 152, 151], { test: 'welch' })
-  assert.equal(welch.base.centre, 105)
-  assert.equal(welch.significant, true)
+const ENV = { node: 'v20.0.0', os: 'Linux', cpuModel: 'Test CPU', cpuCount: 2, memoryBytes: 1 << 30, libVersions: {}, command: 'log-bench run', time: '2026-11-23T10:00:00.000Z', hostname: 'h' }
+
+// A results file with the given done times per library (file, 1 worker), unblocked at half of them.
+function resultsFile (dir, name, doneByLib, { transport = 'file', extra = [] } = {}) {
+  const runs = []
+  for (const [lib, times] of Object.entries(doneByLib)) {
+    times.forEach((doneMs, i) => runs.push({
+      type: 'run', lib, libVersion: '1', variant: 'default', workload: 'string', transport, sink: transport === 'file' ? 'file' : 'pipe', cpus: 1, events: 1000, size: 13, run: i + 1,
+      ok: doneMs != null, status: doneMs != null ? 'ok' : 'failed', error: doneMs != null ? null : 'nothing arrived',
+      sent: 1000, received: doneMs != null ? 1000 : 0, corrupt: 0, duplicates: 0, dropRate: doneMs != null ? 0 : 1,
+      unblockedMs: doneMs && doneMs / 2, doneMs, eventsPerSec: doneMs && 1e6 / doneMs, cpuUserMs: 1, cpuSystemMs: 1, maxRssBytes: 1e8
+    }))
+  }
+  const file = path.join(dir, name)
+  fs.writeFileSync(file, JSON.stringify({ schema: 1, tool: 'log-bench', kind: 'results', complete: true, interrupted: false, env: { ...ENV, time: `2026-11-23T10:00:0${name.length % 10}.000Z` }, runs: [...runs, ...extra], summary: [] }))
+  return file
+}
+
+const around = (centre, spread = 0.01) => [0.3, -0.8, 0.1, 0.9, -0.4, 0.6, -0.2, -0.9, 0.5, 0].map((u) => centre * (1 + spread * u))
+
+test('compareWithBaseline: every cell against the baseline library of its group, a verdict per speed measure', () => {
+  const dir = tmpDir()
+  const file = resultsFile(dir, 'one.json', { pino: around(600), twin: around(601), slow: around(660), broken: [null, null] })
+  const result = compareWithBaseline(loadResults([file]), 'pino')
+  const done = Object.fromEntries(result.comparisons.filter((r) => r.measure === 'doneMs').map((r) => [r.lib, r]))
+  assert.deepEqual(Object.keys(done).sort(), ['slow', 'twin'])
+  assert.equal(done.twin.verdict, 'same')
+  assert.equal(done.slow.verdict, 'slower')
+  assert.ok(done.slow.ciLow > 1.08 && done.slow.ciHigh < 1.12, JSON.stringify(done.slow))
+  for (const field of ['lib', 'variant', 'workload', 'transport', 'cpus', 'measure', 'baseline', 'ratio', 'ciLow', 'ciHigh', 'p', 'verdict', 'n']) assert.ok(field in done.slow, field)
+  assert.equal(done.slow.baseline, 'pino')
+  assert.deepEqual(result.comparisons.map((r) => r.measure).sort(), ['doneMs', 'doneMs', 'unblockedMs', 'unblockedMs'])
+  assert.match(result.notCompared.join(), /broken .*failed/)
 })
 
-test('compareDatasets: per cell and metric; cells in only one file are listed', () => {
-  const result = compareDatasets(loadResults([BASE]), loadResults([NEW]), { test: 'welch' })
-  const done = result.metrics.find((m) => m.key === 'doneMs').rows
-  assert.deepEqual(done.map((r) => [r.cell, r.significant]), [['file pino 1 CPU', true], ['file winston 1 CPU', false]])
+test('compareWithBaseline: cells of other groups are compared with their own group\'s baseline only', () => {
+  const dir = tmpDir()
+  const file = resultsFile(dir, 'two.json', { pino: around(600), slow: around(900) }, { transport: 'file' })
+  const doc = JSON.parse(fs.readFileSync(file, 'utf8'))
+  // The console cell of `slow` has no pino console cell beside it.
+  doc.runs.push(...doc.runs.filter((r) => r.lib === 'slow').map((r) => ({ ...r, transport: 'console', sink: 'pipe', doneMs: r.doneMs / 3 })))
+  fs.writeFileSync(file, JSON.stringify(doc))
+  const result = compareWithBaseline(loadResults([file]), 'pino')
+  assert.deepEqual(result.comparisons.map((r) => `${r.transport} ${r.lib} ${r.measure} ${r.verdict}`), ['file slow unblockedMs slower', 'file slow doneMs slower'])
+  assert.match(result.notCompared.join(), /console \(pipe\) slow .*no pino cell/)
+})
+
+test('log-bench compare --baseline: tables with ratio, interval, p and verdict; --json rows; bad input', async () => {
+  const dir = tmpDir()
+  const file = resultsFile(dir, 'one.json', { pino: around(600), twin: around(601), slow: around(660) })
+  const text = await runCli(['compare', file, '--baseline', 'pino'])
+  assert.equal(text.code, 0, text.stderr)
+  assert.match(text.stdout, /done \(ms\)\n\| cell +\| +pino \| +cell \| +ratio \[95% CI\] \| +p \| verdict \|/)
+  assert.match(text.stdout, /\| file slow 1 CPU +\| +600 \(n=10\) \| +660 \(n=10\) \| +1\.100 \[1\.0\d\d, 1\.1\d\d\] \| <0\.001 \| +slower \|/)
+  assert.match(text.stdout, /\| file twin 1 CPU .* +same \|/)
+  const json = await runCli(['compare', file, '--baseline', 'pino', '--json', '--noise', '5%'])
+  assert.equal(json.code, 0, json.stderr)
+  const parsed = JSON.parse(json.stdout)
+  assert.equal(parsed.noise, 0.05)
+  assert.equal(parsed.comparisons.length, 4)
+  assert.ok(parsed.comparisons.every((r) => ['same', 'slower'].includes(r.verdict)))
+  // 10% slower is outside ±5%: still slower; inside ±20% it reads same.
+  assert.equal(parsed.comparisons.find((r) => r.lib === 'slow' && r.measure === 'doneMs').verdict, 'slower')
+  const wide = JSON.parse((await runCli(['compare', file, '--baseline', 'pino', '--json', '--noise', '0.2'])).stdout)
+  assert.equal(wide.comparisons.find((r) => r.lib === 'slow' && r.measure === 'doneMs').verdict, 'same')
+  for (const [args, message] of [
+    [[file, '--baseline', 'bunyan'], /--baseline bunyan: no cell of bunyan in the results \(libraries: pino, twin, slow\)/],
+    [[file, file, '--baseline', 'pino'], /--baseline compares the cells of one results file/],
+    [[file, '--baseline', 'pino', '--noise', '2'], /--noise must be a fraction/],
+    [[file, '--baseline', 'pino', '--noise', 'x%'], /--noise must be a fraction/],
+    [[file], /compare needs two results files/]
+  ]) {
+    const result = await runCli(['compare', ...args])
+    assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`)
+    assert.match(result.stderr, message)
+    assert.equal(result.stdout, '')
+  }
+})
+
+test('log-bench compare a b: per cell and measure; 3 + 3 runs warn and no closing line contradicts the warning', async () => {
+  const result = compareDatasets(loadResults([BASE]), loadResults([NEW]))
+  const done = result.comparisons.filter((r) => r.measure === 'doneMs')
+  assert.deepEqual(done.map((r) => [r.cell, r.verdict]), [['file pino 1 CPU', 'same'], ['file winston 1 CPU', 'same']])
   assert.deepEqual(result.onlyBase, ['file raw 1 CPU'])
   assert.deepEqual(result.onlyNew, ['file log4js 1 CPU'])
-})
-
-test('log-bench compare: Mann-Whitney on medians by default, and says when 3 + 3 runs cannot reach --alpha', async () => {
   const { code, stdout, stderr } = await runCli(['compare', BASE, NEW])
   assert.equal(code, 0, stderr)
-  assert.match(stdout, /Values are medians .* Mann–Whitney U test on the runs .*, two-sided, significant when p < 0\.05/)
-  assert.match(stdout, /\| file pino 1 CPU +\| +100 ± 2% \| +150 ± 1% \| +~ \(p=0\.100 n=3\+3\) \|/)
-  assert.match(stdout, /warning: with 3\+3 runs the smallest p this test can give is 0\.100, not below --alpha 0\.05: no comparison can be called significant .* --runs 4 or more .* --test welch/)
-})
-
-test('log-bench compare --test welch prints a benchstat-like table of means with ~ where not significant', async () => {
-  const { code, stdout, stderr } = await runCli(['compare', BASE, NEW, '--test', 'welch'])
-  assert.equal(code, 0, stderr)
-  assert.match(stdout, /Values are means .* Welch's two-sample t-test on the runs, two-sided, significant when p < 0\.05/)
-  assert.doesNotMatch(stdout, /warning:/)
-  assert.match(stdout, /done \(ms\)\n\| cell +\| +base \| +new \| +change \|/)
-  assert.match(stdout, /\| file pino 1 CPU +\| +100 ± 2% \| +150 ± 1% \| +\+50\.\d\d% \(p=0\.000 n=3\+3\) \|/)
-  assert.match(stdout, /\| file winston 1 CPU +\| +200 ± 5% \| +200 ± 3% \| +~ \(p=1\.000 n=3\+3\) \|/)
-  assert.match(stdout, /3 of 10 comparisons significant; by chance alone about 0\.5 would be/)
+  assert.match(stdout, /\| file pino 1 CPU +\| +100 \(n=3\) \| +150 \(n=3\) \| +1\.500 \[1\.\d+, 1\.\d+\]\* \| 0\.100 \| +same \|/)
+  assert.match(stdout, /warning: with 3\+3 runs the smallest p the test can give is 0\.100, not below 0\.05: no comparison can read faster or slower/)
+  assert.match(stdout, /\* interval with less than 95% coverage: with 3\+3 runs .* \(90% instead\)/)
+  assert.doesNotMatch(stdout, /by chance/)
   assert.match(stdout, /only in base \(not compared\): file raw 1 CPU/)
-  assert.match(stdout, /only in new \(not compared\): file log4js 1 CPU/)
-  assert.doesNotMatch(stdout, /note: /)
 })
 
-test('compare says so when the two files come from different machines', async () => {
-  const { code, stdout } = await runCli(['compare', BASE, path.join(FIXTURES, 'other-machine.json')])
-  assert.equal(code, 0)
-  assert.match(stdout, /note: the two files come from different environments \(cpuModel/)
-  assert.match(stdout, /~ \(p=1\.000 n=3\+3\)/)
+test('log-bench compare a b with enough runs: verdicts, and the closing line counts only comparisons that could be significant', async () => {
+  const dir = tmpDir()
+  const a = resultsFile(dir, 'a.json', { pino: around(600), winston: around(800) })
+  const b = resultsFile(dir, 'bb.json', { pino: around(600, 0.012), winston: around(880) })
+  const { code, stdout, stderr } = await runCli(['compare', a, b])
+  assert.equal(code, 0, stderr)
+  assert.match(stdout, /\| file winston 1 CPU +\| +800 \(n=10\) \| +880 \(n=10\) \| +1\.100 .* +slower \|/)
+  assert.match(stdout, /\| file pino 1 CPU .* +same \|/)
+  assert.doesNotMatch(stdout, /warning:/)
+  assert.match(stdout, /\d+ of \d+ comparisons that could reach p < 0\.05 read faster or slower; on identical code about \d+\.\d would by chance/)
 })
 
-test('compare of bad input: exit 2 with one line', async () => {
-  for (const args of [[BASE, path.join(FIXTURES, 'not-json.json')], [BASE], [BASE, NEW, '--alpha', '2'], [BASE, NEW, '--test', 'students']]) {
-    const { code, stdout, stderr } = await runCli(['compare', ...args])
-    assert.equal(code, 2, args.join(' '))
-    assert.equal(stdout, '')
-    assert.equal(stderr.trimEnd().split('\n').length, 1, stderr)
-  }
+test('compare does not skip http runs: it compares them on requests/s and latency', async () => {
+  const dir = tmpDir()
+  const http = (lib, reqPerSec, i) => ({ type: 'http', lib, libVersion: '1', mode: 'route', middleware: null, transport: 'console', sink: 'pipe', cpus: 1, logsPerRequest: 1, size: 20, connections: 10, pipelining: 1, durationSeconds: 5, warmupSeconds: 1, run: i + 1, ok: true, status: 'ok', error: null, reqPerSec: { mean: reqPerSec }, latencyMs: { p99: 10 }, sent: 10, received: 10, dropRate: 0 })
+  const extra = [...around(5000).map((v, i) => http('none', v, i)), ...around(4000).map((v, i) => http('pino', v, i))]
+  const file = resultsFile(dir, 'h.json', {}, { extra })
+  const result = compareWithBaseline(loadResults([file]), 'none')
+  const rate = result.comparisons.find((r) => r.measure === 'reqPerSec')
+  assert.equal(rate.lib, 'pino')
+  assert.equal(rate.verdict, 'slower')
+  assert.ok(Math.abs(rate.ratio - 0.8) < 1e-9)
 })

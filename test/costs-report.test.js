@@ -71,13 +71,13 @@ describe('compare and the costs', () => {
   it('compares bytes, GC, call time and CPU per event where both sides recorded them, and leaves them out where not', async () => {
     const { compareDatasets } = await import('../src/report/compare.js')
     const side = (alloc, costs = true) => dataset([1, 2, 3].map((run) => ({ ...runOf('pino', { run, costs }), ...(costs ? { allocBytesPerEvent: alloc + run } : {}) })))
-    const rowsOf = (result, key) => result.metrics.find((m) => m.key === key).rows
+    const rowsOf = (result, key) => result.comparisons.filter((row) => row.measure === key)
     const measured = compareDatasets(side(1000), side(2000))
     assert.equal(rowsOf(measured, 'allocBytesPerEvent').length, 1)
-    assert.equal(rowsOf(measured, 'allocBytesPerEvent')[0].base.centre, 1002)
-    assert.equal(rowsOf(measured, 'callP99Ns')[0].next.centre, 9000)
-    assert.equal(rowsOf(measured, 'gcPer10kEvents')[0].base.centre, 2)
-    assert.equal(rowsOf(measured, 'cpuOtherNsPerEvent')[0].base.centre, 1000)
+    assert.equal(rowsOf(measured, 'allocBytesPerEvent')[0].baselineMedian, 1002)
+    assert.equal(rowsOf(measured, 'callP99Ns')[0].median, 9000)
+    assert.equal(rowsOf(measured, 'gcPer10kEvents')[0].baselineMedian, 2)
+    assert.equal(rowsOf(measured, 'cpuOtherNsPerEvent')[0].baselineMedian, 1000)
     assert.equal(rowsOf(measured, 'eventLoopDelayP99Ns').length, 0)
     const old = compareDatasets(side(0, false), side(2000))
     for (const key of ['allocBytesPerEvent', 'callP99Ns', 'cpuMainNsPerEvent']) assert.equal(rowsOf(old, key).length, 0, key)

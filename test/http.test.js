@@ -4,6 +4,7 @@ import net from 'node:net'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { leftovers, readJson, ROOT, runCli, tmpDir, rsyslogSkip } from './helpers.js'
+import { inPlanOrder } from '../src/results/model.js'
 
 const CRASHING = path.join(ROOT, 'test', 'fixtures', 'http-crashing-adapter.js')
 const SHORT = ['--duration', '1', '--warmup', '0', '--connections', '4', '--quiet']
@@ -46,7 +47,7 @@ describe('log-bench http, route mode: none and every library, events counted thr
     assert.equal(result.code, 0, result.stderr)
     doc = readJson(out)
     assert.equal(doc.complete, true)
-    assert.deepEqual(doc.runs.map((r) => r.lib), ['none', 'log4js', 'winston', 'bunyan', 'pino', 'noop'])
+    assert.deepEqual(inPlanOrder(doc.runs).map((r) => r.lib), ['none', 'log4js', 'winston', 'bunyan', 'pino', 'noop'])
     assert.match(result.stdout, /\| Latency +\| +2\.5% \| +50% \| +97\.5% \| +99% \| +Avg \| +Stdev \| +Max \|/)
     assert.match(result.stdout, /\| pino Req\/Sec +\|/)
     assert.match(result.stdout, /\| none +\| .*baseline/)
@@ -65,16 +66,35 @@ describe('log-bench http, route mode: none and every library, events counted thr
     assert.equal(doc.runs.find((r) => r.lib === 'noop').received, null, 'noop cannot be counted: unknown, not 0')
   })
 
-  it('gives every library its throughput change against none, in runs and summary', () => {
+  it('gives every library its throughput against none in the summary: ratio of medians, interval, verdict', () => {
     const baseline = doc.summary.find((s) => s.type === 'http' && s.lib === 'none')
     assert.ok(baseline.reqPerSec.mean > 0)
     assert.equal(baseline.throughputChangePct, null)
     for (const lib of ['log4js', 'winston', 'bunyan', 'pino', 'noop']) {
       const entry = doc.summary.find((s) => s.type === 'http' && s.lib === lib)
       assert.equal(entry.status, 'ok', lib)
-      const expected = (entry.reqPerSec.mean / baseline.reqPerSec.mean - 1) * 100
+      const expected = (entry.reqPerSec.median / baseline.reqPerSec.median - 1) * 100
       assert.ok(Math.abs(entry.throughputChangePct - expected) < 1e-9, lib)
-      assert.equal(typeof doc.runs.find((r) => r.lib === lib).throughputChangePct, 'number', lib)
+      assert.ok(Math.abs(entry.throughputVsBaseline.ratio - 1 - expected / 100) < 1e-9, lib)
+      assert.equal(entry.throughputVsBaseline.verdict, 'same', `${lib}: one run each cannot be significant`)
+    }
+  })
+
+  it('runs the server and the load on disjoint CPUs, and records where each process ran', () => {
+    const placement = new Set(doc.runs.map((r) => JSON.stringify([r.serverCpus, r.loadCpus])))
+    assert.equal(placement.size, 1, 'one placement for the whole plan')
+    for (const run of doc.runs) {
+      if (!run.placement.pinned) {
+        assert.equal(run.serverCpus, null)
+        assert.match(run.placement.reason, /taskset|only CPU/)
+        continue
+      }
+      const { observed } = run.placement
+      assert.deepEqual([run.placement.serverCpus, run.placement.loadCpus], [run.serverCpus, run.loadCpus])
+      assert.deepEqual(observed.server, [run.serverCpus], `${run.lib}: server worker`)
+      assert.equal(observed.load, run.loadCpus, `${run.lib}: autocannon`)
+      assert.equal(observed.primary, run.loadCpus, `${run.lib}: primary`)
+      assert.notEqual(run.serverCpus, run.loadCpus)
     }
   })
 
@@ -186,7 +206,7 @@ describe('log-bench http over syslog: the same receiving ends as run', () => {
     assert.equal(result.code, 0, result.stderr)
     const doc = readJson(out)
     assert.equal(doc.env.options.syslog.sink, 'rsyslog')
-    const pino = doc.runs.filter((r) => r.lib === 'pino')
+    const pino = inPlanOrder(doc.runs).filter((r) => r.lib === 'pino')
     assert.deepEqual(pino.map((r) => r.sink), ['rsyslog-udp', 'rsyslog-tcp'])
     for (const run of pino) assertEveryEventArrived(run)
     await assertNoLeftovers(result.tag)
@@ -227,7 +247,10 @@ describe('log-bench http: bad input is one line, exit 2, nothing written', () =>
     [['--transport', 'carrier-pigeon'], /unknown transport "carrier-pigeon"/],
     [['--syslog', 'rsyslog'], /--syslog applies to the udp and tcp transports only/],
     [['--transport', 'udp', '--syslog', 'syslog-ng'], /unknown syslog sink \(--syslog\) "syslog-ng"/],
-    [['--transport', 'tcp', '--syslog-port', '514'], /--syslog-port needs --syslog-host/]
+    [['--transport', 'tcp', '--syslog-port', '514'], /--syslog-port needs --syslog-host/],
+    [['--server-cpus', 'one'], /--server-cpus must be a list of CPU numbers such as 1, 0-1 or 0,2-3/],
+    [['--server-cpus', '0', '--load-cpus', '0'], /--server-cpus and --load-cpus share CPU 0: give them disjoint lists/],
+    [['--load-cpus', '4000'], /--load-cpus names CPU 4000, which log-bench may not use here/]
   ]
   for (const [args, message] of cases) {
     it(args.join(' '), async () => {

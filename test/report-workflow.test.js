@@ -75,7 +75,7 @@ test('the results workflow: every scenario in shards, each merged, every page re
     assert.equal(reported.code, 0, reported.stderr)
     const seedPage = fs.readFileSync(path.join(dir, pages[0].out), 'utf8')
     assert.match(seedPage, /## At a glance[\s\S]*## Console[\s\S]*## Filesystem[\s\S]*## Then and now/)
-    assert.match(seedPage, /\| Shard 1\/5 +\|/)
+    assert.match(seedPage, /\| Shard 1\/4 +\|/)
     assert.ok(fs.existsSync(path.join(dir, 'images', 'console', 'benchmarks.png')))
     const httpPage = fs.readFileSync(path.join(dir, pages[1].out), 'utf8')
     assert.match(httpPage, /## HTTP route logging/)

@@ -123,7 +123,7 @@ test('log-bench report writes the page, every linked chart as a non-blank PNG, a
     const images = path.join(dir, 'docs', 'images')
     const { code, stdout, stderr } = await runCli(['report', RESULTS, '--out', out, '--images', images, '--format', 'md,csv'])
     assert.equal(code, 0, stderr)
-    assert.match(stdout, /wrote .*RESULTS\.md, .*RESULTS\.csv and 11 charts/)
+    assert.match(stdout, /wrote .*RESULTS\.md, .*RESULTS\.csv, .*RESULTS-summary\.csv and 11 charts/)
     const markdown = fs.readFileSync(out, 'utf8')
     const linked = [...markdown.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1])
     assert.deepEqual(linked.map((l) => l.replace(/^images\//, '')).sort(), [...EXPECTED_CHARTS].sort())

@@ -119,7 +119,8 @@ describe('Ctrl-C and SIGTERM', () => {
     it(`${signal} to the whole process group stops the workers, saves results so far and exits`, async () => {
       const out = path.join(tmpDir(), 'r.json')
       let child
-      const pending = runCli(['run', '--lib', `raw,${path.join(ADAPTERS, 'slow.js')}`, '--transport', 'file', '--cpus', '2', '--events', '100000', '--runs', '1', '--out', out], {
+      // Blocked order: raw (fast) first, then the slow adapter that the signal interrupts.
+      const pending = runCli(['run', '--lib', `raw,${path.join(ADAPTERS, 'slow.js')}`, '--transport', 'file', '--cpus', '2', '--events', '100000', '--runs', '1', '--order', 'blocked', '--out', out], {
         detached: true,
         onSpawn: (c) => { child = c }
       })

@@ -3,10 +3,12 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { ROOT, leftovers, readJson, runCli, tmpDir } from './helpers.js'
+import { comparisonGroupKey, inPlanOrder } from '../src/results/model.js'
 
 const SCENARIOS = path.join(ROOT, 'test', 'fixtures', 'scenarios')
 const scenario = (name) => path.join(SCENARIOS, `${name}.json`)
-const cellsOf = (doc) => doc.runs.map((r) => [r.type, r.lib, r.transport, r.cpus, r.size, r.mode ?? '', r.logsPerRequest ?? '', r.run].join('|'))
+// Cells in plan order (the results list runs in the order they ran: interleaved rounds).
+const cellsOf = (doc) => inPlanOrder(doc.runs).map((r) => [r.type, r.lib, r.transport, r.cpus, r.size, r.mode ?? '', r.logsPerRequest ?? '', r.run].join('|'))
 
 describe('scenario files', () => {
   it('every shipped scenario is valid against scenarios/schema.json', async () => {
@@ -30,8 +32,10 @@ describe('scenario files', () => {
     assert.equal(ran.code, 0, ran.stderr)
     const doc = readJson(path.join(cwd, 'results', 'quick.json'))
     assert.equal(doc.env.plan.name, 'quick')
-    assert.equal(doc.runs.length, 1)
-    assert.equal(doc.runs[0].ok, true, doc.runs[0].error)
+    // Shard 1 of 1000: one whole comparison group (the costliest), every run of it.
+    assert.ok(doc.runs.length >= 1)
+    assert.equal(new Set(doc.runs.map(comparisonGroupKey)).size, 1)
+    for (const run of doc.runs) assert.ok(run.ok || run.status === 'unsupported', run.error)
     const unknown = await runCli(['run', '--scenario', 'quik'], { cwd })
     assert.equal(unknown.code, 2)
     assert.match(unknown.stderr, /scenario not found: quik is neither a file nor a shipped scenario \(core, .*quick, .*workloads; see log-bench list\)/)
@@ -158,6 +162,11 @@ describe('interrupt and --resume', () => {
     assert.deepEqual(doc.runs.slice(0, finished.length), finished)
     assert.ok(doc.runs.every((r) => r.ok))
     assert.deepEqual(cellsOf(doc), ['raw', 'raw', 'slow', 'slow', 'pino', 'pino'].map((lib, i) => `run|${lib}|file|1|13|||${(i % 2) + 1}`))
+    // The resumed runs went on in the order of the first invocation: rounds, from its seed.
+    assert.deepEqual(doc.env.order, partial.env.order)
+    assert.equal(doc.env.order.mode, 'interleaved')
+    assert.deepEqual(doc.runs.map((r) => r.run), [1, 1, 1, 2, 2, 2])
+    assert.ok(doc.runs.every((r, i) => i === 0 || r.startedAt >= doc.runs[i - 1].startedAt))
   })
 })
 

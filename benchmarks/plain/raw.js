@@ -1,10 +1,11 @@
 import fs from 'node:fs'
-import { args, measure, stdoutWritten } from './common.js'
+import { args, measure } from './common.js'
 
-// The plainest fast code: lines joined into 64 KiB batches, one write each.
+// The plainest fast code: lines joined into 64 KiB batches, one fs.writeSync each (console: fd 1,
+// as pino's sonic-boom writes; process.stdout.write's stream was 3.4x slower at 1,000,000 lines).
 const { transport, events, file } = args()
-const fd = transport === 'file' ? fs.openSync(file, 'a') : null
-const write = fd === null ? (text) => process.stdout.write(text) : (text) => fs.writeSync(fd, text)
+const fd = transport === 'file' ? fs.openSync(file, 'a') : 1
+const write = (text) => fs.writeSync(fd, text)
 let pending = ''
 await measure(events, (message) => {
   pending += message + '\n'
@@ -14,6 +15,5 @@ await measure(events, (message) => {
   }
 }, async () => {
   if (pending !== '') write(pending)
-  if (fd === null) await stdoutWritten()
-  else fs.closeSync(fd)
+  if (fd !== 1) fs.closeSync(fd)
 })

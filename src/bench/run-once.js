@@ -64,7 +64,8 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
     }
   }
   const overheadMs = ms(beganNs, process.hrtime.bigint())
-  return judgeArrivals(finish(outcome, { cpus, events, payload, overheadMs, verify, rate }), { workload, events })
+  const finished = finish(outcome, { cpus, events, payload, overheadMs, verify, rate })
+  return judgeArrivals(workload === 'disabled' ? finished : nothingDelivered(finished, { transport, target: receiver.target(0), cpus }), { workload, events })
 
   async function drive () {
     const execArgv = maxOldSpaceSize ? [`--max-old-space-size=${maxOldSpaceSize}`] : []
@@ -230,6 +231,24 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate }) {
     consoleReader: outcome.counts.consoleReader ?? null,
     pipeBytes: outcome.counts.pipeBytes ?? null
   }
+}
+
+// A run whose receiving end counted nothing at all (no event, not even a corrupt one) delivered
+// nothing: a failed run that says where nothing arrived and what to check, not a figure with a 100%
+// drop rate (an adapter writing to stderr would otherwise be the fastest console logger). A partial
+// loss stays a finding of an ok run.
+export function nothingDelivered (result, { transport, target, cpus }) {
+  if (!result.ok || result.received == null || !(result.sent > 0)) return result
+  if (result.received + (result.corrupt ?? 0) + (result.duplicates ?? 0) > 0) return result
+  return { ...result, ok: false, status: 'failed', error: `${nothingArrivedWhere(transport, target, cpus)} (0 of ${result.sent} events)` }
+}
+
+function nothingArrivedWhere (transport, target, cpus) {
+  const more = cpus > 1 ? `, one per worker: ${cpus}` : ''
+  if (transport === 'console') return 'nothing arrived on the workers\' stdout: does the adapter write to stdout? (stderr is not read)'
+  if (transport === 'file') return `nothing arrived in the file the adapter was given (${target?.file ?? 'its file'}${more}): does the adapter write to the \`file\` it is given?`
+  const where = target?.host != null ? `${target.host}:${target.port}` : 'the syslog receiver'
+  return `nothing arrived at ${where} over ${transport}: does the adapter send to the host and port it is given?`
 }
 
 // Bytes of message text the workers produced (their own "w<id> <seq>: <payload>"), without the

@@ -2,12 +2,14 @@ import { UsageError } from '../errors.js'
 import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, loadLibraries } from '../loggers/index.js'
 import { runSession } from '../bench/session.js'
 import { planHttpCells } from '../http/matrix.js'
+import { planPlacement } from '../http/placement.js'
 import { BASELINE } from '../results/http-summary.js'
 import { collectEnv } from '../results/env.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
 import { defaultOutput, outputFile, refuseToReplace } from './validate.js'
 import { HTTP_OPTIONS } from './option-tables.js'
 import { addOptions, parseOptions } from './options.js'
+import { parseOrder } from './order-options.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
 import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 import { libVersionsOf } from './run.js'
@@ -58,6 +60,7 @@ export async function parseHttpOptions (argv) {
     runs: given.runs,
     port: given.port
   }
+  options.placement = planPlacement({ serverCpus: given.serverCpus, loadCpus: given.loadCpus })
   options.receiverOptions = await parseSyslogOptions(argv, options.transports)
   options.out = given.out == null ? null : outputFile(given.out, { create: true })
   if (options.out) refuseToReplace(options.out, { force: given.force })
@@ -79,6 +82,9 @@ export function describeHttpOptions (options) {
     ...options.load,
     runs: options.runs,
     port: options.port,
+    serverCpus: options.placement.serverCpus,
+    loadCpus: options.placement.loadCpus,
+    ...(options.placement.pinned ? {} : { notPinned: options.placement.reason }),
     // Only where a syslog transport is used, so other plans describe themselves as before.
     ...(options.receiverOptions?.syslog ? { syslog: describeSyslog(options.receiverOptions) } : {})
   }
@@ -92,7 +98,7 @@ export async function handler (argv) {
     libVersions: libVersionsOf(options.libs.filter((l) => l.adapter)),
     options: describeHttpOptions(options)
   })
-  const doc = await runSession({ cells: planHttpCells(options), out, env, quiet: argv.quiet })
+  const doc = await runSession({ cells: planHttpCells(options), out, env, quiet: argv.quiet, order: parseOrder(argv) })
   if (!doc) return
   process.stdout.write(renderHttpTerminal(doc))
   process.stdout.write(externalNote(describeSyslog(options.receiverOptions)))

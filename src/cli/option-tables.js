@@ -1,5 +1,6 @@
 import { DEFAULT_WORKLOAD, WORKLOADS } from '../engine/workloads.js'
-import { DEFAULT_ALPHA, DEFAULT_TEST, TESTS } from '../report/compare.js'
+import { DEFAULT_ALPHA, DEFAULT_NOISE } from '../report/compare.js'
+import { DEFAULT_ORDER, ORDERS } from '../bench/orchestrator.js'
 import { EXPORTERS, FORMATS } from '../report/exporters.js'
 import { BUILTIN_LIBS, LIB_SETS } from '../loggers/index.js'
 import { BASELINE } from '../results/http-summary.js'
@@ -28,6 +29,15 @@ export const SYSLOG_OPTIONS = [
   { name: 'syslog-output', matrix: true, describe: 'the output file of the server given by --syslog-host, when it is an rsyslog using docker/rsyslog.conf with its output shared with this machine (docker/compose.yaml): its events are then counted from that file like a local rsyslog\'s' }
 ]
 
+// The order of the runs, for both commands (src/bench/orchestrator.js, docs/comparisons.md).
+export const ORDER_OPTIONS = [
+  { name: 'order', values: ORDERS, default: DEFAULT_ORDER, describe: 'interleaved: rounds, run 1 of every cell, then run 2…, the cells of a round in an order shuffled from --seed, so that a slow minute of the machine falls on every library alike; blocked: each cell\'s runs back to back' },
+  { name: 'seed', int: { min: 0, max: 2 ** 31 - 1 }, defaultText: 'a new one', describe: 'seed of the interleaved order, recorded in the results as env.order; give it again to repeat an order' }
+]
+
+const ALPHA = { name: 'alpha', parse: parseAlpha, takes: 'a number between 0 and 1', default: String(DEFAULT_ALPHA), describe: 'significance level: p of the two-sided Mann–Whitney U test below it can read faster or slower' }
+const NOISE = { name: 'noise', parse: parseNoise, takes: 'a fraction (0.02) or a percentage (2%)', defaultText: `${DEFAULT_NOISE * 100}%`, describe: 'noise threshold: a difference whose 95% interval lies within ±noise reads same' }
+
 const libraries = `${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries)`
 const CACHE = { name: 'cache', parse: cacheDirectory, defaultText: '$XDG_CACHE_HOME/log-bench, else ~/.cache/log-bench', describe: 'where library versions and runtimes are installed' }
 // Checked as names here; installed (and probed) once the other options are known to be right.
@@ -55,7 +65,11 @@ export const RUN_OPTIONS = [
   { name: 'out', defaultText: 'the scenario\'s output, else results/run-<timestamp>.json', describe: 'results JSON file; missing directories are created' },
   FORCE('--out (or the scenario\'s output)'),
   { name: 'resume', type: 'boolean', describe: 'continue the unfinished results file given by --out (or the scenario\'s output): finished runs are kept, the rest run' },
-  { name: 'shard', parse: parseShard, takes: 'k/n', describe: 'run only share k of n of the cells (e.g. 1/4); join the shards with log-bench merge' },
+  { name: 'shard', parse: parseShard, takes: 'k/n', describe: 'run only share k of n of the plan (e.g. 1/4), in whole comparison groups balanced by estimated cost; join the shards with log-bench merge' },
+  ...ORDER_OPTIONS,
+  { name: 'baseline', describe: 'at the end, compare every cell with this library\'s cell of the same transport, workers, workload, size and receiving end: ratio of medians with its 95% interval, p and a verdict (faster, slower, same), as compare --baseline' },
+  { ...ALPHA, describe: 'with --baseline: ' + ALPHA.describe },
+  { ...NOISE, describe: 'with --baseline: ' + NOISE.describe },
   QUIET,
   { name: 'retry-timeouts', type: 'boolean', describe: 'run the rest of a cell after one of its runs hit --timeout (by default they are recorded as skipped, with the reason)' }
 ]
@@ -74,10 +88,13 @@ export const HTTP_OPTIONS = [
   { name: 'connections', int: { max: 10_000 }, default: '10', scenario: 'connections', describe: 'concurrent autocannon connections' },
   { name: 'pipelining', int: { max: 1000 }, default: '1', scenario: 'pipelining', describe: 'requests pipelined per connection' },
   { name: 'runs', int: { max: MAX_RUNS }, default: '1', scenario: 'runs', describe: 'runs per cell, each in fresh processes' },
+  { name: 'server-cpus', scenario: 'serverCpus', one: true, defaultText: 'all but the load\'s', describe: 'CPUs for the server\'s workers, as taskset -c lists them (e.g. 1 or 2-7)' },
+  { name: 'load-cpus', scenario: 'loadCpus', one: true, defaultText: 'a quarter of the CPUs, at least one; with 2 CPUs: CPU 0', describe: 'CPUs for autocannon, log-bench\'s primary and the receiving end, disjoint from --server-cpus' },
   { name: 'port', int: { min: 0, max: 65535 }, default: '0', describe: 'port on 127.0.0.1 (0: a free port chosen by the system)' },
   ...SYSLOG_OPTIONS,
   { name: 'out', defaultText: 'results/http-<timestamp>.json', describe: 'results JSON file; missing directories are created' },
   FORCE('--out'),
+  ...ORDER_OPTIONS,
   QUIET
 ]
 
@@ -89,8 +106,10 @@ export const REPORT_OPTIONS = [
 ]
 
 export const COMPARE_OPTIONS = [
-  { name: 'alpha', parse: parseAlpha, takes: 'a number between 0 and 1', default: String(DEFAULT_ALPHA), describe: 'significance threshold (two-sided p)' },
-  { name: 'test', values: Object.keys(TESTS), default: DEFAULT_TEST, describe: 'mann-whitney (medians; needs 4+ runs per side to reach p < 0.05) or welch (means, t-test)' }
+  { name: 'baseline', describe: 'compare every cell of one results file with this library\'s cell of the same transport, workers, workload, size and receiving end (a name as in the results: pino, pino:sync, an adapter\'s name)' },
+  ALPHA,
+  NOISE,
+  { name: 'json', type: 'boolean', describe: 'print the comparisons as JSON ({ comparisons: [...] }, one row per cell and measure) instead of tables' }
 ]
 
 export const MERGE_OPTIONS = [
@@ -106,6 +125,16 @@ export const SINK_OPTIONS = [
   { name: 'events', int: EVENTS_LIMIT, default: '1000000', describe: 'events per worker to expect (sequence numbers 0 … n-1)' },
   { name: 'size', int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', describe: 'payload size in bytes the senders use' }
 ]
+
+// A fraction (0.02) or a percentage with its sign (2%).
+export function parseNoise (value) {
+  const text = Array.isArray(value) ? '' : String(value).trim()
+  const percent = text.endsWith('%')
+  const number = Number(percent ? text.slice(0, -1) : text)
+  const noise = percent ? number / 100 : number
+  if (text === '' || text === '%' || !Number.isFinite(number) || noise < 0 || noise >= 1) throw new UsageError(`--noise must be a fraction from 0 to below 1 (0.02) or a percentage (2%), got "${value}"`)
+  return noise
+}
 
 function parseAlpha (value) {
   const alpha = Number(value)

@@ -14,6 +14,9 @@ import { renderTerminal } from '../report/terminal.js'
 import { renderHttpTerminal } from '../report/http-terminal.js'
 import { planHttpCells } from '../http/matrix.js'
 import { describeHttpOptions, parseHttpOptions } from './http.js'
+import { parseOrder } from './order-options.js'
+import { DEFAULT_NOISE, compareWithBaseline, renderComparison } from '../report/compare.js'
+import { runName } from '../report/labels.js'
 import { HTTP_OPTIONS, RUN_OPTIONS } from './option-tables.js'
 import { addOptions, givenOptions, optionNamed, parseOption, parseOptions, scenarioArgv } from './options.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
@@ -209,7 +212,10 @@ export async function handler (argv) {
   // The cheap checks first: planning may install library versions and runtimes.
   if (argv.scenario != null) loadScenario(argv.scenario)
   const shard = parseOption(optionNamed(RUN_OPTIONS, 'shard'), argv)
+  const order = parseOrder(argv)
   const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir, argv) : await planFromOptions(argv)
+  const comparison = parseBaseline(argv, plan)
+  plan.cells.forEach((cell, index) => { cell.planIndex = index })
   const cells = selectShard(plan.cells, shard)
   const out = resolveOutput(argv, plan)
   const previous = previousResults(out, plan, shard, { resume: argv.resume, force: argv.force })
@@ -220,15 +226,25 @@ export async function handler (argv) {
   })
   env.plan = { kind: plan.kind, name: plan.name, file: plan.file ?? null, id: plan.id, shard: shard ? `${shard.k}/${shard.n}` : null, cells: plan.cells.length, shardCells: cells.length }
 
-  const doc = await runSession({ cells, out, env, previous, quiet: argv.quiet, resumeHint: ' (continue with --resume)', retryTimeouts: argv.retryTimeouts })
+  const doc = await runSession({ cells, out, env, previous, quiet: argv.quiet, resumeHint: ' (continue with --resume)', retryTimeouts: argv.retryTimeouts, order })
   if (!doc) return
   if (doc.runs.some((r) => dimensionValue(r, 'type') === 'run')) process.stdout.write(renderTerminal(doc))
   if (doc.runs.some((r) => r.type === 'http')) process.stdout.write(renderHttpTerminal(doc))
   for (const group of plan.kind === 'scenario' ? [...plan.options.run, ...plan.options.http] : [plan.options]) process.stdout.write(externalNote(group.syslog))
+  if (comparison) process.stdout.write(`\n${renderComparison(compareWithBaseline(doc, comparison.baseline, comparison))}`)
   const failed = doc.runs.filter((r) => r.status === 'failed').length
   const skipped = doc.runs.filter((r) => r.status === 'skipped').length
   const notes = [failed ? `${failed} failed run${failed > 1 ? 's' : ''}` : '', skipped ? `${skipped} skipped after a time limit` : ''].filter(Boolean)
   process.stdout.write(`\nresults: ${out}${notes.length ? ` (${notes.join(', ')}, see above)` : ''}\n`)
+}
+
+// --baseline: a library of this plan (checked before anything runs), with --alpha and --noise.
+function parseBaseline (argv, plan) {
+  const { baseline, alpha, noise } = parseOptions(RUN_OPTIONS.filter((o) => ['baseline', 'alpha', 'noise'].includes(o.name)), argv)
+  if (baseline == null) return null
+  const names = [...new Set(plan.cells.map((c) => runName({ lib: c.common.lib, variant: c.common.variant })))]
+  if (!names.includes(baseline.trim())) throw new UsageError(`--baseline must be one of the libraries this run measures (${names.join(', ')}), got "${baseline}"`)
+  return { baseline: baseline.trim(), alpha, noise: noise ?? DEFAULT_NOISE }
 }
 
 // --pipe-bytes: a whole number of bytes from 4096 to the system's pipe-max-size, console only.

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Ajv from 'ajv/dist/2020.js'
 import { UsageError } from '../errors.js'
+import { comparisonGroupKey } from '../results/model.js'
 
 // The scenarios shipped with log-bench, found by name (--scenario quick) from any directory.
 export const SCENARIOS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scenarios')
@@ -85,8 +86,6 @@ function describeError (error) {
   }
 }
 
-// The cells of a shard k/n: every n-th cell starting at the k-th, of the full cell list in its
-// planned order, so that shards are deterministic and each gets a similar mix of cells.
 export function parseShard (text) {
   const match = /^(\d+)\/(\d+)$/.exec(String(text).trim())
   const k = match && Number(match[1])
@@ -95,7 +94,40 @@ export function parseShard (text) {
   return { k, n }
 }
 
+// The cells of shard k/n: whole comparison groups (every library and run of one transport × workers
+// × workload × size × receiving end × events, or of one http load), so that the cells a table or a
+// verdict compares are measured on one machine. Groups go to shards by estimated cost, largest first,
+// each to the shard with the least so far (ties: the lower shard), so shards take about as long as
+// each other and the split is the same on every machine. Cells keep their plan order.
 export function selectShard (cells, shard) {
   if (!shard) return cells
-  return cells.filter((_, index) => index % shard.n === shard.k - 1)
+  const owner = assignGroups(cells, shard.n)
+  return cells.filter((cell) => owner.get(comparisonGroupKey(cell.common)) === shard.k)
+}
+
+export function assignGroups (cells, n) {
+  const groups = new Map()
+  for (const cell of cells) {
+    const key = comparisonGroupKey(cell.common)
+    groups.set(key, (groups.get(key) ?? 0) + estimatedCostMs(cell))
+  }
+  const load = Array.from({ length: n }, () => 0)
+  const owner = new Map()
+  const byCost = [...groups.entries()].map(([key, cost], index) => ({ key, cost, index })).sort((a, b) => b.cost - a.cost || a.index - b.index)
+  for (const { key, cost } of byCost) {
+    const k = load.indexOf(Math.min(...load))
+    load[k] += cost
+    owner.set(key, k + 1)
+  }
+  return owner
+}
+
+// A rough time for all runs of a cell, only to balance shards: a few microseconds per event and
+// worker by transport plus a second of set-up per run; for http, its load time plus set-up.
+const NS_PER_EVENT = { console: 6000, file: 6000, udp: 10000, tcp: 8000 }
+export function estimatedCostMs (cell) {
+  if (cell.unsupported) return 0
+  const c = cell.common
+  if (c.type === 'http') return cell.runs * ((c.warmupSeconds + c.durationSeconds) * 1000 + 5000)
+  return cell.runs * (1000 + (c.events * c.cpus * (NS_PER_EVENT[c.transport] ?? 6000)) / 1e6)
 }

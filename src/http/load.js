@@ -27,6 +27,7 @@ export function startLoad ({ url, body, durationSeconds, warmupSeconds, connecti
   result.catch(() => {})
   return {
     result,
+    pid: child.pid,
     kill: () => killChildren([child])
   }
 }

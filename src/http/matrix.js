@@ -3,16 +3,16 @@ import { currentRuntime } from '../versions/runtimes.js'
 import { cellKey, defaultSink } from '../results/model.js'
 import { middlewareUnsupportedReason, requestLoggerInfo } from './request-loggers.js'
 import { emptyHttpMeasures, runHttpOnce } from './run-once.js'
-import { BASELINE, runThroughputChange } from '../results/http-summary.js'
+import { BASELINE } from '../results/http-summary.js'
 
 // Seconds a run may take beyond its warm-up and load: forking the server, building the logger,
 // closing it and reading back every event.
 const SETUP_AND_VERIFY_SECONDS = 120
 
-// Cells in the order they run: transport, workers, logs per request, size, then the libraries with the
-// `none` baseline first, so each library is measured right after the baseline it is compared with.
+// Cells in plan order: transport, workers, logs per request, size, then the libraries with the `none`
+// baseline first (runCells interleaves their runs, or keeps this order with --order blocked).
 // Each cell has the shape runCells (src/bench/orchestrator.js) executes, like the cells of `run`.
-export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, runtimes = [currentRuntime()], receiverOptions = {} }) {
+export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, runtimes = [currentRuntime()], receiverOptions = {}, placement = null }) {
   const ordered = [...libs.filter((l) => l.name === BASELINE), ...libs.filter((l) => l.name !== BASELINE)]
   const timeoutMs = (load.warmupSeconds + load.durationSeconds + SETUP_AND_VERIFY_SECONDS) * 1000
   const cells = []
@@ -35,7 +35,10 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
                 cpus: workers,
                 logsPerRequest: logs,
                 size,
-                ...load
+                ...load,
+                // Where the server and the load run is part of what is measured (null: not pinned).
+                serverCpus: placement?.serverCpus ?? null,
+                loadCpus: placement?.loadCpus ?? null
               }
               cells.push({
                 key: cellKey(common),
@@ -44,9 +47,8 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
                 common,
                 runs,
                 unsupported: unsupportedReason({ lib, mode, transport, runtime, workers }),
-                empty: () => ({ ...emptyHttpMeasures(), throughputChangePct: null }),
-                execute: (signal) => runHttpOnce({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions }),
-                complete: (record, previousRuns) => ({ ...record, throughputChangePct: runThroughputChange(record, previousRuns) })
+                empty: emptyHttpMeasures,
+                execute: (signal) => runHttpOnce({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement })
               })
             }
           }

@@ -7,16 +7,39 @@ import { startSampler } from '../engine/sampler.js'
 import { watcher } from '../engine/watcher.js'
 import { RunFailure } from '../errors.js'
 import { startLoad } from './load.js'
+import { cpusOf, pin, pinPrimary, placementRecord } from './placement.js'
 import { startServer } from './server.js'
 
 // One run of one cell in fresh processes: start the server, put it under load (warm-up, then the
 // measured run), stop it, and count at the receiving end every event it logged. A failure of the
 // server, its logger or the load generator becomes { ok: false, error }; only an interrupt throws.
-// Every process started here is gone when this returns.
-export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions = {} }) {
+// Every process started here is gone when this returns. With a placement (src/http/placement.js) this
+// process, and so the receiving end and autocannon, runs on the load's CPUs and the server's workers
+// on theirs; the record says where each one ran.
+export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions = {}, placement = null }) {
+  let primary
+  try {
+    primary = await pinPrimary(placement)
+  } catch (err) {
+    if (err instanceof RunFailure) return { ...emptyHttpMeasures(), placement: placementRecord(placement), ok: false, status: 'failed', error: err.message }
+    throw err
+  }
+  try {
+    return await measure({ lib, runtime, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement })
+  } finally {
+    await primary.restore()
+  }
+}
+
+async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement }) {
+  const observed = placement?.pinned ? { primary: cpusOf(process.pid) } : {}
+  const failed = (error) => ({ ...emptyHttpMeasures(), placement: placementRecord(placement, observed), ok: false, status: 'failed', error })
   const dir = makeRunDir(os.tmpdir(), 'log-bench-http-')
   const { receiver, error } = await openReceiver(transport, { workers: cpus, events: null, payload: payloadOfSize(size), dir, ...receiverOptions })
-  if (error) return { ...emptyHttpMeasures(), ok: false, status: 'failed', error }
+  if (error) {
+    fs.rmSync(dir, { recursive: true, force: true })
+    return failed(error)
+  }
   const guard = watcher(signal, timeoutMs)
   let server = null
   let loader = null
@@ -24,6 +47,7 @@ export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus,
   try {
     server = startServer({ libName: lib.name, adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version ?? null, runtime, mode, transport, cpus, port, size, receiver })
     server.failed.catch((err) => guard.fail(err.message, err.failure))
+    if (placement?.pinned) observed.server = await Promise.all(server.pids.map((pid, i) => pin(placement, pid, placement.serverCpus, `server worker ${i}`)))
     const { port: boundPort } = await guard.race(server.listening, 'starting the server')
     loader = startLoad({
       url: `http://127.0.0.1:${boundPort}/logging`,
@@ -35,6 +59,7 @@ export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus,
       }
     })
     loader.result.catch((err) => guard.fail(err.message, err.failure))
+    if (placement?.pinned) observed.load = cpusOf(loader.pid)
     const figures = await guard.race(loader.result, 'under load')
     const sample = sampler.stop()
     const closed = await guard.race(server.stop(), 'closing the server and its logger')
@@ -44,6 +69,7 @@ export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus,
       ok: true,
       status: 'ok',
       error: null,
+      placement: placementRecord(placement, observed),
       ...figures,
       serverCpuUserMs: closed.cpuUserMs,
       serverCpuSystemMs: closed.cpuSystemMs,
@@ -59,7 +85,7 @@ export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus,
       timeseries: sample.series
     }
   } catch (err) {
-    if (err instanceof RunFailure) return { ...emptyHttpMeasures(), ok: false, status: 'failed', error: err.message, failure: err.failure }
+    if (err instanceof RunFailure) return failed(err.message)
     throw err
   } finally {
     guard.dispose()
@@ -92,6 +118,7 @@ export function emptyHttpMeasures () {
     corrupt: null,
     duplicates: null,
     dropRate: null,
+    placement: null,
     timeseries: []
   }
 }

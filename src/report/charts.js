@@ -35,6 +35,36 @@ function warnWithoutFonts () {
   }
 }
 
+// Error bars for bar charts: a dataset with `errorBars: [[low, high] or null, …]` (one per bar) gets a
+// whisker with caps from low to high over each bar. Chart.js has no error bars of its own.
+const errorBars = {
+  id: 'errorBars',
+  afterDatasetsDraw (chart) {
+    const { ctx } = chart
+    chart.data.datasets.forEach((dataset, index) => {
+      const meta = chart.getDatasetMeta(index)
+      if (!dataset.errorBars || meta.hidden) return
+      const scale = chart.scales[meta.yAxisID]
+      meta.data.forEach((bar, i) => {
+        const range = dataset.errorBars[i]
+        if (!range || range[0] == null || range[1] == null) return
+        const [top, bottom] = [scale.getPixelForValue(range[1]), scale.getPixelForValue(range[0])]
+        const cap = Math.max(2, Math.min(6, bar.width / 4))
+        ctx.save()
+        ctx.strokeStyle = '#222222'
+        ctx.lineWidth = 1.5
+        ctx.beginPath()
+        for (const [x0, y0, x1, y1] of [[bar.x, top, bar.x, bottom], [bar.x - cap, top, bar.x + cap, top], [bar.x - cap, bottom, bar.x + cap, bottom]]) {
+          ctx.moveTo(x0, y0)
+          ctx.lineTo(x1, y1)
+        }
+        ctx.stroke()
+        ctx.restore()
+      })
+    })
+  }
+}
+
 // spec: { file (relative to the images directory), width, height, config (a Chart.js config) }
 export function renderChart ({ width = 1000, height = 520, config }) {
   warnWithoutFonts()
@@ -42,7 +72,7 @@ export function renderChart ({ width = 1000, height = 520, config }) {
   const chart = new Chart(canvas, {
     ...config,
     options: { ...config.options, responsive: false, animation: false, devicePixelRatio: 1 },
-    plugins: [...(config.plugins ?? []), whiteBackground]
+    plugins: [...(config.plugins ?? []), whiteBackground, errorBars]
   })
   try {
     return canvas.toBuffer('image/png')

@@ -1,165 +1,205 @@
-import { cellKey, dimensionValue } from '../results/model.js'
+import { comparisonGroupKey, cellKey, dimensionValue, inPlanOrder } from '../results/model.js'
 import { environmentDifference } from '../results/read.js'
-import { mannWhitneyU, median, stddev, mean, smallestMannWhitneyP, welchTTest } from '../stats.js'
+import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, compareRuns, smallestMannWhitneyP } from '../stats.js'
 import { formatTable } from './table.js'
 import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, runName, unique } from './labels.js'
 
-// Before/after comparison of two results documents, cell by cell, in the manner of benchstat:
-// the centre of each side, the change, and "~" where the runs' spread does not let us call it a
-// change. The figure shown is the one the test is about: medians with the Mann–Whitney U test (the
-// default, as benchstat), means with Welch's t-test.
+// Comparisons of cells, every one made by compareRuns (src/stats.js): a cell against the baseline
+// library's cell of the same comparison group in one file (--baseline), or each cell of one file
+// against the same cell of another (before/after). Rows are data (--json prints them); the terminal
+// table is rendered from them.
 
-export const DEFAULT_ALPHA = 0.05
+export { DEFAULT_ALPHA, DEFAULT_NOISE }
 
-export const TESTS = {
-  'mann-whitney': {
-    centre: median,
-    centreName: 'medians',
-    describe: 'Mann–Whitney U test on the runs (exact for small samples without ties), two-sided',
-    run: (xs, ys) => mannWhitneyU(xs, ys),
-    // With few runs even a complete separation of the two sides cannot reach a small p.
-    smallestP: smallestMannWhitneyP
-  },
-  welch: {
-    centre: mean,
-    centreName: 'means',
-    describe: 'Welch\'s two-sample t-test on the runs, two-sided',
-    run: (xs, ys) => welchTTest(xs, ys),
-    smallestP: () => 0
-  }
+// What is compared, per run type. `better` says which way is faster: lower for times, higher for
+// rates, null where neither is (memory: the verdict is then higher/lower). `speed` measures are the
+// ones a --baseline comparison shows.
+const points = (v) => `${(v * 100).toFixed(2)}%`
+export const MEASURES = {
+  run: [
+    { measure: 'unblockedMs', title: 'unblocked (ms)', format: formatMs, better: 'lower', speed: true, value: (r) => r.unblockedMs },
+    { measure: 'doneMs', title: 'done (ms)', format: formatMs, better: 'lower', speed: true, value: (r) => r.doneMs },
+    { measure: 'eventsPerSec', title: 'events/s', format: formatCount, better: 'higher', value: (r) => r.eventsPerSec },
+    { measure: 'maxRssBytes', title: 'peak RSS per worker', format: formatBytes, better: null, value: (r) => r.maxRssBytes },
+    { measure: 'dropRate', title: 'drop rate', format: points, better: 'lower', points: true, value: (r) => r.dropRate },
+    // What a call costs besides time (docs/costs.md): compared only where both sides recorded it.
+    { measure: 'callP50Ns', title: 'ns per call p50', format: formatCount, better: 'lower', value: (r) => r.callLatencyNs?.p50 },
+    { measure: 'callP99Ns', title: 'ns per call p99', format: formatCount, better: 'lower', value: (r) => r.callLatencyNs?.p99 },
+    { measure: 'callP999Ns', title: 'ns per call p99.9', format: formatCount, better: 'lower', value: (r) => r.callLatencyNs?.p999 },
+    { measure: 'allocBytesPerEvent', title: 'bytes allocated per event', format: formatBytes, better: null, value: (r) => r.allocBytesPerEvent },
+    // GC only from runs that read V8's records (they also have allocBytesPerEvent): older runs' counts
+    // came from an observer that lost collections.
+    { measure: 'gcPer10kEvents', title: 'GCs per 10,000 events', format: (v) => v.toFixed(1), better: null, value: (r) => (r.allocBytesPerEvent == null || !r.sent ? null : (r.gcCount / r.sent) * 10_000) },
+    { measure: 'gcPauseMs', title: 'GC pause (ms)', format: formatMs, better: 'lower', value: (r) => (r.allocBytesPerEvent == null ? null : r.gcPauseMs) },
+    { measure: 'cpuMainNsPerEvent', title: 'CPU ns per event, calling thread', format: formatCount, better: 'lower', value: (r) => r.nsCpuPerEvent?.mainThread },
+    { measure: 'cpuOtherNsPerEvent', title: 'CPU ns per event, other threads', format: formatCount, better: 'lower', value: (r) => r.nsCpuPerEvent?.otherThreads },
+    { measure: 'eventLoopDelayP99Ns', title: 'event-loop delay p99 (ms, paced runs)', format: (v) => formatMs(v / 1e6), better: 'lower', value: (r) => r.eventLoopDelayNs?.p99 }
+  ],
+  http: [
+    { measure: 'reqPerSec', title: 'http requests/s', format: formatCount, better: 'higher', speed: true, value: (r) => r.reqPerSec?.mean },
+    { measure: 'latencyP99Ms', title: 'http latency p99 (ms)', format: formatMs, better: 'lower', speed: true, value: (r) => r.latencyMs?.p99 },
+    { measure: 'dropRate', title: 'http drop rate', format: points, better: 'lower', points: true, value: (r) => r.dropRate }
+  ]
 }
-export const DEFAULT_TEST = 'mann-whitney'
 
-const METRICS = [
-  { key: 'unblockedMs', title: 'unblocked (ms)', format: formatMs },
-  { key: 'doneMs', title: 'done (ms)', format: formatMs },
-  { key: 'eventsPerSec', title: 'events/s', format: formatCount },
-  { key: 'maxRssBytes', title: 'peak RSS per worker', format: formatBytes },
-  { key: 'dropRate', title: 'drop rate', format: (v) => `${(v * 100).toFixed(2)}%`, points: true },
-  // What a call costs besides time (docs/costs.md): compared only where both files recorded it.
-  { key: 'callP50Ns', title: 'ns per call p50', value: (r) => r.callLatencyNs?.p50, format: formatCount },
-  { key: 'callP99Ns', title: 'ns per call p99', value: (r) => r.callLatencyNs?.p99, format: formatCount },
-  { key: 'callP999Ns', title: 'ns per call p99.9', value: (r) => r.callLatencyNs?.p999, format: formatCount },
-  { key: 'allocBytesPerEvent', title: 'bytes allocated per event', format: formatBytes },
-  // GC only from runs that read V8's records (they also have allocBytesPerEvent): older runs' counts
-  // came from an observer that lost collections.
-  { key: 'gcPer10kEvents', title: 'GCs per 10,000 events', value: (r) => (r.allocBytesPerEvent == null || !r.sent ? null : (r.gcCount / r.sent) * 10_000), format: (v) => v.toFixed(1) },
-  { key: 'gcPauseMs', title: 'GC pause (ms)', value: (r) => (r.allocBytesPerEvent == null ? null : r.gcPauseMs), format: formatMs },
-  { key: 'cpuMainNsPerEvent', title: 'CPU ns per event, calling thread', value: (r) => r.nsCpuPerEvent?.mainThread, format: formatCount },
-  { key: 'cpuOtherNsPerEvent', title: 'CPU ns per event, other threads', value: (r) => r.nsCpuPerEvent?.otherThreads, format: formatCount },
-  { key: 'eventLoopDelayP99Ns', title: 'event-loop delay p99 (ms, paced runs)', value: (r) => r.eventLoopDelayNs?.p99, format: (v) => formatMs(v / 1e6) }
-]
-const valueOf = (metric, run) => (metric.value ? metric.value(run) : run[metric.key])
+const IDENTITY = ['type', 'lib', 'variant', 'workload', 'transport', 'sink', 'cpus', 'events', 'size', 'mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds']
 
-function cellsOf (dataset) {
+function cellsOf (runs) {
   const cells = new Map()
-  for (const run of dataset.runs) {
-    if (dimensionValue(run, 'type') !== 'run') continue
+  for (const run of inPlanOrder(runs)) {
+    const type = dimensionValue(run, 'type')
+    if (!MEASURES[type]) continue
     const key = cellKey(run)
-    if (!cells.has(key)) cells.set(key, { key, lib: runName(run), transport: run.transport, sink: run.sink ?? null, cpus: run.cpus, size: run.size, events: run.events, runs: [] })
+    if (!cells.has(key)) cells.set(key, { key, type, first: run, runs: [] })
     cells.get(key).runs.push(run)
   }
   return cells
 }
 
-export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA, test = DEFAULT_TEST } = {}) {
-  const baseCells = cellsOf(base)
-  const newCells = cellsOf(next)
-  const sizes = unique([...baseCells.values(), ...newCells.values()].map((c) => c.size))
-  const events = unique([...baseCells.values(), ...newCells.values()].map((c) => c.events))
-  const sinks = unique([...baseCells.values(), ...newCells.values()].map((c) => c.sink))
-  const name = (c) => [c.transport, sinks.length > 1 && c.sink ? `(${c.sink})` : null, c.lib, cpuLabel(c.cpus), sizes.length > 1 ? `${c.size} B` : null, events.length > 1 ? `${c.events} events` : null].filter(Boolean).join(' ')
-  const result = {
-    alpha,
-    test,
-    metrics: METRICS.map((m) => ({ ...m, rows: [] })),
-    onlyBase: [...baseCells.values()].filter((c) => !newCells.has(c.key)).map(name),
-    onlyNew: [...newCells.values()].filter((c) => !baseCells.has(c.key)).map(name),
-    notComparable: []
+// A cell's name in the tables: what tells it apart among the compared cells.
+function namer (cells) {
+  const varies = (field) => unique(cells.map((c) => dimensionValue(c.first, field))).length > 1
+  const [sinks, sizes, events, workloads] = ['sink', 'size', 'events', 'workload'].map(varies)
+  return ({ first: r, type }) => {
+    if (type === 'http') return ['http', r.transport, r.lib, r.mode === 'middleware' ? 'request logger' : `${r.logsPerRequest} logs/request`, `${r.size} B`, cpuLabel(r.cpus)].join(' ')
+    return [r.transport, sinks ? `(${dimensionValue(r, 'sink')})` : null, runName({ lib: r.lib, variant: r.variant }), workloads ? dimensionValue(r, 'workload') : null, cpuLabel(r.cpus), sizes ? `${r.size} B` : null, events ? `${r.events} events` : null].filter(Boolean).join(' ')
   }
-  for (const [key, b] of baseCells) {
-    const n = newCells.get(key)
-    if (!n) continue
-    const okB = b.runs.filter((r) => r.ok)
-    const okN = n.runs.filter((r) => r.ok)
-    if (okB.length === 0 || okN.length === 0) {
-      const why = (runs, ok) => (ok.length ? 'ok' : failureReason(runs.find((r) => !r.ok) ?? {}))
-      result.notComparable.push(`${name(b)} (base: ${why(b.runs, okB)}; new: ${why(n.runs, okN)})`)
+}
+
+function row ({ cell, name, measure, baseline, baselineRuns, runs, options }) {
+  const values = (list) => list.filter((r) => r.ok).map(measure.value).filter((v) => typeof v === 'number' && Number.isFinite(v))
+  const identity = Object.fromEntries(IDENTITY.filter((f) => cell.first[f] !== undefined || ['variant', 'workload', 'sink'].includes(f)).map((f) => [f, dimensionValue(cell.first, f)]))
+  return {
+    cell: name,
+    ...identity,
+    measure: measure.measure,
+    baseline,
+    ...compareRuns(values(baselineRuns), values(runs), { alpha: options.alpha, noise: options.noise, better: measure.better }),
+    lost: lostShare(runs)
+  }
+}
+
+// Events lost over the finished runs, as a share of those sent: a lossy cell is compared, and said to be.
+function lostShare (runs) {
+  const counted = runs.filter((r) => r.ok && r.sent > 0 && r.received != null)
+  if (!counted.length) return null
+  const sent = counted.reduce((n, r) => n + r.sent, 0)
+  return Math.max(0, sent - counted.reduce((n, r) => n + r.received, 0)) / sent
+}
+
+const finished = (runs) => runs.some((r) => r.ok)
+const why = (runs) => (finished(runs) ? 'ok' : failureReason(runs.find((r) => !r.ok) ?? {}))
+
+// Every cell of a dataset against the baseline library's cell of its comparison group (same run type,
+// transport, workers, workload, size, receiving end, events and load): --baseline.
+export function compareWithBaseline (dataset, baseline, { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE } = {}) {
+  const cells = [...cellsOf(dataset.runs).values()]
+  const name = namer(cells)
+  const isBaseline = (c) => runName({ lib: c.first.lib, variant: c.first.variant }) === baseline
+  const result = { mode: 'baseline', baseline, alpha, noise, comparisons: [], notCompared: [] }
+  if (!cells.some(isBaseline)) {
+    result.notCompared.push(`no cell of ${baseline} in the results (libraries: ${unique(cells.map((c) => runName({ lib: c.first.lib, variant: c.first.variant }))).join(', ')})`)
+    return result
+  }
+  for (const cell of cells.filter((c) => !isBaseline(c))) {
+    const base = cells.find((c) => isBaseline(c) && comparisonGroupKey(c.first) === comparisonGroupKey(cell.first))
+    if (!base) {
+      result.notCompared.push(`${name(cell)} (no ${baseline} cell with the same ${cell.type === 'http' ? 'transport, workers and load' : 'transport, workers, workload, size and receiving end'})`)
       continue
     }
-    for (const metric of result.metrics) {
-      const xs = okB.map((r) => valueOf(metric, r)).filter((v) => v != null)
-      const ys = okN.map((r) => valueOf(metric, r)).filter((v) => v != null)
-      if (xs.length === 0 || ys.length === 0) continue
-      metric.rows.push({ cell: name(b), ...compareValues(xs, ys, { alpha, test }) })
+    if (!finished(cell.runs) || !finished(base.runs)) {
+      result.notCompared.push(`${name(cell)} (${baseline}: ${why(base.runs)}; ${name(cell)}: ${why(cell.runs)})`)
+      continue
+    }
+    for (const measure of MEASURES[cell.type].filter((m) => m.speed)) {
+      result.comparisons.push(row({ cell, name: name(cell), measure, baseline, baselineRuns: base.runs, runs: cell.runs, options: { alpha, noise } }))
     }
   }
   return result
 }
 
-export function compareValues (xs, ys, { alpha = DEFAULT_ALPHA, test = DEFAULT_TEST } = {}) {
-  const { centre, run, smallestP } = TESTS[test]
-  const outcome = xs.length >= 2 && ys.length >= 2 ? run(xs, ys) : null
-  const baseCentre = centre(xs)
-  const newCentre = centre(ys)
-  return {
-    base: { centre: baseCentre, cv: spread(xs), n: xs.length },
-    next: { centre: newCentre, cv: spread(ys), n: ys.length },
-    change: baseCentre === 0 ? null : (newCentre - baseCentre) / Math.abs(baseCentre),
-    difference: newCentre - baseCentre,
-    p: outcome?.p ?? null,
-    significant: outcome != null && outcome.p < alpha,
-    // The test cannot reach alpha with these run counts, whatever the runs say.
-    powerless: outcome != null && smallestP(xs.length, ys.length) >= alpha
+// Each cell of `next` against the same cell of `base` (before/after), every measure.
+export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE, baseLabel = 'base' } = {}) {
+  const baseCells = cellsOf(base.runs)
+  const newCells = cellsOf(next.runs)
+  const name = namer([...baseCells.values(), ...newCells.values()])
+  const result = {
+    mode: 'files',
+    baseline: baseLabel,
+    alpha,
+    noise,
+    comparisons: [],
+    onlyBase: [...baseCells.values()].filter((c) => !newCells.has(c.key)).map(name),
+    onlyNew: [...newCells.values()].filter((c) => !baseCells.has(c.key)).map(name),
+    notCompared: []
   }
+  for (const [key, b] of baseCells) {
+    const n = newCells.get(key)
+    if (!n) continue
+    if (!finished(b.runs) || !finished(n.runs)) {
+      result.notCompared.push(`${name(b)} (base: ${why(b.runs)}; new: ${why(n.runs)})`)
+      continue
+    }
+    for (const measure of MEASURES[b.type]) {
+      const compared = row({ cell: b, name: name(b), measure, baseline: baseLabel, baselineRuns: b.runs, runs: n.runs, options: { alpha, noise } })
+      if (compared.verdict != null) result.comparisons.push(compared)
+    }
+  }
+  return result
 }
 
-function spread (values) {
-  const m = mean(values)
-  return m ? stddev(values) / Math.abs(m) : 0
-}
-
-export function renderComparison (result, { baseLabel, newLabel, environmentNote }) {
-  const out = [
-    `base: ${baseLabel}`,
-    `new:  ${newLabel}`
-  ]
+export function renderComparison (result, { baseLabel = null, newLabel = null, environmentNote = null } = {}) {
+  const out = []
+  if (result.mode === 'files') out.push(`base: ${baseLabel}`, `new:  ${newLabel}`)
+  else out.push(`baseline: ${result.baseline} (each cell against the ${result.baseline} cell of the same transport, workers, workload, size and receiving end)`)
   if (environmentNote) out.push(`note: ${environmentNote}`)
-  const test = TESTS[result.test]
-  out.push(`Values are ${test.centreName} ± coefficient of variation over the runs that finished. Change: ${test.describe}, significant when p < ${result.alpha}; "~" where it is not.`)
-  for (const metric of result.metrics) {
-    if (metric.rows.length === 0) continue
-    const value = (side) => `${metric.format(side.centre)} ± ${Math.round(side.cv * 100)}%`
-    const rows = metric.rows.map((row) => [row.cell, value(row.base), value(row.next), changeText(row, metric)])
-    out.push('', metric.title, formatTable(['cell', 'base', 'new', 'change'], rows))
+  out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its ${CONFIDENCE * 100}% interval (distribution-free, Hodges–Lehmann), p from the two-sided Mann–Whitney U test. Verdict: same when p ≥ ${result.alpha} or the interval lies within ±${+(result.noise * 100).toFixed(2)}% (--noise); faster/slower otherwise (for events/s and requests/s, more is faster).`)
+  const measures = unique(result.comparisons.map((r) => r.measure))
+  for (const measureName of measures) {
+    const rows = result.comparisons.filter((r) => r.measure === measureName)
+    const measure = Object.values(MEASURES).flat().find((m) => m.measure === measureName && MEASURES[rows[0].type]?.includes(m))
+    const table = rows.map((r) => [
+      r.cell + (r.lost > 0 ? ` (${(r.lost * 100).toFixed(2)}% lost)` : ''),
+      `${measure.format(r.baselineMedian)} (n=${r.nBaseline})`,
+      `${measure.format(r.median)} (n=${r.n})`,
+      intervalText(r, measure),
+      r.p == null ? 'n/a' : r.p < 0.001 ? '<0.001' : r.p.toFixed(3),
+      r.verdict
+    ])
+    out.push('', measure.title, formatTable(['cell', result.mode === 'files' ? 'base' : result.baseline, result.mode === 'files' ? 'new' : 'cell', `${result.mode === 'files' ? 'new/base' : 'ratio'} [95% CI]`, 'p', 'verdict'], table))
   }
-  const rows = result.metrics.flatMap((m) => m.rows)
-  if (rows.length === 0) out.push('', 'no cell has finished runs in both files: nothing to compare')
-  const powerless = rows.filter((r) => r.powerless)
+  const rows = result.comparisons
+  if (rows.length === 0) out.push('', result.mode === 'files' ? 'no cell has finished runs in both files: nothing to compare' : 'nothing to compare')
+  const short = rows.filter((r) => r.coverage != null && r.coverage < CONFIDENCE - 1e-9)
+  if (short.length) out.push('', `* interval with less than ${CONFIDENCE * 100}% coverage: with ${unique(short.map((r) => `${r.nBaseline}+${r.n}`)).join(' / ')} runs no distribution-free interval reaches it (${unique(short.map((r) => `${(r.coverage * 100).toFixed(0)}%`)).join(' / ')} instead)`)
+  const powerless = rows.filter((r) => r.p != null && smallestMannWhitneyP(r.nBaseline, r.n) >= result.alpha)
   if (powerless.length) {
-    const counts = unique(powerless.map((r) => `${r.base.n}+${r.next.n}`))
-    const smallest = Math.min(...powerless.map((r) => test.smallestP(r.base.n, r.next.n)))
-    out.push('', `warning: with ${counts.join(' / ')} runs the smallest p this test can give is ${smallest.toFixed(3)}, not below --alpha ${result.alpha}: ${powerless.length === rows.length ? 'no' : `${powerless.length} of the`} comparison${powerless.length === rows.length ? '' : 's'} can be called significant however large the change. Measure with --runs 4 or more per side (4+4: smallest p 0.029; 5+5: 0.008), or use --test welch (a t-test of the means, which assumes roughly normal runs).`)
+    const counts = unique(powerless.map((r) => `${r.nBaseline}+${r.n}`))
+    const smallest = Math.min(...powerless.map((r) => smallestMannWhitneyP(r.nBaseline, r.n)))
+    out.push('', `warning: with ${counts.join(' / ')} runs the smallest p the test can give is ${smallest.toFixed(3)}, not below ${result.alpha}: ${powerless.length === rows.length ? 'no' : `${powerless.length} of the`} comparison${powerless.length === rows.length ? '' : 's'} can read faster or slower however large the difference. Measure with --runs 5 or more (4+4: smallest p 0.029; 5+5: 0.008).`)
   }
-  if (rows.length) {
-    const flagged = rows.filter((r) => r.significant).length
-    out.push('', `${flagged} of ${rows.length} comparisons significant; by chance alone about ${(rows.length * result.alpha).toFixed(1)} would be (each test has a ${result.alpha * 100}% false-positive rate): trust changes that are large or repeat.`)
+  const testable = rows.filter((r) => r.p != null && !powerless.includes(r))
+  if (testable.length) {
+    const called = testable.filter((r) => r.verdict !== 'same').length
+    out.push('', `${called} of ${testable.length} comparison${testable.length > 1 ? 's' : ''} that could reach p < ${result.alpha} read${testable.length > 1 ? '' : 's'} faster or slower; on identical code about ${(testable.length * result.alpha).toFixed(1)} would by chance (each test has a ${result.alpha * 100}% false-positive rate): trust differences that are large or repeat.`)
   }
-  if (result.onlyBase.length) out.push('', `only in base (not compared): ${result.onlyBase.join(', ')}`)
-  if (result.onlyNew.length) out.push('', `only in new (not compared): ${result.onlyNew.join(', ')}`)
-  if (result.notComparable.length) out.push('', `no finished runs on one side (not compared): ${result.notComparable.join(', ')}`)
+  if (result.onlyBase?.length) out.push('', `only in base (not compared): ${result.onlyBase.join(', ')}`)
+  if (result.onlyNew?.length) out.push('', `only in new (not compared): ${result.onlyNew.join(', ')}`)
+  if (result.notCompared.length) out.push('', `not compared: ${result.notCompared.join(', ')}`)
   return out.join('\n') + '\n'
 }
 
-function changeText (row, metric) {
-  const n = `n=${row.base.n}+${row.next.n}`
-  if (row.p == null) return `? (${n}: need 2+ runs per side)`
-  const p = `p=${row.p < 0.001 ? '0.000' : row.p.toFixed(3)}`
-  if (!row.significant) return `~ (${p} ${n})`
-  const delta = metric.points || row.change == null
-    ? `${row.difference >= 0 ? '+' : ''}${(row.difference * (metric.points ? 100 : 1)).toFixed(2)}${metric.points ? ' pp' : ''}`
-    : `${row.change >= 0 ? '+' : ''}${(row.change * 100).toFixed(2)}%`
-  return `${delta} (${p} ${n})`
+function intervalText (r, measure) {
+  const mark = r.coverage != null && r.coverage < CONFIDENCE - 1e-9 ? '*' : ''
+  if (r.ratio != null) return `${r.ratio.toFixed(3)} [${r.ciLow.toFixed(3)}, ${r.ciHigh.toFixed(3)}]${mark}`
+  const signed = (v) => `${v >= 0 ? '+' : ''}${measure.points ? `${(v * 100).toFixed(2)} pp` : measure.format(v)}`
+  return `${signed(r.difference)} [${signed(r.diffLow)}, ${signed(r.diffHigh)}]${mark}`
+}
+
+// The rows as JSON (--json): the comparisons and what could not be compared.
+export function comparisonJson (result) {
+  const { mode, baseline, alpha, noise, comparisons, notCompared, onlyBase = [], onlyNew = [] } = result
+  return JSON.stringify({ mode, baseline, alpha, noise, confidence: CONFIDENCE, method: 'ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test', comparisons, notCompared, onlyBase, onlyNew }, null, 2) + '\n'
 }
 
 export function describeSource (file, dataset) {

@@ -43,13 +43,23 @@ function cell (value) {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
 }
 
+// The `csv` export's second file: one row per cell with its statistics for every measure (n, mean,
+// stddev, cv, min, max, median, ciLow, ciHigh, ciCoverage, outliers as columns such as doneMs.ciLow).
+export function summaryCsv (dataset) {
+  return toCsv({ runs: dataset.summary })
+}
+
 export const csvExport = {
   name: 'csv',
-  describe: 'one row per run with every numeric field (written next to --out, with a .csv extension)',
-  targets: ({ out }) => [out.replace(/\.[^./\\]*$/, '') + '.csv'],
+  describe: 'one row per run with every numeric field, and one row per cell with its statistics (median and its 95% interval, mean, stddev, cv, n, outliers) in a -summary.csv beside it (written next to --out)',
+  targets: ({ out }) => {
+    const base = out.replace(/\.[^./\\]*$/, '')
+    return [`${base}.csv`, `${base}-summary.csv`]
+  },
   write (dataset, options) {
-    const [file] = csvExport.targets(options)
+    const [file, summaryFile] = csvExport.targets(options)
     writeFileAtomic(file, toCsv(dataset))
-    return [file]
+    writeFileAtomic(summaryFile, summaryCsv(dataset))
+    return [file, summaryFile]
   }
 }

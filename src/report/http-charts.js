@@ -23,14 +23,14 @@ export function requestsChart (group, conditions) {
         datasets: libs.map((lib) => ({
           label: lib,
           backgroundColor: colourOf(lib),
-          data: group.cells.map((c) => c.summary.find((s) => s.lib === lib)?.reqPerSec?.mean ?? null)
+          data: group.cells.map((c) => c.summary.find((s) => s.lib === lib)?.reqPerSec?.median ?? null)
         }))
       },
       options: {
         plugins: titles(`${group.title}: requests per second, per library`, [[group.loadLabel, 'higher is better'].join(' · '), conditions]),
         scales: {
           x: { title: axisTitle(group.mode === 'middleware' ? 'payload size' : 'logs per request × payload size'), ticks: { maxRotation: 0 } },
-          y: { beginAtZero: true, title: axisTitle('requests per second (mean)') }
+          y: { beginAtZero: true, title: axisTitle('requests per second (median of the runs)') }
         }
       }
     }
@@ -50,14 +50,14 @@ export function latencyChart (group, cell, conditions) {
         datasets: libs.map((lib) => {
           const s = cell.summary.find((x) => x.lib === lib)
           const byKey = { p2_5: s.latencyP2_5Ms, p50: s.latencyP50Ms, p97_5: s.latencyP97_5Ms, p99: s.latencyP99Ms }
-          return { label: lib, backgroundColor: colourOf(lib), data: PERCENTILES.map(([key]) => byKey[key]?.mean ?? null) }
+          return { label: lib, backgroundColor: colourOf(lib), data: PERCENTILES.map(([key]) => byKey[key]?.median ?? null) }
         })
       },
       options: {
         plugins: titles(`${group.title}, ${cell.shortLabel}: latency percentiles, per library`, [[group.loadLabel, 'lower is better'].join(' · '), conditions]),
         scales: {
           x: { title: axisTitle('percentile') },
-          y: { beginAtZero: true, title: axisTitle('latency (ms)') }
+          y: { beginAtZero: true, title: axisTitle('latency (ms, median of the runs)') }
         }
       }
     }

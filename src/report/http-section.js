@@ -3,7 +3,8 @@ import { LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
 import { cellKey } from '../results/model.js'
 import { chartFile } from './charts.js'
 import { latencyChart, requestsChart } from './http-charts.js'
-import { cellTitle, comparisonTable, httpCells, latencyTable, requestsTable } from './http-tables.js'
+import { controlsByTable, tableOf } from './http-glance.js'
+import { cellTitle, comparisonTable, httpCells, latencyTable, medianRuns, requestsTable } from './http-tables.js'
 import { cpuLabel, transportTitle, unique } from './labels.js'
 
 // The report section for `http` results: per (mode, transport, workers) a chart of requests per
@@ -49,13 +50,30 @@ function groupsOf (cells, runs) {
   return [...groups.values()]
 }
 
+// Why a table's differences are not findings (see At a glance).
+function controlNote (control) {
+  if (!control.measured) return 'No control (0 logs per request) was measured with this table: its differences were not checked against the machine\'s noise and are not findings.'
+  if (control.failing.length) return 'The control (0 logs per request) did not read `same` for every library: the differences below are within the machine\'s noise in this session, not findings.'
+  return 'The control (0 logs per request) had too few runs to tell libraries apart: the differences below were not checked against the machine\'s noise and are not findings.'
+}
+
 export const httpSection = {
   name: 'http',
   types: ['http'],
+  howToRead: [
+    '- _Req/s_: the requests autocannon completed per second of a run\'s measured load (the mean of its one-second samples). A cell\'s figure is the median over its runs with the 95% interval of that median in brackets (distribution-free, from the runs\' order statistics; with fewer than 6 runs no such interval reaches 95%, and the bracket says what it covers, e.g. `; 93%`); _Runs_ is how many finished.',
+    '- _Latency_ (2.5% … 99%, p50, p99): percentiles of the response time of every request of a run, as autocannon measures it (from sending the request to the end of the answer); a cell\'s p50 and p99 are medians over its runs.',
+    '- _vs none_: a library against `none`, the same app without a logger, under the same load in the same session: the change of the median in percent, its 95% interval, and the verdict. `faster` or `slower` only when the runs differ (two-sided Mann–Whitney test, p < 0.05) and the interval reaches beyond ±2%; otherwise `same`. For requests per second `slower` means fewer; for p99 latency, higher. The statistics are those of `log-bench compare`.',
+    '- _Control_: at 0 logs per request the route logs nothing, so every library must read `same` against `none`. Where one does not, the machine\'s noise was as large as what the table would show: the page says so instead of publishing its differences.',
+    '- _Drop_: the share of logged events that never arrived intact at the receiving end (every event carries its worker and sequence number and is checked there).',
+    '- The seed\'s Latency and Req/Sec tables show, for each library, its run with the median requests per second.'
+  ],
   render (dataset, ctx) {
     const runs = dataset.runs.filter((r) => r.type === 'http')
     runs.forEach(validateHttpRun)
-    const cells = httpCells({ runs, summary: summarizeHttp(runs) })
+    const summary = summarizeHttp(runs)
+    const cells = httpCells({ runs, summary })
+    const controls = controlsByTable(summary)
     const markdown = []
     const charts = []
     const dirs = new Map()
@@ -65,6 +83,8 @@ export const httpSection = {
       dirs.set(base, (dirs.get(base) ?? 0) + 1)
       const dir = ['http', group.transport, `${group.cpus}cpu`, ...(dirs.get(base) === 1 ? [] : [String(dirs.get(base))])]
       markdown.push(`## ${group.title}`)
+      const control = controls.get(tableOf(group.cells[0].runs[0]))
+      if (!control.passed) markdown.push(`> ${controlNote(control)}`)
       markdown.push(`An express server ${group.mode === 'middleware' ? 'logging every request through the library\'s own request logger' : 'whose route logs N events of S characters per request'}, ` +
         `under autocannon load (${group.loadLabel}). _vs none_ is the change in requests per second against the same app without logging; ` +
         '_Drop_ is the share of logged events that never arrived intact at the receiving end.')
@@ -73,7 +93,7 @@ export const httpSection = {
       markdown.push(ctx.image(requests.file, `${group.title}: requests per second per library`))
       for (const cell of group.cells) {
         markdown.push(`### ${cellTitle(cell)}`)
-        if (cell.runs.some((r) => r.ok)) markdown.push(latencyTable(cell.runs), requestsTable(cell.runs))
+        if (cell.runs.some((r) => r.ok)) markdown.push(latencyTable(medianRuns(cell.runs)), requestsTable(medianRuns(cell.runs)))
         markdown.push(comparisonTable(cell.summary))
         if (cell.summary.some((s) => s.okRuns > 0)) {
           const tag = cell.mode === 'middleware' ? `${cell.size}c` : `${cell.logsPerRequest}x${cell.size}c`

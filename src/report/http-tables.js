@@ -1,5 +1,6 @@
 import { httpCellOf } from '../results/http-summary.js'
-import { formatBytes, formatNumber, formatPct, formatSignedPct } from './labels.js'
+import { inPlanOrder } from '../results/model.js'
+import { coverageNote, formatBytes, formatChange, formatNumber, formatPct } from './labels.js'
 import { formatTable } from './table.js'
 
 // The http result tables, shared by the terminal and the markdown report: per cell (mode, transport,
@@ -15,10 +16,10 @@ export function cellTitle ({ mode, transport, cpus, logsPerRequest, size }) {
   return `${what}; ${transport}, ${cpus} CPU${cpus > 1 ? 's' : ''}`
 }
 
-// Cells in the order they ran, each with its runs and summary entries.
+// Cells in plan order, each with its runs and summary entries.
 export function httpCells (doc) {
   const cells = new Map()
-  for (const run of doc.runs.filter((r) => r.type === 'http')) {
+  for (const run of inPlanOrder(doc.runs).filter((r) => r.type === 'http')) {
     const key = httpCellOf(run)
     if (!cells.has(key)) cells.set(key, { mode: run.mode, transport: run.transport, sink: run.sink, cpus: run.cpus, logsPerRequest: run.logsPerRequest, size: run.size, runs: [], summary: [] })
     cells.get(key).runs.push(run)
@@ -29,7 +30,18 @@ export function httpCells (doc) {
   return [...cells.values()]
 }
 
-const rowName = (r, runs) => (runs.some((x) => x.lib === r.lib && x.run > 1) ? `${r.lib} (run ${r.run})` : r.lib)
+const rowName = (r, runs) => (runs.some((x) => x.lib === r.lib && x.run !== r.run) ? `${r.lib} (run ${r.run})` : r.lib)
+
+// Per library the finished run with the median requests per second (the lower of the two middle
+// ones for an even count): the run the seed's per-run tables show when a cell has several.
+export function medianRuns (runs) {
+  const chosen = []
+  for (const lib of [...new Set(runs.map((r) => r.lib))]) {
+    const ok = runs.filter((r) => r.lib === lib && r.ok).sort((a, b) => a.reqPerSec.mean - b.reqPerSec.mean)
+    if (ok.length) chosen.push(ok[(ok.length - 1) >> 1])
+  }
+  return chosen
+}
 
 export function latencyTable (runs, options) {
   const ok = runs.filter((r) => r.ok)
@@ -51,26 +63,31 @@ export function requestsTable (runs, options) {
   return formatTable(['Stat', '1%', '2.5%', '50%', '97.5%', 'Avg', 'Stdev', 'Min'], rows, options)
 }
 
-// One row per library: mean req/s and its change against none, latency, the server's cost, and how
-// many of the events it logged arrived.
+const interval = (d, format) => (d?.ciLow == null || d.n < 2 ? '' : ` [${format(d.ciLow)}–${format(d.ciHigh)}${coverageNote(d.ciCoverage)}]`)
+const withInterval = (d, format) => (d ? `${format(d.median)}${interval(d, format)}` : '')
+
+// One row per library: median req/s with its 95% interval and its change against none with the
+// verdict, latency, the server's cost, and how many of the events it logged arrived.
 export function comparisonTable (summary, options) {
-  const header = ['Library', 'Req/s', 'vs none', 'p50', 'p99', 'Server CPU', 'Peak RSS', 'Events logged', 'Received', 'Drop', 'Errors']
+  const header = ['Library', 'Runs', 'Req/s', 'vs none', 'p50', 'p99', 'p99 vs none', 'Server CPU', 'Peak RSS', 'Events logged', 'Received', 'Drop', 'Errors']
   const rows = summary.map((s) => {
-    if (!s.reqPerSec) return [s.lib, s.status, '', '', '', '', '', '', '', '', shortError(s.errors[0])]
+    if (!s.reqPerSec) return [s.lib, String(s.runs), s.status, '', '', '', '', '', '', '', '', '', shortError(s.errors[0])]
     const failures = s.okRuns < s.runs ? `${s.runs - s.okRuns}/${s.runs} runs failed` : ''
     const http = [s.requestErrors?.mean, s.timeouts?.mean, s.non2xx?.mean].some((v) => v > 0)
       ? `${formatNumber(s.requestErrors?.mean)} errors, ${formatNumber(s.timeouts?.mean)} timeouts, ${formatNumber(s.non2xx?.mean)} non-2xx`
       : '0'
     return [
       s.middleware ? `${s.lib} (${s.middleware})` : s.lib,
-      formatNumber(s.reqPerSec.mean),
-      s.lib === 'none' ? 'baseline' : formatSignedPct(s.throughputChangePct),
-      latency(s.latencyP50Ms?.mean),
-      latency(s.latencyP99Ms?.mean),
-      s.serverCpuPct ? `${s.serverCpuPct.mean.toFixed(0)}%` : '',
-      formatBytes(s.maxRssBytes?.mean),
-      formatNumber(s.sent?.mean),
-      s.received ? formatNumber(s.received.mean) : 'n/a',
+      String(s.okRuns),
+      withInterval(s.reqPerSec, (v) => formatNumber(v)),
+      s.lib === 'none' ? 'baseline' : formatChange(s.throughputVsBaseline, { interval: true }),
+      latency(s.latencyP50Ms?.median),
+      withInterval(s.latencyP99Ms, (v) => latency(v)),
+      s.lib === 'none' ? '' : formatChange(s.p99VsBaseline),
+      s.serverCpuPct ? `${s.serverCpuPct.median.toFixed(0)}%` : '',
+      formatBytes(s.maxRssBytes?.median),
+      formatNumber(s.sent?.median),
+      s.received ? formatNumber(s.received.median) : 'n/a',
       s.sent?.mean > 0 ? formatPct(s.dropRate?.mean) : '',
       [http, failures].filter(Boolean).join('; ')
     ]

@@ -63,8 +63,24 @@ export function formatBytes (v) {
   return `${Math.round(v)} B`
 }
 
-export function formatSignedPct (v) {
-  return v == null ? '' : `${v > 0 ? '+' : ''}${v.toFixed(1)}%`
+// A ratio as a signed change: 0.9 → "−10.0%", 1.05 → "+5.0%".
+export function formatChangePct (ratio) {
+  const pct = (ratio - 1) * 100
+  return `${pct > 0 ? '+' : pct < 0 ? '−' : '±'}${Math.abs(pct).toFixed(1)}%`
+}
+
+// An interval from few runs covers less than 95%: say how much (e.g. "; 67%").
+export function coverageNote (coverage) {
+  return coverage != null && coverage < 0.95 ? `; ${Math.floor(coverage * 100)}%` : ''
+}
+
+// A comparison (compareRuns in src/stats.js) as a change with its verdict, optionally its interval:
+// "−10.0% [−12.1%, −8.2%] slower".
+export function formatChange (comparison, { interval = false } = {}) {
+  if (comparison?.ratio == null) return ''
+  const range = interval && comparison.ciLow != null && comparison.coverage > 0 ? ` [${formatChangePct(comparison.ciLow)}, ${formatChangePct(comparison.ciHigh)}${coverageNote(comparison.coverage)}]` : ''
+  // Without a test (fewer than 2 runs a side) a verdict would be a guess: the change alone.
+  return `${formatChangePct(comparison.ratio)}${range}${comparison.p == null ? '' : ` ${comparison.verdict}`}`
 }
 
 export function formatRatio (v) {

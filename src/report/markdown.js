@@ -25,9 +25,10 @@ export function renderPage (dataset, { imageLink, sections = SECTIONS, title = '
     out.push(`> **Incomplete:** ${incomplete.map((e) => codeSpan(e.file)).join(', ')} ${incomplete.length > 1 ? 'were' : 'was'} ${incomplete.some((e) => e.interrupted) ? 'interrupted' : 'not finished'}; cells it did not reach are missing.`)
   }
   const charts = []
+  const shown = sections.filter((section) => runs.some((r) => section.types.includes(dimensionValue(r, 'type'))))
   const render = (placed) => {
-    for (const section of sections) {
-      if ((section.placement === 'top') !== placed || !runs.some((r) => section.types.includes(dimensionValue(r, 'type')))) continue
+    for (const section of shown) {
+      if ((section.placement === 'top') !== placed) continue
       const part = renderSection(section, dataset, ctx)
       if (part.markdown) out.push(part.markdown)
       charts.push(...part.charts)
@@ -35,7 +36,8 @@ export function renderPage (dataset, { imageLink, sections = SECTIONS, title = '
   }
   render(true)
   out.push('## Hardware and Software', hardwareTable(dataset))
-  out.push('## How to read the numbers', howToRead())
+  const reading = shown.flatMap((s) => s.howToRead ?? [])
+  if (reading.length) out.push('## How to read the numbers', reading.join('\n'))
   render(false)
   const known = new Set(sections.flatMap((s) => s.types))
   const skipped = unique(runs.map((r) => dimensionValue(r, 'type')).filter((t) => !known.has(t)))
@@ -109,14 +111,4 @@ function leftAlignedTable (header, rows) {
   const widths = header.map((_, i) => Math.max(3, ...[header, ...rows].map((row) => row[i].length)))
   const line = (row) => '| ' + row.map((cell, i) => cell.padEnd(widths[i])).join(' | ') + ' |'
   return [line(header), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...rows.map(line)].join('\n')
-}
-
-function howToRead () {
-  return [
-    '- _unblocked_: from the moment all workers start logging until the slowest worker\'s last `log()` call returned: how long logging held up the application.',
-    '- _done_: until every worker\'s logger said it had written everything and the receiving end saw the last event: how long until the logs were really there.',
-    '- Every event carries its worker and sequence number and is checked at the receiving end; _drop rate_ counts the ones that never arrived intact.',
-    '- `noop` is the harness\'s own floor (building the message, calling an empty function); `raw` is the transport\'s physical limit (the plainest fast Node code writing the same lines).',
-    '- **Average** is the mean over the runs that finished; a failed or unsupported cell says why instead of showing a number.'
-  ].join('\n')
 }

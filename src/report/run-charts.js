@@ -11,16 +11,19 @@ export function benchmarksChart (group, conditions) {
   const labels = group.cpusList.flatMap((cpus) => [['unblocked', cpuLabel(cpus)], ['done', cpuLabel(cpus)]])
   const drawn = group.libs.filter((lib) => group.summary.some((s) => runName(s) === lib && s.okRuns > 0))
   const missing = group.libs.filter((lib) => !drawn.includes(lib))
+  const figures = (lib, cpus) => {
+    const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
+    return [s?.unblockedMs, s?.doneMs]
+  }
   const datasets = drawn.map((lib) => ({
     label: lib,
     backgroundColor: libraryColour(lib),
     borderColor: libraryColour(lib),
-    data: group.cpusList.flatMap((cpus) => {
-      const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
-      return [s?.unblockedMs?.mean ?? null, s?.doneMs?.mean ?? null]
-    })
+    data: group.cpusList.flatMap((cpus) => figures(lib, cpus).map((d) => d?.median ?? null)),
+    errorBars: group.cpusList.flatMap((cpus) => figures(lib, cpus).map((d) => (d?.n > 1 ? [d.ciLow, d.ciHigh] : null)))
   }))
-  const notes = [[`mean of ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''}`, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]
+  const highest = Math.max(0, ...datasets.flatMap((d) => d.errorBars.map((range) => range?.[1] ?? 0)))
+  const notes = [[`median of ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''}, whiskers: its 95% confidence interval`, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]
   if (missing.length) notes.push(`no bars at all: ${missing.join(', ')} (failed or unsupported, see the tables)`)
   else if (datasets.some((d) => d.data.includes(null))) notes.push('a missing bar: that cell failed (see the tables)')
   return {
@@ -33,7 +36,7 @@ export function benchmarksChart (group, conditions) {
         plugins: titles(`${group.title}: time until unblocked and until done, per library`, notes),
         scales: {
           x: { title: axisTitle('measure and worker count'), ticks: { maxRotation: 0 } },
-          y: { beginAtZero: true, title: axisTitle('time (ms)') }
+          y: { beginAtZero: true, suggestedMax: highest, title: axisTitle('time (ms)') }
         }
       }
     }

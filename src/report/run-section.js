@@ -1,4 +1,5 @@
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
+import { CONFIDENCE, relativeHalfWidth, runsForHalfWidth } from '../stats.js'
 import { escapeCell, formatTable } from './table.js'
 import { chartFile } from './charts.js'
 import { benchmarksChart, dropRateChart, representativeRun, timeseriesChart } from './run-charts.js'
@@ -14,6 +15,13 @@ const WARN = '⚠'
 export const runSection = {
   name: 'run',
   types: ['run'],
+  howToRead: [
+    '- _unblocked_: from the moment all workers start logging until the slowest worker\'s last `log()` call returned: how long logging held up the application.',
+    '- _done_: until every worker\'s logger said it had written everything and the receiving end saw the last event: how long until the logs were really there.',
+    '- Every event carries its worker and sequence number and is checked at the receiving end; _drop rate_ counts the ones that never arrived intact.',
+    '- `noop` is the harness\'s own floor (building the message, calling an empty function); `raw` is the transport\'s physical limit (the plainest fast Node code writing the same lines).',
+    '- **Average** is the mean over the runs that finished; a failed or unsupported cell says why instead of showing a number.'
+  ],
   render (dataset, ctx) {
     const runs = ofType(dataset.runs, 'run')
     const summary = ofType(dataset.summary, 'run')
@@ -29,7 +37,7 @@ export const runSection = {
 }
 
 // What tells the cells of one group apart: the library and the worker count. A group is every other
-// dimension of the cell (transport, receiving end, events, size, ...), in the order they were run.
+// dimension of the cell (transport, receiving end, events, size, ...), in plan order.
 const GROUP_EXCEPT = ['lib', 'variant', 'cpus']
 // Dimensions that name a group when a transport has groups that differ in them.
 const DISTINCT = [
@@ -38,17 +46,21 @@ const DISTINCT = [
   { field: 'sink', tag: (v) => `-${v}`, title: (v) => `, ${v}` },
   { field: 'events', tag: (v) => `-${v}ev`, title: (v) => `, ${v.toLocaleString('en-US')} events per worker` },
   { field: 'size', tag: (v) => `-${v}b`, title: (v) => `, ${v.toLocaleString('en-US')}-byte payload` },
-  { field: 'rate', tag: (v) => (v == null ? '' : `-${v}eps`), title: (v) => (v == null ? ', tight loop' : `, paced at ${v.toLocaleString('en-US')} events/s per worker`) }
+  { field: 'rate', tag: (v) => (v == null ? '' : `-${v}eps`), title: (v) => (v == null ? ', tight loop' : `, paced at ${v.toLocaleString('en-US')} events/s per worker`) },
+  // Set by merge for shards from different machines: the machine is data from a results file.
+  { field: 'machine', tag: (v) => `-${String(v).replace(/[^A-Za-z0-9]+/g, '-').toLowerCase().slice(0, 48)}`, title: (v) => `, measured on ${escapeCell(String(v)).replace(/[<>[\]`*_]/g, '')}` }
 ]
 
 export function groupsOf (runs, summary) {
   const groups = []
+  // Runs merged from shards on different machines carry `machine`: one table never mixes two.
+  const groupKey = (r) => `${cellKey(r, { except: GROUP_EXCEPT })}${r.machine ? `|${r.machine}` : ''}`
   for (const transport of unique(runs.map((r) => r.transport))) {
     const ofTransport = runs.filter((r) => r.transport === transport)
-    const keys = unique(ofTransport.map((r) => cellKey(r, { except: GROUP_EXCEPT })))
+    const keys = unique(ofTransport.map(groupKey))
     const varying = DISTINCT.filter(({ field }) => unique(ofTransport.map((r) => dimensionValue(r, field))).length > 1)
     for (const key of keys) {
-      const groupRuns = ofTransport.filter((r) => cellKey(r, { except: GROUP_EXCEPT }) === key)
+      const groupRuns = ofTransport.filter((r) => groupKey(r) === key)
       const first = groupRuns[0]
       const measured = groupRuns.filter((r) => r.status !== 'unsupported')
       groups.push({
@@ -57,7 +69,7 @@ export function groupsOf (runs, summary) {
         fileTag: varying.map((d) => d.tag(dimensionValue(first, d.field))).join(''),
         title: transportTitle(transport) + varying.map((d) => d.title(dimensionValue(first, d.field))).join(''),
         runs: groupRuns,
-        summary: summary.filter((s) => cellKey(s, { except: GROUP_EXCEPT }) === key),
+        summary: summary.filter((s) => groupRuns.some((r) => cellKey(r) === cellKey(s))),
         libs: unique(groupRuns.map(runName)),
         cpusList: unique(groupRuns.map((r) => r.cpus)).sort((a, b) => a - b),
         eventsLabel: unique(groupRuns.map((r) => r.events)).map((n) => n.toLocaleString('en-US')).join(' / '),
@@ -145,8 +157,9 @@ function renderGroup (group, ctx) {
   out.push(`### ${group.title} details`)
   const details = detailsTable(group)
   warned ||= details.warned
-  out.push('Median ± sample standard deviation over the runs that finished; _× raw_ is done time as a multiple of the `raw` baseline (the plainest code that writes the same lines); events/s is all events over done time; peak RSS is the largest of any one worker.')
+  out.push(`${DETAILS_LEGEND}; _× raw_ is done time as a multiple of the \`raw\` baseline (the plainest code that writes the same lines); events/s is all events over done time; peak RSS is the largest of any one worker.`)
   out.push(details.text)
+  if (details.notes.length) out.push(details.notes.join('\n\n'))
   if (warned) out.push(`${WARN} marks a figure whose runs disagree widely (coefficient of variation above ${CV_WARNING * 100}%): its average is not a steady figure. More runs (\`--runs\`) or a quieter machine help.`)
   return { markdown: out.join('\n\n'), charts }
 }
@@ -173,9 +186,9 @@ export function libTable (group, libRuns) {
     const partial = s.okRuns < s.runs ? ` (${s.okRuns} of ${s.runs} runs)` : ''
     return [`**${formatMs(s.unblockedMs?.mean)}**${partial}`, `**${formatMs(s.doneMs?.mean)}**${partial}`, `**${dropOf(s, 'mean')}**`]
   })])
-  rows.push(['Median', ...stat((s) => {
+  rows.push(['Median [95% CI]', ...stat((s) => {
     if (!s || s.okRuns === 0) return subs.map(() => '—')
-    return [formatMs(s.unblockedMs?.median), formatMs(s.doneMs?.median), dropOf(s, 'median')]
+    return [withInterval(s.unblockedMs), withInterval(s.doneMs), dropOf(s, 'median')]
   })])
   rows.push(['Stddev', ...stat((s) => {
     if (!s || s.okRuns === 0) return subs.map(() => '—')
@@ -240,14 +253,48 @@ export function summaryTable (group) {
   return formatTable(header, rows)
 }
 
+// A median with its 95% interval; "*" where fewer than 6 runs cannot reach 95% (see intervalNotes).
+function withInterval (d) {
+  if (!d) return ''
+  if (d.n < 2) return `${formatMs(d.median)} (one run)`
+  return `${formatMs(d.median)} [${formatMs(d.ciLow)}–${formatMs(d.ciHigh)}]${d.ciCoverage < CONFIDENCE - 1e-9 ? '*' : ''}`
+}
+
+export const DETAILS_LEGEND = 'Median [95% confidence interval] ± coefficient of variation over the runs that finished (the interval is distribution-free, from order statistics; see docs/comparisons.md)'
+export const WIDE_INTERVAL = 0.05
+
+// What a reader must know about the intervals of a group's cells: those wider than ±5% and how many
+// runs would narrow them, those below 95% coverage (fewer than 6 runs), and outlying runs.
+function intervalNotes (group) {
+  const wide = []
+  const short = new Set()
+  const outlying = []
+  for (const s of group.summary) {
+    for (const [key, name] of [['unblockedMs', 'unblocked'], ['doneMs', 'done']]) {
+      const d = s[key]
+      if (!d || d.n < 2) continue
+      const cell = `${runName(s)} ${cpuLabel(s.cpus)} ${name}`
+      const half = relativeHalfWidth(d)
+      if (half > WIDE_INTERVAL) wide.push(`${cell} ±${(half * 100).toFixed(0)}% (${d.n} runs; about ${runsForHalfWidth(d, WIDE_INTERVAL)} would narrow it to ±5%)`)
+      if (d.ciCoverage < CONFIDENCE - 1e-9) short.add(`${d.n} runs: ${(d.ciCoverage * 100).toFixed(1).replace(/\.0$/, '')}%`)
+      if (d.outliers > 0) outlying.push(`${cell} (${d.outliers} of ${d.n} runs)`)
+    }
+  }
+  const notes = []
+  if (wide.length) notes.push(`${WARN} Interval wider than ±5%: ${wide.join('; ')}. Use \`--runs\` or a quieter machine before comparing these.`)
+  if (short.size) notes.push(`\\* With fewer than 6 runs no distribution-free interval reaches 95%: the interval is the runs' range and covers the median with ${[...short].join(', ')}.`)
+  if (outlying.length) notes.push(`Outliers (runs beyond 10 robust standard deviations of the median, as hyperfine flags them): ${outlying.join('; ')}.`)
+  return notes
+}
+
 export function detailsTable (group) {
   let warned = false
   const spread = (d) => {
     if (!d) return ''
-    if (d.n < 2) return `${formatMs(d.median)} (one run)`
+    if (d.n < 2) return withInterval(d)
     const warn = d.cv > CV_WARNING
     warned ||= warn
-    return `${formatMs(d.median)} ± ${formatMs(d.stddev)}${warn ? ` ${WARN}` : ''}`
+    return `${withInterval(d)} ±${cvPercent(d.cv)}${warn ? ` ${WARN}` : ''}`
   }
   const header = ['Library', 'Workers', 'Runs ok', 'Unblocked ms', 'Done ms', 'Done × raw', 'Events/s', 'Peak RSS', 'Drop rate']
   const rows = []
@@ -273,5 +320,5 @@ export function detailsTable (group) {
       ])
     }
   }
-  return { text: formatTable(header, rows), warned }
+  return { text: formatTable(header, rows), warned, notes: intervalNotes(group) }
 }

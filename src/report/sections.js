@@ -4,12 +4,14 @@ import { costsSection } from './costs-section.js'
 import { runSection } from './run-section.js'
 import { thenAndNowSection } from './then-and-now.js'
 import { httpSection } from './http-section.js'
+import { httpGlanceSection } from './http-glance.js'
 import { workloadsSection } from './workloads-section.js'
 
 // The report's sections, in page order. A section claims run types and renders them:
 //   { name, types: ['run'], render(dataset, ctx) → { markdown, charts: [{ file, width, height, config }] } }
 // ctx: { image(file, alt) → markdown image link, conditions (machine in a few words), reference
 // (a page's reference data, see then-and-now.js, or null) }. `placement: 'top'` puts a section
-// before the Hardware and Software table.
+// before the Hardware and Software table. `howToRead` (markdown lines) explains the section's
+// numbers under "How to read the numbers" on the pages that show it.
 // To report a new kind of run, write a section module and add it here with one import line.
-export const SECTIONS = [glanceSection, versionsSection, runSection, costsSection, workloadsSection, thenAndNowSection, httpSection]
+export const SECTIONS = [glanceSection, httpGlanceSection, versionsSection, runSection, costsSection, workloadsSection, thenAndNowSection, httpSection]

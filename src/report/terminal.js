@@ -1,12 +1,12 @@
-import { detailsTable, groupsOf, libTable, summaryTable } from './run-section.js'
+import { DETAILS_LEGEND, detailsTable, groupsOf, libTable, summaryTable } from './run-section.js'
 import { runName, unique } from './labels.js'
 import { costsTable, recorded } from './costs-section.js'
-import { ofType } from '../results/model.js'
+import { inPlanOrder, ofType } from '../results/model.js'
 
 // The terminal's exporter of `run` results: the same groups and tables as the markdown report
 // (src/report/run-section.js), without its charts and prose, and the failed runs with their reasons.
 export function renderTerminal (doc) {
-  const runs = ofType(doc.runs, 'run')
+  const runs = ofType(inPlanOrder(doc.runs), 'run')
   const summary = ofType(doc.summary, 'run')
   const out = []
   for (const group of groupsOf(runs, summary)) {
@@ -18,7 +18,8 @@ export function renderTerminal (doc) {
       out.push(libRuns.every((r) => r.status === 'unsupported') ? `unsupported: ${libRuns[0].error}` : libTable(group, libRuns).text)
     }
     out.push(`\n### ${group.title} summary (mean)\n`, summaryTable(group))
-    out.push(`\n### ${group.title} details (median ± stddev; done × raw)\n`, detailsTable(group).text)
+    const details = detailsTable(group)
+    out.push(`\n### ${group.title} details\n`, `${DETAILS_LEGEND}.\n`, details.text, ...details.notes.map((note) => `\n${note.replace(/\\\*/g, '*')}`))
     const measured = group.runs.filter(recorded)
     if (measured.length) {
       out.push(`\n### ${group.title}: what each call costs (median; see docs/costs.md)\n`,

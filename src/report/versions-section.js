@@ -1,14 +1,14 @@
 import { cellKey, dimensionValue } from '../results/model.js'
 import semver from 'semver'
 import { median } from '../stats.js'
-import { compareValues } from './compare.js'
+import { compareRuns } from '../stats.js'
 import { formatTable } from './table.js'
 import { cpuLabel, formatCount, formatMs, transportTitle, unique } from './labels.js'
 
 // "At a glance" for results that hold several versions of a library (--lib pino@5,pino@10) or
 // several runtimes (--runtime node@22,bun): what changed, by how much, and whether the runs let us
-// call it a change, with compare's statistics (compareValues: medians and the two-sided Mann–Whitney
-// U test). Only cells that differ in that one dimension are set side by side, so every row
+// call it a change, with compare's statistics (compareRuns: ratio of medians, the two-sided Mann–Whitney
+// U test, the ±2% noise threshold). Only cells that differ in that one dimension are set side by side, so every row
 // compares runs made on one machine under the same conditions. Shown only when versions or
 // runtimes vary; other pages are unchanged.
 
@@ -37,13 +37,12 @@ export const versionsSection = {
   }
 }
 
-// compare's judgement of two sets of runs: the ratio of medians, p, and a verdict: `same` where the
-// test does not tell them apart, else faster or slower (for a rate, more is faster).
+// compare's judgement of two sets of runs (compareRuns, the one comparison): the ratio of medians,
+// p, and a verdict: `same` where the test does not tell them apart or the difference lies within the
+// noise threshold, else faster or slower (for a rate, more is faster).
 function judge (xs, ys, { better }) {
-  const c = compareValues(xs, ys)
-  const ratio = c.base.centre ? c.next.centre / c.base.centre : null
-  const verdict = c.p == null || ratio == null ? null : !c.significant ? 'same' : (better === 'lower') === (ratio > 1) ? 'slower' : 'faster'
-  return { ratio, p: c.p, verdict }
+  const c = compareRuns(xs, ys, { better })
+  return { ratio: c.ratio, p: c.p, verdict: c.p == null || c.ratio == null ? null : c.verdict }
 }
 
 // "0.62× (p 0.008) **faster**", or why there is no verdict.

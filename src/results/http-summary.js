@@ -1,28 +1,15 @@
-import { cellKey, cellStatus, runsByCell } from './model.js'
-import { describe } from '../stats.js'
+import { COMPARED_DIMENSIONS, cellStatus, comparisonGroupKey, runsByCell } from './model.js'
+import { compareRuns, describe } from '../stats.js'
 
 export const BASELINE = 'none'
 
 // A cell of the http matrix without its library: the runs that share it are compared with `none`.
 export function httpCellOf (r) {
-  return cellKey(r, { except: LIBRARY_DIMENSIONS })
+  return comparisonGroupKey(r)
 }
 
 // What tells the libraries of one http cell apart: the library, its variant and its request logger.
-export const LIBRARY_DIMENSIONS = ['lib', 'variant', 'middleware']
-
-// Throughput change in percent: how much more (or, negative, fewer) requests per second than the baseline.
-export function throughputChangePct (reqPerSec, baselineReqPerSec) {
-  if (reqPerSec == null || !baselineReqPerSec) return null
-  return (reqPerSec / baselineReqPerSec - 1) * 100
-}
-
-// The change of one run against the `none` run of the same cell and run number.
-export function runThroughputChange (record, runs) {
-  if (record.lib === BASELINE || !record.ok) return null
-  const baseline = runs.find((r) => r.type === 'http' && r.lib === BASELINE && r.ok && r.run === record.run && httpCellOf(r) === httpCellOf(record))
-  return throughputChangePct(record.reqPerSec?.mean, baseline?.reqPerSec?.mean)
-}
+export const LIBRARY_DIMENSIONS = COMPARED_DIMENSIONS
 
 const mean = (field) => (r) => r[field]?.mean
 const SUMMARIZED = {
@@ -44,10 +31,14 @@ const SUMMARIZED = {
   dropRate: (r) => r.dropRate
 }
 
-// One entry per (cell, library) over the runs that succeeded, plus the mean requests per second as a
-// change against `none` in the same cell. Entries of type 'run' come from summarize() in the results model.
+// One entry per (cell, library) over the runs that succeeded, plus the requests per second against
+// `none` in the same cell, by the one comparison (compareRuns): `throughputVsBaseline` (ratio of
+// medians, its 95% interval, p, verdict) and `throughputChangePct`, that ratio as a change in percent;
+// `p99VsBaseline` likewise for the p99 latency (lower is better).
+// Entries of type 'run' come from summarize() in the results model.
 export function summarizeHttp (runs) {
   const summary = []
+  const runsOf = new Map()
   for (const cellRuns of runsByCell(runs, 'http')) {
     const first = cellRuns[0]
     const ok = cellRuns.filter((r) => r.ok)
@@ -69,17 +60,32 @@ export function summarizeHttp (runs) {
       warmupSeconds: first.warmupSeconds,
       connections: first.connections,
       pipelining: first.pipelining,
+      serverCpus: first.serverCpus ?? null,
+      loadCpus: first.loadCpus ?? null,
       runs: cellRuns.length,
       okRuns: ok.length,
       status: cellStatus(cellRuns),
       errors: [...new Set(cellRuns.filter((r) => !r.ok).map((r) => r.error))]
     }
     for (const [key, value] of Object.entries(SUMMARIZED)) entry[key] = describe(ok.map(value))
+    runsOf.set(entry, ok)
     summary.push(entry)
   }
+  const valuesOf = (entry, measure) => runsOf.get(entry).map(SUMMARIZED[measure])
   for (const entry of summary) {
-    const baseline = summary.find((s) => s.lib === BASELINE && httpCellOf(s) === httpCellOf(entry))
-    entry.throughputChangePct = entry.lib === BASELINE ? null : throughputChangePct(entry.reqPerSec?.mean, baseline?.reqPerSec?.mean)
+    const baseline = entry.lib === BASELINE ? null : summary.find((s) => s.lib === BASELINE && httpCellOf(s) === httpCellOf(entry))
+    const against = (measure, better) => (baseline ? compareRuns(valuesOf(baseline, measure), valuesOf(entry, measure), { better }) : null)
+    const compared = against('reqPerSec', 'higher')
+    entry.throughputVsBaseline = compared?.ratio != null ? pick(compared, COMPARISON_FIELDS) : null
+    entry.throughputChangePct = compared?.ratio != null ? (compared.ratio - 1) * 100 : null
+    const p99 = against('latencyP99Ms', 'lower')
+    entry.p99VsBaseline = p99?.ratio != null ? pick(p99, COMPARISON_FIELDS) : null
   }
   return summary
+}
+
+const COMPARISON_FIELDS = ['ratio', 'ciLow', 'ciHigh', 'coverage', 'p', 'verdict', 'n', 'nBaseline']
+
+function pick (object, fields) {
+  return Object.fromEntries(fields.map((f) => [f, object[f]]))
 }

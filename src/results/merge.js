@@ -35,6 +35,10 @@ export function mergeShards (inputs, { allowMixedHardware = false, summarizers =
     }
   }
   const runs = interleave(shards, n)
+  // Shards from different machines: every run says which (its shard holds whole comparison groups,
+  // so a group is one machine), and reports keep each machine's groups in tables of their own.
+  const machines = new Map(shards.map(({ doc, shard }) => [`${shard.k}/${shard.n}`, machineLabel(doc.env)]))
+  if (new Set(machines.values()).size > 1) for (const run of runs) run.machine = machines.get(run.shard)
   const owner = new Map()
   for (const run of runs) {
     const key = `${cellKey(run)}#${run.run}`
@@ -62,7 +66,8 @@ export function mergeShards (inputs, { allowMixedHardware = false, summarizers =
   return { doc, missing }
 }
 
-// Cell j of shard k was cell j·n + (k − 1) of the full plan: put the cells back in that order.
+// Runs back in plan order: by the position each run recorded (planIndex); for shards written before
+// it, cell j of shard k was cell j·n + (k − 1) of the full plan.
 function interleave (shards, n) {
   const positioned = []
   for (const { file, doc, shard } of shards) {
@@ -72,10 +77,14 @@ function interleave (shards, n) {
       if (!order.includes(key)) order.push(key)
     }
     for (const run of doc.runs) {
-      positioned.push({ position: order.indexOf(cellKey(run)) * n + (shard.k - 1), run: { ...run, shard: `${shard.k}/${shard.n}`, shardFile: file } })
+      positioned.push({ position: run.planIndex ?? order.indexOf(cellKey(run)) * n + (shard.k - 1), run: { ...run, shard: `${shard.k}/${shard.n}`, shardFile: file } })
     }
   }
   return positioned.sort((a, b) => a.position - b.position).map((p) => p.run)
+}
+
+export function machineLabel (env) {
+  return `${env.cpuModel} (${env.cpuCount} cores${env.hostname ? `, ${env.hostname}` : ''})`
 }
 
 function parseShardLabel (label, file) {

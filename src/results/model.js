@@ -10,7 +10,7 @@ export const SCHEMA_VERSION = 1
 // pino@9,pino@10), and so is runtime (the binary the workers ran under: "node 22.23.3", "bun 1.4.5").
 const CELL_DIMENSIONS = ['type', 'lib', 'libVersion', 'variant', 'workload', 'runtime', 'transport', 'sink', 'cpus', 'events', 'size', 'rate']
 // An http cell is also told apart by its load: these are the fields `http` records for it.
-const HTTP_DIMENSIONS = ['mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds']
+const HTTP_DIMENSIONS = ['mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds', 'serverCpus', 'loadCpus']
 
 // The receiving end a transport has when no syslog set-up names another (and what a record from
 // before the `sink` field was measured with).
@@ -72,10 +72,27 @@ export function cellKey (record, { except = [] } = {}) {
   return JSON.stringify(fields.filter((f) => !left.includes(f)).map((f) => dimensionValue(record, f)))
 }
 
-// The runs of one type grouped by cell, in the order their cells first appear.
+// What tells the cells of one comparison group apart: the library, its variant and (http) its
+// request logger. Everything else (transport, workers, workload, size, receiving end, events, load)
+// is the group: its cells are compared with each other, run together and kept on one machine.
+export const COMPARED_DIMENSIONS = ['lib', 'variant', 'middleware']
+
+export function comparisonGroupKey (record) {
+  return cellKey(record, { except: COMPARED_DIMENSIONS })
+}
+
+// The results list runs in the order they ran (interleaved: shuffled rounds); exporters show cells in
+// the order of the plan. Each run records its cell's position in the whole plan (planIndex, shards
+// included); runs without one (older files) keep their place before the others.
+export function inPlanOrder (runs) {
+  if (!runs.some((r) => r.planIndex != null)) return runs
+  return runs.map((run, index) => ({ run, index })).sort((a, b) => ((a.run.planIndex ?? -1) - (b.run.planIndex ?? -1)) || a.index - b.index).map(({ run }) => run)
+}
+
+// The runs of one type grouped by cell, in plan order (see inPlanOrder).
 export function runsByCell (runs, type) {
   const cells = new Map()
-  for (const run of runs) {
+  for (const run of inPlanOrder(runs)) {
     if (dimensionValue(run, 'type') !== type) continue
     const key = cellKey(run)
     if (!cells.has(key)) cells.set(key, [])

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import { UsageError } from '../errors.js'
-import { cellKey, dimensionValue, SCHEMA_VERSION, summarize } from './model.js'
+import { cellKey, dimensionValue, inPlanOrder, SCHEMA_VERSION } from './model.js'
+import { SUMMARIZERS } from './summaries.js'
 
 // Reads results documents back for the exporters. Anything that is not a complete log-bench
 // results document of our schema is bad input: one UsageError naming the file and the problem.
@@ -78,7 +79,7 @@ export function loadResults (files) {
   const runs = []
   const nextRun = new Map()
   for (const { file, doc } of docs) {
-    for (const run of doc.runs) {
+    for (const run of inPlanOrder(doc.runs)) {
       if (dimensionValue(run, 'type') !== 'run') {
         runs.push({ ...run, file })
         continue
@@ -89,14 +90,15 @@ export function loadResults (files) {
       runs.push({ ...run, type: 'run', run: number, file })
     }
   }
-  // Summary entries of other run types are passed through as their producers wrote them.
-  const foreignSummary = docs.flatMap(({ doc }) => doc.summary.filter((s) => dimensionValue(s, 'type') !== 'run'))
+  // run and http cells are summarized again here (the statistics of this log-bench, also for older
+  // files); entries of other run types are passed through as their producers wrote them.
+  const foreignSummary = docs.flatMap(({ doc }) => doc.summary.filter((s) => !['run', 'http'].includes(dimensionValue(s, 'type'))))
   return {
     files,
     env: mergedEnv(docs.map((d) => d.doc.env)),
     envs: docs.map(({ file, doc }) => ({ file, env: doc.env, complete: doc.complete !== false, interrupted: doc.interrupted === true })),
     runs,
-    summary: [...summarize(runs), ...foreignSummary]
+    summary: [...SUMMARIZERS.flatMap((summarizeRuns) => summarizeRuns(runs)), ...foreignSummary]
   }
 }
 

@@ -1,0 +1,212 @@
+import { BASELINE, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
+import { cellKey } from '../results/model.js'
+import { DEFAULT_ALPHA, smallestMannWhitneyP } from '../stats.js'
+import { cpuLabel, formatChange, formatChangePct, formatNumber, formatPct, transportTitle, unique } from './labels.js'
+import { formatTable } from './table.js'
+
+// "At a glance" for a page of `http` results. Per table (transport, server workers, placement and
+// load), first the control: at 0 logs per request the route logs nothing, so every library must read
+// `same` against `none`. Where it does, the seed's grid (logs per request × size, each library's
+// change in requests per second against `none` with its verdict), the cheapest and the most expensive
+// library per number of logs, and the request loggers. Where it does not, the page says the machine
+// was too noisy for that table instead of publishing its differences.
+
+// The cells of one table differ only in library, mode (route or request logger), logs and size.
+export const tableOf = (record) => cellKey(record, { except: [...LIBRARY_DIMENSIONS, 'mode', 'logsPerRequest', 'size'] })
+
+// What a grid cell says for one library: its change and verdict, or why there is none; a loss is
+// named beside the change (fewer requests can come from dropping events too).
+function changeCell (entry, options) {
+  if (!entry) return '—'
+  if (entry.status === 'unsupported') return 'unsupported'
+  if (!entry.okRuns) return entry.status
+  const comparison = entry.throughputVsBaseline
+  if (comparison?.ratio == null) return 'no baseline'
+  const notes = []
+  if (entry.okRuns < entry.runs) notes.push(`${entry.runs - entry.okRuns} of ${entry.runs} runs failed`)
+  if (entry.dropRate?.mean > 0) notes.push(`${formatPct(entry.dropRate.mean)} lost`)
+  return `${formatChange(comparison, options)}${notes.length ? ` (${notes.join(', ')})` : ''}`
+}
+
+// The control of a table: its 0-logs cells, each library's verdict against none. passed: every
+// library that ran reads `same` (a failed control cell cannot vouch for anything), with runs enough
+// on both sides that the test could have told them apart: with fewer than 4 + 4 runs Mann–Whitney
+// cannot reach p < 0.05, so `same` would be the only possible answer and the control could not fail.
+export function controlOf (entries) {
+  const cells = entries.filter((s) => s.mode === 'route' && s.logsPerRequest === 0 && s.lib !== BASELINE && s.status !== 'unsupported')
+  const failing = cells.filter((s) => s.throughputVsBaseline?.verdict !== 'same')
+  const tooFewRuns = cells.filter((s) => !failing.includes(s) && !canTell(s.throughputVsBaseline))
+  return { measured: cells.length > 0, cells, failing, tooFewRuns, passed: cells.length > 0 && failing.length === 0 && tooFewRuns.length === 0 }
+}
+
+const canTell = (comparison) => smallestMannWhitneyP(comparison.nBaseline, comparison.n) < DEFAULT_ALPHA
+
+// How far apart `same` can be here: the widest 95% interval of the control cells. A difference in the
+// table smaller than that is one the machine's noise could also have made.
+function resolution (control) {
+  const widest = Math.max(...control.cells.map(({ throughputVsBaseline: c }) => Math.max(1 - c.ciLow, c.ciHigh - 1)))
+  return `their intervals reach ±${(widest * 100).toFixed(0)}%, the resolution of this table: a change smaller than that is one the machine's noise could make too.`
+}
+
+// Whether the server was what limited requests per second: the CPU its workers used under load in
+// the `none` cells (100% = one CPU busy per worker). A server idle much of the time was waiting for
+// the load generator or the machine, so the table measures them too.
+const SATURATED = 0.8
+function serverBusy (route) {
+  const none = route.filter((s) => s.lib === BASELINE && s.serverCpuPct?.median != null)
+  if (!none.length) return ''
+  const share = Math.max(...none.map((s) => s.serverCpuPct.median / 100 / s.cpus))
+  if (share >= SATURATED) return ''
+  return `**The server was not the bottleneck.** Without logging (\`none\`) its workers used at most ${(share * 100).toFixed(0)}% of their CPU under load: requests per second were limited by the load generator or the machine, so the changes below also measure how logging changes the server's waiting, not only what logging costs.`
+}
+
+// Per number of logs: the libraries ranked by their mean change over the sizes, among those measured
+// without loss or failure at every size of that row.
+export function cheapestAndDearest (entries, libs) {
+  const rows = []
+  for (const logs of unique(entries.filter((s) => s.mode === 'route' && s.logsPerRequest > 0).map((s) => s.logsPerRequest)).sort((a, b) => a - b)) {
+    const ofLogs = entries.filter((s) => s.mode === 'route' && s.logsPerRequest === logs)
+    const sizes = unique(ofLogs.map((s) => s.size)).sort((a, b) => a - b)
+    const ranked = []
+    for (const lib of libs) {
+      const cells = sizes.map((size) => ofLogs.find((s) => s.lib === lib && s.size === size))
+      if (cells.some((s) => !s || s.okRuns < s.runs || s.throughputVsBaseline?.ratio == null || s.dropRate?.mean > 0)) continue
+      const ratios = cells.map((s) => s.throughputVsBaseline.ratio)
+      ranked.push({ lib, cells, mean: ratios.reduce((a, b) => a + b, 0) / ratios.length })
+    }
+    if (ranked.length < 2) continue
+    ranked.sort((a, b) => b.mean - a.mean)
+    rows.push({ logs, sizes, cheapest: ranked[0], dearest: ranked[ranked.length - 1] })
+  }
+  return rows
+}
+
+function describeRanked ({ lib, cells }, sizes) {
+  const verdicts = unique(cells.map((s) => s.throughputVsBaseline.verdict))
+  const changes = cells.map((s, i) => `${formatChangePct(s.throughputVsBaseline.ratio)} at ${sizes[i]}`).join(', ')
+  return `${lib}: ${changes} chars${verdicts.length === 1 ? ` (${verdicts[0]} at every size)` : ''}`
+}
+
+function placementLine (runs) {
+  const placements = unique(runs.filter((r) => r.placement).map((r) => JSON.stringify(r.placement.pinned ? [r.placement.serverCpus, r.placement.loadCpus] : r.placement.reason)))
+  if (!placements.length) return 'Where the server and the load ran was not recorded (results from before log-bench pinned them): they shared the machine\'s CPUs.'
+  const pinned = runs.filter((r) => r.placement?.pinned)
+  const where = unique(pinned.map((r) => `the server's workers on CPU ${r.placement.serverCpus}; autocannon, log-bench's primary and the receiving end on CPU ${r.placement.loadCpus}`))
+  const not = unique(runs.filter((r) => r.placement && !r.placement.pinned).map((r) => r.placement.reason))
+  const parts = []
+  const elsewhere = pinned.filter(({ placement: p }) => p.observed?.primary !== p.loadCpus || p.observed?.load !== p.loadCpus || !p.observed?.server?.every((cpus) => cpus === p.serverCpus))
+  if (where.length) parts.push(`Placed with taskset: ${where.join('; or ')}${elsewhere.length ? ` (but for ${elsewhere.length} of ${pinned.length} runs the kernel reported other CPUs for a process)` : ' (as the kernel reported for every process of every run)'}.`)
+  if (not.length) parts.push(`${pinned.length ? 'Some runs were' : 'The runs were'} not pinned: ${not.join('; ')}.`)
+  return parts.join(' ')
+}
+
+function runsLine (entries) {
+  const counts = unique(entries.filter((s) => s.status !== 'unsupported').map((s) => s.okRuns)).sort((a, b) => a - b)
+  const most = counts[counts.length - 1] ?? 0
+  return `${counts.length > 1 ? `${counts[0]} to ${most}` : most} finished run${most === 1 ? '' : 's'} per cell`
+}
+
+// How the runs of a table were ordered, from when each started (startedAt; runs recorded without it
+// in the order the results list them): interleaved when, among the libraries compared with each
+// other, every run k came after every run k − 1.
+function orderLine (runs) {
+  if (Math.max(0, ...runs.map((r) => r.run)) < 2) return ''
+  const ran = runs.filter((x) => x.status !== 'unsupported')
+  if (ran.every((r) => r.startedAt != null)) ran.sort((a, b) => a.startedAt - b.startedAt)
+  const groups = new Map()
+  for (const r of ran) groups.set(httpCellOf(r), [...(groups.get(httpCellOf(r)) ?? []), r.run])
+  const interleaved = [...groups.values()].every((numbers) => numbers.every((n, i) => i === 0 || n >= numbers[i - 1]))
+  return interleaved ? ' in interleaved rounds (run 1 of every library, then run 2 of every library, …)' : ' one library after another (not interleaved)'
+}
+
+function tableTitle (entry) {
+  return `${transportTitle(entry.transport)}, ${cpuLabel(entry.cpus)} server worker${entry.cpus > 1 ? 's' : ''}`
+}
+
+function renderTable (entries, runs) {
+  const out = [`### ${tableTitle(entries[0])}`]
+  const route = entries.filter((s) => s.mode === 'route')
+  const libs = unique(route.filter((s) => s.lib !== BASELINE).map((s) => s.lib))
+  const sizes = unique(route.map((s) => s.size)).sort((a, b) => a - b)
+  const control = controlOf(entries)
+  const load = entries[0]
+  const busy = serverBusy(route)
+  out.push(`${runsLine(entries)}${orderLine(runs)}, each ${load.durationSeconds} s of load after ${load.warmupSeconds} s warm-up, ${load.connections} connections. ${placementLine(runs)}`)
+
+  if (busy) out.push(busy)
+  if (control.measured) {
+    const controlSizes = unique(control.cells.map((s) => s.size)).sort((a, b) => a - b)
+    const controlLibs = unique(control.cells.map((s) => s.lib))
+    const rows = controlSizes.map((size) => [`${size} chars`, ...controlLibs.map((lib) => changeCell(route.find((s) => s.logsPerRequest === 0 && s.size === size && s.lib === lib), { interval: true }))])
+    const verdict = control.failing.length ? `${control.failing.length} of ${control.cells.length} do not.` : control.passed ? `Every control cell does; ${resolution(control)}` : 'The control cells have too few runs for that verdict to mean anything.'
+    out.push(`**Control: 0 logs per request.** The route logs nothing, so every library must read \`same\` against \`none\`. ${verdict}`)
+    out.push(formatTable(['Size', ...controlLibs], rows))
+  }
+  if (!control.passed) {
+    const why = !control.measured
+      ? '**No control.** No 0-logs-per-request cells were measured with this table, so its differences could not be checked against the machine\'s noise and are not published as findings. The measured figures are in the tables below.'
+      : !control.failing.length
+          ? `**Too few runs for the control.** With ${runsLine(entries)}, no difference could reach p < ${DEFAULT_ALPHA} (that takes at least 4 runs of each library and of \`none\`), so \`same\` in the control says nothing about the machine's noise and the differences of this table are not published as findings. The measured figures are in the tables below.`
+          : `**Too noisy for this table.** ${control.failing.map((s) => `${s.lib} at ${s.size} chars (${changeCell(s, { interval: true })})`).join(', ')} ${control.failing.length > 1 ? 'differ' : 'differs'} from \`none\` although nothing is logged: on this machine, in this session, the noise was as large as the differences the table would show, so its differences are not published as findings. The measured figures are in the tables below.`
+    out.push(why)
+    return out.join('\n\n')
+  }
+
+  const levels = unique(route.filter((s) => s.logsPerRequest > 0).map((s) => s.logsPerRequest)).sort((a, b) => a - b)
+  if (levels.length) {
+    const rows = []
+    for (const logs of levels) {
+      for (const size of sizes) {
+        const cell = route.filter((s) => s.logsPerRequest === logs && s.size === size)
+        const none = cell.find((s) => s.lib === BASELINE)
+        rows.push([`${logs} × ${size}`, none?.reqPerSec ? `${formatNumber(none.reqPerSec.median)} req/s` : '—', ...libs.map((lib) => changeCell(cell.find((s) => s.lib === lib)))])
+      }
+    }
+    out.push('**Requests per second against `none`**, per logs per request × characters per log: the median change and its verdict.')
+    out.push(formatTable(['Logs × size', 'none', ...libs], rows))
+  }
+
+  const ranking = cheapestAndDearest(route, libs)
+  if (ranking.length) {
+    out.push(formatTable(['Logs per request', 'Cheapest', 'Most expensive'], ranking.map((row) => [String(row.logs), describeRanked(row.cheapest, row.sizes), describeRanked(row.dearest, row.sizes)]), { text: true }))
+  }
+
+  const middleware = entries.filter((s) => s.mode === 'middleware')
+  if (middleware.length) {
+    const rows = middleware.filter((s) => s.lib !== BASELINE).map((s) => [
+      s.middleware ? `${s.lib} (${s.middleware})` : s.lib,
+      changeCell(s, { interval: true }),
+      s.p99VsBaseline ? formatChange(s.p99VsBaseline) : ''
+    ])
+    out.push(`**Request loggers** (each library's own express middleware, one event per request, ${unique(middleware.map((s) => s.size)).join(' / ')}-character payload):`)
+    out.push(formatTable(['Library', 'Req/s vs none', 'p99 latency vs none'], rows))
+  }
+  return out.join('\n\n')
+}
+
+// The summary entries of each table, in the order the tables first appear.
+function entriesByTable (summary) {
+  const tables = new Map()
+  for (const entry of summary) {
+    const key = tableOf(entry)
+    if (!tables.has(key)) tables.set(key, [])
+    tables.get(key).push(entry)
+  }
+  return tables
+}
+
+export function controlsByTable (summary) {
+  return new Map([...entriesByTable(summary)].map(([key, entries]) => [key, controlOf(entries)]))
+}
+
+export const httpGlanceSection = {
+  name: 'http-glance',
+  types: ['http'],
+  placement: 'top',
+  render (dataset) {
+    const runs = dataset.runs.filter((r) => r.type === 'http')
+    const markdown = ['## At a glance']
+    for (const [key, entries] of entriesByTable(summarizeHttp(runs))) markdown.push(renderTable(entries, runs.filter((r) => tableOf(r) === key)))
+    return { markdown: markdown.join('\n\n'), charts: [] }
+  }
+}

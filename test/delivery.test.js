@@ -1,0 +1,47 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { ADAPTERS, leftovers, readJson, runCli, tmpDir } from './helpers.js'
+import { nothingDelivered } from '../src/bench/run-once.js'
+
+test('an adapter writing to stderr: failed runs that say nothing arrived and where, never the fastest', async () => {
+  const dir = tmpDir()
+  const out = path.join(dir, 'stderr.json')
+  const result = await runCli(['run', '--lib', `${path.join(ADAPTERS, 'stderr.js')},pino`, '--transport', 'console,file', '--events', '200', '--runs', '2', '--out', out])
+  assert.equal(result.code, 0, result.stderr)
+  assert.deepEqual(leftovers(result.tag), [])
+  const doc = readJson(out)
+  const runs = doc.runs.filter((r) => r.lib === 'stderr')
+  assert.equal(runs.length, 4)
+  for (const run of runs) {
+    assert.equal(run.ok, false)
+    assert.equal(run.status, 'failed')
+    assert.equal(run.received, 0)
+  }
+  assert.match(runs.find((r) => r.transport === 'console').error, /^nothing arrived on the workers' stdout: does the adapter write to stdout\? \(stderr is not read\) \(0 of 200 events\)$/)
+  assert.match(runs.find((r) => r.transport === 'file').error, /^nothing arrived in the file the adapter was given \(.*\/w0\.log\): does the adapter write to the `file` it is given\? \(0 of 200 events\)$/)
+  assert.ok(doc.summary.filter((s) => s.lib === 'stderr').every((s) => s.status === 'failed' && s.okRuns === 0))
+  assert.match(result.stdout, /stderr console 1 cpu run 1 failed: nothing arrived on the workers' stdout/)
+  // Never named fastest.
+  const report = await runCli(['report', out, '--out', path.join(dir, 'page.md'), '--images', path.join(dir, 'images')])
+  assert.equal(report.code, 0, report.stderr)
+  const page = fs.readFileSync(path.join(dir, 'page.md'), 'utf8')
+  const glance = page.slice(page.indexOf('At a glance'), page.indexOf('\n## ', page.indexOf('At a glance') + 1))
+  const rows = glance.split('\n').filter((line) => /^\| (Console|Filesystem)/.test(line)).map((line) => line.split('|').map((cell) => cell.trim()))
+  assert.equal(rows.length, 2, glance)
+  for (const row of rows) {
+    assert.match(row[3], /^pino /, 'fastest to unblock')
+    assert.match(row[4], /^pino /, 'fastest to done')
+    assert.match(row[6], /stderr/, 'listed as failed')
+  }
+})
+
+test('nothingDelivered: only a run where nothing at all arrived; partial loss and uncounted runs stay ok', () => {
+  const ok = { ok: true, status: 'ok', error: null, sent: 100 }
+  assert.equal(nothingDelivered({ ...ok, received: 0, corrupt: 0, duplicates: 0 }, { transport: 'udp', target: { host: '127.0.0.1', port: 5140 }, cpus: 1 }).error, 'nothing arrived at 127.0.0.1:5140 over udp: does the adapter send to the host and port it is given? (0 of 100 events)')
+  assert.equal(nothingDelivered({ ...ok, received: 1, corrupt: 0, duplicates: 0 }, { transport: 'file', target: {}, cpus: 1 }).ok, true)
+  assert.equal(nothingDelivered({ ...ok, received: 0, corrupt: 3, duplicates: 0 }, { transport: 'file', target: {}, cpus: 1 }).ok, true, 'corrupt arrivals are arrivals: a different failure')
+  assert.equal(nothingDelivered({ ...ok, received: null }, { transport: 'console', cpus: 1 }).ok, true, 'uncounted (noop, external server)')
+  assert.match(nothingDelivered({ ...ok, received: 0, corrupt: 0, duplicates: 0 }, { transport: 'file', target: { file: '/x/worker-0.log' }, cpus: 2 }).error, /\(\/x\/worker-0\.log, one per worker: 2\)/)
+})
