@@ -32,7 +32,15 @@ export class Interrupted extends Error {
 }
 
 // A run that failed for a reason worth recording (a worker or a receiver died, a time limit).
-export class RunFailure extends Error {}
+// `failure` says what kind of failure it was, as data that the record keeps beside the sentence:
+// { kind: 'timeout', limitS } | { kind: 'out-of-memory' } | { kind: 'killed', signal }
+// | { kind: 'crashed', exitCode } | { kind: 'error' } (anything else: a logger's or a receiver's error).
+export class RunFailure extends Error {
+  constructor (message, failure = { kind: 'error' }) {
+    super(message)
+    this.failure = failure
+  }
+}
 
 // The http server's workers or the load generator failed: the run's failure, with the reason.
 export class ServerFailure extends RunFailure {}

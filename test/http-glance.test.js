@@ -95,8 +95,11 @@ describe('http At a glance: the control first, then the seed\'s grid', () => {
     assert.doesNotMatch(render(runs), /not the bottleneck/)
     const idle = runs.map((r) => ({ ...r, serverCpuPct: r.lib === 'none' ? 30 : 90 }))
     assert.match(render(idle), /\*\*The server was not the bottleneck\.\*\* Without logging \(`none`\) its workers used at most 30% of their CPU/)
+    assert.match(render(idle), /not published as findings/)
+    assert.doesNotMatch(render(idle), /Requests per second against `none`/)
     const busy = runs.map((r) => ({ ...r, serverCpuPct: 98 }))
     assert.doesNotMatch(render(busy), /not the bottleneck/)
+    assert.match(render(busy), /Requests per second against `none`/)
   })
 
   it('says where the runs ran when they were not pinned, and when they were not interleaved', () => {

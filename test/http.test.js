@@ -159,7 +159,7 @@ describe('log-bench http failures: each becomes a failed run with its reason, an
       const result = await runCli(['http', '--lib', 'none,pino', '--port', String(port), ...SHORT, '--out', out])
       assert.equal(result.code, 0, result.stderr)
       const doc = readJson(out)
-      assert.deepEqual(doc.runs.map((r) => r.lib), ['none', 'pino'])
+      assert.deepEqual(doc.runs.map((r) => r.lib).sort(), ['none', 'pino'])
       for (const run of doc.runs) {
         assert.equal(run.status, 'failed')
         assert.match(run.error, new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use`))

@@ -11,7 +11,7 @@ describe('run --rate: paced logging', () => {
     assert.equal(result.code, 0, result.stderr)
     const doc = readJson(out)
     assert.equal(doc.env.options.rate, 4000)
-    assert.deepEqual(doc.runs.map((r) => r.lib), ['pino', 'raw'])
+    assert.deepEqual(doc.runs.map((r) => r.lib).sort(), ['pino', 'raw'])
     for (const run of doc.runs) {
       assert.equal(run.ok, true, run.error)
       assert.equal(run.rate, 4000)

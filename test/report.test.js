@@ -188,3 +188,18 @@ test('the report says how much of a UDP loss was the receiving socket\'s full bu
   assert.match(lossAtReceiver([run(1000, 900, 25), run(1000, 950, 0), run(1000, 0, 999, false)]),
     /of 150 events lost in these runs, the receiving socket's full buffer dropped 25 \(16\.7%/)
 })
+
+test('failure labels come from the recorded kind, and from the words only in records written before it', async () => {
+  const { failureReason } = await import('../src/report/labels.js')
+  const failed = (failure, error) => ({ status: 'failed', error, ...(failure ? { failure } : {}) })
+  // A sentence that mentions a time-out is not a time limit when its kind says otherwise.
+  assert.equal(failureReason(failed({ kind: 'error' }, 'worker 0 failed while closing the logger: request timed out')), 'failed')
+  assert.equal(failureReason(failed({ kind: 'timeout', limitS: 5 }, 'anything')), 'failed: timed out')
+  assert.equal(failureReason(failed({ kind: 'killed', signal: 'SIGKILL' }, 'anything')), 'failed: killed')
+  assert.equal(failureReason({ status: 'skipped', error: 'anything', failure: { kind: 'timeout', limitS: 5, afterRun: 2 } }), 'skipped: run 2 timed out')
+  // Older records: the words.
+  assert.equal(failureReason(failed(null, 'worker 0 ran out of memory (JavaScript heap limit reached)')), 'failed: out of memory')
+  assert.equal(failureReason(failed(null, 'timed out after 600 s while logging')), 'failed: timed out')
+  assert.equal(failureReason(failed(null, 'worker 1 crashed with exit code 3')), 'failed: worker crashed')
+  assert.equal(failureReason({ status: 'skipped', error: 'run 1 timed out after 300 s; --retry-timeouts runs them anyway' }), 'skipped: run 1 timed out')
+})

@@ -75,6 +75,12 @@ describe('a failing logger is a result, not a reason to stop', () => {
     const [timedOut, skipped] = doc.runs.filter((r) => r.lib === 'hanging')
     assert.match(errorsOf('hanging', [timedOut])[0], /timed out after 3 s while waiting for the logger's close\(\) to resolve/)
     assert.deepEqual([skipped.status, skipped.error], ['skipped', 'run 1 timed out after 3 s; --retry-timeouts runs them anyway'])
+    // Each failure's kind is data beside its sentence: what skipping and the labels read.
+    const kinds = (lib) => doc.runs.filter((r) => r.lib === lib).map((r) => r.failure)
+    assert.deepEqual(kinds('crashing'), [{ kind: 'error' }, { kind: 'error' }])
+    assert.deepEqual(kinds('exiting'), [{ kind: 'crashed', exitCode: 3 }, { kind: 'crashed', exitCode: 3 }])
+    assert.deepEqual(kinds('hanging'), [{ kind: 'timeout', limitS: 3 }, { kind: 'timeout', limitS: 3, afterRun: 1 }])
+    assert.ok(doc.runs.filter((r) => r.lib === 'raw').every((r) => r.failure === undefined))
     assert.ok(doc.runs.filter((r) => r.lib === 'raw').every((r) => r.ok && r.received === r.sent))
     assert.equal(doc.summary.find((s) => s.lib === 'crashing').status, 'failed')
     assert.match(result.stdout, /failed: worker \d failed while logging/)
@@ -102,6 +108,8 @@ describe('a failing logger is a result, not a reason to stop', () => {
     const [run] = readJson(out).runs
     assert.equal(run.ok, false)
     assert.match(run.error, /ran out of memory \(JavaScript heap limit of 32 MB reached\)/)
+    assert.deepEqual(run.failure, { kind: 'out-of-memory' })
+    assert.match(result.stdout, /failed: out of memory/)
     assert.deepEqual(leftovers(result.tag), [])
   })
 })

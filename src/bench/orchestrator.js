@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto'
 import { seededRandom } from '../stats.js'
-import { cellKey, comparisonGroupKey, defaultSink } from '../results/model.js'
+import { cellKey, comparisonGroupKey, defaultSink, failureOf } from '../results/model.js'
 import { Interrupted } from '../errors.js'
 import { runOnce } from './run-once.js'
 import { adapterWorkloads, DEFAULT_WORKLOAD, unsupportedWorkloadReason, workloadTransportUnsupported } from '../engine/workloads.js'
@@ -146,7 +146,7 @@ export async function runCells ({ cells, store, signal, progress, retryTimeouts 
       if (timedOut) {
         const rest = Array.from({ length: cell.runs - run + 1 }, (_, i) => run + i).filter((n) => !done.get(cell).has(n))
         const reason = skipReason(timedOut)
-        for (const n of rest) store.add({ ...cell.common, planIndex: planIndex(cell), run: n, ...cell.empty(), ok: false, status: 'skipped', error: reason })
+        for (const n of rest) store.add({ ...cell.common, planIndex: planIndex(cell), run: n, ...cell.empty(), ok: false, status: 'skipped', error: reason, failure: skipFailure(timedOut) })
         progress.skip(cell.label, rest.length, `${rest.length === 1 ? 'run' : 'runs'} ${rest.join(', ')} skipped: ${reason}`)
         ended.add(cell)
         continue
@@ -171,16 +171,21 @@ export async function runCells ({ cells, store, signal, progress, retryTimeouts 
   }
 }
 
-// The watcher's words for a run past its time limit (src/bench/run-once.js, http's runner).
+// A run past its time limit (the watcher's failure, in run and http alike).
 export function isTimeout (record) {
-  return record.status === 'failed' && /^timed out after /.test(record.error ?? '')
+  return record.status === 'failed' && failureOf(record)?.kind === 'timeout'
 }
 
 export const RETRY_TIMEOUTS_OPTION = '--retry-timeouts'
 
+// A cell's remaining runs after one timed out: the reason in words, and as data.
 export function skipReason (timedOut) {
-  const limit = /^timed out after ([\d.]+ s)/.exec(timedOut.error)?.[1] ?? 'its time limit'
-  return `run ${timedOut.run} timed out after ${limit}; ${RETRY_TIMEOUTS_OPTION} runs them anyway`
+  const { limitS } = failureOf(timedOut)
+  return `run ${timedOut.run} timed out after ${limitS == null ? 'its time limit' : `${limitS} s`}; ${RETRY_TIMEOUTS_OPTION} runs them anyway`
+}
+
+export function skipFailure (timedOut) {
+  return { kind: 'timeout', limitS: failureOf(timedOut).limitS, afterRun: timedOut.run }
 }
 
 // Why a library cannot do a transport: the adapter's own words where it gives them.

@@ -112,7 +112,7 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
         // The receiving end failing first (a full disk under the console capture) makes the logger
         // fail next (EPIPE): the cause is named, then what the logger saw.
         const cause = await receiver.failureCause?.()
-        return { ok: false, error: cause && !err.message.startsWith(cause) ? `${cause}; then ${err.message}` : err.message, state, workers }
+        return { ok: false, error: cause && !err.message.startsWith(cause) ? `${cause}; then ${err.message}` : err.message, failure: err.failure, state, workers }
       }
       throw err
     } finally {
@@ -143,12 +143,12 @@ function track (child, config, receiver, state, watch, maxOldSpaceSize) {
       } else if (msg.type === 'closed') state.closed.set(workerId, BigInt(msg.at))
       watch.poke()
     },
-    onExit (failure, signal) {
+    onExit (failure, signal, kind) {
       if (!failure) return watch.poke()
       // Ctrl-C reaches the workers too (same process group); give the primary's own signal handler
       // the moment it needs to call it an interruption rather than a crash.
-      if (signal === 'SIGINT' || signal === 'SIGTERM') setTimeout(() => watch.fail(failure), 200)
-      else watch.fail(failure)
+      if (signal === 'SIGINT' || signal === 'SIGTERM') setTimeout(() => watch.fail(failure, kind), 200)
+      else watch.fail(failure, kind)
     }
   })
   entry.ready = false
@@ -209,6 +209,7 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate }) {
       ok: false,
       status: 'failed',
       error: outcome.error,
+      failure: outcome.failure ?? { kind: 'error' },
       sent: cpus * events,
       received: partial?.received ?? null,
       corrupt: partial?.corrupt ?? null,

@@ -5,10 +5,10 @@ import { UsageError } from '../errors.js'
 import { sinkName } from '../sinks/syslog.js'
 import { defaultUdpReceivers, udpReaderName, probeUdpReceiveBuffer, UDP_RECEIVE_BUFFER_BYTES } from '../sinks/embedded-sink.js'
 import { requireRsyslogd, rsyslogString } from '../sinks/rsyslog.js'
+import { SYSLOG_TRANSPORTS } from '../engine/transports.js'
 import { SYSLOG_OPTIONS } from './option-tables.js'
 import { givenOptions, optionNamed, parseOption } from './options.js'
 
-const SYSLOG_TRANSPORTS = ['udp', 'tcp']
 
 // The receiver options for the udp and tcp transports; throws UsageError on anything wrong,
 // including --syslog rsyslog on a machine without rsyslogd.

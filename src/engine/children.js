@@ -31,8 +31,8 @@ export function answerConfigure (child, config) {
 // 'configure' request with `config`: over IPC rather than in the environment, whose size the kernel
 // limits (a 1 MiB payload failed the fork with E2BIG), and only once the child listens, so the
 // configuration cannot arrive before the child's handler exists. onMessage sees every message
-// object; onExit(failure, signal) is called once, with failure null when the child had sent its
-// last message (`lastMessage`, 'closed' by default) and the reason otherwise. A child's last IPC
+// object; onExit(failure, signal, kind) is called once, with failure null when the child had sent its
+// last message (`lastMessage`, 'closed' by default), else the reason and its kind (see RunFailure). A child's last IPC
 // messages can still be in flight when its exit is reported: the exit is judged only once the IPC
 // channel has closed too, so a clean finish is never mistaken for a crash.
 // Messages are checked against `messages` (see messages.js): a malformed one is the child's failure,
@@ -59,7 +59,10 @@ export function trackChild (child, { name, config, messages = {}, receiver = nul
   const judge = () => {
     if (!exit || entry.exited || (child.connected && !exit.late)) return
     entry.exited = true
-    onExit(entry.invalid ?? (entry.closed ? null : (entry.error ?? exitReason(name, exit.code, exit.signal, entry.stderrTail, maxOldSpaceSize))), exit.signal)
+    if (entry.invalid) return onExit(entry.invalid, exit.signal, { kind: 'error' })
+    if (entry.closed) return onExit(null, exit.signal, null)
+    if (entry.error) return onExit(entry.error, exit.signal, { kind: 'error' })
+    onExit(exitReason(name, exit.code, exit.signal, entry.stderrTail, maxOldSpaceSize), exit.signal, exitKind(exit.code, exit.signal, entry.stderrTail))
   }
   child.on('exit', (code, signal) => {
     exit = { code, signal, late: false }
@@ -75,8 +78,17 @@ function phaseName (phases, phase) {
   return Object.hasOwn(PHASES, phase) ? PHASES[phase] : oneLine(phase)
 }
 
+const OUT_OF_MEMORY = /heap out of memory|Reached heap limit|Allocation failed/i
+
+// The kind of an exit before the child's last message (see RunFailure), beside exitReason's words.
+export function exitKind (code, signal, stderrTail) {
+  if (OUT_OF_MEMORY.test(stderrTail)) return { kind: 'out-of-memory' }
+  if (signal) return { kind: 'killed', signal }
+  return { kind: 'crashed', exitCode: code }
+}
+
 export function exitReason (name, code, signal, stderrTail, maxOldSpaceSize) {
-  if (/heap out of memory|Reached heap limit|Allocation failed/i.test(stderrTail)) {
+  if (OUT_OF_MEMORY.test(stderrTail)) {
     return `${name} ran out of memory (JavaScript heap limit${maxOldSpaceSize ? ` of ${maxOldSpaceSize} MB` : ''} reached)`
   }
   const lastLine = stderrTail.trim().split('\n').filter(Boolean).pop()

@@ -10,18 +10,20 @@ export function watcher (signal, timeoutMs) {
   const check = () => {
     if (!waiter) return
     if (signal?.aborted) return waiter.reject(new Interrupted(signal.reason ?? 'SIGINT'))
-    if (failure) return waiter.reject(new RunFailure(failure))
+    if (failure) return waiter.reject(new RunFailure(failure.message, failure.kind))
     if (waiter.condition()) waiter.resolve()
   }
   const timer = setTimeout(() => {
-    failure ??= `timed out after ${timeoutMs / 1000} s while ${typeof phase === 'function' ? phase() : phase}`
+    const limitS = timeoutMs / 1000
+    failure ??= { message: `timed out after ${limitS} s while ${typeof phase === 'function' ? phase() : phase}`, kind: { kind: 'timeout', limitS } }
     check()
   }, timeoutMs)
   const onAbort = () => check()
   signal?.addEventListener('abort', onAbort)
   return {
     poke: check,
-    fail (reason) { failure ??= reason; check() },
+    // reason: the sentence; kind: what kind of failure it was (see RunFailure).
+    fail (reason, kind = { kind: 'error' }) { failure ??= { message: reason, kind }; check() },
     until (condition, name) {
       phase = name
       return new Promise((resolve, reject) => {

@@ -21,8 +21,8 @@ export function startLoad ({ url, body, durationSeconds, warmupSeconds, connecti
         if (msg.type === 'measuring') onMeasuring()
         else if (msg.type === 'result') resolve(loadFigures(msg.result))
       },
-      onExit (failure) {
-        if (failure) reject(new LoadFailure(failure))
+      onExit (failure, signal, kind) {
+        if (failure) reject(new LoadFailure(failure, kind))
       }
     })
   })

@@ -47,7 +47,7 @@ async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, s
   let sampler = null
   try {
     server = startServer({ libName: lib.name, adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version ?? null, runtime, mode, transport, cpus, port, size, receiver })
-    server.failed.catch((err) => guard.fail(err.message))
+    server.failed.catch((err) => guard.fail(err.message, err.failure))
     if (placement?.pinned) observed.server = await Promise.all(server.pids.map((pid, i) => pin(placement, pid, placement.serverCpus, `server worker ${i}`)))
     const { port: boundPort } = await guard.race(server.listening, 'starting the server')
     loader = startLoad({
@@ -59,7 +59,7 @@ async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, s
         sampler = startSampler({ pids: server.pids, startNs: process.hrtime.bigint(), heapOf: () => null })
       }
     })
-    loader.result.catch((err) => guard.fail(err.message))
+    loader.result.catch((err) => guard.fail(err.message, err.failure))
     if (placement?.pinned) observed.load = cpusOf(loader.pid)
     const figures = await guard.race(loader.result, 'under load')
     const sample = sampler.stop()

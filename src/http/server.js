@@ -14,7 +14,7 @@ const PHASES = { uncaught: 'serving requests (uncaught error)' }
 // listens; `failed` rejects with the reason as soon as a worker fails or exits before it was stopped.
 export function startServer ({ libName, adapterFile, libDir = null, libVersion = null, runtime = null, mode, transport, cpus, port, size, receiver }) {
   let reportFailure
-  const failed = new Promise((resolve, reject) => { reportFailure = (reason) => reject(new ServerFailure(reason)) })
+  const failed = new Promise((resolve, reject) => { reportFailure = (reason, kind) => reject(new ServerFailure(reason, kind)) })
   failed.catch(() => {})
   const entries = []
   const tag = newRunTag()
@@ -37,8 +37,8 @@ export function startServer ({ libName, adapterFile, libDir = null, libVersion =
         entry.port = msg.port
         if (entries.every((e) => e.port !== null)) announce({ port: msg.port })
       },
-      onExit (failure) {
-        if (failure) reportFailure(failure)
+      onExit (failure, signal, kind) {
+        if (failure) reportFailure(failure, kind)
         else entry.onClosed?.()
       }
     })

@@ -1,11 +1,11 @@
-import { dimensionValue, RECORD_DEFAULTS } from '../results/model.js'
+import { transportDescriptor } from '../engine/transports.js'
+import { dimensionValue, failureOf, RECORD_DEFAULTS } from '../results/model.js'
 
 // Words and number formats: the one set every exporter (terminal, markdown, charts, compare) uses.
 
-const TRANSPORT_TITLES = { console: 'Console', file: 'Filesystem', udp: 'Syslog UDP', tcp: 'Syslog TCP' }
 
 export function transportTitle (transport) {
-  return TRANSPORT_TITLES[transport] ?? transport
+  return transportDescriptor(transport)?.title ?? transport
 }
 
 // A library as its cells show it: "pino", "pino:sync", "pino:sync object" (variant after a colon,
@@ -23,19 +23,14 @@ export const cpuLabel = (n) => `${n} CPU${n > 1 ? 's' : ''}`
 export const workerLabel = (n) => `${n} worker${n > 1 ? 's' : ''}`
 
 // Why a run has no number, in a few words: what a reader needs in a table cell.
+const FAILURE_LABELS = { 'out-of-memory': 'failed: out of memory', timeout: 'failed: timed out', killed: 'failed: killed', crashed: 'failed: worker crashed' }
+
 export function failureReason (run) {
   if (run.status === 'unsupported') return 'unsupported'
   if (run.status === 'interrupted') return 'interrupted'
-  if (run.status === 'skipped') {
-    const after = /^run (\d+) timed out/.exec(run.error ?? '')
-    return after ? `skipped: run ${after[1]} timed out` : 'skipped'
-  }
-  const error = run.error ?? ''
-  if (/out of memory|heap limit/i.test(error)) return 'failed: out of memory'
-  if (/timed out/i.test(error)) return 'failed: timed out'
-  if (/SIGKILL/.test(error)) return 'failed: killed'
-  if (/crashed|exit code/i.test(error)) return 'failed: worker crashed'
-  return 'failed'
+  const failure = failureOf(run)
+  if (run.status === 'skipped') return failure?.afterRun ? `skipped: run ${failure.afterRun} timed out` : 'skipped'
+  return FAILURE_LABELS[failure?.kind] ?? 'failed'
 }
 
 export function formatMs (v) {

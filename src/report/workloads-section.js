@@ -19,7 +19,7 @@ export const workloadsSection = {
     const runs = ofType(dataset.runs, 'run')
     if (unique(runs.map(workloadOf)).length < 2) return { markdown: '', charts: [] }
     const summary = ofType(dataset.summary, 'run')
-    const out = ['## Workloads', 'What each event carries, per library (see README, "Workloads"): mean over the runs that finished. ' +
+    const out = ['## Workloads', 'What each event carries, per library (see docs/workloads.md): mean over the runs that finished. ' +
       '_ns per event_ is unblocked time over the events each worker logged: what one call costs the caller. ' +
       'For _disabled_ nothing may arrive: its drop rate is not a loss ("expects 0"), and a run where anything arrived failed.']
     const charts = []

@@ -1,3 +1,4 @@
+import { transportDescriptor } from '../engine/transports.js'
 import { describe } from '../stats.js'
 
 export const SCHEMA_VERSION = 1
@@ -14,7 +15,7 @@ const HTTP_DIMENSIONS = ['mode', 'middleware', 'logsPerRequest', 'connections', 
 // The receiving end a transport has when no syslog set-up names another (and what a record from
 // before the `sink` field was measured with).
 export function defaultSink (transport) {
-  return { console: 'pipe', file: 'file', udp: 'embedded-udp', tcp: 'embedded-tcp' }[transport] ?? transport
+  return transportDescriptor(transport)?.sink ?? transport
 }
 
 // Every field of a cell's identity, run and http, for exporters that show the identity whole (CSV).
@@ -29,6 +30,29 @@ export const RECORD_DEFAULTS = Object.freeze({ type: 'run', variant: 'default', 
 export function dimensionValue (record, field) {
   if (field === 'sink') return record.sink ?? (record.transport == null ? null : defaultSink(record.transport))
   return record[field] ?? RECORD_DEFAULTS[field] ?? null
+}
+
+// What kind of failure a failed or skipped record holds, as data (see RunFailure in src/errors.js):
+// { kind: 'timeout', limitS, afterRun? } | { kind: 'out-of-memory' } | { kind: 'killed', signal }
+// | { kind: 'crashed', exitCode } | { kind: 'error' }; null for any other record. Records written
+// before the `failure` field have only the sentence: for them alone the kind is read from the words
+// log-bench wrote then.
+export function failureOf (record) {
+  if (record.failure) return record.failure
+  if (record.status !== 'failed' && record.status !== 'skipped') return null
+  return failureFromWords(record.status, record.error ?? '')
+}
+
+function failureFromWords (status, error) {
+  if (status === 'skipped') {
+    const after = /^run (\d+) timed out(?: after ([\d.]+) s)?/.exec(error)
+    return after ? { kind: 'timeout', limitS: after[2] ? Number(after[2]) : null, afterRun: Number(after[1]) } : { kind: 'error' }
+  }
+  if (/out of memory|heap limit/i.test(error)) return { kind: 'out-of-memory' }
+  if (/timed out/i.test(error)) return { kind: 'timeout', limitS: Number(/^timed out after ([\d.]+) s/.exec(error)?.[1]) || null }
+  if (/SIGKILL/.test(error)) return { kind: 'killed', signal: 'SIGKILL' }
+  if (/crashed|exit code/i.test(error)) return { kind: 'crashed', exitCode: Number(/exit code (\d+)/.exec(error)?.[1] ?? NaN) || null }
+  return { kind: 'error' }
 }
 
 // The runs (or summary entries) of one run type.

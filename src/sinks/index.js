@@ -1,10 +1,12 @@
+import { TRANSPORTS } from '../engine/transports.js'
 import { udpReaderAbsence } from './embedded-sink.js'
 import { createFileReceiver } from './file.js'
 import { createPipeReceiver, pipeReaderAbsence } from './pipe.js'
 import { createSyslogReceiver } from './syslog.js'
 
-// The receiving end of each transport. A receiver hands each worker its destination (target),
-// may read the worker's stdout (attach), and after the run counts what arrived (settle).
+// The receiving end of each transport (src/engine/transports.js lists them). A receiver hands each
+// worker its destination (target), may read the worker's stdout (attach), and after the run counts
+// what arrived (settle).
 const RECEIVERS = {
   console: createPipeReceiver,
   file: createFileReceiver,
@@ -12,7 +14,7 @@ const RECEIVERS = {
   tcp: (options) => createSyslogReceiver('tcp', options)
 }
 
-export const TRANSPORTS = Object.keys(RECEIVERS)
+export { TRANSPORTS }
 
 // Names people try that are not transports, with what they mean here.
 export const TRANSPORT_HINTS = {

@@ -128,10 +128,10 @@ export async function startRsyslog ({ binary, dir, configText, udpPort, tcpPort,
   return handle
 }
 
-// Started niced (as the test runner does), rsyslogd warns that it cannot set its threads' priority
-// ("… Error was: Invalid argument") and goes on: that warning is not the configuration's error.
+// rsyslogd's own first error line. Under a low-priority scheduler (nice, SCHED_IDLE) it first warns
+// that it could not set its threads' priority ("... Error was: Invalid argument"): not the reason.
 function firstError (text) {
-  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !/now using default priority instead/.test(l))
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l && !/pthread_attr_setschedpolicy failed/.test(l))
   return (lines.find((l) => /error|invalid|could not|not found/i.test(l)) ?? lines[0] ?? 'no reason given').slice(0, 300)
 }
 

@@ -1,0 +1,16 @@
+// Every transport once: its name, its title in reports, the receiving end it has unless a syslog
+// set-up names another, and whether it is syslog. The receiver that each one gets is in
+// src/sinks/index.js, keyed by these names; every list of transports is derived from here.
+export const TRANSPORT_DESCRIPTORS = Object.freeze([
+  { name: 'console', title: 'Console', sink: 'pipe', syslog: false },
+  { name: 'file', title: 'Filesystem', sink: 'file', syslog: false },
+  { name: 'udp', title: 'Syslog UDP', sink: 'embedded-udp', syslog: true },
+  { name: 'tcp', title: 'Syslog TCP', sink: 'embedded-tcp', syslog: true }
+])
+
+export const TRANSPORTS = TRANSPORT_DESCRIPTORS.map((t) => t.name)
+export const SYSLOG_TRANSPORTS = TRANSPORT_DESCRIPTORS.filter((t) => t.syslog).map((t) => t.name)
+
+export function transportDescriptor (name) {
+  return TRANSPORT_DESCRIPTORS.find((t) => t.name === name) ?? null
+}
