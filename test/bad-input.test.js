@@ -160,7 +160,7 @@ describe('a full disk is named where it happened, and leaves nothing half-writte
     const dir = mountTmpfs(t, 'size=256k')
     if (!dir) return
     const out = path.join(tmpDir(), 'r.json')
-    const result = await runCli(['run', '--lib', 'raw,noop', '--transport', 'console', '--events', '100000', '--runs', '1', '--dir', dir, '--out', out, '--quiet'])
+    const result = await runCli(['run', '--lib', 'raw,noop', '--transport', 'console', '--events', '100000', '--runs', '1', '--order', 'blocked', '--dir', dir, '--out', out, '--quiet'])
     assert.equal(result.code, 0, result.stderr)
     const [raw, noop] = readJson(out).runs
     assert.equal(raw.status, 'failed')

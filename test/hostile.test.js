@@ -128,7 +128,7 @@ describe('processes an adapter leaves running are ended after the run, and the r
   for (const mode of ['plain', 'detached', 'stdout']) {
     it(`a ${mode === 'stdout' ? 'helper holding the worker\'s stdout' : `${mode} sleep 300`}: the run fails with the reason, nothing outlives log-bench`, async () => {
       const out = path.join(tmpDir(), 'r.json')
-      const result = await runCli(['run', '--lib', `${path.join(ADAPTERS, 'leaves-processes.js')},noop`, '--transport', 'console', '--events', '100', '--runs', '1', '--timeout', '10', '--quiet', '--out', out], { env: { LOG_BENCH_FIXTURE_LEAVE: mode }, timeoutMs: 60_000 })
+      const result = await runCli(['run', '--lib', `${path.join(ADAPTERS, 'leaves-processes.js')},noop`, '--transport', 'console', '--events', '100', '--runs', '1', '--order', 'blocked', '--timeout', '10', '--quiet', '--out', out], { env: { LOG_BENCH_FIXTURE_LEAVE: mode }, timeoutMs: 60_000 })
       assert.equal(result.code, 0, result.stderr)
       const [left, noop] = readJson(out).runs
       assert.equal(left.status, 'failed')

@@ -52,7 +52,7 @@ describe('an adapter that sends bad messages fails its own run; the matrix goes 
     it(name, async () => {
       const dir = tmpDir()
       const out = path.join(dir, 'r.json')
-      const result = await runCli(['run', '--lib', `${path.join(ADAPTERS, 'sends-messages.js')},noop`, '--transport', 'file', '--events', '100', '--runs', '1', '--quiet', '--dir', dir, '--out', out], { env: { LOG_BENCH_FIXTURE_MESSAGES: JSON.stringify(messages) } })
+      const result = await runCli(['run', '--lib', `${path.join(ADAPTERS, 'sends-messages.js')},noop`, '--transport', 'file', '--events', '100', '--runs', '1', '--order', 'blocked', '--quiet', '--dir', dir, '--out', out], { env: { LOG_BENCH_FIXTURE_MESSAGES: JSON.stringify(messages) } })
       assert.equal(result.code, 0, result.stderr)
       assert.doesNotMatch(result.stderr, /BigInt|internal error|at .+\.js:\d+/)
       const doc = readJson(out)
