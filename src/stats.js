@@ -73,20 +73,20 @@ export function medianInterval (values, level = CONFIDENCE) {
   const xs = clean(values).sort((a, b) => a - b)
   const n = xs.length
   if (n === 0) return { low: null, high: null, coverage: null }
+  if (n === 1) return { low: xs[0], high: xs[0], coverage: 0 }
+  // P(B ≤ k), summed once upwards in one pass (linear in n) with each term in log space: 0.5 ** n
+  // underflows to 0 past n = 1074, which made every j look like full coverage.
+  let logTerm = -n * Math.LN2
+  let below = Math.exp(logTerm)
   let j = 1
-  while (j + 1 <= n / 2 && orderStatisticCoverage(n, j + 1) >= level) j++
-  const coverage = n === 1 ? 0 : orderStatisticCoverage(n, j)
-  return { low: xs[j - 1], high: xs[n - j], coverage }
-}
-
-function orderStatisticCoverage (n, j) {
-  let below = 0
-  let term = 0.5 ** n
-  for (let k = 0; k < j; k++) {
-    below += term
-    term = term * (n - k) / (k + 1)
+  while (j + 1 <= n / 2) {
+    logTerm += Math.log((n - j + 1) / j)
+    const next = below + Math.exp(logTerm)
+    if (1 - 2 * next < level) break
+    below = next
+    j++
   }
-  return 1 - 2 * below
+  return { low: xs[j - 1], high: xs[n - j], coverage: 1 - 2 * below }
 }
 
 // How far a cell's median interval reaches from the median, relative to it (0.05 = ±5%): the larger
