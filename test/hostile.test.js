@@ -130,7 +130,8 @@ describe('processes an adapter leaves running are ended after the run, and the r
       const out = path.join(tmpDir(), 'r.json')
       const result = await runCli(['run', '--lib', `${path.join(ADAPTERS, 'leaves-processes.js')},noop`, '--transport', 'console', '--events', '100', '--runs', '1', '--order', 'blocked', '--timeout', '10', '--quiet', '--out', out], { env: { LOG_BENCH_FIXTURE_LEAVE: mode }, timeoutMs: 60_000 })
       assert.equal(result.code, 0, result.stderr)
-      const [left, noop] = readJson(out).runs
+      const runs = readJson(out).runs
+      const [left, noop] = ['leaves-processes', 'noop'].map((lib) => runs.find((r) => r.lib === lib))
       assert.equal(left.status, 'failed')
       assert.match(left.error, /^the adapter left 1 process running after its worker \(\d+ sleep 300\); log-bench ended it$/)
       assert.equal(noop.status, 'ok')

@@ -44,7 +44,7 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
   const beganNs = process.hrtime.bigint()
   const dir = makeRunDir(baseDir)
   const workers = []
-  const state = { releasedNs: null, started: new Map(), unblocked: new Map(), held: new Map(), closed: new Map(), heap: new Map() }
+  const state = { releasedNs: null, started: new Map(), unblocked: new Map(), held: new Map(), closed: new Map(), heap: new Map(), leftBehind: [] }
   const { receiver, error } = await openReceiver(transport, { workers: cpus, events, payload, workload, dir, ...receiverOptions })
   if (error) return judgeArrivals(finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify, rate }), { workload, events })
   let sampler = null
@@ -57,7 +57,8 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
     clearInterval(liveTimer)
     const sample = sampler ? sampler.stop() : { series: [], peakRssBytes: 0 }
     await killChildren(workers.map((w) => w.child))
-    const leftBehind = endTagged(tag)
+    // A process killed before the count may not have gone yet: reported once.
+    const leftBehind = endTagged(tag).filter((p) => !state.leftBehind.includes(p))
     if (outcome && leftBehind.length) {
       const note = leftBehindReason(leftBehind)
       if (outcome.ok) Object.assign(outcome, { ok: false, error: note })
@@ -101,8 +102,8 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
       await watch.until(() => workers.every((w) => w.exited && w.closed),
         () => (state.unblocked.size === cpus ? 'waiting for the logger\'s close() to resolve' : 'logging'))
       // Before counting: a helper holding a worker's stdout would keep the console pipe open.
-      const leftBehind = endTagged(tag)
-      if (leftBehind.length) throw new RunFailure(leftBehindReason(leftBehind))
+      state.leftBehind = endTagged(tag)
+      if (state.leftBehind.length) throw new RunFailure(leftBehindReason(state.leftBehind))
       const sent = cpus * events
       const counts = await watch.race(receiver.settle({ sent }), 'verifying')
       return { ok: true, counts, sent, state, workers }
