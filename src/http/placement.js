@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { RunFailure, UsageError } from '../errors.js'
+import { isExecutable } from '../engine/executable.js'
 
 // Where the server and its load run. On a machine with few cores, a server and autocannon sharing
 // them measure each other: a logger that costs the server CPU also slows the load generator, and a
@@ -59,15 +60,6 @@ export function availableCpus (statusText = readStatus('self')) {
 export function findTaskset (env = process.env) {
   const dirs = (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, 'taskset'))
   return [...TASKSET_PATHS, ...dirs].find(isExecutable) ?? null
-}
-
-function isExecutable (file) {
-  try {
-    fs.accessSync(file, fs.constants.X_OK)
-    return fs.statSync(file).isFile()
-  } catch {
-    return false
-  }
 }
 
 // The load's share when the CPUs are not named: a quarter of them, at least one; the server gets the rest.

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { spawnSupervised } from './supervisor.js'
 import { LineSplitter } from './verifier.js'
+import { isExecutable } from '../engine/executable.js'
 
 // A real rsyslogd, started by the harness in the foreground with a configuration of its own
 // (never the system's): imudp/imtcp on 127.0.0.1, every received message written verbatim
@@ -28,15 +29,6 @@ export function findRsyslogd (env = process.env) {
     if (isExecutable(candidate)) return candidate
   }
   return null
-}
-
-function isExecutable (file) {
-  try {
-    fs.accessSync(file, fs.constants.X_OK)
-    return fs.statSync(file).isFile()
-  } catch {
-    return false
-  }
 }
 
 export function requireRsyslogd () {
