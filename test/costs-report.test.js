@@ -4,6 +4,7 @@ import { costsSection } from '../src/report/costs-section.js'
 import { renderChart } from '../src/report/charts.js'
 import { workloadsSection } from '../src/report/workloads-section.js'
 import { summarize } from '../src/results/model.js'
+import { markdownBlocks } from '../src/report/table.js'
 
 const ctx = { image: (file, alt) => `![${alt}](${file})`, conditions: 'test machine' }
 
@@ -26,12 +27,13 @@ const dataset = (runs) => ({ runs, summary: summarize(runs) })
 describe('the "What each call costs" section', () => {
   it('shows nothing for results that did not record the costs (the committed results)', () => {
     const out = costsSection.render(dataset([runOf('pino', { costs: false }), runOf('raw', { costs: false })]), ctx)
-    assert.deepEqual(out, { markdown: '', charts: [] })
+    assert.deepEqual(out, { blocks: [], charts: [] })
   })
 
   it('gives medians per library over the runs that recorded them, per 10,000 events, and a chart per worker count', () => {
     const runs = [runOf('pino', { run: 1, p99: 8000 }), runOf('pino', { run: 2, p99: 12000 }), runOf('pino', { run: 3, costs: false }), runOf('raw')]
     const out = costsSection.render(dataset(runs), ctx)
+    out.markdown = markdownBlocks(out.blocks)
     const pino = out.markdown.split('\n').find((line) => line.startsWith('| pino'))
     const cells = pino.split('|').map((c) => c.trim()).filter(Boolean)
     // Runs, p50, p99, p99.9, max, bytes, GCs/10k, pause/10k, CPU main, CPU other
@@ -51,6 +53,7 @@ describe('the "What each call costs" section', () => {
   it('adds the event-loop delay where runs were paced', () => {
     const paced = { ...runOf('pino'), rate: 20_000, eventLoopDelayNs: { p50: 1e6, p99: 4e6, max: 2e7, samples: 190 } }
     const out = costsSection.render(dataset([paced]), ctx)
+    out.markdown = markdownBlocks(out.blocks)
     assert.ok(out.markdown.includes('Event-loop delay p99 ms'))
     assert.match(out.markdown, /\|\s+4\.0 \|\s+20 \|/)
   })
@@ -59,9 +62,9 @@ describe('the "What each call costs" section', () => {
 describe('the workloads section and the costs', () => {
   const both = (costs) => ['string', 'object'].flatMap((workload) => [runOf('pino', { workload, costs }), runOf('raw', { workload, costs })])
   it('adds bytes per event and p99 only where the results recorded them', () => {
-    const without = workloadsSection.render(dataset(both(false)), ctx).markdown
+    const without = markdownBlocks(workloadsSection.render(dataset(both(false)), ctx).blocks)
     assert.ok(!without.includes('Bytes per event'))
-    const withCosts = workloadsSection.render(dataset(both(true)), ctx).markdown
+    const withCosts = markdownBlocks(workloadsSection.render(dataset(both(true)), ctx).blocks)
     assert.ok(withCosts.includes('Bytes per event') && withCosts.includes('ns per call p99'))
     assert.match(withCosts, /\| pino +\| +object .*\| +1000 B +\| +9,000 \|/)
   })

@@ -3,6 +3,8 @@ import { describe, it } from 'node:test'
 import { summarizeHttp } from '../src/results/http-summary.js'
 import { cheapestAndDearest, controlOf, httpGlanceSection } from '../src/report/http-glance.js'
 import { renderPage } from '../src/report/markdown.js'
+import { markdownBlocks } from '../src/report/table.js'
+import { renderTerminal } from '../src/report/terminal.js'
 
 // Synthetic http records: per run number, the libraries in one round (the order `http` writes them
 // when it interleaves), requests per second from the factors given per (lib, logs).
@@ -41,7 +43,7 @@ function records ({ runs = 6, libs = ['none', 'log4js', 'pino'], factor, placeme
 }
 
 const costs = (lib, logs) => (logs === 0 ? 1 : { log4js: 0.9, pino: 0.97 }[lib] ** (logs / 5))
-const render = (runs) => httpGlanceSection.render({ runs, summary: [] }).markdown
+const render = (runs) => markdownBlocks(httpGlanceSection.render({ runs, summary: [] }).blocks)
 
 describe('http At a glance: the control first, then the seed\'s grid', () => {
   it('publishes the grid, cheapest and most expensive, and the request loggers when every control cell reads same', () => {
@@ -73,6 +75,12 @@ describe('http At a glance: the control first, then the seed\'s grid', () => {
     assert.match(page, /1 of 4 do not\./)
     assert.match(page, /\*\*Too noisy for this table\.\*\* pino at 20 chars \(−15\.\d% \[[^\]]+\] slower\) differs from `none` although nothing is logged/)
     assert.doesNotMatch(page, /Logs × size|Cheapest|Request loggers/)
+    // The terminal says it too, before the tables of each cell, and without markdown's marks.
+    const text = renderTerminal({ runs, summary: [], env: {} })
+    const noisy = text.indexOf('Too noisy for this table. pino at 20 chars')
+    assert.ok(noisy > 0 && noisy < text.indexOf('| Latency'), text)
+    assert.ok(text.indexOf('Control: 0 logs per request.') < noisy)
+    assert.doesNotMatch(text, /\*\*|`/)
   })
 
   it('does not let a control that could not fail vouch for the table: 3 runs each cannot reach p < 0.05', () => {

@@ -64,7 +64,7 @@ test('run types without a report section are listed, never a crash; a section is
   const { markdown } = fixturePage()
   assert.match(markdown, /Not shown: 1 run\(s\) of type "future-kind" \(this log-bench has no report section for that type\)/)
   assert.match(fixturePage(SECTIONS).markdown, /Not shown: 1 run\(s\) of type "future-kind"/)
-  const extra = { name: 'extra', types: ['future-kind'], render: () => ({ markdown: '## Future kind', charts: [{ file: 'future/x.png' }] }) }
+  const extra = { name: 'extra', types: ['future-kind'], render: () => ({ blocks: ['## Future kind'], charts: [{ file: 'future/x.png' }] }) }
   const page = fixturePage([runSection, extra])
   assert.match(page.markdown, /## Future kind/)
   assert.doesNotMatch(page.markdown, /Not shown/)
@@ -173,7 +173,7 @@ test('report refuses two machines in one page and an unknown format, with exit 2
     assert.match(mixed.stderr, /come from different environments .* never averaged together/)
     const format = await runCli(['report', RESULTS, '--format', 'md,pdf', '--out', path.join(dir, 'README.md')])
     assert.equal(format.code, 2)
-    assert.match(format.stderr, /unknown format "pdf": use one of md, csv/)
+    assert.match(format.stderr, /unknown format "pdf": use one of md, csv, terminal/)
     assert.deepEqual(fs.readdirSync(dir), [])
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })

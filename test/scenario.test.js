@@ -72,7 +72,7 @@ describe('scenario files', () => {
     assert.equal(doc.runs.filter((r) => r.type === 'http').length, 2)
     assert.ok(doc.runs.every((r) => r.ok), JSON.stringify(doc.runs.filter((r) => !r.ok).map((r) => r.error)))
     assert.ok(doc.summary.some((s) => s.type === 'http') && doc.summary.some((s) => s.type === 'run'))
-    assert.match(result.stdout, /\*\*Average\*\*/)
+    assert.match(result.stdout, /\| Average +\|/)
     assert.match(result.stdout, /Req\/Sec/)
     // Without a terminal, progress is one plain line per finished run.
     assert.equal(result.stderr.trim().split('\n').length, 26)

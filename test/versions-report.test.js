@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { versionsSection } from '../src/report/versions-section.js'
+import { markdownBlocks } from '../src/report/table.js'
 
 // Runs as `run` records them, with only what the section reads.
 function runs ({ lib, libVersion, libRange = null, runtime = 'node 20.20.2', transport = 'file', cpus = 1, done }) {
   return done.map((doneMs, i) => ({ type: 'run', lib, libVersion, libRange, runtime, transport, sink: transport, cpus, events: 1000, size: 13, run: i + 1, ok: true, status: 'ok', dropRate: 0, doneMs }))
 }
 
-const render = (runList, env = { node: 'v20.20.2' }) => versionsSection.render({ runs: runList, summary: [], env }).markdown
+const render = (runList, env = { node: 'v20.20.2' }) => markdownBlocks(versionsSection.render({ runs: runList, summary: [], env }).blocks)
 
 describe('At a glance: versions and runtimes', () => {
   it('says nothing where neither versions nor runtimes vary (other pages are unchanged)', () => {

@@ -5,7 +5,7 @@ import { RUNTIME_PACKAGES } from '../versions/runtimes.js'
 import { cacheDirectory } from './validate.js'
 import { adapterWorkloads, WORKLOADS } from '../engine/workloads.js'
 import { TRANSPORTS } from '../sinks/index.js'
-import { formatTable } from '../report/table.js'
+import { figureColumns, terminalTable, textColumns } from '../report/table.js'
 import { udpReaderAbsence, udpReaderName } from '../sinks/embedded-sink.js'
 import { pipeReaderAbsence, pipeReaderName } from '../sinks/pipe.js'
 import { shippedScenarios } from './scenario.js'
@@ -31,11 +31,11 @@ export async function handler (argv) {
       variants.push([`${name}:${variant}`, (about.transports ?? adapter.transports).join(', '), about.describe ?? '', about.docs ?? ''])
     }
   }
-  process.stdout.write(formatTable(['name', 'kind', 'version', 'transports', 'workloads'], rows, { markdown: false }) + '\n')
-  if (variants.length) process.stdout.write('\nvariants (--lib name:variant; the plain name is the library\'s README default):\n' + formatTable(['variant', 'transports', 'what', 'documentation'], variants, { markdown: false }) + '\n')
+  process.stdout.write(terminalTable({ columns: figureColumns(['name', 'kind', 'version', 'transports', 'workloads']), rows }) + '\n')
+  if (variants.length) process.stdout.write('\nvariants (--lib name:variant; the plain name is the library\'s README default):\n' + terminalTable({ columns: figureColumns(['variant', 'transports', 'what', 'documentation']), rows: variants }) + '\n')
   process.stdout.write(`\nall = ${LIB_SETS.all.join(', ')}\nevery = ${LIB_SETS.every.join(', ')}\ntransports: ${TRANSPORTS.join(', ')}\nworkloads (--workload): ${WORKLOADS.join(', ')}\nembedded sink UDP reader: ${udpReaderName()}${udpReaderAbsence() ? ` (${udpReaderAbsence()})` : ''}\nconsole reader: ${pipeReaderName() === 'native' ? 'native (a pipe per worker, drained by a thread)' : `node's streams (${pipeReaderAbsence()})`}\nan outside adapter: --lib ./my-logger.js (see docs/adapters.md)\n`)
   const scenarios = shippedScenarios().map(({ name, description }) => [name, description.split(/(?<=\.) /)[0]])
-  process.stdout.write('\nscenarios (run --scenario NAME):\n' + formatTable(['scenario', 'what'], scenarios, { markdown: false, text: true }) + '\n')
+  process.stdout.write('\nscenarios (run --scenario NAME):\n' + terminalTable({ columns: textColumns(['scenario', 'what']), rows: scenarios }) + '\n')
 }
 
 // list --versions NAME: what the cache holds for one library or runtime, newest first, with where.
@@ -58,5 +58,5 @@ async function listVersions (argv) {
     process.stdout.write(`no version of ${name} in ${root} yet (--${kind === 'libs' ? `lib ${name}@RANGE` : `runtime ${name}`} installs one on first use)\n`)
     return
   }
-  process.stdout.write(formatTable(['version', 'directory'], versions.map((v) => [v.version, v.dir]), { markdown: false }) + '\n')
+  process.stdout.write(terminalTable({ columns: figureColumns(['version', 'directory']), rows: versions.map((v) => [v.version, v.dir]) }) + '\n')
 }

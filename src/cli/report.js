@@ -71,6 +71,7 @@ function reportPages (argv) {
 }
 
 function summarizeWritten (written, images) {
+  if (written.length === 0) return
   const relative = (file) => {
     const shown = path.relative(process.cwd(), file)
     return shown.startsWith('..') ? file : shown

@@ -1,7 +1,7 @@
 import { comparisonGroupKey, cellKey, dimensionValue, inPlanOrder } from '../results/model.js'
 import { environmentDifference } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, compareRuns, minOf, smallestMannWhitneyP } from '../stats.js'
-import { formatTable } from './table.js'
+import { figureColumns, terminalTable } from './table.js'
 import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, runName, unique } from './labels.js'
 
 // Comparisons of cells, every one made by compareRuns (src/stats.js): a cell against the baseline
@@ -166,7 +166,7 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
       r.p == null ? 'n/a' : r.p < 0.001 ? '<0.001' : r.p.toFixed(3),
       r.verdict
     ])
-    out.push('', measure.title, formatTable(['cell', result.mode === 'files' ? 'base' : result.baseline, result.mode === 'files' ? 'new' : 'cell', `${result.mode === 'files' ? 'new/base' : 'ratio'} [95% CI]`, 'p', 'verdict'], table))
+    out.push('', measure.title, terminalTable({ columns: figureColumns(['cell', result.mode === 'files' ? 'base' : result.baseline, result.mode === 'files' ? 'new' : 'cell', `${result.mode === 'files' ? 'new/base' : 'ratio'} [95% CI]`, 'p', 'verdict']), rows: table }))
   }
   const rows = result.comparisons
   if (rows.length === 0) out.push('', result.mode === 'files' ? 'no cell has finished runs in both files: nothing to compare' : 'nothing to compare')

@@ -2,7 +2,7 @@ import { axisTitle, chartFile, titles } from './charts.js'
 import { libraryColour } from './colours.js'
 import { groupsOf } from './run-section.js'
 import { median } from '../stats.js'
-import { formatTable } from './table.js'
+import { figureColumns } from './table.js'
 import { cpuLabel, formatBytes, formatCount, formatMs, formatNumber, runName, unique } from './labels.js'
 import { ofType } from '../results/model.js'
 
@@ -19,9 +19,9 @@ export const costsSection = {
   types: ['run'],
   render (dataset, ctx) {
     const runs = ofType(dataset.runs, 'run')
-    if (!runs.some(recorded)) return { markdown: '', charts: [] }
+    if (!runs.some(recorded)) return { blocks: [], charts: [] }
     const summary = ofType(dataset.summary, 'run')
-    const out = ['## What each call costs',
+    const out = [{ heading: 'What each call costs' },
       'Median over the runs that recorded it, from the first call until the logger\'s close(). ' +
       '_ns per call_: the time single `log()` calls took (a random sample of the calls, the clock\'s own floor taken off; _max_ is the slowest call sampled). ' +
       '_Bytes per event_: V8 heap allocated per event; _GCs_ and _GC pause_: collections and their total pause per 10,000 events; ' +
@@ -33,7 +33,7 @@ export const costsSection = {
       if (measured.length === 0) continue
       const paced = measured.some((r) => r.eventLoopDelayNs != null)
       const cpusList = unique(measured.map((r) => r.cpus)).sort((a, b) => a - b)
-      out.push(`### ${group.title}: what each call costs`)
+      out.push({ heading: `${group.title}: what each call costs`, level: 3 })
       out.push(costsTable(group, measured, { paced, showWorkers: cpusList.length > 1 }))
       for (const cpus of cpusList) {
         const chart = { file: chartFile(group.transport, `${cpus}cpu`, `call-latency${group.fileTag}`), ...latencyChart(group, measured.filter((r) => r.cpus === cpus), cpus, ctx.conditions) }
@@ -41,7 +41,7 @@ export const costsSection = {
         out.push(ctx.image(chart.file, `${group.title}, ${cpuLabel(cpus)}: time of single log() calls by percentile, per library`))
       }
     }
-    return { markdown: out.join('\n\n'), charts }
+    return { blocks: out, charts }
   }
 }
 
@@ -53,7 +53,7 @@ export const medianOf = (runs, pick) => {
 }
 
 export function costsTable (group, measured, { paced, showWorkers }) {
-  const header = ['Library', ...(showWorkers ? ['Workers'] : []), 'Runs', 'ns per call p50', 'p99', 'p99.9', 'max', 'Bytes per event', 'GCs per 10k events', 'GC pause ms per 10k', 'CPU ns/event calling thread', 'CPU ns/event other threads', ...(paced ? ['Event-loop delay p99 ms', 'max ms'] : [])]
+  const columns = figureColumns(['Library', ...(showWorkers ? ['Workers'] : []), 'Runs', 'ns per call p50', 'p99', 'p99.9', 'max', 'Bytes per event', 'GCs per 10k events', 'GC pause ms per 10k', 'CPU ns/event calling thread', 'CPU ns/event other threads', ...(paced ? ['Event-loop delay p99 ms', 'max ms'] : [])])
   const rows = []
   for (const lib of group.libs) {
     for (const cpus of group.cpusList) {
@@ -74,7 +74,7 @@ export function costsTable (group, measured, { paced, showWorkers }) {
       ])
     }
   }
-  return formatTable(header, rows)
+  return { columns, rows }
 }
 
 // HdrHistogram's percentile plot: the percentile on a log axis of 1 / (1 − p), so that 90%, 99%,

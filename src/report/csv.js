@@ -1,5 +1,6 @@
 import { writeFileAtomic } from '../results/write.js'
 import { CELL_FIELDS, dimensionValue } from '../results/model.js'
+import { csvTable, left } from './table.js'
 
 // The `csv` export: one row per run with its identity and every numeric field, for spreadsheets
 // and pandas. Columns are the union over all runs, so runs of other types (http) keep their fields.
@@ -29,18 +30,13 @@ export function toCsv (dataset) {
     }
   }
   const columns = [...IDENTITY, ...numeric]
-  const lines = [columns.join(',')]
-  for (const run of runs) {
-    lines.push(columns.map((key) => cell(CELL_FIELDS.includes(key) ? dimensionValue(run, key) : run[key])).join(','))
-  }
-  return lines.join('\n') + '\n'
+  const rows = runs.map((run) => columns.map((key) => cell(CELL_FIELDS.includes(key) ? dimensionValue(run, key) : run[key])))
+  return csvTable({ columns: columns.map(left), rows })
 }
 
+// A figure as a cell of the table: numbers as they are, a nested value (a time series) as JSON.
 function cell (value) {
-  if (value == null) return ''
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : ''
-  const text = typeof value === 'object' ? JSON.stringify(value) : String(value)
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+  return value !== null && typeof value === 'object' ? JSON.stringify(value) : value
 }
 
 // The `csv` export's second file: one row per cell with its statistics for every measure (n, mean,

@@ -1,4 +1,4 @@
-import { formatTable } from './table.js'
+import { code, em, entries, textColumns } from './table.js'
 import { cellKey, dimensionValue, ofType, runsByCell } from '../results/model.js'
 import { cpuLabel, formatMs, formatPct, runName, transportTitle, unique } from './labels.js'
 
@@ -9,8 +9,6 @@ import { cpuLabel, formatMs, formatPct, runName, transportTitle, unique } from '
 const BASELINES = new Set(['noop', 'raw'])
 const count = (n) => n.toLocaleString('en-US')
 const workloadOf = (r) => dimensionValue(r, 'workload')
-// A table cell holds several entries (a "|" in a reason is escaped once, by formatTable).
-const cell = (entries) => (entries.length ? entries.join('<br>') : '—')
 
 export const glanceSection = {
   name: 'glance',
@@ -39,21 +37,24 @@ export const glanceSection = {
             transportTitle(transport),
             cpuLabel(cpus),
             ...(byWorkload ? [workload] : []),
-            cell(fastest(cells, 'unblockedMs', name, lostShare)),
-            cell(fastest(cells, 'doneMs', name, lostShare)),
-            cell(cells.map((s) => losses(name(s), loss.get(s))).filter(Boolean)),
-            cell(cells.map((s) => troubles(name(s), cellRuns.get(s))).filter(Boolean))
+            entries(fastest(cells, 'unblockedMs', name, lostShare)),
+            entries(fastest(cells, 'doneMs', name, lostShare)),
+            entries(cells.map((s) => losses(name(s), loss.get(s))).filter(Boolean)),
+            entries(cells.map((s) => troubles(name(s), cellRuns.get(s))).filter(Boolean))
           ])
         }
       }
     }
-    const markdown = [
-      '## At a glance',
-      'Means over the runs that finished, baselines (`noop`, `raw`) aside for "fastest". _Fastest_ is among the cells that delivered every event; a faster cell that lost events is named after it, with its loss. _Lost_ counts events that never arrived intact, over all finished runs of the cell; "at the receiver\'s socket" is what the kernel dropped at the receiving UDP socket (`receiverSocketDrops`; a TCP stream is not dropped there), "before it" the rest (in the library, or a send that failed).' +
-        (workloads.includes('disabled') ? ' For the _disabled_ workload nothing may arrive, so nothing is lost there.' : ''),
-      formatTable(['Transport', 'Workers', ...(byWorkload ? ['Workload'] : []), 'Fastest to unblock', 'Fastest to done', 'Lost events', 'Failed, unsupported or skipped'], rows, { text: true })
+    const blocks = [
+      { heading: 'At a glance' },
+      {
+        text: ['Means over the runs that finished, baselines (', code('noop'), ', ', code('raw'), ') aside for "fastest". ', em('Fastest'), ' is among the cells that delivered every event; a faster cell that lost events is named after it, with its loss. ',
+          em('Lost'), ' counts events that never arrived intact, over all finished runs of the cell; "at the receiver\'s socket" is what the kernel dropped at the receiving UDP socket (', code('receiverSocketDrops'), '; a TCP stream is not dropped there), "before it" the rest (in the library, or a send that failed).',
+          ...(workloads.includes('disabled') ? [' For the ', em('disabled'), ' workload nothing may arrive, so nothing is lost there.'] : [])]
+      },
+      { columns: textColumns(['Transport', 'Workers', ...(byWorkload ? ['Workload'] : []), 'Fastest to unblock', 'Fastest to done', 'Lost events', 'Failed, unsupported or skipped']), rows }
     ]
-    return { markdown: markdown.join('\n\n'), charts: [] }
+    return { blocks, charts: [] }
   }
 }
 

@@ -9,10 +9,18 @@ const PERCENTILES = [['p2_5', '2.5%'], ['p50', '50%'], ['p97_5', '97.5%'], ['p99
 // The no-logging baseline in neutral dark grey, apart from every library's colour.
 const colourOf = (lib) => (lib === BASELINE ? '#555555' : libraryColour(lib))
 const drawnLibs = (libs, summaries) => libs.filter((lib) => summaries.some((s) => s.lib === lib && s.okRuns > 0))
+// A bar's whisker: the 95% interval of its median (from 2 runs on), as the run charts draw it.
+const interval = (d) => (d?.n > 1 ? [d.ciLow, d.ciHigh] : null)
+const highestOf = (datasets) => Math.max(0, ...datasets.flatMap((d) => d.errorBars.map((range) => range?.[1] ?? 0)))
+const WHISKERS = 'whiskers: the 95% confidence interval of the median'
 
 // Requests per second per library, one group of bars per (logs per request × size) cell.
 export function requestsChart (group, conditions) {
   const libs = drawnLibs(group.libs, group.cells.flatMap((c) => c.summary))
+  const datasets = libs.map((lib) => {
+    const figures = group.cells.map((c) => c.summary.find((s) => s.lib === lib)?.reqPerSec)
+    return { label: lib, backgroundColor: colourOf(lib), data: figures.map((d) => d?.median ?? null), errorBars: figures.map(interval) }
+  })
   return {
     width: 1100,
     height: 560,
@@ -20,17 +28,13 @@ export function requestsChart (group, conditions) {
       type: 'bar',
       data: {
         labels: group.cells.map((c) => c.shortLabel),
-        datasets: libs.map((lib) => ({
-          label: lib,
-          backgroundColor: colourOf(lib),
-          data: group.cells.map((c) => c.summary.find((s) => s.lib === lib)?.reqPerSec?.median ?? null)
-        }))
+        datasets
       },
       options: {
-        plugins: titles(`${group.title}: requests per second, per library`, [[group.loadLabel, 'higher is better'].join(' · '), conditions]),
+        plugins: titles(`${group.title}: requests per second, per library`, [[group.loadLabel, WHISKERS, 'higher is better'].join(' · '), conditions]),
         scales: {
           x: { title: axisTitle(group.mode === 'middleware' ? 'payload size' : 'logs per request × payload size'), ticks: { maxRotation: 0 } },
-          y: { beginAtZero: true, title: axisTitle('requests per second (median of the runs)') }
+          y: { beginAtZero: true, suggestedMax: highestOf(datasets), title: axisTitle('requests per second (median of the runs)') }
         }
       }
     }
@@ -40,6 +44,11 @@ export function requestsChart (group, conditions) {
 // Latency percentiles of one cell, one bar per library at each percentile.
 export function latencyChart (group, cell, conditions) {
   const libs = drawnLibs(group.libs, cell.summary)
+  const datasets = libs.map((lib) => {
+    const s = cell.summary.find((x) => x.lib === lib)
+    const byKey = { p2_5: s.latencyP2_5Ms, p50: s.latencyP50Ms, p97_5: s.latencyP97_5Ms, p99: s.latencyP99Ms }
+    return { label: lib, backgroundColor: colourOf(lib), data: PERCENTILES.map(([key]) => byKey[key]?.median ?? null), errorBars: PERCENTILES.map(([key]) => interval(byKey[key])) }
+  })
   return {
     width: 1000,
     height: 520,
@@ -47,17 +56,13 @@ export function latencyChart (group, cell, conditions) {
       type: 'bar',
       data: {
         labels: PERCENTILES.map(([, label]) => label),
-        datasets: libs.map((lib) => {
-          const s = cell.summary.find((x) => x.lib === lib)
-          const byKey = { p2_5: s.latencyP2_5Ms, p50: s.latencyP50Ms, p97_5: s.latencyP97_5Ms, p99: s.latencyP99Ms }
-          return { label: lib, backgroundColor: colourOf(lib), data: PERCENTILES.map(([key]) => byKey[key]?.median ?? null) }
-        })
+        datasets
       },
       options: {
-        plugins: titles(`${group.title}, ${cell.shortLabel}: latency percentiles, per library`, [[group.loadLabel, 'lower is better'].join(' · '), conditions]),
+        plugins: titles(`${group.title}, ${cell.shortLabel}: latency percentiles, per library`, [[group.loadLabel, WHISKERS, 'lower is better'].join(' · '), conditions]),
         scales: {
           x: { title: axisTitle('percentile') },
-          y: { beginAtZero: true, title: axisTitle('latency (ms, median of the runs)') }
+          y: { beginAtZero: true, suggestedMax: highestOf(datasets), title: axisTitle('latency (ms, median of the runs)') }
         }
       }
     }

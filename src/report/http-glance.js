@@ -2,7 +2,7 @@ import { BASELINE, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from '../resu
 import { cellKey } from '../results/model.js'
 import { DEFAULT_ALPHA, smallestMannWhitneyP } from '../stats.js'
 import { cpuLabel, formatChange, formatChangePct, formatNumber, formatPct, transportTitle, unique } from './labels.js'
-import { formatTable } from './table.js'
+import { code, figureColumns, strong, textColumns } from './table.js'
 
 // "At a glance" for a page of `http` results. Per table (transport, server workers, placement and
 // load), first the control: at 0 logs per request the route logs nothing, so every library must read
@@ -57,7 +57,7 @@ function serverBusy (route) {
   if (!none.length) return ''
   const share = Math.max(...none.map((s) => s.serverCpuPct.median / 100 / s.cpus))
   if (share >= SATURATED) return ''
-  return `**The server was not the bottleneck.** Without logging (\`none\`) its workers used at most ${(share * 100).toFixed(0)}% of their CPU under load: requests per second were limited by the load generator or the machine, so a change against \`none\` measures how logging changes the server's waiting as much as what logging costs (a library can even read faster than no logging at all). The differences of this table are therefore not published as findings; the measured figures are in the tables below.`
+  return [strong('The server was not the bottleneck.'), ' Without logging (', code('none'), `) its workers used at most ${(share * 100).toFixed(0)}% of their CPU under load: requests per second were limited by the load generator or the machine, so a change against `, code('none'), ` measures how logging changes the server's waiting as much as what logging costs (a library can even read faster than no logging at all). The differences of this table are therefore not published as findings; the measured figures are in the tables below.`]
 }
 
 // Per number of logs: the libraries ranked by their mean change over the sizes, among those measured
@@ -123,34 +123,30 @@ function tableTitle (entry) {
   return `${transportTitle(entry.transport)}, ${cpuLabel(entry.cpus)} server worker${entry.cpus > 1 ? 's' : ''}`
 }
 
-function renderTable (entries, runs) {
-  const out = [`### ${tableTitle(entries[0])}`]
+// The blocks of one table (see table.js): values that the page and the terminal both draw.
+function glanceBlocks (entries, runs) {
+  const out = [{ heading: tableTitle(entries[0]), level: 3 }]
   const route = entries.filter((s) => s.mode === 'route')
   const libs = unique(route.filter((s) => s.lib !== BASELINE).map((s) => s.lib))
   const sizes = unique(route.map((s) => s.size)).sort((a, b) => a - b)
   const control = controlOf(entries)
   const load = entries[0]
   const busy = serverBusy(route)
-  out.push(`${runsLine(entries)}${orderLine(runs)}, each ${load.durationSeconds} s of load after ${load.warmupSeconds} s warm-up, ${load.connections} connections. ${placementLine(runs)}`)
+  out.push({ text: `${runsLine(entries)}${orderLine(runs)}, each ${load.durationSeconds} s of load after ${load.warmupSeconds} s warm-up, ${load.connections} connections. ${placementLine(runs)}` })
 
-  if (busy) out.push(busy)
+  if (busy) out.push({ text: busy })
   if (control.measured) {
     const controlSizes = unique(control.cells.map((s) => s.size)).sort((a, b) => a - b)
     const controlLibs = unique(control.cells.map((s) => s.lib))
     const rows = controlSizes.map((size) => [`${size} chars`, ...controlLibs.map((lib) => changeCell(route.find((s) => s.logsPerRequest === 0 && s.size === size && s.lib === lib), { interval: true }))])
     const verdict = control.failing.length ? `${control.failing.length} of ${control.cells.length} do not.` : control.passed ? `Every control cell does; ${resolution(control)}` : 'The control cells have too few runs for that verdict to mean anything.'
-    out.push(`**Control: 0 logs per request.** The route logs nothing, so every library must read \`same\` against \`none\`. ${verdict}`)
-    out.push(formatTable(['Size', ...controlLibs], rows))
+    out.push({ text: [strong('Control: 0 logs per request.'), ' The route logs nothing, so every library must read ', code('same'), ' against ', code('none'), `. ${verdict}`] })
+    out.push({ columns: figureColumns(['Size', ...controlLibs]), rows })
   }
-  if (busy) return out.join('\n\n')
+  if (busy) return out
   if (!control.passed) {
-    const why = !control.measured
-      ? '**No control.** No 0-logs-per-request cells were measured with this table, so its differences could not be checked against the machine\'s noise and are not published as findings. The measured figures are in the tables below.'
-      : !control.failing.length
-          ? `**Too few runs for the control.** With ${runsLine(entries)}, no difference could reach p < ${DEFAULT_ALPHA} (that takes at least 4 runs of each library and of \`none\`), so \`same\` in the control says nothing about the machine's noise and the differences of this table are not published as findings. The measured figures are in the tables below.`
-          : `**Too noisy for this table.** ${control.failing.map((s) => `${s.lib} at ${s.size} chars (${changeCell(s, { interval: true })})`).join(', ')} ${control.failing.length > 1 ? 'differ' : 'differs'} from \`none\` although nothing is logged: on this machine, in this session, the noise was as large as the differences the table would show, so its differences are not published as findings. The measured figures are in the tables below.`
-    out.push(why)
-    return out.join('\n\n')
+    out.push({ text: whyNotPublished(control, entries) })
+    return out
   }
 
   const levels = unique(route.filter((s) => s.logsPerRequest > 0).map((s) => s.logsPerRequest)).sort((a, b) => a - b)
@@ -163,13 +159,13 @@ function renderTable (entries, runs) {
         rows.push([`${logs} × ${size}`, none?.reqPerSec ? `${formatNumber(none.reqPerSec.median)} req/s` : '—', ...libs.map((lib) => changeCell(cell.find((s) => s.lib === lib)))])
       }
     }
-    out.push('**Requests per second against `none`**, per logs per request × characters per log: the median change and its verdict.')
-    out.push(formatTable(['Logs × size', 'none', ...libs], rows))
+    out.push({ text: [strong(['Requests per second against ', code('none')]), ', per logs per request × characters per log: the median change and its verdict.'] })
+    out.push({ columns: figureColumns(['Logs × size', 'none', ...libs]), rows })
   }
 
   const ranking = cheapestAndDearest(route, libs)
   if (ranking.length) {
-    out.push(formatTable(['Logs per request', 'Cheapest', 'Most expensive'], ranking.map((row) => [String(row.logs), describeRanked(row.cheapest, row.sizes), describeRanked(row.dearest, row.sizes)]), { text: true }))
+    out.push({ columns: textColumns(['Logs per request', 'Cheapest', 'Most expensive']), rows: ranking.map((row) => [String(row.logs), describeRanked(row.cheapest, row.sizes), describeRanked(row.dearest, row.sizes)]) })
   }
 
   const middleware = entries.filter((s) => s.mode === 'middleware')
@@ -179,10 +175,21 @@ function renderTable (entries, runs) {
       changeCell(s, { interval: true }),
       s.p99VsBaseline ? formatChange(s.p99VsBaseline) : ''
     ])
-    out.push(`**Request loggers** (each library's own express middleware, one event per request, ${unique(middleware.map((s) => s.size)).join(' / ')}-character payload):`)
-    out.push(formatTable(['Library', 'Req/s vs none', 'p99 latency vs none'], rows))
+    out.push({ text: [strong('Request loggers'), ` (each library's own express middleware, one event per request, ${unique(middleware.map((s) => s.size)).join(' / ')}-character payload):`] })
+    out.push({ columns: figureColumns(['Library', 'Req/s vs none', 'p99 latency vs none']), rows })
   }
-  return out.join('\n\n')
+  return out
+}
+
+// Why a table's differences are not published: no control, too few runs for it, or a control cell
+// that does not read `same`.
+function whyNotPublished (control, entries) {
+  const tail = ' The measured figures are in the tables below.'
+  if (!control.measured) return [strong('No control.'), ' No 0-logs-per-request cells were measured with this table, so its differences could not be checked against the machine\'s noise and are not published as findings.' + tail]
+  if (!control.failing.length) {
+    return [strong('Too few runs for the control.'), ` With ${runsLine(entries)}, no difference could reach p < ${DEFAULT_ALPHA} (that takes at least 4 runs of each library and of `, code('none'), '), so ', code('same'), ' in the control says nothing about the machine\'s noise and the differences of this table are not published as findings.' + tail]
+  }
+  return [strong('Too noisy for this table.'), ` ${control.failing.map((s) => `${s.lib} at ${s.size} chars (${changeCell(s, { interval: true })})`).join(', ')} ${control.failing.length > 1 ? 'differ' : 'differs'} from `, code('none'), ' although nothing is logged: on this machine, in this session, the noise was as large as the differences the table would show, so its differences are not published as findings.' + tail]
 }
 
 // The summary entries of each table, in the order the tables first appear.
@@ -206,8 +213,8 @@ export const httpGlanceSection = {
   placement: 'top',
   render (dataset) {
     const runs = dataset.runs.filter((r) => r.type === 'http')
-    const markdown = ['## At a glance']
-    for (const [key, entries] of entriesByTable(summarizeHttp(runs))) markdown.push(renderTable(entries, runs.filter((r) => tableOf(r) === key)))
-    return { markdown: markdown.join('\n\n'), charts: [] }
+    const blocks = [{ heading: 'At a glance' }]
+    for (const [key, entries] of entriesByTable(summarizeHttp(runs))) blocks.push(...glanceBlocks(entries, runs.filter((r) => tableOf(r) === key)))
+    return { blocks, charts: [] }
   }
 }

@@ -65,6 +65,7 @@ export const httpSection = {
     '- _Latency_ (2.5% … 99%, p50, p99): percentiles of the response time of every request of a run, as autocannon measures it (from sending the request to the end of the answer); a cell\'s p50 and p99 are medians over its runs.',
     '- _vs none_: a library against `none`, the same app without a logger, under the same load in the same session: the change of the median in percent, its 95% interval, and the verdict. `faster` or `slower` only when the runs differ (two-sided Mann–Whitney test, p < 0.05) and the interval reaches beyond ±2%; otherwise `same`. For requests per second `slower` means fewer; for p99 latency, higher. The statistics are those of `log-bench compare`.',
     '- _Control_: at 0 logs per request the route logs nothing, so every library must read `same` against `none`. Where one does not, the machine\'s noise was as large as what the table would show: the page says so instead of publishing its differences.',
+    '- _Loop delay p99_: how late the server\'s event loop ran under load, the p99 of the server worker with the highest (Node\'s `monitorEventLoopDelay`), median over the runs.',
     '- _Drop_: the share of logged events that never arrived intact at the receiving end (every event carries its worker and sequence number and is checked there).',
     '- The seed\'s Latency and Req/Sec tables show, for each library, its run with the median requests per second.'
   ],
@@ -74,7 +75,7 @@ export const httpSection = {
     const summary = summarizeHttp(runs)
     const cells = httpCells({ runs, summary })
     const controls = controlsByTable(summary)
-    const markdown = []
+    const blocks = []
     const charts = []
     const dirs = new Map()
     for (const group of groupsOf(cells, runs)) {
@@ -82,27 +83,27 @@ export const httpSection = {
       const base = `http/${group.transport}/${group.cpus}cpu/${group.mode}`
       dirs.set(base, (dirs.get(base) ?? 0) + 1)
       const dir = ['http', group.transport, `${group.cpus}cpu`, ...(dirs.get(base) === 1 ? [] : [String(dirs.get(base))])]
-      markdown.push(`## ${group.title}`)
+      blocks.push({ heading: group.title })
       const control = controls.get(tableOf(group.cells[0].runs[0]))
-      if (!control.passed) markdown.push(`> ${controlNote(control)}`)
-      markdown.push(`An express server ${group.mode === 'middleware' ? 'logging every request through the library\'s own request logger' : 'whose route logs N events of S characters per request'}, ` +
+      if (!control.passed) blocks.push(`> ${controlNote(control)}`)
+      blocks.push(`An express server ${group.mode === 'middleware' ? 'logging every request through the library\'s own request logger' : 'whose route logs N events of S characters per request'}, ` +
         `under autocannon load (${group.loadLabel}). _vs none_ is the change in requests per second against the same app without logging; ` +
         '_Drop_ is the share of logged events that never arrived intact at the receiving end.')
       const requests = { file: chartFile(...dir, `${group.mode}-requests`), ...requestsChart(group, ctx.conditions) }
       charts.push(requests)
-      markdown.push(ctx.image(requests.file, `${group.title}: requests per second per library`))
+      blocks.push(ctx.image(requests.file, `${group.title}: requests per second per library`))
       for (const cell of group.cells) {
-        markdown.push(`### ${cellTitle(cell)}`)
-        if (cell.runs.some((r) => r.ok)) markdown.push(latencyTable(medianRuns(cell.runs)), requestsTable(medianRuns(cell.runs)))
-        markdown.push(comparisonTable(cell.summary))
+        blocks.push({ heading: cellTitle(cell), level: 3 })
+        if (cell.runs.some((r) => r.ok)) blocks.push(latencyTable(medianRuns(cell.runs)), requestsTable(medianRuns(cell.runs)))
+        blocks.push(comparisonTable(cell.summary))
         if (cell.summary.some((s) => s.okRuns > 0)) {
           const tag = cell.mode === 'middleware' ? `${cell.size}c` : `${cell.logsPerRequest}x${cell.size}c`
           const latency = { file: chartFile(...dir, `${cell.mode}-latency-${tag}`), ...latencyChart(group, cell, ctx.conditions) }
           charts.push(latency)
-          markdown.push(ctx.image(latency.file, `${cellTitle(cell)}: latency percentiles per library`))
+          blocks.push(ctx.image(latency.file, `${cellTitle(cell)}: latency percentiles per library`))
         }
       }
     }
-    return { markdown: markdown.join('\n\n'), charts }
+    return { blocks, charts }
   }
 }

@@ -1,7 +1,7 @@
 import { httpCellOf } from '../results/http-summary.js'
 import { inPlanOrder } from '../results/model.js'
 import { coverageNote, formatBytes, formatChange, formatNumber, formatPct } from './labels.js'
-import { formatTable } from './table.js'
+import { figureColumns } from './table.js'
 
 // The http result tables, shared by the terminal and the markdown report: per cell (mode, transport,
 // workers, logs per request, size) the seed's Latency and Req/Sec tables with a row per library,
@@ -43,16 +43,16 @@ export function medianRuns (runs) {
   return chosen
 }
 
-export function latencyTable (runs, options) {
+export function latencyTable (runs) {
   const ok = runs.filter((r) => r.ok)
   const rows = ok.map((r) => {
     const l = r.latencyMs
     return [rowName(r, runs), latency(l.p2_5), latency(l.p50), latency(l.p97_5), latency(l.p99), latency(l.mean, 2), latency(l.stddev, 2), latency(l.max)]
   })
-  return formatTable(['Latency', '2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max'], rows, options)
+  return { columns: figureColumns(['Latency', '2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max']), rows }
 }
 
-export function requestsTable (runs, options) {
+export function requestsTable (runs) {
   const rows = []
   for (const r of runs.filter((x) => x.ok)) {
     const q = r.reqPerSec
@@ -60,7 +60,7 @@ export function requestsTable (runs, options) {
     rows.push([`${rowName(r, runs)} Req/Sec`, formatNumber(q.p1), formatNumber(q.p2_5), formatNumber(q.p50), formatNumber(q.p97_5), formatNumber(q.mean, 2), formatNumber(q.stddev, 2), formatNumber(q.min)])
     rows.push([`${rowName(r, runs)} Bytes/Sec`, formatBytes(b.p1), formatBytes(b.p2_5), formatBytes(b.p50), formatBytes(b.p97_5), formatBytes(b.mean), formatBytes(b.stddev), formatBytes(b.min)])
   }
-  return formatTable(['Stat', '1%', '2.5%', '50%', '97.5%', 'Avg', 'Stdev', 'Min'], rows, options)
+  return { columns: figureColumns(['Stat', '1%', '2.5%', '50%', '97.5%', 'Avg', 'Stdev', 'Min']), rows }
 }
 
 const interval = (d, format) => (d?.ciLow == null || d.n < 2 ? '' : ` [${format(d.ciLow)}–${format(d.ciHigh)}${coverageNote(d.ciCoverage)}]`)
@@ -68,10 +68,12 @@ const withInterval = (d, format) => (d ? `${format(d.median)}${interval(d, forma
 
 // One row per library: median req/s with its 95% interval and its change against none with the
 // verdict, latency, the server's cost, and how many of the events it logged arrived.
-export function comparisonTable (summary, options) {
-  const header = ['Library', 'Runs', 'Req/s', 'vs none', 'p50', 'p99', 'p99 vs none', 'Server CPU', 'Peak RSS', 'Events logged', 'Received', 'Drop', 'Errors']
+export function comparisonTable (summary) {
+  // Results recorded before the server measured its event loop have no such column.
+  const loop = summary.some((s) => s.eventLoopDelayP99Ms)
+  const columns = figureColumns(['Library', 'Runs', 'Req/s', 'vs none', 'p50', 'p99', 'p99 vs none', 'Server CPU', ...(loop ? ['Loop delay p99'] : []), 'Peak RSS', 'Events logged', 'Received', 'Drop', 'Errors'])
   const rows = summary.map((s) => {
-    if (!s.reqPerSec) return [s.lib, String(s.runs), s.status, '', '', '', '', '', '', '', '', '', shortError(s.errors[0])]
+    if (!s.reqPerSec) return [s.lib, String(s.runs), s.status, '', '', '', '', '', ...(loop ? [''] : []), '', '', '', '', shortError(s.errors[0])]
     const failures = s.okRuns < s.runs ? `${s.runs - s.okRuns}/${s.runs} runs failed` : ''
     const http = [s.requestErrors?.mean, s.timeouts?.mean, s.non2xx?.mean].some((v) => v > 0)
       ? `${formatNumber(s.requestErrors?.mean)} errors, ${formatNumber(s.timeouts?.mean)} timeouts, ${formatNumber(s.non2xx?.mean)} non-2xx`
@@ -85,6 +87,7 @@ export function comparisonTable (summary, options) {
       withInterval(s.latencyP99Ms, (v) => latency(v)),
       s.lib === 'none' ? '' : formatChange(s.p99VsBaseline),
       s.serverCpuPct ? `${s.serverCpuPct.median.toFixed(0)}%` : '',
+      ...(loop ? [latency(s.eventLoopDelayP99Ms?.median, 1)] : []),
       formatBytes(s.maxRssBytes?.median),
       formatNumber(s.sent?.median),
       s.received ? formatNumber(s.received.median) : 'n/a',
@@ -92,7 +95,7 @@ export function comparisonTable (summary, options) {
       [http, failures].filter(Boolean).join('; ')
     ]
   })
-  return formatTable(header, rows, options)
+  return { columns, rows }
 }
 
 function shortError (error) {

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js'
 import { SECTIONS } from './sections.js'
 import { formatBytes, unique } from './labels.js'
-import { codeSpan, escapeCell } from './table.js'
+import { code, codeSpan, escapeCell, markdownBlocks, markdownTable, textColumns } from './table.js'
 import { dimensionValue, ofType } from '../results/model.js'
 
 // The results page: what was measured where, then each section's tables and chart links.
@@ -25,18 +25,19 @@ export function renderPage (dataset, { imageLink, sections = SECTIONS, title = '
     out.push(`> **Incomplete:** ${incomplete.map((e) => codeSpan(e.file)).join(', ')} ${incomplete.length > 1 ? 'were' : 'was'} ${incomplete.some((e) => e.interrupted) ? 'interrupted' : 'not finished'}; cells it did not reach are missing.`)
   }
   const charts = []
-  const shown = sections.filter((section) => runs.some((r) => section.types.includes(dimensionValue(r, 'type'))))
+  const shown = shownSections(dataset, sections)
   const render = (placed) => {
     for (const section of shown) {
       if ((section.placement === 'top') !== placed) continue
       const part = renderSection(section, dataset, ctx)
-      if (part.markdown) out.push(part.markdown)
+      const markdown = markdownBlocks(part.blocks)
+      if (markdown) out.push(markdown)
       charts.push(...part.charts)
     }
   }
   render(true)
-  out.push('## Hardware and Software', hardwareTable(dataset))
-  const reading = shown.flatMap((s) => s.howToRead ?? [])
+  out.push('## Hardware and Software', markdownTable(hardwareTable(dataset)))
+  const reading = sections.filter((s) => shown.includes(s)).flatMap((s) => s.howToRead ?? [])
   if (reading.length) out.push('## How to read the numbers', reading.join('\n'))
   render(false)
   const known = new Set(sections.flatMap((s) => s.types))
@@ -48,12 +49,19 @@ export function renderPage (dataset, { imageLink, sections = SECTIONS, title = '
   return { markdown: out.join('\n\n') + '\n', charts }
 }
 
+// The sections with runs of their types in this dataset, in page order: first those placed at the
+// top (before the Hardware and Software table), then the others.
+export function shownSections (dataset, sections = SECTIONS) {
+  const shown = sections.filter((section) => dataset.runs.some((r) => section.types.includes(dimensionValue(r, 'type'))))
+  return [...shown.filter((s) => s.placement === 'top'), ...shown.filter((s) => s.placement !== 'top')]
+}
+
 // A section that finds its runs malformed throws a UsageError; the reader needs to know which file.
-function renderSection (section, dataset, ctx) {
+export function renderSection (section, dataset, ctx) {
   try {
     return section.render(dataset, ctx)
   } catch (err) {
-    if (err instanceof UsageError) throw new UsageError(`${dataset.files.join(', ')}: ${err.message}`)
+    if (err instanceof UsageError && dataset.files?.length) throw new UsageError(`${dataset.files.join(', ')}: ${err.message}`)
     throw err
   }
 }
@@ -92,9 +100,9 @@ function hardwareTable (dataset) {
   if (baselines.length) rows.push(['Baselines', `${baselines.join(', ')} (part of log-bench)`])
   // Merged shards (log-bench merge): each ran its cells on its own machine; say which.
   for (const shard of env.shards ?? []) rows.push([`Shard ${shard.shard}`, `${shard.cpuModel} (${shard.cpuCount} cores), ${formatBytes(shard.memoryBytes)}, ${shard.os}, Node ${shard.node}`])
-  for (const command of env.commands) rows.push(['Command', codeSpan(command)])
+  for (const command of env.commands) rows.push(['Command', code(command)])
   rows.push(['Date', timeRange(env)])
-  return leftAlignedTable(['Name', 'Spec'], rows)
+  return { columns: textColumns(['Name', 'Spec']), rows }
 }
 
 function timeRange (env) {
@@ -103,12 +111,4 @@ function timeRange (env) {
   const last = env.lastTime ? at(env.lastTime) : first
   if (first === last) return `${first} UTC`
   return first.slice(0, 10) === last.slice(0, 10) ? `${first} to ${last.slice(11)} UTC` : `${first} to ${last} UTC`
-}
-
-// Text reads better left-aligned; the numeric tables use formatTable's right alignment.
-function leftAlignedTable (header, rows) {
-  rows = rows.map((row) => row.map(escapeCell))
-  const widths = header.map((_, i) => Math.max(3, ...[header, ...rows].map((row) => row[i].length)))
-  const line = (row) => '| ' + row.map((cell, i) => cell.padEnd(widths[i])).join(' | ') + ' |'
-  return [line(header), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...rows.map(line)].join('\n')
 }

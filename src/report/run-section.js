@@ -1,6 +1,6 @@
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { CONFIDENCE, relativeHalfWidth, runsForHalfWidth } from '../stats.js'
-import { escapeCell, formatTable } from './table.js'
+import { code, em, escapeCell, escaped, figureColumns, strong } from './table.js'
 import { chartFile } from './charts.js'
 import { benchmarksChart, dropRateChart, representativeRun, timeseriesChart } from './run-charts.js'
 import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
@@ -25,14 +25,14 @@ export const runSection = {
   render (dataset, ctx) {
     const runs = ofType(dataset.runs, 'run')
     const summary = ofType(dataset.summary, 'run')
-    const markdown = []
+    const blocks = []
     const charts = []
     for (const group of groupsOf(runs, summary)) {
       const part = renderGroup(group, ctx)
-      markdown.push(part.markdown)
+      blocks.push(...part.blocks)
       charts.push(...part.charts)
     }
-    return { markdown: markdown.join('\n\n'), charts }
+    return { blocks, charts }
   }
 }
 
@@ -116,16 +116,18 @@ export function lossAtReceiver (runs) {
 
 function renderGroup (group, ctx) {
   const charts = []
-  const out = [`## ${group.title}`]
-  out.push(`${group.eventsLabel} events per worker, ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''} per cell, times in milliseconds (lower is better). ` +
-    '_Drop rate_ is the share of events that never arrived intact at the receiving end; "unknown" where nothing can be counted.')
+  const out = [{ heading: group.title }]
+  out.push({ text: [`${group.eventsLabel} events per worker, ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''} per cell, times in milliseconds (lower is better). `,
+    em('Drop rate'), ' is the share of events that never arrived intact at the receiving end; "unknown" where nothing can be counted.'] })
   const doneMeans = unique(group.runs.filter((r) => r.doneMeans && r.lib !== 'noop').map((r) => r.doneMeans))
   const fsTypes = unique(group.runs.map((r) => r.fsType).filter(Boolean))
   if (doneMeans.length || fsTypes.length) {
-    out.push([
-      doneMeans.length ? `_Done_ is measured until ${doneMeans.join('; or ')}.` : '',
-      fsTypes.length ? `The files were written to ${fsTypes.join(', ')}${fsTypes.includes('tmpfs') ? ' (memory, not a disk)' : ''}.` : ''
-    ].filter(Boolean).join(' '))
+    out.push({
+      text: [
+        ...(doneMeans.length ? [em('Done'), ` is measured until ${doneMeans.join('; or ')}.`] : []),
+        fsTypes.length ? `${doneMeans.length ? ' ' : ''}The files were written to ${fsTypes.join(', ')}${fsTypes.includes('tmpfs') ? ' (memory, not a disk)' : ''}.` : ''
+      ]
+    })
   }
 
   const benchmarks = { file: chartFile(group.transport, `benchmarks${group.fileTag}`), ...benchmarksChart(group, ctx.conditions) }
@@ -138,21 +140,21 @@ function renderGroup (group, ctx) {
       charts.push(drops)
       out.push(ctx.image(drops.file, `${group.title}: share of events lost per library`))
       const where = lossAtReceiver(group.runs)
-      if (where) out.push(where)
+      if (where) out.push({ text: where })
     } else {
-      out.push(`No event was lost on ${group.title}: every counted event arrived intact (so no drop-rate chart).`)
+      out.push({ text: `No event was lost on ${group.title}: every counted event arrived intact (so no drop-rate chart).` })
     }
   } else {
-    out.push(`Drop rate unknown on ${group.title}: the receiving end cannot count events here (for example an external server), so no drop-rate chart.`)
+    out.push({ text: `Drop rate unknown on ${group.title}: the receiving end cannot count events here (for example an external server), so no drop-rate chart.` })
   }
 
   let warned = false
   for (const lib of group.libs) {
     const libRuns = runsOf(group, lib)
     const version = libRuns.find((r) => r.libVersion && r.libRange == null)?.libVersion
-    out.push(`### ${escapeCell(lib)}${version ? ` ${escapeCell(version)}` : ''}`)
+    out.push({ heading: escaped(`${lib}${version ? ` ${version}` : ''}`), level: 3 })
     if (libRuns.every((r) => r.status === 'unsupported')) {
-      out.push(`_unsupported: ${escapeCell(libRuns[0].error ?? `${lib} has no ${group.transport} transport`)}._`)
+      out.push({ text: em(['unsupported: ', escaped(libRuns[0].error ?? `${lib} has no ${group.transport} transport`), '.']) })
       continue
     }
     for (const cpus of group.cpusList) {
@@ -165,24 +167,23 @@ function renderGroup (group, ctx) {
       }
       const chart = { file: chartFile(group.transport, `${cpus}cpu`, `${lib}${group.fileTag}`), ...timeseriesChart({ group, lib, cpus, runs: cellRuns, chosen, conditions: ctx.conditions }) }
       charts.push(chart)
-      out.push(`_${cpuLabel(cpus)}_\n\n${ctx.image(chart.file, `${lib}, ${group.title}, ${cpuLabel(cpus)}: CPU and memory over time`)}`)
+      out.push(`_${cpuLabel(cpus)}_`, ctx.image(chart.file, `${lib}, ${group.title}, ${cpuLabel(cpus)}: CPU and memory over time`))
     }
     const table = libTable(group, libRuns)
     warned ||= table.warned
-    out.push(table.text)
+    out.push(table.table)
   }
 
-  out.push(`### ${group.title} summary`)
-  out.push('Mean over the runs that finished (the **Average** rows above).')
+  out.push({ heading: `${group.title} summary`, level: 3 })
+  out.push({ text: ['Mean over the runs that finished (the ', strong('Average'), ' rows above).'] })
   out.push(summaryTable(group))
-  out.push(`### ${group.title} details`)
+  out.push({ heading: `${group.title} details`, level: 3 })
   const details = detailsTable(group)
   warned ||= details.warned
-  out.push(`${DETAILS_LEGEND}; _× raw_ is done time as a multiple of the \`raw\` baseline (the plainest code that writes the same lines); events/s is all events over done time; peak RSS is the largest of any one worker.`)
-  out.push(details.text)
-  if (details.notes.length) out.push(details.notes.join('\n\n'))
-  if (warned) out.push(`${WARN} marks a figure whose runs disagree widely (coefficient of variation above ${CV_WARNING * 100}%): its average is not a steady figure. More runs (\`--runs\`) or a quieter machine help.`)
-  return { markdown: out.join('\n\n'), charts }
+  out.push({ text: [`${DETAILS_LEGEND}; `, em('× raw'), ' is done time as a multiple of the ', code('raw'), ' baseline (the plainest code that writes the same lines); events/s is all events over done time; peak RSS is the largest of any one worker.'] })
+  out.push(details.table)
+  if (warned) out.push({ text: [`${WARN} marks a figure whose runs disagree widely (coefficient of variation above ${CV_WARNING * 100}%): its average is not a steady figure. More runs (`, code('--runs'), ') or a quieter machine help.'] })
+  return { blocks: out, charts }
 }
 
 // Drop rate is always shown: "unknown" where the receiving end cannot count (an external server),
@@ -190,8 +191,8 @@ function renderGroup (group, ctx) {
 const SUB_COLUMNS = ['unblocked', 'done', 'drop rate']
 export function libTable (group, libRuns) {
   const subs = SUB_COLUMNS
-  const header = ['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))]
-  const rows = [['', ...group.cpusList.flatMap(() => subs.map((s) => `_${s}_`))]]
+  const columns = figureColumns(['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))])
+  const rows = [['', ...group.cpusList.flatMap(() => subs.map(em))]]
   // Each cell's runs indexed by run number once: the table is linear in the runs, however many.
   const byCpus = new Map(group.cpusList.map((cpus) => [cpus, { runs: [], byRun: new Map(), unsupported: false }]))
   let maxRun = 1
@@ -211,10 +212,10 @@ export function libTable (group, libRuns) {
     const s = group.summary.find((x) => runName(x) === runName(libRuns[0]) && x.cpus === cpus)
     return pick(s, byCpus.get(cpus).runs)
   })
-  rows.push(['**Average**', ...stat((s, cellRuns) => {
-    if (!s || s.okRuns === 0) return subs.map((_, i) => (i === 0 ? `**${cellReason(s, cellRuns)}**` : '—'))
+  rows.push([strong('Average'), ...stat((s, cellRuns) => {
+    if (!s || s.okRuns === 0) return subs.map((_, i) => (i === 0 ? strong(cellReason(s, cellRuns)) : '—'))
     const partial = s.okRuns < s.runs ? ` (${s.okRuns} of ${s.runs} runs)` : ''
-    return [`**${formatMs(s.unblockedMs?.mean)}**${partial}`, `**${formatMs(s.doneMs?.mean)}**${partial}`, `**${dropOf(s, 'mean')}**`]
+    return [[strong(formatMs(s.unblockedMs?.mean)), partial], [strong(formatMs(s.doneMs?.mean)), partial], strong(dropOf(s, 'mean'))]
   })])
   rows.push(['Median [95% CI]', ...stat((s) => {
     if (!s || s.okRuns === 0) return subs.map(() => '—')
@@ -230,7 +231,7 @@ export function libTable (group, libRuns) {
     }
     return [spread(s.unblockedMs), spread(s.doneMs), s.dropRate ? `±${formatPct(s.dropRate.stddev)}` : 'unknown']
   })])
-  return { text: formatTable(header, rows), warned }
+  return { table: { columns, rows }, warned }
 }
 
 // Rounded, except where rounding would show a warned 10.3% as "10%".
@@ -268,8 +269,8 @@ function dropOf (s, key) {
 
 export function summaryTable (group) {
   const subs = SUB_COLUMNS
-  const header = ['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))]
-  const rows = [['', ...group.cpusList.flatMap(() => subs.map((s) => `_${s}_`))]]
+  const columns = figureColumns(['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))])
+  const rows = [['', ...group.cpusList.flatMap(() => subs.map(em))]]
   for (const lib of group.libs) {
     rows.push([lib, ...group.cpusList.flatMap((cpus) => {
       const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
@@ -279,7 +280,7 @@ export function summaryTable (group) {
       return [formatMs(s.unblockedMs?.mean) + partial, formatMs(s.doneMs?.mean) + partial, dropOf(s, 'mean')]
     })])
   }
-  return formatTable(header, rows)
+  return { columns, rows }
 }
 
 // A median with its 95% interval; "*" where fewer than 6 runs cannot reach 95% (see intervalNotes).
@@ -310,8 +311,8 @@ function intervalNotes (group) {
     }
   }
   const notes = []
-  if (wide.length) notes.push(`${WARN} Interval wider than ±5%: ${wide.join('; ')}. Use \`--runs\` or a quieter machine before comparing these.`)
-  if (short.size) notes.push(`\\* With fewer than 6 runs no distribution-free interval reaches 95%: the interval is the runs' range and covers the median with ${[...short].join(', ')}.`)
+  if (wide.length) notes.push([`${WARN} Interval wider than ±5%: ${wide.join('; ')}. Use `, code('--runs'), ' or a quieter machine before comparing these.'])
+  if (short.size) notes.push([{ markdown: '\\*', plain: '*' }, ` With fewer than 6 runs no distribution-free interval reaches 95%: the interval is the runs' range and covers the median with ${[...short].join(', ')}.`])
   if (outlying.length) notes.push(`Outliers (runs beyond 10 robust standard deviations of the median, as hyperfine flags them): ${outlying.join('; ')}.`)
   return notes
 }
@@ -325,7 +326,7 @@ export function detailsTable (group) {
     warned ||= warn
     return `${withInterval(d)} ±${cvPercent(d.cv)}${warn ? ` ${WARN}` : ''}`
   }
-  const header = ['Library', 'Workers', 'Runs ok', 'Unblocked ms', 'Done ms', 'Done × raw', 'Events/s', 'Peak RSS', 'Drop rate']
+  const columns = figureColumns(['Library', 'Workers', 'Runs ok', 'Unblocked ms', 'Done ms', 'Done × raw', 'Events/s', 'Peak RSS', 'Drop rate'])
   const rows = []
   for (const lib of group.libs) {
     for (const cpus of group.cpusList) {
@@ -349,5 +350,5 @@ export function detailsTable (group) {
       ])
     }
   }
-  return { text: formatTable(header, rows), warned, notes: intervalNotes(group) }
+  return { table: { columns, rows, notes: intervalNotes(group) }, warned }
 }

@@ -1,3 +1,36 @@
+// The report's one table model and its renderers (markdown, terminal, CSV). Sections and the
+// terminal build values; only the renderers below know a format's marks.
+//
+// A table: { columns: [{ title, align: 'left' | 'right' }], rows: [[cell, …], …], notes?: [text, …] }
+// A cell, or any text (a note, a paragraph):
+//   - a string or a number: plain text (numbers arrive formatted by labels.js as strings mostly);
+//   - { value, emphasis: 'strong' | 'em' | 'code' }: markdown **value**, _value_, `value`; the terminal
+//     shows it plainly, or bold / italic when it draws for a TTY;
+//   - { lines: [cell, …] }: several entries in one cell: markdown joins them with <br>, the terminal
+//     puts each on a line of its own, CSV with a newline inside the quoted field;
+//   - [cell, …]: spans of one line ("**12.3** (2 of 3 runs)");
+//   - { markdown, plain }: text markdown writes otherwise (an escaped mark: "\\*" and "*");
+//   - null or undefined: empty.
+// A page is a list of blocks (see markdownBlocks): a table, { text } (a paragraph), { heading, level },
+// or a string of markdown written for the page alone (prose about charts, links); the terminal draws
+// every block but those strings.
+
+export const strong = (value) => ({ value, emphasis: 'strong' })
+export const em = (value) => ({ value, emphasis: 'em' })
+export const code = (value) => ({ value, emphasis: 'code' })
+// Text from a results file in a heading or paragraph: markdown escapes what could end a table cell.
+export const escaped = (text) => ({ markdown: escapeCell(text), plain: String(text) })
+// Several entries in one cell; none: a dash.
+export const entries = (list) => (list.length ? { lines: list } : '—')
+
+export const left = (title) => ({ title, align: 'left' })
+export const right = (title) => ({ title, align: 'right' })
+
+// The usual shapes: the first column names the row and the rest are figures (right-aligned), or
+// every column holds words (left-aligned).
+export const figureColumns = (titles) => titles.map((title, i) => (i === 0 ? left(title) : right(title)))
+export const textColumns = (titles) => titles.map(left)
+
 // Any cell may hold data from a results file or an adapter (a library name, an error, a command):
 // it stays one line, and a "|" in it is escaped so that it cannot end the cell.
 export function escapeCell (value) {
@@ -11,13 +44,93 @@ export function codeSpan (text) {
   return `${fence}${pad}${text}${pad}${fence}`
 }
 
-// A plain text/markdown table: first column left-aligned, the rest right-aligned (numbers), or every
-// column left-aligned with { text: true } (sentences).
-export function formatTable (header, rows, { markdown = true, text = false } = {}) {
-  const all = [header, ...rows].map((row) => row.map(escapeCell))
-  const widths = header.map((_, i) => Math.max(3, ...all.map((row) => row[i].length)))
-  const left = (i) => text || i === 0
-  const line = (row) => '| ' + row.map((cell, i) => (left(i) ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' | ') + ' |'
-  const rule = '|' + widths.map((w, i) => (left(i) ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|'
-  return [line(all[0]), markdown ? rule : rule.replace(/:/g, '-'), ...all.slice(1).map(line)].join('\n')
+const MARKDOWN_MARKS = { strong: (t) => `**${t}**`, em: (t) => `_${t}_`, code: codeSpan }
+const ANSI = { strong: (t) => `\x1b[1m${t}\x1b[22m`, em: (t) => `\x1b[3m${t}\x1b[23m`, code: (t) => t }
+
+// A cell or text as one string in a style: { mark(kind, text) or null, joiner (between lines),
+// markdown (whether { markdown, plain } takes its markdown) }.
+function inline (cell, style) {
+  if (cell == null) return ''
+  if (typeof cell === 'string') return cell
+  if (typeof cell === 'number') return Number.isFinite(cell) ? String(cell) : ''
+  if (typeof cell !== 'object') return String(cell)
+  if (Array.isArray(cell)) return cell.map((span) => inline(span, style)).join('')
+  if (cell.lines) return cell.lines.map((line) => inline(line, style)).join(style.joiner)
+  if (cell.markdown != null) return style.markdown ? cell.markdown : cell.plain
+  const text = inline(cell.value, style)
+  return cell.emphasis && style.mark ? style.mark(cell.emphasis, text) : text
+}
+
+const MARKDOWN = { mark: (kind, text) => MARKDOWN_MARKS[kind](text), joiner: '<br>', markdown: true }
+export const markdownText = (cell) => inline(cell, MARKDOWN)
+export const plainText = (cell, { color = false, joiner = '\n' } = {}) => inline(cell, { mark: color ? (kind, text) => ANSI[kind](text) : null, joiner, markdown: false })
+
+// The lines of a cell as the terminal shows them: one per entry of { lines }.
+function cellLines (cell, color) {
+  const entries = cell != null && typeof cell === 'object' && !Array.isArray(cell) && cell.lines ? cell.lines : [cell]
+  return entries.map((entry) => ({ text: escapeCell(plainText(entry, { color })), width: escapeCell(plainText(entry)).length }))
+}
+
+const pad = (text, width, align, shown = text.length) => (align === 'right' ? ' '.repeat(width - shown) + text : text + ' '.repeat(width - shown))
+
+// Markdown: every cell on one line, padded so that the source reads as a table too; a right-aligned
+// column's rule ends in ":".
+export function markdownTable ({ columns, rows, notes = [] }) {
+  const all = [columns.map((c) => escapeCell(c.title)), ...rows.map((row) => columns.map((_, i) => escapeCell(markdownText(row[i]))))]
+  const widths = columns.map((_, i) => Math.max(3, ...all.map((row) => row[i].length)))
+  const line = (row) => '| ' + row.map((cell, i) => pad(cell, widths[i], columns[i].align)).join(' | ') + ' |'
+  const rule = '|' + widths.map((w, i) => (columns[i].align === 'right' ? '-'.repeat(w + 1) + ':' : '-'.repeat(w + 2))).join('|') + '|'
+  return [[line(all[0]), rule, ...all.slice(1).map(line)].join('\n'), ...notes.map(markdownText)].join('\n\n')
+}
+
+// The terminal: the same grid without markdown's marks; a cell of several entries takes several
+// lines. color: ANSI bold and italic for emphasis (only when stdout is a TTY).
+export function terminalTable ({ columns, rows, notes = [] }, { color = false } = {}) {
+  const header = columns.map((c) => [{ text: escapeCell(c.title), width: escapeCell(c.title).length }])
+  const body = rows.map((row) => columns.map((_, i) => cellLines(row[i], color)))
+  const widths = columns.map((_, i) => Math.max(3, ...[header, ...body].flatMap((row) => row[i].map((l) => l.width))))
+  const lines = (row) => {
+    const height = Math.max(...row.map((cell) => cell.length))
+    return Array.from({ length: height }, (_, k) => '| ' + row.map((cell, i) => {
+      const entry = cell[k] ?? { text: '', width: 0 }
+      return pad(entry.text, widths[i], columns[i].align, entry.width)
+    }).join(' | ') + ' |')
+  }
+  const rule = '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|'
+  return [[...lines(header), rule, ...body.flatMap(lines)].join('\n'), ...notes.map((note) => plainText(note, { color, joiner: ' ' }))].join('\n\n')
+}
+
+// CSV (RFC 4180): a header of the titles, a line per row, plain text; notes are not data.
+export function csvTable ({ columns, rows }) {
+  const field = (cell) => {
+    const text = plainText(cell)
+    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
+  }
+  return [columns.map((c) => field(c.title)), ...rows.map((row) => columns.map((_, i) => field(row[i])))].map((line) => line.join(',')).join('\n') + '\n'
+}
+
+export const isTable = (block) => block != null && typeof block === 'object' && Array.isArray(block.columns)
+
+// A section's blocks as markdown, each a paragraph of the page.
+export function markdownBlocks (blocks) {
+  return blocks.filter((block) => block != null && block !== '').map((block) => {
+    if (typeof block === 'string') return block
+    if (isTable(block)) return markdownTable(block)
+    if (block.heading != null) return `${'#'.repeat(block.level ?? 2)} ${markdownText(block.heading)}`
+    return markdownText(block.text)
+  }).join('\n\n')
+}
+
+// The same blocks for a terminal: markdown written for the page alone (strings) is left out;
+// headings are underlined (= for a section, - below it).
+export function terminalBlocks (blocks, { color = false } = {}) {
+  return blocks.filter((block) => block != null && typeof block !== 'string').map((block) => {
+    if (isTable(block)) return terminalTable(block, { color })
+    if (block.heading != null) {
+      const title = plainText(block.heading, { joiner: ' ' })
+      const shown = color ? `\x1b[1m${title}\x1b[22m` : title
+      return `${shown}\n${((block.level ?? 2) <= 2 ? '=' : '-').repeat(title.length)}`
+    }
+    return plainText(block.text, { color, joiner: ' ' })
+  }).join('\n\n')
 }

@@ -1,6 +1,6 @@
 import { readJsonFile } from '../results/json-file.js'
 import { UsageError } from '../errors.js'
-import { formatTable } from './table.js'
+import { textColumns } from './table.js'
 import { cpuLabel, formatMs, formatPct, transportTitle, unique } from './labels.js'
 import { ofType } from '../results/model.js'
 
@@ -24,12 +24,12 @@ export const thenAndNowSection = {
   types: ['run'],
   render (dataset, ctx) {
     const reference = ctx.reference
-    if (!reference) return { markdown: '', charts: [] }
+    if (!reference) return { blocks: [], charts: [] }
     const summary = ofType(dataset.summary, 'run')
     const ours = (c) => summary.find((s) => s.transport === c.transport && s.lib === c.lib && s.cpus === c.cpus && s.events === reference.events)
     const hw = reference.hardware
     const env = dataset.env
-    const out = ['## Then and now']
+    const out = [{ heading: 'Then and now' }]
     out.push(`The ${reference.source.year} article "${reference.source.title}" (${reference.source.publisher}; its code: ${reference.source.code}) beside these results, per library, transport and worker count, ${reference.events.toLocaleString('en-US')} events per worker. ` +
       `**The machines and Node versions differ**: the article ran on ${hw.cpu} (${hw.cores} cores / ${hw.threads} threads, ${hw.memory}), Node ${hw.node}; these results on ${env.cpuModel} (${env.cpuCount} cores), Node ${env.node}. ` +
       'Absolute times do not compare across them; which library comes first does. The article\'s figures are its published averages, kept in `' + reference.file + '`. ' + (reference.source.what ?? ''))
@@ -42,8 +42,8 @@ export const thenAndNowSection = {
       else now = [formatMs(s.unblockedMs?.mean), formatMs(s.doneMs?.mean), s.dropRate ? formatPct(s.dropRate.mean) : 'unknown']
       return [transportTitle(c.transport), c.lib, cpuLabel(c.cpus), ...then, ...now]
     })
-    out.push(formatTable(['Transport', 'Library', 'Workers', 'then unblocked', 'then done', 'then drop', 'now unblocked', 'now done', 'now drop'], rows, { text: true }))
-    out.push('### Which findings hold')
+    out.push({ columns: textColumns(['Transport', 'Library', 'Workers', 'then unblocked', 'then done', 'then drop', 'now unblocked', 'now done', 'now drop']), rows })
+    out.push({ heading: 'Which findings hold', level: 3 })
     out.push('For each transport and worker count, the libraries of the article ordered by mean time, fastest first, then (the article) and now (these results), over the libraries with a figure on both sides; a library that lost events now is marked with its loss.')
     const findings = []
     for (const transport of unique(reference.cells.map((c) => c.transport))) {
@@ -69,7 +69,7 @@ export const thenAndNowSection = {
         }
       }
     }
-    out.push(findings.length ? formatTable(['Transport', 'Workers', 'Measure', 'Then', 'Now', 'Finding'], findings, { text: true }) : '_No transport and worker count has figures on both sides to compare._')
-    return { markdown: out.join('\n\n'), charts: [] }
+    out.push(findings.length ? { columns: textColumns(['Transport', 'Workers', 'Measure', 'Then', 'Now', 'Finding']), rows: findings } : '_No transport and worker count has figures on both sides to compare._')
+    return { blocks: out, charts: [] }
   }
 }

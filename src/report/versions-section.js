@@ -2,7 +2,7 @@ import { cellKey, dimensionValue } from '../results/model.js'
 import semver from 'semver'
 import { median } from '../stats.js'
 import { compareRuns } from '../stats.js'
-import { formatTable } from './table.js'
+import { figureColumns, strong } from './table.js'
 import { cpuLabel, formatCount, formatMs, transportTitle, unique } from './labels.js'
 
 // "At a glance" for results that hold several versions of a library (--lib pino@5,pino@10) or
@@ -24,16 +24,16 @@ export const versionsSection = {
     const libraries = librariesTable(dataset.runs.filter(isRun))
     const runtimes = runtimesTable(dataset.runs.filter(isRun), dataset.env)
     const http = httpTable(dataset.runs.filter(isHttp))
-    if (!libraries && !runtimes && !http) return { markdown: '', charts: [] }
-    out.push('## At a glance: versions and runtimes')
+    if (!libraries && !runtimes && !http) return { blocks: [], charts: [] }
+    out.push({ heading: 'At a glance: versions and runtimes' })
     out.push('Each row compares cells that differ in one thing only, measured on this machine in one session: ' +
       '_ratio_ is the median of the newer (or other) side over the median of the baseline; p is that of `log-bench compare`\'s test (two-sided Mann–Whitney U on the runs), ' +
       'and the verdict is `same` where p ≥ 0.05 (the runs do not tell the two apart), else faster or slower. ' +
       'Times are _done_ (until every event had landed), in milliseconds; below 1 is faster.')
-    if (libraries) out.push('### The libraries: then and now', libraries)
-    if (runtimes) out.push('### The runtime: the same library under each runtime', runtimes)
-    if (http) out.push('### Under HTTP load: requests per second against the same app without logging', http)
-    return { markdown: out.join('\n\n'), charts: [] }
+    if (libraries) out.push({ heading: 'The libraries: then and now', level: 3 }, libraries)
+    if (runtimes) out.push({ heading: 'The runtime: the same library under each runtime', level: 3 }, runtimes)
+    if (http) out.push({ heading: 'Under HTTP load: requests per second against the same app without logging', level: 3 }, http)
+    return { blocks: out, charts: [] }
   }
 }
 
@@ -48,7 +48,7 @@ function judge (xs, ys, { better }) {
 // "0.62× (p 0.008) **faster**", or why there is no verdict.
 function verdictCell (result) {
   if (result.verdict == null) return 'not enough runs'
-  return `${result.ratio.toFixed(2)}× (p ${result.p < 0.001 ? '< 0.001' : result.p.toFixed(3)}) **${result.verdict}**`
+  return [`${result.ratio.toFixed(2)}× (p ${result.p < 0.001 ? '< 0.001' : result.p.toFixed(3)}) `, strong(result.verdict)]
 }
 
 // Done times compared, or why they cannot be: a side with no run that delivered every event (its
@@ -62,7 +62,7 @@ function comparedCell (baseline, other, [baseName, otherName]) {
     const share = lost.reduce((total, r) => total + r.dropRate, 0) / (lost.length || 1)
     return `${name} lost events in every run (${(share * 100).toFixed(1)}% on average): not compared`
   }
-  return verdictCell(judge(delivered(baseline).map((r) => r.doneMs), delivered(other).map((r) => r.doneMs), { better: 'lower' })) + lossNote([...baseline, ...other])
+  return [verdictCell(judge(delivered(baseline).map((r) => r.doneMs), delivered(other).map((r) => r.doneMs), { better: 'lower' })), lossNote([...baseline, ...other])]
 }
 
 // Runs that delivered: the ones a time may be compared on.
@@ -95,7 +95,7 @@ function librariesTable (runs) {
     }
   }
   if (rows.length === 0) return null
-  return formatTable(['Library', 'Then', 'Now', 'Transport', 'Workers', 'Done ms (medians)', 'Now ÷ then'], rows)
+  return { columns: figureColumns(['Library', 'Then', 'Now', 'Transport', 'Workers', 'Done ms (medians)', 'Now ÷ then']), rows }
 }
 
 // Per library (and version): the runtime of the Node that ran log-bench is the baseline where it is
@@ -118,12 +118,12 @@ function runtimesTable (runs, env) {
       const other = inGroup.filter((r) => r.runtime === label)
       if (other.length === 0) return '—'
       if (other.every((r) => r.status === 'unsupported')) return 'unsupported'
-      return `${doneMedian(other)} ms, ${comparedCell(baseline, other, [base, label])}`
+      return [`${doneMedian(other)} ms, `, comparedCell(baseline, other, [base, label])]
     })
     rows.push([name, transportTitle(first.transport), cpuLabel(first.cpus), `${doneMedian(baseline)} ms`, ...cells])
   }
   if (rows.length === 0) return null
-  return formatTable(['Library', 'Transport', 'Workers', `${base} (baseline)`, ...others], rows)
+  return { columns: figureColumns(['Library', 'Transport', 'Workers', `${base} (baseline)`, ...others]), rows }
 }
 
 // Each library's requests per second against `none` in the same http cell.
@@ -149,7 +149,7 @@ function httpTable (runs) {
     }
   }
   if (rows.length === 0) return null
-  return formatTable(['Library', 'Load', 'none req/s', 'req/s', 'Ratio to none', 'Delivered'], rows)
+  return { columns: figureColumns(['Library', 'Load', 'none req/s', 'req/s', 'Ratio to none', 'Delivered']), rows }
 }
 
 // The median done time of the runs that delivered every event, formatted.

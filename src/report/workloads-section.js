@@ -1,7 +1,7 @@
 import { axisTitle, titles } from './charts.js'
 import { libraryColour } from './colours.js'
 import { cpuLabel, formatBytes, formatCount, formatMs, formatPct, runName, transportTitle, unique } from './labels.js'
-import { formatTable } from './table.js'
+import { figureColumns } from './table.js'
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { medianOf } from './costs-section.js'
 
@@ -17,9 +17,9 @@ export const workloadsSection = {
   types: ['run'],
   render (dataset, ctx) {
     const runs = ofType(dataset.runs, 'run')
-    if (unique(runs.map(workloadOf)).length < 2) return { markdown: '', charts: [] }
+    if (unique(runs.map(workloadOf)).length < 2) return { blocks: [], charts: [] }
     const summary = ofType(dataset.summary, 'run')
-    const out = ['## Workloads', 'What each event carries, per library (see docs/workloads.md): mean over the runs that finished. ' +
+    const out = [{ heading: 'Workloads' }, 'What each event carries, per library (see docs/workloads.md): mean over the runs that finished. ' +
       '_ns per event_ is unblocked time over the events each worker logged: what one call costs the caller. ' +
       'For _disabled_ nothing may arrive: its drop rate is not a loss ("expects 0"), and a run where anything arrived failed.']
     const charts = []
@@ -30,10 +30,10 @@ export const workloadsSection = {
       const cpusList = unique(ofTransport.map((s) => s.cpus)).sort((a, b) => a - b)
       const sizes = unique(ofTransport.map((s) => s.size))
       const title = `${transportTitle(transport)}: workloads`
-      out.push(`### ${title}`)
+      out.push({ heading: title, level: 3 })
       // Allocation and single calls' time only where these results recorded them (docs/costs.md).
       const costed = runs.some((r) => r.transport === transport && r.ok && r.allocBytesPerEvent != null)
-      const header = ['Library', 'Workload', ...(cpusList.length > 1 ? ['Workers'] : []), ...(sizes.length > 1 ? ['Size'] : []), 'Done ms', 'Unblocked ms', 'ns per event', 'Drop rate', ...(costed ? ['Bytes per event', 'ns per call p99'] : [])]
+      const columns = figureColumns(['Library', 'Workload', ...(cpusList.length > 1 ? ['Workers'] : []), ...(sizes.length > 1 ? ['Size'] : []), 'Done ms', 'Unblocked ms', 'ns per event', 'Drop rate', ...(costed ? ['Bytes per event', 'ns per call p99'] : [])])
       const rows = []
       for (const lib of libs) {
         for (const workload of workloads) {
@@ -49,14 +49,14 @@ export const workloadsSection = {
           }
         }
       }
-      out.push(formatTable(header, rows))
+      out.push({ columns, rows })
       const unsupported = ofTransport.filter((s) => s.status === 'unsupported')
-      if (unsupported.length) out.push(unique(unsupported.flatMap((s) => s.errors.map((e) => `- ${libOf(s)} ${workloadOf(s)}: ${e}`))).join('\n'))
+      if (unsupported.length) out.push({ text: unique(unsupported.flatMap((s) => s.errors.map((e) => `- ${libOf(s)} ${workloadOf(s)}: ${e}`))).join('\n') })
       const chart = { file: `${transport}/workloads.png`, ...nsPerEventChart({ title, workloads, libs, summary: ofTransport, cpus: cpusList[0], size: sizes[0], conditions: ctx.conditions }) }
       charts.push(chart)
       out.push(ctx.image(chart.file, `${title}: ns per event per library and workload`))
     }
-    return { markdown: out.join('\n\n'), charts }
+    return { blocks: out, charts }
   }
 }
 

@@ -25,6 +25,8 @@ const SUMMARIZED = {
   timeouts: (r) => r.timeouts,
   non2xx: (r) => r.non2xx,
   serverCpuPct: (r) => r.serverCpuPct,
+  // The server's event-loop delay under load, p99 of its worst worker, in ms.
+  eventLoopDelayP99Ms: (r) => (r.eventLoopDelayNs?.p99 == null ? null : r.eventLoopDelayNs.p99 / 1e6),
   maxRssBytes: (r) => r.maxRssBytes,
   sent: (r) => r.sent,
   received: (r) => r.received,

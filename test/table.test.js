@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { code, csvTable, em, left, markdownBlocks, markdownTable, right, strong, terminalBlocks, terminalTable } from '../src/report/table.js'
+import { renderTerminal } from '../src/report/terminal.js'
+import { loadResults } from '../src/results/read.js'
+import { readPages } from '../src/report/pages.js'
+
+// One table value, drawn by each renderer: emphasis, spans, a cell of several entries, a "|" from
+// the data, a number, an empty cell, and a note with a mark markdown must escape.
+const TABLE = {
+  columns: [left('Library'), right('Done ms'), left('Notes')],
+  rows: [
+    ['pino', [strong('12.3'), ' (2 of 3 runs)'], { lines: ['a|b', em('lost')] }],
+    [strong('Average'), 4, null]
+  ],
+  notes: [[{ markdown: '\\*', plain: '*' }, ' few runs; see ', code('--runs')]]
+}
+
+describe('the table model and its renderers', () => {
+  it('markdown: padded cells, right-aligned figures, the marks, <br> between entries, "|" escaped', () => {
+    assert.equal(markdownTable(TABLE), [
+      '| Library     |                Done ms | Notes          |',
+      '|-------------|-----------------------:|----------------|',
+      '| pino        | **12.3** (2 of 3 runs) | a\\|b<br>_lost_ |',
+      '| **Average** |                      4 |                |',
+      '',
+      '\\* few runs; see `--runs`'
+    ].join('\n'))
+  })
+
+  it('terminal: the same grid without marks, one line per entry of a cell', () => {
+    assert.equal(terminalTable(TABLE), [
+      '| Library |            Done ms | Notes |',
+      '|---------|--------------------|-------|',
+      '| pino    | 12.3 (2 of 3 runs) | a\\|b  |',
+      '|         |                    | lost  |',
+      '| Average |                  4 |       |',
+      '',
+      '* few runs; see --runs'
+    ].join('\n'))
+  })
+
+  it('terminal on a TTY: emphasis in ANSI bold and italic, padded by the visible width', () => {
+    const text = terminalTable(TABLE, { color: true })
+    assert.ok(text.includes('| \x1b[1mAverage\x1b[22m |'), text)
+    assert.ok(text.includes('| \x1b[3mlost\x1b[23m  |'), text)
+    assert.ok(text.includes('| \x1b[1m12.3\x1b[22m (2 of 3 runs) |'), text)
+  })
+
+  it('CSV: titles, then plain text quoted where needed; entries of a cell on lines of one field', () => {
+    assert.equal(csvTable(TABLE), 'Library,Done ms,Notes\npino,12.3 (2 of 3 runs),"a|b\nlost"\nAverage,4,\n')
+    assert.equal(csvTable({ columns: [left('say "hi", twice')], rows: [[true], [Infinity]] }), '"say ""hi"", twice"\ntrue\n\n')
+  })
+
+  it('blocks: headings and paragraphs as values; markdown written for the page alone stays off the terminal', () => {
+    const blocks = [{ heading: 'At a glance' }, { text: ['Runs of ', code('none'), ' and ', em('pino')] }, '![chart](c.png)', { heading: 'Details', level: 3 }, TABLE]
+    assert.equal(markdownBlocks(blocks), `## At a glance\n\nRuns of \`none\` and _pino_\n\n![chart](c.png)\n\n### Details\n\n${markdownTable(TABLE)}`)
+    assert.equal(terminalBlocks(blocks), `At a glance\n===========\n\nRuns of none and pino\n\nDetails\n-------\n\n${terminalTable(TABLE)}`)
+  })
+})
+
+// Marks that markdown would draw and a terminal would print as they are.
+const MARKS = [/\*\*/, /<br>/, /(^|[\s|(])_[^_\s|]([^_|]*[^_\s|])?_(?=[\s|.,;:)]|$)/m, /`/, /!\[/]
+
+describe('the terminal export of real results', () => {
+  for (const page of readPages('results/pages.json')) {
+    it(`${page.results.join(', ')}: the page's tables without a markdown mark`, () => {
+      const text = renderTerminal(loadResults(page.results))
+      for (const mark of MARKS) assert.doesNotMatch(text, mark)
+      assert.match(text, /^\| /m, 'it has tables')
+      assert.match(text, /At a glance\n=+\n/)
+    })
+  }
+
+  it('an http page: the control\'s verdicts first, then the tables per cell, with the server\'s event-loop delay', () => {
+    const text = renderTerminal(loadResults(['results/http-cost.json']))
+    const control = text.indexOf('Control: 0 logs per request.')
+    assert.ok(control > 0, 'the control is shown')
+    assert.ok(control < text.indexOf('| Latency'), 'before the seed\'s tables')
+    assert.match(text, /Loop delay p99/)
+  })
+})
