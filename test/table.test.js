@@ -57,6 +57,17 @@ describe('the table model and its renderers', () => {
     assert.equal(markdownBlocks(blocks), `## At a glance\n\nRuns of \`none\` and _pino_\n\n![chart](c.png)\n\n### Details\n\n${markdownTable(TABLE)}`)
     assert.equal(terminalBlocks(blocks), `At a glance\n===========\n\nRuns of none and pino\n\nDetails\n-------\n\n${terminalTable(TABLE)}`)
   })
+
+  it('terminal paragraphs are wrapped between words at 100 columns, ANSI marks taking none', () => {
+    const words = Array.from({ length: 60 }, (_, i) => `word${i}`)
+    for (const color of [false, true]) {
+      const text = terminalBlocks([{ text: [strong('Control.'), ' ', words.join(' ')] }], { color })
+      const lines = text.split('\n')
+      assert.ok(lines.length > 3, text)
+      for (const line of lines) assert.ok(line.replace(/\x1b\[\d+m/g, '').length <= 100, line)
+      assert.equal(text.replace(/\x1b\[\d+m/g, '').replace(/\n/g, ' '), `Control. ${words.join(' ')}`)
+    }
+  })
 })
 
 // Marks that markdown would draw and a terminal would print as they are.

@@ -97,7 +97,7 @@ export function terminalTable ({ columns, rows, notes = [] }, { color = false } 
     }).join(' | ') + ' |')
   }
   const rule = '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|'
-  return [[...lines(header), rule, ...body.flatMap(lines)].join('\n'), ...notes.map((note) => plainText(note, { color, joiner: ' ' }))].join('\n\n')
+  return [[...lines(header), rule, ...body.flatMap(lines)].join('\n'), ...notes.map((note) => wrap(plainText(note, { color, joiner: ' ' })))].join('\n\n')
 }
 
 // CSV (RFC 4180): a header of the titles, a line per row, plain text; notes are not data.
@@ -121,8 +121,28 @@ export function markdownBlocks (blocks) {
   }).join('\n\n')
 }
 
+// A paragraph for a terminal: lines of at most `width` visible characters (ANSI marks take none),
+// broken between words; a word longer than that keeps a line of its own.
+const WIDTH = 100
+const visible = (text) => text.replace(/\x1b\[\d+m/g, '').length
+function wrap (text, width = WIDTH) {
+  return text.split('\n').map((line) => {
+    const lines = []
+    let current = ''
+    for (const word of line.split(' ')) {
+      if (current && visible(current) + 1 + visible(word) > width) {
+        lines.push(current)
+        current = word
+      } else {
+        current = current ? `${current} ${word}` : word
+      }
+    }
+    return [...lines, current].join('\n')
+  }).join('\n')
+}
+
 // The same blocks for a terminal: markdown written for the page alone (strings) is left out;
-// headings are underlined (= for a section, - below it).
+// headings are underlined (= for a section, - below it); paragraphs are wrapped.
 export function terminalBlocks (blocks, { color = false } = {}) {
   return blocks.filter((block) => block != null && typeof block !== 'string').map((block) => {
     if (isTable(block)) return terminalTable(block, { color })
@@ -131,6 +151,6 @@ export function terminalBlocks (blocks, { color = false } = {}) {
       const shown = color ? `\x1b[1m${title}\x1b[22m` : title
       return `${shown}\n${((block.level ?? 2) <= 2 ? '=' : '-').repeat(title.length)}`
     }
-    return plainText(block.text, { color, joiner: ' ' })
+    return wrap(plainText(block.text, { color, joiner: ' ' }))
   }).join('\n\n')
 }
