@@ -1,3 +1,5 @@
+import semver from 'semver'
+import { UsageError } from '../errors.js'
 import { comparisonGroupKey, cellKey, dimensionValue, inPlanOrder } from '../results/model.js'
 import { environmentDifference } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, compareRuns, minOf, smallestMannWhitneyP } from '../stats.js'
@@ -59,10 +61,13 @@ function cellsOf (runs) {
 // A cell's name in the tables: what tells it apart among the compared cells.
 function namer (cells) {
   const varies = (field) => unique(cells.map((c) => dimensionValue(c.first, field))).length > 1
-  const [sinks, sizes, events, workloads] = ['sink', 'size', 'events', 'workload'].map(varies)
+  const [sinks, sizes, events, workloads, runtimes] = ['sink', 'size', 'events', 'workload', 'runtime'].map(varies)
+  // The library with its version where it was asked for by one (pino@9.14.0), and the runtime where runtimes vary.
+  const library = (r) => runName({ lib: r.lib, variant: r.variant, libRange: r.libRange, libVersion: r.libVersion })
+  const runtime = (r) => (runtimes ? `under ${dimensionValue(r, 'runtime') ?? 'the Node running log-bench'}` : null)
   return ({ first: r, type }) => {
-    if (type === 'http') return ['http', r.transport, r.lib, r.mode === 'middleware' ? 'request logger' : `${r.logsPerRequest} logs/request`, `${r.size} B`, cpuLabel(r.cpus)].join(' ')
-    return [r.transport, sinks ? `(${dimensionValue(r, 'sink')})` : null, runName({ lib: r.lib, variant: r.variant }), workloads ? dimensionValue(r, 'workload') : null, cpuLabel(r.cpus), sizes ? `${r.size} B` : null, events ? `${r.events} events` : null].filter(Boolean).join(' ')
+    if (type === 'http') return ['http', r.transport, library(r), runtime(r), r.mode === 'middleware' ? 'request logger' : `${r.logsPerRequest} logs/request`, `${r.size} B`, cpuLabel(r.cpus)].filter(Boolean).join(' ')
+    return [r.transport, sinks ? `(${dimensionValue(r, 'sink')})` : null, library(r), runtime(r), workloads ? dimensionValue(r, 'workload') : null, cpuLabel(r.cpus), sizes ? `${r.size} B` : null, events ? `${r.events} events` : null].filter(Boolean).join(' ')
   }
 }
 
@@ -95,14 +100,20 @@ const why = (runs) => (finished(runs) ? 'ok' : failureReason(runs.find((r) => !r
 export function compareWithBaseline (dataset, baseline, { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE } = {}) {
   const cells = [...cellsOf(dataset.runs).values()]
   const name = namer(cells)
-  const isBaseline = (c) => runName({ lib: c.first.lib, variant: c.first.variant }) === baseline
+  const isBaseline = baselineMatcher(baseline)
   const result = { mode: 'baseline', baseline, alpha, noise, comparisons: [], notCompared: [] }
-  if (!cells.some(isBaseline)) {
-    result.notCompared.push(`no cell of ${baseline} in the results (libraries: ${unique(cells.map((c) => runName({ lib: c.first.lib, variant: c.first.variant }))).join(', ')})`)
+  if (!cells.some((c) => isBaseline(c.first))) {
+    result.notCompared.push(`no cell of ${baseline} in the results (libraries: ${unique(cells.map((c) => runName(c.first))).join(', ')})`)
     return result
   }
-  for (const cell of cells.filter((c) => !isBaseline(c))) {
-    const base = cells.find((c) => isBaseline(c) && comparisonGroupKey(c.first) === comparisonGroupKey(cell.first))
+  for (const cell of cells.filter((c) => !isBaseline(c.first))) {
+    const bases = cells.filter((c) => isBaseline(c.first) && comparisonGroupKey(c.first) === comparisonGroupKey(cell.first))
+    if (bases.length > 1) {
+      const versions = bases.map((c) => runName(c.first))
+      result.notCompared.push(`${name(cell)} (${baseline} is ${versions.join(' and ')} in its group: name one, e.g. --baseline ${versions[0]})`)
+      continue
+    }
+    const base = bases[0]
     if (!base) {
       result.notCompared.push(`${name(cell)} (no ${baseline} cell with the same ${cell.type === 'http' ? 'transport, workers and load' : 'transport, workers, workload, size and receiving end'})`)
       continue
@@ -116,6 +127,24 @@ export function compareWithBaseline (dataset, baseline, { alpha = DEFAULT_ALPHA,
     }
   }
   return result
+}
+
+// Which runs a --baseline names: a library as the results name it (pino, pino:sync, an adapter's
+// name), optionally with a version range (pino@9, winston@3.2.1, log4js@^6) matched against the
+// version each run recorded: `--lib pino@9,pino@10 --baseline pino@9`. A name without a range matches
+// every version of the library; where one group holds two, compareWithBaseline asks for one.
+export function baselineMatcher (baseline) {
+  const spec = String(baseline)
+  const at = spec.lastIndexOf('@')
+  const colon = spec.indexOf(':', at + 1)
+  const range = at > 0 ? spec.slice(at + 1, colon > at ? colon : undefined) : null
+  const plain = at > 0 ? spec.slice(0, at) + (colon > at ? spec.slice(colon) : '') : spec
+  if (range != null && semver.validRange(range) == null) throw new UsageError(`--baseline ${spec}: "${range}" is not a version or range (pino@9, winston@3.2.1, log4js@^6)`)
+  return (run) => {
+    if (runName(run) === spec) return true
+    if (runName({ lib: run.lib, variant: run.variant }) !== plain) return false
+    return range == null || (run.libVersion != null && semver.valid(run.libVersion) != null && semver.satisfies(run.libVersion, range))
+  }
 }
 
 // Each cell of `next` against the same cell of `base` (before/after), every measure.
