@@ -175,8 +175,11 @@ export function compareRuns (baselineRuns, runs, { alpha = DEFAULT_ALPHA, noise 
 function verdictOf (result, { alpha, noise, better, onRatios }) {
   if (result.p == null || result.p >= alpha) return 'same'
   const [low, high, centre] = onRatios ? [result.ciLow - 1, result.ciHigh - 1, result.ratio - 1] : [result.diffLow, result.diffHigh, result.difference]
-  // Inside the noise threshold: relative to the baseline for ratios, in the unit itself otherwise.
-  const scale = onRatios ? 1 : Math.abs(result.baselineMedian) || 1
+  // Inside the noise threshold: relative to the baseline's median, for differences too. A baseline
+  // median of 0 (a drop rate of 0) leaves no band: losing events where the baseline lost none is a
+  // finding however small, once the test says it is not chance (before, the band was ±noise in the
+  // unit itself: ±2 percentage points of drop rate read `same`).
+  const scale = onRatios ? 1 : Math.abs(result.baselineMedian)
   if (low >= -noise * scale && high <= noise * scale) return 'same'
   const up = low > 0 || (high >= 0 && centre > 0)
   if (better === 'lower') return up ? 'slower' : 'faster'

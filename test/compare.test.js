@@ -74,6 +74,28 @@ test('compareWithBaseline: cells of other groups are compared with their own gro
   assert.match(result.notCompared.join(), /console \(pipe\) slow .*no pino cell/)
 })
 
+test('compareWithBaseline: --baseline NAME@RANGE picks a version of the library; a bare name with two versions in a group asks for one', () => {
+  const dir = tmpDir()
+  const file = resultsFile(dir, 'versions.json', { pino: around(600), slow: around(700) })
+  const doc = JSON.parse(fs.readFileSync(file, 'utf8'))
+  // pino 9.4.0 and 10.1.0 of --lib pino@9,pino@10 beside slow.
+  doc.runs = doc.runs.flatMap((r) => (r.lib === 'pino'
+    ? [{ ...r, libVersion: '9.4.0', libRange: '9' }, { ...r, libVersion: '10.1.0', libRange: '10', doneMs: r.doneMs * 0.8, unblockedMs: r.unblockedMs * 0.8 }]
+    : [r]))
+  fs.writeFileSync(file, JSON.stringify(doc))
+  const dataset = loadResults([file])
+  const nine = compareWithBaseline(dataset, 'pino@9')
+  const done = Object.fromEntries(nine.comparisons.filter((r) => r.measure === 'doneMs').map((r) => [`${r.lib} ${r.cell}`, r.verdict]))
+  assert.deepEqual(done, { 'pino file pino@10.1.0 1 CPU': 'faster', 'slow file slow 1 CPU': 'slower' })
+  assert.equal(compareWithBaseline(dataset, 'pino@^10.1').comparisons.find((r) => r.lib === 'slow' && r.measure === 'doneMs').verdict, 'slower')
+  assert.equal(compareWithBaseline(dataset, 'pino@9.4.0').comparisons.length, 4)
+  const bare = compareWithBaseline(dataset, 'pino')
+  assert.equal(bare.comparisons.length, 0)
+  assert.match(bare.notCompared.join(), /slow 1 CPU \(pino is pino@9\.4\.0 and pino@10\.1\.0 in its group: name one, e\.g\. --baseline pino@9\.4\.0\)/)
+  assert.match(compareWithBaseline(dataset, 'pino@8').notCompared.join(), /no cell of pino@8 in the results/)
+  assert.throws(() => compareWithBaseline(dataset, 'pino@banana'), /--baseline pino@banana: "banana" is not a version or range/)
+})
+
 test('log-bench compare --baseline: tables with ratio, interval, p and verdict; --json rows; bad input', async () => {
   const dir = tmpDir()
   const file = resultsFile(dir, 'one.json', { pino: around(600), twin: around(601), slow: around(660) })

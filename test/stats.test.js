@@ -117,6 +117,17 @@ test('compareRuns: values with zeros are compared on differences', () => {
   assert.ok(Math.abs(r.difference - 0.1) < 1e-12)
   assert.ok(r.diffLow > 0)
   assert.equal(r.verdict, 'slower')
+  // --noise is relative to the baseline's median: with a baseline of 0 no difference is noise, however
+  // small (1.5 points of drop rate against none lost is not `same` at --noise 2%)...
+  const drops = compareRuns([0, 0, 0, 0, 0, 0], [0.015, 0.014, 0.016, 0.015, 0.013, 0.015], { noise: 0.02 })
+  assert.equal(drops.verdict, 'slower')
+  // ...while against a baseline median of 0.5 a significant shift of 0.006 lies within ±2% of it (0.01).
+  const xs = [0, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5]
+  const ys = [0, 0.506, 0.507, 0.505, 0.506, 0.508, 0.505, 0.506]
+  const near = compareRuns(xs, ys, { noise: 0.02 })
+  assert.ok(near.ratio == null && near.p < 0.05)
+  assert.equal(near.verdict, 'same')
+  assert.equal(compareRuns(xs, ys, { noise: 0.001 }).verdict, 'slower')
 })
 
 test('compareRuns: many runs use the normal approximation', () => {

@@ -1,6 +1,5 @@
 import { loadResults } from '../results/read.js'
-import { DEFAULT_NOISE, compareDatasets, compareWithBaseline, comparisonJson, describeSource, environmentNoteFor, renderComparison } from '../report/compare.js'
-import { runName } from '../report/labels.js'
+import { DEFAULT_NOISE, compareDatasets, baselineMatcher, compareWithBaseline, comparisonJson, describeSource, environmentNoteFor, renderComparison } from '../report/compare.js'
 import { UsageError } from '../errors.js'
 import { COMPARE_OPTIONS } from './option-tables.js'
 import { addOptions, parseOptions } from './options.js'
@@ -27,7 +26,8 @@ export async function handler (argv) {
     if (argv.new != null) throw new UsageError(`--baseline compares the cells of one results file: give one file, not two (${argv.base}, ${argv.new})`)
     const dataset = loadResults([String(argv.base)])
     result = compareWithBaseline(dataset, name, options)
-    if (!dataset.runs.some((r) => runName({ lib: r.lib, variant: r.variant }) === name)) throw new UsageError(`--baseline ${name}: ${result.notCompared[0]}`)
+    const isBaseline = baselineMatcher(name)
+    if (!dataset.runs.some(isBaseline)) throw new UsageError(`--baseline ${name}: ${result.notCompared[0]}`)
   } else {
     if (argv.new == null) throw new UsageError('compare needs two results files (base and new), or one file and --baseline LIB')
     const base = loadResults([String(argv.base)])

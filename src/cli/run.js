@@ -16,7 +16,7 @@ import { renderTerminalOutput } from '../report/run-types.js'
 import { planHttpCells } from '../http/matrix.js'
 import { describeHttpOptions, parseHttpOptions } from './http.js'
 import { parseOrder } from './order-options.js'
-import { DEFAULT_NOISE, compareWithBaseline, renderComparison } from '../report/compare.js'
+import { DEFAULT_NOISE, baselineMatcher, compareWithBaseline, renderComparison } from '../report/compare.js'
 import { runName } from '../report/labels.js'
 import { HTTP_OPTIONS, RUN_OPTIONS } from './option-tables.js'
 import { addOptions, givenOptions, optionNamed, parseOption, parseOptions, scenarioArgv } from './options.js'
@@ -230,8 +230,8 @@ export async function handler (argv) {
 function parseBaseline (argv, plan) {
   const { baseline, alpha, noise } = parseOptions(RUN_OPTIONS.filter((o) => ['baseline', 'alpha', 'noise'].includes(o.name)), argv)
   if (baseline == null) return null
-  const names = [...new Set(plan.cells.map((c) => runName({ lib: c.common.lib, variant: c.common.variant })))]
-  if (!names.includes(baseline.trim())) throw new UsageError(`--baseline must be one of the libraries this run measures (${names.join(', ')}), got "${baseline}"`)
+  const names = [...new Set(plan.cells.map((c) => runName(c.common)))]
+  if (!plan.cells.some((c) => baselineMatcher(baseline.trim())(c.common))) throw new UsageError(`--baseline must be one of the libraries this run measures (${names.join(', ')}), got "${baseline}"`)
   return { baseline: baseline.trim(), alpha, noise: noise ?? DEFAULT_NOISE }
 }
 

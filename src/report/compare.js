@@ -1,3 +1,5 @@
+import semver from 'semver'
+import { UsageError } from '../errors.js'
 import { comparisonGroupKey, cellKey, dimensionValue, inPlanOrder, RUN_TYPES, runTypeOf } from '../results/model.js'
 import { compared } from '../results/run-types/index.js'
 import { reportRunType } from './run-types.js'
@@ -96,14 +98,20 @@ const why = (runs) => (finished(runs) ? 'ok' : failureReason(runs.find((r) => !r
 export function compareWithBaseline (dataset, baseline, { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE } = {}) {
   const cells = [...cellsOf(dataset.runs).values()]
   const name = namer(cells)
-  const isBaseline = (c) => runName({ lib: c.first.lib, variant: c.first.variant }) === baseline
+  const isBaseline = baselineMatcher(baseline)
   const result = { mode: 'baseline', baseline, alpha, noise, groupWords: groupWords(cells), comparisons: [], notCompared: [] }
-  if (!cells.some(isBaseline)) {
-    result.notCompared.push(`no cell of ${baseline} in the results (libraries: ${unique(cells.map((c) => runName({ lib: c.first.lib, variant: c.first.variant }))).join(', ')})`)
+  if (!cells.some((c) => isBaseline(c.first))) {
+    result.notCompared.push(`no cell of ${baseline} in the results (libraries: ${unique(cells.map((c) => runName(c.first))).join(', ')})`)
     return result
   }
-  for (const cell of cells.filter((c) => !isBaseline(c))) {
-    const base = cells.find((c) => isBaseline(c) && comparisonGroupKey(c.first) === comparisonGroupKey(cell.first))
+  for (const cell of cells.filter((c) => !isBaseline(c.first))) {
+    const bases = cells.filter((c) => isBaseline(c.first) && comparisonGroupKey(c.first) === comparisonGroupKey(cell.first))
+    if (bases.length > 1) {
+      const versions = bases.map((c) => runName(c.first))
+      result.notCompared.push(`${name(cell)} (${baseline} is ${versions.join(' and ')} in its group: name one, e.g. --baseline ${versions[0]})`)
+      continue
+    }
+    const base = bases[0]
     if (!base) {
       result.notCompared.push(`${name(cell)} (no ${baseline} cell with the same ${runTypeOf(cell.first).groupWords})`)
       continue
@@ -124,6 +132,24 @@ function groupWords (cells) {
   const types = RUN_TYPES.filter((type) => cells.some((c) => c.type === type.name))
   if (types.length <= 1) return (types[0] ?? RUN_TYPES[0]).groupWords
   return types.map((type) => `${type.groupWords} (${type.name})`).join('; ')
+}
+
+// Which runs a --baseline names: a library as the results name it (pino, pino:sync, an adapter's
+// name), optionally with a version range (pino@9, winston@3.2.1, log4js@^6) matched against the
+// version each run recorded: `--lib pino@9,pino@10 --baseline pino@9`. A name without a range matches
+// every version of the library; where one group holds two, compareWithBaseline asks for one.
+export function baselineMatcher (baseline) {
+  const spec = String(baseline)
+  const at = spec.lastIndexOf('@')
+  const colon = spec.indexOf(':', at + 1)
+  const range = at > 0 ? spec.slice(at + 1, colon > at ? colon : undefined) : null
+  const plain = at > 0 ? spec.slice(0, at) + (colon > at ? spec.slice(colon) : '') : spec
+  if (range != null && semver.validRange(range) == null) throw new UsageError(`--baseline ${spec}: "${range}" is not a version or range (pino@9, winston@3.2.1, log4js@^6)`)
+  return (run) => {
+    if (runName(run) === spec) return true
+    if (runName({ lib: run.lib, variant: run.variant }) !== plain) return false
+    return range == null || (run.libVersion != null && semver.valid(run.libVersion) != null && semver.satisfies(run.libVersion, range))
+  }
 }
 
 // Each cell of `next` against the same cell of `base` (before/after), every measure.

@@ -9,14 +9,19 @@ import { renderTerminal } from './terminal.js'
 // compare's tables (cellName; varies(field) says whether that field differs among the compared
 // cells), and the report sections that show it (those of SECTIONS in src/report/sections.js that
 // claim the type, in page order).
+// A cell's library with its version where it was asked for by one (pino@9.14.0), and its runtime
+// where the compared cells' runtimes vary.
+const library = (r) => runName({ lib: r.lib, variant: r.variant, libRange: r.libRange, libVersion: r.libVersion })
+const runtime = (r, varies) => (varies('runtime') ? `under ${dimensionValue(r, 'runtime') ?? 'the Node running log-bench'}` : null)
+
 const VIEWS = {
   run: {
     terminal: renderTerminal,
-    cellName: (r, varies) => [r.transport, varies('sink') ? `(${dimensionValue(r, 'sink')})` : null, runName({ lib: r.lib, variant: r.variant }), varies('workload') ? dimensionValue(r, 'workload') : null, cpuLabel(r.cpus), varies('size') ? `${r.size} B` : null, varies('events') ? `${r.events} events` : null].filter(Boolean).join(' ')
+    cellName: (r, varies) => [r.transport, varies('sink') ? `(${dimensionValue(r, 'sink')})` : null, library(r), runtime(r, varies), varies('workload') ? dimensionValue(r, 'workload') : null, cpuLabel(r.cpus), varies('size') ? `${r.size} B` : null, varies('events') ? `${r.events} events` : null].filter(Boolean).join(' ')
   },
   http: {
     terminal: renderHttpTerminal,
-    cellName: (r) => ['http', r.transport, r.lib, r.mode === 'middleware' ? 'request logger' : `${r.logsPerRequest} logs/request`, `${r.size} B`, cpuLabel(r.cpus)].join(' ')
+    cellName: (r, varies) => ['http', r.transport, library(r), runtime(r, varies), r.mode === 'middleware' ? 'request logger' : `${r.logsPerRequest} logs/request`, `${r.size} B`, cpuLabel(r.cpus)].filter(Boolean).join(' ')
   }
 }
 
