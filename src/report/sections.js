@@ -8,7 +8,9 @@ import { httpGlanceSection } from './http-glance.js'
 import { workloadsSection } from './workloads-section.js'
 
 // The report's sections, in page order. A section claims run types and renders them:
-//   { name, types: ['run'], render(dataset, ctx) → { markdown, charts: [{ file, width, height, config }] } }
+//   { name, types: ['run'], render(dataset, ctx) → { blocks, charts: [{ file, width, height, config }] } }
+// blocks: tables, headings, paragraphs as values and markdown strings for the page alone (see table.js);
+// the page (markdown.js) and the terminal (terminal.js) draw them.
 // ctx: { image(file, alt) → markdown image link, conditions (machine in a few words), reference
 // (a page's reference data, see then-and-now.js, or null) }. `placement: 'top'` puts a section
 // before the Hardware and Software table. `howToRead` (markdown lines) explains the section's
