@@ -157,7 +157,7 @@ test('log-bench compare a b with enough runs: verdicts, and the closing line cou
 
 test('compare does not skip http runs: it compares them on requests/s and latency', async () => {
   const dir = tmpDir()
-  const http = (lib, reqPerSec, i) => ({ type: 'http', lib, libVersion: '1', mode: 'route', middleware: null, transport: 'console', sink: 'pipe', cpus: 1, logsPerRequest: 1, size: 20, connections: 10, pipelining: 1, durationSeconds: 5, warmupSeconds: 1, run: i + 1, ok: true, status: 'ok', error: null, reqPerSec: { mean: reqPerSec }, latencyMs: { p99: 10 }, sent: 10, received: 10, dropRate: 0 })
+  const http = (lib, reqPerSec, i) => ({ type: 'http', lib, libVersion: '1', mode: 'route', middleware: null, transport: 'console', sink: 'pipe', cpus: 1, logsPerRequest: 1, size: 20, connections: 10, pipelining: 1, durationSeconds: 5, warmupSeconds: 1, run: i + 1, ok: true, status: 'ok', error: null, reqPerSec: { mean: reqPerSec }, latencyMs: { p50: 5, p99: 10 }, sent: 10, received: 10, dropRate: 0 })
   const extra = [...around(5000).map((v, i) => http('none', v, i)), ...around(4000).map((v, i) => http('pino', v, i))]
   const file = resultsFile(dir, 'h.json', {}, { extra })
   const result = compareWithBaseline(loadResults([file]), 'none')

@@ -55,7 +55,7 @@ describe('faults the harness survives', () => {
   })
 
   it('the embedded syslog sink killed mid-run', async () => {
-    const doc = await killMidRun(['run', '--lib', path.join(ADAPTERS, 'trickle.js'), '--transport', 'udp', '--events', '2000', '--runs', '2'], /embedded-sink\.js/)
+    const doc = await killMidRun(['run', '--lib', path.join(ADAPTERS, 'trickle.js'), '--transport', 'udp', '--events', '2000', '--runs', '2'], /sinks\/embedded\/sink-process\.js/)
     assertFirstFailedSecondOk(doc, /sink .*killed by SIGKILL/)
   })
 

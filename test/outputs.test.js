@@ -206,3 +206,32 @@ describe('one log-bench at a time per results file', () => {
     assert.deepEqual(fs.readdirSync(dir), ['same.json'])
   })
 })
+
+describe('merge writes a new file: an existing one is replaced only with --force', () => {
+  // One whole shard (--shard 1/1) is a valid merge input on its own.
+  function shardDir () {
+    const dir = workDir()
+    const doc = readJson(path.join(dir, 'r.json'))
+    doc.env.plan = { id: 'plan-1', kind: 'options', name: null, shard: '1/1', cells: 1 }
+    fs.writeFileSync(path.join(dir, 's.json'), JSON.stringify(doc))
+    return dir
+  }
+
+  it('merge s.json --out m.json twice: the second is refused, --force replaces', async () => {
+    const dir = shardDir()
+    const first = await runCli(['merge', 's.json', '--out', 'm.json'], { cwd: dir })
+    assert.equal(first.code, 0, first.stderr)
+    const runs = readJson(path.join(dir, 'm.json')).runs.length
+    assert.ok(runs > 0)
+    await refused(['merge', 's.json', '--out', 'm.json'], dir, new RegExp(`^log-bench: --out m\\.json already holds results \\(${runs} runs?\\): add --force to replace it, or give another --out\\n$`))
+    fs.writeFileSync(path.join(dir, 'm.json'), '{"runs": []}')
+    const forced = await runCli(['merge', 's.json', '--out', 'm.json', '--force'], { cwd: dir })
+    assert.equal(forced.code, 0, forced.stderr)
+    assert.equal(readJson(path.join(dir, 'm.json')).runs.length, runs)
+  })
+
+  it('merge without --out: one line saying what to give', async () => {
+    const dir = shardDir()
+    await refused(['merge', 's.json'], dir, /^log-bench: merge needs --out FILE for the merged results, e\.g\. log-bench merge shard-1\.json shard-2\.json --out merged\.json\n$/)
+  })
+})

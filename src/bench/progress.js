@@ -124,16 +124,38 @@ export function describeLive (watch) {
   const oldest = history[0]
   const spanS = oldest ? (latest.elapsedMs - oldest.tMs) / 1000 : 0
   const rate = spanS > 0 && latest.level != null && oldest.level != null ? (latest.level - oldest.level) / spanS : null
+  const quiet = quietOf(watch)
   if (latest.arrived != null) {
-    parts.push(`${count(latest.arrived)} arrived${rate != null ? ` (${count(rate)}/s)` : ''}`)
+    parts.push(`${count(latest.arrived)} arrived${rateText(watch, rate, perSecond, quiet)}`)
   } else if (latest.bytes != null) {
-    parts.push(`${megabytes(latest.bytes)} written${rate != null ? ` (${megabytes(rate)}/s)` : ''}, arrivals counted after close`)
+    parts.push(`${bytes(latest.bytes)} written${rateText(watch, rate, bytes, quiet)}, arrivals counted after close`)
   }
   if (latest.rssBytes != null) parts.push(`workers ${megabytes(latest.rssBytes)}`)
-  const quiet = quietOf(watch)
   if (quiet?.growing) parts.push(`STALLED? no arrivals for ${Math.round(quiet.quietMs / 1000)} s, workers' RSS ${megabytes(quiet.rssBytes)} and growing`)
   else if (quiet) parts.push(`no arrivals for ${Math.round(quiet.quietMs / 1000)} s${quiet.peakRssBytes != null ? ` (workers' RSS peaked at ${megabytes(quiet.peakRssBytes)})` : ''}`)
   return parts.join(', ')
+}
+
+// The rate over the last RATE_WINDOW_MS, in words that never say 0/s of a count that moved: a
+// trickle (a few events in the window) shows its decimals instead of rounding to 0, and a count
+// that has not moved at all in the window says since when, not a rate (the receiving end's figure
+// can stand still while its reader catches up, then jump); past STALL_QUIET_MS the quiet part says it.
+function rateText (watch, rate, format, quiet) {
+  if (rate == null || quiet) return ''
+  if (rate <= 0) return ` (none in the last ${Math.round((watch.latest.elapsedMs - watch.quietSince.tMs) / 1000)} s)`
+  return ` (${format(rate)}/s)`
+}
+
+function perSecond (rate) {
+  if (rate >= 9.5) return count(rate)
+  return rate < 0.1 ? '<0.1' : rate.toFixed(1)
+}
+
+// Bytes written, and their rate: megabytes from 1 MiB, below it kilobytes or bytes (not "0 MB").
+function bytes (n) {
+  if (n >= 1024 ** 2) return megabytes(n)
+  if (n >= 1024) return `${Math.round(n / 1024).toLocaleString('en-US')} KB`
+  return `${n > 0 ? Math.max(1, Math.round(n)) : 0} B`
 }
 
 const count = (n) => Math.round(n).toLocaleString('en-US')

@@ -6,7 +6,7 @@ import { planPlacement } from '../http/placement.js'
 import { BASELINE } from '../results/http-summary.js'
 import { lockResults } from '../results/lock.js'
 import { collectEnv } from '../results/env.js'
-import { renderHttpTerminal } from '../report/http-terminal.js'
+import { renderTerminalOutput } from '../report/run-types.js'
 import { defaultOutput, outputFile, refuseToReplace } from './validate.js'
 import { HTTP_OPTIONS } from './option-tables.js'
 import { addOptions, parseOptions } from './options.js'
@@ -112,7 +112,7 @@ export async function handler (argv) {
   })
   const doc = await runSession({ cells: planHttpCells(options), out, env, quiet: argv.quiet, order: parseOrder(argv) })
   if (!doc) return
-  process.stdout.write(renderHttpTerminal(doc))
+  process.stdout.write(renderTerminalOutput(doc))
   process.stdout.write(externalNote(describeSyslog(options.receiverOptions)))
   const failed = doc.runs.filter((r) => r.status === 'failed').length
   process.stdout.write(`\nresults: ${out}${failed ? ` (${failed} failed run${failed > 1 ? 's' : ''}, see above)` : ''}\n`)

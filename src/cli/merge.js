@@ -3,20 +3,23 @@ import { readResultsFile } from '../results/read.js'
 import { writeJsonAtomic } from '../results/write.js'
 import { MERGE_OPTIONS } from './option-tables.js'
 import { addOptions } from './options.js'
-import { outputFile } from './validate.js'
+import { UsageError } from '../errors.js'
+import { outputFile, refuseToReplace } from './validate.js'
 
 export const command = 'merge <files..>'
 export const describe = 'Join the results of shards (log-bench run --shard k/n) into one results file'
 
 export function builder (yargs) {
   return addOptions(yargs, MERGE_OPTIONS)
-    .demandOption('out', 'give --out <file> for the merged results')
     .positional('files', { type: 'string', describe: 'Results JSON files, one per shard of the same scenario or options' })
     .example('$0 merge shard-1.json shard-2.json --out all.json', '')
+    .example('$0 merge shard-*.json --out all.json --force', 'replace all.json from an earlier merge')
 }
 
 export async function handler (argv) {
+  if (argv.out == null || argv.out === '') throw new UsageError('merge needs --out FILE for the merged results, e.g. log-bench merge shard-1.json shard-2.json --out merged.json')
   const out = outputFile(argv.out, { create: true, inputs: argv.files })
+  refuseToReplace(out, { force: argv.force, label: `--out ${argv.out}` })
   const inputs = argv.files.map((file) => ({ file, doc: readResultsFile(file) }))
   const { doc, missing } = mergeShards(inputs, { allowMixedHardware: argv.allowMixedHardware })
   writeJsonAtomic(out, doc)

@@ -113,6 +113,7 @@ export const COMPARE_OPTIONS = [
 
 export const MERGE_OPTIONS = [
   { name: 'out', describe: 'merged results JSON file (required; its directory is created)' },
+  FORCE('--out'),
   { name: 'allow-mixed-hardware', type: 'boolean', describe: 'merge shards measured on different machines (same Node and library versions); each run keeps its shard, env.shards lists each machine' }
 ]
 

@@ -9,11 +9,10 @@ import { runSession } from '../bench/session.js'
 import { payloadOfSize } from '../engine/message.js'
 import { loadScenario, selectShard } from './scenario.js'
 import { collectEnv } from '../results/env.js'
-import { dimensionValue, SCHEMA_VERSION } from '../results/model.js'
+import { SCHEMA_VERSION } from '../results/model.js'
 import { lockResults } from '../results/lock.js'
 import { optionDifferences } from '../results/plans.js'
-import { renderTerminal } from '../report/terminal.js'
-import { renderHttpTerminal } from '../report/http-terminal.js'
+import { renderTerminalOutput } from '../report/run-types.js'
 import { planHttpCells } from '../http/matrix.js'
 import { describeHttpOptions, parseHttpOptions } from './http.js'
 import { parseOrder } from './order-options.js'
@@ -218,8 +217,7 @@ export async function handler (argv) {
 
   const doc = await runSession({ cells, out, env, previous, quiet: argv.quiet, resumeHint: ' (continue with --resume)', retryTimeouts: argv.retryTimeouts, order })
   if (!doc) return
-  if (doc.runs.some((r) => dimensionValue(r, 'type') === 'run')) process.stdout.write(renderTerminal(doc))
-  if (doc.runs.some((r) => r.type === 'http')) process.stdout.write(renderHttpTerminal(doc))
+  process.stdout.write(renderTerminalOutput(doc))
   for (const group of plan.kind === 'scenario' ? [...plan.options.run, ...plan.options.http] : [plan.options]) process.stdout.write(externalNote(group.syslog))
   if (comparison) process.stdout.write(`\n${renderComparison(compareWithBaseline(doc, comparison.baseline, comparison))}`)
   const failed = doc.runs.filter((r) => r.status === 'failed').length

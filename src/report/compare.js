@@ -1,10 +1,12 @@
 import semver from 'semver'
 import { UsageError } from '../errors.js'
-import { comparisonGroupKey, cellKey, dimensionValue, inPlanOrder } from '../results/model.js'
+import { comparisonGroupKey, cellKey, dimensionValue, inPlanOrder, RUN_TYPES, runTypeOf } from '../results/model.js'
+import { compared } from '../results/run-types/index.js'
+import { reportRunType } from './run-types.js'
 import { environmentDifference } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, compareRuns, minOf, smallestMannWhitneyP } from '../stats.js'
 import { formatTable } from './table.js'
-import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, runName, unique } from './labels.js'
+import { failureReason, formatBytes, formatCount, formatMs, runName, unique } from './labels.js'
 
 // Comparisons of cells, every one made by compareRuns (src/stats.js): a cell against the baseline
 // library's cell of the same comparison group in one file (--baseline), or each cell of one file
@@ -13,36 +15,38 @@ import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, runName, u
 
 export { DEFAULT_ALPHA, DEFAULT_NOISE }
 
-// What is compared, per run type. `better` says which way is faster: lower for times, higher for
-// rates, null where neither is (memory: the verdict is then higher/lower). `speed` measures are the
-// ones a --baseline comparison shows.
+// What is compared, per run type: the measures its module marks `compare` (src/results/run-types/),
+// each with its direction (better: lower for times, higher for rates, null where neither is, as for
+// memory: the verdict is then higher/lower), drawn in the format of its unit. `speed` measures are
+// the ones a --baseline comparison shows.
 const points = (v) => `${(v * 100).toFixed(2)}%`
-export const MEASURES = {
-  run: [
-    { measure: 'unblockedMs', title: 'unblocked (ms)', format: formatMs, better: 'lower', speed: true, value: (r) => r.unblockedMs },
-    { measure: 'doneMs', title: 'done (ms)', format: formatMs, better: 'lower', speed: true, value: (r) => r.doneMs },
-    { measure: 'eventsPerSec', title: 'events/s', format: formatCount, better: 'higher', value: (r) => r.eventsPerSec },
-    { measure: 'maxRssBytes', title: 'peak RSS per worker', format: formatBytes, better: null, value: (r) => r.maxRssBytes },
-    { measure: 'dropRate', title: 'drop rate', format: points, better: 'lower', points: true, value: (r) => r.dropRate },
-    // What a call costs besides time (docs/costs.md): compared only where both sides recorded it.
-    { measure: 'callP50Ns', title: 'ns per call p50', format: formatCount, better: 'lower', value: (r) => r.callLatencyNs?.p50 },
-    { measure: 'callP99Ns', title: 'ns per call p99', format: formatCount, better: 'lower', value: (r) => r.callLatencyNs?.p99 },
-    { measure: 'callP999Ns', title: 'ns per call p99.9', format: formatCount, better: 'lower', value: (r) => r.callLatencyNs?.p999 },
-    { measure: 'allocBytesPerEvent', title: 'bytes allocated per event', format: formatBytes, better: null, value: (r) => r.allocBytesPerEvent },
-    // GC only from runs that read V8's records (they also have allocBytesPerEvent): older runs' counts
-    // came from an observer that lost collections.
-    { measure: 'gcPer10kEvents', title: 'GCs per 10,000 events', format: (v) => v.toFixed(1), better: null, value: (r) => (r.allocBytesPerEvent == null || !r.sent ? null : (r.gcCount / r.sent) * 10_000) },
-    { measure: 'gcPauseMs', title: 'GC pause (ms)', format: formatMs, better: 'lower', value: (r) => (r.allocBytesPerEvent == null ? null : r.gcPauseMs) },
-    { measure: 'cpuMainNsPerEvent', title: 'CPU ns per event, calling thread', format: formatCount, better: 'lower', value: (r) => r.nsCpuPerEvent?.mainThread },
-    { measure: 'cpuOtherNsPerEvent', title: 'CPU ns per event, other threads', format: formatCount, better: 'lower', value: (r) => r.nsCpuPerEvent?.otherThreads },
-    { measure: 'eventLoopDelayP99Ns', title: 'event-loop delay p99 (ms, paced runs)', format: (v) => formatMs(v / 1e6), better: 'lower', value: (r) => r.eventLoopDelayNs?.p99 }
-  ],
-  http: [
-    { measure: 'reqPerSec', title: 'http requests/s', format: formatCount, better: 'higher', speed: true, value: (r) => r.reqPerSec?.mean },
-    { measure: 'latencyP99Ms', title: 'http latency p99 (ms)', format: formatMs, better: 'lower', speed: true, value: (r) => r.latencyMs?.p99 },
-    { measure: 'dropRate', title: 'http drop rate', format: points, better: 'lower', points: true, value: (r) => r.dropRate }
-  ]
+const FORMATS = {
+  ms: formatMs,
+  ns: formatCount,
+  bytes: formatBytes,
+  share: points,
+  count: formatCount,
+  'events/s': formatCount,
+  'requests/s': formatCount,
+  'per 10,000 events': (v) => v.toFixed(1)
 }
+const SCALES = { 'ns ms': 1e-6 }
+function formatOf (measure) {
+  const format = FORMATS[measure.shownIn ?? measure.unit]
+  if (!format) throw new Error(`no format for the unit ${measure.shownIn ?? measure.unit} of ${measure.field}`)
+  if (!measure.shownIn) return format
+  const scale = SCALES[`${measure.unit} ${measure.shownIn}`]
+  return (v) => format(v * scale)
+}
+export const MEASURES = Object.fromEntries(RUN_TYPES.map((type) => [type.name, compared(type).map((m) => ({
+  measure: m.field,
+  title: m.title,
+  format: formatOf(m),
+  better: m.better,
+  speed: m.compare === 'speed',
+  points: m.unit === 'share',
+  value: m.value
+}))]))
 
 const IDENTITY = ['type', 'lib', 'variant', 'workload', 'transport', 'sink', 'cpus', 'events', 'size', 'mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds']
 
@@ -58,17 +62,11 @@ function cellsOf (runs) {
   return cells
 }
 
-// A cell's name in the tables: what tells it apart among the compared cells.
+// A cell's name in the tables: what tells it apart among the compared cells (see cellName in
+// src/report/run-types.js).
 function namer (cells) {
   const varies = (field) => unique(cells.map((c) => dimensionValue(c.first, field))).length > 1
-  const [sinks, sizes, events, workloads, runtimes] = ['sink', 'size', 'events', 'workload', 'runtime'].map(varies)
-  // The library with its version where it was asked for by one (pino@9.14.0), and the runtime where runtimes vary.
-  const library = (r) => runName({ lib: r.lib, variant: r.variant, libRange: r.libRange, libVersion: r.libVersion })
-  const runtime = (r) => (runtimes ? `under ${dimensionValue(r, 'runtime') ?? 'the Node running log-bench'}` : null)
-  return ({ first: r, type }) => {
-    if (type === 'http') return ['http', r.transport, library(r), runtime(r), r.mode === 'middleware' ? 'request logger' : `${r.logsPerRequest} logs/request`, `${r.size} B`, cpuLabel(r.cpus)].filter(Boolean).join(' ')
-    return [r.transport, sinks ? `(${dimensionValue(r, 'sink')})` : null, library(r), runtime(r), workloads ? dimensionValue(r, 'workload') : null, cpuLabel(r.cpus), sizes ? `${r.size} B` : null, events ? `${r.events} events` : null].filter(Boolean).join(' ')
-  }
+  return ({ first, type }) => reportRunType(type).cellName(first, varies)
 }
 
 function row ({ cell, name, measure, baseline, baselineRuns, runs, options }) {
@@ -101,7 +99,7 @@ export function compareWithBaseline (dataset, baseline, { alpha = DEFAULT_ALPHA,
   const cells = [...cellsOf(dataset.runs).values()]
   const name = namer(cells)
   const isBaseline = baselineMatcher(baseline)
-  const result = { mode: 'baseline', baseline, alpha, noise, comparisons: [], notCompared: [] }
+  const result = { mode: 'baseline', baseline, alpha, noise, groupWords: groupWords(cells), comparisons: [], notCompared: [] }
   if (!cells.some((c) => isBaseline(c.first))) {
     result.notCompared.push(`no cell of ${baseline} in the results (libraries: ${unique(cells.map((c) => runName(c.first))).join(', ')})`)
     return result
@@ -115,7 +113,7 @@ export function compareWithBaseline (dataset, baseline, { alpha = DEFAULT_ALPHA,
     }
     const base = bases[0]
     if (!base) {
-      result.notCompared.push(`${name(cell)} (no ${baseline} cell with the same ${cell.type === 'http' ? 'transport, workers and load' : 'transport, workers, workload, size and receiving end'})`)
+      result.notCompared.push(`${name(cell)} (no ${baseline} cell with the same ${runTypeOf(cell.first).groupWords})`)
       continue
     }
     if (!finished(cell.runs) || !finished(base.runs)) {
@@ -127,6 +125,13 @@ export function compareWithBaseline (dataset, baseline, { alpha = DEFAULT_ALPHA,
     }
   }
   return result
+}
+
+// What the cells of one comparison group share, in words: of the one run type compared, or of each.
+function groupWords (cells) {
+  const types = RUN_TYPES.filter((type) => cells.some((c) => c.type === type.name))
+  if (types.length <= 1) return (types[0] ?? RUN_TYPES[0]).groupWords
+  return types.map((type) => `${type.groupWords} (${type.name})`).join('; ')
 }
 
 // Which runs a --baseline names: a library as the results name it (pino, pino:sync, an adapter's
@@ -180,7 +185,7 @@ export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA, noise = DE
 export function renderComparison (result, { baseLabel = null, newLabel = null, environmentNote = null } = {}) {
   const out = []
   if (result.mode === 'files') out.push(`base: ${baseLabel}`, `new:  ${newLabel}`)
-  else out.push(`baseline: ${result.baseline} (each cell against the ${result.baseline} cell of the same transport, workers, workload, size and receiving end)`)
+  else out.push(`baseline: ${result.baseline} (each cell against the ${result.baseline} cell of the same ${result.groupWords ?? RUN_TYPES[0].groupWords})`)
   if (environmentNote) out.push(`note: ${environmentNote}`)
   out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its ${CONFIDENCE * 100}% interval (distribution-free, Hodges–Lehmann), p from the two-sided Mann–Whitney U test. Verdict: same when p ≥ ${result.alpha} or the interval lies within ±${+(result.noise * 100).toFixed(2)}% (--noise); faster/slower otherwise (for events/s and requests/s, more is faster).`)
   const measures = unique(result.comparisons.map((r) => r.measure))

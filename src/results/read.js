@@ -1,24 +1,15 @@
 import fs from 'node:fs'
 import { UsageError } from '../errors.js'
 import { readJsonFile } from './json-file.js'
-import { MAX_EVENTS, MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../limits.js'
-import { cellKey, dimensionValue, inPlanOrder, SCHEMA_VERSION } from './model.js'
+import { cellKey, inPlanOrder, runTypeName, SCHEMA_VERSION } from './model.js'
+import { runTypeOf } from './run-types/index.js'
+import { describeRecord } from './run-types/checks.js'
 import { SUMMARIZERS } from './summaries.js'
 
 // Reads results documents back for the exporters. Anything that is not a complete log-bench
 // results document of our schema is bad input: one UsageError naming the file and the problem.
 
 const ENV_FIELDS = ['node', 'os', 'cpuModel', 'cpuCount', 'memoryBytes', 'libVersions', 'command', 'time']
-const RUN_FIELDS = ['lib', 'libVersion', 'transport', 'cpus', 'run', 'events', 'size', 'ok', 'status', 'error',
-  'sent', 'received', 'corrupt', 'duplicates', 'dropRate', 'unblockedMs', 'doneMs', 'eventsPerSec',
-  'cpuUserMs', 'cpuSystemMs', 'maxRssBytes']
-const RUN_NUMBERS = ['sent', 'received', 'corrupt', 'duplicates', 'dropRate', 'unblockedMs', 'doneMs', 'eventsPerSec',
-  'cpuUserMs', 'cpuSystemMs', 'maxRssBytes']
-// The cell's numbers, checked against the command line's own limits: a file is input like an option.
-const RUN_IDENTITY = [['cpus', 1, MAX_WORKERS], ['events', 1, MAX_EVENTS], ['size', 1, MAX_SIZE_BYTES], ['run', 1, MAX_RUNS]]
-const RUN_COUNTS = ['sent', 'received', 'corrupt', 'duplicates']
-const SAMPLE_NUMBERS = ['tMs', 'cpuPct', 'rssBytes', 'heapBytes']
-const MAX_NAME = 200
 // What must match for runs from several files to be summarized together.
 const ENVIRONMENT_FIELDS = ['cpuModel', 'cpuCount', 'memoryBytes', 'os', 'node']
 
@@ -42,46 +33,17 @@ export function validateDocument (doc, file) {
   doc.runs.forEach((run, index) => validateRun(run, index, bad))
 }
 
+// A record of a known run type is checked by its type (run-types/); other types pass through to
+// whatever reads them.
 function validateRun (run, index, bad) {
   if (run === null || typeof run !== 'object') throw bad(`runs[${index}] is not an object`)
   if (run.type !== undefined && typeof run.type !== 'string') throw bad(`runs[${index}].type must be a string`)
-  // Other run types (http, ...) belong to other report sections, which check their own fields.
-  if (dimensionValue(run, 'type') !== 'run') return
-  for (const field of RUN_FIELDS) {
-    if (!(field in run)) throw bad(`runs[${index}] (${describeRun(run)}) is missing field "${field}"`)
-  }
-  for (const field of ['lib', 'transport']) {
-    if (typeof run[field] !== 'string' || run[field] === '' || run[field].length > MAX_NAME) throw bad(`runs[${index}].${field} must be a name of 1 to ${MAX_NAME} characters, got ${shown(run[field])}`)
-  }
-  const where = `runs[${index}] (${describeRun(run)})`
-  for (const [field, min, max] of RUN_IDENTITY) {
-    if (!Number.isInteger(run[field]) || run[field] < min || run[field] > max) throw bad(`${where}: ${field} must be an integer from ${min} to ${max.toLocaleString('en-US')} (the command line's limit), got ${shown(run[field])}`)
-  }
-  for (const field of RUN_NUMBERS) {
-    const value = run[field]
-    const max = field === 'dropRate' ? 1 : Number.MAX_VALUE
-    if (value !== null && !(typeof value === 'number' && value >= 0 && value <= max)) throw bad(`${where}: ${field} must be ${max === 1 ? 'a share from 0 to 1' : 'a finite number >= 0'} or null, got ${shown(value)}`)
-  }
-  for (const field of RUN_COUNTS) {
-    if (run[field] !== null && !Number.isSafeInteger(run[field])) throw bad(`${where}: ${field} must be a whole number of events or null, got ${shown(run[field])}`)
-  }
-  if (run.timeseries !== undefined) {
-    if (!Array.isArray(run.timeseries)) throw bad(`${where}: timeseries must be an array`)
-    const sample = run.timeseries.findIndex((p) => p === null || typeof p !== 'object' || SAMPLE_NUMBERS.some((f) => p[f] != null && !(typeof p[f] === 'number' && p[f] >= 0 && p[f] < Infinity)))
-    if (sample >= 0) throw bad(`${where}: timeseries[${sample}] must hold ${SAMPLE_NUMBERS.join(', ')} as finite numbers >= 0`)
-  }
-}
-
-// A file's value in an error: short, one line.
-function shown (value) {
-  let text
-  try { text = JSON.stringify(value) ?? String(value) } catch { text = typeof value }
-  return text.length > 40 ? `${text.slice(0, 40)}…` : text
-}
-
-function describeRun (run) {
-  const name = (v) => (typeof v === 'string' ? v.slice(0, MAX_NAME) : null)
-  return [name(run.lib), name(run.transport), Number.isInteger(run.cpus) ? `${run.cpus} cpus` : null, Number.isInteger(run.run) ? `run ${run.run}` : null].filter(Boolean).join(' ')
+  const found = runTypeOf(run)?.validate(run)
+  if (!found) return
+  const at = `runs[${index}]`
+  if (found.record) throw bad(`${at} (${describeRecord(run)}) ${found.problem}`)
+  if (found.field) throw bad(`${at}.${found.problem}`)
+  throw bad(`${at} (${describeRecord(run)}): ${found.problem}`)
 }
 
 // Loads several results files into one dataset for the exporters. Runs of the same cell from
@@ -97,7 +59,7 @@ export function loadResults (files) {
   const nextRun = new Map()
   for (const { file, doc } of docs) {
     for (const run of inPlanOrder(doc.runs)) {
-      if (dimensionValue(run, 'type') !== 'run') {
+      if (runTypeName(run) !== 'run') {
         runs.push({ ...run, file })
         continue
       }
@@ -107,9 +69,9 @@ export function loadResults (files) {
       runs.push({ ...run, type: 'run', run: number, file })
     }
   }
-  // run and http cells are summarized again here (the statistics of this log-bench, also for older
-  // files); entries of other run types are passed through as their producers wrote them.
-  const foreignSummary = docs.flatMap(({ doc }) => doc.summary.filter((s) => !['run', 'http'].includes(dimensionValue(s, 'type'))))
+  // Cells of the known run types are summarized again here (the statistics of this log-bench, also
+  // for older files); entries of other run types are passed through as their producers wrote them.
+  const foreignSummary = docs.flatMap(({ doc }) => doc.summary.filter((s) => !runTypeOf(s)))
   return {
     files,
     env: mergedEnv(docs.map((d) => d.doc.env)),
@@ -159,7 +121,7 @@ function refuseMixedEventCounts (docs) {
   const seen = new Map()
   for (const { file, doc } of docs) {
     for (const run of doc.runs) {
-      if (dimensionValue(run, 'type') !== 'run') continue
+      if (runTypeName(run) !== 'run') continue
       const key = cellKey(run, { except: ['events'] })
       const before = seen.get(key)
       if (before && before.events !== run.events) {

@@ -1,5 +1,4 @@
-import { summarizeHttp } from './http-summary.js'
-import { summarize } from './model.js'
+import { RUN_TYPES, summarizeType } from './run-types/index.js'
 
-// Every run type's summary: `run` cells from the results model, `http` cells from their own module.
-export const SUMMARIZERS = [summarize, summarizeHttp]
+// Every run type's summary, one summarizer per type (see run-types/).
+export const SUMMARIZERS = RUN_TYPES.map((type) => (runs) => summarizeType(type, runs))

@@ -1,0 +1,43 @@
+import { transportDescriptor } from '../engine/transports.js'
+
+// What a single record (a run, or a summary entry) means where it lacks a field that came later,
+// and the reading of its fields that every run type shares. Knows no run type's fields.
+
+// What a record means where it lacks a field that came later: the `run` type, the library's
+// default set-up, the seed's string call.
+export const RECORD_DEFAULTS = Object.freeze({ type: 'run', variant: 'default', workload: 'string' })
+
+// The receiving end a transport has when no syslog set-up names another (and what a record from
+// before the `sink` field was measured with).
+export function defaultSink (transport) {
+  return transportDescriptor(transport)?.sink ?? transport
+}
+
+// The name of a record's run type ('run' for records written before types existed): the one
+// reading of `type`, for every check of which kind of run a record holds.
+export function runTypeName (record) {
+  return record.type ?? RECORD_DEFAULTS.type
+}
+
+// A record's value for one identity field, the default filled in where the record predates the field.
+// Every reader of a record's type, variant or workload goes through here.
+export function dimensionValue (record, field) {
+  if (field === 'type') return runTypeName(record)
+  if (field === 'sink') return record.sink ?? (record.transport == null ? null : defaultSink(record.transport))
+  return record[field] ?? RECORD_DEFAULTS[field] ?? null
+}
+
+// The results list runs in the order they ran (interleaved: shuffled rounds); exporters show cells in
+// the order of the plan. Each run records its cell's position in the whole plan (planIndex, shards
+// included); runs without one (older files) keep their place before the others.
+export function inPlanOrder (runs) {
+  if (!runs.some((r) => r.planIndex != null)) return runs
+  return runs.map((run, index) => ({ run, index })).sort((a, b) => ((a.run.planIndex ?? -1) - (b.run.planIndex ?? -1)) || a.index - b.index).map(({ run }) => run)
+}
+
+export function cellStatus (runs) {
+  if (runs.every((r) => r.status === 'unsupported')) return 'unsupported'
+  if (runs.every((r) => r.ok)) return 'ok'
+  if (runs.some((r) => r.ok)) return 'partial'
+  return 'failed'
+}

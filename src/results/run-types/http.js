@@ -1,0 +1,100 @@
+import { compareRuns } from '../../stats.js'
+import { basicProblem, COMMON_IDENTITY } from './checks.js'
+import { RUN_TYPE } from './run.js'
+
+// The `http` type (log-bench http): an express server that logs, under autocannon load.
+
+// The library every http cell is compared with: the same app without logging.
+export const BASELINE = 'none'
+
+// An http cell is also told apart by its load: these are the fields `http` records for it.
+const LOAD_DIMENSIONS = ['mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds', 'serverCpus', 'loadCpus']
+
+// As for run (see src/results/run-types/run.js). Per run, the requests per second are autocannon's
+// one-second samples (their mean is the run's figure) and the latencies its percentiles.
+const MEASURES = [
+  { field: 'reqPerSec', unit: 'requests/s', better: 'higher', summary: true, compare: 'speed', title: 'http requests/s', value: (r) => r.reqPerSec?.mean },
+  { field: 'bytesPerSec', unit: 'bytes/s', better: 'higher', summary: true, value: (r) => r.bytesPerSec?.mean },
+  { field: 'latencyP2_5Ms', unit: 'ms', better: 'lower', summary: true, value: (r) => r.latencyMs?.p2_5 },
+  { field: 'latencyP50Ms', unit: 'ms', better: 'lower', summary: true, value: (r) => r.latencyMs?.p50 },
+  { field: 'latencyP97_5Ms', unit: 'ms', better: 'lower', summary: true, value: (r) => r.latencyMs?.p97_5 },
+  { field: 'latencyP99Ms', unit: 'ms', better: 'lower', summary: true, compare: 'speed', title: 'http latency p99 (ms)', value: (r) => r.latencyMs?.p99 },
+  { field: 'latencyMeanMs', unit: 'ms', better: 'lower', summary: true, value: (r) => r.latencyMs?.mean },
+  { field: 'latencyMaxMs', unit: 'ms', better: 'lower', summary: true, value: (r) => r.latencyMs?.max },
+  { field: 'requestErrors', unit: 'count', better: 'lower', summary: true },
+  { field: 'timeouts', unit: 'count', better: 'lower', summary: true },
+  { field: 'non2xx', unit: 'count', better: 'lower', summary: true },
+  { field: 'serverCpuPct', unit: '%', better: null, summary: true },
+  { field: 'maxRssBytes', unit: 'bytes', better: null, summary: true },
+  { field: 'sent', unit: 'count', better: null, summary: true },
+  { field: 'received', unit: 'count', better: null, summary: true },
+  { field: 'dropRate', unit: 'share', better: 'lower', summary: true, compare: true, title: 'http drop rate' }
+]
+
+// The fields the report reads of every http run; a finished one has its load figures.
+const FIELDS = ['lib', 'mode', 'transport', 'cpus', 'size', 'run', 'ok', 'status']
+
+function validate (run) {
+  const basic = basicProblem(run, { fields: FIELDS, ranges: COMMON_IDENTITY })
+  if (basic) return basic
+  if (run.ok && (typeof run.reqPerSec?.mean !== 'number' || typeof run.latencyMs?.p50 !== 'number')) return { record: true, problem: 'is marked ok but has no reqPerSec/latencyMs figures' }
+  return null
+}
+
+function identity (first) {
+  return {
+    lib: first.lib,
+    libVersion: first.libVersion,
+    libRange: first.libRange ?? null,
+    runtime: first.runtime ?? null,
+    middleware: first.middleware,
+    middlewareVersion: first.middlewareVersion,
+    mode: first.mode,
+    transport: first.transport,
+    sink: first.sink,
+    cpus: first.cpus,
+    logsPerRequest: first.logsPerRequest,
+    size: first.size,
+    durationSeconds: first.durationSeconds,
+    warmupSeconds: first.warmupSeconds,
+    connections: first.connections,
+    pipelining: first.pipelining,
+    serverCpus: first.serverCpus ?? null,
+    loadCpus: first.loadCpus ?? null
+  }
+}
+
+const COMPARISON_FIELDS = ['ratio', 'ciLow', 'ciHigh', 'coverage', 'p', 'verdict', 'n', 'nBaseline']
+const pick = (object, fields) => Object.fromEntries(fields.map((f) => [f, object[f]]))
+
+// Across cells: each library against `none` in the same cell (its comparison group), by the one
+// comparison (compareRuns): `throughputVsBaseline` (ratio of medians, its 95% interval, p,
+// verdict) and `throughputChangePct`, that ratio as a change in percent; `p99VsBaseline` likewise
+// for the p99 latency (lower is better).
+function relate (entries, { runsOf, comparisonGroupKey, valueOf }) {
+  for (const entry of entries) {
+    const baseline = entry.lib === BASELINE ? null : entries.find((s) => s.lib === BASELINE && comparisonGroupKey(s) === comparisonGroupKey(entry))
+    const against = (field) => {
+      const measure = MEASURES.find((m) => m.field === field)
+      const values = (e) => runsOf(e).map(valueOf(measure))
+      return baseline ? compareRuns(values(baseline), values(entry), { better: measure.better }) : null
+    }
+    const compared = against('reqPerSec')
+    entry.throughputVsBaseline = compared?.ratio != null ? pick(compared, COMPARISON_FIELDS) : null
+    entry.throughputChangePct = compared?.ratio != null ? (compared.ratio - 1) * 100 : null
+    const p99 = against('latencyP99Ms')
+    entry.p99VsBaseline = p99?.ratio != null ? pick(p99, COMPARISON_FIELDS) : null
+  }
+}
+
+export const HTTP_TYPE = {
+  name: 'http',
+  command: 'log-bench http',
+  dimensions: [...RUN_TYPE.dimensions, ...LOAD_DIMENSIONS],
+  measures: MEASURES,
+  groupWords: 'transport, workers and load',
+  validate,
+  identity,
+  counts: () => ({}),
+  relate
+}

@@ -1,0 +1,101 @@
+import { describe } from '../../stats.js'
+import { cellStatus, dimensionValue, inPlanOrder, runTypeName } from '../record.js'
+import { HTTP_TYPE } from './http.js'
+import { RUN_TYPE } from './run.js'
+
+// The run types, each one module (run.js, http.js): what identifies its cells (dimensions), what it
+// measures (measures: field, unit, direction, summarised and/or compared), how a record read from
+// a file is checked (validate), and its summary entries (identity, counts, relate). Cell keys,
+// summaries, the results reader, merge and compare work through this registry; the report's side
+// (sections, terminal output, cell names) is registered in src/report/run-types.js.
+// A run type: { name, command, dimensions, measures, groupWords, validate(run) → { problem } | null,
+//   identity(firstRun) → summary fields, counts(cellRuns) → extra counts, relate(entries, context) }.
+export const RUN_TYPES = [RUN_TYPE, HTTP_TYPE]
+
+export function runTypeNamed (name) {
+  return RUN_TYPES.find((type) => type.name === name) ?? null
+}
+
+// The run type of a record (run or summary entry), or null for a type this log-bench does not know.
+export function runTypeOf (record) {
+  return runTypeNamed(runTypeName(record))
+}
+
+// Every field of a cell's identity, of every type, for exporters that show the identity whole (CSV).
+export const CELL_FIELDS = [...new Set(RUN_TYPES.flatMap((type) => type.dimensions))]
+
+// The one identity of a cell: runs with the same key are repetitions of one measurement. Summaries,
+// --resume, shards, merge, compare, report and CSV all group by it. `except` names dimensions to
+// leave out, for grouping cells that differ only there (the libraries of one http cell, for example).
+// Leaving out `lib` leaves out its version too: the libraries of one cell are compared whatever
+// their versions (the raw baseline's "version" is the Node version). A type this log-bench does not
+// know is keyed by the dimensions of `run`.
+export function cellKey (record, { except = [] } = {}) {
+  const fields = (runTypeOf(record) ?? RUN_TYPE).dimensions
+  const left = except.includes('lib') ? [...except, 'libVersion'] : except
+  return JSON.stringify(fields.filter((f) => !left.includes(f)).map((f) => dimensionValue(record, f)))
+}
+
+// What tells the cells of one comparison group apart: the library, its variant and (http) its
+// request logger. Everything else (transport, workers, workload, size, receiving end, events, load)
+// is the group: its cells are compared with each other, run together and kept on one machine.
+export const COMPARED_DIMENSIONS = ['lib', 'variant', 'middleware']
+
+export function comparisonGroupKey (record) {
+  return cellKey(record, { except: COMPARED_DIMENSIONS })
+}
+
+// The runs (or summary entries) of one run type.
+export function ofType (items, type) {
+  return items.filter((item) => runTypeName(item) === type)
+}
+
+// The runs of one type grouped by cell, in plan order (see inPlanOrder).
+export function runsByCell (runs, type) {
+  const cells = new Map()
+  for (const run of inPlanOrder(runs)) {
+    if (runTypeName(run) !== type) continue
+    const key = cellKey(run)
+    if (!cells.has(key)) cells.set(key, [])
+    cells.get(key).push(run)
+  }
+  return [...cells.values()]
+}
+
+// How a measure reads a run: its own value function, else the run's field of that name.
+export const valueOf = (measure) => measure.value ?? ((r) => r[measure.field])
+
+// The measures a summary describes, and those compare compares (with the value it compares).
+export const summarised = (type) => type.measures.filter((m) => m.summary)
+export const compared = (type) => type.measures.filter((m) => m.compare).map((m) => ({ ...m, value: m.compareValue ?? valueOf(m) }))
+
+// One entry per cell of a type: its identity, how many runs it has and how they ended, and each
+// summarised measure described (the seed's "Average" as mean, plus median, its interval, stddev,
+// min, max) over the runs that succeeded; then whatever the type relates across cells.
+export function summarizeType (type, runs) {
+  const summary = []
+  const okRuns = new Map()
+  for (const cellRuns of runsByCell(runs, type.name)) {
+    const first = cellRuns[0]
+    const ok = cellRuns.filter((r) => r.ok)
+    const entry = {
+      type: type.name,
+      ...type.identity(first),
+      runs: cellRuns.length,
+      okRuns: ok.length,
+      ...type.counts(cellRuns),
+      status: cellStatus(cellRuns),
+      errors: [...new Set(cellRuns.filter((r) => !r.ok).map((r) => r.error))]
+    }
+    for (const measure of summarised(type)) entry[measure.field] = describe(ok.map(valueOf(measure)))
+    okRuns.set(entry, ok)
+    summary.push(entry)
+  }
+  type.relate(summary, { runsOf: (entry) => okRuns.get(entry), cellKey, comparisonGroupKey, valueOf })
+  return summary
+}
+
+// Every known type's summary entries.
+export function summarizeAll (runs) {
+  return RUN_TYPES.flatMap((type) => summarizeType(type, runs))
+}
