@@ -213,7 +213,8 @@ export const httpGlanceSection = {
   placement: 'top',
   render (dataset) {
     const runs = dataset.runs.filter((r) => r.type === 'http')
-    const blocks = [{ heading: 'At a glance' }]
+    // Beside run results (the versions page) the run's At a glance comes first: this one is HTTP's.
+    const blocks = [{ heading: dataset.runs.some((r) => r.type !== 'http') ? 'At a glance: HTTP' : 'At a glance' }]
     for (const [key, entries] of entriesByTable(summarizeHttp(runs))) blocks.push(...glanceBlocks(entries, runs.filter((r) => tableOf(r) === key)))
     return { blocks, charts: [] }
   }

@@ -16,4 +16,5 @@ import { workloadsSection } from './workloads-section.js'
 // before the Hardware and Software table. `howToRead` (markdown lines) explains the section's
 // numbers under "How to read the numbers" on the pages that show it.
 // To report a new kind of run, write a section module and add it here with one import line.
-export const SECTIONS = [glanceSection, httpGlanceSection, versionsSection, runSection, costsSection, workloadsSection, thenAndNowSection, httpSection]
+// versions comes first: a page of several versions or runtimes is about them (others show nothing of it).
+export const SECTIONS = [versionsSection, glanceSection, httpGlanceSection, runSection, costsSection, workloadsSection, thenAndNowSection, httpSection]
