@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { UsageError } from '../src/errors.js'
-import { availableCpus, findTaskset, formatCpuList, parseCpuList, placementRecord, planPlacement } from '../src/http/placement.js'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { availableCpus, cpusOf, findTaskset, formatCpuList, parseCpuList, pin, placementRecord, planPlacement } from '../src/http/placement.js'
 
 const TASKSET = '/usr/bin/taskset'
 
@@ -58,6 +61,27 @@ describe('http placement: server and load on disjoint CPUs', () => {
   it('finds taskset on PATH when it is not in a standard place', () => {
     const found = findTaskset({ PATH: '/nonexistent' })
     assert.ok(found === null || found.endsWith('/taskset'))
+  })
+
+  it('tries again when taskset -a meets a thread that just ended, and fails a run whose process is gone', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lb-taskset-'))
+    try {
+      // A taskset that fails as the real one does when a thread ends mid-walk, the first two times.
+      const count = path.join(dir, 'count')
+      const fake = path.join(dir, 'taskset')
+      fs.writeFileSync(fake, `#!/bin/sh\nn=$(cat ${count} 2>/dev/null || echo 0); echo $((n + 1)) > ${count}\nif [ "$n" -lt 2 ]; then echo "taskset: failed to get pid 999999's affinity: No such process" >&2; exit 1; fi\nexit 0\n`, { mode: 0o755 })
+      const allowed = cpusOf(process.pid)
+      assert.equal(await pin({ taskset: fake }, process.pid, allowed, 'this process'), allowed)
+      assert.equal(fs.readFileSync(count, 'utf8').trim(), '3')
+      fs.rmSync(count)
+      await assert.rejects(pin({ taskset: fake }, process.pid, allowed, 'this process', { attempts: 2 }), /could not put this process on CPU .*No such process/)
+      // A process that is gone is not tried again.
+      fs.rmSync(count)
+      await assert.rejects(pin({ taskset: fake }, 2 ** 22 + 12345, '0', 'a gone process'), /could not put a gone process on CPU 0/)
+      assert.equal(fs.readFileSync(count, 'utf8').trim(), '1')
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('records the planned lists and what the kernel reported', () => {

@@ -113,11 +113,19 @@ export function cpusOf (pid) {
 // Sets the affinity of every thread of pid (threads it starts later inherit it) and returns the list
 // the kernel then reports. A failure is a RunFailure: a run that could not be placed as planned
 // would measure something else.
-export async function pin (placement, pid, cpus, what) {
-  try {
-    await execFileAsync(placement.taskset, ['-a', '-p', '-c', cpus, String(pid)])
-  } catch (err) {
-    throw new RunFailure(`could not put ${what} on CPU ${cpus} with ${placement.taskset}: ${(err.stderr || err.message).toString().trim().split('\n')[0]}`)
+// taskset -a walks /proc/<pid>/task: a thread that ends between the listing and its turn (a V8 or
+// libuv helper thread) fails the call with "No such process" while the process itself lives on, so
+// that case is tried again, a few times, before it fails the run.
+export async function pin (placement, pid, cpus, what, { attempts = 4 } = {}) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await execFileAsync(placement.taskset, ['-a', '-p', '-c', cpus, String(pid)])
+      break
+    } catch (err) {
+      const message = (err.stderr || err.message).toString().trim().split('\n')[0]
+      if (attempt < attempts && /No such process/.test(message) && readStatus(pid) !== null) continue
+      throw new RunFailure(`could not put ${what} on CPU ${cpus} with ${placement.taskset}: ${message}`)
+    }
   }
   const observed = cpusOf(pid)
   if (observed !== null && observed !== cpus) throw new RunFailure(`${what} was put on CPU ${cpus}, but the kernel reports CPU ${observed}`)

@@ -144,7 +144,7 @@ export function baselineMatcher (baseline) {
   const colon = spec.indexOf(':', at + 1)
   const range = at > 0 ? spec.slice(at + 1, colon > at ? colon : undefined) : null
   const plain = at > 0 ? spec.slice(0, at) + (colon > at ? spec.slice(colon) : '') : spec
-  if (range != null && semver.validRange(range) == null) throw new UsageError(`--baseline ${spec}: "${range}" is not a version or range (pino@9, winston@3.2.1, log4js@^6)`)
+  if (range != null && (range.trim() === '' || semver.validRange(range) == null)) throw new UsageError(`--baseline ${spec}: "${range}" is not a version or range (pino@9, winston@3.2.1, log4js@^6)`)
   return (run) => {
     if (runName(run) === spec) return true
     if (runName({ lib: run.lib, variant: run.variant }) !== plain) return false
