@@ -83,6 +83,20 @@ describe('a page or CSV never replaces a results file', () => {
     await refused(['report', '--pages', 'pages.json'], dir, /pages\.json: page r\.md holds log-bench results/)
   })
 
+  it('--format terminal prints the tables and writes nothing, whatever --images names', async () => {
+    const dir = workDir()
+    fs.writeFileSync(path.join(dir, 'images'), 'a file where the charts would go\n')
+    const before = fs.readdirSync(dir).sort()
+    const result = await runCli(['report', 'r.json', '--format', 'terminal'], { cwd: dir })
+    assert.equal(result.code, 0, result.stderr)
+    assert.match(result.stdout, /^\| Transport +\| Workers/m)
+    assert.doesNotMatch(result.stdout, /\*\*|<br>|wrote /)
+    assert.deepEqual(fs.readdirSync(dir).sort(), before)
+    const page = await runCli(['report', 'r.json', '--format', 'md,terminal'], { cwd: dir })
+    assert.equal(page.code, 2)
+    assert.match(page.stderr, /--images images/)
+  })
+
   it('a markdown page that exists is replaced as before', async () => {
     const dir = workDir()
     fs.writeFileSync(path.join(dir, 'page.md'), 'old page\n')

@@ -32,7 +32,8 @@ export async function handler (argv) {
   const dataset = loadResults(options.files)
   // Only once the inputs are known good: check every output, then create the page's directory
   // (docs/ in `--out docs/RESULTS.md`); the charts' directory is made when the first chart is written.
-  outputDirectory(options.images, { label: `--images ${options.imagesText}` })
+  // Only the page draws charts: --format terminal or csv alone needs no --images directory.
+  if (options.formats.includes('md')) outputDirectory(options.images, { label: `--images ${options.imagesText}` })
   const firstMissing = firstMissingDir(path.dirname(options.out))
   for (const format of options.formats) {
     for (const file of exporterFor(format).targets(options)) {
