@@ -4,7 +4,7 @@ import { cellKey } from '../results/model.js'
 import { chartFile } from './charts.js'
 import { latencyChart, requestsChart } from './http-charts.js'
 import { controlsByTable, tableOf } from './http-glance.js'
-import { cellTitle, comparisonTable, httpCells, latencyTable, medianRuns, requestsTable } from './http-tables.js'
+import { cellTitle, comparisonTable, httpCells, latencyTable, library, medianRuns, requestsTable } from './http-tables.js'
 import { cpuLabel, transportTitle, unique } from './labels.js'
 
 // The report section for `http` results: per (mode, transport, workers) a chart of requests per
@@ -41,7 +41,7 @@ function groupsOf (cells, runs) {
         cpus: cell.cpus,
         title: `HTTP ${cell.mode === 'middleware' ? 'request loggers' : 'route logging'}, ${transportTitle(cell.transport)}, ${cpuLabel(cell.cpus)}`,
         loadLabel: `${values('durationSeconds')} s after ${values('warmupSeconds')} s warm-up, ${values('connections')} connections, pipelining ${values('pipelining')}`,
-        libs: unique(ofGroup.map((r) => r.lib)),
+        libs: unique(ofGroup.map(library)),
         cells: []
       })
     }

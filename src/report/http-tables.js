@@ -1,6 +1,6 @@
 import { httpCellOf } from '../results/http-summary.js'
 import { inPlanOrder } from '../results/model.js'
-import { coverageNote, formatBytes, formatChange, formatNumber, formatPct } from './labels.js'
+import { coverageNote, formatBytes, formatChange, formatNumber, formatPct, runName } from './labels.js'
 import { figureColumns } from './table.js'
 
 // The http result tables, shared by the terminal and the markdown report: per cell (mode, transport,
@@ -30,14 +30,17 @@ export function httpCells (doc) {
   return [...cells.values()]
 }
 
-const rowName = (r, runs) => (runs.some((x) => x.lib === r.lib && x.run !== r.run) ? `${r.lib} (run ${r.run})` : r.lib)
+// A library as its rows name it: with its version where it was asked for by one (winston@2.4.7 and
+// winston@3.19.0 in one cell are two rows, never one median over both).
+export const library = (r) => runName({ lib: r.lib, libRange: r.libRange, libVersion: r.libVersion })
+const rowName = (r, runs) => (runs.some((x) => library(x) === library(r) && x.run !== r.run) ? `${library(r)} (run ${r.run})` : library(r))
 
 // Per library the finished run with the median requests per second (the lower of the two middle
 // ones for an even count): the run the seed's per-run tables show when a cell has several.
 export function medianRuns (runs) {
   const chosen = []
-  for (const lib of [...new Set(runs.map((r) => r.lib))]) {
-    const ok = runs.filter((r) => r.lib === lib && r.ok).sort((a, b) => a.reqPerSec.mean - b.reqPerSec.mean)
+  for (const lib of [...new Set(runs.map(library))]) {
+    const ok = runs.filter((r) => library(r) === lib && r.ok).sort((a, b) => a.reqPerSec.mean - b.reqPerSec.mean)
     if (ok.length) chosen.push(ok[(ok.length - 1) >> 1])
   }
   return chosen
@@ -73,13 +76,13 @@ export function comparisonTable (summary) {
   const loop = summary.some((s) => s.eventLoopDelayP99Ms)
   const columns = figureColumns(['Library', 'Runs', 'Req/s', 'vs none', 'p50', 'p99', 'p99 vs none', 'Server CPU', ...(loop ? ['Loop delay p99'] : []), 'Peak RSS', 'Events logged', 'Received', 'Drop', 'Errors'])
   const rows = summary.map((s) => {
-    if (!s.reqPerSec) return [s.lib, String(s.runs), s.status, '', '', '', '', '', ...(loop ? [''] : []), '', '', '', '', shortError(s.errors[0])]
+    if (!s.reqPerSec) return [library(s), String(s.runs), s.status, '', '', '', '', '', ...(loop ? [''] : []), '', '', '', '', shortError(s.errors[0])]
     const failures = s.okRuns < s.runs ? `${s.runs - s.okRuns}/${s.runs} runs failed` : ''
     const http = [s.requestErrors?.mean, s.timeouts?.mean, s.non2xx?.mean].some((v) => v > 0)
       ? `${formatNumber(s.requestErrors?.mean)} errors, ${formatNumber(s.timeouts?.mean)} timeouts, ${formatNumber(s.non2xx?.mean)} non-2xx`
       : '0'
     return [
-      s.middleware ? `${s.lib} (${s.middleware})` : s.lib,
+      s.middleware ? `${library(s)} (${s.middleware})` : library(s),
       String(s.okRuns),
       withInterval(s.reqPerSec, (v) => formatNumber(v)),
       s.lib === 'none' ? 'baseline' : formatChange(s.throughputVsBaseline, { interval: true }),
