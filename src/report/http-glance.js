@@ -1,5 +1,6 @@
 import { BASELINE, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
 import { cellKey } from '../results/model.js'
+import { runTypeName } from '../results/record.js'
 import { DEFAULT_ALPHA, smallestMannWhitneyP } from '../stats.js'
 import { cpuLabel, formatChange, formatChangePct, formatNumber, formatPct, transportTitle, unique } from './labels.js'
 import { code, figureColumns, strong, textColumns } from './table.js'
@@ -212,9 +213,9 @@ export const httpGlanceSection = {
   types: ['http'],
   placement: 'top',
   render (dataset) {
-    const runs = dataset.runs.filter((r) => r.type === 'http')
+    const runs = dataset.runs.filter((r) => runTypeName(r) === 'http')
     // Beside run results (the versions page) the run's At a glance comes first: this one is HTTP's.
-    const blocks = [{ heading: dataset.runs.some((r) => r.type !== 'http') ? 'At a glance: HTTP' : 'At a glance' }]
+    const blocks = [{ heading: dataset.runs.some((r) => runTypeName(r) !== 'http') ? 'At a glance: HTTP' : 'At a glance' }]
     for (const [key, entries] of entriesByTable(summarizeHttp(runs))) blocks.push(...glanceBlocks(entries, runs.filter((r) => tableOf(r) === key)))
     return { blocks, charts: [] }
   }

@@ -1,6 +1,7 @@
 import { UsageError } from '../errors.js'
 import { LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
 import { cellKey } from '../results/model.js'
+import { runTypeName } from '../results/record.js'
 import { chartFile } from './charts.js'
 import { latencyChart, requestsChart } from './http-charts.js'
 import { controlsByTable, tableOf } from './http-glance.js'
@@ -70,7 +71,7 @@ export const httpSection = {
     '- The seed\'s Latency and Req/Sec tables show, for each library, its run with the median requests per second.'
   ],
   render (dataset, ctx) {
-    const runs = dataset.runs.filter((r) => r.type === 'http')
+    const runs = dataset.runs.filter((r) => runTypeName(r) === 'http')
     runs.forEach(validateHttpRun)
     const summary = summarizeHttp(runs)
     const cells = httpCells({ runs, summary })

@@ -1,5 +1,6 @@
 import { httpCellOf } from '../results/http-summary.js'
 import { inPlanOrder } from '../results/model.js'
+import { runTypeName } from '../results/record.js'
 import { coverageNote, formatBytes, formatChange, formatNumber, formatPct, runName } from './labels.js'
 import { figureColumns } from './table.js'
 
@@ -19,12 +20,12 @@ export function cellTitle ({ mode, transport, cpus, logsPerRequest, size }) {
 // Cells in plan order, each with its runs and summary entries.
 export function httpCells (doc) {
   const cells = new Map()
-  for (const run of inPlanOrder(doc.runs).filter((r) => r.type === 'http')) {
+  for (const run of inPlanOrder(doc.runs).filter((r) => runTypeName(r) === 'http')) {
     const key = httpCellOf(run)
     if (!cells.has(key)) cells.set(key, { mode: run.mode, transport: run.transport, sink: run.sink, cpus: run.cpus, logsPerRequest: run.logsPerRequest, size: run.size, runs: [], summary: [] })
     cells.get(key).runs.push(run)
   }
-  for (const entry of (doc.summary ?? []).filter((s) => s.type === 'http')) {
+  for (const entry of (doc.summary ?? []).filter((s) => runTypeName(s) === 'http')) {
     cells.get(httpCellOf(entry))?.summary.push(entry)
   }
   return [...cells.values()]
