@@ -231,7 +231,8 @@ function parseBaseline (argv, plan) {
   const { baseline, alpha, noise } = parseOptions(RUN_OPTIONS.filter((o) => ['baseline', 'alpha', 'noise'].includes(o.name)), argv)
   if (baseline == null) return null
   const names = [...new Set(plan.cells.map((c) => runName(c.common)))]
-  if (!plan.cells.some((c) => baselineMatcher(baseline.trim())(c.common))) throw new UsageError(`--baseline must be one of the libraries this run measures (${names.join(', ')}), got "${baseline}"`)
+  const isBaseline = baselineMatcher(baseline.trim())
+  if (!plan.cells.some((c) => isBaseline(c.common))) throw new UsageError(`--baseline must be one of the libraries this run measures (${names.join(', ')}), got "${baseline}"`)
   return { baseline: baseline.trim(), alpha, noise: noise ?? DEFAULT_NOISE }
 }
 

@@ -1,6 +1,6 @@
 import { code, em, entries, textColumns } from './table.js'
 import { cellKey, dimensionValue, ofType, runsByCell } from '../results/model.js'
-import { cpuLabel, formatMs, formatPct, runName, transportTitle, unique } from './labels.js'
+import { cpuLabel, formatMs, formatPct, libraryName, transportTitle, unique } from './labels.js'
 
 // "At a glance", at the top of a page with run results: per transport and worker count the
 // fastest library to unblock and to done (baselines aside), every cell that lost events and where,
@@ -32,7 +32,7 @@ export const glanceSection = {
           const lostShare = (s) => loss.get(s)?.share ?? 0
           const sized = unique(cells.map((s) => s.size)).length > 1
           const onRuntimes = unique(cells.map((s) => s.runtime ?? null)).length > 1
-          const name = (s) => `${runName({ lib: s.lib, variant: s.variant, libRange: s.libRange, libVersion: s.libVersion })}${sized ? ` (${s.size} B)` : ''}${onRuntimes ? ` (${s.runtime})` : ''}`
+          const name = (s) => `${libraryName(s)}${sized ? ` (${s.size} B)` : ''}${onRuntimes ? ` (${s.runtime})` : ''}`
           rows.push([
             transportTitle(transport),
             cpuLabel(cpus),

@@ -1,7 +1,7 @@
 import { axisTitle, titles } from './charts.js'
 import { BASELINE } from '../results/http-summary.js'
 import { libraryColour } from './colours.js'
-import { library } from './http-tables.js'
+import { libraryName } from './labels.js'
 
 // Chart.js configurations for `http` results: what to draw. Rendering is charts.js's job.
 
@@ -9,7 +9,7 @@ const PERCENTILES = [['p2_5', '2.5%'], ['p50', '50%'], ['p97_5', '97.5%'], ['p99
 
 // The no-logging baseline in neutral dark grey, apart from every library's colour.
 const colourOf = (lib) => (lib === BASELINE ? '#555555' : libraryColour(lib))
-const drawnLibs = (libs, summaries) => libs.filter((lib) => summaries.some((s) => library(s) === lib && s.okRuns > 0))
+const drawnLibs = (libs, summaries) => libs.filter((lib) => summaries.some((s) => libraryName(s) === lib && s.okRuns > 0))
 // A bar's whisker: the 95% interval of its median (from 2 runs on), as the run charts draw it.
 const interval = (d) => (d?.n > 1 ? [d.ciLow, d.ciHigh] : null)
 const highestOf = (datasets) => Math.max(0, ...datasets.flatMap((d) => d.errorBars.map((range) => range?.[1] ?? 0)))
@@ -19,7 +19,7 @@ const WHISKERS = 'whiskers: the 95% confidence interval of the median'
 export function requestsChart (group, conditions) {
   const libs = drawnLibs(group.libs, group.cells.flatMap((c) => c.summary))
   const datasets = libs.map((lib) => {
-    const figures = group.cells.map((c) => c.summary.find((s) => library(s) === lib)?.reqPerSec)
+    const figures = group.cells.map((c) => c.summary.find((s) => libraryName(s) === lib)?.reqPerSec)
     return { label: lib, backgroundColor: colourOf(lib), data: figures.map((d) => d?.median ?? null), errorBars: figures.map(interval) }
   })
   return {
@@ -46,7 +46,7 @@ export function requestsChart (group, conditions) {
 export function latencyChart (group, cell, conditions) {
   const libs = drawnLibs(group.libs, cell.summary)
   const datasets = libs.map((lib) => {
-    const s = cell.summary.find((x) => library(x) === lib)
+    const s = cell.summary.find((x) => libraryName(x) === lib)
     const byKey = { p2_5: s.latencyP2_5Ms, p50: s.latencyP50Ms, p97_5: s.latencyP97_5Ms, p99: s.latencyP99Ms }
     return { label: lib, backgroundColor: colourOf(lib), data: PERCENTILES.map(([key]) => byKey[key]?.median ?? null), errorBars: PERCENTILES.map(([key]) => interval(byKey[key])) }
   })

@@ -5,8 +5,8 @@ import { runTypeName } from '../results/record.js'
 import { chartFile } from './charts.js'
 import { latencyChart, requestsChart } from './http-charts.js'
 import { controlsByTable, tableOf } from './http-glance.js'
-import { cellTitle, comparisonTable, httpCells, latencyTable, library, medianRuns, requestsTable } from './http-tables.js'
-import { cpuLabel, transportTitle, unique } from './labels.js'
+import { cellTitle, comparisonTable, httpCells, latencyTable, medianRuns, requestsTable } from './http-tables.js'
+import { cpuLabel, libraryName, transportTitle, unique } from './labels.js'
 
 // The report section for `http` results: per (mode, transport, workers) a chart of requests per
 // second per library, then per (logs per request × size) the seed's Latency and Req/Sec tables, the
@@ -42,7 +42,7 @@ function groupsOf (cells, runs) {
         cpus: cell.cpus,
         title: `HTTP ${cell.mode === 'middleware' ? 'request loggers' : 'route logging'}, ${transportTitle(cell.transport)}, ${cpuLabel(cell.cpus)}`,
         loadLabel: `${values('durationSeconds')} s after ${values('warmupSeconds')} s warm-up, ${values('connections')} connections, pipelining ${values('pipelining')}`,
-        libs: unique(ofGroup.map(library)),
+        libs: unique(ofGroup.map(libraryName)),
         cells: []
       })
     }

@@ -1,7 +1,7 @@
 import { httpCellOf } from '../results/http-summary.js'
 import { inPlanOrder } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
-import { coverageNote, formatBytes, formatChange, formatNumber, formatPct, runName } from './labels.js'
+import { coverageNote, formatBytes, formatChange, formatNumber, formatPct, libraryName } from './labels.js'
 import { figureColumns } from './table.js'
 
 // The http result tables, shared by the terminal and the markdown report: per cell (mode, transport,
@@ -31,17 +31,16 @@ export function httpCells (doc) {
   return [...cells.values()]
 }
 
-// A library as its rows name it: with its version where it was asked for by one (winston@2.4.7 and
-// winston@3.19.0 in one cell are two rows, never one median over both).
-export const library = (r) => runName({ lib: r.lib, libRange: r.libRange, libVersion: r.libVersion })
-const rowName = (r, runs) => (runs.some((x) => library(x) === library(r) && x.run !== r.run) ? `${library(r)} (run ${r.run})` : library(r))
+// A library's rows are named by libraryName: winston@2.4.7 and winston@3.19.0 in one cell are two
+// rows, never one median over both.
+const rowName = (r, runs) => (runs.some((x) => libraryName(x) === libraryName(r) && x.run !== r.run) ? `${libraryName(r)} (run ${r.run})` : libraryName(r))
 
 // Per library the finished run with the median requests per second (the lower of the two middle
 // ones for an even count): the run the seed's per-run tables show when a cell has several.
 export function medianRuns (runs) {
   const chosen = []
-  for (const lib of [...new Set(runs.map(library))]) {
-    const ok = runs.filter((r) => library(r) === lib && r.ok).sort((a, b) => a.reqPerSec.mean - b.reqPerSec.mean)
+  for (const lib of [...new Set(runs.map(libraryName))]) {
+    const ok = runs.filter((r) => libraryName(r) === lib && r.ok).sort((a, b) => a.reqPerSec.mean - b.reqPerSec.mean)
     if (ok.length) chosen.push(ok[(ok.length - 1) >> 1])
   }
   return chosen
@@ -77,13 +76,13 @@ export function comparisonTable (summary) {
   const loop = summary.some((s) => s.eventLoopDelayP99Ms)
   const columns = figureColumns(['Library', 'Runs', 'Req/s', 'vs none', 'p50', 'p99', 'p99 vs none', 'Server CPU', ...(loop ? ['Loop delay p99'] : []), 'Peak RSS', 'Events logged', 'Received', 'Drop', 'Errors'])
   const rows = summary.map((s) => {
-    if (!s.reqPerSec) return [library(s), String(s.runs), s.status, '', '', '', '', '', ...(loop ? [''] : []), '', '', '', '', shortError(s.errors[0])]
+    if (!s.reqPerSec) return [libraryName(s), String(s.runs), s.status, '', '', '', '', '', ...(loop ? [''] : []), '', '', '', '', shortError(s.errors[0])]
     const failures = s.okRuns < s.runs ? `${s.runs - s.okRuns}/${s.runs} runs failed` : ''
     const http = [s.requestErrors?.mean, s.timeouts?.mean, s.non2xx?.mean].some((v) => v > 0)
       ? `${formatNumber(s.requestErrors?.mean)} errors, ${formatNumber(s.timeouts?.mean)} timeouts, ${formatNumber(s.non2xx?.mean)} non-2xx`
       : '0'
     return [
-      s.middleware ? `${library(s)} (${s.middleware})` : library(s),
+      s.middleware ? `${libraryName(s)} (${s.middleware})` : libraryName(s),
       String(s.okRuns),
       withInterval(s.reqPerSec, (v) => formatNumber(v)),
       s.lib === 'none' ? 'baseline' : formatChange(s.throughputVsBaseline, { interval: true }),

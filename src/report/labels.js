@@ -19,6 +19,10 @@ export function runName (record) {
   return `${record.lib}${version}${variant !== RECORD_DEFAULTS.variant ? `:${variant}` : ''}${workload !== RECORD_DEFAULTS.workload ? ` ${workload}` : ''}`
 }
 
+// A library as tables and charts name it: with its variant, and its version where it was asked for by
+// one (pino@9.14.0, winston@2.4.7 beside winston@3.19.0), without the workload.
+export const libraryName = (record) => runName({ lib: record.lib, variant: record.variant, libRange: record.libRange, libVersion: record.libVersion })
+
 export const cpuLabel = (n) => `${n} CPU${n > 1 ? 's' : ''}`
 export const workerLabel = (n) => `${n} worker${n > 1 ? 's' : ''}`
 

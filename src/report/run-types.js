@@ -1,22 +1,21 @@
 import { dimensionValue, RUN_TYPES } from '../results/model.js'
-import { cpuLabel, runName } from './labels.js'
+import { cpuLabel, libraryName } from './labels.js'
 import { SECTIONS } from './sections.js'
 
 // The report's side of each run type (src/results/run-types/ holds its dimensions, measures,
 // validation and summary): the name of a cell in compare's tables (cellName; varies(field) says
 // whether that field differs among the compared cells), and the report sections that show it (those
 // of SECTIONS in src/report/sections.js that claim the type, in page order).
-// A cell's library with its version where it was asked for by one (pino@9.14.0), and its runtime
+// A cell's library with its version where it was asked for by one (libraryName), and its runtime
 // where the compared cells' runtimes vary.
-const library = (r) => runName({ lib: r.lib, variant: r.variant, libRange: r.libRange, libVersion: r.libVersion })
 const runtime = (r, varies) => (varies('runtime') ? `under ${dimensionValue(r, 'runtime') ?? 'the Node running log-bench'}` : null)
 
 const VIEWS = {
   run: {
-    cellName: (r, varies) => [r.transport, varies('sink') ? `(${dimensionValue(r, 'sink')})` : null, library(r), runtime(r, varies), varies('workload') ? dimensionValue(r, 'workload') : null, cpuLabel(r.cpus), varies('size') ? `${r.size} B` : null, varies('events') ? `${r.events} events` : null].filter(Boolean).join(' ')
+    cellName: (r, varies) => [r.transport, varies('sink') ? `(${dimensionValue(r, 'sink')})` : null, libraryName(r), runtime(r, varies), varies('workload') ? dimensionValue(r, 'workload') : null, cpuLabel(r.cpus), varies('size') ? `${r.size} B` : null, varies('events') ? `${r.events} events` : null].filter(Boolean).join(' ')
   },
   http: {
-    cellName: (r, varies) => ['http', r.transport, library(r), runtime(r, varies), r.mode === 'middleware' ? 'request logger' : `${r.logsPerRequest} logs/request`, `${r.size} B`, cpuLabel(r.cpus)].filter(Boolean).join(' ')
+    cellName: (r, varies) => ['http', r.transport, libraryName(r), runtime(r, varies), r.mode === 'middleware' ? 'request logger' : `${r.logsPerRequest} logs/request`, `${r.size} B`, cpuLabel(r.cpus)].filter(Boolean).join(' ')
   }
 }
 
