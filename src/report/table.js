@@ -1,4 +1,6 @@
-// The report's one table model and its renderers (markdown, terminal, CSV). Sections and the
+import { escapeHtml } from './html-text.js'
+
+// The report's one table model and its renderers (markdown, terminal, CSV; HTML in html.js). Sections and the
 // terminal build values; only the renderers below know a format's marks.
 //
 // A table: { columns: [{ title, align: 'left' | 'right' }], rows: [[cell, …], …], notes?: [text, …] }
@@ -50,20 +52,25 @@ const ANSI = { strong: (t) => `\x1b[1m${t}\x1b[22m`, em: (t) => `\x1b[3m${t}\x1b
 // A cell or text as one string in a style: { mark(kind, text) or null, joiner (between lines),
 // markdown (whether { markdown, plain } takes its markdown) }.
 function inline (cell, style) {
+  const text = style.escape ?? String
   if (cell == null) return ''
-  if (typeof cell === 'string') return cell
+  if (typeof cell === 'string') return text(cell)
   if (typeof cell === 'number') return Number.isFinite(cell) ? String(cell) : ''
-  if (typeof cell !== 'object') return String(cell)
+  if (typeof cell !== 'object') return text(cell)
   if (Array.isArray(cell)) return cell.map((span) => inline(span, style)).join('')
   if (cell.lines) return cell.lines.map((line) => inline(line, style)).join(style.joiner)
-  if (cell.markdown != null) return style.markdown ? cell.markdown : cell.plain
-  const text = inline(cell.value, style)
-  return cell.emphasis && style.mark ? style.mark(cell.emphasis, text) : text
+  if (cell.markdown != null) return style.markdown ? cell.markdown : text(cell.plain)
+  const value = inline(cell.value, style)
+  return cell.emphasis && style.mark ? style.mark(cell.emphasis, value) : value
 }
 
 const MARKDOWN = { mark: (kind, text) => MARKDOWN_MARKS[kind](text), joiner: '<br>', markdown: true }
 export const markdownText = (cell) => inline(cell, MARKDOWN)
 export const plainText = (cell, { color = false, joiner = '\n' } = {}) => inline(cell, { mark: color ? (kind, text) => ANSI[kind](text) : null, joiner, markdown: false })
+// HTML (html.js): every text escaped, marks as elements, the entries of a cell on lines of their own.
+const HTML_TAGS = { strong: 'strong', em: 'em', code: 'code' }
+const HTML = { mark: (kind, text) => `<${HTML_TAGS[kind]}>${text}</${HTML_TAGS[kind]}>`, joiner: '<br>', markdown: false, escape: escapeHtml }
+export const htmlText = (cell) => inline(cell, HTML)
 
 // The lines of a cell as the terminal shows them: one per entry of { lines }.
 function cellLines (cell, color) {
