@@ -4,13 +4,13 @@ import { UsageError } from '../errors.js'
 import { loadResults } from '../results/read.js'
 import { removeEmptyTree } from '../results/write.js'
 import { exporterFor } from '../report/exporters.js'
-import { readPages, writePages } from '../report/pages.js'
+import { PAGE_FORMATS, readPages, writePages } from '../report/pages.js'
 import { REPORT_OPTIONS } from './option-tables.js'
-import { addOptions, givenOptions, parseOptions } from './options.js'
+import { addOptions, givenOptions, optionNamed, parseOption, parseOptions } from './options.js'
 import { outputDirectory, outputFile } from './validate.js'
 
 export const command = 'report [files..]'
-export const describe = 'Turn results JSON into a results page (markdown + PNG charts) and/or CSV'
+export const describe = 'Turn results JSON into a results page (markdown + PNG charts, or self-contained HTML) and/or CSV'
 
 export function builder (yargs) {
   return addOptions(yargs, REPORT_OPTIONS)
@@ -35,6 +35,9 @@ export async function handler (argv) {
   // Only the page draws charts: --format terminal or csv alone needs no --images directory.
   if (options.formats.includes('md')) outputDirectory(options.images, { label: `--images ${options.imagesText}` })
   const firstMissing = firstMissingDir(path.dirname(options.out))
+  const targets = options.formats.flatMap((format) => exporterFor(format).targets(options).map((file) => ({ format, file })))
+  const twice = targets.find((t, i) => targets.findIndex((u) => u.file === t.file) !== i)
+  if (twice) throw new UsageError(`--format ${targets.find((t) => t.file === twice.file).format} and ${twice.format} would both write ${path.relative(process.cwd(), twice.file) || twice.file}: give --out a name that is not one of theirs (e.g. --out results/README.md writes README.md and README.html)`)
   for (const format of options.formats) {
     for (const file of exporterFor(format).targets(options)) {
       if (file === options.images) throw new UsageError(`--out ${options.outText} and --images ${options.imagesText} name the same path: the page and the charts' directory need two`)
@@ -60,15 +63,18 @@ function firstMissingDir (dir) {
 }
 
 function reportPages (argv) {
-  const given = givenOptions(REPORT_OPTIONS, argv).filter((name) => name !== 'pages')
+  const given = givenOptions(REPORT_OPTIONS, argv).filter((name) => name !== 'pages' && name !== 'format')
   if ([argv.files ?? []].flat().length || given.length) throw new UsageError(`--pages names every page, its results and images: it cannot be combined with ${given.length ? `--${given[0]}` : 'results files'}`)
+  const formats = parseOption(optionNamed(REPORT_OPTIONS, 'format'), argv)
+  const other = formats.find((format) => !PAGE_FORMATS.includes(format))
+  if (other) throw new UsageError(`--pages writes pages: --format ${other} is not one (use --format ${PAGE_FORMATS.join(', ')} or ${PAGE_FORMATS.join(',')})`)
   const pages = readPages(String(argv.pages))
   const inputs = [String(argv.pages), ...pages.flatMap((page) => [...page.results, ...(page.reference ? [page.reference] : [])])]
-  const checkOutput = (page) => {
-    outputDirectory(page.images, { label: `${argv.pages}: images ${page.images}` })
-    outputFile(page.out, { label: `${argv.pages}: page ${page.out}`, create: true, inputs, notResults: true })
+  const checkOutput = (page, files) => {
+    if (formats.includes('md')) outputDirectory(page.images, { label: `${argv.pages}: images ${page.images}` })
+    for (const file of files) outputFile(file, { label: `${argv.pages}: page ${path.relative(process.cwd(), file)}`, create: true, inputs, notResults: true })
   }
-  summarizeWritten(writePages(pages, { checkOutput }), path.resolve(pages[0].images))
+  summarizeWritten(writePages(pages, { checkOutput, formats }), path.resolve(pages[0].images))
 }
 
 function summarizeWritten (written, images) {

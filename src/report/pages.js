@@ -3,7 +3,7 @@ import path from 'node:path'
 import { leavesDir } from '../paths.js'
 import { UsageError } from '../errors.js'
 import { loadResults } from '../results/read.js'
-import { resultsReadme } from './results-readme.js'
+import { exporterFor } from './exporters.js'
 import { readReference } from './then-and-now.js'
 
 // Several results pages from several results files, listed in one pages file (results/pages.json):
@@ -47,31 +47,55 @@ export function readPages (file) {
   })
 }
 
-// Reads every input first (bad input: nothing is written), then writes each page and its charts.
-// checkOutput(page) throws if a page or its charts cannot be written there (the CLI's output checks).
-export function writePages (pages, { checkOutput = () => {} } = {}) {
+// The formats --pages writes: the markdown page (md, with its charts) and its HTML twin (html).
+export const PAGE_FORMATS = ['md', 'html']
+
+// Reads every input first (bad input: nothing is written), then writes each page and its charts in
+// each format (md: the .md page; html: an .html page beside it).
+// checkOutput(page, files) throws if a page, its other formats' files (files) or its charts cannot
+// be written there (the CLI's output checks).
+export function writePages (pages, { checkOutput = () => {}, formats = ['md'] } = {}) {
   const loaded = pages.map((page) => ({
     page,
     dataset: loadResults(page.results),
     reference: page.reference ? readReference(page.reference) : null
   }))
-  for (const { page } of loaded) checkOutput(page)
+  const exporters = formats.map(exporterFor)
+  for (const { page } of loaded) checkOutput(page, exporters.flatMap((exporter) => fileOf(exporter, page)))
   const written = []
   for (const { page, dataset, reference } of loaded) {
-    written.push(...resultsReadme.write(dataset, {
-      out: path.resolve(page.out),
-      images: path.resolve(page.images),
-      page: { title: page.title, nav: navOf(pages, page), reference }
-    }))
+    for (const exporter of exporters) {
+      written.push(...exporter.write(dataset, {
+        out: path.resolve(page.out),
+        images: path.resolve(page.images),
+        page: { title: page.title, nav: navOf(pages, page, exporter), reference, link: linkOf(pages, page, exporter) }
+      }))
+    }
   }
   return written
 }
 
-function navOf (pages, current) {
+// The file a format writes for a page (the .md page itself, or the .html beside it).
+const fileOf = (exporter, page) => exporter.targets({ out: path.resolve(page.out) })[0]
+const relativeLink = (from, file) => path.relative(from, file).split(path.sep).join('/')
+
+// Links to the other pages in the same format.
+function navOf (pages, current, exporter) {
   if (pages.length < 2) return null
-  const from = path.dirname(path.resolve(current.out))
+  const from = path.dirname(fileOf(exporter, current))
   const links = pages.map((page) => (page === current
     ? `**${page.label}**`
-    : `[${page.label}](${path.relative(from, path.resolve(page.out)).split(path.sep).join('/')})`))
+    : `[${page.label}](${relativeLink(from, fileOf(exporter, page))})`))
   return `Pages: ${links.join(' · ')}`
+}
+
+// A link of a page's prose to another page (its .md) leads to that page in the same format.
+function linkOf (pages, current, exporter) {
+  const from = path.dirname(path.resolve(current.out))
+  return (href) => {
+    const [target, anchor] = href.split(/(?=#)/)
+    if (!target || /^[a-z][a-z0-9+.-]*:/i.test(target)) return href
+    const page = pages.find((p) => path.resolve(p.out) === path.resolve(from, target))
+    return page ? relativeLink(path.dirname(fileOf(exporter, current)), fileOf(exporter, page)) + (anchor ?? '') : href
+  }
 }

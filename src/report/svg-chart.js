@@ -89,7 +89,9 @@ function numericScale (options = {}, values, { count = 6 } = {}) {
   const step = niceStep(hi - lo, count)
   if (options.min == null) lo = Math.floor(lo / step + 1e-9) * step
   if (options.max == null) hi = Math.ceil(hi / step - 1e-9) * step
-  const digits = Math.max(0, -Math.floor(Math.log10(step) + 1e-9))
+  // Decimals the step needs: 0.25 two, 2.5 one, 25 none.
+  const magnitude = Math.floor(Math.log10(step) + 1e-9)
+  const digits = Math.max(0, -magnitude + (Math.abs(step / 10 ** magnitude - 2.5) < 1e-9 ? 1 : 0))
   const ticks = []
   for (let v = lo; v <= hi + step * 1e-6; v += step) ticks.push({ value: v, label: formatNumber(Math.abs(v) < step * 1e-6 ? 0 : v, digits) })
   return { min: lo, max: hi, log, ticks, at: (v) => (v - lo) / (hi - lo) }
@@ -213,7 +215,7 @@ function barChart (config, width, height, id) {
 }
 
 // Hit targets for hover along a line: every point up to this many, then every k-th.
-const MAX_TARGETS = 150
+const MAX_TARGETS = 60
 
 // Lines of { x, y } points over a linear or logarithmic x axis, each on its y axis (yAxisID; one on
 // the right where its scale says position: 'right'); `fill` shades down to the axis.
