@@ -173,7 +173,7 @@ test('report refuses two machines in one page and an unknown format, with exit 2
     assert.match(mixed.stderr, /come from different environments .* never averaged together/)
     const format = await runCli(['report', RESULTS, '--format', 'md,pdf', '--out', path.join(dir, 'README.md')])
     assert.equal(format.code, 2)
-    assert.match(format.stderr, /unknown format "pdf": use one of md, csv, terminal/)
+    assert.match(format.stderr, /unknown format "pdf": use one of md, html, csv, terminal/)
     assert.deepEqual(fs.readdirSync(dir), [])
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
