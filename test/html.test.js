@@ -245,19 +245,20 @@ describe('the HTML page in headless chromium', { skip: chromiumSkip }, () => {
       await button.click()
       assert.equal(await visibleMarks(), before)
 
-      // Sorting: a figures column ascending, then descending.
+      // Sorting: a figures column ascending (a click), then descending (Enter on the focused header).
       const sortable = await page.evaluateHandle(() => [...document.querySelectorAll('main table')].find((table) => table.tBodies[0].rows.length >= 3 && table.querySelector('th.r')))
-      if (sortable.asElement()) {
-        const column = await sortable.evaluate((table) => [...table.tHead.rows[0].cells].findIndex((th) => th.classList.contains('r')))
-        const numbers = () => sortable.evaluate((table, i) => [...table.tBodies[0].rows].map((row) => Number(row.cells[i].textContent.trim().replace(/\u2212/g, '-').replace(/,/g, '').match(/^[+-]?\d+(\.\d+)?/)?.[0])).filter(Number.isFinite), column)
-        const header = await sortable.evaluateHandle((table, i) => table.tHead.rows[0].cells[i], column)
-        await header.click()
-        const up = await numbers()
-        assert.deepEqual(up, [...up].sort((a, b) => a - b))
-        await header.click()
-        const down = await numbers()
-        assert.deepEqual(down, [...up].sort((a, b) => b - a))
-      }
+      assert.ok(sortable.asElement(), 'a table of figures with 3 rows or more')
+      const column = await sortable.evaluate((table) => [...table.tHead.rows[0].cells].findIndex((th) => th.classList.contains('r')))
+      const numbers = () => sortable.evaluate((table, i) => [...table.tBodies[0].rows].map((row) => Number(row.cells[i].textContent.trim().replace(/\u2212/g, '-').replace(/,/g, '').match(/^[+-]?\d+(\.\d+)?/)?.[0])).filter(Number.isFinite), column)
+      const header = await sortable.evaluateHandle((table, i) => table.tHead.rows[0].cells[i], column)
+      await header.click()
+      const up = await numbers()
+      assert.ok(up.length >= 3 && up[0] < up.at(-1), `sorted figures: ${up}`)
+      assert.deepEqual(up, [...up].sort((a, b) => a - b))
+      await header.focus()
+      await page.keyboard.press('Enter')
+      const down = await numbers()
+      assert.deepEqual(down, [...up].sort((a, b) => b - a))
       assert.deepEqual(problems, [])
       assert.deepEqual(requests, [])
     })

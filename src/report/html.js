@@ -13,7 +13,8 @@ import { htmlText, isTable, plainText } from './table.js'
 
 // Hover: an element's <title> (the value of a bar or point) shown as a tooltip at once (the
 // browser's own waits and cannot be styled). Legend buttons show and hide a series (a library) of
-// their chart. A table's header sorts its rows (numbers as numbers, a second click reverses).
+// their chart. A table's header sorts its rows (numbers as numbers, a second click reverses; Enter
+// or Space on a focused header too).
 const SCRIPT = `(() => {
   const tip = document.getElementById('tip')
   for (const title of document.querySelectorAll('svg.plot title')) {
@@ -72,6 +73,13 @@ const SCRIPT = `(() => {
     }
     const header = event.target.closest('th.sortable')
     if (header) sort(header)
+  })
+  document.addEventListener('keydown', (event) => {
+    const header = event.target.closest && event.target.closest('th.sortable')
+    if (header && (event.key === 'Enter' || event.key === ' ')) {
+      event.preventDefault()
+      sort(header)
+    }
   })
 })()
 `
@@ -193,7 +201,7 @@ export function renderHtmlPage (dataset, { link = (href) => href, ...options } =
 
 function tableHtml ({ columns, rows, notes = [] }) {
   const align = (column) => (column.align === 'right' ? ' class="r"' : '')
-  const head = columns.map((c) => `<th scope="col" class="sortable${c.align === 'right' ? ' r' : ''}">${escapeHtml(c.title)}</th>`).join('')
+  const head = columns.map((c) => `<th scope="col" class="sortable${c.align === 'right' ? ' r' : ''}" tabindex="0">${escapeHtml(c.title)}</th>`).join('')
   const body = rows.map((row) => `<tr>${columns.map((c, i) => `<td${align(c)}>${htmlText(row[i])}</td>`).join('')}</tr>`).join('\n')
   return `<div class="table-wrap"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>` +
     notes.map((note) => `\n<p class="note">${htmlText(note)}</p>`).join('')
