@@ -40,6 +40,14 @@ describe('the HTML page as text', () => {
     assert.equal(html.match(/<script/g).length, 1)
   })
 
+  it('every id on the page is unique, headings named like a chart included', () => {
+    const dataset = loadResults([FIXTURE])
+    const html = renderHtmlPage(dataset, { title: 'Chart 1', nav: '## tip\n\n## chart-2 title' })
+    const ids = [...html.matchAll(/ id="([^"]+)"/g)].map((m) => m[1])
+    assert.ok(ids.includes('chart-1') && ids.includes('chart-1-1') && ids.includes('tip-1'))
+    assert.equal(new Set(ids).size, ids.length)
+  })
+
   it('the Content-Security-Policy forbids every network load and allows only the page\'s own style and script, by hash', () => {
     const html = renderHtmlPage(loadResults([FIXTURE]))
     const policy = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)[1]
@@ -165,7 +173,7 @@ describe('the HTML page in headless chromium', { skip: chromiumSkip }, () => {
   before(async () => {
     assert.ok(chromium, `chromium not found (looked for ${CANDIDATES.join(', ')}) although LOG_BENCH_REQUIRE_CHROMIUM=1`)
     const { default: puppeteer } = await import('puppeteer-core')
-    browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-gpu'] })
+    browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
   })
 
   // The browser ends whatever happened: closed, or killed when closing does not answer.

@@ -145,7 +145,8 @@ const POLICY = `default-src 'none'; img-src data:; style-src ${hash(STYLE)}; scr
 export function renderHtmlPage (dataset, { link = (href) => href, ...options } = {}) {
   const { blocks, charts } = pageBlocks(dataset, { ...options, image: (file, alt) => ({ chart: file, alt }) })
   const specs = new Map(charts.map((spec) => [spec.file, spec]))
-  const slugs = new Set()
+  // Anchors of headings never take an id of the page's own (the tooltip, the charts and their parts).
+  const slugs = new Set(['tip', ...charts.flatMap((_, i) => [`chart-${i + 1}`, `chart-${i + 1}-title`, `chart-${i + 1}-clip`])])
   const contents = []
   const heading = (html, text, level) => {
     const id = headingId(text, slugs)
