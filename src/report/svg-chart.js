@@ -10,7 +10,6 @@ import { formatNumber } from './labels.js'
 // script shows on hover. Axis, grid and text colours come from the page's CSS (light and dark).
 
 const TICK_FONT = 12
-const TITLE_FONT = 13
 const textWidth = (text, size = TICK_FONT) => String(text).length * size * 0.6
 const round = (v) => Math.round(v * 10) / 10
 
@@ -108,7 +107,7 @@ export function chartFigure ({ width = 1000, height = 520, config }, { id }) {
   const title = textOf(plugins.title?.display === false ? '' : plugins.title?.text ?? '')
   const subtitles = plugins.subtitle?.display === false ? [] : [plugins.subtitle?.text ?? []].flat().map(textOf).filter(Boolean)
   const svgHeight = Math.max(320, height - 110)
-  const drawn = config.type === 'bar' ? barChart(config, width, svgHeight, id) : lineChart(config, width, svgHeight, id)
+  const drawn = config.type === 'bar' ? barChart(config, width, svgHeight) : lineChart(config, width, svgHeight, id)
   const caption = [
     title ? `<span class="chart-title" id="${id}-title">${escapeHtml(title)}</span>` : '',
     ...subtitles.map((line) => `<span class="chart-sub">${escapeHtml(line)}</span>`)
@@ -166,7 +165,7 @@ const tip = (lines) => `<title>${escapeHtml(lines.filter(Boolean).join('\n'))}</
 
 // Grouped bars, as Chart.js lays them out: each category takes 80% of its band, each dataset's bar
 // 90% of its share; a null is no bar. Whiskers from errorBars [low, high].
-function barChart (config, width, height, id) {
+function barChart (config, width, height) {
   const options = config.options ?? {}
   const labels = config.data?.labels ?? []
   const datasets = config.data?.datasets ?? []
