@@ -127,8 +127,8 @@ svg.plot .axis-title { font-size: 13px; font-weight: 700 }
 svg.plot .grid { stroke: var(--grid); stroke-width: 1 }
 svg.plot .axis { stroke: var(--muted); stroke-width: 1 }
 svg.plot .whisker { stroke: var(--fg); stroke-width: 1.5; fill: none }
-svg.plot .ink-fill { fill: var(--fg) }
-svg.plot .ink-stroke { stroke: var(--fg) }
+svg .ink-fill { fill: var(--fg) }
+svg .ink-stroke { stroke: var(--fg) }
 svg.plot .series.off { display: none }
 svg.plot .target { fill: transparent; pointer-events: all }
 svg.plot .bar:hover, svg.plot .point:hover { stroke: var(--fg); stroke-width: 1.5 }

@@ -25,7 +25,8 @@ const titleText = (scale) => (scale?.title?.display === false ? '' : textOf(scal
 
 // A colour from a configuration: #rgb, #rrggbb or #rrggbbaa as { color, opacity }; anything else
 // (it is ours, but it lands in an attribute) becomes grey. Near-black is marked `ink`: the page's
-// CSS draws it in the text colour, so that `raw` stays visible on a dark background.
+// CSS draws it in the text colour, so that `raw` stays visible on a dark background. kind: the
+// element's own class (bar, line, …), in the same class attribute.
 function paint (value, fallback = '#888888') {
   const hex = /^#([0-9a-f]{3}|[0-9a-f]{6}|[0-9a-f]{8})$/i.exec(String(value ?? ''))?.[1]
   if (!hex) return paint(fallback)
@@ -35,8 +36,8 @@ function paint (value, fallback = '#888888') {
   return { color: `#${full.slice(0, 6)}`, opacity: Math.round(opacity * 100) / 100, ink: 0.2126 * r + 0.7152 * g + 0.0722 * b < 40 }
 }
 
-const fillAttrs = (p, extraClass = '') => `fill="${p.color}"${p.opacity < 1 ? ` fill-opacity="${p.opacity}"` : ''}${classAttr([p.ink ? 'ink-fill' : '', extraClass])}`
-const strokeAttrs = (p, extraClass = '') => `stroke="${p.color}"${p.opacity < 1 ? ` stroke-opacity="${p.opacity}"` : ''}${classAttr([p.ink ? 'ink-stroke' : '', extraClass])}`
+const fillAttrs = (p, kind = '') => `fill="${p.color}"${p.opacity < 1 ? ` fill-opacity="${p.opacity}"` : ''}${classAttr([kind, p.ink ? 'ink-fill' : ''])}`
+const strokeAttrs = (p, kind = '') => `stroke="${p.color}"${p.opacity < 1 ? ` stroke-opacity="${p.opacity}"` : ''}${classAttr([kind, p.ink ? 'ink-stroke' : ''])}`
 function classAttr (names) {
   const list = names.filter(Boolean)
   return list.length ? ` class="${list.join(' ')}"` : ''
@@ -199,7 +200,7 @@ function barChart (config, width, height) {
       const top = Math.min(y(value), base)
       const range = dataset.errorBars?.[i]
       const interval = range && range[0] != null && range[1] != null ? `interval: ${figure(range[0])} – ${figure(range[1])}` : ''
-      bars.push(`<rect class="bar" x="${x}" y="${top}" width="${barWidth}" height="${round(Math.max(Math.abs(base - y(value)), 0.5))}" ${fillAttrs(colour)}>` +
+      bars.push(`<rect x="${x}" y="${top}" width="${barWidth}" height="${round(Math.max(Math.abs(base - y(value)), 0.5))}" ${fillAttrs(colour, 'bar')}>` +
         tip([textOf(dataset.label), textOf(labels[i]), `${axis.title || 'value'}: ${figure(value)}`, interval]) + '</rect>')
       if (interval) {
         const cx = round(x + barWidth / 2)
@@ -258,17 +259,17 @@ function lineChart (config, width, height, id) {
       const d = points.map((p, i) => `${i ? 'L' : 'M'}${px(p.x)} ${py(p.y)}`).join('')
       if (dataset.fill) {
         const baseY = py(axis.scale.log ? axis.scale.min : Math.max(axis.scale.min, 0))
-        parts.push(`<path class="area" d="${d}L${px(points.at(-1).x)} ${baseY}L${px(points[0].x)} ${baseY}Z" ${fillAttrs(paint(dataset.backgroundColor ?? dataset.borderColor))}/>`)
+        parts.push(`<path d="${d}L${px(points.at(-1).x)} ${baseY}L${px(points[0].x)} ${baseY}Z" ${fillAttrs(paint(dataset.backgroundColor ?? dataset.borderColor), 'area')}/>`)
       }
       const dash = Array.isArray(dataset.borderDash) && dataset.borderDash.length ? ` stroke-dasharray="${dataset.borderDash.map(Number).join(' ')}"` : ''
-      parts.push(`<path class="line" d="${d}" fill="none" stroke-width="${Number(dataset.borderWidth ?? 2)}"${dash} ${strokeAttrs(colour)}/>`)
+      parts.push(`<path d="${d}" fill="none" stroke-width="${Number(dataset.borderWidth ?? 2)}"${dash} ${strokeAttrs(colour, 'line')}/>`)
       const radius = Number(dataset.pointRadius ?? 3)
       const every = Math.max(1, Math.ceil(points.length / MAX_TARGETS))
       points.forEach((p, i) => {
         if (i % every !== 0 && i !== points.length - 1) return
         const text = tip([textOf(dataset.label), `${xTitle || 'x'}: ${xText(p.x)}`, `${axis.title || 'y'}: ${figure(p.y)}`])
         parts.push(radius > 0
-          ? `<circle class="point" cx="${px(p.x)}" cy="${py(p.y)}" r="${radius}" ${fillAttrs(colour)}>${text}</circle>`
+          ? `<circle cx="${px(p.x)}" cy="${py(p.y)}" r="${radius}" ${fillAttrs(colour, 'point')}>${text}</circle>`
           : `<circle class="point target" cx="${px(p.x)}" cy="${py(p.y)}" r="5">${text}</circle>`)
       })
     }
