@@ -167,7 +167,12 @@ describe('the HTML page as text', () => {
 // Headless chromium, driven by puppeteer-core (which downloads no browser): Debian's package.
 const CANDIDATES = [process.env.LOG_BENCH_CHROMIUM, '/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].filter(Boolean)
 const chromium = CANDIDATES.find((file) => fs.existsSync(file)) ?? null
-const chromiumSkip = chromium || process.env.LOG_BENCH_REQUIRE_CHROMIUM === '1' ? false : 'chromium is not installed (apt-get install chromium); CI sets LOG_BENCH_REQUIRE_CHROMIUM=1 to make this a failure'
+const puppeteer = await import('puppeteer-core').then((module) => module.default, () => null)
+const chromiumSkip = process.env.LOG_BENCH_REQUIRE_CHROMIUM === '1'
+  ? false
+  : !chromium ? 'chromium is not installed (apt-get install chromium); CI sets LOG_BENCH_REQUIRE_CHROMIUM=1 to make this a failure'
+    : !puppeteer ? 'puppeteer-core is not installed (a devDependency: npm install); CI sets LOG_BENCH_REQUIRE_CHROMIUM=1 to make this a failure'
+      : false
 
 describe('the HTML page in headless chromium', { skip: chromiumSkip }, () => {
   let browser = null
@@ -175,7 +180,7 @@ describe('the HTML page in headless chromium', { skip: chromiumSkip }, () => {
 
   before(async () => {
     assert.ok(chromium, `chromium not found (looked for ${CANDIDATES.join(', ')}) although LOG_BENCH_REQUIRE_CHROMIUM=1`)
-    const { default: puppeteer } = await import('puppeteer-core')
+    assert.ok(puppeteer, 'puppeteer-core is not installed (npm install) although LOG_BENCH_REQUIRE_CHROMIUM=1')
     browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] })
   })
 
