@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { runCli, tmpDir } from './helpers.js'
 import { loadResults } from '../src/results/read.js'
-import { compareDatasets, gateFailures, worstFirst } from '../src/report/compare.js'
+import { compareDatasets, compareWithBaseline, gateFailures, worstFirst } from '../src/report/compare.js'
 import { comparisonMarkdown, MAX_ROWS } from '../src/report/compare-markdown.js'
 
 const ENV = { node: 'v20.0.0', os: 'Linux', cpuModel: 'Test CPU', cpuCount: 2, memoryBytes: 1 << 30, libVersions: {}, command: 'log-bench run', time: '2026-11-23T10:00:00.000Z', hostname: 'h' }
@@ -163,4 +163,17 @@ test('worstFirst and gateFailures: slower first, the largest change first', () =
   assert.deepEqual(worstFirst(rows).map((r) => `${r.verdict} ${r.ratio}`), ['slower 1.5', 'slower 1.1', 'unclear 1.3', 'faster 0.5', 'same 1.01'])
   assert.deepEqual(gateFailures({ comparisons: rows }, ['unclear', 'faster']).map((r) => r.verdict), ['unclear', 'faster'])
   assert.equal(comparisonMarkdown({ mode: 'baseline', baseline: 'pino', alpha: 0.05, noise: 0.02, comparisons: [], notCompared: [] }).includes('nothing compared'), true)
+})
+
+test('--baseline NAME@TAG names the runs that asked for that dist-tag (run --lib ./checkout.mjs,pino@latest)', () => {
+  const dir = tmpDir()
+  const file = resultsFile(dir, 'tag.json', [{ lib: 'pino', libVersion: '10.4.0', times: around(600) }, { lib: 'pino', libVersion: '9.14.0', times: around(500) }, { lib: 'pino-pr', libVersion: '10.5.0', times: around(660) }])
+  const doc = JSON.parse(fs.readFileSync(file, 'utf8'))
+  for (const run of doc.runs) if (run.lib === 'pino') run.libRange = run.libVersion === '10.4.0' ? 'latest' : '9'
+  fs.writeFileSync(file, JSON.stringify(doc))
+  const dataset = loadResults([file])
+  const latest = compareWithBaseline(dataset, 'pino@latest')
+  const done = latest.comparisons.filter((r) => r.measure === 'doneMs').map((r) => `${r.cell} ${r.verdict}`)
+  assert.deepEqual(done.sort(), ['file pino-pr 1 CPU slower', 'file pino@9.14.0 1 CPU faster'])
+  assert.match(compareWithBaseline(dataset, 'pino@next').notCompared.join(), /no cell of pino@next in the results/)
 })

@@ -150,10 +150,14 @@ export function baselineMatcher (baseline) {
   const colon = spec.indexOf(':', at + 1)
   const range = at > 0 ? spec.slice(at + 1, colon > at ? colon : undefined) : null
   const plain = at > 0 ? spec.slice(0, at) + (colon > at ? spec.slice(colon) : '') : spec
-  if (range != null && (range.trim() === '' || semver.validRange(range) == null)) throw new UsageError(`--baseline ${spec}: "${range}" is not a version or range (pino@9, winston@3.2.1, log4js@^6)`)
+  // A dist-tag (pino@latest) names the runs that asked for it: which version it meant is the registry's
+  // answer on the day of the run, recorded as libRange beside the version installed.
+  const tag = range != null && semver.validRange(range) == null && /^[a-z][\w.-]*$/i.test(range) ? range : null
+  if (range != null && tag == null && (range.trim() === '' || semver.validRange(range) == null)) throw new UsageError(`--baseline ${spec}: "${range}" is not a version, range or dist-tag (pino@9, winston@3.2.1, log4js@^6, pino@latest)`)
   return (run) => {
     if (runName(run) === spec) return true
     if (runName({ lib: run.lib, variant: run.variant }) !== plain) return false
+    if (tag != null) return run.libRange === tag
     return range == null || (run.libVersion != null && semver.valid(run.libVersion) != null && semver.satisfies(run.libVersion, range))
   }
 }
