@@ -4,7 +4,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { runCli, tmpDir } from './helpers.js'
 import { loadResults } from '../src/results/read.js'
-import { compareDatasets, compareWithBaseline, gateFailures, worstFirst } from '../src/report/compare.js'
+import { compareDatasets, compareWithBaseline, gateFailures, gateMessage, worstFirst } from '../src/report/compare.js'
 import { comparisonMarkdown, MAX_ROWS } from '../src/report/compare-markdown.js'
 
 const ENV = { node: 'v20.0.0', os: 'Linux', cpuModel: 'Test CPU', cpuCount: 2, memoryBytes: 1 << 30, libVersions: {}, command: 'log-bench run', time: '2026-11-23T10:00:00.000Z', hostname: 'h' }
@@ -162,6 +162,7 @@ test('worstFirst and gateFailures: slower first, the largest change first', () =
   ]
   assert.deepEqual(worstFirst(rows).map((r) => `${r.verdict} ${r.ratio}`), ['slower 1.5', 'slower 1.1', 'unclear 1.3', 'faster 0.5', 'same 1.01'])
   assert.deepEqual(gateFailures({ comparisons: rows }, ['unclear', 'faster']).map((r) => r.verdict), ['unclear', 'faster'])
+  assert.equal(gateMessage([{ cell: 'a\nb\u001b[31m', measure: 'doneMs', type: 'run', verdict: 'slower', ratio: 1.5 }], ['slower'], 4), '--fail-on slower: 1 of 4 comparisons read slower (a b [31m done (ms) slower 1.500×)')
   assert.equal(comparisonMarkdown({ mode: 'baseline', baseline: 'pino', alpha: 0.05, noise: 0.02, comparisons: [], notCompared: [] }).includes('nothing compared'), true)
 })
 

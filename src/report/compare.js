@@ -206,7 +206,11 @@ export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA, noise = DE
 // Why two files gave nothing to compare, in one sentence that says what to do: the cells they share
 // have no finished runs, or no cell is in both and what differs (the library's version, most
 // often: two runs of one library at two versions), or the names of the cells on each side.
-export function whyNothingCompared (result, base, next, { baseFile = 'base', newFile = 'new' } = {}) {
+export function whyNothingCompared (result, base, next, files = {}) {
+  return oneLine(nothingComparedReason(result, base, next, files))
+}
+
+function nothingComparedReason (result, base, next, { baseFile = 'base', newFile = 'new' }) {
   if (result.notCompared.length) return `nothing to compare between ${baseFile} and ${newFile}: ${result.notCompared.join('; ')}`
   const versions = (dataset) => unique([...cellsOf(dataset.runs).values()].map((c) => `${libraryLabel(c.first)} ${c.first.libVersion ?? '(no version)'}`))
   if (!result.ignoreVersion) {
@@ -240,9 +244,13 @@ export function gateFailures (result, failOn) {
 
 // The line --fail-on prints on stderr when it fails: how many rows, and the first few.
 export function gateMessage (failures, failOn, total) {
-  const shown = failures.slice(0, 3).map((r) => `${r.cell} ${measureTitle(r)} ${r.verdict}${r.ratio != null ? ` ${r.ratio.toFixed(3)}×` : ''}`)
+  const shown = failures.slice(0, 3).map((r) => `${oneLine(r.cell)} ${measureTitle(r)} ${r.verdict}${r.ratio != null ? ` ${r.ratio.toFixed(3)}×` : ''}`)
   return `--fail-on ${failOn.join(',')}: ${failures.length} of ${total} comparison${total === 1 ? '' : 's'} read ${unique(failures.map((r) => r.verdict)).join(' or ')} (${shown.join('; ')}${failures.length > 3 ? '; …' : ''})`
 }
+
+// One line whatever the names in it hold (a cell's name comes from a results file): control
+// characters (a newline, an escape) become spaces.
+const oneLine = (text) => String(text).replace(/\p{Cc}+/gu, ' ')
 
 const measureTitle = (r) => MEASURES[r.type]?.find((m) => m.measure === r.measure)?.title ?? r.measure
 
