@@ -2,6 +2,9 @@
 // npm run bench:harness — what the harness itself costs, so its figures can be set beside what it
 // measures: the noop floor, the embedded sink's capacity, the verifier's speed, the per-run
 // overhead, and the peak memory of the primary and the sink. Prints medians of --reps repetitions.
+// --quick: every section in seconds, not minutes (20,000 events, one repetition, 1 and 2 workers,
+// two rounds of the timing comparison), so CI can run it and it cannot rot; its figures check that
+// the harness works, they are not the harness's costs.
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -14,13 +17,21 @@ import { adapterFile } from '../src/loggers/index.js'
 import { nativeUdpReceiver } from '../src/sinks/embedded-sink.js'
 import { verifyFile } from '../src/sinks/verify-files.js'
 import { Verifier } from '../src/sinks/verifier.js'
-import { formatTable } from '../src/report/table.js'
+import { figureColumns, terminalTable } from '../src/report/table.js'
 import { mannWhitneyU, median } from '../src/stats.js'
 
 const SECTIONS = ['floor', 'capacity', 'verifier', 'overhead', 'timing']
-const { values } = parseArgs({ options: { reps: { type: 'string', default: '3' }, events: { type: 'string', default: '1000000' }, only: { type: 'string', default: SECTIONS.join(',') }, 'udp-reader': { type: 'string' } } })
-const reps = Number(values.reps)
-const events = Number(values.events)
+const { values } = parseArgs({ options: { reps: { type: 'string' }, events: { type: 'string' }, only: { type: 'string', default: SECTIONS.join(',') }, 'udp-reader': { type: 'string' }, quick: { type: 'boolean', default: false } } })
+const quick = values.quick
+const reps = Number(values.reps ?? (quick ? 1 : 3))
+const events = Number(values.events ?? (quick ? 20_000 : 1_000_000))
+const WORKERS = quick ? [1, 2] : [1, 8]
+const TIMING_ROUNDS = quick ? 2 : Math.max(reps, 5)
+if (![reps, events].every((n) => Number.isSafeInteger(n) && n > 0)) {
+  process.stderr.write('bench:harness: --reps and --events must be positive integers\n')
+  process.exit(2)
+}
+const formatTable = (titles, rows) => terminalTable({ columns: figureColumns(titles), rows })
 const only = new Set(values.only.split(',').map((s) => s.trim()))
 for (const name of only) {
   if (!SECTIONS.includes(name)) {
@@ -81,12 +92,12 @@ function verifierSpeed () {
 if (values['udp-reader']) {
   if (values['udp-reader'] === 'dgram') process.env.LOG_BENCH_UDP_READER = 'dgram'
   const rows = []
-  for (const cpus of [1, 8]) rows.push(['udp', cpus, values['udp-reader'], await repeat('raw', 'udp', cpus)])
+  for (const cpus of WORKERS) rows.push(['udp', cpus, values['udp-reader'], await repeat('raw', 'udp', cpus)])
   process.stdout.write(JSON.stringify(rows))
   process.exit(0)
 }
 
-process.stderr.write(`log-bench harness benchmark: ${events.toLocaleString('en-US')} events per worker, median of ${reps} runs each; ${os.cpus().length} cores (${os.cpus()[0]?.model?.trim()})\n`)
+process.stderr.write(`log-bench harness benchmark${quick ? ' (--quick: checks that it works; not its figures)' : ''}: ${events.toLocaleString('en-US')} events per worker, median of ${reps} runs each; ${os.cpus().length} cores (${os.cpus()[0]?.model?.trim()})\n`)
 
 if (only.has('floor')) {
   const floor = { console: await repeat('noop', 'console', 1), file: await repeat('noop', 'file', 1) }
@@ -102,10 +113,10 @@ const capacity = []
 if (only.has('capacity') || only.has('overhead')) {
   const readers = nativeUdpReceiver() ? ['native', 'dgram'] : ['dgram']
   for (const reader of readers) {
-    const output = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--udp-reader', reader, '--events', String(events), '--reps', String(reps)], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 })
+    const output = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--udp-reader', reader, '--events', String(events), '--reps', String(reps), ...(quick ? ['--quick'] : [])], { stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 })
     capacity.push(...JSON.parse(output))
   }
-  for (const cpus of [1, 8]) capacity.push(['tcp', cpus, 'node:net', await repeat('raw', 'tcp', cpus)])
+  for (const cpus of WORKERS) capacity.push(['tcp', cpus, 'node:net', await repeat('raw', 'tcp', cpus)])
 }
 if (only.has('capacity')) {
   process.stdout.write(`\nembedded sink capacity (raw baseline senders; received events/s = received / done)${nativeUdpReceiver() ? '' : '; the native UDP receiver is not built (npm rebuild), so UDP is measured on node:dgram only'}\n`)
@@ -121,7 +132,7 @@ if (only.has('verifier')) {
 if (only.has('overhead')) {
   const overhead = []
   for (const transport of ['console', 'file']) {
-    for (const cpus of [1, 8]) overhead.push([transport, cpus, '', await repeat('raw', transport, cpus)])
+    for (const cpus of WORKERS) overhead.push([transport, cpus, '', await repeat('raw', transport, cpus)])
   }
   process.stdout.write('\nharness overhead per run (forking, barrier, verifying, settling: wall time of the run minus done)\n')
   process.stdout.write(formatTable(['transport', 'workers', 'overhead ms', 'done ms', 'primary peak RSS'],
@@ -137,7 +148,7 @@ if (only.has('timing')) {
   const rows = []
   for (const lib of ['noop', 'pino']) {
     const times = settings.map(() => [])
-    for (let round = 0; round < Math.max(reps, 5); round++) {
+    for (let round = 0; round < TIMING_ROUNDS; round++) {
       const order = settings.map((_, i) => i).sort(() => Math.random() - 0.5)
       for (const i of order) {
         const run = await runOnce({ adapterFile: adapterFile(lib), transport: 'file', cpus: 1, events, payload, timeoutMs: 600_000, verify: lib !== 'noop', callTiming: settings[i][1] })

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import fs from 'node:fs'
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import { EXIT, UsageError } from '../src/errors.js'
@@ -44,6 +45,10 @@ function usageMessage (msg) {
   return msg.split('\n')[0]
 }
 
+// log-bench's own version: yargs alone would read the package.json nearest to where it runs, which
+// from an installed copy is the user's project's.
+const { version } = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+
 const COMMANDS = [run, list, http, report, compare, merge, sink]
 const commandNames = COMMANDS.map((c) => c.command.split(' ')[0])
 
@@ -62,10 +67,10 @@ try {
       }
       throw err ?? new UsageError(usageMessage(msg))
     })
-    .epilogue('Exit codes: 0 finished (failed runs are results, recorded in the JSON), 1 harness error, 2 bad input, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP), 131 SIGQUIT: the runs so far are saved.')
+    .epilogue('Exit codes: 0 finished (failed runs are results, recorded in the JSON), 1 harness error, 2 bad input, 3 compare --fail-on found a verdict it names, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP), 131 SIGQUIT: the runs so far are saved.')
     .wrap(Math.min(110, process.stdout.columns || 110))
     .help()
-    .version()
+    .version(version)
     .parseAsync()
 } catch (err) {
   fail(err)

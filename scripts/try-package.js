@@ -1,6 +1,6 @@
 // What a user gets from npm: packs log-bench, installs the tarball into a fresh `npm init -y`
 // project in a temporary directory (npm 11 writes "type": "commonjs" there), runs the shipped
-// `quick` scenario by name, and a CommonJS adapter on console and file, checking that every event
+// `quick` scenario by name, checks `--version` is log-bench's, and a CommonJS adapter on console and file, checking that every event
 // arrived. Needs the npm registry for the dependencies. `npm run try:package [-- --keep]`.
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -31,6 +31,11 @@ try {
   const started = Date.now()
   sh('npm', ['install', '--no-audit', '--no-fund', path.join(work, pack.filename)], project)
   say(`installed in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+
+  // log-bench's version, not the project's (npm init -y writes 1.0.0).
+  const version = sh('npx', ['log-bench', '--version'], project, { quiet: true }).trim()
+  say(`npx log-bench --version: ${version}`)
+  if (version !== readJson(path.join(ROOT, 'package.json')).version) problems.push(`--version printed ${version}, not log-bench's ${readJson(path.join(ROOT, 'package.json')).version}`)
 
   sh('npx', ['log-bench', 'run', '--scenario', 'quick', '--quiet'], project, { quiet: true })
   const quick = readJson(path.join(project, 'results', 'quick.json'))

@@ -20,7 +20,9 @@ export const exitCodeFor = (signal) => 128 + (os.constants.signals[signal] ?? 2)
 export const EXIT = Object.freeze({
   OK: 0,
   HARNESS_ERROR: 1,
-  USAGE: 2
+  USAGE: 2,
+  // compare --fail-on: a comparison read a verdict the gate names (slower, …).
+  FAIL_ON: 3
 })
 
 // The user (Ctrl-C, a closed terminal) or the system (SIGTERM) stopped the run: recorded as interrupted, then rethrown.

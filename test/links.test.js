@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import { ROOT } from './helpers.js'
+import { ROOT, readJson } from './helpers.js'
 
 // The documentation a reader follows: README.md, CHANGELOG.md and every page of docs/.
 const DOCS = ['README.md', 'CHANGELOG.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
@@ -54,13 +54,13 @@ function anchorsOf (file) {
   return anchorsCache.get(file)
 }
 
-function linksOf (file) {
+function linksOf (file, { absolute = false } = {}) {
   const links = []
   for (const line of proseLines(fs.readFileSync(path.join(ROOT, file), 'utf8'))) {
     const prose = line.replace(/`[^`]*`/g, '')
     for (const match of prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|\bhref="([^"]+)"|\bsrc="([^"]+)"/g)) links.push(match[1] ?? match[2] ?? match[3])
   }
-  return links.filter((link) => !/^[a-z][a-z0-9+.-]*:/i.test(link))
+  return absolute ? links : links.filter((link) => !/^[a-z][a-z0-9+.-]*:/i.test(link))
 }
 
 test('the anchor of a heading is GitHub\'s', () => {
@@ -87,4 +87,39 @@ test('every relative link in README, CHANGELOG and docs/ resolves, file and anch
   }
   assert.ok(checked > 20, `only ${checked} links found: is the link pattern still right?`)
   assert.deepEqual(broken, [])
+})
+
+// README is also the package's page on the registry, where a relative link resolves only to what the
+// package ships: a link to anything else (results/, docker/, test/fixtures/, images/) must be
+// absolute, to the repository that package.json names (repository, homepage and bugs, one base).
+test('README links by relative path only to what the package ships, and to the rest by the repository\'s address', () => {
+  const pkg = readJson(path.join(ROOT, 'package.json'))
+  const base = pkg.homepage.replace(/#.*$/, '')
+  assert.match(base, /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/)
+  assert.deepEqual(pkg.repository, { type: 'git', url: `git+${base}.git` })
+  assert.deepEqual(pkg.bugs, { url: `${base}/issues` })
+  // npm packs these whatever "files" says.
+  const shipped = (target) => ['README.md', 'package.json', 'LICENSE'].includes(target) || pkg.files.some((entry) => (entry.endsWith('/') ? target.startsWith(entry) : target === entry))
+  const problems = []
+  let repositoryLinks = 0
+  for (const link of linksOf('README.md', { absolute: true })) {
+    const [target, anchor] = link.split('#')
+    if (link.startsWith(`${base}/`)) {
+      repositoryLinks++
+      const inRepository = /^\/(?:blob|tree)\/main\/(.+)$/.exec(link.slice(base.length).split('#')[0])?.[1]
+      if (inRepository == null) {
+        if (link !== `${base}/issues`) problems.push(`${link}: not a file of the repository (${base}/blob/main/<path>)`)
+        continue
+      }
+      const file = path.join(ROOT, decodeURIComponent(inRepository))
+      if (!fs.existsSync(file)) problems.push(`${link}: no such file in the repository`)
+      else if (shipped(inRepository)) problems.push(`${link}: the package ships ${inRepository}: link it by relative path`)
+      else if (anchor && file.endsWith('.md') && !anchorsOf(file).has(anchor)) problems.push(`${link}: no such heading`)
+      continue
+    }
+    if (/^[a-z][a-z0-9+.-]*:/i.test(link) || target === '') continue
+    if (!shipped(path.posix.normalize(decodeURIComponent(target)))) problems.push(`${link}: not in the package ("files" in package.json): link ${base}/blob/main/${target}`)
+  }
+  assert.ok(repositoryLinks >= 4, `only ${repositoryLinks} links to the repository: is the base still ${base}?`)
+  assert.deepEqual(problems, [])
 })

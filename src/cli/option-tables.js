@@ -1,5 +1,5 @@
 import { DEFAULT_WORKLOAD, WORKLOADS } from '../engine/workloads.js'
-import { DEFAULT_ALPHA, DEFAULT_NOISE } from '../report/compare.js'
+import { DEFAULT_ALPHA, DEFAULT_NOISE, GATE_VERDICTS } from '../report/compare.js'
 import { DEFAULT_ORDER, ORDERS } from '../bench/orchestrator.js'
 import { EXPORTERS, FORMATS } from '../report/exporters.js'
 import { BUILTIN_LIBS, LIB_SETS } from '../loggers/index.js'
@@ -108,7 +108,10 @@ export const COMPARE_OPTIONS = [
   { name: 'baseline', describe: 'compare every cell of one results file with this library\'s cell of the same transport, workers, workload, size and receiving end (a name as in the results: pino, pino:sync, an adapter\'s name)' },
   ALPHA,
   NOISE,
-  { name: 'json', type: 'boolean', describe: 'print the comparisons as JSON ({ comparisons: [...] }, one row per cell and measure) instead of tables' }
+  { name: 'json', type: 'boolean', describe: 'print the comparisons as JSON ({ comparisons: [...] }, one row per cell and measure) instead of tables' },
+  { name: 'markdown', type: 'boolean', describe: 'print a short markdown comparison for a pull-request comment (verdicts worst first, at most 40 rows) instead of tables' },
+  { name: 'fail-on', list: true, values: GATE_VERDICTS, describe: 'exit with code 3 when a comparison reads one of these verdicts (e.g. slower, or slower,unclear); the comparison is printed first' },
+  { name: 'ignore-version', type: 'boolean', describe: 'two files: pair each cell with the cell of the other file that differs only in the library\'s version (run --lib pino@9 and run --lib pino@10 as two files); not interleaved, so the drift between the two sessions is part of each ratio' }
 ]
 
 export const MERGE_OPTIONS = [

@@ -1,6 +1,6 @@
 import semver from 'semver'
 import { UsageError } from '../errors.js'
-import { comparisonGroupKey, cellKey, dimensionValue, inPlanOrder, RUN_TYPES, runTypeOf } from '../results/model.js'
+import { CELL_FIELDS, comparisonGroupKey, cellKey, dimensionValue, inPlanOrder, RUN_TYPES, runTypeOf } from '../results/model.js'
 import { compared } from '../results/run-types/index.js'
 import { reportRunType } from './run-types.js'
 import { environmentDifference } from '../results/read.js'
@@ -50,17 +50,23 @@ export const MEASURES = Object.fromEntries(RUN_TYPES.map((type) => [type.name, c
 
 const IDENTITY = ['type', 'lib', 'variant', 'workload', 'transport', 'sink', 'cpus', 'events', 'size', 'mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds']
 
-function cellsOf (runs) {
+// keyOf: the cell's identity (cellKey); compareDatasets --ignore-version keys without the library's
+// version, so a cell may then hold runs of two versions (versions lists them).
+function cellsOf (runs, keyOf = cellKey) {
   const cells = new Map()
   for (const run of inPlanOrder(runs)) {
     const type = dimensionValue(run, 'type')
     if (!MEASURES[type]) continue
-    const key = cellKey(run)
-    if (!cells.has(key)) cells.set(key, { key, type, first: run, runs: [] })
-    cells.get(key).runs.push(run)
+    const key = keyOf(run)
+    if (!cells.has(key)) cells.set(key, { key, type, first: run, runs: [], versions: [] })
+    const cell = cells.get(key)
+    cell.runs.push(run)
+    if (!cell.versions.includes(run.libVersion ?? null)) cell.versions.push(run.libVersion ?? null)
   }
   return cells
 }
+
+const withoutVersion = (run) => cellKey(run, { except: ['libVersion'] })
 
 // A cell's name in the tables: what tells it apart among the compared cells (see cellName in
 // src/report/run-types.js).
@@ -144,24 +150,33 @@ export function baselineMatcher (baseline) {
   const colon = spec.indexOf(':', at + 1)
   const range = at > 0 ? spec.slice(at + 1, colon > at ? colon : undefined) : null
   const plain = at > 0 ? spec.slice(0, at) + (colon > at ? spec.slice(colon) : '') : spec
-  if (range != null && (range.trim() === '' || semver.validRange(range) == null)) throw new UsageError(`--baseline ${spec}: "${range}" is not a version or range (pino@9, winston@3.2.1, log4js@^6)`)
+  // A dist-tag (pino@latest) names the runs that asked for it: which version it meant is the registry's
+  // answer on the day of the run, recorded as libRange beside the version installed.
+  const tag = range != null && semver.validRange(range) == null && /^[a-z][\w.-]*$/i.test(range) ? range : null
+  if (range != null && tag == null && (range.trim() === '' || semver.validRange(range) == null)) throw new UsageError(`--baseline ${spec}: "${range}" is not a version, range or dist-tag (pino@9, winston@3.2.1, log4js@^6, pino@latest)`)
   return (run) => {
     if (runName(run) === spec) return true
     if (runName({ lib: run.lib, variant: run.variant }) !== plain) return false
+    if (tag != null) return run.libRange === tag
     return range == null || (run.libVersion != null && semver.valid(run.libVersion) != null && semver.satisfies(run.libVersion, range))
   }
 }
 
-// Each cell of `next` against the same cell of `base` (before/after), every measure.
-export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE, baseLabel = 'base' } = {}) {
-  const baseCells = cellsOf(base.runs)
-  const newCells = cellsOf(next.runs)
+// Each cell of `next` against the same cell of `base` (before/after), every measure. With
+// ignoreVersion, a cell is paired with the cell of the other file that differs from it only in the
+// library's version (pino 9.14.0 in base, 10.4.0 in new): each file must then hold one version per
+// cell, and the rows say which two were compared (baseLibVersion, libVersion).
+export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE, baseLabel = 'base', ignoreVersion = false } = {}) {
+  const keyOf = ignoreVersion ? withoutVersion : cellKey
+  const baseCells = cellsOf(base.runs, keyOf)
+  const newCells = cellsOf(next.runs, keyOf)
   const name = namer([...baseCells.values(), ...newCells.values()])
   const result = {
     mode: 'files',
     baseline: baseLabel,
     alpha,
     noise,
+    ignoreVersion,
     comparisons: [],
     onlyBase: [...baseCells.values()].filter((c) => !newCells.has(c.key)).map(name),
     onlyNew: [...newCells.values()].filter((c) => !baseCells.has(c.key)).map(name),
@@ -170,16 +185,82 @@ export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA, noise = DE
   for (const [key, b] of baseCells) {
     const n = newCells.get(key)
     if (!n) continue
+    const mixed = [['base', b], ['new', n]].find(([, cell]) => cell.versions.length > 1)
+    if (mixed) {
+      result.notCompared.push(`${name(b)} (${mixed[0]} holds ${b.first.lib} ${mixed[1].versions.join(' and ')} in this cell: --ignore-version pairs one version per file)`)
+      continue
+    }
     if (!finished(b.runs) || !finished(n.runs)) {
       result.notCompared.push(`${name(b)} (base: ${why(b.runs)}; new: ${why(n.runs)})`)
       continue
     }
     for (const measure of MEASURES[b.type]) {
       const compared = row({ cell: b, name: name(b), measure, baseline: baseLabel, baselineRuns: b.runs, runs: n.runs, options: { alpha, noise } })
+      if (ignoreVersion) Object.assign(compared, { cell: `${compared.cell}${b.versions[0] === n.versions[0] ? '' : ` ${b.versions[0]} → ${n.versions[0]}`}`, baseLibVersion: b.versions[0], libVersion: n.versions[0] })
       if (compared.verdict != null) result.comparisons.push(compared)
     }
   }
   return result
+}
+
+// Why two files gave nothing to compare, in one sentence that says what to do: the cells they share
+// have no finished runs, or no cell is in both and what differs (the library's version, most
+// often: two runs of one library at two versions), or the names of the cells on each side.
+export function whyNothingCompared (result, base, next, files = {}) {
+  return oneLine(nothingComparedReason(result, base, next, files))
+}
+
+function nothingComparedReason (result, base, next, { baseFile = 'base', newFile = 'new' }) {
+  if (result.notCompared.length) return `nothing to compare between ${baseFile} and ${newFile}: ${result.notCompared.join('; ')}`
+  const versions = (dataset) => unique([...cellsOf(dataset.runs).values()].map((c) => `${libraryLabel(c.first)} ${c.first.libVersion ?? '(no version)'}`))
+  if (!result.ignoreVersion) {
+    const baseKeys = new Set([...cellsOf(base.runs, withoutVersion).keys()])
+    if ([...cellsOf(next.runs, withoutVersion).keys()].some((key) => baseKeys.has(key))) {
+      return `no cell is in both ${baseFile} and ${newFile}: their cells differ in the library's version (${versions(base).join(', ')} in ${baseFile}; ${versions(next).join(', ')} in ${newFile}). ` +
+        'To compare two versions, measure them in one run, interleaved (log-bench run --lib pino@9,pino@10, then compare that file --baseline pino@9), ' +
+        'or pair these two files\' cells across versions with --ignore-version (two sessions, not interleaved: the drift between them is part of each ratio)'
+    }
+  }
+  const differing = CELL_FIELDS.filter((field) => field !== 'libVersion').map((field) => {
+    const of = (dataset) => unique(dataset.runs.map((r) => String(dimensionValue(r, field) ?? '-')))
+    const [a, b] = [of(base), of(next)]
+    return a.join() === b.join() ? null : `${field} ${a.join('/')} vs ${b.join('/')}`
+  }).filter(Boolean)
+  const cells = (list) => (list.length > 4 ? `${list.slice(0, 4).join(', ')} and ${list.length - 4} more` : list.join(', ') || 'none')
+  return `no cell is in both ${baseFile} and ${newFile}${differing.length ? ` (they differ in ${differing.join('; ')})` : ''}: ${baseFile} has ${cells(result.onlyBase)}; ${newFile} has ${cells(result.onlyNew)}. compare pairs cells with the same library, version, transport, workers, workload, size, receiving end and events`
+}
+
+const libraryLabel = (run) => runName({ lib: run.lib, variant: run.variant })
+
+// The verdicts --fail-on can name: slower and faster (times and rates), unclear (an interval too wide
+// to call, where the statistics give that verdict), higher and lower (measures without a better
+// direction, such as memory).
+export const GATE_VERDICTS = ['slower', 'faster', 'unclear', 'higher', 'lower']
+
+// The rows whose verdict --fail-on names, worst first.
+export function gateFailures (result, failOn) {
+  return worstFirst(result.comparisons.filter((r) => failOn.includes(r.verdict)))
+}
+
+// The line --fail-on prints on stderr when it fails: how many rows, and the first few.
+export function gateMessage (failures, failOn, total) {
+  const shown = failures.slice(0, 3).map((r) => `${oneLine(r.cell)} ${measureTitle(r)} ${r.verdict}${r.ratio != null ? ` ${r.ratio.toFixed(3)}×` : ''}`)
+  return `--fail-on ${failOn.join(',')}: ${failures.length} of ${total} comparison${total === 1 ? '' : 's'} read ${unique(failures.map((r) => r.verdict)).join(' or ')} (${shown.join('; ')}${failures.length > 3 ? '; …' : ''})`
+}
+
+// One line whatever the names in it hold (a cell's name comes from a results file): control
+// characters (a newline, an escape) become spaces.
+const oneLine = (text) => String(text).replace(/\p{Cc}+/gu, ' ')
+
+const measureTitle = (r) => MEASURES[r.type]?.find((m) => m.measure === r.measure)?.title ?? r.measure
+
+// Worst first: slower, then unclear, higher/lower, faster, same; within a verdict, the largest
+// change first (a ratio's distance from 1, on a log scale, so 2× and 0.5× weigh alike).
+const VERDICT_ORDER = ['slower', 'unclear', 'higher', 'lower', 'faster', 'same']
+export function worstFirst (rows) {
+  const rank = (r) => (VERDICT_ORDER.includes(r.verdict) ? VERDICT_ORDER.indexOf(r.verdict) : VERDICT_ORDER.length)
+  const size = (r) => (r.ratio != null ? Math.abs(Math.log(r.ratio)) : r.baselineMedian ? Math.abs(r.difference / r.baselineMedian) : Math.abs(r.difference ?? 0))
+  return [...rows].sort((a, b) => rank(a) - rank(b) || size(b) - size(a))
 }
 
 export function renderComparison (result, { baseLabel = null, newLabel = null, environmentNote = null } = {}) {
@@ -187,6 +268,7 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
   if (result.mode === 'files') out.push(`base: ${baseLabel}`, `new:  ${newLabel}`)
   else out.push(`baseline: ${result.baseline} (each cell against the ${result.baseline} cell of the same ${result.groupWords ?? RUN_TYPES[0].groupWords})`)
   if (environmentNote) out.push(`note: ${environmentNote}`)
+  if (result.ignoreVersion) out.push(`note: ${IGNORE_VERSION_NOTE}`)
   out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its ${CONFIDENCE * 100}% interval (distribution-free, Hodges–Lehmann), p from the two-sided Mann–Whitney U test. Verdict: same when p ≥ ${result.alpha} or the interval lies within ±${+(result.noise * 100).toFixed(2)}% (--noise); faster/slower otherwise (for events/s and requests/s, more is faster).`)
   const measures = unique(result.comparisons.map((r) => r.measure))
   for (const measureName of measures) {
@@ -230,10 +312,12 @@ function intervalText (r, measure) {
   return `${signed(r.difference)} [${signed(r.diffLow)}, ${signed(r.diffHigh)}]${mark}`
 }
 
+export const IGNORE_VERSION_NOTE = 'cells paired across library versions (--ignore-version): the two files were measured in two sessions, not interleaved, so the machine\'s drift between them is part of every ratio; one run of both versions (--lib pino@9,pino@10, compare --baseline pino@9) interleaves them'
+
 // The rows as JSON (--json): the comparisons and what could not be compared.
 export function comparisonJson (result) {
-  const { mode, baseline, alpha, noise, comparisons, notCompared, onlyBase = [], onlyNew = [] } = result
-  return JSON.stringify({ mode, baseline, alpha, noise, confidence: CONFIDENCE, method: 'ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test', comparisons, notCompared, onlyBase, onlyNew }, null, 2) + '\n'
+  const { mode, baseline, alpha, noise, ignoreVersion = false, comparisons, notCompared, onlyBase = [], onlyNew = [] } = result
+  return JSON.stringify({ mode, baseline, alpha, noise, ignoreVersion, confidence: CONFIDENCE, method: 'ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test', comparisons, notCompared, onlyBase, onlyNew }, null, 2) + '\n'
 }
 
 export function describeSource (file, dataset) {

@@ -1,3 +1,4 @@
+import { benchmarkActionExport, bmfExport } from './ci-formats.js'
 import { csvExport } from './csv.js'
 import { htmlExport } from './html.js'
 import { resultsReadme } from './results-readme.js'
@@ -6,7 +7,7 @@ import { terminalExport } from './terminal.js'
 // Every export format behind one interface: { name, describe, targets({ out }) → the files it will
 // write (checked before anything is written), write(dataset, { out, images }) → files written }.
 // The terminal is one of them: it writes to stdout and names no file.
-export const EXPORTERS = [resultsReadme, htmlExport, csvExport, terminalExport]
+export const EXPORTERS = [resultsReadme, htmlExport, csvExport, terminalExport, bmfExport, benchmarkActionExport]
 export const FORMATS = EXPORTERS.map((e) => e.name)
 
 export function exporterFor (name) {

@@ -1,0 +1,49 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import path from 'node:path'
+import { ROOT } from './helpers.js'
+
+// npm run bench:harness and bench:truth are long measurements run by hand; their --quick modes run
+// every step of each in seconds, here, so that neither can break unnoticed. Their figures at that
+// size say nothing and are not checked; what is checked: exit 0, every table printed, no step failed.
+function runScript (script, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'benchmarks', script), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (c) => { stdout += c })
+    child.stderr.on('data', (c) => { stderr += c })
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL')
+      reject(new Error(`${script} ${args.join(' ')} did not finish in 5 minutes\n${stderr}`))
+    }, 300_000)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stdout, stderr })
+    })
+  })
+}
+
+test('bench:harness --quick: every section runs and prints its table', async () => {
+  const { code, stdout, stderr } = await runScript('harness.js', ['--quick'])
+  assert.equal(code, 0, stderr)
+  assert.match(stderr, /--quick: checks that it works; not its figures\): 20,000 events per worker/)
+  for (const heading of [/^noop floor/m, /^embedded sink capacity/m, /^verifier: a 20,000-line pino-style file/m, /^harness overhead per run/m, /^what timing each call costs/m]) assert.match(stdout, heading)
+  assert.match(stdout, /^\| console +\| +[\d.,]+ \| +[\d.,]+ \| +[\d.,]+ \|$/m)
+  assert.match(stdout, /^\| tcp +\| +2 \| node:net \|/m)
+  assert.match(stdout, /^\| pino +\| 1 in \d+ \(default\) \|/m)
+})
+
+test('bench:truth --quick: raw and pino side by side with their plain scripts, allocation and syslog', async () => {
+  const { code, stdout, stderr } = await runScript('truth.js', ['--quick'])
+  assert.equal(code, 0, stderr)
+  assert.doesNotMatch(stderr, /FAILED/)
+  for (const lib of ['raw', 'pino']) {
+    for (const transport of ['console', 'file']) assert.match(stdout, new RegExp(`^\\| ${lib} \\| ${transport} \\| [\\d,]+ \\([\\d,]+\\) \\| [\\d,]+ \\([\\d,]+\\) \\| [\\d.]+× \\| (yes|\\*\\*no\\*\\*) `, 'm'))
+  }
+  assert.match(stdout, /^Bytes allocated per event, pino to a file, 20,000 events/m)
+  assert.match(stdout, /^\| pino \| file \| [\d,]+ \([\d,–]+\) \| [\d,]+ \([\d,–]+\) \| [\d.]+× \| (yes|\*\*no\*\*) \|$/m)
+  assert.match(stdout, /^\| pino \| tcp \| [\d,]+ \| 2,000\/2,000 \| /m)
+  assert.doesNotMatch(stdout, /failed/)
+})
