@@ -1,8 +1,7 @@
-import { loadResults } from '../results/read.js'
-import { DEFAULT_NOISE, compareDatasets, baselineMatcher, compareWithBaseline, comparisonJson, describeSource, environmentNoteFor, renderComparison } from '../report/compare.js'
-import { UsageError } from '../errors.js'
-import { COMPARE_OPTIONS } from './option-tables.js'
-import { addOptions, parseOptions } from './options.js'
+import { comparisonJson, renderComparison } from '../report/compare.js'
+import { compareFrom } from '../api/compare.js'
+import { COMPARE_OPTIONS } from '../api/option-tables.js'
+import { addOptions } from '../api/options.js'
 
 export const command = 'compare <base> [new]'
 export const describe = 'Compare cells with a verdict (faster, slower, same): two results files cell by cell, or the cells of one file against a baseline library (--baseline)'
@@ -16,24 +15,6 @@ export function builder (yargs) {
 }
 
 export async function handler (argv) {
-  const { baseline, alpha, noise = null, json } = parseOptions(COMPARE_OPTIONS, argv)
-  const options = { alpha, noise: noise ?? DEFAULT_NOISE }
-  let result
-  let labels = {}
-  if (baseline != null) {
-    const name = baseline.trim()
-    if (name === '') throw new UsageError('--baseline needs a library name, e.g. --baseline pino')
-    if (argv.new != null) throw new UsageError(`--baseline compares the cells of one results file: give one file, not two (${argv.base}, ${argv.new})`)
-    const dataset = loadResults([String(argv.base)])
-    result = compareWithBaseline(dataset, name, options)
-    const isBaseline = baselineMatcher(name)
-    if (!dataset.runs.some(isBaseline)) throw new UsageError(`--baseline ${name}: ${result.notCompared[0]}`)
-  } else {
-    if (argv.new == null) throw new UsageError('compare needs two results files (base and new), or one file and --baseline LIB')
-    const base = loadResults([String(argv.base)])
-    const next = loadResults([String(argv.new)])
-    result = compareDatasets(base, next, { ...options, baseLabel: String(argv.base) })
-    labels = { baseLabel: describeSource(argv.base, base), newLabel: describeSource(argv.new, next), environmentNote: environmentNoteFor(base, next) }
-  }
-  process.stdout.write(json ? comparisonJson(result) : renderComparison(result, labels))
+  const { result, labels } = compareFrom(argv)
+  process.stdout.write(argv.json ? comparisonJson(result) : renderComparison(result, labels))
 }

@@ -1,4 +1,4 @@
-import { cellUnsupported, runtimeUnsupported } from '../bench/orchestrator.js'
+import { cellUnsupported, runtimeUnsupported } from '../runner/unsupported.js'
 import { currentRuntime } from '../versions/runtimes.js'
 import { cellKey, defaultSink } from '../results/model.js'
 import { middlewareUnsupportedReason, requestLoggerInfo } from './request-loggers.js'
@@ -11,7 +11,7 @@ const SETUP_AND_VERIFY_SECONDS = 120
 
 // Cells in plan order: transport, workers, logs per request, size, then the libraries with the `none`
 // baseline first (runCells interleaves their runs, or keeps this order with --order blocked).
-// Each cell has the shape runCells (src/bench/orchestrator.js) executes, like the cells of `run`.
+// Each cell has the shape runCells (src/runner/orchestrator.js) executes, like the cells of `run`.
 export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, runtimes = [currentRuntime()], receiverOptions = {}, placement = null }) {
   const ordered = [...libs.filter((l) => l.name === BASELINE), ...libs.filter((l) => l.name !== BASELINE)]
   const timeoutMs = (load.warmupSeconds + load.durationSeconds + SETUP_AND_VERIFY_SECONDS) * 1000

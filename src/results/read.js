@@ -51,7 +51,13 @@ function validateRun (run, index, bad) {
 // different machines or Node versions are refused: pooling them would average two environments.
 export function loadResults (files) {
   if (files.length === 0) throw new UsageError('give at least one results file')
-  const docs = files.map((file) => ({ file, doc: readResultsFile(file) }))
+  return loadDocuments(files.map((file) => ({ file, doc: readResultsFile(file), realPath: fs.realpathSync(file) })))
+}
+
+// As loadResults, from documents already read and checked: [{ file, doc, realPath? }], where `file`
+// names the document (its path, or how the API's caller passed it: "results document 1").
+export function loadDocuments (docs) {
+  const files = docs.map((d) => d.file)
   refuseDuplicates(docs)
   refuseMixedEnvironments(docs)
   refuseMixedEventCounts(docs)
@@ -97,8 +103,8 @@ export function environmentDifference (a, b) {
 // host and start time, which a copy, a resumed file and a merged file keep.
 function refuseDuplicates (docs) {
   const seen = new Map()
-  docs.forEach(({ file, doc }, index) => {
-    const sources = [[`file ${fs.realpathSync(file)}`, 'the same file'], ...[doc.env, ...(doc.env.shards ?? [])].map((e) => [`run ${e.hostname}|${e.time}`, `results of the same invocation (started ${e.time})`])]
+  docs.forEach(({ file, doc, realPath }, index) => {
+    const sources = [...(realPath ? [[`file ${realPath}`, 'the same file']] : []), ...[doc.env, ...(doc.env.shards ?? [])].map((e) => [`run ${e.hostname}|${e.time}`, `results of the same invocation (started ${e.time})`])]
     for (const [id, what] of sources) {
       const before = seen.get(id)
       if (before && before.index !== index) throw new UsageError(`${before.file} and ${file} are ${what}: their runs would be counted twice; give each results file once`)

@@ -1,6 +1,6 @@
 import { DEFAULT_WORKLOAD, WORKLOADS } from '../engine/workloads.js'
 import { DEFAULT_ALPHA, DEFAULT_NOISE } from '../report/compare.js'
-import { DEFAULT_ORDER, ORDERS } from '../bench/orchestrator.js'
+import { DEFAULT_ORDER, ORDERS } from '../runner/orchestrator.js'
 import { EXPORTERS, FORMATS } from '../report/exporters.js'
 import { BUILTIN_LIBS, LIB_SETS } from '../loggers/index.js'
 import { BASELINE } from '../results/http-summary.js'
@@ -28,20 +28,20 @@ export const SYSLOG_OPTIONS = [
   { name: 'syslog-output', matrix: true, describe: 'the output file of the server given by --syslog-host, when it is an rsyslog using docker/rsyslog.conf with its output shared with this machine (docker/compose.yaml): its events are then counted from that file like a local rsyslog\'s' }
 ]
 
-// The order of the runs, for both commands (src/bench/orchestrator.js, docs/comparisons.md).
+// The order of the runs, for both commands (src/runner/orchestrator.js, docs/comparisons.md).
 export const ORDER_OPTIONS = [
   { name: 'order', values: ORDERS, default: DEFAULT_ORDER, describe: 'interleaved: rounds, run 1 of every cell, then run 2…, the cells of a round in an order shuffled from --seed, so that a slow minute of the machine falls on every library alike; blocked: each cell\'s runs back to back' },
   { name: 'seed', int: { min: 0, max: 2 ** 31 - 1 }, defaultText: 'a new one', describe: 'seed of the interleaved order, recorded in the results as env.order; give it again to repeat an order' }
 ]
 
 const ALPHA = { name: 'alpha', parse: parseAlpha, takes: 'a number between 0 and 1', default: String(DEFAULT_ALPHA), describe: 'significance level: p of the two-sided Mann–Whitney U test below it can read faster or slower' }
-const NOISE = { name: 'noise', parse: parseNoise, takes: 'a fraction (0.02) or a percentage (2%)', defaultText: `${DEFAULT_NOISE * 100}%`, describe: 'noise threshold: a difference whose 95% interval lies within ±noise reads same' }
+const NOISE = { name: 'noise', parse: parseNoise, takes: 'a fraction (0.02) or a percentage (2%)', default: `${DEFAULT_NOISE * 100}%`, describe: 'noise threshold: a difference whose 95% interval lies within ±noise reads same' }
 
 const libraries = `${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries)`
 const CACHE = { name: 'cache', parse: cacheDirectory, defaultText: '$XDG_CACHE_HOME/log-bench, else ~/.cache/log-bench', describe: 'where library versions and runtimes are installed' }
 // Checked as names here; installed (and probed) once the other options are known to be right.
 const runtimeList = (value) => parseRuntimes(list(value, 'runtime')).map((r) => r.spec)
-const QUIET = { name: 'quiet', type: 'boolean', describe: 'no progress on stderr' }
+const QUIET = { name: 'quiet', type: 'boolean', cliOnly: true, describe: 'no progress on stderr' }
 const FORCE = (where) => ({ name: 'force', type: 'boolean', describe: `replace an existing results file at ${where}; without it an existing file is refused` })
 
 export const RUN_OPTIONS = [
@@ -108,7 +108,7 @@ export const COMPARE_OPTIONS = [
   { name: 'baseline', describe: 'compare every cell of one results file with this library\'s cell of the same transport, workers, workload, size and receiving end (a name as in the results: pino, pino:sync, an adapter\'s name)' },
   ALPHA,
   NOISE,
-  { name: 'json', type: 'boolean', describe: 'print the comparisons as JSON ({ comparisons: [...] }, one row per cell and measure) instead of tables' }
+  { name: 'json', type: 'boolean', cliOnly: true, describe: 'print the comparisons as JSON ({ comparisons: [...] }, one row per cell and measure) instead of tables' }
 ]
 
 export const MERGE_OPTIONS = [
