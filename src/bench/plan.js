@@ -4,6 +4,7 @@ import { DEFAULT_VARIANT, libLabel } from '../loggers/index.js'
 import { currentRuntime } from '../versions/runtimes.js'
 import { cellUnsupported, runtimeUnsupported } from '../runner/unsupported.js'
 import { runOnce } from './run-once.js'
+import { RUN_TYPE } from '../results/run-types/run.js'
 
 // Expands checked `run` options into cells in the order they run: transport, library (and
 // variant), runtime, workload, worker count, size. A cell knows how to execute one of its runs and
@@ -40,7 +41,7 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
                 common,
                 runs,
                 unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ?? cellUnsupported(lib, variant, transport, workload),
-                empty: emptyRunMeasures,
+                empty: RUN_TYPE.empty,
                 execute: (signal, onLive) => runOnce({ adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version, runtime, transport, cpus: workers, events, payload, workload, variant, rate, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir ?? undefined, onLive })
               })
             }
@@ -63,16 +64,4 @@ function describeRun (record) {
   const received = record.received != null ? `, received ${record.received}/${record.expected ?? record.sent}` : ''
   const paced = record.rate && record.loggingMs != null ? ` (paced over ${record.loggingMs.toFixed(0)} ms)` : ''
   return `unblocked ${record.unblockedMs.toFixed(0)} ms${paced}, done ${record.doneMs.toFixed(0)} ms${received}`
-}
-
-export function emptyRunMeasures () {
-  return {
-    sent: null, received: null, corrupt: null, duplicates: null, dropRate: null,
-    unblockedMs: null, doneMs: null, eventsPerSec: null, mbPerSec: null,
-    cpuUserMs: null, cpuSystemMs: null, maxRssBytes: null, totalRssPeakBytes: null, maxHeapBytes: null,
-    gcCount: null, gcPauseMs: null, gcMaxPauseMs: null, allocBytesPerEvent: null,
-    cpuMainThreadMs: null, cpuOtherThreadsMs: null, nsCpuPerEvent: null, callLatencyNs: null,
-    loggingMs: null, eventLoopDelayNs: null,
-    overheadMs: null, expected: null, nsPerEvent: null, timeseries: []
-  }
 }

@@ -2,7 +2,8 @@ import { cellUnsupported, runtimeUnsupported } from '../runner/unsupported.js'
 import { currentRuntime } from '../versions/runtimes.js'
 import { cellKey, defaultSink } from '../results/model.js'
 import { middlewareUnsupportedReason, requestLoggerInfo } from './request-loggers.js'
-import { emptyHttpMeasures, runHttpOnce } from './run-once.js'
+import { runHttpOnce } from './run-once.js'
+import { HTTP_TYPE } from '../results/run-types/http.js'
 import { BASELINE } from '../results/http-summary.js'
 
 // Seconds a run may take beyond its warm-up and load: forking the server, building the logger,
@@ -47,7 +48,7 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
                 common,
                 runs,
                 unsupported: unsupportedReason({ lib, mode, transport, runtime, workers }),
-                empty: emptyHttpMeasures,
+                empty: HTTP_TYPE.empty,
                 execute: (signal) => runHttpOnce({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement })
               })
             }

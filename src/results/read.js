@@ -5,11 +5,12 @@ import { cellKey, inPlanOrder, runTypeName, SCHEMA_VERSION } from './model.js'
 import { runTypeOf } from './run-types/index.js'
 import { describeRecord } from './run-types/checks.js'
 import { SUMMARIZERS } from './summaries.js'
+import { ENV_REQUIRED } from './schema.js'
 
 // Reads results documents back for the exporters. Anything that is not a complete log-bench
-// results document of our schema is bad input: one UsageError naming the file and the problem.
+// results document of our schema (schema/results.schema.json) is bad input: one UsageError naming
+// the file, the run, the field and the problem.
 
-const ENV_FIELDS = ['node', 'os', 'cpuModel', 'cpuCount', 'memoryBytes', 'libVersions', 'command', 'time']
 // What must match for runs from several files to be summarized together.
 const ENVIRONMENT_FIELDS = ['cpuModel', 'cpuCount', 'memoryBytes', 'os', 'node']
 
@@ -25,7 +26,7 @@ export function validateDocument (doc, file) {
   if (doc.tool !== 'log-bench' || doc.kind !== 'results') throw bad('not a log-bench results document (tool/kind fields missing or different)')
   if (doc.schema !== SCHEMA_VERSION) throw bad(`results schema version ${JSON.stringify(doc.schema ?? null)}; this log-bench reads version ${SCHEMA_VERSION}`)
   if (doc.env === null || typeof doc.env !== 'object') throw bad('missing field "env"')
-  for (const field of ENV_FIELDS) {
+  for (const field of ENV_REQUIRED) {
     if (!(field in doc.env)) throw bad(`missing field "env.${field}"`)
   }
   if (!Array.isArray(doc.runs)) throw bad('missing field "runs" (expected an array)')

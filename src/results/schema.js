@@ -1,0 +1,54 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import Ajv from 'ajv/dist/2020.js'
+
+// The one definition of the results document: schema/results.schema.json (shipped in the package).
+// The reader's checks (run-types/checks.js), the CSV columns, docs/results.md's field tables
+// (npm run docs:results) and the API's types come from it. A field of a run record is one entry
+// under $defs.runRecord (or httpRecord) with its type, limits, unit (x-unit) and meaning.
+
+export const RESULTS_SCHEMA_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'schema', 'results.schema.json')
+export const RESULTS_SCHEMA = JSON.parse(fs.readFileSync(RESULTS_SCHEMA_FILE, 'utf8'))
+
+// Annotations of ours beside the standard keywords: a figure's unit, and the reason for a maximum.
+const ANNOTATIONS = ['x-unit', 'x-limit']
+
+// Validators of the whole document and of one run record. Every error is reported (allErrors), so
+// that the reader can pass the fields it does not know (additionalProperties) and still see the rest.
+export function compileSchema () {
+  const ajv = new Ajv({ allErrors: true, strict: true })
+  for (const keyword of ANNOTATIONS) ajv.addKeyword(keyword)
+  ajv.addSchema(RESULTS_SCHEMA, 'results')
+  const compile = (ref) => ajv.getSchema(`results${ref}`)
+  return {
+    document: compile('#'),
+    record: compile('#/$defs/record')
+  }
+}
+
+// The record definition of a run type's name ('run' → runRecord), or null for types it does not define.
+export function recordDefinition (typeName) {
+  return RESULTS_SCHEMA.$defs[`${typeName}Record`] ?? null
+}
+
+// The fields a run type's records carry, in the schema's order: [{ field, schema }].
+export function recordFields (typeName) {
+  return Object.entries(recordDefinition(typeName)?.properties ?? {}).map(([field, schema]) => ({ field, schema }))
+}
+
+export const ENV_REQUIRED = RESULTS_SCHEMA.$defs.env.required
+
+// A record's measures before anything is measured (a run that failed to start, was skipped or is
+// unsupported): every field of the type that can be null, null (a time series: empty), except its
+// identity (`except`: the type's dimensions) and the fields written by older versions only.
+export function emptyMeasures (typeName, except) {
+  const empty = {}
+  for (const { field, schema } of recordFields(typeName)) {
+    if (except.includes(field) || field === 'error' || schema.deprecated) continue
+    const types = [schema.type ?? []].flat()
+    if (types.includes('array')) empty[field] = []
+    else if (types.includes('null')) empty[field] = null
+  }
+  return empty
+}
