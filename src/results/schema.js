@@ -52,3 +52,33 @@ export function emptyMeasures (typeName, except) {
   }
   return empty
 }
+
+// A field's type in words for the docs: "integer 1 to 256", "number or null", "object".
+function typeText (schema) {
+  if (schema.enum) return schema.enum.filter((v) => v !== null).map((v) => JSON.stringify(v)).join(', ') + (schema.enum.includes(null) ? ', null' : '')
+  if (schema.const !== undefined) return JSON.stringify(schema.const)
+  const types = [schema.type ?? 'any'].flat()
+  const range = schema.maximum != null ? ` ${schema.minimum ?? 0} to ${schema.maximum.toLocaleString('en-US')}` : schema.minimum != null ? ` ≥ ${schema.minimum}` : ''
+  return types.map((t) => (t === 'null' ? t : `${t}${t === 'integer' || t === 'number' ? range : ''}`)).join(' or ')
+}
+
+const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ')
+
+// docs/results.md's table of a run type's record fields (npm run docs:results writes it, a test
+// checks it): neighbours with one meaning share a row.
+export function fieldsMarkdown (typeName) {
+  const definition = recordDefinition(typeName)
+  const rows = []
+  for (const [field, schema] of Object.entries(definition.properties)) {
+    const required = definition.required.includes(field)
+    const name = `\`${field}\`${required ? '' : '?'}`
+    const last = rows.at(-1)
+    const type = typeText(schema)
+    if (last && last.description === schema.description && last.type === type && last.unit === (schema['x-unit'] ?? '')) {
+      last.names.push(name)
+      continue
+    }
+    rows.push({ names: [name], type, unit: schema['x-unit'] ?? '', description: `${schema.deprecated ? '(deprecated) ' : ''}${schema.description ?? ''}` })
+  }
+  return ['| field | type | unit | meaning |', '|---|---|---|---|', ...rows.map((r) => `| ${r.names.join(', ')} | ${cell(r.type)} | ${cell(r.unit)} | ${cell(r.description)} |`)].join('\n')
+}
