@@ -7,9 +7,11 @@ import { lockResults } from '../results/lock.js'
 import { collectEnv, libVersionsOf } from '../results/env.js'
 import { defaultOutput, outputFile, refuseToReplace } from './validate.js'
 import { HTTP_OPTIONS } from './option-tables.js'
-import { argvFromApi, commandLine, parseOptions } from './options.js'
+import { argvFromApi, commandLine, signalOption, parseOptions } from './options.js'
 import { parseOrder } from './order-options.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
+import { Job } from './job.js'
+import { runPrepared } from './session.js'
 import { FILES_BESIDES_CONNECTIONS, openFilesLimit } from '../limits.js'
 import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 
@@ -104,7 +106,8 @@ export async function prepareHttp (argv, { defaultOut = false, command = command
 // The API: http(options) measures what `log-bench http` would with the same options (see docs/api.md).
 export function http (options = {}) {
   return new Job(async (progress) => {
-    const { signal = null, ...rest } = options ?? {}
-    return runPrepared(await prepareHttp(argvFromApi(HTTP_OPTIONS, rest, 'http')), { signal, progress })
+    const argv = argvFromApi(HTTP_OPTIONS, options, 'http')
+    const signal = signalOption(options, 'http')
+    return runPrepared(await prepareHttp(argv), { signal, progress })
   })
 }

@@ -121,7 +121,7 @@ export function scenarioProperty (option) {
 // transports, events) or its camelCase name (pipeBytes, out), with the values the command line
 // takes: a list as an array or a comma string, a number as a number or as typed. Options only a
 // terminal needs (quiet) are the CLI's. Returns the argv the command line would give, so both go
-// through parseOptions and its defaults alike.
+// through parseOptions and its defaults alike. `signal` is the caller's AbortSignal, not an option.
 export function argvFromApi (table, options, command) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new UsageError(`${command}() takes an options object, e.g. ${command}({ libs: ['pino'] })`)
   const keys = new Map()
@@ -132,7 +132,7 @@ export function argvFromApi (table, options, command) {
   const argv = {}
   const givenAs = {}
   for (const [key, value] of Object.entries(options)) {
-    if (value === undefined) continue
+    if (value === undefined || key === 'signal') continue
     const option = keys.get(key)
     if (!option) throw new UsageError(`unknown option "${key}" for ${command}(): give one of ${[...new Set(keys.keys())].join(', ')}`)
     const name = camel(option.name)
@@ -168,4 +168,11 @@ export function commandLine (command, table, argv) {
     if (value !== true) words.push(/^[\w@:.,/%+=-]+$/.test(String(value)) ? String(value) : JSON.stringify(String(value)))
   }
   return words.join(' ')
+}
+
+// The API's `signal` option: an AbortSignal, or nothing.
+export function signalOption (options, command) {
+  const signal = options?.signal ?? null
+  if (signal !== null && !(signal instanceof AbortSignal)) throw new UsageError(`signal must be an AbortSignal (new AbortController().signal) for ${command}(), got ${typeof signal}`)
+  return signal
 }

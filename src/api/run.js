@@ -17,7 +17,7 @@ import { parseOrder } from './order-options.js'
 import { baselineMatcher } from '../report/compare.js'
 import { runName } from '../report/labels.js'
 import { HTTP_OPTIONS, RUN_OPTIONS } from './option-tables.js'
-import { argvFromApi, commandLine, givenOptions, optionNamed, parseOption, parseOptions, scenarioArgv } from './options.js'
+import { argvFromApi, commandLine, signalOption, givenOptions, optionNamed, parseOption, parseOptions, scenarioArgv } from './options.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
 import { Job } from './job.js'
 import { baselineComparison, runPrepared } from './session.js'
@@ -211,8 +211,9 @@ export async function prepareRun (argv, { defaultOut = false, command = commandL
 // The API: run(options) measures what `log-bench run` would with the same options (see docs/api.md).
 export function run (options = {}) {
   return new Job(async (progress) => {
-    const { signal = null, ...rest } = options ?? {}
-    const prepared = await prepareRun(argvFromApi(RUN_OPTIONS, rest, 'run'))
+    const argv = argvFromApi(RUN_OPTIONS, options, 'run')
+    const signal = signalOption(options, 'run')
+    const prepared = await prepareRun(argv)
     const doc = await runPrepared(prepared, { signal, progress })
     const comparison = baselineComparison(doc, prepared)
     if (comparison) progress.comparison?.(comparison)

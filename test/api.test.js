@@ -1,0 +1,135 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFileSync, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import Ajv from 'ajv/dist/2020.js'
+import { run, http, compare, report, UsageError, Interrupted, RESULTS_SCHEMA_FILE } from '../src/api/index.js'
+import { RESULTS_SCHEMA, fieldsMarkdown } from '../src/results/schema.js'
+import { MAX_EVENTS, MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../src/limits.js'
+import { RUN_OPTIONS } from '../src/api/option-tables.js'
+import { withFieldTables } from '../scripts/docs-results.js'
+import { ROOT, tmpDir } from './helpers.js'
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'exit']
+const listeners = () => SIGNALS.map((signal) => process.listenerCount(signal))
+
+// Strict: every field of every record must be described (additionalProperties: false), unlike the
+// reader, which passes fields it does not know.
+function strictValidator () {
+  const ajv = new Ajv({ allErrors: true, strict: true })
+  ajv.addKeyword('x-unit')
+  ajv.addKeyword('x-limit')
+  return ajv.compile(JSON.parse(fs.readFileSync(RESULTS_SCHEMA_FILE, 'utf8')))
+}
+
+export function assertValid (doc) {
+  const validate = strictValidator()
+  const ok = validate(doc)
+  assert.ok(ok, JSON.stringify(validate.errors?.slice(0, 5), null, 1))
+}
+
+// A user's script (fixtures/api/use.mjs) in a process of its own, so that its stdout is its own.
+export function useApi (from, cwd = ROOT) {
+  const out = path.join(tmpDir(), 'seen.json')
+  const result = spawnSync(process.execPath, [path.join(ROOT, 'test', 'fixtures', 'api', 'use.mjs'), from, out], { cwd, encoding: 'utf8', timeout: 300_000 })
+  assert.equal(result.status, 0, result.stderr)
+  return { ...JSON.parse(fs.readFileSync(out, 'utf8')), stdout: result.stdout }
+}
+
+// The Done-when of the API, in the package and in this repository alike.
+export function assertApiUse (seen) {
+  assert.equal(seen.stdout, '')
+  assert.deepEqual(seen.listeners.after, seen.listeners.before)
+  assert.equal(seen.exitCode, null)
+  const { doc, comparison } = seen
+  assert.equal(doc.runs.length, 4)
+  for (const record of doc.runs) assert.equal(record.status, 'ok', record.error)
+  assert.deepEqual(doc.runs.filter((r) => r.lib === 'raw').map((r) => r.received), [2000, 2000])
+  assert.equal(doc.complete, true)
+  assert.equal(doc.env.command, 'log-bench run --lib raw,noop --transport file --events 2000 --runs 2')
+  assert.deepEqual(seen.seen.sort(), ['noop ok', 'noop ok', 'raw ok', 'raw ok'])
+  assertValid(doc)
+  const noop = comparison.comparisons.filter((row) => / noop /.test(` ${row.cell} `))
+  assert.ok(noop.length > 0, JSON.stringify(comparison))
+  for (const row of noop) assert.ok(['faster', 'slower', 'same', 'unclear'].includes(row.verdict), row.verdict)
+}
+
+test('run() returns the results document: four delivered runs, nothing on stdout, no signal listeners left; compare() gives a verdict for noop', async () => {
+  const seen = useApi(path.join(ROOT, 'src', 'api', 'index.js'))
+  assertApiUse(seen)
+  const dir = tmpDir()
+  const before = listeners()
+  const written = await report(seen.doc, { format: ['csv', 'terminal'], out: path.join(dir, 'page.md') })
+  assert.deepEqual(listeners(), before)
+  assert.deepEqual(written.files.map((f) => path.basename(f)), ['page.csv', 'page-summary.csv'])
+  assert.match(written.terminal, /raw/)
+  const header = fs.readFileSync(path.join(dir, 'page.csv'), 'utf8').split('\n')[0].split(',')
+  assert.ok(header.indexOf('sent') < header.indexOf('received') && header.indexOf('received') < header.indexOf('unblockedMs'), 'CSV columns in the schema\'s order')
+})
+
+test('bad options reject with a UsageError carrying the command line\'s one-line message, before anything runs', async () => {
+  const before = listeners()
+  const cases = [
+    [() => run({ events: 0 }), /^--events must be an integer from 1 to 1073741824/],
+    [() => run({ evnts: 10 }), /^unknown option "evnts" for run\(\): give one of lib, libs, /],
+    [() => run({ libs: ['raw'], lib: 'noop' }), /^libs and lib are one option \(--lib\) for run\(\): give it once/],
+    [() => run({ events: [1, 2] }), /^events takes one value, not a list/],
+    [() => run({ transports: 'carrier-pigeon' }), /^unknown transport "carrier-pigeon"/],
+    [() => run({ quiet: true }), /^unknown option "quiet"/],
+    [() => run('pino'), /^run\(\) takes an options object/],
+    [() => http({ connections: -1 }), /^--connections must be an integer/],
+    [() => compare({ tool: 'nope' }, { baseline: 'raw' }), /^results document 1: not a log-bench results document/],
+    [() => report([], { format: 'terminal' }), /^give the results JSON files to report/]
+  ]
+  for (const [call, message] of cases) {
+    await assert.rejects(call(), (err) => err instanceof UsageError && message.test(err.message) && !err.message.includes('\n'), String(message))
+  }
+  assert.deepEqual(listeners(), before)
+})
+
+test('aborting through the signal stops the current run, ends its workers and rejects with Interrupted holding the runs so far', async () => {
+  const controller = new AbortController()
+  const dir = tmpDir()
+  const out = path.join(dir, 'r.json')
+  const job = run({ libs: ['raw'], transports: ['file'], events: 50_000_000, runs: 2, out, signal: controller.signal })
+  job.on('run-start', () => setTimeout(() => controller.abort(), 1500))
+  const workersBefore = workerPids()
+  await assert.rejects(job, (err) => {
+    assert.ok(err instanceof Interrupted, err.stack)
+    assert.equal(err.document.interrupted, true)
+    assert.equal(err.document.runs.at(-1).status, 'interrupted')
+    assert.equal(err.document.runs.at(-1).error, 'interrupted by abort')
+    return true
+  })
+  assert.deepEqual(workerPids().filter((pid) => !workersBefore.includes(pid)), [])
+  const saved = JSON.parse(fs.readFileSync(out, 'utf8'))
+  assert.equal(saved.interrupted, true)
+  assert.equal(fs.existsSync(path.join(dir, '.r.json.lock')), false)
+})
+
+// The forked workers of log-bench (src/bench/worker.js) alive now.
+function workerPids () {
+  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
+  return out.split('\n').filter((line) => line.includes(path.join(ROOT, 'src', 'bench', 'worker.js'))).map((line) => Number(line.trim().split(/\s+/)[0]))
+}
+
+test('the results schema: its limits are the command line\'s, every field has a meaning, docs/results.md is generated from it', () => {
+  const record = RESULTS_SCHEMA.$defs.runRecord.properties
+  assert.deepEqual([record.cpus.maximum, record.events.maximum, record.size.maximum, record.run.maximum], [MAX_WORKERS, MAX_EVENTS, MAX_SIZE_BYTES, MAX_RUNS])
+  for (const type of ['runRecord', 'httpRecord']) {
+    assert.equal(RESULTS_SCHEMA.$defs[type].additionalProperties, false, `${type} describes every field`)
+    for (const [field, schema] of Object.entries(RESULTS_SCHEMA.$defs[type].properties)) assert.ok(schema.description, `${type}.${field} has a description`)
+  }
+  const doc = fs.readFileSync(path.join(ROOT, 'docs', 'results.md'), 'utf8')
+  assert.equal(doc, withFieldTables(doc), 'docs/results.md is out of date: npm run docs:results')
+  assert.match(fieldsMarkdown('run'), /\| `dropRate` \| number 0 to 1 or null \| share \|/)
+})
+
+test('the option table gives each default once: run\'s help and README say the default number of runs', () => {
+  const runs = RUN_OPTIONS.find((o) => o.name === 'runs').default
+  const help = execFileSync(process.execPath, [path.join(ROOT, 'bin', 'log-bench.js'), 'run', '--help'], { encoding: 'utf8' }).replace(/\s+/g, ' ')
+  assert.match(help, new RegExp(`1,000,000 events, ${runs} runs`))
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+  assert.doesNotMatch(readme, /runs? (3|three) times/)
+})
