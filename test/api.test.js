@@ -1,59 +1,18 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import Ajv from 'ajv/dist/2020.js'
 import { run, http, compare, report, UsageError, Interrupted, RESULTS_SCHEMA_FILE } from '../src/api/index.js'
 import { RESULTS_SCHEMA, fieldsMarkdown } from '../src/results/schema.js'
 import { MAX_EVENTS, MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../src/limits.js'
 import { RUN_OPTIONS } from '../src/api/option-tables.js'
 import { withFieldTables } from '../scripts/docs-results.js'
 import { ROOT, tmpDir } from './helpers.js'
+import { assertApiUse, useApi } from './api-helpers.js'
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'exit']
 const listeners = () => SIGNALS.map((signal) => process.listenerCount(signal))
-
-// Strict: every field of every record must be described (additionalProperties: false), unlike the
-// reader, which passes fields it does not know.
-function strictValidator () {
-  const ajv = new Ajv({ allErrors: true, strict: true })
-  ajv.addKeyword('x-unit')
-  ajv.addKeyword('x-limit')
-  return ajv.compile(JSON.parse(fs.readFileSync(RESULTS_SCHEMA_FILE, 'utf8')))
-}
-
-export function assertValid (doc) {
-  const validate = strictValidator()
-  const ok = validate(doc)
-  assert.ok(ok, JSON.stringify(validate.errors?.slice(0, 5), null, 1))
-}
-
-// A user's script (fixtures/api/use.mjs) in a process of its own, so that its stdout is its own.
-export function useApi (from, cwd = ROOT) {
-  const out = path.join(tmpDir(), 'seen.json')
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'test', 'fixtures', 'api', 'use.mjs'), from, out], { cwd, encoding: 'utf8', timeout: 300_000 })
-  assert.equal(result.status, 0, result.stderr)
-  return { ...JSON.parse(fs.readFileSync(out, 'utf8')), stdout: result.stdout }
-}
-
-// The Done-when of the API, in the package and in this repository alike.
-export function assertApiUse (seen) {
-  assert.equal(seen.stdout, '')
-  assert.deepEqual(seen.listeners.after, seen.listeners.before)
-  assert.equal(seen.exitCode, null)
-  const { doc, comparison } = seen
-  assert.equal(doc.runs.length, 4)
-  for (const record of doc.runs) assert.equal(record.status, 'ok', record.error)
-  assert.deepEqual(doc.runs.filter((r) => r.lib === 'raw').map((r) => r.received), [2000, 2000])
-  assert.equal(doc.complete, true)
-  assert.equal(doc.env.command, 'log-bench run --lib raw,noop --transport file --events 2000 --runs 2')
-  assert.deepEqual(seen.seen.sort(), ['noop ok', 'noop ok', 'raw ok', 'raw ok'])
-  assertValid(doc)
-  const noop = comparison.comparisons.filter((row) => / noop /.test(` ${row.cell} `))
-  assert.ok(noop.length > 0, JSON.stringify(comparison))
-  for (const row of noop) assert.ok(['faster', 'slower', 'same', 'unclear'].includes(row.verdict), row.verdict)
-}
 
 test('run() returns the results document: four delivered runs, nothing on stdout, no signal listeners left; compare() gives a verdict for noop', async () => {
   const seen = useApi(path.join(ROOT, 'src', 'api', 'index.js'))
@@ -115,6 +74,7 @@ function workerPids () {
 }
 
 test('the results schema: its limits are the command line\'s, every field has a meaning, docs/results.md is generated from it', () => {
+  assert.equal(RESULTS_SCHEMA_FILE, path.join(ROOT, 'schema', 'results.schema.json'))
   const record = RESULTS_SCHEMA.$defs.runRecord.properties
   assert.deepEqual([record.cpus.maximum, record.events.maximum, record.size.maximum, record.run.maximum], [MAX_WORKERS, MAX_EVENTS, MAX_SIZE_BYTES, MAX_RUNS])
   for (const type of ['runRecord', 'httpRecord']) {
