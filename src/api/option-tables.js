@@ -19,6 +19,8 @@ export { MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS }
 export const MAX_RATE = 100_000_000
 export const SYSLOG_SINKS = ['embedded', 'rsyslog']
 const EVENTS_LIMIT = { max: MAX_EVENTS, why: ' (the verifier keeps one bit per event: 128 MiB per worker at the limit)' }
+// Events per worker: what `run` logs and what `sink` expects by default.
+const DEFAULT_EVENTS = '1000000'
 
 // Where the udp and tcp transports deliver; the same for both commands.
 export const SYSLOG_OPTIONS = [
@@ -51,7 +53,7 @@ export const RUN_OPTIONS = [
   { name: 'workload', list: true, values: WORKLOADS, default: DEFAULT_WORKLOAD, matrix: true, scenario: 'workloads', describe: 'what each event carries (see docs/workloads.md)' },
   { name: 'transport', list: true, values: TRANSPORTS, hints: TRANSPORT_HINTS, default: 'console', matrix: true, scenario: 'transports', scenarioRequired: true, describe: 'where the events go: console is the workers\' stdout, a pipe log-bench reads; udp and tcp are syslog' },
   { name: 'cpus', list: true, int: { max: MAX_WORKERS }, default: '1', matrix: true, scenario: 'cpus', describe: 'worker counts (node:cluster workers logging at once)' },
-  { name: 'events', int: EVENTS_LIMIT, default: '1000000', matrix: true, scenario: 'events', describe: 'events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike)' },
+  { name: 'events', int: EVENTS_LIMIT, default: DEFAULT_EVENTS, matrix: true, scenario: 'events', describe: 'events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike)' },
   { name: 'rate', int: { max: MAX_RATE, why: ' (events per second per worker)' }, matrix: true, scenario: 'rate', defaultText: 'none: a tight loop', describe: 'pace the logging: this many events per second per worker, logged in a batch per event-loop tick between timers (as a service would); records the event-loop delay' },
   { name: 'runs', int: { max: MAX_RUNS }, default: '5', matrix: true, scenario: 'runs', describe: 'runs per cell, each in fresh processes; the summary gives their median with its interval. 5 is the fewest with which a comparison can read faster or slower (with 3 + 3 runs the smallest p is 0.1)' },
   { name: 'size', list: true, int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', matrix: true, scenario: 'sizes', describe: 'payload sizes in bytes: the payload is padded (or cut) to exactly that size' },
@@ -122,7 +124,7 @@ export const SINK_OPTIONS = [
   { name: 'udp', int: PORT_OR_FREE, describe: 'UDP port to listen on (0 for a free one)' },
   { name: 'tcp', int: PORT_OR_FREE, describe: 'TCP port to listen on (0 for a free one)' },
   { name: 'workers', int: { max: MAX_WORKERS }, default: '8', describe: 'worker ids to expect (w0 … w<n-1>); other ids count as corrupt' },
-  { name: 'events', int: EVENTS_LIMIT, default: '1000000', describe: 'events per worker to expect (sequence numbers 0 … n-1)' },
+  { name: 'events', int: EVENTS_LIMIT, default: DEFAULT_EVENTS, describe: 'events per worker to expect (sequence numbers 0 … n-1)' },
   { name: 'size', int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', describe: 'payload size in bytes the senders use' }
 ]
 

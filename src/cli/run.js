@@ -6,14 +6,16 @@ import { terminalExport } from '../report/terminal.js'
 import { renderComparison } from '../report/compare.js'
 import { finishNotes, runInTerminal } from './session.js'
 
+// The default matrix's figures, as the option table gives them.
 const RUNS = optionNamed(RUN_OPTIONS, 'runs').default
+const EVENTS = Number(optionNamed(RUN_OPTIONS, 'events').default).toLocaleString('en-US')
 
 export const command = 'run'
 export const describe = 'Time loggers: fork workers that each log --events events, wait until every byte landed, verify every event'
 
 export function builder (yargs) {
   return addOptions(yargs, RUN_OPTIONS)
-    .example('$0 run', `the default matrix: log4js, winston, bunyan, pino and raw to the console, 1 worker, 1,000,000 events, ${RUNS} runs`)
+    .example('$0 run', `the default matrix: log4js, winston, bunyan, pino and raw to the console, 1 worker, ${EVENTS} events, ${RUNS} runs`)
     .example('$0 run --lib winston --transport file --cpus 8', '')
     .example('$0 run --lib all,raw --workload object,child,disabled --transport console,file', 'structured logging, child loggers and disabled calls')
     .example('$0 run --lib pino,pino:sync,pino:transport --transport file', 'pino\'s default against its documented variants')
