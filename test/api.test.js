@@ -52,8 +52,11 @@ test('aborting through the signal stops the current run, ends its workers and re
   const dir = tmpDir()
   const out = path.join(dir, 'r.json')
   const job = run({ libs: ['raw'], transports: ['file'], events: 50_000_000, runs: 2, out, signal: controller.signal })
-  job.on('run-start', () => setTimeout(() => controller.abort(), 1500))
-  const workersBefore = workerPids()
+  let aliveAtAbort = []
+  job.on('run-start', () => setTimeout(() => {
+    aliveAtAbort = workerPids()
+    controller.abort()
+  }, 1500))
   await assert.rejects(job, (err) => {
     assert.ok(err instanceof Interrupted, err.stack)
     assert.equal(err.document.interrupted, true)
@@ -61,16 +64,17 @@ test('aborting through the signal stops the current run, ends its workers and re
     assert.equal(err.document.runs.at(-1).error, 'interrupted by abort')
     return true
   })
-  assert.deepEqual(workerPids().filter((pid) => !workersBefore.includes(pid)), [])
+  assert.equal(aliveAtAbort.length, 1, 'the run\'s worker was running when the signal aborted')
+  assert.deepEqual(workerPids(), [])
   const saved = JSON.parse(fs.readFileSync(out, 'utf8'))
   assert.equal(saved.interrupted, true)
   assert.equal(fs.existsSync(path.join(dir, '.r.json.lock')), false)
 })
 
-// The forked workers of log-bench (src/bench/worker.js) alive now.
+// The workers (src/bench/worker.js) this process has forked and that are alive now.
 function workerPids () {
-  const out = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' })
-  return out.split('\n').filter((line) => line.includes(path.join(ROOT, 'src', 'bench', 'worker.js'))).map((line) => Number(line.trim().split(/\s+/)[0]))
+  const out = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
+  return out.split('\n').map((line) => line.trim().split(/\s+/)).filter(([, ppid, ...args]) => Number(ppid) === process.pid && args.join(' ').includes(path.join(ROOT, 'src', 'bench', 'worker.js'))).map(([pid]) => Number(pid))
 }
 
 test('the results schema: its limits are the command line\'s, every field has a meaning, docs/results.md is generated from it', () => {

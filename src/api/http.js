@@ -16,7 +16,7 @@ import { FILES_BESIDES_CONNECTIONS, openFilesLimit } from '../limits.js'
 import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 
 // The baseline always runs: every library is reported as a change against it.
-async function parseLibs (entries, cache) {
+async function parseLibs (entries, cache, installs) {
   for (const entry of entries) {
     const name = entry.replace(/:[A-Za-z][\w-]*$/, '').replace(/^([a-z][\w-]*)@.+$/, '$1')
     if (entry !== BASELINE && !(entry in LIB_SETS) && !BUILTIN_LIBS.includes(name) && !isAdapterPath(name)) {
@@ -24,18 +24,19 @@ async function parseLibs (entries, cache) {
     }
   }
   const others = entries.filter((e) => e !== BASELINE)
-  return [{ name: BASELINE, file: null, adapter: null, version: null }, ...await loadLibraries(others, [BASELINE], { variants: false, cache })]
+  return [{ name: BASELINE, file: null, adapter: null, version: null }, ...await loadLibraries(others, [BASELINE], { variants: false, cache, ...installs })]
 }
 
 // Turns raw option strings into a checked plan; throws UsageError on anything wrong, before anything is written.
-export async function parseHttpOptions (argv) {
+// installs: { progress, signal } for the library versions and runtimes installed on first use.
+export async function parseHttpOptions (argv, installs = {}) {
   const middleware = Boolean(argv.middleware)
   if (middleware && argv.logsPerRequest != null) {
     throw new UsageError('--logs-per-request applies to route mode: with --middleware each request is one event, logged by the library\'s request logger')
   }
   const given = parseOptions(HTTP_OPTIONS, argv)
   const options = {
-    libs: await parseLibs(given.lib, given.cache),
+    libs: await parseLibs(given.lib, given.cache, installs),
     transports: given.transport,
     cpus: given.cpus,
     mode: middleware ? 'middleware' : 'route',
@@ -56,7 +57,7 @@ export async function parseHttpOptions (argv) {
   options.out = given.out == null ? null : outputFile(given.out, { create: true, inputs: options.libs.map((l) => l.file).filter(Boolean) })
   if (options.out) refuseToReplace(options.out, { force: given.force })
   // Installs come last, once every other option is known to be right.
-  options.runtimes = await resolveRuntimes(given.runtime, { cache: given.cache })
+  options.runtimes = await resolveRuntimes(given.runtime, { cache: given.cache, ...installs })
   return options
 }
 
@@ -90,8 +91,8 @@ export function describeHttpOptions (options) {
 }
 
 // Everything `http` checks and plans before its first run (as prepareRun in run.js).
-export async function prepareHttp (argv, { defaultOut = false, command = commandLine('log-bench http', HTTP_OPTIONS, argv) } = {}) {
-  const options = await parseHttpOptions(argv)
+export async function prepareHttp (argv, { defaultOut = false, command = commandLine('log-bench http', HTTP_OPTIONS, argv), installs = {} } = {}) {
+  const options = await parseHttpOptions(argv, installs)
   const out = options.out ?? (defaultOut ? defaultOutput('http') : null)
   const release = out == null ? () => {} : lockResults(out)
   const env = collectEnv({
@@ -108,6 +109,6 @@ export function http (options = {}) {
   return new Job(async (progress) => {
     const argv = argvFromApi(HTTP_OPTIONS, options, 'http')
     const signal = signalOption(options, 'http')
-    return runPrepared(await prepareHttp(argv), { signal, progress })
+    return runPrepared(await prepareHttp(argv, { installs: { progress: progress.note, signal } }), { signal, progress })
   })
 }

@@ -27,12 +27,13 @@ import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
 
 // Turns option strings (from the command line or a scenario's run group) into a checked plan;
 // throws UsageError on anything wrong.
-export async function parseRunOptions (argv) {
+// installs: { progress, signal } for the library versions and runtimes installed on first use.
+export async function parseRunOptions (argv, installs = {}) {
   const given = parseOptions(RUN_OPTIONS, argv)
   // Installs come last, once every other option is known to be right.
-  const libs = await loadLibraries(given.lib, [], { cache: given.cache })
+  const libs = await loadLibraries(given.lib, [], { cache: given.cache, ...installs })
   return {
-    runtimes: await resolveRuntimes(given.runtime, { cache: given.cache }),
+    runtimes: await resolveRuntimes(given.runtime, { cache: given.cache, ...installs }),
     libs,
     transports: given.transport,
     workloads: given.workload,
@@ -72,8 +73,8 @@ function describeOptions (options) {
 
 // A plan is what this invocation measures: its cells, the options that made them, and an id that
 // --resume and merge use to refuse results of a different plan.
-async function planFromOptions (argv) {
-  const options = await parseRunOptions(argv)
+async function planFromOptions (argv, installs) {
+  const options = await parseRunOptions(argv, installs)
   const described = describeOptions(options)
   return {
     kind: 'options',
@@ -91,7 +92,7 @@ function scenarioLibs (group, scenario) {
   return group.libs.map((lib) => (isAdapterPath(lib) ? path.resolve(path.dirname(scenario.file), lib) : lib)).join(',')
 }
 
-async function planFromScenario (file, dir, argv) {
+async function planFromScenario (file, dir, argv, installs) {
   const scenario = loadScenario(file)
   const cells = []
   const libs = []
@@ -99,7 +100,7 @@ async function planFromScenario (file, dir, argv) {
   for (const [index, group] of (scenario.run ?? []).entries()) {
     let options
     try {
-      options = await parseRunOptions({ ...scenarioArgv(RUN_OPTIONS, group), lib: scenarioLibs(group, scenario), cache: argv.cache, dir })
+      options = await parseRunOptions({ ...scenarioArgv(RUN_OPTIONS, group), lib: scenarioLibs(group, scenario), cache: argv.cache, dir }, installs)
     } catch (err) {
       if (err instanceof UsageError) throw new UsageError(`${file}: run[${index}]: ${err.message}`)
       throw err
@@ -112,7 +113,7 @@ async function planFromScenario (file, dir, argv) {
   for (const [index, group] of (scenario.http ?? []).entries()) {
     let options
     try {
-      options = await parseHttpOptions({ ...scenarioArgv(HTTP_OPTIONS, group), lib: scenarioLibs(group, scenario), cache: argv.cache })
+      options = await parseHttpOptions({ ...scenarioArgv(HTTP_OPTIONS, group), lib: scenarioLibs(group, scenario), cache: argv.cache }, installs)
     } catch (err) {
       if (err instanceof UsageError) throw new UsageError(`${file}: http[${index}]: ${err.message}`)
       throw err
@@ -179,7 +180,8 @@ function planDifference (env, plan, shard) {
 // API's options turned into argv): the cells, the output, the document's env. Throws UsageError on
 // anything wrong, before anything is written. defaultOut: the CLI's results/run-<timestamp>.json
 // where no output is given (the API then keeps the document in memory).
-export async function prepareRun (argv, { defaultOut = false, command = commandLine('log-bench run', RUN_OPTIONS, argv) } = {}) {
+// installs: { progress, signal } for what is installed on first use (parseRunOptions).
+export async function prepareRun (argv, { defaultOut = false, command = commandLine('log-bench run', RUN_OPTIONS, argv), installs = {} } = {}) {
   if (argv.scenario != null) {
     const given = givenOptions(RUN_OPTIONS, argv, { matrix: true })
     if (given.length) throw new UsageError(`--${given[0]} cannot be combined with --scenario: the scenario file names its cells`)
@@ -188,7 +190,7 @@ export async function prepareRun (argv, { defaultOut = false, command = commandL
   if (argv.scenario != null) loadScenario(argv.scenario)
   const shard = parseOption(optionNamed(RUN_OPTIONS, 'shard'), argv)
   const order = parseOrder(argv)
-  const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir, argv) : await planFromOptions(argv)
+  const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir, argv, installs) : await planFromOptions(argv, installs)
   const comparison = parseBaseline(argv, plan)
   plan.cells.forEach((cell, index) => { cell.planIndex = index })
   const cells = selectShard(plan.cells, shard)
@@ -213,7 +215,7 @@ export function run (options = {}) {
   return new Job(async (progress) => {
     const argv = argvFromApi(RUN_OPTIONS, options, 'run')
     const signal = signalOption(options, 'run')
-    const prepared = await prepareRun(argv)
+    const prepared = await prepareRun(argv, { installs: { progress: progress.note, signal } })
     const doc = await runPrepared(prepared, { signal, progress })
     const comparison = baselineComparison(doc, prepared)
     if (comparison) progress.comparison?.(comparison)
