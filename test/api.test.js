@@ -9,7 +9,7 @@ import { MAX_EVENTS, MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../src/limits
 import { RUN_OPTIONS } from '../src/api/option-tables.js'
 import { withFieldTables } from '../scripts/docs-results.js'
 import { ROOT, tmpDir } from './helpers.js'
-import { assertApiUse, useApi } from './api-helpers.js'
+import { assertApiUse, assertValid, useApi } from './api-helpers.js'
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'exit']
 const listeners = () => SIGNALS.map((signal) => process.listenerCount(signal))
@@ -25,6 +25,15 @@ test('run() returns the results document: four delivered runs, nothing on stdout
   assert.match(written.terminal, /raw/)
   const header = fs.readFileSync(path.join(dir, 'page.csv'), 'utf8').split('\n')[0].split(',')
   assert.ok(header.indexOf('sent') < header.indexOf('received') && header.indexOf('received') < header.indexOf('unblockedMs'), 'CSV columns in the schema\'s order')
+})
+
+test('every field a run records is in the results schema: console and udp runs, an unsupported cell, a failed and a skipped run', async () => {
+  const delivered = await run({ libs: ['raw', 'consola'], transports: ['console', 'udp'], events: 2000, runs: 1 })
+  assert.deepEqual(delivered.runs.map((r) => `${r.lib} ${r.transport} ${r.status}`).sort(), ['consola console ok', 'consola udp unsupported', 'raw console ok', 'raw udp ok'])
+  assertValid(delivered)
+  const failed = await run({ libs: ['raw'], transports: ['file'], events: 2000, runs: 2, timeout: 0.001 })
+  assert.deepEqual(failed.runs.map((r) => r.status), ['failed', 'skipped'])
+  assertValid(failed)
 })
 
 test('bad options reject with a UsageError carrying the command line\'s one-line message, before anything runs', async () => {
