@@ -3,11 +3,11 @@ import { list, MAX_SECONDS, oneOf, positiveInt, positiveIntList, seconds } from 
 
 // An option table lists each option of a command once: its name, what it means, its default, the
 // values it takes and their limits, and its key in a scenario file. The yargs builder, the parsing
-// of the command line and of a scenario's groups, the scenario schema and the option tables of
-// docs/cli.md are all derived from it (see the functions below).
+// of the command line, of the API's options and of a scenario's groups, the scenario schema and the
+// option tables of docs/cli.md are all derived from it (see the functions below).
 //
 // An option: { name, describe, default?, defaultText?, type?: 'boolean', list?, values?, hints?,
-//   noun?, int?: { min, max, why }, seconds?: { allowZero }, parse?, matrix?, scenario?, one? }
+//   noun?, int?: { min, max, why }, seconds?: { allowZero }, parse?, matrix?, scenario?, one?, cliOnly? }
 //   default     the value as it would be typed, applied when the option is not given
 //   defaultText how --help and the docs name a default that is not one literal value
 //   list        a comma list; values: the names allowed (hints: what to say for names people try)
@@ -15,6 +15,7 @@ import { list, MAX_SECONDS, oneOf, positiveInt, positiveIntList, seconds } from 
 //   parse       a parser of its own, for what the kinds above do not cover
 //   matrix      defines cells: `run` refuses it beside --scenario
 //   scenario    its key in a scenario group; one: that key holds one value, not a list
+//   cliOnly     the terminal's alone (quiet, json): the API does not take it
 
 export const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase())
 
