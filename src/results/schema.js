@@ -14,17 +14,13 @@ export const RESULTS_SCHEMA = JSON.parse(fs.readFileSync(RESULTS_SCHEMA_FILE, 'u
 // Annotations of ours beside the standard keywords: a figure's unit, and the reason for a maximum.
 const ANNOTATIONS = ['x-unit', 'x-limit']
 
-// Validators of the whole document and of one run record. Every error is reported (allErrors), so
-// that the reader can pass the fields it does not know (additionalProperties) and still see the rest.
-export function compileSchema () {
+// The validator of one run record (by its type: $defs.record). Every error is reported (allErrors),
+// so that the reader can pass the fields it does not know (additionalProperties) and still see the rest.
+export function compileRecordValidator () {
   const ajv = new Ajv({ allErrors: true, strict: true })
   for (const keyword of ANNOTATIONS) ajv.addKeyword(keyword)
   ajv.addSchema(RESULTS_SCHEMA, 'results')
-  const compile = (ref) => ajv.getSchema(`results${ref}`)
-  return {
-    document: compile('#'),
-    record: compile('#/$defs/record')
-  }
+  return ajv.getSchema('results#/$defs/record')
 }
 
 // The record definition of a run type's name ('run' → runRecord), or null for types it does not define.

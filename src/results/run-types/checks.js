@@ -1,10 +1,11 @@
-import { compileSchema, recordDefinition } from '../schema.js'
+import { compileRecordValidator, recordDefinition } from '../schema.js'
 
 // The checks of a record read from a file, from the results schema (src/results/schema.js): each
 // problem in words, naming the field, what it must be and what it was.
 
 const NAME_LIMIT = 200
-const validators = compileSchema()
+// Compiled on first use: only the commands that read results files need it.
+let validateRecord = null
 
 // A file's value in an error: short, one line.
 export function shown (value) {
@@ -50,9 +51,11 @@ export function expectation (schema) {
 export function schemaProblem (run, typeName) {
   const definition = recordDefinition(typeName)
   if (!definition) return null
-  validators.record(run)
-  const errors = (validators.record.errors ?? []).filter((e) => e.keyword !== 'additionalProperties' && e.keyword !== 'if' && e.instancePath !== '')
-  const missing = (validators.record.errors ?? []).find((e) => e.keyword === 'required' && e.instancePath === '')
+  validateRecord ??= compileRecordValidator()
+  validateRecord(run)
+  const found = validateRecord.errors ?? []
+  const errors = found.filter((e) => e.keyword !== 'additionalProperties' && e.keyword !== 'if' && e.instancePath !== '')
+  const missing = found.find((e) => e.keyword === 'required' && e.instancePath === '')
   if (missing) return { record: true, problem: `is missing field "${missing.params.missingProperty}"` }
   if (errors.length === 0) return null
   const order = Object.keys(definition.properties)
