@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { run, http, compare, report, UsageError, Interrupted, RESULTS_SCHEMA_FILE } from '../src/api/index.js'
@@ -34,6 +34,21 @@ test('every field a run records is in the results schema: console and udp runs, 
   const failed = await run({ libs: ['raw'], transports: ['file'], events: 2000, runs: 2, timeout: 0.001 })
   assert.deepEqual(failed.runs.map((r) => r.status), ['failed', 'skipped'])
   assertValid(failed)
+})
+
+test('what a killed log-bench left in the runs\' directory is removed and said as a warning event, not printed', async () => {
+  const base = tmpDir()
+  const stale = path.join(base, 'log-bench-Stale1')
+  fs.mkdirSync(stale)
+  const gone = spawnSync(process.execPath, ['-e', '']).pid
+  fs.writeFileSync(path.join(stale, '.log-bench-owner'), JSON.stringify({ pid: gone, started: '1' }))
+  const warnings = []
+  const job = run({ libs: ['noop'], transports: ['file'], events: 10, runs: 1, dir: base })
+  job.on('warning', (text) => warnings.push(text))
+  await job
+  assert.equal(fs.existsSync(stale), false)
+  assert.equal(warnings.length, 1, warnings.join('\n'))
+  assert.match(warnings[0], /^removed 1 run directory \(.+\) left in .+ by a log-bench that was killed$/)
 })
 
 test('bad options reject with a UsageError carrying the command line\'s one-line message, before anything runs', async () => {

@@ -1,3 +1,4 @@
+import os from 'node:os'
 import { cellKey, defaultSink } from '../results/model.js'
 import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
 import { DEFAULT_VARIANT, libLabel } from '../loggers/index.js'
@@ -42,6 +43,8 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
                 runs,
                 unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ?? cellUnsupported(lib, variant, transport, workload),
                 empty: RUN_TYPE.empty,
+                // Where its run directories go: the session removes what a killed log-bench left there first.
+                runDirBase: dir ?? os.tmpdir(),
                 execute: (signal, onLive) => runOnce({ adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version, runtime, transport, cpus: workers, events, payload, workload, variant, rate, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir ?? undefined, onLive })
               })
             }

@@ -1,3 +1,4 @@
+import os from 'node:os'
 import { cellUnsupported, runtimeUnsupported } from '../runner/unsupported.js'
 import { currentRuntime } from '../versions/runtimes.js'
 import { cellKey, defaultSink } from '../results/model.js'
@@ -49,6 +50,7 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
                 runs,
                 unsupported: unsupportedReason({ lib, mode, transport, runtime, workers }),
                 empty: HTTP_TYPE.empty,
+                runDirBase: os.tmpdir(),
                 execute: (signal) => runHttpOnce({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement })
               })
             }

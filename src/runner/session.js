@@ -1,6 +1,7 @@
 import { Interrupted } from '../errors.js'
 import { createStore } from '../results/store.js'
 import { fallbackReaderNotes } from '../sinks/index.js'
+import { sweepOnce } from '../engine/run-dir.js'
 import { DEFAULT_ORDER, newSeed, runCells } from './orchestrator.js'
 
 // What a session tells about its progress; each member may be left out. The CLI draws it on
@@ -24,6 +25,10 @@ export async function runSession ({ cells, out = null, env, previous = null, ret
   else signal?.addEventListener('abort', onAbort, { once: true })
   // Not progress but a warning about what is measured.
   for (const note of fallbackReaderNotes([...new Set(cells.map((cell) => cell.common.sink))])) report.warning(note)
+  for (const dir of new Set(cells.map((cell) => cell.runDirBase).filter(Boolean))) {
+    const swept = sweepOnce(dir)
+    if (swept) report.warning(swept)
+  }
   if (previous) report.note(`resuming ${out}: ${previous.runs.filter((r) => r.status !== 'interrupted').length} finished runs kept`)
   const store = createStore({ out, env, previous })
   try {
