@@ -5,7 +5,7 @@ import { EventEmitter } from 'node:events'
 //   const job = run(options); job.on('run', ({ record }) => …); const doc = await job
 // Events: 'start' { runs }, 'run-start' { label, run, runs }, 'live' { elapsedMs, arrived, bytes,
 // rssBytes }, 'run' { label, run, detail, record }, 'skip' { label, runs, reason }, 'note' text,
-// 'warning' text (about what is measured, e.g. a fallback reader), 'comparison' (run's
+// 'warning' text (about what is measured, e.g. a fallback reader, or run directories cleaned up), 'comparison' (run's
 // baseline option: compare's result), 'done' document.
 // `work(progress)` does the job; progress is the session's progress interface (src/runner/session.js).
 export class Job extends EventEmitter {
