@@ -10,7 +10,7 @@ import * as report from '../src/cli/report.js'
 import * as compare from '../src/cli/compare.js'
 import * as merge from '../src/cli/merge.js'
 import * as sink from '../src/cli/sink.js'
-import { refuseRepeatedOptions } from '../src/cli/validate.js'
+import { refuseRepeatedOptions } from '../src/api/validate.js'
 
 // A reader that stops reading (`log-bench run | head -1`, a closed terminal) ends our output there,
 // quietly: the work goes on and the results file is still written whole. Writes to a closed pipe

@@ -1,12 +1,12 @@
-// Writes what is derived from the option tables (src/cli/option-tables.js): scenarios/schema.json
+// Writes what is derived from the option tables (src/api/option-tables.js): scenarios/schema.json
 // and the option tables of docs/cli.md (between <!-- options:COMMAND --> and <!-- /options:COMMAND -->).
 // test/options.test.js fails when either is out of date.
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { COMPARE_OPTIONS, HTTP_OPTIONS, MERGE_OPTIONS, REPORT_OPTIONS, RUN_OPTIONS, SINK_OPTIONS } from '../src/cli/option-tables.js'
-import { optionsMarkdown } from '../src/cli/options.js'
-import { scenarioSchema } from '../src/cli/scenario-schema.js'
+import { COMPARE_OPTIONS, HTTP_OPTIONS, MERGE_OPTIONS, REPORT_OPTIONS, RUN_OPTIONS, SINK_OPTIONS } from '../src/api/option-tables.js'
+import { optionsMarkdown } from '../src/api/options.js'
+import { scenarioSchema } from '../src/api/scenario-schema.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 export const TABLES = { run: RUN_OPTIONS, http: HTTP_OPTIONS, report: REPORT_OPTIONS, compare: COMPARE_OPTIONS, merge: MERGE_OPTIONS, sink: SINK_OPTIONS }

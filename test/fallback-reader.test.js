@@ -19,7 +19,7 @@ test('installed without its native build, run names the cause and the npm comman
   const modules = path.join(project, 'node_modules')
   const installed = path.join(modules, 'log-bench')
   fs.mkdirSync(installed, { recursive: true })
-  for (const entry of ['bin', 'src', 'scenarios', 'package.json']) fs.cpSync(path.join(ROOT, entry), path.join(installed, entry), { recursive: true })
+  for (const entry of ['bin', 'src', 'scenarios', 'schema', 'package.json']) fs.cpSync(path.join(ROOT, entry), path.join(installed, entry), { recursive: true })
   for (const dep of fs.readdirSync(path.join(ROOT, 'node_modules'))) {
     if (!dep.startsWith('.')) fs.symlinkSync(path.join(ROOT, 'node_modules', dep), path.join(modules, dep))
   }

@@ -50,7 +50,7 @@ describe('the results reader range-checks numbers with the command line\'s limit
     [(r) => { r.run = 0 }, /run must be an integer from 1 to 1,000/],
     [(r) => { r.dropRate = 1.5 }, /dropRate must be a share from 0 to 1/],
     [(r) => { r.received = 2.5 }, /received must be a whole number of events/],
-    [(r) => { r.timeseries = [{ tMs: 0, cpuPct: 'x' }] }, /timeseries\[0\] must hold/],
+    [(r) => { r.timeseries = [{ tMs: 0, cpuPct: 'x' }] }, /timeseries\[0\]\.cpuPct must be a finite number >= 0 or null, got "x"/],
     [(r) => { r.lib = 'x'.repeat(500) }, /lib must be a name of 1 to 200 characters, got "x{39}…$/]
   ]
   for (const [change, pattern] of cases) {

@@ -13,9 +13,11 @@ const LAYERS = [
   ['engine'],
   ['versions'],
   ['loggers', 'sinks', 'results'],
+  ['runner'],
   ['bench'],
   ['http'],
   ['report'],
+  ['api'],
   ['cli']
 ]
 const layerOf = (folder) => LAYERS.findIndex((names) => names.includes(folder))

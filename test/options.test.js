@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { ROOT, readJson, runCli, tmpDir } from './helpers.js'
-import { positiveInt, positiveIntList, wholeNumber } from '../src/cli/validate.js'
+import { positiveInt, positiveIntList, wholeNumber } from '../src/api/validate.js'
 
 test('whole numbers as people write them', () => {
   for (const text of ['1000000', '1e6', '1E6', '1e+6', '1_000_000', '1,000,000', ' 1000000 ', '1.0e6']) assert.equal(wholeNumber(text), 1_000_000, text)
@@ -73,8 +73,8 @@ test('scenarios/schema.json and the option tables of docs/cli.md are what the op
 })
 
 test('each option of run and http is defined once, and the scenario schema takes the same values and limits', async () => {
-  const { HTTP_OPTIONS, RUN_OPTIONS } = await import('../src/cli/option-tables.js')
-  const { scenarioSchema } = await import('../src/cli/scenario-schema.js')
+  const { HTTP_OPTIONS, RUN_OPTIONS } = await import('../src/api/option-tables.js')
+  const { scenarioSchema } = await import('../src/api/scenario-schema.js')
   for (const table of [RUN_OPTIONS, HTTP_OPTIONS]) {
     const names = table.map((o) => o.name)
     assert.deepEqual(names, [...new Set(names)])

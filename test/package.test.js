@@ -3,7 +3,8 @@ import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { ROOT } from './helpers.js'
+import { ROOT, tmpDir } from './helpers.js'
+import { assertApiUse, useApi } from './api-helpers.js'
 
 // What `npm pack` would put in the tarball, without writing it.
 function packed () {
@@ -19,7 +20,7 @@ test('the package holds the tool, not its charts, tests, results or CI files, an
   const unwanted = [...pack.paths].filter((p) => /^(images|test|results|docker|\.github|\.ci|build|node_modules)\//.test(p))
   assert.deepEqual(unwanted, [])
   assert.ok(pack.size < MAX_PACKED_BYTES, `packed ${pack.size} bytes, more than ${MAX_PACKED_BYTES}`)
-  for (const needed of ['bin/log-bench.js', 'binding.gyp', 'scripts/build-native.js', 'native/udp_receiver.c', 'native/pipe_reader.c', 'scenarios/schema.json', 'scenarios/quick.json', 'README.md']) {
+  for (const needed of ['bin/log-bench.js', 'src/api/index.js', 'index.d.ts', 'schema/results.schema.json', 'binding.gyp', 'scripts/build-native.js', 'native/udp_receiver.c', 'native/pipe_reader.c', 'scenarios/schema.json', 'scenarios/quick.json', 'README.md']) {
     assert.ok(pack.paths.has(needed), `${needed} is not in the package`)
   }
 })
@@ -38,4 +39,21 @@ test('every file the packed code imports or reads by a relative path is packed t
   }
   assert.deepEqual(missing, [])
   for (const scenario of fs.readdirSync(path.join(ROOT, 'scenarios'))) assert.ok(pack.paths.has(`scenarios/${scenario}`), `scenarios/${scenario} is not packed`)
+})
+
+// The API from the registry's point of view: the tarball installed into a fresh `npm init -y`
+// project (dependencies from the registry, the native receivers built by the install script), used
+// by a user's script that imports 'log-bench'. About two minutes, most of it npm install.
+test('from the packed tarball in a fresh project: import { run, compare } from \'log-bench\' runs, compares and prints nothing', { timeout: 600_000 }, () => {
+  const work = tmpDir('lb-package-')
+  const [pack] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))
+  const project = path.join(work, 'project')
+  fs.mkdirSync(project)
+  execFileSync('npm', ['init', '-y'], { cwd: project, stdio: 'ignore' })
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(work, pack.filename)], { cwd: project, stdio: 'ignore', timeout: 540_000 })
+  const installed = path.join(project, 'node_modules', 'log-bench')
+  assertApiUse(useApi('log-bench', project), { schemaFile: path.join(installed, 'schema', 'results.schema.json') })
+  assert.equal(JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8')).types, './index.d.ts')
+  assert.ok(fs.existsSync(path.join(installed, 'index.d.ts')))
+  fs.rmSync(work, { recursive: true, force: true })
 })

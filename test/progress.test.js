@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import { createProgress, describeLive, observe, stallOf, STALL_QUIET_MS } from '../src/bench/progress.js'
+import { createProgress, describeLive, observe, stallOf, STALL_QUIET_MS } from '../src/cli/progress.js'
 import { ADAPTERS, leftovers, readJson, runCli, tmpDir } from './helpers.js'
 
 const GB = 1024 ** 3

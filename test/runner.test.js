@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { trackChild } from '../src/engine/children.js'
-import { watcher } from '../src/engine/watcher.js'
+import { watcher } from '../src/runner/watcher.js'
 import { Interrupted, RunFailure } from '../src/errors.js'
 import { leftovers, readJson, runCli, tmpDir } from './helpers.js'
 

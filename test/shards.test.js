@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import { assignGroups, selectShard } from '../src/cli/scenario.js'
+import { assignGroups, selectShard } from '../src/api/scenario.js'
 import { comparisonGroupKey, inPlanOrder } from '../src/results/model.js'
 import { readJson, runCli, tmpDir } from './helpers.js'
 

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Interrupted, RunFailure } from '../errors.js'
-import { createReceiver } from '../sinks/index.js'
+import { openReceiver } from '../runner/receiver.js'
 import { fsTypeOf } from '../engine/fs-type.js'
 import { makeRunDir } from '../engine/run-dir.js'
 import { forkWorker, killChildren, trackChild } from '../engine/children.js'
@@ -11,7 +11,7 @@ import { MESSAGES } from '../engine/messages.js'
 import { endTagged, leftBehindReason, newRunTag, TAG_VARIABLE } from '../engine/leftovers.js'
 import { joinCosts, worstLoopDelay } from '../engine/costs.js'
 import { startSampler } from '../engine/sampler.js'
-import { watcher } from '../engine/watcher.js'
+import { watcher } from '../runner/watcher.js'
 import { DEFAULT_WORKLOAD, judgeArrivals } from '../engine/workloads.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
@@ -21,19 +21,6 @@ const LIVE_EVERY_MS = 500
 export const DEFAULT_CALL_TIMING = { sampleEvery: 32 }
 
 const ms = (fromNs, toNs) => Number(toNs - fromNs) / 1e6
-
-// Starts the transport's receiving end in the run's directory. One that cannot start (e.g.
-// rsyslogd failing) is the run's failure with the reason, { error }, not the harness's; the
-// directory is removed then. Shared by run and http.
-export async function openReceiver (transport, options) {
-  try {
-    return { receiver: await createReceiver(transport, options), error: null }
-  } catch (err) {
-    fs.rmSync(options.dir, { recursive: true, force: true })
-    if (!(err instanceof RunFailure)) throw err
-    return { receiver: null, error: err.message }
-  }
-}
 
 // One run of one cell in fresh processes: fork the workers, wait until every logger is built,
 // release them together, wait until every adapter has closed and the receiver has seen the last

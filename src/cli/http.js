@@ -1,20 +1,8 @@
-import { UsageError } from '../errors.js'
-import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, loadLibraries } from '../loggers/index.js'
-import { runSession } from '../bench/session.js'
-import { planHttpCells } from '../http/matrix.js'
-import { planPlacement } from '../http/placement.js'
-import { BASELINE } from '../results/http-summary.js'
-import { lockResults } from '../results/lock.js'
-import { collectEnv } from '../results/env.js'
+import { prepareHttp } from '../api/http.js'
+import { HTTP_OPTIONS } from '../api/option-tables.js'
+import { addOptions } from '../api/options.js'
 import { terminalExport } from '../report/terminal.js'
-import { defaultOutput, outputFile, refuseToReplace } from './validate.js'
-import { HTTP_OPTIONS } from './option-tables.js'
-import { addOptions, parseOptions } from './options.js'
-import { parseOrder } from './order-options.js'
-import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
-import { FILES_BESIDES_CONNECTIONS, openFilesLimit } from '../limits.js'
-import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
-import { libVersionsOf } from './run.js'
+import { finishNotes, runInTerminal } from './session.js'
 
 export const command = 'http'
 export const describe = 'The cost of logging under HTTP load: an express server logging through each library, driven by autocannon; req/s and latency against the same app without logging'
@@ -27,93 +15,11 @@ export function builder (yargs) {
     .example('$0 http --lib pino,bunyan --transport udp --syslog rsyslog', 'the server logs over syslog to a real rsyslogd')
 }
 
-// The baseline always runs: every library is reported as a change against it.
-async function parseLibs (entries, cache) {
-  for (const entry of entries) {
-    const name = entry.replace(/:[A-Za-z][\w-]*$/, '').replace(/^([a-z][\w-]*)@.+$/, '$1')
-    if (entry !== BASELINE && !(entry in LIB_SETS) && !BUILTIN_LIBS.includes(name) && !isAdapterPath(name)) {
-      throw new UsageError(`unknown library "${entry}": use one of ${[BASELINE, ...BUILTIN_LIBS, ...Object.keys(LIB_SETS)].join(', ')}, or a path to an adapter file such as ./my-logger.js`)
-    }
-  }
-  const others = entries.filter((e) => e !== BASELINE)
-  return [{ name: BASELINE, file: null, adapter: null, version: null }, ...await loadLibraries(others, [BASELINE], { variants: false, cache })]
-}
-
-// Turns raw option strings into a checked plan; throws UsageError on anything wrong, before anything is written.
-export async function parseHttpOptions (argv) {
-  const middleware = Boolean(argv.middleware)
-  if (middleware && argv.logsPerRequest != null) {
-    throw new UsageError('--logs-per-request applies to route mode: with --middleware each request is one event, logged by the library\'s request logger')
-  }
-  const given = parseOptions(HTTP_OPTIONS, argv)
-  const options = {
-    libs: await parseLibs(given.lib, given.cache),
-    transports: given.transport,
-    cpus: given.cpus,
-    mode: middleware ? 'middleware' : 'route',
-    logsPerRequest: middleware ? [] : given.logsPerRequest,
-    sizes: given.size,
-    load: {
-      durationSeconds: given.duration,
-      warmupSeconds: given.warmup,
-      connections: given.connections,
-      pipelining: given.pipelining
-    },
-    runs: given.runs,
-    port: given.port
-  }
-  refuseBeyondOpenFiles(options.load.connections)
-  options.placement = planPlacement({ serverCpus: given.serverCpus, loadCpus: given.loadCpus })
-  options.receiverOptions = await parseSyslogOptions(argv, options.transports)
-  options.out = given.out == null ? null : outputFile(given.out, { create: true, inputs: options.libs.map((l) => l.file).filter(Boolean) })
-  if (options.out) refuseToReplace(options.out, { force: given.force })
-  // Installs come last, once every other option is known to be right.
-  options.runtimes = await resolveRuntimes(given.runtime, { cache: given.cache })
-  return options
-}
-
-// Every connection is a file descriptor in the load generator, and may be one in a server worker:
-// past `ulimit -n` they fail with EMFILE and a run would only time out. Said before anything runs.
-function refuseBeyondOpenFiles (connections) {
-  const limit = openFilesLimit()
-  const needed = connections + FILES_BESIDES_CONNECTIONS
-  if (limit !== null && needed > limit) throw new UsageError(`--connections ${connections} needs about ${needed.toLocaleString('en-US')} open files in the load generator and in a server worker, but this shell allows ${limit.toLocaleString('en-US')} (ulimit -n): raise it (ulimit -n ${Math.max(needed * 2, 4096)}) or give at most --connections ${Math.max(1, limit - FILES_BESIDES_CONNECTIONS)}; past it, connections fail with EMFILE`)
-}
-
-export function describeHttpOptions (options) {
-  return {
-    libs: options.libs.map((l) => (l.range != null ? `${l.name}@${l.version}` : l.name)),
-    // Only where other than the Node running log-bench, so other plans describe themselves as before.
-    ...(options.runtimes.some((r) => r.spec !== DEFAULT_RUNTIME) ? { runtimes: options.runtimes.map((r) => r.label) } : {}),
-    transports: options.transports,
-    cpus: options.cpus,
-    mode: options.mode,
-    logsPerRequest: options.logsPerRequest,
-    sizes: options.sizes,
-    ...options.load,
-    runs: options.runs,
-    port: options.port,
-    serverCpus: options.placement.serverCpus,
-    loadCpus: options.placement.loadCpus,
-    ...(options.placement.pinned ? {} : { notPinned: options.placement.reason }),
-    // Only where a syslog transport is used, so other plans describe themselves as before.
-    ...(options.receiverOptions?.syslog ? { syslog: describeSyslog(options.receiverOptions) } : {})
-  }
-}
-
 export async function handler (argv) {
-  const options = await parseHttpOptions(argv)
-  const out = options.out ?? defaultOutput('http')
-  lockResults(out)
-  const env = collectEnv({
-    argv: process.argv.slice(2),
-    libVersions: libVersionsOf(options.libs.filter((l) => l.adapter)),
-    options: describeHttpOptions(options)
-  })
-  const doc = await runSession({ cells: planHttpCells(options), out, env, quiet: argv.quiet, order: parseOrder(argv) })
+  const prepared = await prepareHttp(argv, { defaultOut: true, command: ['log-bench', ...process.argv.slice(2)].join(' ') })
+  const doc = await runInTerminal(prepared, { quiet: argv.quiet })
   if (!doc) return
   terminalExport.write(doc)
-  process.stdout.write(externalNote(describeSyslog(options.receiverOptions)))
-  const failed = doc.runs.filter((r) => r.status === 'failed').length
-  process.stdout.write(`\nresults: ${out}${failed ? ` (${failed} failed run${failed > 1 ? 's' : ''}, see above)` : ''}\n`)
+  for (const note of prepared.externalNotes) process.stdout.write(note)
+  process.stdout.write(`\nresults: ${prepared.out}${finishNotes(doc)}\n`)
 }

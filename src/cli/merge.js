@@ -1,10 +1,10 @@
 import { mergeShards } from '../results/merge.js'
 import { readResultsFile } from '../results/read.js'
 import { writeJsonAtomic } from '../results/write.js'
-import { MERGE_OPTIONS } from './option-tables.js'
-import { addOptions } from './options.js'
+import { MERGE_OPTIONS } from '../api/option-tables.js'
+import { addOptions } from '../api/options.js'
 import { UsageError } from '../errors.js'
-import { outputFile, refuseToReplace } from './validate.js'
+import { outputFile, refuseToReplace } from '../api/validate.js'
 
 export const command = 'merge <files..>'
 export const describe = 'Join the results of shards (log-bench run --shard k/n) into one results file'

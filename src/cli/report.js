@@ -1,13 +1,7 @@
-import fs from 'node:fs'
 import path from 'node:path'
-import { UsageError } from '../errors.js'
-import { loadResults } from '../results/read.js'
-import { removeEmptyTree } from '../results/write.js'
-import { exporterFor } from '../report/exporters.js'
-import { PAGE_FORMATS, readPages, writePages } from '../report/pages.js'
-import { REPORT_OPTIONS } from './option-tables.js'
-import { addOptions, givenOptions, optionNamed, parseOption, parseOptions } from './options.js'
-import { outputDirectory, outputFile } from './validate.js'
+import { reportFrom } from '../api/report.js'
+import { REPORT_OPTIONS } from '../api/option-tables.js'
+import { addOptions } from '../api/options.js'
 
 export const command = 'report [files..]'
 export const describe = 'Turn results JSON into a results page (markdown + PNG charts, or self-contained HTML) and/or CSV'
@@ -20,61 +14,9 @@ export function builder (yargs) {
     .example('$0 report r.json --out docs/RESULTS.md --images docs/images --format md,csv', '')
 }
 
-export function parseReportOptions (argv) {
-  const given = parseOptions(REPORT_OPTIONS, argv)
-  return { files: [argv.files].flat().map(String), formats: given.format, out: path.resolve(given.out), images: path.resolve(given.images), outText: given.out, imagesText: given.images }
-}
-
 export async function handler (argv) {
-  if (argv.pages != null) return reportPages(argv)
-  if (argv.files == null || [argv.files].flat().length === 0) throw new UsageError('give the results JSON files to report, or --pages <file>')
-  const options = parseReportOptions(argv)
-  const dataset = loadResults(options.files)
-  // Only once the inputs are known good: check every output, then create the page's directory
-  // (docs/ in `--out docs/RESULTS.md`); the charts' directory is made when the first chart is written.
-  // Only the page draws charts: --format terminal or csv alone needs no --images directory.
-  if (options.formats.includes('md')) outputDirectory(options.images, { label: `--images ${options.imagesText}` })
-  const firstMissing = firstMissingDir(path.dirname(options.out))
-  const targets = options.formats.flatMap((format) => exporterFor(format).targets(options).map((file) => ({ format, file })))
-  const twice = targets.find((t, i) => targets.findIndex((u) => u.file === t.file) !== i)
-  if (twice) throw new UsageError(`--format ${targets.find((t) => t.file === twice.file).format} and ${twice.format} would both write ${path.relative(process.cwd(), twice.file) || twice.file}: give --out a name that is not one of theirs (e.g. --out results/README.md writes README.md and README.html)`)
-  for (const format of options.formats) {
-    for (const file of exporterFor(format).targets(options)) {
-      if (file === options.images) throw new UsageError(`--out ${options.outText} and --images ${options.imagesText} name the same path: the page and the charts' directory need two`)
-      outputFile(file, { label: `--out ${options.outText}${file === options.out ? '' : ` (${path.basename(file)})`}`, create: true, inputs: options.files, notResults: true })
-    }
-  }
-  const written = []
-  try {
-    for (const format of options.formats) written.push(...exporterFor(format).write(dataset, options))
-  } catch (err) {
-    // Nothing half-written: not even the page's directory made for it above.
-    if (firstMissing && !written.length) removeEmptyTree(firstMissing)
-    throw err
-  }
-  summarizeWritten(written, options.images)
-}
-
-// The topmost directory of `dir` that does not exist yet, or null.
-function firstMissingDir (dir) {
-  let missing = null
-  for (let at = path.resolve(dir); !fs.existsSync(at); at = path.dirname(at)) missing = at
-  return missing
-}
-
-function reportPages (argv) {
-  const given = givenOptions(REPORT_OPTIONS, argv).filter((name) => name !== 'pages' && name !== 'format')
-  if ([argv.files ?? []].flat().length || given.length) throw new UsageError(`--pages names every page, its results and images: it cannot be combined with ${given.length ? `--${given[0]}` : 'results files'}`)
-  const formats = parseOption(optionNamed(REPORT_OPTIONS, 'format'), argv)
-  const other = formats.find((format) => !PAGE_FORMATS.includes(format))
-  if (other) throw new UsageError(`--pages writes pages: --format ${other} is not one (use --format ${PAGE_FORMATS.join(', ')} or ${PAGE_FORMATS.join(',')})`)
-  const pages = readPages(String(argv.pages))
-  const inputs = [String(argv.pages), ...pages.flatMap((page) => [...page.results, ...(page.reference ? [page.reference] : [])])]
-  const checkOutput = (page, files) => {
-    if (formats.includes('md')) outputDirectory(page.images, { label: `${argv.pages}: images ${page.images}` })
-    for (const file of files) outputFile(file, { label: `${argv.pages}: page ${path.relative(process.cwd(), file)}`, create: true, inputs, notResults: true })
-  }
-  summarizeWritten(writePages(pages, { checkOutput, formats }), path.resolve(pages[0].images))
+  const { files, images } = reportFrom(argv, { stream: process.stdout })
+  summarizeWritten(files, images)
 }
 
 function summarizeWritten (written, images) {

@@ -1,8 +1,8 @@
 import { UsageError } from '../errors.js'
 import { payloadOfSize } from '../engine/message.js'
 import { DEFAULT_HOST, nativeUdpReceiver, startSink } from '../sinks/embedded-sink.js'
-import { SINK_OPTIONS } from './option-tables.js'
-import { addOptions, parseOptions } from './options.js'
+import { SINK_OPTIONS } from '../api/option-tables.js'
+import { addOptions, parseOptions } from '../api/options.js'
 
 export const command = 'sink'
 export const describe = 'Run the embedded syslog sink on its own: listen on UDP and/or TCP, verify every event, print the counts'

@@ -14,14 +14,23 @@ const NAME = /^log-bench-(http-)?[A-Za-z0-9]{6}$/
 const swept = new Set()
 
 export function makeRunDir (baseDir, prefix = 'log-bench-') {
-  if (!swept.has(path.resolve(baseDir))) {
-    swept.add(path.resolve(baseDir))
-    const { removed, bytes } = sweepStaleRunDirs(baseDir)
-    if (removed) process.stderr.write(`log-bench: removed ${removed} run director${removed > 1 ? 'ies' : 'y'} (${formatBytes(bytes)}) left in ${baseDir} by a log-bench that was killed\n`)
-  }
+  const note = sweepOnce(baseDir)
+  if (note) process.stderr.write(`log-bench: ${note}\n`)
   const dir = fs.mkdtempSync(path.join(baseDir, prefix))
   fs.writeFileSync(path.join(dir, OWNER_FILE), JSON.stringify(ownerOf(process.pid)) + '\n', { flag: 'wx' })
   return dir
+}
+
+// The first time in this process for a base directory: removes the stale run directories there and
+// says so in words (null when there were none, or it was swept before). A session sweeps the base
+// directories of its cells first (src/runner/session.js), so that the API says it as a warning;
+// makeRunDir sweeps on its own for callers without one.
+export function sweepOnce (baseDir) {
+  const resolved = path.resolve(baseDir)
+  if (swept.has(resolved)) return null
+  swept.add(resolved)
+  const { removed, bytes } = sweepStaleRunDirs(baseDir)
+  return removed ? `removed ${removed} run director${removed > 1 ? 'ies' : 'y'} (${formatBytes(bytes)}) left in ${baseDir} by a log-bench that was killed` : null
 }
 
 export function sweepStaleRunDirs (baseDir) {

@@ -1,8 +1,10 @@
-import { cellUnsupported, runtimeUnsupported } from '../bench/orchestrator.js'
+import os from 'node:os'
+import { cellUnsupported, runtimeUnsupported } from '../runner/unsupported.js'
 import { currentRuntime } from '../versions/runtimes.js'
 import { cellKey, defaultSink } from '../results/model.js'
 import { middlewareUnsupportedReason, requestLoggerInfo } from './request-loggers.js'
-import { emptyHttpMeasures, runHttpOnce } from './run-once.js'
+import { runHttpOnce } from './run-once.js'
+import { HTTP_TYPE } from '../results/run-types/http.js'
 import { BASELINE } from '../results/http-summary.js'
 
 // Seconds a run may take beyond its warm-up and load: forking the server, building the logger,
@@ -11,7 +13,7 @@ const SETUP_AND_VERIFY_SECONDS = 120
 
 // Cells in plan order: transport, workers, logs per request, size, then the libraries with the `none`
 // baseline first (runCells interleaves their runs, or keeps this order with --order blocked).
-// Each cell has the shape runCells (src/bench/orchestrator.js) executes, like the cells of `run`.
+// Each cell has the shape runCells (src/runner/orchestrator.js) executes, like the cells of `run`.
 export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, runtimes = [currentRuntime()], receiverOptions = {}, placement = null }) {
   const ordered = [...libs.filter((l) => l.name === BASELINE), ...libs.filter((l) => l.name !== BASELINE)]
   const timeoutMs = (load.warmupSeconds + load.durationSeconds + SETUP_AND_VERIFY_SECONDS) * 1000
@@ -47,7 +49,8 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
                 common,
                 runs,
                 unsupported: unsupportedReason({ lib, mode, transport, runtime, workers }),
-                empty: emptyHttpMeasures,
+                empty: HTTP_TYPE.empty,
+                runDirBase: os.tmpdir(),
                 execute: (signal) => runHttpOnce({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement })
               })
             }

@@ -1,12 +1,13 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import { payloadOfSize } from '../engine/message.js'
-import { openReceiver } from '../bench/run-once.js'
+import { openReceiver } from '../runner/receiver.js'
 import { leftBehindReason } from '../engine/leftovers.js'
 import { makeRunDir } from '../engine/run-dir.js'
 import { startSampler } from '../engine/sampler.js'
-import { watcher } from '../engine/watcher.js'
+import { watcher } from '../runner/watcher.js'
 import { RunFailure } from '../errors.js'
+import { HTTP_TYPE } from '../results/run-types/http.js'
 import { startLoad } from './load.js'
 import { cpusOf, pin, pinPrimary, placementRecord } from './placement.js'
 import { startServer } from './server.js'
@@ -22,7 +23,7 @@ export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus,
   try {
     primary = await pinPrimary(placement)
   } catch (err) {
-    if (err instanceof RunFailure) return { ...emptyHttpMeasures(), placement: placementRecord(placement), ok: false, status: 'failed', error: err.message }
+    if (err instanceof RunFailure) return { ...HTTP_TYPE.empty(), placement: placementRecord(placement), ok: false, status: 'failed', error: err.message }
     throw err
   }
   try {
@@ -34,7 +35,7 @@ export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus,
 
 async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement }) {
   const observed = placement?.pinned ? { primary: cpusOf(process.pid) } : {}
-  const failed = (error) => ({ ...emptyHttpMeasures(), placement: placementRecord(placement, observed), ok: false, status: 'failed', error })
+  const failed = (error) => ({ ...HTTP_TYPE.empty(), placement: placementRecord(placement, observed), ok: false, status: 'failed', error })
   const dir = makeRunDir(os.tmpdir(), 'log-bench-http-')
   const { receiver, error } = await openReceiver(transport, { workers: cpus, events: null, payload: payloadOfSize(size), dir, ...receiverOptions })
   if (error) {
@@ -97,31 +98,5 @@ async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, s
     await server?.kill()
     await receiver.stop()
     fs.rmSync(dir, { recursive: true, force: true })
-  }
-}
-
-export function emptyHttpMeasures () {
-  return {
-    requests: null,
-    reqPerSec: null,
-    eventLoopDelayNs: null,
-    bytesPerSec: null,
-    latencyMs: null,
-    requestErrors: null,
-    timeouts: null,
-    non2xx: null,
-    loadSeconds: null,
-    serverCpuUserMs: null,
-    serverCpuSystemMs: null,
-    serverCpuPct: null,
-    maxRssBytes: null,
-    totalRssPeakBytes: null,
-    sent: null,
-    received: null,
-    corrupt: null,
-    duplicates: null,
-    dropRate: null,
-    placement: null,
-    timeseries: []
   }
 }

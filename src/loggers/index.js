@@ -146,7 +146,7 @@ function adapterProblem (adapter) {
 // A versioned entry (pino@9) is installed into the version cache (`cache`: --cache DIR) on first use:
 // every library is installed, or refused, before anything runs. Its lib carries libDir (where it
 // was installed) and range (what was asked for).
-export async function loadLibraries (entries, taken = [], { variants = true, cache = null, progress } = {}) {
+export async function loadLibraries (entries, taken = [], { variants = true, cache = null, progress, signal = null } = {}) {
   const libs = []
   for (const spec of resolveLibSpecs(entries)) {
     if (!variants && spec.variant !== DEFAULT_VARIANT) throw new UsageError(`--lib ${spec.entry}:${spec.variant}: this command runs each library on its default configuration; variants are for \`log-bench run\``)
@@ -154,7 +154,7 @@ export async function loadLibraries (entries, taken = [], { variants = true, cac
     checkVariant(adapter, spec.variant)
     const clash = taken.includes(adapter.name) || libs.some((l) => l.name === adapter.name && l.file !== spec.file)
     if (clash) throw new UsageError(`two adapters are both named "${adapter.name}": give each adapter a unique name`)
-    const installed = spec.range === null ? { version: libraryVersion(adapter, spec.file), dir: null } : await installLibrary(adapter, spec, cache, progress)
+    const installed = spec.range === null ? { version: libraryVersion(adapter, spec.file), dir: null } : await installLibrary(adapter, spec, { cache, progress, signal })
     const lib = { name: adapter.name, variant: spec.variant, file: spec.file, adapter, version: installed.version, libDir: installed.dir, range: spec.range }
     const same = libs.find((l) => l.name === lib.name && l.variant === lib.variant && l.version === lib.version)
     if (same) throw new UsageError(`--lib ${libLabel(lib.name, lib.variant)}${lib.range === null ? '' : `@${lib.range}`} and ${libLabel(same.name, same.variant)}${same.range === null ? '' : `@${same.range}`} are both ${lib.name} ${lib.version}: give each version once`)
@@ -165,13 +165,13 @@ export async function loadLibraries (entries, taken = [], { variants = true, cac
 
 // Installs (or finds in the cache) the version a NAME@RANGE asks for; only adapters that say which
 // versions they handle (`versions`, a semver range) take one.
-async function installLibrary (adapter, spec, cache, progress) {
+async function installLibrary (adapter, spec, { cache, progress, signal }) {
   if (!adapter.packageName || !adapter.versions) {
     throw new UsageError(`--lib ${spec.entry}@${spec.range}: the ${adapter.name} adapter runs the installed ${adapter.packageName ?? adapter.name} only; published versions work for ${VERSIONED_LIBS.join(', ')}`)
   }
   const handles = `the ${adapter.name} adapter follows the documented API of ${adapter.packageName} ${adapter.versions}`
   if (semver.validRange(spec.range) && !semver.intersects(semver.validRange(spec.range), adapter.versions)) throw new UsageError(`--lib ${spec.entry}@${spec.range}: ${handles}, and no such version matches "${spec.range}"`)
-  const installed = await ensureInstalled({ root: cacheRoot(cache), kind: 'libs', packageName: adapter.packageName, range: spec.range, progress })
+  const installed = await ensureInstalled({ root: cacheRoot(cache), kind: 'libs', packageName: adapter.packageName, range: spec.range, progress, signal })
   if (!semver.satisfies(installed.version, adapter.versions)) {
     throw new UsageError(`--lib ${spec.entry}@${spec.range} gave ${adapter.packageName} ${installed.version}, which the ${adapter.name} adapter does not handle (${handles})`)
   }

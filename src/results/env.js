@@ -28,7 +28,8 @@ function osName () {
 }
 
 // Everything a reader needs to judge or reproduce the numbers.
-export function collectEnv ({ options, libVersions, argv }) {
+// command: the command line that gives the same options (the API's options written as one).
+export function collectEnv ({ options, libVersions, command }) {
   const cpus = os.cpus()
   return {
     node: process.version,
@@ -43,8 +44,20 @@ export function collectEnv ({ options, libVersions, argv }) {
     logBenchVersion: toolVersion(),
     gitCommit: gitCommit(),
     libVersions,
-    command: ['log-bench', ...argv].join(' '),
+    command,
     options,
     time: new Date().toISOString()
   }
+}
+
+// { name: version } of the libraries measured; a library measured at several versions (pino@9,
+// pino@10) has them all, comma-separated.
+export function libVersionsOf (libs) {
+  const versions = {}
+  for (const lib of libs) {
+    const known = versions[lib.name] ? versions[lib.name].split(', ') : []
+    if (lib.version != null && !known.includes(lib.version)) known.push(lib.version)
+    versions[lib.name] = known.length ? known.join(', ') : lib.version
+  }
+  return versions
 }

@@ -1,5 +1,6 @@
 import { RUN_TYPE } from './run-types/run.js'
 import { summarizeType } from './run-types/index.js'
+import { RESULTS_SCHEMA } from './schema.js'
 
 // The results model: a document of runs and their summary. The reading of a record's fields is in
 // record.js, cell keys and summaries of every run type in run-types/; both are re-exported here
@@ -7,7 +8,8 @@ import { summarizeType } from './run-types/index.js'
 export { RECORD_DEFAULTS, cellStatus, defaultSink, dimensionValue, inPlanOrder, runTypeName } from './record.js'
 export { CELL_FIELDS, COMPARED_DIMENSIONS, cellKey, comparisonGroupKey, ofType, runsByCell, runTypeOf, RUN_TYPES } from './run-types/index.js'
 
-export const SCHEMA_VERSION = 1
+// The version of the results document (schema/results.schema.json), bumped on any incompatible change.
+export const SCHEMA_VERSION = RESULTS_SCHEMA.properties.schema.const
 
 // What kind of failure a failed or skipped record holds, as data (see RunFailure in src/errors.js):
 // { kind: 'timeout', limitS, afterRun? } | { kind: 'out-of-memory' } | { kind: 'killed', signal }

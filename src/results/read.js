@@ -5,11 +5,12 @@ import { cellKey, inPlanOrder, runTypeName, SCHEMA_VERSION } from './model.js'
 import { runTypeOf } from './run-types/index.js'
 import { describeRecord } from './run-types/checks.js'
 import { SUMMARIZERS } from './summaries.js'
+import { ENV_REQUIRED } from './schema.js'
 
 // Reads results documents back for the exporters. Anything that is not a complete log-bench
-// results document of our schema is bad input: one UsageError naming the file and the problem.
+// results document of our schema (schema/results.schema.json) is bad input: one UsageError naming
+// the file, the run, the field and the problem.
 
-const ENV_FIELDS = ['node', 'os', 'cpuModel', 'cpuCount', 'memoryBytes', 'libVersions', 'command', 'time']
 // What must match for runs from several files to be summarized together.
 const ENVIRONMENT_FIELDS = ['cpuModel', 'cpuCount', 'memoryBytes', 'os', 'node']
 
@@ -25,7 +26,7 @@ export function validateDocument (doc, file) {
   if (doc.tool !== 'log-bench' || doc.kind !== 'results') throw bad('not a log-bench results document (tool/kind fields missing or different)')
   if (doc.schema !== SCHEMA_VERSION) throw bad(`results schema version ${JSON.stringify(doc.schema ?? null)}; this log-bench reads version ${SCHEMA_VERSION}`)
   if (doc.env === null || typeof doc.env !== 'object') throw bad('missing field "env"')
-  for (const field of ENV_FIELDS) {
+  for (const field of ENV_REQUIRED) {
     if (!(field in doc.env)) throw bad(`missing field "env.${field}"`)
   }
   if (!Array.isArray(doc.runs)) throw bad('missing field "runs" (expected an array)')
@@ -51,7 +52,13 @@ function validateRun (run, index, bad) {
 // different machines or Node versions are refused: pooling them would average two environments.
 export function loadResults (files) {
   if (files.length === 0) throw new UsageError('give at least one results file')
-  const docs = files.map((file) => ({ file, doc: readResultsFile(file) }))
+  return loadDocuments(files.map((file) => ({ file, doc: readResultsFile(file), realPath: fs.realpathSync(file) })))
+}
+
+// As loadResults, from documents already read and checked: [{ file, doc, realPath? }], where `file`
+// names the document (its path, or how the API's caller passed it: "results document 1").
+export function loadDocuments (docs) {
+  const files = docs.map((d) => d.file)
   refuseDuplicates(docs)
   refuseMixedEnvironments(docs)
   refuseMixedEventCounts(docs)
@@ -97,8 +104,8 @@ export function environmentDifference (a, b) {
 // host and start time, which a copy, a resumed file and a merged file keep.
 function refuseDuplicates (docs) {
   const seen = new Map()
-  docs.forEach(({ file, doc }, index) => {
-    const sources = [[`file ${fs.realpathSync(file)}`, 'the same file'], ...[doc.env, ...(doc.env.shards ?? [])].map((e) => [`run ${e.hostname}|${e.time}`, `results of the same invocation (started ${e.time})`])]
+  docs.forEach(({ file, doc, realPath }, index) => {
+    const sources = [...(realPath ? [[`file ${realPath}`, 'the same file']] : []), ...[doc.env, ...(doc.env.shards ?? [])].map((e) => [`run ${e.hostname}|${e.time}`, `results of the same invocation (started ${e.time})`])]
     for (const [id, what] of sources) {
       const before = seen.get(id)
       if (before && before.index !== index) throw new UsageError(`${before.file} and ${file} are ${what}: their runs would be counted twice; give each results file once`)

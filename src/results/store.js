@@ -5,13 +5,14 @@ import { SUMMARIZERS } from './summaries.js'
 import { writeJsonAtomic } from './write.js'
 
 // The results document of one invocation, kept durable: every finished run is on disk (atomically
-// rewritten) before the next one starts. `previous` continues a partial document (--resume): its
+// rewritten) before the next one starts (with `out` null, the document is kept in memory only). `previous` continues a partial document (--resume): its
 // finished runs are kept, an interrupted run is dropped so that it runs again.
 export function createStore ({ out, env, previous = null, summarizers = SUMMARIZERS }) {
   const doc = previous ? resumeDocument(previous, env) : createDocument(env)
   let saved = null
   const save = () => {
     doc.summary = summarizers.flatMap((summarizeRuns) => summarizeRuns(doc.runs))
+    if (out == null) return
     try {
       writeJsonAtomic(out, doc)
     } catch (err) {
@@ -27,7 +28,7 @@ export function createStore ({ out, env, previous = null, summarizers = SUMMARIZ
     out,
     // A session that failed before it saved a run: leave no empty results file that asks for --resume.
     discardIfEmpty () {
-      if (!previous && saved === 0) fs.rmSync(out, { force: true })
+      if (out != null && !previous && saved === 0) fs.rmSync(out, { force: true })
     },
     add (record) {
       doc.runs.push(record)

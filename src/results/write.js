@@ -92,7 +92,7 @@ export function writeJsonAtomic (file, value) {
 
 const IO_REASONS = { ENOSPC: 'no space left on device', EDQUOT: 'disk quota exceeded', EROFS: 'read-only file system', EACCES: 'permission denied', EPERM: 'permission denied', EISDIR: 'it is a directory', ENOENT: 'its directory no longer exists', ENOTDIR: 'a part of the path is a file' }
 
-// Why a file operation failed, in words (the output checks in src/cli/validate.js use it too).
+// Why a file operation failed, in words (the output checks in src/api/validate.js use it too).
 export function ioReason (err) {
   return IO_REASONS[err.code] ?? err.message.split('\n')[0]
 }

@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import semver from 'semver'
-import { EXIT, UsageError } from '../errors.js'
+import { EXIT, Interrupted, UsageError } from '../errors.js'
 
 // --cache DIR, else $XDG_CACHE_HOME/log-bench, else ~/.cache/log-bench (the XDG base directory rule).
 export function cacheRoot (given = null, env = process.env) {
@@ -50,12 +50,14 @@ export function checkRange (packageName, range) {
 // install would pick) and that one is used from the cache or installed, under a lock. Without the
 // registry (offline), the newest cached match is used, and said so. Returns { version, dir,
 // installed } where dir holds node_modules/<package>.
-export async function ensureInstalled ({ root, kind, packageName, range, what = packageName, progress = defaultProgress }) {
+// signal: an AbortSignal (the API's) that stops npm and rejects with Interrupted; without one, Ctrl-C
+// and SIGTERM stop npm and exit as interrupted (the command line).
+export async function ensureInstalled ({ root, kind, packageName, range, what = packageName, progress = defaultProgress, signal = null }) {
   checkRange(packageName, range)
   const cachedAt = (version) => cachedVersions(root, kind, packageName).find((v) => v.version === version)
   const exact = semver.valid(range) && cachedAt(semver.valid(range))
   if (exact) return { ...exact, installed: false }
-  const wanted = await registryVersion(packageName, range)
+  const wanted = await registryVersion(packageName, range, signal)
   if (wanted.offline) {
     const fallback = semver.validRange(range) && cachedVersions(root, kind, packageName).find((v) => semver.satisfies(v.version, range))
     if (!fallback) throw new UsageError(`cannot install ${packageName}@${range}: the npm registry is unreachable (${wanted.offline}) and no cached version matches (see log-bench list --versions ${what})`)
@@ -71,7 +73,7 @@ export async function ensureInstalled ({ root, kind, packageName, range, what = 
     if (raced) return { ...raced, installed: false }
     const started = Date.now()
     progress(`installing ${what} ${wanted.version} (${packageName}@${range}) into ${path.join(root, kind)}: first use, later runs reuse it offline`)
-    const { version, dir } = await npmInstall({ base: path.join(root, kind), packageName, version: wanted.version })
+    const { version, dir } = await npmInstall({ base: path.join(root, kind), packageName, version: wanted.version, signal })
     progress(`installed ${what} ${version} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
     return { version, dir, installed: true }
   })
@@ -79,8 +81,8 @@ export async function ensureInstalled ({ root, kind, packageName, range, what = 
 
 // npm view NAME@RANGE version: { version } (the newest match), { offline: code } when the registry
 // cannot be reached; a range nothing matches, or a package that does not exist, is bad input.
-async function registryVersion (packageName, range) {
-  const { code, stdout, stderr } = await runNpm(['view', `${packageName}@${range}`, 'version', '--json', '--fetch-retries=1', '--fetch-timeout=20000'], { what: `looking up ${packageName}@${range}` })
+async function registryVersion (packageName, range, signal) {
+  const { code, stdout, stderr } = await runNpm(['view', `${packageName}@${range}`, 'version', '--json', '--fetch-retries=1', '--fetch-timeout=20000'], { what: `looking up ${packageName}@${range}`, signal })
   let answer = null
   try { answer = JSON.parse(stdout) } catch {}
   if (code === 0) {
@@ -168,18 +170,29 @@ function alive (pid) {
 }
 
 // Runs npm with its output captured: { code, stdout, stderr }. The npm child is stopped on Ctrl-C
-// or SIGTERM (then `cleanup` runs and log-bench exits as interrupted).
-async function runNpm (args, { cwd = process.cwd(), what, cleanup = () => {} }) {
+// or SIGTERM (then `cleanup` runs and log-bench exits as interrupted), or, given an AbortSignal, when
+// it aborts (then `cleanup` runs and the call rejects with Interrupted).
+async function runNpm (args, { cwd = process.cwd(), what, cleanup = () => {}, signal = null }) {
+  if (signal?.aborted) throw new Interrupted(reasonOf(signal))
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
   const child = spawn(npm, [...args, '--loglevel=error', '--no-update-notifier'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-  const stop = (signal) => {
+  let aborted = false
+  const stop = (name) => {
     child.kill('SIGTERM')
     cleanup()
-    process.stderr.write(`\n${signal}: stopped ${what}\n`)
-    process.exit(signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED)
+    process.stderr.write(`\n${name}: stopped ${what}\n`)
+    process.exit(name === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED)
   }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
+  const abort = () => {
+    aborted = true
+    child.kill('SIGTERM')
+  }
+  if (signal) {
+    signal.addEventListener('abort', abort, { once: true })
+  } else {
+    process.on('SIGINT', stop)
+    process.on('SIGTERM', stop)
+  }
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk) => { stdout = (stdout + chunk).slice(-1 << 20) })
@@ -189,18 +202,25 @@ async function runNpm (args, { cwd = process.cwd(), what, cleanup = () => {} }) 
       child.once('error', (err) => { stderr += `\n${err.code === 'ENOENT' ? 'npm was not found on PATH' : err.message}`; resolve(-1) })
       child.once('close', resolve)
     })
+    if (aborted) {
+      cleanup()
+      throw new Interrupted(reasonOf(signal))
+    }
     return { code, stdout, stderr }
   } finally {
+    signal?.removeEventListener('abort', abort)
     process.off('SIGINT', stop)
     process.off('SIGTERM', stop)
   }
 }
 
+const reasonOf = (signal) => (typeof signal.reason === 'string' ? signal.reason : 'abort')
+
 // npm install of one exact version into a fresh directory beside the others, renamed into place
 // (`<name>@<version>`) only once complete. No install scripts (none of the packages log-bench
 // installs needs one: the runtimes ship their binary in the tarball), no audit, no funding notes,
 // no lock file, production dependencies only. On Ctrl-C the directory is removed.
-async function npmInstall ({ base, packageName, version }) {
+async function npmInstall ({ base, packageName, version, signal }) {
   const tmp = path.join(base, `.install-${crypto.randomBytes(6).toString('hex')}`)
   fs.mkdirSync(tmp)
   fs.writeFileSync(path.join(tmp, 'package.json'), '{ "private": true }\n')
@@ -208,7 +228,8 @@ async function npmInstall ({ base, packageName, version }) {
     const { code, stderr } = await runNpm(['install', `${packageName}@${version}`, '--ignore-scripts', '--no-audit', '--no-fund', '--omit=dev', '--no-package-lock'], {
       cwd: tmp,
       what: `installing ${packageName}@${version}`,
-      cleanup: () => fs.rmSync(tmp, { recursive: true, force: true })
+      cleanup: () => fs.rmSync(tmp, { recursive: true, force: true }),
+      signal
     })
     if (code !== 0) throw new UsageError(npmFailure(packageName, version, null, stderr))
     const got = JSON.parse(readOr(path.join(tmp, 'node_modules', packageName, 'package.json'), '{}')).version

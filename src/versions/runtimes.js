@@ -52,9 +52,9 @@ export function parseRuntimes (entries) {
 
 // Installs what is missing, then starts a worker under each runtime: [{ spec, name, version, label,
 // execPath, execArgv, unsupported }], unsupported being null or why no worker can run under it.
-export async function resolveRuntimes (entries, { cache = null, progress } = {}) {
+export async function resolveRuntimes (entries, { cache = null, progress, signal = null } = {}) {
   const resolved = []
-  for (const runtime of parseRuntimes(entries)) resolved.push(await resolveRuntime(runtime, cacheRoot(cache), progress))
+  for (const runtime of parseRuntimes(entries)) resolved.push(await resolveRuntime(runtime, cacheRoot(cache), { progress, signal }))
   const labels = resolved.map((r) => r.label)
   const twice = labels.find((l, i) => labels.indexOf(l) !== i)
   if (twice) throw new UsageError(`--runtime names ${twice} twice (${resolved.filter((r) => r.label === twice).map((r) => r.spec).join(' and ')}): give each runtime once`)
@@ -66,13 +66,13 @@ export function currentRuntime () {
   return { spec: DEFAULT_RUNTIME, name: 'node', version: process.versions.node, label: `node ${process.versions.node}`, execPath: process.execPath, execArgv: [], unsupported: null }
 }
 
-async function resolveRuntime (runtime, root, progress) {
+async function resolveRuntime (runtime, root, { progress, signal }) {
   if (runtime.kind === 'node' && runtime.range === null) return currentRuntime()
   let execPath
   if (runtime.kind === 'path') execPath = checkBinary(runtime.file, runtime.spec)
   else {
     const { packageName, binary } = RUNTIME_PACKAGES[runtime.kind]()
-    const { dir } = await ensureInstalled({ root, kind: 'runtimes', packageName, range: runtime.range ?? '*', what: runtime.kind, progress })
+    const { dir } = await ensureInstalled({ root, kind: 'runtimes', packageName, range: runtime.range ?? '*', what: runtime.kind, progress, signal })
     execPath = checkBinary(path.join(dir, 'node_modules', packageName, binary), runtime.spec)
   }
   // Deno runs a file with `deno run`, and asks before every file or network access unless allowed.

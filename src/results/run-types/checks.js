@@ -1,8 +1,11 @@
-import { MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../../limits.js'
+import { compileRecordValidator, recordDefinition } from '../schema.js'
 
-// Checks a run type's validate() shares: each returns the problem in words, or null.
+// The checks of a record read from a file, from the results schema (src/results/schema.js): each
+// problem in words, naming the field, what it must be and what it was.
 
-export const MAX_NAME = 200
+const NAME_LIMIT = 200
+// Compiled on first use: only the commands that read results files need it.
+let validateRecord = null
 
 // A file's value in an error: short, one line.
 export function shown (value) {
@@ -13,39 +16,68 @@ export function shown (value) {
 
 // A record in an error message: its library, transport, workers and run number, as far as it has them.
 export function describeRecord (run) {
-  const name = (v) => (typeof v === 'string' ? v.slice(0, MAX_NAME) : null)
+  const name = (v) => (typeof v === 'string' ? v.slice(0, NAME_LIMIT) : null)
   return [name(run.lib), name(run.transport), Number.isInteger(run.cpus) ? `${run.cpus} cpus` : null, Number.isInteger(run.run) ? `run ${run.run}` : null].filter(Boolean).join(' ')
 }
 
-export function missingField (run, fields) {
-  const missing = fields.find((field) => !(field in run))
-  return missing === undefined ? null : `is missing field "${missing}"`
-}
-
-export function badName (run, fields) {
-  for (const field of fields) {
-    if (typeof run[field] !== 'string' || run[field] === '' || run[field].length > MAX_NAME) return `${field} must be a name of 1 to ${MAX_NAME} characters, got ${shown(run[field])}`
+// What a field's schema asks for, in words: "an integer from 1 to 256 (the command line's limit)",
+// "a share from 0 to 1 or null", "a whole number of events or null".
+export function expectation (schema) {
+  const types = [schema.type ?? []].flat()
+  const orNull = types.includes('null') ? ' or null' : ''
+  const limit = schema['x-limit'] ? ` (${schema['x-limit']})` : ''
+  if (schema.enum) return `one of ${schema.enum.map((v) => JSON.stringify(v)).join(', ')}`
+  if (schema.const !== undefined) return JSON.stringify(schema.const)
+  if (types.includes('string') && schema.maxLength) return `a name of ${schema.minLength ?? 0} to ${schema.maxLength} characters${orNull}`
+  if (types.includes('integer')) {
+    if (schema.maximum != null) return `an integer from ${schema.minimum ?? 0} to ${schema.maximum.toLocaleString('en-US')}${limit}${orNull}`
+    const unit = schema['x-unit'] && !/\//.test(schema['x-unit']) ? ` of ${schema['x-unit']}` : ''
+    return `a whole number${unit}${schema.minimum != null ? ` >= ${schema.minimum}` : ''}${orNull}`
   }
-  return null
-}
-
-// [field, min, max]: whole numbers within the command line's own limits (a file is input like an option).
-export const COMMON_IDENTITY = [['cpus', 1, MAX_WORKERS], ['size', 1, MAX_SIZE_BYTES], ['run', 1, MAX_RUNS]]
-
-export function outOfRange (run, limits) {
-  for (const [field, min, max] of limits) {
-    if (!Number.isInteger(run[field]) || run[field] < min || run[field] > max) return `${field} must be an integer from ${min} to ${max.toLocaleString('en-US')} (the command line's limit), got ${shown(run[field])}`
+  if (types.includes('number')) {
+    if (schema.minimum === 0 && schema.maximum === 1) return `a share from 0 to 1${orNull}`
+    return `a finite number${schema.minimum != null ? ` >= ${schema.minimum}` : ''}${orNull}`
   }
-  return null
+  if (types.includes('string')) return `a string${orNull}`
+  if (types.includes('boolean')) return `true or false${orNull}`
+  if (types.includes('array')) return `an array${orNull}`
+  if (types.includes('object')) return `an object${orNull}`
+  return 'as the schema says'
 }
 
-// The checks every run type starts with: its fields present, lib and transport names, its
-// identity's numbers in range. { record, problem } (said of the record) | { field, problem } | { problem } | null.
-export function basicProblem (run, { fields, ranges }) {
-  const missing = missingField(run, fields)
-  if (missing) return { record: true, problem: missing }
-  const name = badName(run, ['lib', 'transport'])
-  if (name) return { field: true, problem: name }
-  const range = outOfRange(run, ranges)
-  return range ? { problem: range } : null
+// The first problem of a record of a type the schema defines, or null: { record: true, problem }
+// for a missing field (said of the record), { field: true, problem } for a bad name, { problem }
+// for any other value. Fields the schema does not know pass (a newer or older writer's).
+export function schemaProblem (run, typeName) {
+  const definition = recordDefinition(typeName)
+  if (!definition) return null
+  validateRecord ??= compileRecordValidator()
+  validateRecord(run)
+  const found = validateRecord.errors ?? []
+  const errors = found.filter((e) => e.keyword !== 'additionalProperties' && e.keyword !== 'if' && e.instancePath !== '')
+  const missing = found.find((e) => e.keyword === 'required' && e.instancePath === '')
+  if (missing) return { record: true, problem: `is missing field "${missing.params.missingProperty}"` }
+  if (errors.length === 0) return null
+  const order = Object.keys(definition.properties)
+  const topField = (e) => e.instancePath.split('/')[1]
+  const first = errors.sort((a, b) => order.indexOf(topField(a)) - order.indexOf(topField(b)))[0]
+  const [, field, ...inner] = first.instancePath.split('/')
+  const where = field + inner.map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('')
+  const schema = schemaAt(definition.properties[field], inner)
+  const problem = first.keyword === 'required' ? `${where} is missing field "${first.params.missingProperty}"` : `${where} must be ${expectation(schema ?? {})}, got ${shown(valueAt(run, [field, ...inner]))}`
+  return definition.properties[field]?.maxLength && inner.length === 0 ? { field: true, problem } : { problem }
+}
+
+// The schema of a nested value: inner is the path below the field (array indexes and property names).
+function schemaAt (schema, inner) {
+  let at = schema
+  for (const part of inner) {
+    if (!at) return null
+    at = /^\d+$/.test(part) ? at.items : at.properties?.[part]
+  }
+  return at
+}
+
+function valueAt (run, parts) {
+  return parts.reduce((value, part) => value?.[part], run)
 }

@@ -1,5 +1,6 @@
 import { compareRuns } from '../../stats.js'
-import { basicProblem, COMMON_IDENTITY } from './checks.js'
+import { schemaProblem } from './checks.js'
+import { emptyMeasures } from '../schema.js'
 import { RUN_TYPE } from './run.js'
 
 // The `http` type (log-bench http): an express server that logs, under autocannon load.
@@ -33,12 +34,10 @@ const MEASURES = [
   { field: 'dropRate', unit: 'share', better: 'lower', summary: true, compare: true, title: 'http drop rate' }
 ]
 
-// The fields the report reads of every http run; a finished one has its load figures.
-const FIELDS = ['lib', 'mode', 'transport', 'cpus', 'size', 'run', 'ok', 'status']
-
+// The results schema's checks ($defs.httpRecord), then: a finished run has its load figures.
 function validate (run) {
-  const basic = basicProblem(run, { fields: FIELDS, ranges: COMMON_IDENTITY })
-  if (basic) return basic
+  const problem = schemaProblem(run, 'http')
+  if (problem) return problem
   if (run.ok && (typeof run.reqPerSec?.mean !== 'number' || typeof run.latencyMs?.p50 !== 'number')) return { record: true, problem: 'is marked ok but has no reqPerSec/latencyMs figures' }
   return null
 }
@@ -96,6 +95,7 @@ export const HTTP_TYPE = {
   measures: MEASURES,
   groupWords: 'transport, workers and load',
   validate,
+  empty: () => emptyMeasures('http', [...RUN_TYPE.dimensions, ...LOAD_DIMENSIONS]),
   identity,
   counts: () => ({}),
   relate

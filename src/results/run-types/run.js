@@ -1,6 +1,6 @@
-import { MAX_EVENTS, MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../../limits.js'
 import { dimensionValue } from '../record.js'
-import { basicProblem, shown } from './checks.js'
+import { schemaProblem } from './checks.js'
+import { emptyMeasures } from '../schema.js'
 
 // The `run` type (log-bench run): workers logging N events each through one library and transport.
 
@@ -47,35 +47,9 @@ const MEASURES = [
   { field: 'loggingMs', unit: 'ms', better: 'lower', summary: true }
 ]
 
-// The fields every run record holds, and the checks of their values.
-const FIELDS = ['lib', 'libVersion', 'transport', 'cpus', 'run', 'events', 'size', 'ok', 'status', 'error',
-  'sent', 'received', 'corrupt', 'duplicates', 'dropRate', 'unblockedMs', 'doneMs', 'eventsPerSec',
-  'cpuUserMs', 'cpuSystemMs', 'maxRssBytes']
-const NUMBERS = ['sent', 'received', 'corrupt', 'duplicates', 'dropRate', 'unblockedMs', 'doneMs', 'eventsPerSec',
-  'cpuUserMs', 'cpuSystemMs', 'maxRssBytes']
-const IDENTITY = [['cpus', 1, MAX_WORKERS], ['events', 1, MAX_EVENTS], ['size', 1, MAX_SIZE_BYTES], ['run', 1, MAX_RUNS]]
-const COUNTS = ['sent', 'received', 'corrupt', 'duplicates']
-const SAMPLE_NUMBERS = ['tMs', 'cpuPct', 'rssBytes', 'heapBytes']
-
-// The first problem of a run record read from a file, as { field?, problem } words, or null.
-// A missing field and a bad name are said of the record (runs[3] …); the rest of its values.
+// A run record read from a file: the results schema's checks (schema/results.schema.json, $defs.runRecord).
 function validate (run) {
-  const basic = basicProblem(run, { fields: FIELDS, ranges: IDENTITY })
-  if (basic) return basic
-  for (const field of NUMBERS) {
-    const value = run[field]
-    const max = field === 'dropRate' ? 1 : Number.MAX_VALUE
-    if (value !== null && !(typeof value === 'number' && value >= 0 && value <= max)) return { problem: `${field} must be ${max === 1 ? 'a share from 0 to 1' : 'a finite number >= 0'} or null, got ${shown(value)}` }
-  }
-  for (const field of COUNTS) {
-    if (run[field] !== null && !Number.isSafeInteger(run[field])) return { problem: `${field} must be a whole number of events or null, got ${shown(run[field])}` }
-  }
-  if (run.timeseries !== undefined) {
-    if (!Array.isArray(run.timeseries)) return { problem: 'timeseries must be an array' }
-    const sample = run.timeseries.findIndex((p) => p === null || typeof p !== 'object' || SAMPLE_NUMBERS.some((f) => p[f] != null && !(typeof p[f] === 'number' && p[f] >= 0 && p[f] < Infinity)))
-    if (sample >= 0) return { problem: `timeseries[${sample}] must hold ${SAMPLE_NUMBERS.join(', ')} as finite numbers >= 0` }
-  }
-  return null
+  return schemaProblem(run, 'run')
 }
 
 // A summary entry's identity: what the cell's first run says about it.
@@ -120,6 +94,8 @@ export const RUN_TYPE = {
   // What the cells of one comparison group share, in words (compare --baseline).
   groupWords: 'transport, workers, workload, size and receiving end',
   validate,
+  // A record's measures before anything was measured (every nullable field of the schema's runRecord).
+  empty: () => emptyMeasures('run', DIMENSIONS),
   identity,
   counts,
   relate

@@ -18,7 +18,7 @@ export function scenarioSchema () {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     title: 'log-bench scenario',
-    description: 'A named benchmark matrix: `run` groups (log-bench run) and `http` groups (log-bench http), run by `log-bench run --scenario <name or file>`. Generated from the option tables (src/cli/option-tables.js) by `npm run docs:options`.',
+    description: 'A named benchmark matrix: `run` groups (log-bench run) and `http` groups (log-bench http), run by `log-bench run --scenario <name or file>`. Generated from the option tables (src/api/option-tables.js) by `npm run docs:options`.',
     type: 'object',
     additionalProperties: false,
     required: ['name'],

@@ -1,6 +1,6 @@
 import { DEFAULT_WORKLOAD, WORKLOADS } from '../engine/workloads.js'
 import { DEFAULT_ALPHA, DEFAULT_NOISE, GATE_VERDICTS } from '../report/compare.js'
-import { DEFAULT_ORDER, ORDERS } from '../bench/orchestrator.js'
+import { DEFAULT_ORDER, ORDERS } from '../runner/orchestrator.js'
 import { EXPORTERS, FORMATS } from '../report/exporters.js'
 import { BUILTIN_LIBS, LIB_SETS } from '../loggers/index.js'
 import { BASELINE } from '../results/http-summary.js'
@@ -19,6 +19,8 @@ export { MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS }
 export const MAX_RATE = 100_000_000
 export const SYSLOG_SINKS = ['embedded', 'rsyslog']
 const EVENTS_LIMIT = { max: MAX_EVENTS, why: ' (the verifier keeps one bit per event: 128 MiB per worker at the limit)' }
+// Events per worker: what `run` logs and what `sink` expects by default.
+const DEFAULT_EVENTS = '1000000'
 
 // Where the udp and tcp transports deliver; the same for both commands.
 export const SYSLOG_OPTIONS = [
@@ -28,20 +30,20 @@ export const SYSLOG_OPTIONS = [
   { name: 'syslog-output', matrix: true, describe: 'the output file of the server given by --syslog-host, when it is an rsyslog using docker/rsyslog.conf with its output shared with this machine (docker/compose.yaml): its events are then counted from that file like a local rsyslog\'s' }
 ]
 
-// The order of the runs, for both commands (src/bench/orchestrator.js, docs/comparisons.md).
+// The order of the runs, for both commands (src/runner/orchestrator.js, docs/comparisons.md).
 export const ORDER_OPTIONS = [
   { name: 'order', values: ORDERS, default: DEFAULT_ORDER, describe: 'interleaved: rounds, run 1 of every cell, then run 2…, the cells of a round in an order shuffled from --seed, so that a slow minute of the machine falls on every library alike; blocked: each cell\'s runs back to back' },
   { name: 'seed', int: { min: 0, max: 2 ** 31 - 1 }, defaultText: 'a new one', describe: 'seed of the interleaved order, recorded in the results as env.order; give it again to repeat an order' }
 ]
 
 const ALPHA = { name: 'alpha', parse: parseAlpha, takes: 'a number between 0 and 1', default: String(DEFAULT_ALPHA), describe: 'significance level: p of the two-sided Mann–Whitney U test below it can read faster or slower' }
-const NOISE = { name: 'noise', parse: parseNoise, takes: 'a fraction (0.02) or a percentage (2%)', defaultText: `${DEFAULT_NOISE * 100}%`, describe: 'noise threshold: a difference whose 95% interval lies within ±noise reads same' }
+const NOISE = { name: 'noise', parse: parseNoise, takes: 'a fraction (0.02) or a percentage (2%)', default: `${DEFAULT_NOISE * 100}%`, describe: 'noise threshold: a difference whose 95% interval lies within ±noise reads same' }
 
 const libraries = `${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries)`
 const CACHE = { name: 'cache', parse: cacheDirectory, defaultText: '$XDG_CACHE_HOME/log-bench, else ~/.cache/log-bench', describe: 'where library versions and runtimes are installed' }
 // Checked as names here; installed (and probed) once the other options are known to be right.
 const runtimeList = (value) => parseRuntimes(list(value, 'runtime')).map((r) => r.spec)
-const QUIET = { name: 'quiet', type: 'boolean', describe: 'no progress on stderr' }
+const QUIET = { name: 'quiet', type: 'boolean', cliOnly: true, describe: 'no progress on stderr' }
 const FORCE = (where) => ({ name: 'force', type: 'boolean', describe: `replace an existing results file at ${where}; without it an existing file is refused` })
 
 export const RUN_OPTIONS = [
@@ -51,7 +53,7 @@ export const RUN_OPTIONS = [
   { name: 'workload', list: true, values: WORKLOADS, default: DEFAULT_WORKLOAD, matrix: true, scenario: 'workloads', describe: 'what each event carries (see docs/workloads.md)' },
   { name: 'transport', list: true, values: TRANSPORTS, hints: TRANSPORT_HINTS, default: 'console', matrix: true, scenario: 'transports', scenarioRequired: true, describe: 'where the events go: console is the workers\' stdout, a pipe log-bench reads; udp and tcp are syslog' },
   { name: 'cpus', list: true, int: { max: MAX_WORKERS }, default: '1', matrix: true, scenario: 'cpus', describe: 'worker counts (node:cluster workers logging at once)' },
-  { name: 'events', int: EVENTS_LIMIT, default: '1000000', matrix: true, scenario: 'events', describe: 'events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike)' },
+  { name: 'events', int: EVENTS_LIMIT, default: DEFAULT_EVENTS, matrix: true, scenario: 'events', describe: 'events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike)' },
   { name: 'rate', int: { max: MAX_RATE, why: ' (events per second per worker)' }, matrix: true, scenario: 'rate', defaultText: 'none: a tight loop', describe: 'pace the logging: this many events per second per worker, logged in a batch per event-loop tick between timers (as a service would); records the event-loop delay' },
   { name: 'runs', int: { max: MAX_RUNS }, default: '5', matrix: true, scenario: 'runs', describe: 'runs per cell, each in fresh processes; the summary gives their median with its interval. 5 is the fewest with which a comparison can read faster or slower (with 3 + 3 runs the smallest p is 0.1)' },
   { name: 'size', list: true, int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', matrix: true, scenario: 'sizes', describe: 'payload sizes in bytes: the payload is padded (or cut) to exactly that size' },
@@ -108,9 +110,9 @@ export const COMPARE_OPTIONS = [
   { name: 'baseline', describe: 'compare every cell of one results file with this library\'s cell of the same transport, workers, workload, size and receiving end (a name as in the results: pino, pino:sync, an adapter\'s name)' },
   ALPHA,
   NOISE,
-  { name: 'json', type: 'boolean', describe: 'print the comparisons as JSON ({ comparisons: [...] }, one row per cell and measure) instead of tables' },
-  { name: 'markdown', type: 'boolean', describe: 'print a short markdown comparison for a pull-request comment (verdicts worst first, at most 40 rows) instead of tables' },
-  { name: 'fail-on', list: true, values: GATE_VERDICTS, describe: 'exit with code 3 when a comparison reads one of these verdicts (e.g. slower, or slower,unclear); the comparison is printed first' },
+  { name: 'json', type: 'boolean', cliOnly: true, describe: 'print the comparisons as JSON ({ comparisons: [...] }, one row per cell and measure) instead of tables' },
+  { name: 'markdown', type: 'boolean', cliOnly: true, describe: 'print a short markdown comparison for a pull-request comment (verdicts worst first, at most 40 rows) instead of tables' },
+  { name: 'fail-on', list: true, values: GATE_VERDICTS, cliOnly: true, describe: 'exit with code 3 when a comparison reads one of these verdicts (e.g. slower, or slower,unclear); the comparison is printed first' },
   { name: 'ignore-version', type: 'boolean', describe: 'two files: pair each cell with the cell of the other file that differs only in the library\'s version (run --lib pino@9 and run --lib pino@10 as two files); not interleaved, so the drift between the two sessions is part of each ratio' }
 ]
 
@@ -125,7 +127,7 @@ export const SINK_OPTIONS = [
   { name: 'udp', int: PORT_OR_FREE, describe: 'UDP port to listen on (0 for a free one)' },
   { name: 'tcp', int: PORT_OR_FREE, describe: 'TCP port to listen on (0 for a free one)' },
   { name: 'workers', int: { max: MAX_WORKERS }, default: '8', describe: 'worker ids to expect (w0 … w<n-1>); other ids count as corrupt' },
-  { name: 'events', int: EVENTS_LIMIT, default: '1000000', describe: 'events per worker to expect (sequence numbers 0 … n-1)' },
+  { name: 'events', int: EVENTS_LIMIT, default: DEFAULT_EVENTS, describe: 'events per worker to expect (sequence numbers 0 … n-1)' },
   { name: 'size', int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', describe: 'payload size in bytes the senders use' }
 ]
 

@@ -1,12 +1,13 @@
+import { UsageError } from '../errors.js'
 import { list, MAX_SECONDS, oneOf, positiveInt, positiveIntList, seconds } from './validate.js'
 
 // An option table lists each option of a command once: its name, what it means, its default, the
 // values it takes and their limits, and its key in a scenario file. The yargs builder, the parsing
-// of the command line and of a scenario's groups, the scenario schema and the option tables of
-// docs/cli.md are all derived from it (see the functions below).
+// of the command line, of the API's options and of a scenario's groups, the scenario schema and the
+// option tables of docs/cli.md are all derived from it (see the functions below).
 //
 // An option: { name, describe, default?, defaultText?, type?: 'boolean', list?, values?, hints?,
-//   noun?, int?: { min, max, why }, seconds?: { allowZero }, parse?, matrix?, scenario?, one? }
+//   noun?, int?: { min, max, why }, seconds?: { allowZero }, parse?, matrix?, scenario?, one?, cliOnly? }
 //   default     the value as it would be typed, applied when the option is not given
 //   defaultText how --help and the docs name a default that is not one literal value
 //   list        a comma list; values: the names allowed (hints: what to say for names people try)
@@ -14,6 +15,7 @@ import { list, MAX_SECONDS, oneOf, positiveInt, positiveIntList, seconds } from 
 //   parse       a parser of its own, for what the kinds above do not cover
 //   matrix      defines cells: `run` refuses it beside --scenario
 //   scenario    its key in a scenario group; one: that key holds one value, not a list
+//   cliOnly     the terminal's alone (quiet, json): the API does not take it
 
 export const camel = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase())
 
@@ -114,4 +116,64 @@ export function scenarioProperty (option) {
   })()
   if (!option.list || option.one) return { ...item, ...describe }
   return { type: 'array', minItems: 1, ...(option.values ? { uniqueItems: true } : {}), items: item, ...describe }
+}
+
+// The API's options (run(), http()): the option table's, each under its scenario key (libs,
+// transports, events) or its camelCase name (pipeBytes, out), with the values the command line
+// takes: a list as an array or a comma string, a number as a number or as typed. Options only a
+// terminal needs (quiet) are the CLI's. Returns the argv the command line would give, so both go
+// through parseOptions and its defaults alike. `signal` is the caller's AbortSignal, not an option.
+export function argvFromApi (table, options, command) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new UsageError(`${command}() takes an options object, e.g. ${command}({ libs: ['pino'] })`)
+  const keys = new Map()
+  for (const option of table.filter((o) => !o.cliOnly)) {
+    keys.set(camel(option.name), option)
+    if (option.scenario) keys.set(option.scenario, option)
+  }
+  const argv = {}
+  const givenAs = {}
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined || key === 'signal') continue
+    const option = keys.get(key)
+    if (!option) throw new UsageError(`unknown option "${key}" for ${command}(): give one of ${[...new Set(keys.keys())].join(', ')}`)
+    const name = camel(option.name)
+    if (name in argv) throw new UsageError(`${givenAs[name]} and ${key} are one option (--${option.name}) for ${command}(): give it once`)
+    givenAs[name] = key
+    argv[name] = apiValue(option, key, value)
+  }
+  return argv
+}
+
+function apiValue (option, key, value) {
+  if (option.type === 'boolean') {
+    if (typeof value !== 'boolean') throw new UsageError(`${key} must be true or false, got ${JSON.stringify(value)}`)
+    return value
+  }
+  const scalar = (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))
+  if (Array.isArray(value)) {
+    if (!option.list) throw new UsageError(`${key} takes one value, not a list (--${option.name}: ${valuesText(option) || 'a value'})`)
+    if (!value.every(scalar)) throw new UsageError(`${key} must be a list of strings or numbers, got ${JSON.stringify(value)}`)
+    return value.join(',')
+  }
+  if (!scalar(value)) throw new UsageError(`${key} must be ${option.list ? 'a list (an array or a comma string)' : 'a string or a number'}, got ${JSON.stringify(value) ?? typeof value}`)
+  return value
+}
+
+// The command line that gives the same options, for a results file's env.command.
+export function commandLine (command, table, argv) {
+  const words = [command]
+  for (const option of table) {
+    const value = argv[camel(option.name)]
+    if (value == null || value === false) continue
+    words.push(`--${option.name}`)
+    if (value !== true) words.push(/^[\w@:.,/%+=-]+$/.test(String(value)) ? String(value) : JSON.stringify(String(value)))
+  }
+  return words.join(' ')
+}
+
+// The API's `signal` option: an AbortSignal, or nothing.
+export function signalOption (options, command) {
+  const signal = options?.signal ?? null
+  if (signal !== null && !(signal instanceof AbortSignal)) throw new UsageError(`signal must be an AbortSignal (new AbortController().signal) for ${command}(), got ${typeof signal}`)
+  return signal
 }

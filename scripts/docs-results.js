@@ -1,0 +1,28 @@
+// Writes the field tables of docs/results.md from the results schema (schema/results.schema.json),
+// between <!-- fields:TYPE --> and <!-- /fields:TYPE -->. test/schema.test.js fails when they are
+// out of date.
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { fieldsMarkdown } from '../src/results/schema.js'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+export const RESULTS_DOC = path.join(ROOT, 'docs', 'results.md')
+
+export function withFieldTables (markdown) {
+  let out = markdown
+  for (const type of ['run', 'http']) {
+    const open = `<!-- fields:${type} -->`
+    const close = `<!-- /fields:${type} -->`
+    const from = out.indexOf(open)
+    const to = out.indexOf(close)
+    if (from < 0 || to < from) throw new Error(`docs/results.md has no ${open} … ${close}`)
+    out = out.slice(0, from + open.length) + '\n' + fieldsMarkdown(type) + '\n' + out.slice(to)
+  }
+  return out
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  fs.writeFileSync(RESULTS_DOC, withFieldTables(fs.readFileSync(RESULTS_DOC, 'utf8')))
+  process.stdout.write('wrote the field tables of docs/results.md\n')
+}

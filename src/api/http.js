@@ -1,0 +1,114 @@
+import { UsageError } from '../errors.js'
+import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, loadLibraries } from '../loggers/index.js'
+import { planHttpCells } from '../http/matrix.js'
+import { planPlacement } from '../http/placement.js'
+import { BASELINE } from '../results/http-summary.js'
+import { lockResults } from '../results/lock.js'
+import { collectEnv, libVersionsOf } from '../results/env.js'
+import { defaultOutput, outputFile, refuseToReplace } from './validate.js'
+import { HTTP_OPTIONS } from './option-tables.js'
+import { argvFromApi, commandLine, signalOption, parseOptions } from './options.js'
+import { parseOrder } from './order-options.js'
+import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
+import { Job } from './job.js'
+import { runPrepared } from './session.js'
+import { FILES_BESIDES_CONNECTIONS, openFilesLimit } from '../limits.js'
+import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
+
+// The baseline always runs: every library is reported as a change against it.
+async function parseLibs (entries, cache, installs) {
+  for (const entry of entries) {
+    const name = entry.replace(/:[A-Za-z][\w-]*$/, '').replace(/^([a-z][\w-]*)@.+$/, '$1')
+    if (entry !== BASELINE && !(entry in LIB_SETS) && !BUILTIN_LIBS.includes(name) && !isAdapterPath(name)) {
+      throw new UsageError(`unknown library "${entry}": use one of ${[BASELINE, ...BUILTIN_LIBS, ...Object.keys(LIB_SETS)].join(', ')}, or a path to an adapter file such as ./my-logger.js`)
+    }
+  }
+  const others = entries.filter((e) => e !== BASELINE)
+  return [{ name: BASELINE, file: null, adapter: null, version: null }, ...await loadLibraries(others, [BASELINE], { variants: false, cache, ...installs })]
+}
+
+// Turns raw option strings into a checked plan; throws UsageError on anything wrong, before anything is written.
+// installs: { progress, signal } for the library versions and runtimes installed on first use.
+export async function parseHttpOptions (argv, installs = {}) {
+  const middleware = Boolean(argv.middleware)
+  if (middleware && argv.logsPerRequest != null) {
+    throw new UsageError('--logs-per-request applies to route mode: with --middleware each request is one event, logged by the library\'s request logger')
+  }
+  const given = parseOptions(HTTP_OPTIONS, argv)
+  const options = {
+    libs: await parseLibs(given.lib, given.cache, installs),
+    transports: given.transport,
+    cpus: given.cpus,
+    mode: middleware ? 'middleware' : 'route',
+    logsPerRequest: middleware ? [] : given.logsPerRequest,
+    sizes: given.size,
+    load: {
+      durationSeconds: given.duration,
+      warmupSeconds: given.warmup,
+      connections: given.connections,
+      pipelining: given.pipelining
+    },
+    runs: given.runs,
+    port: given.port
+  }
+  refuseBeyondOpenFiles(options.load.connections)
+  options.placement = planPlacement({ serverCpus: given.serverCpus, loadCpus: given.loadCpus })
+  options.receiverOptions = await parseSyslogOptions(argv, options.transports)
+  options.out = given.out == null ? null : outputFile(given.out, { create: true, inputs: options.libs.map((l) => l.file).filter(Boolean) })
+  if (options.out) refuseToReplace(options.out, { force: given.force })
+  // Installs come last, once every other option is known to be right.
+  options.runtimes = await resolveRuntimes(given.runtime, { cache: given.cache, ...installs })
+  return options
+}
+
+// Every connection is a file descriptor in the load generator, and may be one in a server worker:
+// past `ulimit -n` they fail with EMFILE and a run would only time out. Said before anything runs.
+function refuseBeyondOpenFiles (connections) {
+  const limit = openFilesLimit()
+  const needed = connections + FILES_BESIDES_CONNECTIONS
+  if (limit !== null && needed > limit) throw new UsageError(`--connections ${connections} needs about ${needed.toLocaleString('en-US')} open files in the load generator and in a server worker, but this shell allows ${limit.toLocaleString('en-US')} (ulimit -n): raise it (ulimit -n ${Math.max(needed * 2, 4096)}) or give at most --connections ${Math.max(1, limit - FILES_BESIDES_CONNECTIONS)}; past it, connections fail with EMFILE`)
+}
+
+export function describeHttpOptions (options) {
+  return {
+    libs: options.libs.map((l) => (l.range != null ? `${l.name}@${l.version}` : l.name)),
+    // Only where other than the Node running log-bench, so other plans describe themselves as before.
+    ...(options.runtimes.some((r) => r.spec !== DEFAULT_RUNTIME) ? { runtimes: options.runtimes.map((r) => r.label) } : {}),
+    transports: options.transports,
+    cpus: options.cpus,
+    mode: options.mode,
+    logsPerRequest: options.logsPerRequest,
+    sizes: options.sizes,
+    ...options.load,
+    runs: options.runs,
+    port: options.port,
+    serverCpus: options.placement.serverCpus,
+    loadCpus: options.placement.loadCpus,
+    ...(options.placement.pinned ? {} : { notPinned: options.placement.reason }),
+    // Only where a syslog transport is used, so other plans describe themselves as before.
+    ...(options.receiverOptions?.syslog ? { syslog: describeSyslog(options.receiverOptions) } : {})
+  }
+}
+
+// Everything `http` checks and plans before its first run (as prepareRun in run.js).
+export async function prepareHttp (argv, { defaultOut = false, command = commandLine('log-bench http', HTTP_OPTIONS, argv), installs = {} } = {}) {
+  const options = await parseHttpOptions(argv, installs)
+  const out = options.out ?? (defaultOut ? defaultOutput('http') : null)
+  const release = out == null ? () => {} : lockResults(out)
+  const env = collectEnv({
+    command,
+    libVersions: libVersionsOf(options.libs.filter((l) => l.adapter)),
+    options: describeHttpOptions(options)
+  })
+  const note = externalNote(describeSyslog(options.receiverOptions))
+  return { cells: planHttpCells(options), out, env, previous: null, order: parseOrder(argv), retryTimeouts: false, comparison: null, release, externalNotes: note ? [note] : [] }
+}
+
+// The API: http(options) measures what `log-bench http` would with the same options (see docs/api.md).
+export function http (options = {}) {
+  return new Job(async (progress) => {
+    const argv = argvFromApi(HTTP_OPTIONS, options, 'http')
+    const signal = signalOption(options, 'http')
+    return runPrepared(await prepareHttp(argv, { installs: { progress: progress.note, signal } }), { signal, progress })
+  })
+}

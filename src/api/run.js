@@ -1,0 +1,242 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { UsageError } from '../errors.js'
+import { isAdapterPath, libLabel, loadLibraries } from '../loggers/index.js'
+import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
+import { fsTypeOf } from '../engine/fs-type.js'
+import { planRunCells } from '../bench/plan.js'
+import { payloadOfSize } from '../engine/message.js'
+import { loadScenario, selectShard } from './scenario.js'
+import { collectEnv, libVersionsOf } from '../results/env.js'
+import { SCHEMA_VERSION } from '../results/model.js'
+import { lockResults } from '../results/lock.js'
+import { optionDifferences } from '../results/plans.js'
+import { planHttpCells } from '../http/matrix.js'
+import { describeHttpOptions, parseHttpOptions } from './http.js'
+import { parseOrder } from './order-options.js'
+import { baselineMatcher } from '../report/compare.js'
+import { runName } from '../report/labels.js'
+import { HTTP_OPTIONS, RUN_OPTIONS } from './option-tables.js'
+import { argvFromApi, commandLine, signalOption, givenOptions, optionNamed, parseOption, parseOptions, scenarioArgv } from './options.js'
+import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
+import { Job } from './job.js'
+import { baselineComparison, runPrepared } from './session.js'
+import { defaultOutput, outputFile, positiveInt, refuseToReplace, scenarioOutput } from './validate.js'
+import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
+import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
+
+// Turns option strings (from the command line or a scenario's run group) into a checked plan;
+// throws UsageError on anything wrong.
+// installs: { progress, signal } for the library versions and runtimes installed on first use.
+export async function parseRunOptions (argv, installs = {}) {
+  const given = parseOptions(RUN_OPTIONS, argv)
+  // Installs come last, once every other option is known to be right.
+  const libs = await loadLibraries(given.lib, [], { cache: given.cache, ...installs })
+  return {
+    runtimes: await resolveRuntimes(given.runtime, { cache: given.cache, ...installs }),
+    libs,
+    transports: given.transport,
+    workloads: given.workload,
+    cpus: given.cpus,
+    events: given.events,
+    rate: given.rate,
+    runs: given.runs,
+    sizes: (given.size ?? [null]).map((size) => ({ payload: payloadOfSize(size) })),
+    timeoutMs: given.timeout * 1000,
+    maxOldSpaceSize: given.maxOldSpaceSize,
+    receiverOptions: { ...await parseSyslogOptions(argv, given.transport), pipeBytes: given.pipeBytes == null ? 0 : pipeBytesOption(given.pipeBytes, given.transport) },
+    dir: given.dir
+  }
+}
+
+function describeOptions (options) {
+  const runtimes = options.runtimes.map((r) => r.label)
+  return {
+    libs: options.libs.map((l) => libLabel(l.name, l.variant, l.range != null ? l.version : null)),
+    // Only where other than the Node running log-bench, so other plans describe themselves as before.
+    ...(options.runtimes.some((r) => r.spec !== DEFAULT_RUNTIME) ? { runtimes } : {}),
+    transports: options.transports,
+    ...(options.workloads.length === 1 && options.workloads[0] === DEFAULT_WORKLOAD ? {} : { workloads: options.workloads }),
+    cpus: options.cpus,
+    events: options.events,
+    ...(options.rate ? { rate: options.rate } : {}),
+    runs: options.runs,
+    sizes: options.sizes.map((s) => Buffer.byteLength(s.payload)),
+    timeoutSeconds: options.timeoutMs / 1000,
+    maxOldSpaceSize: options.maxOldSpaceSize,
+    syslog: describeSyslog(options.receiverOptions),
+    pipeBytes: options.receiverOptions.pipeBytes || null,
+    dir: options.dir,
+    dirFsType: options.dir === null ? null : fsTypeOf(options.dir)
+  }
+}
+
+// A plan is what this invocation measures: its cells, the options that made them, and an id that
+// --resume and merge use to refuse results of a different plan.
+async function planFromOptions (argv, installs) {
+  const options = await parseRunOptions(argv, installs)
+  const described = describeOptions(options)
+  return {
+    kind: 'options',
+    name: 'command line',
+    id: `options:${JSON.stringify(described)}`,
+    options: described,
+    libs: options.libs,
+    cells: planRunCells(options),
+    output: null
+  }
+}
+
+// Adapter paths in a scenario are relative to the scenario file, so it runs from any directory.
+function scenarioLibs (group, scenario) {
+  return group.libs.map((lib) => (isAdapterPath(lib) ? path.resolve(path.dirname(scenario.file), lib) : lib)).join(',')
+}
+
+async function planFromScenario (file, dir, argv, installs) {
+  const scenario = loadScenario(file)
+  const cells = []
+  const libs = []
+  const groups = []
+  for (const [index, group] of (scenario.run ?? []).entries()) {
+    let options
+    try {
+      options = await parseRunOptions({ ...scenarioArgv(RUN_OPTIONS, group), lib: scenarioLibs(group, scenario), cache: argv.cache, dir }, installs)
+    } catch (err) {
+      if (err instanceof UsageError) throw new UsageError(`${file}: run[${index}]: ${err.message}`)
+      throw err
+    }
+    cells.push(...newCells(cells, planRunCells(options)))
+    libs.push(...options.libs.filter((l) => !libs.some((x) => x.name === l.name && x.version === l.version)))
+    groups.push(describeOptions(options))
+  }
+  const httpGroups = []
+  for (const [index, group] of (scenario.http ?? []).entries()) {
+    let options
+    try {
+      options = await parseHttpOptions({ ...scenarioArgv(HTTP_OPTIONS, group), lib: scenarioLibs(group, scenario), cache: argv.cache }, installs)
+    } catch (err) {
+      if (err instanceof UsageError) throw new UsageError(`${file}: http[${index}]: ${err.message}`)
+      throw err
+    }
+    cells.push(...newCells(cells, planHttpCells(options)))
+    libs.push(...options.libs.filter((l) => l.adapter && !libs.some((x) => x.name === l.name && x.version === l.version)))
+    httpGroups.push(describeHttpOptions(options))
+  }
+  return { kind: 'scenario', name: scenario.name, file: scenario.file, id: `scenario:${scenario.name}:${scenario.id}`, options: { run: groups, http: httpGroups }, libs, cells, output: scenario.output ?? null }
+}
+
+// Two groups of a scenario can name one cell (pino@10 in one, the project's pino 10 under node@20 in
+// another): it is measured once, where it is first named.
+function newCells (planned, cells) {
+  const keys = new Set(planned.map((c) => c.key))
+  return cells.filter((c) => !keys.has(c.key) && keys.add(c.key))
+}
+
+function resolveOutput (argv, plan, defaultOut) {
+  // The scenario file and adapter files given by path are inputs: never replaced by the results.
+  const inputs = [plan.file, ...plan.libs.map((l) => l.file)].filter(Boolean)
+  if (argv.out != null) return outputFile(argv.out, { create: true, inputs })
+  if (plan.output) return scenarioOutput(plan.output, { label: `${plan.file}: output ${plan.output}`, inputs })
+  return defaultOut ? defaultOutput('run') : null
+}
+
+// --resume: the file must hold results of this very plan and shard. Without --resume, an existing
+// file is replaced only with --force (an unfinished one of the same plan points at --resume).
+function previousResults (out, plan, shard, { resume, force }) {
+  if (resume && force) throw new UsageError('--resume continues the results file and --force replaces it: give one of them')
+  if (!fs.existsSync(out) || force) return null
+  let doc
+  try {
+    doc = JSON.parse(fs.readFileSync(out, 'utf8'))
+  } catch {
+    if (resume) throw new UsageError(`cannot resume ${out}: it is not valid JSON`)
+    refuseToReplace(out)
+    return null
+  }
+  const samePlan = doc?.env?.plan?.id === plan.id && (doc.env.plan.shard ?? null) === (shard ? `${shard.k}/${shard.n}` : null)
+  if (!resume) {
+    if (samePlan && doc.complete === false) throw new UsageError(`${out} holds an unfinished run of this ${plan.kind === 'scenario' ? 'scenario' : 'matrix'}: add --resume to continue it, or --force to start over`)
+    refuseToReplace(out)
+    return null
+  }
+  if (doc.schema !== SCHEMA_VERSION) throw new UsageError(`cannot resume ${out}: it has results schema ${doc.schema}, this log-bench writes ${SCHEMA_VERSION}`)
+  if (!samePlan) throw new UsageError(`cannot resume ${out}: ${planDifference(doc.env, plan, shard)}; resume with the file's own command (${doc.env?.command ?? 'unknown'}), or give another --out`)
+  return doc
+}
+
+// What makes a results file another plan's, in the file's terms first: "events 2000 vs 1000".
+function planDifference (env, plan, shard) {
+  const theirs = env?.plan
+  if (!theirs) return 'it holds results without a plan (written by an older log-bench?)'
+  if (theirs.kind !== plan.kind) return `it holds results of ${theirs.kind === 'scenario' ? `scenario "${theirs.name}"` : 'command-line options'}, not of ${plan.kind === 'scenario' ? `scenario "${plan.name}"` : 'command-line options'}`
+  const differences = optionDifferences(env.options, plan.options)
+  const ourShard = shard ? `${shard.k}/${shard.n}` : null
+  if ((theirs.shard ?? null) !== ourShard) differences.push(`shard ${theirs.shard ?? 'none'} vs ${ourShard ?? 'none'}`)
+  if (theirs.kind === 'scenario' && theirs.name !== plan.name) differences.unshift(`scenario "${theirs.name}" vs "${plan.name}"`)
+  return `it holds results of ${plan.kind === 'scenario' ? 'another scenario' : 'other options'} (the file's vs these: ${differences.join(', ') || 'the scenario file changed'})`
+}
+
+// Everything `run` checks and plans before its first run, from argv (the command line's, or the
+// API's options turned into argv): the cells, the output, the document's env. Throws UsageError on
+// anything wrong, before anything is written. defaultOut: the CLI's results/run-<timestamp>.json
+// where no output is given (the API then keeps the document in memory).
+// installs: { progress, signal } for what is installed on first use (parseRunOptions).
+export async function prepareRun (argv, { defaultOut = false, command = commandLine('log-bench run', RUN_OPTIONS, argv), installs = {} } = {}) {
+  if (argv.scenario != null) {
+    const given = givenOptions(RUN_OPTIONS, argv, { matrix: true })
+    if (given.length) throw new UsageError(`--${given[0]} cannot be combined with --scenario: the scenario file names its cells`)
+  }
+  // The cheap checks first: planning may install library versions and runtimes.
+  if (argv.scenario != null) loadScenario(argv.scenario)
+  const shard = parseOption(optionNamed(RUN_OPTIONS, 'shard'), argv)
+  const order = parseOrder(argv)
+  const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir, argv, installs) : await planFromOptions(argv, installs)
+  const comparison = parseBaseline(argv, plan)
+  plan.cells.forEach((cell, index) => { cell.planIndex = index })
+  const cells = selectShard(plan.cells, shard)
+  const out = resolveOutput(argv, plan, defaultOut)
+  if (out == null && argv.resume) throw new UsageError('--resume continues a results file: give --out (or a scenario with an output)')
+  const release = out == null ? () => {} : lockResults(out)
+  let previous
+  try {
+    previous = out == null ? null : previousResults(out, plan, shard, { resume: argv.resume, force: argv.force })
+  } catch (err) {
+    release()
+    throw err
+  }
+  const env = collectEnv({ command, libVersions: libVersionsOf(plan.libs), options: plan.options })
+  env.plan = { kind: plan.kind, name: plan.name, file: plan.file ?? null, id: plan.id, shard: shard ? `${shard.k}/${shard.n}` : null, cells: plan.cells.length, shardCells: cells.length }
+  const syslogGroups = plan.kind === 'scenario' ? [...plan.options.run, ...plan.options.http] : [plan.options]
+  return { cells, out, env, previous, order, retryTimeouts: argv.retryTimeouts, comparison, release, externalNotes: syslogGroups.map((group) => externalNote(group.syslog)).filter(Boolean) }
+}
+
+// The API: run(options) measures what `log-bench run` would with the same options (see docs/api.md).
+export function run (options = {}) {
+  return new Job(async (progress) => {
+    const argv = argvFromApi(RUN_OPTIONS, options, 'run')
+    const signal = signalOption(options, 'run')
+    const prepared = await prepareRun(argv, { installs: { progress: progress.note, signal } })
+    const doc = await runPrepared(prepared, { signal, progress })
+    const comparison = baselineComparison(doc, prepared)
+    if (comparison) progress.comparison?.(comparison)
+    return doc
+  })
+}
+
+// --baseline: a library of this plan (checked before anything runs), with --alpha and --noise.
+function parseBaseline (argv, plan) {
+  const { baseline, alpha, noise } = parseOptions(RUN_OPTIONS.filter((o) => ['baseline', 'alpha', 'noise'].includes(o.name)), argv)
+  if (baseline == null) return null
+  const names = [...new Set(plan.cells.map((c) => runName(c.common)))]
+  const isBaseline = baselineMatcher(baseline.trim())
+  if (!plan.cells.some((c) => isBaseline(c.common))) throw new UsageError(`--baseline must be one of the libraries this run measures (${names.join(', ')}), got "${baseline}"`)
+  return { baseline: baseline.trim(), alpha, noise }
+}
+
+// --pipe-bytes: a whole number of bytes from 4096 to the system's pipe-max-size, console only.
+function pipeBytesOption (value, transports) {
+  if (!transports.includes('console')) throw new UsageError('--pipe-bytes applies to the console transport only: add --transport console')
+  let max = 1 << 20
+  try { max = Number(fs.readFileSync(PIPE_MAX_BYTES_FILE, 'utf8').trim()) || max } catch {}
+  return positiveInt(value, 'pipe-bytes', { min: 4096, max })
+}

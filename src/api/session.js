@@ -1,0 +1,21 @@
+import { compareWithBaseline } from '../report/compare.js'
+import { runSession } from '../runner/session.js'
+
+// A prepared plan ({ cells, out, env, previous, order, retryTimeouts, comparison, release }, from
+// prepareRun or prepareHttp), run to its results document; see runSession. The output's lock is
+// released however it ends.
+export async function runPrepared (prepared, { signal = null, progress = {} } = {}) {
+  const { cells, out, env, previous, order, retryTimeouts, release } = prepared
+  try {
+    return await runSession({ cells, out, env, previous, order, retryTimeouts, signal, progress })
+  } finally {
+    release()
+  }
+}
+
+// --baseline's comparison of a finished document (compare's rows), or null without --baseline.
+export function baselineComparison (doc, prepared) {
+  const { comparison } = prepared
+  return comparison ? compareWithBaseline(doc, comparison.baseline, comparison) : null
+}
+

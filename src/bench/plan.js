@@ -1,0 +1,70 @@
+import os from 'node:os'
+import { cellKey, defaultSink } from '../results/model.js'
+import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
+import { DEFAULT_VARIANT, libLabel } from '../loggers/index.js'
+import { currentRuntime } from '../versions/runtimes.js'
+import { cellUnsupported, runtimeUnsupported } from '../runner/unsupported.js'
+import { runOnce } from './run-once.js'
+import { RUN_TYPE } from '../results/run-types/run.js'
+
+// Expands checked `run` options into cells in the order they run: transport, library (and
+// variant), runtime, workload, worker count, size. A cell knows how to execute one of its runs and
+// what an empty record looks like.
+export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD], runtimes = [currentRuntime()], cpus, sizes, events, rate = null, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
+  const cells = []
+  for (const transport of transports) {
+    for (const lib of libs) {
+      const variant = lib.variant ?? DEFAULT_VARIANT
+      for (const runtime of runtimes) {
+        for (const workload of workloads) {
+          for (const workers of cpus) {
+            for (const { payload } of sizes) {
+              const common = {
+                type: 'run',
+                lib: lib.name,
+                variant,
+                workload,
+                libVersion: lib.adapter.baseline ? baselineVersion(lib, runtime) : lib.version,
+                ...(lib.range != null ? { libRange: lib.range } : {}),
+                runtime: runtime.label,
+                transport,
+                sink: receiverOptions.sinkName?.(transport) ?? defaultSink(transport),
+                cpus: workers,
+                events,
+                size: Buffer.byteLength(payload),
+                // Paced logging is another measurement; a tight-loop record has no rate.
+                ...(rate ? { rate } : {})
+              }
+              cells.push({
+                key: cellKey(common),
+                label: `${libLabel(lib.name, variant, lib.range != null ? lib.version : null)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${common.size !== 13 ? ` ${common.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}${rate ? ` at ${rate}/s` : ''}${runtimes.length > 1 || runtime.spec !== 'node' ? ` (${runtime.label})` : ''}`,
+                describe: describeRun,
+                common,
+                runs,
+                unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ?? cellUnsupported(lib, variant, transport, workload),
+                empty: RUN_TYPE.empty,
+                // Where its run directories go: the session removes what a killed log-bench left there first.
+                runDirBase: dir ?? os.tmpdir(),
+                execute: (signal, onLive) => runOnce({ adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version, runtime, transport, cpus: workers, events, payload, workload, variant, rate, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir ?? undefined, onLive })
+              })
+            }
+          }
+        }
+      }
+    }
+  }
+  return cells
+}
+
+// A baseline's "version" is that of the runtime its plain code runs on (process.version).
+function baselineVersion (lib, runtime) {
+  if (runtime.spec === 'node') return lib.version
+  return runtime.name === 'node' ? `v${runtime.version}` : runtime.version
+}
+
+
+function describeRun (record) {
+  const received = record.received != null ? `, received ${record.received}/${record.expected ?? record.sent}` : ''
+  const paced = record.rate && record.loggingMs != null ? ` (paced over ${record.loggingMs.toFixed(0)} ms)` : ''
+  return `unblocked ${record.unblockedMs.toFixed(0)} ms${paced}, done ${record.doneMs.toFixed(0)} ms${received}`
+}

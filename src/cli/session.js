@@ -1,0 +1,40 @@
+import { exitCodeFor, Interrupted, STOP_SIGNALS } from '../errors.js'
+import { runPrepared } from '../api/session.js'
+import { createProgress } from './progress.js'
+
+// The terminal's side of a session (run, http): progress on stderr; Ctrl-C, SIGTERM, a hang-up
+// (SIGHUP) and SIGQUIT stop the current run and keep what finished (a second one exits at once).
+// Returns the document, or null when interrupted (process.exitCode is then set).
+export async function runInTerminal (prepared, { quiet = false, resumeHint = '' } = {}) {
+  const controller = new AbortController()
+  const onSignal = (signal) => {
+    if (controller.signal.aborted) process.exit(exitCodeFor(signal))
+    process.stderr.write(`\n${signal}: stopping the current run and saving the results so far\n`)
+    controller.abort(signal)
+  }
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal)
+  const printer = createProgress({ quiet })
+  const progress = {
+    ...printer,
+    // Not progress but a warning about what is measured: said even with --quiet.
+    warning: (text) => process.stderr.write(`log-bench: ${text}\n`)
+  }
+  try {
+    return await runPrepared(prepared, { signal: controller.signal, progress })
+  } catch (err) {
+    if (!(err instanceof Interrupted)) throw err
+    process.stderr.write(`interrupted: results so far are in ${prepared.out}${resumeHint}\n`)
+    process.exitCode = exitCodeFor(err.signal)
+    return null
+  } finally {
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal)
+  }
+}
+
+// Failed and skipped runs, said after the results file's name.
+export function finishNotes (doc) {
+  const failed = doc.runs.filter((r) => r.status === 'failed').length
+  const skipped = doc.runs.filter((r) => r.status === 'skipped').length
+  const notes = [failed ? `${failed} failed run${failed > 1 ? 's' : ''}` : '', skipped ? `${skipped} skipped after a time limit` : ''].filter(Boolean)
+  return notes.length ? ` (${notes.join(', ')}, see above)` : ''
+}

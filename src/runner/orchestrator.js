@@ -1,0 +1,117 @@
+import { randomInt } from 'node:crypto'
+import { seededRandom } from '../stats.js'
+import { cellKey, comparisonGroupKey, failureOf } from '../results/model.js'
+import { Interrupted } from '../errors.js'
+
+// The cell loop that `run` and `http` share: the order of the runs, resume, time-limit skips and
+// interrupts. A cell (planned by src/bench/plan.js or src/http/matrix.js) knows how to execute one
+// of its runs and what an empty record looks like.
+
+export const ORDERS = ['interleaved', 'blocked']
+export const DEFAULT_ORDER = 'interleaved'
+
+// A new seed for the order of an invocation; recorded in the results (env.order) and given back
+// with --seed to repeat the order.
+export function newSeed () {
+  return randomInt(2 ** 31)
+}
+
+// The order of the runs: a list of { cell, run }.
+// - interleaved (default): rounds, run r of every cell in round r, so that a slow minute of a shared
+//   machine falls on every library alike. Inside a round the comparison groups (cells that differ
+//   only by library: see comparisonGroupKey) come in shuffled order, each group's cells together in
+//   shuffled order, from the seed, so the same seed gives the same order.
+// - blocked: every run of a cell back to back, cells in plan order.
+export function scheduleRuns (cells, { mode = DEFAULT_ORDER, seed = 0 } = {}) {
+  if (mode === 'blocked') return cells.flatMap((cell) => Array.from({ length: cell.runs }, (_, i) => ({ cell, run: i + 1 })))
+  const groups = new Map()
+  for (const cell of cells) {
+    const key = comparisonGroupKey(cell.common)
+    if (!groups.has(key)) groups.set(key, [])
+    groups.get(key).push(cell)
+  }
+  const next = seededRandom(seed)
+  const rounds = Math.max(0, ...cells.map((c) => c.runs))
+  const order = []
+  for (let run = 1; run <= rounds; run++) {
+    for (const group of shuffle([...groups.values()], next)) {
+      for (const cell of shuffle(group, next)) if (run <= cell.runs) order.push({ cell, run })
+    }
+  }
+  return order
+}
+
+function shuffle (items, next) {
+  const out = [...items]
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1))
+    ;[out[i], out[j]] = [out[j], out[i]]
+  }
+  return out
+}
+
+// Runs every cell `runs` times in the given order (skipping runs the store already holds, for
+// --resume). Each finished run is saved, with the time it started (startedAt, epoch ms), before the
+// next starts, so the results list the runs in the order they ran; an interrupt is recorded and
+// rethrown. A run that hit the time limit would most likely hit it again: the cell's remaining runs
+// are recorded as skipped, with the reason, when its next turn comes, unless retryTimeouts.
+export async function runCells ({ cells, store, signal, progress, retryTimeouts = false, order = { mode: DEFAULT_ORDER, seed: 0 } }) {
+  const done = new Map(cells.map((cell) => [cell, store.finishedRuns(cell.key, cellKey)]))
+  progress.begin(cells.reduce((n, cell) => n + (cell.unsupported ? (done.get(cell).size ? 0 : cell.runs) : cell.runs - done.get(cell).size), 0))
+  const ended = new Set()
+  try {
+    const planIndex = (cell) => cell.planIndex ?? cells.indexOf(cell)
+    for (const cell of cells) {
+      if (!cell.unsupported) continue
+      ended.add(cell)
+      if (done.get(cell).size) continue
+      store.add({ ...cell.common, planIndex: planIndex(cell), run: 1, ...cell.empty(), ok: false, status: 'unsupported', error: cell.unsupported })
+      progress.skip(cell.label, cell.runs, `unsupported: ${cell.unsupported}`)
+    }
+    for (const { cell, run } of scheduleRuns(cells, order)) {
+      if (ended.has(cell) || done.get(cell).has(run)) continue
+      const timedOut = retryTimeouts ? null : store.doc.runs.find((r) => cellKey(r) === cell.key && isTimeout(r))
+      if (timedOut) {
+        const rest = Array.from({ length: cell.runs - run + 1 }, (_, i) => run + i).filter((n) => !done.get(cell).has(n))
+        const reason = skipReason(timedOut)
+        for (const n of rest) store.add({ ...cell.common, planIndex: planIndex(cell), run: n, ...cell.empty(), ok: false, status: 'skipped', error: reason, failure: skipFailure(timedOut) })
+        progress.skip(cell.label, rest.length, `${rest.length === 1 ? 'run' : 'runs'} ${rest.join(', ')} skipped: ${reason}`)
+        ended.add(cell)
+        continue
+      }
+      progress.runStart({ label: cell.label, run, runs: cell.runs })
+      const startedAt = Date.now()
+      try {
+        const result = await cell.execute(signal, (figures) => progress.live(figures))
+        if (signal?.aborted) throw new Interrupted(signal.reason)
+        const record = { ...cell.common, planIndex: planIndex(cell), run, startedAt, ...result }
+        store.add(record)
+        progress.runEnd(cell.label, run, record.ok ? cell.describe(record) : `FAILED: ${record.error}${record.countedAfterFailure ? ` (${record.received} of ${record.sent} events had arrived)` : ''}`, { record })
+      } catch (err) {
+        if (!(err instanceof Interrupted)) throw err
+        store.interrupted({ ...cell.common, planIndex: planIndex(cell), run, startedAt, ...cell.empty(), ok: false, status: 'interrupted', error: err.message })
+        throw err
+      }
+    }
+    store.complete()
+  } finally {
+    progress.end()
+  }
+}
+
+// A run past its time limit (the watcher's failure, in run and http alike).
+export function isTimeout (record) {
+  return record.status === 'failed' && failureOf(record)?.kind === 'timeout'
+}
+
+export const RETRY_TIMEOUTS_OPTION = '--retry-timeouts'
+
+// A cell's remaining runs after one timed out: the reason in words, and as data.
+export function skipReason (timedOut) {
+  const { limitS } = failureOf(timedOut)
+  return `run ${timedOut.run} timed out after ${limitS == null ? 'its time limit' : `${limitS} s`}; ${RETRY_TIMEOUTS_OPTION} runs them anyway`
+}
+
+export function skipFailure (timedOut) {
+  return { kind: 'timeout', limitS: failureOf(timedOut).limitS, afterRun: timedOut.run }
+}
