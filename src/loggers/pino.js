@@ -1,6 +1,7 @@
 import { once } from 'node:events'
 import semver from 'semver'
 import { drained } from './flush.js'
+import { endStreamAndSender, fluentSender } from './fluent.js'
 import { fieldsFirstCall, WORKLOADS } from '../engine/workloads.js'
 import { loadProjectLibrary } from '../engine/library.js'
 
@@ -23,7 +24,7 @@ export default {
     if (variant === 'transport' && semver.lt(version, '7.0.0')) return `pino.transport() came with pino 7 (docs/transports.md); pino ${version} has none`
     return null
   },
-  transports: ['console', 'file', 'udp', 'tcp'],
+  transports: ['console', 'file', 'udp', 'tcp', 'forward'],
   workloads: WORKLOADS,
   variants: {
     sync: {
@@ -39,6 +40,7 @@ export default {
   },
   async create ({ transport, file, host, port, workload, variant = 'default', load = loadProjectLibrary, libVersion }) {
     const pino = await load('pino')
+    if (transport === 'forward') return forwardLogger(pino, host, port, workload)
     if (transport === 'udp' || transport === 'tcp') return syslogLogger(pino, transport, host, port, workload)
     if (variant === 'transport') return workerThreadLogger(pino, transport === 'file' ? file : 1, workload)
     const dest = transport === 'file' ? file : 1
@@ -85,6 +87,19 @@ async function syslogLogger (pino, transport, host, port, workload) {
   })
   await once(destination, 'ready')
   return threadLogger(pino, destination, workload)
+}
+
+// No maintained pino transport speaks forward (pino-fluentd is a CLI that reads a pipe), so pino
+// writes its lines to fluent-logger's stream (its README's "stream" integration, for libraries
+// that write to a stream): each line one record { message }.
+async function forwardLogger (pino, host, port, workload) {
+  const sender = await fluentSender({ host, port })
+  const stream = sender.toStream('pino')
+  const logger = pino(stream)
+  return {
+    log: fieldsFirstCall(logger, workload),
+    async close () { await endStreamAndSender(stream, sender) }
+  }
 }
 
 // pino's docs/transports.md: pino.transport({ target: 'pino/file', options: { destination } })

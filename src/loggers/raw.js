@@ -1,5 +1,9 @@
 import fs from 'node:fs'
+import { createRawForward } from './raw-forward.js'
+import { createRawOtlp } from './raw-otlp.js'
 import { createRawSyslog } from './raw-syslog.js'
+import { FORWARD_ACK_VARIANT } from './fluent.js'
+import { OTLP_JSON_VARIANT } from './otel-sdk.js'
 import { rawLine, WORKLOADS } from '../engine/workloads.js'
 
 // The physical limit of the transport: the same lines written by the plainest fast Node code,
@@ -46,10 +50,13 @@ function writeAll (fd, text) {
 export default {
   name: 'raw',
   baseline: true,
-  transports: ['console', 'file', 'udp', 'tcp'],
+  transports: ['console', 'file', 'udp', 'tcp', 'otlp', 'forward'],
   workloads: WORKLOADS,
-  async create ({ transport, file, host, port, workload }) {
+  variants: { json: OTLP_JSON_VARIANT, ack: FORWARD_ACK_VARIANT },
+  async create ({ transport, file, host, port, url, workload, variant }) {
     if (transport === 'udp' || transport === 'tcp') return createRawSyslog({ transport, host, port, workload })
+    if (transport === 'otlp') return createRawOtlp({ url, workload, json: variant === 'json' })
+    if (transport === 'forward') return createRawForward({ host, port, workload, ack: variant === 'ack' })
     if (transport === 'file') {
       const fd = fs.openSync(file, 'a')
       const batch = batcher((text) => writeAll(fd, text), workload)
