@@ -63,9 +63,11 @@ export async function createForwardReceiver ({ workers, events, payload, workloa
           ended = true
           break
         }
+        // The decoder yields every whole message of a chunk before it takes the next, so anything it
+        // yields once the marker was taken was completed by the marker's bytes: a cut message.
+        if (state.inputEnded) break
         if (!protocol.isClientTransportMessage(message)) {
-          if (state.inputEnded) stats.cutConnections++
-          else stats.malformedMessages++
+          stats.malformedMessages++
           socket.destroy()
           return
         }

@@ -42,7 +42,7 @@ export async function createOtlpReceiver ({ workers, events, payload, workload, 
       chunks.push(chunk)
     })
     // 'aborted' fires when the client's connection closed before the body was complete.
-    req.on('aborted', () => { if (!refused) stats.cutRequests++ })
+    req.on('aborted', () => { if (!refused) countCut(req.socket) })
     req.on('end', () => {
       if (refused) return
       stats.requests++
@@ -61,8 +61,18 @@ export async function createOtlpReceiver ({ workers, events, payload, workload, 
     })
     req.on('error', () => {})
   })
+  // A connection that ends inside a request is reported twice by node (the request's 'aborted',
+  // and a clientError HPE_INVALID_EOF_STATE when it ended in the body or headers): counted once per
+  // connection. A reset between requests (an idle keep-alive connection) is no cut request.
+  const cutSockets = new WeakSet()
+  const countCut = (socket) => {
+    if (cutSockets.has(socket)) return
+    cutSockets.add(socket)
+    stats.cutRequests++
+  }
   server.on('clientError', (err, socket) => {
-    if (err.code !== 'ECONNRESET') stats.malformedRequests++
+    if (err.code === 'HPE_INVALID_EOF_STATE') countCut(socket)
+    else if (err.code !== 'ECONNRESET') stats.malformedRequests++
     socket.destroy()
   })
   await new Promise((resolve, reject) => {
