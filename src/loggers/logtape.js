@@ -33,7 +33,8 @@ export default {
   },
   unsupported: {
     udp: 'LogTape\'s syslog sink is a separate package, @logtape/syslog, which log-bench does not measure yet',
-    tcp: 'LogTape\'s syslog sink is a separate package, @logtape/syslog, which log-bench does not measure yet'
+    tcp: 'LogTape\'s syslog sink is a separate package, @logtape/syslog, which log-bench does not measure yet',
+    forward: 'LogTape has no Fluent forward sink of its own (its collector path is OpenTelemetry, @logtape/otel: the otlp transport)'
   },
   async create ({ transport, file, url, workload }) {
     await configure({
