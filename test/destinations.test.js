@@ -151,3 +151,34 @@ test('forward: garbage, a message that is not a transport message, a record with
     await receiver.stop()
   }
 })
+
+// The clients in the worker's place (in this process): raw delivers every event on both transports
+// and each variant; a library through its integration delivers a batch that fits its queue by close().
+async function deliver (transport, adapterName, variant, events) {
+  const receiver = await (transport === 'otlp' ? createOtlpReceiver : createForwardReceiver)({ ...SETTINGS, workers: 1, events })
+  try {
+    const { default: adapter } = await import(`../src/loggers/${adapterName}.js`)
+    const logger = await adapter.create({ transport, ...receiver.target(0), workerId: 0, workload: 'string', variant })
+    for (let seq = 0; seq < events; seq++) logger.log(line(0, seq))
+    await logger.close()
+    return await receiver.settle({ sent: events })
+  } finally {
+    await receiver.stop()
+  }
+}
+
+for (const [transport, variant] of [['otlp', 'default'], ['otlp', 'json'], ['forward', 'default'], ['forward', 'ack']]) {
+  test(`raw over ${transport} (${variant}) delivers every event, batched`, async () => {
+    const counts = await deliver(transport, 'raw', variant, 1500)
+    assert.deepEqual([counts.received, counts.corrupt, counts.duplicates, counts.dropRate], [1500, 0, 0, 0])
+    if (transport === 'otlp') assert.deepEqual([counts.receiverStats.requests, counts.receiverStats.malformedRequests], [3, 0])
+    else assert.deepEqual([counts.receiverStats.messages, counts.receiverStats.acks], [3, variant === 'ack' ? 3 : 0])
+  })
+}
+
+test('winston through @opentelemetry/winston-transport and bunyan through fluent-logger deliver what fits their queues once closed', async () => {
+  const otlp = await deliver('otlp', 'winston', 'default', 300)
+  assert.deepEqual([otlp.received, otlp.corrupt], [300, 0])
+  const forward = await deliver('forward', 'bunyan', 'default', 300)
+  assert.deepEqual([forward.received, forward.corrupt], [300, 0])
+})
