@@ -1,0 +1,51 @@
+import { formatBytes, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
+import { escaped, left, right } from './table.js'
+import { ofType } from '../results/model.js'
+
+// What shipping logs through a collector costs (docs/destinations.md): shown when the results hold
+// otlp or forward runs. Per library, every transport it ran on side by side: median done, done as a
+// multiple of the same library's file (or console) cell, what was lost (counted at the receiver),
+// bytes allocated per event and CPU on threads other than the caller's.
+
+const COLLECTORS = ['otlp', 'forward']
+const libOf = (r) => runName({ lib: r.lib, variant: r.variant })
+const baseOf = (r) => r.lib
+
+export const destinationsSection = {
+  name: 'destinations',
+  types: ['run'],
+  howToRead: [
+    '- **Destinations**: each library through its own OpenTelemetry or Fluent forward integration on its README defaults, beside its console, file and syslog TCP cells. _× file_ is the median done against the same library\'s file cell; _Lost_ is counted event by event at the embedded receiver, never taken from the library. See docs/destinations.md.'
+  ],
+  render (dataset) {
+    const runs = ofType(dataset.runs, 'run')
+    if (!runs.some((r) => COLLECTORS.includes(r.transport))) return { blocks: [], charts: [] }
+    const summary = ofType(dataset.summary, 'run')
+    const transports = unique(summary.map((s) => s.transport))
+    const order = (s) => transports.indexOf(s.transport)
+    const out = [{ heading: 'Destinations' }, 'What shipping logs through a collector costs: every library on every destination it ran on, medians over the runs that finished. ' +
+      '_× file_ is its done against its own default cell on a file (the same library without variant); _Lost_ is the mean drop rate counted at the receiver; ' +
+      '_CPU other threads_ is CPU time the process spent outside the calling thread (pino\'s transport worker, libuv), from first call to close.']
+    const columns = [left('Library'), left('Destination'), ...['Done ms', '× file', 'Unblocked ms', 'Lost', 'Bytes per event', 'CPU other threads ms'].map(right)]
+    const rows = []
+    for (const lib of unique(summary.map(baseOf))) {
+      const cells = summary.filter((s) => baseOf(s) === lib).sort((a, b) => order(a) - order(b) || libOf(a).localeCompare(libOf(b)))
+      if (!cells.some((s) => COLLECTORS.includes(s.transport))) continue
+      const file = summary.find((s) => s.lib === lib && s.transport === 'file' && libOf(s) === lib && s.okRuns > 0)
+      for (const s of cells) {
+        const who = [escaped(libOf(s)), transportTitle(s.transport)]
+        if (s.okRuns === 0) {
+          const failed = runs.find((r) => r.transport === s.transport && libOf(r) === libOf(s) && !r.ok)
+          rows.push([...who, escaped(s.status === 'unsupported' ? 'unsupported' : `failed: ${failed?.error ?? s.status}`), '—', '—', '—', '—', '—'])
+          continue
+        }
+        const done = s.doneMs?.median
+        const vsFile = file && done != null ? formatRatio(done / file.doneMs.median) : '—'
+        rows.push([...who, formatMs(done), vsFile, formatMs(s.unblockedMs?.median), s.dropRate ? formatPct(s.dropRate.mean) : 'unknown',
+          s.allocBytesPerEvent?.median == null ? '—' : formatBytes(s.allocBytesPerEvent.median), formatMs(s.cpuOtherThreadsMs?.median)])
+      }
+    }
+    out.push({ columns, rows })
+    return { blocks: out, charts: [] }
+  }
+}
