@@ -14,9 +14,6 @@ const baseOf = (r) => r.lib
 export const destinationsSection = {
   name: 'destinations',
   types: ['run'],
-  howToRead: [
-    '- **Destinations**: each library through its own OpenTelemetry or Fluent forward integration on its README defaults, beside its console, file and syslog TCP cells. _× file_ is the median done against the same library\'s file cell; _Lost_ is counted event by event at the embedded receiver, never taken from the library. See docs/destinations.md.'
-  ],
   render (dataset) {
     const runs = ofType(dataset.runs, 'run')
     if (!runs.some((r) => COLLECTORS.includes(r.transport))) return { blocks: [], charts: [] }
@@ -28,6 +25,7 @@ export const destinationsSection = {
       '_CPU other threads_ is CPU time the process spent outside the calling thread (pino\'s transport worker, libuv), from first call to close.']
     const columns = [left('Library'), left('Destination'), ...['Done ms', '× file', 'Unblocked ms', 'Lost', 'Bytes per event', 'CPU other threads ms'].map(right)]
     const rows = []
+    const reasons = []
     for (const lib of unique(summary.map(baseOf))) {
       const cells = summary.filter((s) => baseOf(s) === lib).sort((a, b) => order(a) - order(b) || libOf(a).localeCompare(libOf(b)))
       if (!cells.some((s) => COLLECTORS.includes(s.transport))) continue
@@ -36,7 +34,8 @@ export const destinationsSection = {
         const who = [escaped(libOf(s)), transportTitle(s.transport)]
         if (s.okRuns === 0) {
           const failed = runs.find((r) => r.transport === s.transport && libOf(r) === libOf(s) && !r.ok)
-          rows.push([...who, escaped(s.status === 'unsupported' ? 'unsupported' : `failed: ${failed?.error ?? s.status}`), '—', '—', '—', '—', '—'])
+          rows.push([...who, s.status === 'unsupported' ? 'unsupported' : 'failed', '—', '—', '—', '—', '—'])
+          if (failed) reasons.push(`${libOf(s)} on ${transportTitle(s.transport)}: ${failed.error}`)
           continue
         }
         const done = s.doneMs?.median
@@ -46,6 +45,7 @@ export const destinationsSection = {
       }
     }
     out.push({ columns, rows })
+    if (reasons.length) out.push({ text: unique(reasons).map((reason) => `- ${reason}`).join('\n') })
     return { blocks: out, charts: [] }
   }
 }
