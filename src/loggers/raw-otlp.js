@@ -14,14 +14,17 @@ export function createRawOtlp ({ url, workload, json = false }) {
   let batch = []
   const post = (records) => {
     const request = { resourceLogs: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: 'log-bench' } }] }, scopeLogs: [{ scope: { name: 'log-bench' }, logRecords: records }] }] }
-    const body = json ? JSON.stringify(request) : ExportLogsServiceRequest.encode(ExportLogsServiceRequest.fromObject(request)).finish()
+    // protobufjs encodes plain objects of the message's shape directly (fromObject first costs 3x)
+    const body = json ? JSON.stringify(request) : ExportLogsServiceRequest.encode(request).finish()
     pending.push(fetch(url, { method: 'POST', headers: { 'content-type': json ? 'application/json' : 'application/x-protobuf' }, body }).then(async (res) => {
       await res.arrayBuffer()
       if (!res.ok) throw new Error(`the OTLP receiver answered ${res.status}`)
     }))
   }
   const log = (message) => {
-    batch.push({ timeUnixNano: String(Date.now() * 1e6), severityNumber: SEVERITY_INFO, severityText: 'INFO', body: { stringValue: line(message) } })
+    // time_unix_nano: a number for protobuf's fixed64, a decimal string in OTLP/JSON
+    const nanos = Date.now() * 1e6
+    batch.push({ timeUnixNano: json ? String(nanos) : nanos, severityNumber: SEVERITY_INFO, severityText: 'INFO', body: { stringValue: line(message) } })
     if (batch.length === BATCH_RECORDS) {
       post(batch)
       batch = []
