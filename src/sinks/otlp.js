@@ -1,4 +1,5 @@
 import http from 'node:http'
+import zlib from 'node:zlib'
 import { RunFailure } from '../errors.js'
 import { decodeRequest, JSON_RESPONSE, PROTOBUF_RESPONSE, recordText } from './otlp/decode.js'
 import { untilQuiet } from './syslog.js'
@@ -27,6 +28,8 @@ export async function createOtlpReceiver ({ workers, events, payload, workload, 
       return answer(res, 404, 'text/plain', `only POST ${OTLP_PATH} is served here`)
     }
     const json = /^application\/json\b/i.test(req.headers['content-type'] ?? '')
+    // OTLP/HTTP exporters may gzip their bodies (OTEL_EXPORTER_OTLP_COMPRESSION=gzip); nothing else is defined.
+    const gzip = /^gzip$/i.test(req.headers['content-encoding'] ?? '')
     const chunks = []
     let bytes = 0
     let refused = false
@@ -49,7 +52,8 @@ export async function createOtlpReceiver ({ workers, events, payload, workload, 
       stats.requestBytes += bytes
       let records
       try {
-        records = decodeRequest(Buffer.concat(chunks, bytes), json)
+        const body = Buffer.concat(chunks, bytes)
+        records = decodeRequest(gzip ? zlib.gunzipSync(body, { maxOutputLength: MAX_REQUEST_BYTES }) : body, json)
       } catch (err) {
         stats.malformedRequests++
         return answer(res, 400, 'text/plain', `not an ExportLogsServiceRequest: ${err.message}`)
