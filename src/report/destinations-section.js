@@ -44,8 +44,40 @@ export const destinationsSection = {
           s.allocBytesPerEvent?.median == null ? '—' : formatBytes(s.allocBytesPerEvent.median), formatMs(s.cpuOtherThreadsMs?.median)])
       }
     }
+    out.push({ text: COLLECTORS.map((transport) => collectorSummary(summary, transport)).filter(Boolean).join('\n') })
     out.push({ columns, rows })
     if (reasons.length) out.push({ text: unique(reasons).map((reason) => `- ${reason}`).join('\n') })
     return { blocks: out, charts: [] }
   }
+}
+
+// One line per collector transport, from the cells: who delivered every event (and done against
+// its own file cell, as a range), who lost events (the range of drop rates), who failed.
+function collectorSummary (summary, transport) {
+  const cells = summary.filter((s) => s.transport === transport && s.status !== 'unsupported')
+  if (!cells.length) return null
+  const finished = cells.filter((s) => s.okRuns > 0 && s.dropRate)
+  const whole = finished.filter((s) => s.dropRate.max === 0)
+  const lossy = finished.filter((s) => s.dropRate.max > 0)
+  const failed = cells.filter((s) => s.okRuns === 0)
+  const names = (list) => list.map(libOf).join(', ')
+  const range = (values, format) => {
+    const known = values.filter((v) => v != null && Number.isFinite(v))
+    if (!known.length) return null
+    const low = Math.min(...known)
+    const high = Math.max(...known)
+    return low === high ? format(low) : `${format(low)}–${format(high)}`
+  }
+  const vsFile = (s) => {
+    const file = summary.find((f) => f.lib === s.lib && f.transport === 'file' && libOf(f) === s.lib && f.okRuns > 0)
+    return file && s.doneMs?.median != null ? s.doneMs.median / file.doneMs.median : null
+  }
+  const parts = []
+  if (whole.length) {
+    const ratio = range(whole.map(vsFile), formatRatio)
+    parts.push(`${names(whole)} delivered every event${ratio ? ` (done ${ratio} their file)` : ''}`)
+  }
+  if (lossy.length) parts.push(`${names(lossy)} lost ${range(lossy.map((s) => s.dropRate.mean), formatPct)} of their events`)
+  if (failed.length) parts.push(`${names(failed)} failed (below)`)
+  return `- **${transportTitle(transport)}**: ${parts.join('; ')}.`
 }
