@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import { createFluentOrgClient } from './fluent-org-client.js'
 import { createRawForward } from './raw-forward.js'
 import { createRawOtlp } from './raw-otlp.js'
 import { createRawSyslog } from './raw-syslog.js'
@@ -52,10 +53,19 @@ export default {
   baseline: true,
   transports: ['console', 'file', 'udp', 'tcp', 'otlp', 'forward'],
   workloads: WORKLOADS,
-  variants: { json: OTLP_JSON_VARIANT, ack: FORWARD_ACK_VARIANT },
+  variants: {
+    json: OTLP_JSON_VARIANT,
+    ack: FORWARD_ACK_VARIANT,
+    'fluent-org': {
+      describe: "the fluent organisation's own forward client: @fluent-org/logger's FluentClient.emit per event, on its README defaults (PackedForward)",
+      docs: 'https://github.com/fluent/fluent-logger-forward-node#client',
+      transports: ['forward']
+    }
+  },
   async create ({ transport, file, host, port, url, workload, variant }) {
     if (transport === 'udp' || transport === 'tcp') return createRawSyslog({ transport, host, port, workload })
     if (transport === 'otlp') return createRawOtlp({ url, workload, json: variant === 'json' })
+    if (transport === 'forward' && variant === 'fluent-org') return createFluentOrgClient({ host, port, workload })
     if (transport === 'forward') return createRawForward({ host, port, workload, ack: variant === 'ack' })
     if (transport === 'file') {
       const fd = fs.openSync(file, 'a')
