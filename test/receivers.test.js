@@ -11,7 +11,7 @@ const REQUIRED = { target: 'function', consumesStdout: 'boolean', attach: 'funct
 const OPTIONAL = { stdoutFor: 'function', forked: 'function', onFailure: 'function', progress: 'function', failureCause: 'function' }
 
 test('every transport\'s receiver provides the receiver interface, and stops', async () => {
-  assert.deepEqual(TRANSPORTS, ['console', 'file', 'udp', 'tcp'])
+  assert.deepEqual(TRANSPORTS, ['console', 'file', 'udp', 'tcp', 'otlp', 'forward'])
   for (const transport of TRANSPORTS) {
     const dir = tmpDir()
     const receiver = await createReceiver(transport, { workers: 1, events: 10, payload: payloadOfSize(13), workload: 'string', dir })
@@ -21,7 +21,8 @@ test('every transport\'s receiver provides the receiver interface, and stops', a
       const target = receiver.target(0)
       assert.equal(typeof target, 'object', transport)
       if (transport === 'file') assert.equal(typeof target.file, 'string')
-      if (transport === 'udp' || transport === 'tcp') assert.deepEqual([target.host, typeof target.port, target.protocol], ['127.0.0.1', 'number', transport])
+      if (transport === 'udp' || transport === 'tcp' || transport === 'forward') assert.deepEqual([target.host, typeof target.port, target.protocol], ['127.0.0.1', 'number', transport])
+      if (transport === 'otlp') assert.equal(target.url, `http://127.0.0.1:${target.port}/v1/logs`)
       if (receiver.progress) assert.ok('arrived' in receiver.progress(), transport)
     } finally {
       await receiver.stop()

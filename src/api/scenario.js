@@ -120,7 +120,7 @@ export function assignGroups (cells, n) {
 
 // A rough time for all runs of a cell, only to balance shards: a few microseconds per event and
 // worker by transport plus a second of set-up per run; for http, its load time plus set-up.
-const NS_PER_EVENT = { console: 6000, file: 6000, udp: 10000, tcp: 8000 }
+const NS_PER_EVENT = { console: 6000, file: 6000, udp: 10000, tcp: 8000, otlp: 30000, forward: 30000 }
 export function estimatedCostMs (cell) {
   if (cell.unsupported) return 0
   const c = cell.common

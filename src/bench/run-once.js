@@ -237,7 +237,8 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate }) {
     sinkNice: outcome.counts.sinkNice ?? null,
     sinkUdpQueuedBytesMax: outcome.counts.sinkUdpQueuedBytesMax ?? null,
     consoleReader: outcome.counts.consoleReader ?? null,
-    pipeBytes: outcome.counts.pipeBytes ?? null
+    pipeBytes: outcome.counts.pipeBytes ?? null,
+    receiverStats: outcome.counts.receiverStats ?? null
   }
 }
 

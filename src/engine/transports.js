@@ -5,7 +5,9 @@ export const TRANSPORT_DESCRIPTORS = Object.freeze([
   { name: 'console', title: 'Console', sink: 'pipe', syslog: false },
   { name: 'file', title: 'Filesystem', sink: 'file', syslog: false },
   { name: 'udp', title: 'Syslog UDP', sink: 'embedded-udp', syslog: true },
-  { name: 'tcp', title: 'Syslog TCP', sink: 'embedded-tcp', syslog: true }
+  { name: 'tcp', title: 'Syslog TCP', sink: 'embedded-tcp', syslog: true },
+  { name: 'otlp', title: 'OpenTelemetry OTLP/HTTP', sink: 'embedded-otlp', syslog: false },
+  { name: 'forward', title: 'Fluent forward', sink: 'embedded-forward', syslog: false }
 ])
 
 export const TRANSPORTS = TRANSPORT_DESCRIPTORS.map((t) => t.name)

@@ -1,5 +1,7 @@
 import { once } from 'node:events'
 import { drained, endAndClose } from './flush.js'
+import { endStreamAndSender, fluentSender } from './fluent.js'
+import { otelProvider } from './otel-sdk.js'
 import { fieldsFirstCall, WORKLOADS } from '../engine/workloads.js'
 import { loadProjectLibrary } from '../engine/library.js'
 
@@ -13,10 +15,12 @@ export default {
   name: 'bunyan',
   packageName: 'bunyan',
   versions: '>=1',
-  transports: ['console', 'file', 'udp', 'tcp'],
+  transports: ['console', 'file', 'udp', 'tcp', 'otlp', 'forward'],
   workloads: WORKLOADS,
-  async create ({ transport, file, host, port, workload, load = loadProjectLibrary }) {
+  async create ({ transport, file, host, port, url, workload, load = loadProjectLibrary }) {
     const bunyan = await load('bunyan')
+    if (transport === 'otlp') return otlpLogger(bunyan, url, workload)
+    if (transport === 'forward') return forwardLogger(bunyan, host, port, workload)
     if (transport === 'udp' || transport === 'tcp') return syslogLogger(bunyan, await load('bunyan-syslog'), transport, host, port, workload)
     if (transport === 'file') {
       const logger = bunyan.createLogger({ name: 'log-bench', streams: [{ path: file }] })
@@ -43,6 +47,30 @@ export default {
 // before the connection: ended while still connecting (always so after a synchronous loop), it
 // would silently throw away every record. A long-running service is connected long before it
 // shuts down, so the adapter waits for the connection before ending, as such a service would.
+// @opentelemetry/instrumentation-bunyan's README "Using OpenTelemetryBunyanStream without
+// instrumentation": a raw stream into the global LoggerProvider (sdk-logs, batch processor, OTLP/HTTP
+// exporter). close: the provider's shutdown() exports what the batch processor holds.
+async function otlpLogger (bunyan, url, workload) {
+  const provider = await otelProvider({ url })
+  const { OpenTelemetryBunyanStream } = await import('@opentelemetry/instrumentation-bunyan')
+  const logger = bunyan.createLogger({ name: 'log-bench', streams: [{ type: 'raw', stream: new OpenTelemetryBunyanStream() }] })
+  return {
+    log: fieldsFirstCall(logger, workload),
+    async close () { await provider.shutdown() }
+  }
+}
+
+// fluent-logger's README "stream": bunyan writes its JSON lines to sender.toStream(label).
+async function forwardLogger (bunyan, host, port, workload) {
+  const sender = await fluentSender({ host, port })
+  const stream = sender.toStream('bunyan')
+  const logger = bunyan.createLogger({ name: 'log-bench', streams: [{ stream }] })
+  return {
+    log: fieldsFirstCall(logger, workload),
+    async close () { await endStreamAndSender(stream, sender) }
+  }
+}
+
 function syslogLogger (bunyan, bsyslog, transport, host, port, workload) {
   const stream = bsyslog.createBunyanStream({ type: transport, host, port })
   const logger = bunyan.createLogger({ name: 'log-bench', streams: [{ level: 'info', type: 'raw', stream }] })

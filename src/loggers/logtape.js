@@ -26,18 +26,19 @@ import { benchError, CHILD_FIELDS, DEEP_FIELDS, FORMAT_STATUS, FORMAT_USER, OBJE
 export default {
   name: 'logtape',
   packageName: '@logtape/logtape',
-  transports: ['console', 'file'],
+  transports: ['console', 'file', 'otlp'],
   workloads: ['string', 'object', 'deep', 'child', 'interpolate', 'error', 'disabled'],
   unsupportedWorkloads: {
     error: { console: "LogTape's console sink writes error records with console.error, to stderr, and the console transport receives stdout" }
   },
   unsupported: {
     udp: 'LogTape\'s syslog sink is a separate package, @logtape/syslog, which log-bench does not measure yet',
-    tcp: 'LogTape\'s syslog sink is a separate package, @logtape/syslog, which log-bench does not measure yet'
+    tcp: 'LogTape\'s syslog sink is a separate package, @logtape/syslog, which log-bench does not measure yet',
+    forward: 'LogTape has no Fluent forward sink of its own (its collector path is OpenTelemetry, @logtape/otel: the otlp transport)'
   },
-  async create ({ transport, file, workload }) {
+  async create ({ transport, file, url, workload }) {
     await configure({
-      sinks: { out: transport === 'file' ? getFileSink(file) : getConsoleSink() },
+      sinks: { out: transport === 'otlp' ? await otelSink(url) : transport === 'file' ? getFileSink(file) : getConsoleSink() },
       loggers: [
         { category: 'log-bench', lowestLevel: 'info', sinks: ['out'] },
         { category: ['logtape', 'meta'], lowestLevel: 'warning', sinks: ['out'] }
@@ -52,6 +53,14 @@ export default {
       }
     }
   }
+}
+
+// @logtape/otel's README: getOpenTelemetrySink({ otlpExporterConfig: { url } }), on its defaults
+// (OTLP/HTTP with JSON bodies unless OTEL_EXPORTER_OTLP_PROTOCOL says otherwise, the SDK's batch
+// processor); dispose() shuts its LoggerProvider down, exporting what is left.
+async function otelSink (url) {
+  const { getOpenTelemetrySink } = await import('@logtape/otel')
+  return getOpenTelemetrySink({ serviceName: 'log-bench', otlpExporterConfig: { url } })
 }
 
 function logtapeCall (logger, workload) {

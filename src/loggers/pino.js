@@ -1,6 +1,7 @@
 import { once } from 'node:events'
 import semver from 'semver'
 import { drained } from './flush.js'
+import { endStreamAndSender, fluentSender } from './fluent.js'
 import { fieldsFirstCall, WORKLOADS } from '../engine/workloads.js'
 import { loadProjectLibrary } from '../engine/library.js'
 
@@ -23,7 +24,7 @@ export default {
     if (variant === 'transport' && semver.lt(version, '7.0.0')) return `pino.transport() came with pino 7 (docs/transports.md); pino ${version} has none`
     return null
   },
-  transports: ['console', 'file', 'udp', 'tcp'],
+  transports: ['console', 'file', 'udp', 'tcp', 'otlp', 'forward'],
   workloads: WORKLOADS,
   variants: {
     sync: {
@@ -37,8 +38,10 @@ export default {
       transports: ['console', 'file']
     }
   },
-  async create ({ transport, file, host, port, workload, variant = 'default', load = loadProjectLibrary, libVersion }) {
+  async create ({ transport, file, host, port, url, workload, variant = 'default', load = loadProjectLibrary, libVersion }) {
     const pino = await load('pino')
+    if (transport === 'otlp') return otlpLogger(pino, url, workload)
+    if (transport === 'forward') return forwardLogger(pino, host, port, workload)
     if (transport === 'udp' || transport === 'tcp') return syslogLogger(pino, transport, host, port, workload)
     if (variant === 'transport') return workerThreadLogger(pino, transport === 'file' ? file : 1, workload)
     const dest = transport === 'file' ? file : 1
@@ -85,6 +88,33 @@ async function syslogLogger (pino, transport, host, port, workload) {
   })
   await once(destination, 'ready')
   return threadLogger(pino, destination, workload)
+}
+
+// pino-opentelemetry-transport's README: pino(pino.transport({ target: 'pino-opentelemetry-transport' }))
+// in pino's worker thread, configured by OTEL_EXPORTER_OTLP_LOGS_ENDPOINT (the worker inherits the
+// environment); its defaults: http/protobuf and the SDK's batch processor. The transport waits for
+// the logger's configuration (expectPinoConfig) before it is ready, so the logger is made first, as
+// the README does. Ending the stream ends the worker, which shuts its LoggerProvider down
+// (exporting what is left) before 'close'.
+async function otlpLogger (pino, url, workload) {
+  process.env.OTEL_EXPORTER_OTLP_LOGS_ENDPOINT = url
+  const destination = pino.transport({ target: 'pino-opentelemetry-transport' })
+  const logged = threadLogger(pino, destination, workload)
+  await once(destination, 'ready')
+  return logged
+}
+
+// No maintained pino transport speaks forward (pino-fluentd is a CLI that reads a pipe), so pino
+// writes its lines to fluent-logger's stream (its README's "stream" integration, for libraries
+// that write to a stream): each line one record { message }.
+async function forwardLogger (pino, host, port, workload) {
+  const sender = await fluentSender({ host, port })
+  const stream = sender.toStream('pino')
+  const logger = pino(stream)
+  return {
+    log: fieldsFirstCall(logger, workload),
+    async close () { await endStreamAndSender(stream, sender) }
+  }
 }
 
 // pino's docs/transports.md: pino.transport({ target: 'pino/file', options: { destination } })

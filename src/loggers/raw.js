@@ -1,5 +1,10 @@
 import fs from 'node:fs'
+import { createFluentOrgClient } from './fluent-org-client.js'
+import { createRawForward } from './raw-forward.js'
+import { createRawOtlp } from './raw-otlp.js'
 import { createRawSyslog } from './raw-syslog.js'
+import { FORWARD_ACK_VARIANT } from './fluent.js'
+import { OTLP_JSON_VARIANT } from './otel-sdk.js'
 import { rawLine, WORKLOADS } from '../engine/workloads.js'
 
 // The physical limit of the transport: the same lines written by the plainest fast Node code,
@@ -46,10 +51,22 @@ function writeAll (fd, text) {
 export default {
   name: 'raw',
   baseline: true,
-  transports: ['console', 'file', 'udp', 'tcp'],
+  transports: ['console', 'file', 'udp', 'tcp', 'otlp', 'forward'],
   workloads: WORKLOADS,
-  async create ({ transport, file, host, port, workload }) {
+  variants: {
+    json: OTLP_JSON_VARIANT,
+    ack: FORWARD_ACK_VARIANT,
+    'fluent-org': {
+      describe: "the fluent organisation's own forward client: @fluent-org/logger's FluentClient.emit per event, on its README defaults (PackedForward)",
+      docs: 'https://github.com/fluent/fluent-logger-forward-node#client',
+      transports: ['forward']
+    }
+  },
+  async create ({ transport, file, host, port, url, workload, variant }) {
     if (transport === 'udp' || transport === 'tcp') return createRawSyslog({ transport, host, port, workload })
+    if (transport === 'otlp') return createRawOtlp({ url, workload, json: variant === 'json' })
+    if (transport === 'forward' && variant === 'fluent-org') return createFluentOrgClient({ host, port, workload })
+    if (transport === 'forward') return createRawForward({ host, port, workload, ack: variant === 'ack' })
     if (transport === 'file') {
       const fd = fs.openSync(file, 'a')
       const batch = batcher((text) => writeAll(fd, text), workload)

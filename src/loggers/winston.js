@@ -1,6 +1,8 @@
 import { once } from 'node:events'
 import semver from 'semver'
 import { drained } from './flush.js'
+import { FORWARD_ACK_VARIANT } from './fluent.js'
+import { OTLP_JSON_VARIANT, otelProvider } from './otel-sdk.js'
 import { benchError, CHILD_FIELDS, DEEP_FIELDS, OBJECT_FIELDS } from '../engine/workloads.js'
 import { loadProjectLibrary } from '../engine/library.js'
 
@@ -30,14 +32,17 @@ export default {
     if (workload === 'error' && semver.lt(version, '3.0.0')) return `winston ${version} prints an Error given as meta with its stack over several lines (common.log), so one event is not one line`
     return null
   },
-  transports: ['console', 'file', 'udp', 'tcp'],
+  transports: ['console', 'file', 'udp', 'tcp', 'otlp', 'forward'],
+  variants: { json: OTLP_JSON_VARIANT, ack: FORWARD_ACK_VARIANT },
   workloads: ['string', 'object', 'deep', 'child', 'error', 'disabled'],
   unsupportedWorkloads: {
     interpolate: 'winston interpolates %s only through format.splat(), which its default format (json) does not include: on its defaults the format string itself is the message'
   },
-  async create ({ transport, file, host, port, workload, load = loadProjectLibrary, libVersion }) {
+  async create ({ transport, file, host, port, url, workload, variant, load = loadProjectLibrary, libVersion }) {
     const winston = await load('winston')
     if (libVersion && semver.lt(libVersion, '3.0.0')) return winston2Logger(winston, transport, file, workload)
+    if (transport === 'otlp') return otlpLogger(winston, url, workload, variant === 'json')
+    if (transport === 'forward') return forwardLogger(winston, host, port, workload, variant === 'ack')
     const Syslog = transport === 'udp' || transport === 'tcp' ? (await load('winston-syslog')).Syslog : null
     const destination = destinationFor(winston, Syslog, transport, file, host, port)
     const logger = winston.createLogger({ transports: [destination] })
@@ -82,6 +87,42 @@ async function ended (logger) {
     const message = err instanceof Error ? err.message : String(err)
     if (message !== 'write after end') throw err
     throw new Error('winston threw "write after end" in logger.end(): it ended its transport while entries were still queued for it, which are lost (winstonjs/winston#2219)')
+  }
+}
+
+// @opentelemetry/winston-transport's README: a global LoggerProvider (sdk-logs, batch processor,
+// OTLP/HTTP exporter) and winston.createLogger({ transports: [new OpenTelemetryTransportV3()] }).
+// close: the logger ends (every entry handed to the SDK), then the provider's shutdown() exports
+// what the batch processor holds.
+async function otlpLogger (winston, url, workload, json) {
+  const provider = await otelProvider({ url, json })
+  const { OpenTelemetryTransportV3 } = await import('@opentelemetry/winston-transport')
+  const logger = winston.createLogger({ transports: [new OpenTelemetryTransportV3()] })
+  return {
+    logger,
+    log: winstonCall(logger, workload),
+    async close () {
+      await ended(logger)
+      await provider.shutdown()
+    }
+  }
+}
+
+// fluent-logger's README "winston": support.winstonTransport(), a transport whose log() calls back
+// once the record is sent (acked, with requireAckResponse) and whose end closes the sender.
+async function forwardLogger (winston, host, port, workload, ack) {
+  const { default: fluent } = await import('fluent-logger')
+  const FluentTransport = fluent.support.winstonTransport()
+  const destination = new FluentTransport('log-bench', { host, port, timeout: 3.0, requireAckResponse: ack })
+  const logger = winston.createLogger({ transports: [destination] })
+  return {
+    logger,
+    log: winstonCall(logger, workload),
+    async close () {
+      const finished = once(destination, 'finish')
+      await ended(logger)
+      await finished
+    }
   }
 }
 

@@ -1,6 +1,8 @@
 import { TRANSPORTS } from '../engine/transports.js'
 import { udpReaderAbsence } from './embedded-sink.js'
 import { createFileReceiver } from './file.js'
+import { createForwardReceiver } from './forward.js'
+import { createOtlpReceiver } from './otlp.js'
 import { createPipeReceiver, pipeReaderAbsence } from './pipe.js'
 import { createSyslogReceiver } from './syslog.js'
 
@@ -14,7 +16,7 @@ import { createSyslogReceiver } from './syslog.js'
  * files created) when the promise resolves; a failure to start rejects with a RunFailure.
  * @typedef {object} Receiver
  * @property {(workerId: number) => object} target  where worker `workerId` sends its events, handed
- *   to the adapter as config.target: `{ file }` (file), `{ host, port, protocol }` (udp, tcp), `{}` (console: stdout)
+ *   to the adapter as config.target: `{ file }` (file), `{ host, port, protocol }` (udp, tcp, forward; otlp adds `url`), `{}` (console: stdout)
  * @property {boolean} consumesStdout  true when attach() reads the workers' stdout (console)
  * @property {(workerId: number, child: import('node:child_process').ChildProcess) => void} attach
  *   given each forked worker (a no-op for the receivers that do not read stdout)
@@ -47,7 +49,9 @@ const RECEIVERS = {
   console: createPipeReceiver,
   file: createFileReceiver,
   udp: (options) => createSyslogReceiver('udp', options),
-  tcp: (options) => createSyslogReceiver('tcp', options)
+  tcp: (options) => createSyslogReceiver('tcp', options),
+  otlp: createOtlpReceiver,
+  forward: createForwardReceiver
 }
 
 export { TRANSPORTS }

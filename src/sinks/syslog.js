@@ -193,7 +193,7 @@ function externalReceiver (protocol, { syslogHost, syslogPort, syslogOutput = nu
 }
 
 // Polls until everything arrived, or until progress(counts) has not changed for quietMs.
-async function untilQuiet (ask, progress, complete, quietMs) {
+export async function untilQuiet (ask, progress, complete, quietMs) {
   let counts = await ask()
   let last = progress(counts)
   let quietSince = Date.now()
