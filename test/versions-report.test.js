@@ -27,7 +27,8 @@ describe('At a glance: versions and runtimes', () => {
     assert.match(pino, /\| 5\.17\.0 +\| 10\.4\.0 +\|/)
     assert.match(pino, /0\.\d\d× \(p 0\.\d+\) \*\*faster\*\*/)
     const winston = markdown.split('\n').find((l) => l.startsWith('| winston '))
-    assert.match(winston, /\*\*same\*\*/)
+    // 5 runs a side spread ±2%: the interval reaches past the ±2% band, so not `same` but unclear.
+    assert.match(winston, /\*\*unclear\*\*/)
   })
 
   it('says which side lost events instead of comparing times that did not deliver', () => {
