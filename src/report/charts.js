@@ -80,18 +80,28 @@ export function renderChart ({ width = 1000, height = 520, config }) {
 }
 
 // A chart's file name relative to the images directory. Every name in it (transport, library,
-// mode, sizes) comes from a results file: data, never a path. A segment keeps letters, digits,
-// ".", "-", "_" and "@" and cannot start with "."; any other name is cleaned and gets a short hash
-// of the original, so that two different names never share a file.
+// mode, sizes) comes from a results file: data, never a path. A segment keeps letters, digits, ".",
+// "-" and "@"; a space becomes "_" and a colon "+" (pino:sync → pino+sync, "log4js object" →
+// log4js_object), any other character (and "_", "+", "~" themselves) "~<hex code>~", and a leading
+// "." "~2e~": readable, stable across runs, and two different names never share a file. Only a name
+// longer than 100 characters is cut and gets a short hash of the original.
 export function chartFile (...segments) {
   return segments.map(safeSegment).join('/') + '.png'
 }
 
+const READABLE = { ' ': '_', ':': '+' }
+
 function safeSegment (name) {
   const text = String(name)
-  if (/^[\w@-][\w.@-]{0,99}$/.test(text)) return text
-  const cleaned = text.replace(/[^\w.@-]/g, '_').replace(/^\./, '_').slice(0, 80)
-  return `${cleaned}-${createHash('sha256').update(text).digest('hex').slice(0, 8)}`
+  let slug = ''
+  for (const ch of text) {
+    if (/[A-Za-z0-9.@-]/.test(ch)) slug += ch
+    else slug += READABLE[ch] ?? `~${ch.codePointAt(0).toString(16)}~`
+  }
+  if (slug.startsWith('.')) slug = `~2e~${slug.slice(1)}`
+  if (slug === '') slug = '~~'
+  if (slug.length <= 100) return slug
+  return `${slug.slice(0, 80)}-${createHash('sha256').update(text).digest('hex').slice(0, 8)}`
 }
 
 // Every chart drawn, as { file, data } under imagesDir, for writeFilesAtomic.

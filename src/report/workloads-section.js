@@ -1,5 +1,5 @@
 import { axisTitle, titles } from './charts.js'
-import { libraryColour } from './colours.js'
+import { palette } from './colours.js'
 import { cpuLabel, formatBytes, formatCount, formatMs, formatPct, runName, transportTitle, unique } from './labels.js'
 import { figureColumns } from './table.js'
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
@@ -73,9 +73,10 @@ function cellCosts (runs, entry) {
 // One group of bars per workload, one bar per library: ns per event (the caller's cost of a call).
 function nsPerEventChart ({ title, workloads, libs, summary, cpus, size, conditions }) {
   const cellOf = (lib, workload) => summary.find((s) => libOf(s) === lib && workloadOf(s) === workload && s.cpus === cpus && s.size === size)
+  const colours = palette(libs)
   const datasets = libs.map((lib) => ({
     label: lib,
-    backgroundColor: libraryColour(lib),
+    backgroundColor: colours.get(lib),
     data: workloads.map((workload) => cellOf(lib, workload)?.nsPerEvent?.mean ?? null)
   }))
   const notes = [`${cpuLabel(cpus)} · mean over the runs that finished · lower is better · a missing bar: unsupported or failed (see the table)`, conditions]
