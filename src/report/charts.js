@@ -63,6 +63,33 @@ const errorBars = {
   }
 }
 
+// Words over bars: a dataset with `barNotes: [text or null, …]` (one per bar) gets the text above
+// each bar, e.g. "lossy" over a cell that lost events, so that a short bar is not read as a fast one.
+const barNotes = {
+  id: 'barNotes',
+  afterDatasetsDraw (chart) {
+    const { ctx } = chart
+    chart.data.datasets.forEach((dataset, index) => {
+      const meta = chart.getDatasetMeta(index)
+      if (!dataset.barNotes || meta.hidden) return
+      meta.data.forEach((bar, i) => {
+        const text = dataset.barNotes[i]
+        if (!text || bar.y == null || !Number.isFinite(bar.y)) return
+        ctx.save()
+        ctx.fillStyle = '#B00020'
+        ctx.font = 'bold 11px ' + Chart.defaults.font.family
+        ctx.textAlign = 'center'
+        ctx.translate(bar.x, bar.y - 4)
+        ctx.rotate(-Math.PI / 2)
+        ctx.textAlign = 'left'
+        ctx.textBaseline = 'middle'
+        ctx.fillText(text, 0, 0)
+        ctx.restore()
+      })
+    })
+  }
+}
+
 // spec: { file (relative to the images directory), width, height, config (a Chart.js config) }
 export function renderChart ({ width = 1000, height = 520, config }) {
   warnWithoutFonts()
@@ -70,7 +97,7 @@ export function renderChart ({ width = 1000, height = 520, config }) {
   const chart = new Chart(canvas, {
     ...config,
     options: { ...config.options, responsive: false, animation: false, devicePixelRatio: 1 },
-    plugins: [...(config.plugins ?? []), whiteBackground, errorBars]
+    plugins: [...(config.plugins ?? []), whiteBackground, errorBars, barNotes]
   })
   try {
     return canvas.toBuffer('image/png')
@@ -91,7 +118,7 @@ export function chartFile (...segments) {
 
 const READABLE = { ' ': '_', ':': '+' }
 
-function safeSegment (name) {
+export function safeSegment (name) {
   const text = String(name)
   let slug = ''
   for (const ch of text) {

@@ -20,8 +20,10 @@ function flatten (run) {
   return flat
 }
 
-export function toCsv (dataset) {
-  const runs = dataset.runs.map(flatten)
+// series: false leaves out list-valued fields (a run's time series, a latency histogram), for a CSV
+// committed beside a page.
+export function toCsv (dataset, { series = true } = {}) {
+  const runs = dataset.runs.map(flatten).map((run) => (series ? run : Object.fromEntries(Object.entries(run).filter(([, value]) => !Array.isArray(value)))))
   const numeric = []
   for (const run of runs) {
     for (const [key, value] of Object.entries(run)) {

@@ -164,7 +164,7 @@ function glanceBlocks (entries, runs) {
     const controlSizes = unique(control.cells.map((s) => s.size)).sort((a, b) => a - b)
     const controlLibs = unique(control.cells.map((s) => s.lib))
     const rows = controlSizes.map((size) => [`${size} chars`, ...controlLibs.map((lib) => changeCell(route.find((s) => s.logsPerRequest === 0 && s.size === size && s.lib === lib), { interval: true }))])
-    const verdict = control.failing.length ? `${control.failing.length} of ${control.cells.length} do not.` : control.passed ? `Every control cell does; ${resolution(control)}` : control.unclear.length ? `${control.unclear.length} of ${control.cells.length} read unclear: their intervals are too wide to say \`same\`.` : 'The control cells have too few runs for that verdict to mean anything.'
+    const verdict = control.failing.length ? `${control.failing.length} of ${control.cells.length} do not.` : control.passed ? `Every control cell does; ${resolution(control)}` : control.unclear.length ? `${control.unclear.length} of ${control.cells.length} read unclear: their intervals are too wide to say same.` : 'The control cells have too few runs for that verdict to mean anything.'
     out.push({ text: [strong('Control: 0 logs per request.'), ' The route logs nothing, so every library must read ', code('same'), ' against ', code('none'), `. ${verdict}`] })
     out.push({ columns: figureColumns(['Size', ...controlLibs]), rows })
   }

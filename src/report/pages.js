@@ -8,11 +8,15 @@ import { readReference } from './then-and-now.js'
 
 // Several results pages from several results files, listed in one pages file (results/pages.json):
 //   { "pages": [ { "out": "results/README.md", "results": ["results/seed-article.json"],
-//                  "title": "…", "label": "…", "images": "images", "reference": "results/reference/….json" } ] }
+//                  "title": "…", "label": "…", "images": "images", "reference": "results/reference/….json",
+//                  "details": "results/seed-article", "csv": "results/README.csv" } ] }
+// details (optional): a directory for the page's detail pages (each comparison's charts and
+// per-library tables), linked from the main page so that it stays short; csv (optional): a CSV of
+// every run (time series left out) written beside the page and linked from its Reproduce block.
 // Paths are relative to the current directory (the repository's root), like a scenario's output.
 // Every page links to the others; a new page is one more entry.
 
-const KEYS = ['$comment', 'out', 'results', 'title', 'label', 'images', 'reference']
+const KEYS = ['$comment', 'out', 'results', 'title', 'label', 'images', 'reference', 'details', 'csv']
 
 export function readPages (file) {
   const doc = readJsonFile(file, { what: 'a pages file (results/pages.json)' })
@@ -27,11 +31,12 @@ export function readPages (file) {
     if (outs.has(path.resolve(page.out))) throw new UsageError(`${where}.out ${page.out} is named twice`)
     outs.add(path.resolve(page.out))
     if (!Array.isArray(page.results) || page.results.length === 0 || page.results.some((r) => typeof r !== 'string')) throw new UsageError(`${where}.results must be a list of results JSON files`)
-    for (const key of ['title', 'label', 'images', 'reference']) {
+    for (const key of ['title', 'label', 'images', 'reference', 'details', 'csv']) {
       if (page[key] !== undefined && typeof page[key] !== 'string') throw new UsageError(`${where}.${key} must be a string`)
     }
     // A pages file names files of the repository it is run from, to read and to write: none elsewhere.
-    const paths = [['out', page.out], ['images', page.images], ['reference', page.reference], ...page.results.map((r, j) => [`results[${j}]`, r])]
+    if (page.csv !== undefined && !page.csv.endsWith('.csv')) throw new UsageError(`${where}.csv must be the path of a .csv file`)
+    const paths = [['out', page.out], ['images', page.images], ['reference', page.reference], ['details', page.details], ['csv', page.csv], ...page.results.map((r, j) => [`results[${j}]`, r])]
     for (const [key, value] of paths) {
       const leaves = value === undefined ? null : leavesDir(value)
       if (leaves) throw new UsageError(`${where}.${key} ${value} ${leaves === 'outside' ? 'is outside' : 'leads outside'} the current directory${leaves === 'outside' ? '' : ' through a symbolic link'}: a pages file names files of the repository it is run from (run it from there)`)
@@ -42,7 +47,9 @@ export function readPages (file) {
       title: page.title ?? 'log-bench results',
       label: page.label ?? page.title ?? path.basename(page.out, '.md'),
       images: page.images ?? 'images',
-      reference: page.reference ?? null
+      reference: page.reference ?? null,
+      details: page.details ?? null,
+      csv: page.csv ?? null
     }
   })
 }
@@ -61,7 +68,7 @@ export function writePages (pages, { checkOutput = () => {} } = {}) {
     written.push(...resultsReadme.write(dataset, {
       out: path.resolve(page.out),
       images: path.resolve(page.images),
-      page: { title: page.title, nav: navOf(pages, page), reference }
+      page: { title: page.title, nav: navOf(pages, page), reference, details: page.details ? path.resolve(page.details) : null, sources: page.results, csv: page.csv }
     }))
   }
   return written

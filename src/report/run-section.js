@@ -1,7 +1,8 @@
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { CONFIDENCE, relativeHalfWidth, runsForHalfWidth } from '../stats.js'
 import { code, em, escapeCell, escaped, figureColumns, strong } from './table.js'
-import { chartFile } from './charts.js'
+import { chartFile, safeSegment } from './charts.js'
+import { anomalyList, findAnomalies } from './anomalies.js'
 import { benchmarksChart, dropRateChart, representativeRun, timeseriesChart } from './run-charts.js'
 import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
 
@@ -27,12 +28,16 @@ export const runSection = {
     const summary = ofType(dataset.summary, 'run')
     const blocks = []
     const charts = []
+    const details = []
     for (const group of groupsOf(runs, summary)) {
-      const part = renderGroup(group, ctx)
-      blocks.push(...part.blocks)
+      // On a page with detail pages, each group (its charts, per-library tables and details) is a
+      // page of its own, linked from the main page's Details list.
+      const part = renderGroup(group, ctx.details ? ctx.details.ctx : ctx)
       charts.push(...part.charts)
+      if (ctx.details) details.push({ slug: safeSegment(`${group.transport}${group.fileTag}`), title: group.title, blocks: part.blocks })
+      else blocks.push(...part.blocks)
     }
-    return { blocks, charts }
+    return { blocks, charts, details }
   }
 }
 
@@ -129,6 +134,10 @@ function renderGroup (group, ctx) {
       ]
     })
   }
+
+  // Each pattern the rules find in these runs, explained here where it appears (see anomalies.js).
+  const anomalies = findAnomalies({ runs: group.runs })
+  if (anomalies.length) out.push(`**Anomalies in these runs:**\n\n${anomalyList(anomalies)}`)
 
   const benchmarks = { file: chartFile(group.transport, `benchmarks${group.fileTag}`), ...benchmarksChart(group, ctx.conditions) }
   charts.push(benchmarks)
