@@ -52,7 +52,7 @@ describe('http At a glance: the control first, then the seed\'s grid', () => {
     assert.equal(control.passed, true)
     assert.equal(control.cells.length, 4)
     const page = render(runs)
-    assert.match(page, /^## At a glance\n\n### Console, 1 CPU server worker\n/)
+    assert.match(page, /^## At a glance\n\n### Console, 1 server worker\n/)
     assert.match(page, /6 finished runs per cell in interleaved rounds/)
     assert.match(page, /the server's workers on CPU 1; autocannon, log-bench's primary and the receiving end on CPU 0/)
     assert.match(page, /Every control cell does; their intervals reach/)

@@ -43,7 +43,7 @@ describe('At a glance: versions and runtimes', () => {
       ...runs({ lib: 'pino', libVersion: '10.4.0', runtime: 'bun 1.4.5', done: [150, 151, 152, 153, 154] }),
       { type: 'run', lib: 'pino', libVersion: '10.4.0', runtime: 'deno 2.9.6', transport: 'file', sink: 'file', cpus: 1, events: 1000, size: 13, run: 1, ok: false, status: 'unsupported', error: 'deno cannot' }
     ])
-    assert.match(markdown, /\| Library \| +Transport \| Workers \| node 20\.20\.2 \(baseline\) \| +bun 1\.4\.5 \| +deno 2\.9\.6 \|/)
+    assert.match(markdown, /\| Library \| +Transport \| +Workers \| node 20\.20\.2 \(baseline\) \| +bun 1\.4\.5 \| +deno 2\.9\.6 \|/)
     const row = markdown.split('\n').find((l) => l.startsWith('| pino '))
     assert.match(row, /152 ms, 1\.\d\d× \(p 0\.\d+\) \*\*slower\*\*/)
     assert.match(row, /\| unsupported \|$/)

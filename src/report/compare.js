@@ -6,7 +6,7 @@ import { reportRunType } from './run-types.js'
 import { environmentDifference } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, compareRuns, minOf, smallestMannWhitneyP } from '../stats.js'
 import { figureColumns, terminalTable } from './table.js'
-import { failureReason, formatBytes, formatCount, formatMs, runName, unique } from './labels.js'
+import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, runName, unique } from './labels.js'
 
 // Comparisons of cells, every one made by compareRuns (src/stats.js): a cell against the baseline
 // library's cell of the same comparison group in one file (--baseline), or each cell of one file
@@ -233,13 +233,6 @@ function intervalText (r, measure) {
   if (r.ratio != null) return `${r.ratio.toFixed(3)} [${r.ciLow.toFixed(3)}, ${r.ciHigh.toFixed(3)}]`
   const signed = (v) => `${v >= 0 ? '+' : ''}${measure.points ? `${(v * 100).toFixed(2)} pp` : measure.format(v)}`
   return `${signed(r.difference)} [${signed(r.diffLow)}, ${signed(r.diffHigh)}]`
-}
-
-// An interval's coverage as its title: "90%", "99.2%"; "no" for one run a side.
-export function coverageTitle (coverage) {
-  if (!(coverage > 0)) return 'no'
-  const pct = coverage * 100
-  return `${Number.isInteger(Math.round(pct * 10) / 10) ? Math.round(pct) : (Math.floor(pct * 10) / 10).toFixed(1)}%`
 }
 
 // `unclear` with about how many runs a side would decide it.

@@ -1,7 +1,7 @@
 import { axisTitle, titles } from './charts.js'
 import { BASELINE } from '../results/http-summary.js'
 import { palette } from './colours.js'
-import { libraryName } from './labels.js'
+import { coverageRange, libraryName } from './labels.js'
 
 // Chart.js configurations for `http` results: what to draw. Rendering is charts.js's job.
 
@@ -13,7 +13,7 @@ const drawnLibs = (libs, summaries) => libs.filter((lib) => summaries.some((s) =
 // A bar's whisker: the 95% interval of its median (from 2 runs on), as the run charts draw it.
 const interval = (d) => (d?.n > 1 ? [d.ciLow, d.ciHigh] : null)
 const highestOf = (datasets) => Math.max(0, ...datasets.flatMap((d) => d.errorBars.map((range) => range?.[1] ?? 0)))
-const WHISKERS = 'whiskers: the 95% confidence interval of the median'
+const whiskers = (summaries) => `whiskers: the interval of the median (${coverageRange(summaries.map((s) => s.reqPerSec?.ciCoverage).filter((c) => c != null))} coverage)`
 
 // Requests per second per library, one group of bars per (logs per request × size) cell.
 export function requestsChart (group, conditions) {
@@ -32,7 +32,7 @@ export function requestsChart (group, conditions) {
         datasets
       },
       options: {
-        plugins: titles(`${group.title}: requests per second, per library`, [[group.loadLabel, WHISKERS, 'higher is better'].join(' · '), conditions]),
+        plugins: titles(`${group.title}: requests per second, per library`, [[group.loadLabel, whiskers(group.cells.flatMap((c) => c.summary)), 'higher is better'].join(' · '), conditions]),
         scales: {
           x: { title: axisTitle(group.mode === 'middleware' ? 'payload size' : 'logs per request × payload size'), ticks: { maxRotation: 0 } },
           y: { beginAtZero: true, suggestedMax: highestOf(datasets), title: axisTitle('requests per second (median of the runs)') }
@@ -60,7 +60,7 @@ export function latencyChart (group, cell, conditions) {
         datasets
       },
       options: {
-        plugins: titles(`${group.title}, ${cell.shortLabel}: latency percentiles, per library`, [[group.loadLabel, WHISKERS, 'lower is better'].join(' · '), conditions]),
+        plugins: titles(`${group.title}, ${cell.shortLabel}: latency percentiles, per library`, [[group.loadLabel, whiskers(cell.summary), 'lower is better'].join(' · '), conditions]),
         scales: {
           x: { title: axisTitle('percentile') },
           y: { beginAtZero: true, suggestedMax: highestOf(datasets), title: axisTitle('latency (ms, median of the runs)') }

@@ -145,7 +145,7 @@ function orderLine (runs) {
 }
 
 function tableTitle (entry) {
-  return `${transportTitle(entry.transport)}, ${cpuLabel(entry.cpus)} server worker${entry.cpus > 1 ? 's' : ''}`
+  return `${transportTitle(entry.transport)}, ${entry.cpus} server worker${entry.cpus > 1 ? 's' : ''}`
 }
 
 // The blocks of one table (see table.js): values that the page and the terminal both draw.
