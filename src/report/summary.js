@@ -178,6 +178,12 @@ function findingsTable ({ measure, groups }) {
   return { columns, rows }
 }
 
+// A log axis labels 1, 2 and 5 times each power of ten, no more: the other gridlines stay bare.
+function logTick (value) {
+  const leading = value / 10 ** Math.floor(Math.log10(value) + 1e-9)
+  return [1, 2, 5].some((d) => Math.abs(leading - d) < 1e-6) ? value.toLocaleString('en-US') : ''
+}
+
 // Bars per comparison, one per library in its colour; a log axis where the bars span more than
 // LOG_AXIS_SPAN; a cell that lost events pale, outlined and marked "lossy".
 export function headlineChart ({ measure, groups }, conditions) {
@@ -208,7 +214,7 @@ export function headlineChart ({ measure, groups }, conditions) {
         plugins: titles(`${measure.title[0].toUpperCase()}${measure.title.slice(1)} per library`, notes),
         scales: {
           x: { ticks: { maxRotation: 0, autoSkip: false } },
-          y: log ? { type: 'logarithmic', title: axisTitle(`${measure.axis}, log scale`) } : { beginAtZero: true, title: axisTitle(measure.axis) }
+          y: log ? { type: 'logarithmic', title: axisTitle(`${measure.axis}, log scale`), ticks: { callback: logTick } } : { beginAtZero: true, title: axisTitle(measure.axis) }
         }
       }
     }
