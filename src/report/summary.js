@@ -211,6 +211,8 @@ export function headlineChart ({ measure, groups }, conditions) {
       type: 'bar',
       data: { labels: groups.map((g) => g.label.split(', ')), datasets },
       options: {
+        // A comparison draws only the libraries it has: no empty slots for the others.
+        skipNull: true,
         plugins: titles(`${measure.title[0].toUpperCase()}${measure.title.slice(1)} per library`, notes),
         scales: {
           x: { ticks: { maxRotation: 0, autoSkip: false } },
