@@ -123,6 +123,18 @@ test('a bad pages file is one line, exit 2, nothing written', async () => {
     const mixed = await runCli(['report', '--pages', 'pages.json', '--out', 'x.md'], { cwd: dir })
     assert.equal(mixed.code, 2)
     assert.deepEqual(fs.readdirSync(dir), ['pages.json'])
+    // details must be a directory and csv a .csv file; checked before anything is written.
+    fs.copyFileSync(path.join(ROOT, 'test/fixtures/pages/seed.json'), path.join(dir, 'seed.json'))
+    fs.writeFileSync(path.join(dir, 'taken'), 'x')
+    fs.writeFileSync(path.join(dir, 'pages.json'), JSON.stringify({ pages: [{ out: 'a.md', results: ['seed.json'], details: 'taken' }] }))
+    const notDir = await runCli(['report', '--pages', 'pages.json'], { cwd: dir })
+    assert.equal(notDir.code, 2)
+    assert.match(notDir.stderr, /details taken is a file, not a directory/)
+    fs.writeFileSync(path.join(dir, 'pages.json'), JSON.stringify({ pages: [{ out: 'a.md', results: ['seed.json'], csv: 'a.txt' }] }))
+    const notCsv = await runCli(['report', '--pages', 'pages.json'], { cwd: dir })
+    assert.equal(notCsv.code, 2)
+    assert.match(notCsv.stderr, /pages\[0\]\.csv must be the path of a \.csv file/)
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['pages.json', 'seed.json', 'taken'])
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

@@ -1,4 +1,5 @@
 import { readJsonFile } from '../results/json-file.js'
+import fs from 'node:fs'
 import path from 'node:path'
 import { leavesDir } from '../paths.js'
 import { UsageError } from '../errors.js'
@@ -62,7 +63,10 @@ export function writePages (pages, { checkOutput = () => {} } = {}) {
     dataset: loadResults(page.results),
     reference: page.reference ? readReference(page.reference) : null
   }))
-  for (const { page } of loaded) checkOutput(page)
+  for (const { page } of loaded) {
+    checkOutput(page)
+    checkCompanions(page)
+  }
   const written = []
   for (const { page, dataset, reference } of loaded) {
     written.push(...resultsReadme.write(dataset, {
@@ -72,6 +76,19 @@ export function writePages (pages, { checkOutput = () => {} } = {}) {
     }))
   }
   return written
+}
+
+// A page's detail directory and CSV are outputs too: checked before anything is written.
+function checkCompanions (page) {
+  const kind = (file) => {
+    try {
+      return fs.statSync(file).isDirectory() ? 'directory' : 'file'
+    } catch {
+      return null
+    }
+  }
+  if (page.details && kind(page.details) === 'file') throw new UsageError(`${page.out}: details ${page.details} is a file, not a directory for the detail pages`)
+  if (page.csv && kind(page.csv) === 'directory') throw new UsageError(`${page.out}: csv ${page.csv} is a directory, not a .csv file`)
 }
 
 function navOf (pages, current) {
