@@ -65,6 +65,21 @@ describe('Summary: verdicts no stronger than the data', () => {
   })
 })
 
+describe('names from results files are data on the summary', () => {
+  // Table cells are escaped by table.js's renderers; the sentences are markdown written here.
+  it('escapes a library name that looks like markdown in the sentences', () => {
+    const hostile = '[x](http://e)*y*'
+    const page = markdownBlocks(summarySection(dataset([
+      ...runs({ lib: 'pino', done: [100, 101, 102] }),
+      ...runs({ lib: hostile, done: [10, 11, 12], received: 500 })
+    ]), ctx).blocks)
+    const sentences = page.split('\n\n')[1]
+    assert.match(sentences, /lost events/)
+    assert.doesNotMatch(sentences, /[^\\]\[x\]\(http/)
+    assert.match(sentences, /\\\[x\\\]\(http:\/\/e\)\\\*y\\\*/)
+  })
+})
+
 describe('colours and chart names', () => {
   it('gives a library one colour whatever its variant or workload, and its versions shades of it', () => {
     assert.equal(libraryColour('pino:sync object'), libraryColour('pino'))
