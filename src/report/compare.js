@@ -6,7 +6,7 @@ import { reportRunType } from './run-types.js'
 import { environmentDifference } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, compareRuns, minOf, smallestMannWhitneyP } from '../stats.js'
 import { figureColumns, terminalTable } from './table.js'
-import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, runName, unique } from './labels.js'
+import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatRunsToDecide, runName, unique } from './labels.js'
 
 // Comparisons of cells, every one made by compareRuns (src/stats.js): a cell against the baseline
 // library's cell of the same comparison group in one file (--baseline), or each cell of one file
@@ -238,7 +238,7 @@ function intervalText (r, measure) {
 // `unclear` with about how many runs a side would decide it.
 function verdictText (r) {
   if (r.verdict !== 'unclear') return r.verdict
-  return r.runsToDecide == null ? 'unclear' : `unclear (~${formatCount(r.runsToDecide)} runs)`
+  return r.runsToDecide == null ? 'unclear' : `unclear (${formatRunsToDecide(r.runsToDecide, { short: true })} runs)`
 }
 
 // The rows as JSON (--json): the comparisons and what could not be compared.

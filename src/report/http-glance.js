@@ -2,7 +2,7 @@ import { BASELINE, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from '../resu
 import { cellKey } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
 import { DEFAULT_ALPHA, compareRuns, smallestMannWhitneyP } from '../stats.js'
-import { cpuLabel, formatChange, formatChangePct, formatNumber, formatPct, transportTitle, unique } from './labels.js'
+import { formatChange, formatRunsToDecide, formatChangePct, formatNumber, formatPct, transportTitle, unique } from './labels.js'
 import { code, figureColumns, strong, textColumns } from './table.js'
 
 // "At a glance" for a page of `http` results. Per table (transport, server workers, placement and
@@ -213,7 +213,7 @@ function whyNotPublished (control, entries) {
   const tail = ' The measured figures are in the tables below.'
   if (!control.measured) return [strong('No control.'), ' No 0-logs-per-request cells were measured with this table, so its differences could not be checked against the machine\'s noise and are not published as findings.' + tail]
   if (!control.failing.length && control.unclear.length) {
-    return [strong('The control could not confirm this table.'), ` ${control.unclear.map((s) => `${s.lib} at ${s.size} chars (${changeCell(s, { interval: true })}${s.throughputVsBaseline.runsToDecide ? `; about ${s.throughputVsBaseline.runsToDecide} runs would decide` : ''})`).join(', ')}: with intervals this wide the machine's noise could hide differences as large as the table would show, so its differences are not published as findings.` + tail]
+    return [strong('The control could not confirm this table.'), ` ${control.unclear.map((s) => `${s.lib} at ${s.size} chars (${changeCell(s, { interval: true })}${s.throughputVsBaseline.runsToDecide ? `; ${formatRunsToDecide(s.throughputVsBaseline.runsToDecide)} runs a side would decide` : ''})`).join(', ')}: with intervals this wide the machine's noise could hide differences as large as the table would show, so its differences are not published as findings.` + tail]
   }
   if (!control.failing.length) {
     return [strong('Too few runs for the control.'), ` With ${runsLine(entries)}, no difference could reach p < ${DEFAULT_ALPHA} (that takes at least 4 runs of each library and of `, code('none'), '), so ', code('same'), ' in the control says nothing about the machine\'s noise and the differences of this table are not published as findings.' + tail]

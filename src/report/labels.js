@@ -105,6 +105,13 @@ export function formatChange (comparison, { interval = false } = {}) {
   return `${formatChangePct(comparison.ratio)}${range}${comparison.p == null ? '' : ` ${comparison.verdict}`}`
 }
 
+// compareRuns' runsToDecide in words ("about 31", "more than 1,000"): beyond 1,000 runs a side the
+// estimate says only that no practical number of runs would decide.
+export function formatRunsToDecide (n, { short = false } = {}) {
+  if (n > 1000) return short ? '>1,000' : 'more than 1,000'
+  return `${short ? '~' : 'about '}${formatCount(n)}`
+}
+
 export function formatRatio (v) {
   return v == null ? '' : `${v.toFixed(v < 10 ? 2 : 1)}×`
 }

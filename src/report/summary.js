@@ -125,7 +125,7 @@ export function summarySection (dataset, ctx) {
   return { blocks, charts: [chart] }
 }
 
-function sentences ({ type, measure, groups, runsPerCell }, anomalies, dataset) {
+function sentences ({ measure, groups, runsPerCell }, anomalies, dataset) {
   const out = []
   const libs = unique(groups.flatMap((g) => g.cells.map((c) => c.name)))
   const env = dataset.env
