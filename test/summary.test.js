@@ -120,6 +120,10 @@ describe('anomalies: found by rules, explained where known', () => {
     assert.match(bimodal([566, 3633, 3754, 3923, 4007]), /1 run at 566 ms and 4 runs at 3,633–4,007 ms \(6\.4× apart\)/)
     assert.equal(bimodal([313, 325, 366, 427, 446]), null)
     assert.equal(bimodal([100, 500]), null)
+    const found = findAnomalies(dataset(runs({ lib: 'pino', libVersion: '5.17.0', transport: 'console', done: [566, 3633, 3754, 3923, 4007] }).map((r, i) => ({ ...r, callLatencyNs: { max: [2e6, 100.5e6, 90e6, 80e6, 70e6][i] } }))))
+    assert.equal(found.length, 1)
+    assert.match(found[0].text, /two groups[\s\S]*the slowest single call sampled took 101 ms/)
+    assert.equal(found[0].explanation, null)
   })
 
   it('finds a runtime several times slower than Node on the same cell', () => {

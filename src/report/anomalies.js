@@ -42,7 +42,9 @@ export function findAnomalies (dataset) {
     const constant = constantLoss(ok)
     if (constant) found.push(explain({ pattern: 'constant-loss', cell: first, text: constant }))
     const modes = bimodal(ok.map((r) => r.doneMs))
-    if (modes) found.push(explain({ pattern: 'bimodal', cell: first, text: modes }))
+    // The slowest single call sampled, where the runs timed calls: a stall shows there too.
+    const slowest = Math.max(0, ...ok.map((r) => r.callLatencyNs?.max ?? 0))
+    if (modes) found.push(explain({ pattern: 'bimodal', cell: first, text: `${modes}${slowest > 0 ? `; the slowest single call sampled took ${formatMs(slowest / 1e6)} ms` : ''}` }))
   }
   found.push(...slowRuntimes(cells))
   return found
