@@ -129,9 +129,12 @@ export const DEFAULT_ALPHA = 0.05
 //   ratios run/baseline run), with `coverage` the level achieved (below 95% with few runs: 3 + 3
 //   runs reach 90%, 2 + 2 67%);
 // - p: two-sided Mann–Whitney U test (the same test the interval inverts, so they agree);
-// - verdict: `same` when p ≥ alpha or the interval lies inside ±noise (as criterion.rs); otherwise
-//   `slower`/`faster` for a time (`better: 'lower'`) or a rate (`better: 'higher'`), `higher`/`lower`
-//   for a measure without a better direction.
+// - verdict, no stronger than the data: `slower`/`faster` for a time (`better: 'lower'`) or a rate
+//   (`better: 'higher'`), `higher`/`lower` for a measure without a better direction, only where the
+//   difference is significant (p < alpha) and its whole interval lies beyond ±noise; `same` only where
+//   the whole interval lies inside ±noise (as criterion.rs); `unclear` otherwise (benchstat's `~`):
+//   the runs cannot tell, and `runsToDecide` estimates how many runs a side would (null when none
+//   would: the interval's centre sits on the threshold);
 // Values that are not all positive (a drop rate of 0) have no ratio: the same on differences
 // (ratio null; difference, diffLow, diffHigh in the measure's own unit).
 export function compareRuns (baselineRuns, runs, { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE, better = 'lower' } = {}) {
@@ -150,7 +153,8 @@ export function compareRuns (baselineRuns, runs, { alpha = DEFAULT_ALPHA, noise 
     diffHigh: null,
     coverage: null,
     p: null,
-    verdict: null
+    verdict: null,
+    runsToDecide: null
   }
   if (xs.length === 0 || ys.length === 0) return result
   result.difference = result.median - result.baselineMedian
@@ -169,22 +173,43 @@ export function compareRuns (baselineRuns, runs, { alpha = DEFAULT_ALPHA, noise 
   const test = xs.length >= 2 && ys.length >= 2 ? mannWhitneyU(xs, ys) : null
   result.p = test?.p ?? null
   result.verdict = verdictOf(result, { alpha, noise, better, onRatios })
+  if (result.verdict === 'unclear') result.runsToDecide = runsToDecide(result, { noise, onRatios })
   return result
 }
 
+// The interval and the noise band on one scale: logarithms of the ratio, or the difference with the
+// band relative to the baseline's median. A baseline median of 0 (a drop rate of 0) leaves no band:
+// losing events where the baseline lost none is a finding however small, once the test says it is
+// not chance.
+function onScale (result, { noise, onRatios }) {
+  if (onRatios) return { low: Math.log(result.ciLow), high: Math.log(result.ciHigh), centre: Math.log(result.ratio), band: Math.log(1 + noise) }
+  return { low: result.diffLow, high: result.diffHigh, centre: result.difference, band: noise * Math.abs(result.baselineMedian) }
+}
+
 function verdictOf (result, { alpha, noise, better, onRatios }) {
-  if (result.p == null || result.p >= alpha) return 'same'
-  const [low, high, centre] = onRatios ? [result.ciLow - 1, result.ciHigh - 1, result.ratio - 1] : [result.diffLow, result.diffHigh, result.difference]
-  // Inside the noise threshold: relative to the baseline's median, for differences too. A baseline
-  // median of 0 (a drop rate of 0) leaves no band: losing events where the baseline lost none is a
-  // finding however small, once the test says it is not chance (before, the band was ±noise in the
-  // unit itself: ±2 percentage points of drop rate read `same`).
-  const scale = onRatios ? 1 : Math.abs(result.baselineMedian)
-  if (low >= -noise * scale && high <= noise * scale) return 'same'
-  const up = low > 0 || (high >= 0 && centre > 0)
+  // One run a side has no test and no interval worth the name: nothing is known.
+  if (result.p == null) return 'unclear'
+  const { low, high, band } = onScale(result, { noise, onRatios })
+  if (low >= -band && high <= band) return 'same'
+  const beyond = low > band || high < -band
+  if (result.p >= alpha || !beyond) return 'unclear'
+  const up = low > band
   if (better === 'lower') return up ? 'slower' : 'faster'
   if (better === 'higher') return up ? 'faster' : 'slower'
   return up ? 'higher' : 'lower'
+}
+
+// About how many runs a side would decide an `unclear` comparison: the interval narrows as 1/√n, so
+// with n runs and half-width h it would take n·(h/gap)² for the interval to clear the threshold (its
+// centre beyond the band) or to fit inside it (its centre inside). At least one run more than now;
+// null where the centre sits on the threshold (no number of runs decides).
+export function runsToDecide (result, { noise = DEFAULT_NOISE, onRatios = result.ratio != null } = {}) {
+  const { low, high, centre, band } = onScale(result, { noise, onRatios })
+  const half = (high - low) / 2
+  const gap = Math.abs(Math.abs(centre) - band)
+  if (!(gap > 0) || !(half > 0)) return null
+  const n = Math.max(2, Math.min(result.n, result.nBaseline))
+  return Math.max(n + 1, Math.ceil(n * (half / gap) ** 2))
 }
 
 // Interval for the shift (ys − xs) from the order statistics of all pairwise differences: the k-th

@@ -37,7 +37,8 @@ describe('the "What each call costs" section', () => {
     const pino = out.markdown.split('\n').find((line) => line.startsWith('| pino'))
     const cells = pino.split('|').map((c) => c.trim()).filter(Boolean)
     // Runs, p50, p99, p99.9, max, bytes, GCs/10k, pause/10k, CPU main, CPU other
-    assert.deepEqual(cells.slice(1), ['2', '2,000', '10,000', '50,000', '900,000', '1.5 kB', '2.0', '3.0', '4,000', '1,000'])
+    // 3,125 timed calls resolve p99 (1,000 needed) but not p99.9 (10,000): no figure finer than the samples.
+    assert.deepEqual(cells.slice(1), ['2', '2,000', '10,000', '— (3,125 timed)', '900,000', '1.5 kB', '2.0', '3.0', '4,000', '1,000'])
     assert.ok(out.markdown.includes('| raw'))
     assert.ok(!out.markdown.includes('Event-loop delay'), 'no loop-delay columns without paced runs')
     assert.equal(out.charts.length, 1)
@@ -46,7 +47,8 @@ describe('the "What each call costs" section', () => {
     assert.deepEqual(chart.config.data.datasets.map((d) => d.label), ['pino', 'raw'])
     assert.equal(chart.config.options.scales.x.type, 'logarithmic')
     assert.equal(chart.config.options.scales.y.type, 'logarithmic')
-    assert.deepEqual(chart.config.data.datasets[0].data.map((p) => p.y), [100, 2000, 10_000, 50_000, 900_000])
+    // The chart too draws no p99.9 from 3,125 timed calls: p0, p50, p99 and the slowest call.
+    assert.deepEqual(chart.config.data.datasets[0].data.map((p) => p.y), [100, 2000, 10_000, 900_000])
     assert.ok(renderChart(chart).length > 1000)
   })
 

@@ -29,18 +29,33 @@ function imageLinks (markdown) {
   return [...markdown.matchAll(/!\[[^\]]*\]\(([^)]+\.png)\)/g)].map((m) => m[1])
 }
 
+// A page's own files besides itself: its detail pages (linked .md files inside its details
+// directory) and its CSV, relative to the repository's root.
+function companions (page, markdown) {
+  const from = path.dirname(page.out)
+  const details = page.details ? [...markdown.matchAll(/\]\(([^)#]+\.md)\)/g)].map((m) => path.join(from, m[1])).filter((file) => file.startsWith(page.details + path.sep)) : []
+  return [...details, ...(page.csv ? [page.csv] : [])]
+}
+
+// GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens.
+const anchorOf = (heading) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')
+
 async function checkPages (pagesFile, { committedImages }) {
   const { pages, dir, ran } = await regenerate(pagesFile)
   try {
     assert.equal(ran.code, 0, ran.stderr)
     for (const page of pages) {
       const made = fs.readFileSync(path.join(dir, page.out), 'utf8')
-      const committed = fs.readFileSync(path.join(ROOT, page.out), 'utf8')
-      assert.equal(committed, made, `${page.out} is not what \`log-bench report --pages ${pagesFile}\` makes from the committed results: regenerate it`)
-      for (const link of imageLinks(made)) {
-        const rel = path.join(path.dirname(page.out), link)
-        assert.ok(fs.existsSync(path.join(dir, rel)), `${page.out} links ${link}, which report did not write`)
-        if (committedImages) assert.ok(fs.existsSync(path.join(ROOT, rel)), `${page.out} links ${link}, which is not committed`)
+      for (const file of [page.out, ...companions(page, made)]) {
+        const madeFile = fs.readFileSync(path.join(dir, file), 'utf8')
+        const committed = fs.readFileSync(path.join(ROOT, file), 'utf8')
+        assert.equal(committed, madeFile, `${file} is not what \`log-bench report --pages ${pagesFile}\` makes from the committed results: regenerate it`)
+        if (!file.endsWith('.md')) continue
+        for (const link of imageLinks(madeFile)) {
+          const rel = path.join(path.dirname(file), link)
+          assert.ok(fs.existsSync(path.join(dir, rel)), `${file} links ${link}, which report did not write`)
+          if (committedImages) assert.ok(fs.existsSync(path.join(ROOT, rel)), `${file} links ${link}, which is not committed`)
+        }
       }
     }
     return pages
@@ -70,6 +85,30 @@ test('the committed results pages are what report makes from the committed resul
   await checkPages(RESULTS_PAGES, { committedImages: true })
 })
 
+test('every committed page is short, opens with its summary and a chart, and is citable', (t) => {
+  const pages = readPages(path.join(ROOT, RESULTS_PAGES))
+  if (pages.some((p) => !fs.existsSync(path.join(ROOT, p.out)))) return t.skip('results pages not committed yet')
+  for (const page of pages) {
+    const markdown = fs.readFileSync(path.join(ROOT, page.out), 'utf8')
+    assert.ok(Buffer.byteLength(markdown) <= 60 * 1024, `${page.out} is ${Buffer.byteLength(markdown)} bytes, more than 60 KB: move details to its detail pages`)
+    const first = markdown.split('\n').slice(0, 40).join('\n')
+    assert.match(first, /^## Summary$/m, `${page.out}: no ## Summary in its first 40 lines`)
+    assert.match(first.slice(first.indexOf('## Summary')), /!\[[^\]]*\]\([^)]+\.png\)/, `${page.out}: no headline chart in its first 40 lines`)
+    assert.match(markdown, /## Reproduce\n\n[\s\S]*npx log-bench@\d+\.\d+\.\d+ run --scenario [\w.-]+/, `${page.out}: no pinned Reproduce command`)
+    assert.match(markdown, /\]\([^)]+\.json\) \(every run, as measured\)/, `${page.out}: no link to its JSON`)
+    for (const file of [page.out, ...companions(page, markdown)]) {
+      const text = fs.readFileSync(path.join(ROOT, file), 'utf8')
+      if (file.endsWith('.md')) {
+        for (const link of imageLinks(text)) assert.doesNotMatch(path.basename(link), /-[0-9a-f]{8}\.png$/, `${file}: image name with a hash: ${link}`)
+        const anchors = [...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1]))
+        const repeated = anchors.filter((a, i) => anchors.indexOf(a) !== i)
+        assert.deepEqual(repeated, [], `${file}: headings repeat, so their anchors get -1/-2 suffixes`)
+      }
+    }
+    if (page.csv) assert.ok(fs.existsSync(path.join(ROOT, page.csv)), `${page.csv} is not committed`)
+  }
+})
+
 test('a bad pages file is one line, exit 2, nothing written', async () => {
   const dir = tmpDir('lb-pages-bad-')
   try {
@@ -84,6 +123,18 @@ test('a bad pages file is one line, exit 2, nothing written', async () => {
     const mixed = await runCli(['report', '--pages', 'pages.json', '--out', 'x.md'], { cwd: dir })
     assert.equal(mixed.code, 2)
     assert.deepEqual(fs.readdirSync(dir), ['pages.json'])
+    // details must be a directory and csv a .csv file; checked before anything is written.
+    fs.copyFileSync(path.join(ROOT, 'test/fixtures/pages/seed.json'), path.join(dir, 'seed.json'))
+    fs.writeFileSync(path.join(dir, 'taken'), 'x')
+    fs.writeFileSync(path.join(dir, 'pages.json'), JSON.stringify({ pages: [{ out: 'a.md', results: ['seed.json'], details: 'taken' }] }))
+    const notDir = await runCli(['report', '--pages', 'pages.json'], { cwd: dir })
+    assert.equal(notDir.code, 2)
+    assert.match(notDir.stderr, /details taken is a file, not a directory/)
+    fs.writeFileSync(path.join(dir, 'pages.json'), JSON.stringify({ pages: [{ out: 'a.md', results: ['seed.json'], csv: 'a.txt' }] }))
+    const notCsv = await runCli(['report', '--pages', 'pages.json'], { cwd: dir })
+    assert.equal(notCsv.code, 2)
+    assert.match(notCsv.stderr, /pages\[0\]\.csv must be the path of a \.csv file/)
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['pages.json', 'seed.json', 'taken'])
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

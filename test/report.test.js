@@ -16,6 +16,7 @@ const RESULTS = path.join(FIXTURES, 'results.json')
 const GOLDEN = path.join(FIXTURES, 'golden.md')
 
 const EXPECTED_CHARTS = [
+  'summary-RESULTS.png',
   'file/benchmarks.png',
   'file/1cpu/log4js.png', 'file/2cpu/log4js.png',
   'file/1cpu/winston.png', 'file/2cpu/winston.png',
@@ -123,7 +124,7 @@ test('log-bench report writes the page, every linked chart as a non-blank PNG, a
     const images = path.join(dir, 'docs', 'images')
     const { code, stdout, stderr } = await runCli(['report', RESULTS, '--out', out, '--images', images, '--format', 'md,csv'])
     assert.equal(code, 0, stderr)
-    assert.match(stdout, /wrote .*RESULTS\.md, .*RESULTS\.csv, .*RESULTS-summary\.csv and 11 charts/)
+    assert.match(stdout, /wrote .*RESULTS\.md, .*RESULTS\.csv, .*RESULTS-summary\.csv and 12 charts/)
     const markdown = fs.readFileSync(out, 'utf8')
     const linked = [...markdown.matchAll(/!\[[^\]]*\]\(([^)]+)\)/g)].map((m) => m[1])
     assert.deepEqual(linked.map((l) => l.replace(/^images\//, '')).sort(), [...EXPECTED_CHARTS].sort())

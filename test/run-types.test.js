@@ -100,8 +100,8 @@ test('log-bench compare on two http results files: verdicts on requests/s and p9
   const none = JSON.parse(stdout).comparisons.filter((r) => r.lib === 'none' && r.measure === 'reqPerSec')
   assert.equal(none[0].verdict, 'same')
   const text = await runCli(['compare', base, next])
-  assert.match(text.stdout, /http requests\/s\n[\s\S]*\| http console pino [^|]*\|[^|]*\|[^|]*\| 0\.8\d\d \[[^|]*\|[^|]*\| +slower \|/)
-  assert.match(text.stdout, /http latency p99 \(ms\)\n[\s\S]*\| http console pino [^|]*\|[^|]*\|[^|]*\| 1\.[45]\d\d \[[^|]*\|[^|]*\| +slower \|/)
+  assert.match(text.stdout, /http requests\/s\n[\s\S]*\| http console pino [^|]*\|[^|]*\|[^|]*\| +0\.8\d\d \[[^|]*\|[^|]*\| +slower \|/)
+  assert.match(text.stdout, /http latency p99 \(ms\)\n[\s\S]*\| http console pino [^|]*\|[^|]*\|[^|]*\| +1\.[45]\d\d \[[^|]*\|[^|]*\| +slower \|/)
 })
 
 test('an http record read from a file is checked by its type: one line, exit 2', async () => {

@@ -27,7 +27,8 @@ describe('At a glance: versions and runtimes', () => {
     assert.match(pino, /\| 5\.17\.0 +\| 10\.4\.0 +\|/)
     assert.match(pino, /0\.\d\d× \(p 0\.\d+\) \*\*faster\*\*/)
     const winston = markdown.split('\n').find((l) => l.startsWith('| winston '))
-    assert.match(winston, /\*\*same\*\*/)
+    // 5 runs a side spread ±2%: the interval reaches past the ±2% band, so not `same` but unclear.
+    assert.match(winston, /\*\*unclear\*\*/)
   })
 
   it('says which side lost events instead of comparing times that did not deliver', () => {
@@ -42,7 +43,7 @@ describe('At a glance: versions and runtimes', () => {
       ...runs({ lib: 'pino', libVersion: '10.4.0', runtime: 'bun 1.4.5', done: [150, 151, 152, 153, 154] }),
       { type: 'run', lib: 'pino', libVersion: '10.4.0', runtime: 'deno 2.9.6', transport: 'file', sink: 'file', cpus: 1, events: 1000, size: 13, run: 1, ok: false, status: 'unsupported', error: 'deno cannot' }
     ])
-    assert.match(markdown, /\| Library \| +Transport \| Workers \| node 20\.20\.2 \(baseline\) \| +bun 1\.4\.5 \| +deno 2\.9\.6 \|/)
+    assert.match(markdown, /\| Library \| +Transport \| +Workers \| node 20\.20\.2 \(baseline\) \| +bun 1\.4\.5 \| +deno 2\.9\.6 \|/)
     const row = markdown.split('\n').find((l) => l.startsWith('| pino '))
     assert.match(row, /152 ms, 1\.\d\d× \(p 0\.\d+\) \*\*slower\*\*/)
     assert.match(row, /\| unsupported \|$/)

@@ -63,6 +63,33 @@ const errorBars = {
   }
 }
 
+// Words over bars: a dataset with `barNotes: [text or null, …]` (one per bar) gets the text above
+// each bar, e.g. "lossy" over a cell that lost events, so that a short bar is not read as a fast one.
+const barNotes = {
+  id: 'barNotes',
+  afterDatasetsDraw (chart) {
+    const { ctx } = chart
+    chart.data.datasets.forEach((dataset, index) => {
+      const meta = chart.getDatasetMeta(index)
+      if (!dataset.barNotes || meta.hidden) return
+      meta.data.forEach((bar, i) => {
+        const text = dataset.barNotes[i]
+        if (!text || bar.y == null || !Number.isFinite(bar.y)) return
+        ctx.save()
+        ctx.fillStyle = '#B00020'
+        ctx.font = 'bold 11px ' + Chart.defaults.font.family
+        ctx.textAlign = 'center'
+        ctx.translate(bar.x, bar.y - 4)
+        ctx.rotate(-Math.PI / 2)
+        ctx.textAlign = 'left'
+        ctx.textBaseline = 'middle'
+        ctx.fillText(text, 0, 0)
+        ctx.restore()
+      })
+    })
+  }
+}
+
 // spec: { file (relative to the images directory), width, height, config (a Chart.js config) }
 export function renderChart ({ width = 1000, height = 520, config }) {
   warnWithoutFonts()
@@ -70,7 +97,7 @@ export function renderChart ({ width = 1000, height = 520, config }) {
   const chart = new Chart(canvas, {
     ...config,
     options: { ...config.options, responsive: false, animation: false, devicePixelRatio: 1 },
-    plugins: [...(config.plugins ?? []), whiteBackground, errorBars]
+    plugins: [...(config.plugins ?? []), whiteBackground, errorBars, barNotes]
   })
   try {
     return canvas.toBuffer('image/png')
@@ -80,18 +107,28 @@ export function renderChart ({ width = 1000, height = 520, config }) {
 }
 
 // A chart's file name relative to the images directory. Every name in it (transport, library,
-// mode, sizes) comes from a results file: data, never a path. A segment keeps letters, digits,
-// ".", "-", "_" and "@" and cannot start with "."; any other name is cleaned and gets a short hash
-// of the original, so that two different names never share a file.
+// mode, sizes) comes from a results file: data, never a path. A segment keeps letters, digits, ".",
+// "-" and "@"; a space becomes "_" and a colon "+" (pino:sync → pino+sync, "log4js object" →
+// log4js_object), any other character (and "_", "+", "~" themselves) "~<hex code>~", and a leading
+// "." "~2e~": readable, stable across runs, and two different names never share a file. Only a name
+// longer than 100 characters is cut and gets a short hash of the original.
 export function chartFile (...segments) {
   return segments.map(safeSegment).join('/') + '.png'
 }
 
-function safeSegment (name) {
+const READABLE = { ' ': '_', ':': '+' }
+
+export function safeSegment (name) {
   const text = String(name)
-  if (/^[\w@-][\w.@-]{0,99}$/.test(text)) return text
-  const cleaned = text.replace(/[^\w.@-]/g, '_').replace(/^\./, '_').slice(0, 80)
-  return `${cleaned}-${createHash('sha256').update(text).digest('hex').slice(0, 8)}`
+  let slug = ''
+  for (const ch of text) {
+    if (/[A-Za-z0-9.@-]/.test(ch)) slug += ch
+    else slug += READABLE[ch] ?? `~${ch.codePointAt(0).toString(16)}~`
+  }
+  if (slug.startsWith('.')) slug = `~2e~${slug.slice(1)}`
+  if (slug === '') slug = '~~'
+  if (slug.length <= 100) return slug
+  return `${slug.slice(0, 80)}-${createHash('sha256').update(text).digest('hex').slice(0, 8)}`
 }
 
 // Every chart drawn, as { file, data } under imagesDir, for writeFilesAtomic.

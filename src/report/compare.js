@@ -6,7 +6,7 @@ import { reportRunType } from './run-types.js'
 import { environmentDifference } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, compareRuns, minOf, smallestMannWhitneyP } from '../stats.js'
 import { figureColumns, terminalTable } from './table.js'
-import { failureReason, formatBytes, formatCount, formatMs, runName, unique } from './labels.js'
+import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatRunsToDecide, runName, unique } from './labels.js'
 
 // Comparisons of cells, every one made by compareRuns (src/stats.js): a cell against the baseline
 // library's cell of the same comparison group in one file (--baseline), or each cell of one file
@@ -269,7 +269,8 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
   else out.push(`baseline: ${result.baseline} (each cell against the ${result.baseline} cell of the same ${result.groupWords ?? RUN_TYPES[0].groupWords})`)
   if (environmentNote) out.push(`note: ${environmentNote}`)
   if (result.ignoreVersion) out.push(`note: ${IGNORE_VERSION_NOTE}`)
-  out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its ${CONFIDENCE * 100}% interval (distribution-free, Hodges–Lehmann), p from the two-sided Mann–Whitney U test. Verdict: same when p ≥ ${result.alpha} or the interval lies within ±${+(result.noise * 100).toFixed(2)}% (--noise); faster/slower otherwise (for events/s and requests/s, more is faster).`)
+  const band = `±${+(result.noise * 100).toFixed(2)}%`
+  out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its interval (distribution-free, Hodges–Lehmann; titled by the coverage its runs reach: ${CONFIDENCE * 100}% where they can), p from the two-sided Mann–Whitney U test. Verdict: faster/slower where p < ${result.alpha} and the whole interval lies beyond ${band} (--noise; for events/s and requests/s, more is faster); same where the whole interval lies within ${band}; unclear otherwise (the runs cannot tell), with about how many runs a side would decide it.`)
   const measures = unique(result.comparisons.map((r) => r.measure))
   for (const measureName of measures) {
     const rows = result.comparisons.filter((r) => r.measure === measureName)
@@ -280,14 +281,17 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
       `${measure.format(r.median)} (n=${r.n})`,
       intervalText(r, measure),
       r.p == null ? 'n/a' : r.p < 0.001 ? '<0.001' : r.p.toFixed(3),
-      r.verdict
+      verdictText(r)
     ])
-    out.push('', measure.title, terminalTable({ columns: figureColumns(['cell', result.mode === 'files' ? 'base' : result.baseline, result.mode === 'files' ? 'new' : 'cell', `${result.mode === 'files' ? 'new/base' : 'ratio'} [95% CI]`, 'p', 'verdict']), rows: table }))
+    const coverages = unique(rows.map((r) => coverageTitle(r.coverage)))
+    const title = coverages.length === 1 ? `[${coverages[0]} interval]` : '[interval] coverage'
+    if (coverages.length > 1) rows.forEach((r, i) => { table[i][3] += ` ${coverageTitle(r.coverage)}` })
+    out.push('', measure.title, terminalTable({ columns: figureColumns(['cell', result.mode === 'files' ? 'base' : result.baseline, result.mode === 'files' ? 'new' : 'cell', `${result.mode === 'files' ? 'new/base' : 'ratio'} ${title}`, 'p', 'verdict']), rows: table }))
   }
   const rows = result.comparisons
   if (rows.length === 0) out.push('', result.mode === 'files' ? 'no cell has finished runs in both files: nothing to compare' : 'nothing to compare')
   const short = rows.filter((r) => r.coverage != null && r.coverage < CONFIDENCE - 1e-9)
-  if (short.length) out.push('', `* interval with less than ${CONFIDENCE * 100}% coverage: with ${unique(short.map((r) => `${r.nBaseline}+${r.n}`)).join(' / ')} runs no distribution-free interval reaches it (${unique(short.map((r) => `${(r.coverage * 100).toFixed(0)}%`)).join(' / ')} instead)`)
+  if (short.length) out.push('', `intervals below ${CONFIDENCE * 100}% coverage: with ${unique(short.map((r) => `${r.nBaseline}+${r.n}`)).join(' / ')} runs no distribution-free interval reaches it (${unique(short.map((r) => coverageTitle(r.coverage))).join(' / ')} instead)`)
   const powerless = rows.filter((r) => r.p != null && smallestMannWhitneyP(r.nBaseline, r.n) >= result.alpha)
   if (powerless.length) {
     const counts = unique(powerless.map((r) => `${r.nBaseline}+${r.n}`))
@@ -296,8 +300,10 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
   }
   const testable = rows.filter((r) => r.p != null && !powerless.includes(r))
   if (testable.length) {
-    const called = testable.filter((r) => r.verdict !== 'same').length
-    out.push('', `${called} of ${testable.length} comparison${testable.length > 1 ? 's' : ''} that could reach p < ${result.alpha} read${testable.length > 1 ? '' : 's'} faster or slower; on identical code about ${(testable.length * result.alpha).toFixed(1)} would by chance (each test has a ${result.alpha * 100}% false-positive rate): trust differences that are large or repeat.`)
+    const called = testable.filter((r) => !['same', 'unclear'].includes(r.verdict)).length
+    const same = testable.filter((r) => r.verdict === 'same').length
+    const unclear = testable.filter((r) => r.verdict === 'unclear').length
+    out.push('', `${called} of ${testable.length} comparison${testable.length > 1 ? 's' : ''} that could reach p < ${result.alpha} read${testable.length > 1 ? '' : 's'} faster or slower, ${same} same, ${unclear} unclear; on identical code about ${(testable.length * result.alpha).toFixed(1)} tests would be significant by chance (each has a ${result.alpha * 100}% false-positive rate), fewer of them beyond ${band} as well: trust differences that are large or repeat.`)
   }
   if (result.onlyBase?.length) out.push('', `only in base (not compared): ${result.onlyBase.join(', ')}`)
   if (result.onlyNew?.length) out.push('', `only in new (not compared): ${result.onlyNew.join(', ')}`)
@@ -306,10 +312,15 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
 }
 
 function intervalText (r, measure) {
-  const mark = r.coverage != null && r.coverage < CONFIDENCE - 1e-9 ? '*' : ''
-  if (r.ratio != null) return `${r.ratio.toFixed(3)} [${r.ciLow.toFixed(3)}, ${r.ciHigh.toFixed(3)}]${mark}`
+  if (r.ratio != null) return `${r.ratio.toFixed(3)} [${r.ciLow.toFixed(3)}, ${r.ciHigh.toFixed(3)}]`
   const signed = (v) => `${v >= 0 ? '+' : ''}${measure.points ? `${(v * 100).toFixed(2)} pp` : measure.format(v)}`
-  return `${signed(r.difference)} [${signed(r.diffLow)}, ${signed(r.diffHigh)}]${mark}`
+  return `${signed(r.difference)} [${signed(r.diffLow)}, ${signed(r.diffHigh)}]`
+}
+
+// `unclear` with about how many runs a side would decide it.
+function verdictText (r) {
+  if (r.verdict !== 'unclear') return r.verdict
+  return r.runsToDecide == null ? 'unclear' : `unclear (${formatRunsToDecide(r.runsToDecide, { short: true })} runs)`
 }
 
 export const IGNORE_VERSION_NOTE = 'cells paired across library versions (--ignore-version): the two files were measured in two sessions, not interleaved, so the machine\'s drift between them is part of every ratio; one run of both versions (--lib pino@9,pino@10, compare --baseline pino@9) interleaves them'

@@ -1,7 +1,7 @@
 import { axisTitle, chartFile, titles } from './charts.js'
-import { libraryColour } from './colours.js'
+import { palette } from './colours.js'
 import { groupsOf } from './run-section.js'
-import { median } from '../stats.js'
+import { median, minOf } from '../stats.js'
 import { figureColumns } from './table.js'
 import { cpuLabel, formatBytes, formatCount, formatMs, formatNumber, runName, unique } from './labels.js'
 import { ofType } from '../results/model.js'
@@ -60,11 +60,14 @@ export function costsTable (group, measured, { paced, showWorkers }) {
       const cellRuns = measured.filter((r) => runName(r) === lib && r.cpus === cpus)
       if (cellRuns.length === 0) continue
       const ns = (key) => formatCount(medianOf(cellRuns, (r) => r.callLatencyNs[key]))
+      // p99.9 only from runs that timed enough calls to resolve it (10,000; see supportedPercentile).
+      const timed = minOf(cellRuns.map((r) => r.callLatencyNs.timed ?? 0))
+      const fine = (key, p) => (supportedPercentile(p, timed) ? ns(key) : `— (${formatCount(timed)} timed)`)
       rows.push([
         lib,
         ...(showWorkers ? [String(cpus)] : []),
         String(cellRuns.length),
-        ns('p50'), ns('p99'), ns('p999'), ns('max'),
+        ns('p50'), fine('p99', 99), fine('p999', 99.9), ns('max'),
         formatBytes(medianOf(cellRuns, (r) => r.allocBytesPerEvent)),
         formatNumber(medianOf(cellRuns, (r) => per10k(r.gcCount, r.sent)), 1),
         formatMs(medianOf(cellRuns, (r) => per10k(r.gcPauseMs, r.sent))),
@@ -77,6 +80,11 @@ export function costsTable (group, measured, { paced, showWorkers }) {
   return { columns, rows }
 }
 
+// Whether n samples resolve the p-th percentile: at least 10 samples beyond it, n ≥ 10 / (1 − p).
+export function supportedPercentile (p, n) {
+  return p >= 100 || n >= 10 / (1 - p / 100) - 1e-9
+}
+
 // HdrHistogram's percentile plot: the percentile on a log axis of 1 / (1 − p), so that 90%, 99%,
 // 99.9% … are evenly spaced; the slowest call sampled sits one step past the last percentile.
 const MAX_AT = 1e6
@@ -85,13 +93,18 @@ const TICKS = new Map([[1, '0%'], [2, '50%'], [10, '90%'], [100, '99%'], [1e3, '
 
 export function latencyChart (group, runs, cpus, conditions) {
   const libs = group.libs.filter((lib) => runs.some((r) => runName(r) === lib))
-  const percentiles = unique(runs.flatMap((r) => r.callLatencyNs.histogram.map(([p]) => p))).sort((a, b) => a - b)
+  // No percentile finer than the calls timed allow: p only where a run timed at least 10 / (1 − p)
+  // calls (10 beyond it), so 1,560 timed calls show up to p99 and no p99.99; the slowest call (max)
+  // is always one that happened.
+  const fewest = minOf(runs.map((r) => r.callLatencyNs.timed ?? 0))
+  const percentiles = unique(runs.flatMap((r) => r.callLatencyNs.histogram.map(([p]) => p))).filter((p) => supportedPercentile(p, fewest)).sort((a, b) => a - b)
+  const colours = palette(libs)
   const datasets = libs.map((lib) => {
     const libRuns = runs.filter((r) => runName(r) === lib)
     return {
       label: lib,
-      borderColor: libraryColour(lib),
-      backgroundColor: libraryColour(lib),
+      borderColor: colours.get(lib),
+      backgroundColor: colours.get(lib),
       fill: false,
       pointRadius: 2,
       data: percentiles.map((p) => ({ x: position(p), y: Math.max(1, medianOf(libRuns, (r) => r.callLatencyNs.histogram.find(([q]) => q === p)?.[1])) }))

@@ -46,8 +46,10 @@ function numericColumns (rows, known) {
   return numeric
 }
 
-export function toCsv (dataset, { schema = true } = {}) {
-  const runs = dataset.runs.map(flatten)
+// series: false leaves out list-valued fields (a run's time series, a latency histogram), for a CSV
+// committed beside a page.
+export function toCsv (dataset, { schema = true, series = true } = {}) {
+  const runs = dataset.runs.map(flatten).map((run) => (series ? run : Object.fromEntries(Object.entries(run).filter(([, value]) => !Array.isArray(value)))))
   const types = RUN_TYPES.filter((type) => schema && dataset.runs.some((r) => runTypeName(r) === type.name))
   const described = [...new Set(types.flatMap((type) => schemaColumns(type.name)))].filter((key) => !IDENTITY.includes(key) && runs.some((r) => r[key] !== undefined))
   const columns = [...IDENTITY, ...described, ...numericColumns(runs, [...IDENTITY, ...described])]

@@ -1,5 +1,6 @@
 import { code, em, entries, textColumns } from './table.js'
 import { cellKey, dimensionValue, ofType, runsByCell } from '../results/model.js'
+import { compareRuns } from '../stats.js'
 import { cpuLabel, formatMs, formatPct, libraryName, transportTitle, unique } from './labels.js'
 
 // "At a glance", at the top of a page with run results: per transport and worker count the
@@ -37,8 +38,8 @@ export const glanceSection = {
             transportTitle(transport),
             cpuLabel(cpus),
             ...(byWorkload ? [workload] : []),
-            entries(fastest(cells, 'unblockedMs', name, lostShare)),
-            entries(fastest(cells, 'doneMs', name, lostShare)),
+            entries(fastest(cells, 'unblockedMs', name, lostShare, cellRuns)),
+            entries(fastest(cells, 'doneMs', name, lostShare, cellRuns)),
             entries(cells.map((s) => losses(name(s), loss.get(s))).filter(Boolean)),
             entries(cells.map((s) => troubles(name(s), cellRuns.get(s))).filter(Boolean))
           ])
@@ -48,7 +49,7 @@ export const glanceSection = {
     const blocks = [
       { heading: 'At a glance' },
       {
-        text: ['Means over the runs that finished, baselines (', code('noop'), ', ', code('raw'), ') aside for "fastest". ', em('Fastest'), ' is among the cells that delivered every event; a faster cell that lost events is named after it, with its loss. ',
+        text: ['Medians over the runs that finished, baselines (', code('noop'), ', ', code('raw'), ') aside for "fastest". ', em('Fastest'), ' is among the cells that delivered every event, and named alone only where ', code('log-bench compare'), '\'s verdict separates it from the next; otherwise every library its runs do not separate from it is named in a tie. A faster cell that lost events is named after it, with its loss. ',
           em('Lost'), ' counts events that never arrived intact, over all finished runs of the cell; "at the receiver\'s socket" is what the kernel dropped at the receiving UDP socket (', code('receiverSocketDrops'), '; a TCP stream is not dropped there), "before it" the rest (in the library, or a send that failed).',
           ...(workloads.includes('disabled') ? [' For the ', em('disabled'), ' workload nothing may arrive, so nothing is lost there.'] : [])]
       },
@@ -58,16 +59,21 @@ export const glanceSection = {
   }
 }
 
-// The fastest cells among those that delivered every event (or where nothing can be counted); a
-// faster cell that lost events is named after them, with its loss: finishing first by dropping
-// events is not being fast.
-function fastest (cells, measure, name, lostShare) {
-  const ranked = cells.filter((s) => !BASELINES.has(s.lib) && s[measure]?.mean != null).sort((a, b) => a[measure].mean - b[measure].mean)
+// The fastest cell among those that delivered every event (or where nothing can be counted), by
+// medians; the cells whose runs compare cannot separate from it are named with it as a tie. A faster
+// cell that lost events is named after them, with its loss: finishing first by dropping events is
+// not being fast.
+function fastest (cells, measure, name, lostShare, cellRuns) {
+  const ranked = cells.filter((s) => !BASELINES.has(s.lib) && s[measure]?.median != null).sort((a, b) => a[measure].median - b[measure].median)
   const whole = ranked.filter((s) => !(lostShare(s) > 0))
-  const best = whole.length ? whole[0][measure].mean : null
-  const winners = whole.filter((s) => s[measure].mean === best).map((s) => `${name(s)} ${formatMs(best)} ms`)
-  const lossy = ranked.filter((s) => lostShare(s) > 0 && (best === null || s[measure].mean < best))
-  if (lossy.length) winners.push(`${best === null ? 'every cell lost events; fastest' : 'faster, but losing events'}: ${lossy.map((s) => `${name(s)} ${formatMs(s[measure].mean)} ms (${formatPct(lostShare(s))} lost)`).join(', ')}`)
+  const best = whole.length ? whole[0] : null
+  const values = (s) => (cellRuns.get(s) ?? []).filter((r) => r.ok).map((r) => r[measure])
+  const tied = best ? whole.filter((s) => s === best || compareRuns(values(best), values(s)).verdict !== 'slower') : []
+  const winners = tied.length > 1
+    ? [`tie (the runs do not separate them): ${tied.map((s) => `${name(s)} ${formatMs(s[measure].median)} ms`).join(', ')}`]
+    : tied.map((s) => `${name(s)} ${formatMs(s[measure].median)} ms`)
+  const lossy = ranked.filter((s) => lostShare(s) > 0 && (best === null || s[measure].median < best[measure].median))
+  if (lossy.length) winners.push(`${best === null ? 'every cell lost events; fastest' : 'faster, but losing events'}: ${lossy.map((s) => `${name(s)} ${formatMs(s[measure].median)} ms (${formatPct(lostShare(s))} lost)`).join(', ')}`)
   return winners
 }
 

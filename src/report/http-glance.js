@@ -1,8 +1,8 @@
 import { BASELINE, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
 import { cellKey } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
-import { DEFAULT_ALPHA, smallestMannWhitneyP } from '../stats.js'
-import { cpuLabel, formatChange, formatChangePct, formatNumber, formatPct, transportTitle, unique } from './labels.js'
+import { DEFAULT_ALPHA, compareRuns, smallestMannWhitneyP } from '../stats.js'
+import { formatChange, formatRunsToDecide, formatChangePct, formatNumber, formatPct, transportTitle, unique } from './labels.js'
 import { code, figureColumns, strong, textColumns } from './table.js'
 
 // "At a glance" for a page of `http` results. Per table (transport, server workers, placement and
@@ -32,12 +32,14 @@ function changeCell (entry, options) {
 // The control of a table: its 0-logs cells, each library's verdict against none. passed: every
 // library that ran reads `same` (a failed control cell cannot vouch for anything), with runs enough
 // on both sides that the test could have told them apart: with fewer than 4 + 4 runs Mann–Whitney
-// cannot reach p < 0.05, so `same` would be the only possible answer and the control could not fail.
+// cannot reach p < 0.05, so the control could not fail. failing: a control cell that reads a
+// difference (or has none to read); unclear: one whose interval is too wide to say `same`.
 export function controlOf (entries) {
   const cells = entries.filter((s) => s.mode === 'route' && s.logsPerRequest === 0 && s.lib !== BASELINE && s.status !== 'unsupported')
-  const failing = cells.filter((s) => s.throughputVsBaseline?.verdict !== 'same')
-  const tooFewRuns = cells.filter((s) => !failing.includes(s) && !canTell(s.throughputVsBaseline))
-  return { measured: cells.length > 0, cells, failing, tooFewRuns, passed: cells.length > 0 && failing.length === 0 && tooFewRuns.length === 0 }
+  const tooFewRuns = cells.filter((s) => s.throughputVsBaseline?.p != null && !canTell(s.throughputVsBaseline))
+  const unclear = cells.filter((s) => !tooFewRuns.includes(s) && s.throughputVsBaseline?.verdict === 'unclear' && s.throughputVsBaseline.p != null)
+  const failing = cells.filter((s) => !tooFewRuns.includes(s) && !unclear.includes(s) && s.throughputVsBaseline?.verdict !== 'same')
+  return { measured: cells.length > 0, cells, failing, unclear, tooFewRuns, passed: cells.length > 0 && failing.length === 0 && unclear.length === 0 && tooFewRuns.length === 0 }
 }
 
 const canTell = (comparison) => smallestMannWhitneyP(comparison.nBaseline, comparison.n) < DEFAULT_ALPHA
@@ -77,9 +79,31 @@ export function cheapestAndDearest (entries, libs) {
     }
     if (ranked.length < 2) continue
     ranked.sort((a, b) => b.mean - a.mean)
-    rows.push({ logs, sizes, cheapest: ranked[0], dearest: ranked[ranked.length - 1] })
+    rows.push({ logs, sizes, cheapest: ranked[0], dearest: ranked[ranked.length - 1], ranked })
   }
   return rows
+}
+
+// Whether `a` needs fewer requests per second than `b` at every size, by compareRuns on their runs:
+// a winner is named only where the runs separate it from the next.
+function separated (a, b, runsOf) {
+  return a.cells.every((cell, i) => {
+    const values = (entry) => runsOf(entry).filter((r) => r.ok).map((r) => r.reqPerSec?.mean)
+    return compareRuns(values(b.cells[i]), values(cell), { better: 'higher' }).verdict === 'faster'
+  })
+}
+
+// "pino: …" where the runs separate it from the next; otherwise the tie, with every library in it.
+function placeCell (ranked, index, sizes, runsOf) {
+  const step = index === 0 ? 1 : -1
+  const tied = [ranked[index]]
+  for (let i = index + step; i >= 0 && i < ranked.length; i += step) {
+    const [better, worse] = step > 0 ? [tied[tied.length - 1], ranked[i]] : [ranked[i], tied[tied.length - 1]]
+    if (separated(better, worse, runsOf)) break
+    tied.push(ranked[i])
+  }
+  if (tied.length === 1) return describeRanked(ranked[index], sizes)
+  return `tie: ${tied.map((entry) => describeRanked(entry, sizes)).join('; ')} (the runs do not separate them)`
 }
 
 function describeRanked ({ lib, cells }, sizes) {
@@ -121,7 +145,7 @@ function orderLine (runs) {
 }
 
 function tableTitle (entry) {
-  return `${transportTitle(entry.transport)}, ${cpuLabel(entry.cpus)} server worker${entry.cpus > 1 ? 's' : ''}`
+  return `${transportTitle(entry.transport)}, ${entry.cpus} server worker${entry.cpus > 1 ? 's' : ''}`
 }
 
 // The blocks of one table (see table.js): values that the page and the terminal both draw.
@@ -140,7 +164,7 @@ function glanceBlocks (entries, runs) {
     const controlSizes = unique(control.cells.map((s) => s.size)).sort((a, b) => a - b)
     const controlLibs = unique(control.cells.map((s) => s.lib))
     const rows = controlSizes.map((size) => [`${size} chars`, ...controlLibs.map((lib) => changeCell(route.find((s) => s.logsPerRequest === 0 && s.size === size && s.lib === lib), { interval: true }))])
-    const verdict = control.failing.length ? `${control.failing.length} of ${control.cells.length} do not.` : control.passed ? `Every control cell does; ${resolution(control)}` : 'The control cells have too few runs for that verdict to mean anything.'
+    const verdict = control.failing.length ? `${control.failing.length} of ${control.cells.length} do not.` : control.passed ? `Every control cell does; ${resolution(control)}` : control.unclear.length ? `${control.unclear.length} of ${control.cells.length} read unclear: their intervals are too wide to say same.` : 'The control cells have too few runs for that verdict to mean anything.'
     out.push({ text: [strong('Control: 0 logs per request.'), ' The route logs nothing, so every library must read ', code('same'), ' against ', code('none'), `. ${verdict}`] })
     out.push({ columns: figureColumns(['Size', ...controlLibs]), rows })
   }
@@ -166,7 +190,8 @@ function glanceBlocks (entries, runs) {
 
   const ranking = cheapestAndDearest(route, libs)
   if (ranking.length) {
-    out.push({ columns: textColumns(['Logs per request', 'Cheapest', 'Most expensive']), rows: ranking.map((row) => [String(row.logs), describeRanked(row.cheapest, row.sizes), describeRanked(row.dearest, row.sizes)]) })
+    const runsOfEntry = (entry) => runs.filter((r) => cellKey(r) === cellKey(entry))
+    out.push({ columns: textColumns(['Logs per request', 'Cheapest', 'Most expensive']), rows: ranking.map((row) => [String(row.logs), placeCell(row.ranked, 0, row.sizes, runsOfEntry), placeCell(row.ranked, row.ranked.length - 1, row.sizes, runsOfEntry)]) })
   }
 
   const middleware = entries.filter((s) => s.mode === 'middleware')
@@ -187,6 +212,9 @@ function glanceBlocks (entries, runs) {
 function whyNotPublished (control, entries) {
   const tail = ' The measured figures are in the tables below.'
   if (!control.measured) return [strong('No control.'), ' No 0-logs-per-request cells were measured with this table, so its differences could not be checked against the machine\'s noise and are not published as findings.' + tail]
+  if (!control.failing.length && control.unclear.length) {
+    return [strong('The control could not confirm this table.'), ` ${control.unclear.map((s) => `${s.lib} at ${s.size} chars (${changeCell(s, { interval: true })}${s.throughputVsBaseline.runsToDecide ? `; ${formatRunsToDecide(s.throughputVsBaseline.runsToDecide)} runs a side would decide` : ''})`).join(', ')}: with intervals this wide the machine's noise could hide differences as large as the table would show, so its differences are not published as findings.` + tail]
+  }
   if (!control.failing.length) {
     return [strong('Too few runs for the control.'), ` With ${runsLine(entries)}, no difference could reach p < ${DEFAULT_ALPHA} (that takes at least 4 runs of each library and of `, code('none'), '), so ', code('same'), ' in the control says nothing about the machine\'s noise and the differences of this table are not published as findings.' + tail]
   }

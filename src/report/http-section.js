@@ -55,6 +55,7 @@ function groupsOf (cells, runs) {
 function controlNote (control) {
   if (!control.measured) return 'No control (0 logs per request) was measured with this table: its differences were not checked against the machine\'s noise and are not findings.'
   if (control.failing.length) return 'The control (0 logs per request) did not read `same` for every library: the differences below are within the machine\'s noise in this session, not findings.'
+  if (control.unclear?.length) return 'The control (0 logs per request) read `unclear` for some library: its intervals were too wide to rule out differences as large as those below, which are therefore not findings.'
   return 'The control (0 logs per request) had too few runs to tell libraries apart: the differences below were not checked against the machine\'s noise and are not findings.'
 }
 
@@ -64,7 +65,7 @@ export const httpSection = {
   howToRead: [
     '- _Req/s_: the requests autocannon completed per second of a run\'s measured load (the mean of its one-second samples). A cell\'s figure is the median over its runs with the 95% interval of that median in brackets (distribution-free, from the runs\' order statistics; with fewer than 6 runs no such interval reaches 95%, and the bracket says what it covers, e.g. `; 93%`); _Runs_ is how many finished.',
     '- _Latency_ (2.5% … 99%, p50, p99): percentiles of the response time of every request of a run, as autocannon measures it (from sending the request to the end of the answer); a cell\'s p50 and p99 are medians over its runs.',
-    '- _vs none_: a library against `none`, the same app without a logger, under the same load in the same session: the change of the median in percent, its 95% interval, and the verdict. `faster` or `slower` only when the runs differ (two-sided Mann–Whitney test, p < 0.05) and the interval reaches beyond ±2%; otherwise `same`. For requests per second `slower` means fewer; for p99 latency, higher. The statistics are those of `log-bench compare`.',
+    '- _vs none_: a library against `none`, the same app without a logger, under the same load in the same session: the change of the median in percent, its interval (with its coverage where the runs cannot reach 95%), and the verdict. `faster` or `slower` only when the runs differ (two-sided Mann–Whitney test, p < 0.05) and the whole interval lies beyond ±2%; `same` only when the whole interval lies within ±2%; `unclear` otherwise (the runs cannot tell). For requests per second `slower` means fewer; for p99 latency, higher. The statistics are those of `log-bench compare`.',
     '- _Control_: at 0 logs per request the route logs nothing, so every library must read `same` against `none`. Where one does not, the machine\'s noise was as large as what the table would show: the page says so instead of publishing its differences.',
     '- _Loop delay p99_: how late the server\'s event loop ran under load, the p99 of the server worker with the highest (Node\'s `monitorEventLoopDelay`), median over the runs.',
     '- _Drop_: the share of logged events that never arrived intact at the receiving end (every event carries its worker and sequence number and is checked there).',

@@ -23,7 +23,9 @@ export function runName (record) {
 // one (pino@9.14.0, winston@2.4.7 beside winston@3.19.0), without the workload.
 export const libraryName = (record) => runName({ lib: record.lib, variant: record.variant, libRange: record.libRange, libVersion: record.libVersion })
 
-export const cpuLabel = (n) => `${n} CPU${n > 1 ? 's' : ''}`
+// A run's `cpus` is its worker count, not CPUs it had: 8 workers may share 2 cores (the page says
+// how many the machine had), so labels say workers.
+export const cpuLabel = (n) => `${n} worker${n > 1 ? 's' : ''}`
 export const workerLabel = (n) => `${n} worker${n > 1 ? 's' : ''}`
 
 // Why a run has no number, in a few words: what a reader needs in a table cell.
@@ -73,6 +75,22 @@ export function formatChangePct (ratio) {
   return `${pct > 0 ? '+' : pct < 0 ? '−' : '±'}${Math.abs(pct).toFixed(1)}%`
 }
 
+// An interval's coverage as its title: "75%", "93.7%" (rounded down: never claimed higher than it
+// is); "no" for one run.
+export function coverageTitle (coverage) {
+  if (!(coverage > 0)) return 'no'
+  const tenths = Math.floor(coverage * 1000 + 1e-9) / 10
+  return `${Number.isInteger(tenths) ? tenths : tenths.toFixed(1)}%`
+}
+
+// The coverages of several intervals as one title: "75%", "75–93.7%".
+export function coverageRange (coverages) {
+  const known = coverages.filter((c) => c > 0).sort((a, b) => a - b)
+  if (!known.length) return 'no'
+  const [low, high] = [coverageTitle(known[0]), coverageTitle(known[known.length - 1])]
+  return low === high ? low : `${low.replace('%', '')}–${high}`
+}
+
 // An interval from few runs covers less than 95%: say how much (e.g. "; 67%").
 export function coverageNote (coverage) {
   return coverage != null && coverage < 0.95 ? `; ${Math.floor(coverage * 100)}%` : ''
@@ -85,6 +103,13 @@ export function formatChange (comparison, { interval = false } = {}) {
   const range = interval && comparison.ciLow != null && comparison.coverage > 0 ? ` [${formatChangePct(comparison.ciLow)}, ${formatChangePct(comparison.ciHigh)}${coverageNote(comparison.coverage)}]` : ''
   // Without a test (fewer than 2 runs a side) a verdict would be a guess: the change alone.
   return `${formatChangePct(comparison.ratio)}${range}${comparison.p == null ? '' : ` ${comparison.verdict}`}`
+}
+
+// compareRuns' runsToDecide in words ("about 31", "more than 1,000"): beyond 1,000 runs a side the
+// estimate says only that no practical number of runs would decide.
+export function formatRunsToDecide (n, { short = false } = {}) {
+  if (n > 1000) return short ? '>1,000' : 'more than 1,000'
+  return `${short ? '~' : 'about '}${formatCount(n)}`
 }
 
 export function formatRatio (v) {

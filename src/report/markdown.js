@@ -3,36 +3,55 @@ import { SECTIONS } from './sections.js'
 import { formatBytes, unique } from './labels.js'
 import { code, codeSpan, escapeCell, markdownBlocks, textColumns } from './table.js'
 import { dimensionValue, ofType } from '../results/model.js'
+import { summarySection } from './summary.js'
+import { anomalyBlocks, escapeMarkdown, findAnomalies } from './anomalies.js'
 
 // The results page: what was measured where, then each section's tables and chart links.
 // Everything on it comes from the results; nothing depends on when the report is generated, so
 // regenerating from the same results gives the same page.
 // A page of several (log-bench report --pages) has its own title, links to the others (nav: markdown)
 // and may have reference data (Then and now).
-export function renderPage (dataset, { imageLink, ...options }) {
+// details: { imageLink (from a detail page), link(slug) → the detail page's link from this page, back }:
+// the sections that can (the run section's groups) put their details on pages of their own, linked
+// from a Details list, so the main page stays short. links: { json: [links], csv: link } to the
+// page's data, for its Reproduce block.
+export function renderPage (dataset, { imageLink, details = null, ...options }) {
   const image = (file, alt) => `![${escapeCell(alt.replace(/[[\]]/g, ''))}](${imageLink(file)})`
-  const { blocks, charts } = pageBlocks(dataset, { image, ...options })
-  return { markdown: markdownBlocks(blocks) + '\n', charts }
+  const detailImage = details ? (file, alt) => `![${escapeCell(alt.replace(/[[\]]/g, ''))}](${details.imageLink(file)})` : null
+  const { blocks, charts, detailPages } = pageBlocks(dataset, { image, detailImage, details, ...options })
+  const title = options.title ?? 'log-bench results'
+  const detailMarkdown = detailPages.map((d) => ({
+    slug: d.slug,
+    markdown: [`# ${title}: ${escapeMarkdown(d.title)}`, `Part of [${title.replace(/[[\]]/g, '')}](${details.back}#details).`, markdownBlocks(d.blocks.filter((b, i) => !(i === 0 && b.heading)))].join('\n\n') + '\n'
+  }))
+  return { markdown: markdownBlocks(blocks) + '\n', charts, details: detailMarkdown }
 }
 
 // The page as blocks (see table.js), for markdown (above) and HTML (html.js) alike. image(file, alt)
-// is the block that shows a chart where a section places it.
-export function pageBlocks (dataset, { image, sections = SECTIONS, title = 'log-bench results', nav = null, reference = null }) {
+// is the block that shows a chart where a section places it; detailImage the same from a detail page.
+export function pageBlocks (dataset, { image, detailImage = null, sections = SECTIONS, title = 'log-bench results', nav = null, reference = null, name = 'results', details = null, links = null }) {
   const env = dataset.env
   const ctx = {
     image,
     conditions: `${env.cpuModel}, ${env.cpuCount} cores, Node ${env.node}`,
-    reference
+    reference,
+    summaryChart: `summary-${name}`
   }
+  if (details) ctx.details = { ctx: { ...ctx, image: detailImage } }
+  const detailPages = []
   const runs = dataset.runs
   const out = [{ heading: title, level: 1 }]
   if (nav) out.push(nav)
+  const charts = []
+  // The page opens with its summary: the findings that survive their statistics, then the rest.
+  const summary = summarySection(dataset, ctx)
+  out.push(...summary.blocks)
+  charts.push(...summary.charts)
   out.push(intro(dataset))
   const incomplete = dataset.envs.filter((e) => !e.complete)
   if (incomplete.length) {
     out.push(`> **Incomplete:** ${incomplete.map((e) => codeSpan(e.file)).join(', ')} ${incomplete.length > 1 ? 'were' : 'was'} ${incomplete.some((e) => e.interrupted) ? 'interrupted' : 'not finished'}; cells it did not reach are missing.`)
   }
-  const charts = []
   const shown = shownSections(dataset, sections)
   const render = (placed) => {
     for (const section of shown) {
@@ -40,27 +59,26 @@ export function pageBlocks (dataset, { image, sections = SECTIONS, title = 'log-
       const part = renderSection(section, dataset, ctx)
       out.push(...part.blocks)
       charts.push(...part.charts)
+      detailPages.push(...(part.details ?? []))
     }
   }
   render(true)
+  out.push(...anomalyBlocks(findAnomalies(dataset)))
+  if (links) out.push('## Reproduce', reproduce(dataset, links))
   out.push('## Hardware and Software', hardwareTable(dataset))
   const reading = sections.filter((s) => shown.includes(s)).flatMap((s) => s.howToRead ?? [])
   if (reading.length) out.push('## How to read the numbers', reading.join('\n'))
   render(false)
+  if (detailPages.length && details) {
+    out.push('## Details', `Each comparison's charts, per-library runs (every run's figures, CPU and memory over time) and details table are on a page of its own:\n\n${detailPages.map((d) => `- [${escapeMarkdown(d.title)}](${details.link(d.slug)})`).join('\n')}`)
+  }
   const known = new Set(sections.flatMap((s) => s.types))
   const skipped = unique(runs.map((r) => dimensionValue(r, 'type')).filter((t) => !known.has(t)))
   if (skipped.length) {
     out.push(`_Not shown: ${skipped.map((t) => `${runs.filter((r) => dimensionValue(r, 'type') === t).length} run(s) of type "${t}"`).join(', ')} (this log-bench has no report section for ${skipped.length > 1 ? 'those types' : 'that type'})._`)
   }
   out.push(`<sub>Generated by \`log-bench report\` from ${dataset.files.map(codeSpan).join(', ')}.</sub>`)
-  return { blocks: out, charts }
-}
-
-// The sections with runs of their types in this dataset, in page order: first those placed at the
-// top (before the Hardware and Software table), then the others.
-export function shownSections (dataset, sections = SECTIONS) {
-  const shown = sections.filter((section) => dataset.runs.some((r) => section.types.includes(dimensionValue(r, 'type'))))
-  return [...shown.filter((s) => s.placement === 'top'), ...shown.filter((s) => s.placement !== 'top')]
+  return { blocks: out, charts, detailPages }
 }
 
 // A section that finds its runs malformed throws a UsageError; the reader needs to know which file.
@@ -118,4 +136,29 @@ function timeRange (env) {
   const last = env.lastTime ? at(env.lastTime) : first
   if (first === last) return `${first} UTC`
   return first.slice(0, 10) === last.slice(0, 10) ? `${first} to ${last.slice(11)} UTC` : `${first} to ${last} UTC`
+}
+
+// How to measure this page again: the pinned log-bench the runs were made with, its scenario, and
+// the commit; then where its data is (the results JSON and a CSV of every run).
+function reproduce (dataset, links) {
+  const env = dataset.env
+  const version = env.logBenchVersion ? `@${env.logBenchVersion}` : ''
+  const out = /^[\w./-]+$/.test(links.json[0]?.path ?? '') ? links.json[0].path : 'results.json'
+  const commands = unique((env.commands ?? []).map((command) => {
+    const scenario = command.match(/--scenario[ =](\S+)/)?.[1]
+    if (!scenario) return null
+    const name = scenario.replace(/^.*\//, '').replace(/\.json$/, '')
+    // A name from a results file goes into a code block: only a plain scenario name does.
+    if (!/^[\w.-]+$/.test(name)) return null
+    return `npx log-bench${version} run --scenario ${name} --out ${out}`
+  }).filter(Boolean))
+  const lines = []
+  if (commands.length) {
+    lines.push(`Measured with log-bench ${env.logBenchVersion ?? '(version not recorded)'}${env.gitCommit ? ` at commit ${env.gitCommit.slice(0, 7)}` : ''}; to measure again on your machine:`)
+    lines.push(['```sh', ...commands, `npx log-bench${version} report ${out} --out page.md`, '```'].join('\n'))
+  } else {
+    lines.push(`Measured with log-bench ${env.logBenchVersion ?? '(version not recorded)'}; the command was not a scenario: see Hardware and Software.`)
+  }
+  lines.push(`Data: ${links.json.map((j) => `[${j.path}](${j.link})`).join(', ')} (every run, as measured)${links.csv ? ` and [${links.csv.path}](${links.csv.link}) (one row per run)` : ''}.`)
+  return lines.join('\n\n')
 }

@@ -1,4 +1,5 @@
 import { readJsonFile } from '../results/json-file.js'
+import fs from 'node:fs'
 import path from 'node:path'
 import { leavesDir } from '../paths.js'
 import { UsageError } from '../errors.js'
@@ -8,11 +9,15 @@ import { readReference } from './then-and-now.js'
 
 // Several results pages from several results files, listed in one pages file (results/pages.json):
 //   { "pages": [ { "out": "results/README.md", "results": ["results/seed-article.json"],
-//                  "title": "…", "label": "…", "images": "images", "reference": "results/reference/….json" } ] }
+//                  "title": "…", "label": "…", "images": "images", "reference": "results/reference/….json",
+//                  "details": "results/seed-article", "csv": "results/README.csv" } ] }
+// details (optional): a directory for the page's detail pages (each comparison's charts and
+// per-library tables), linked from the main page so that it stays short; csv (optional): a CSV of
+// every run (time series left out) written beside the page and linked from its Reproduce block.
 // Paths are relative to the current directory (the repository's root), like a scenario's output.
 // Every page links to the others; a new page is one more entry.
 
-const KEYS = ['$comment', 'out', 'results', 'title', 'label', 'images', 'reference']
+const KEYS = ['$comment', 'out', 'results', 'title', 'label', 'images', 'reference', 'details', 'csv']
 
 export function readPages (file) {
   const doc = readJsonFile(file, { what: 'a pages file (results/pages.json)' })
@@ -27,11 +32,12 @@ export function readPages (file) {
     if (outs.has(path.resolve(page.out))) throw new UsageError(`${where}.out ${page.out} is named twice`)
     outs.add(path.resolve(page.out))
     if (!Array.isArray(page.results) || page.results.length === 0 || page.results.some((r) => typeof r !== 'string')) throw new UsageError(`${where}.results must be a list of results JSON files`)
-    for (const key of ['title', 'label', 'images', 'reference']) {
+    for (const key of ['title', 'label', 'images', 'reference', 'details', 'csv']) {
       if (page[key] !== undefined && typeof page[key] !== 'string') throw new UsageError(`${where}.${key} must be a string`)
     }
     // A pages file names files of the repository it is run from, to read and to write: none elsewhere.
-    const paths = [['out', page.out], ['images', page.images], ['reference', page.reference], ...page.results.map((r, j) => [`results[${j}]`, r])]
+    if (page.csv !== undefined && !page.csv.endsWith('.csv')) throw new UsageError(`${where}.csv must be the path of a .csv file`)
+    const paths = [['out', page.out], ['images', page.images], ['reference', page.reference], ['details', page.details], ['csv', page.csv], ...page.results.map((r, j) => [`results[${j}]`, r])]
     for (const [key, value] of paths) {
       const leaves = value === undefined ? null : leavesDir(value)
       if (leaves) throw new UsageError(`${where}.${key} ${value} ${leaves === 'outside' ? 'is outside' : 'leads outside'} the current directory${leaves === 'outside' ? '' : ' through a symbolic link'}: a pages file names files of the repository it is run from (run it from there)`)
@@ -42,7 +48,9 @@ export function readPages (file) {
       title: page.title ?? 'log-bench results',
       label: page.label ?? page.title ?? path.basename(page.out, '.md'),
       images: page.images ?? 'images',
-      reference: page.reference ?? null
+      reference: page.reference ?? null,
+      details: page.details ?? null,
+      csv: page.csv ?? null
     }
   })
 }
@@ -61,14 +69,19 @@ export function writePages (pages, { checkOutput = () => {}, formats = ['md'] } 
     reference: page.reference ? readReference(page.reference) : null
   }))
   const exporters = formats.map(exporterFor)
-  for (const { page } of loaded) checkOutput(page, exporters.flatMap((exporter) => fileOf(exporter, page)))
+  for (const { page } of loaded) {
+    checkOutput(page, exporters.flatMap((exporter) => fileOf(exporter, page)))
+    checkCompanions(page)
+  }
   const written = []
   for (const { page, dataset, reference } of loaded) {
     for (const exporter of exporters) {
+      // The markdown page has detail pages and a CSV beside it; its HTML twin links to them.
+      const companions = exporter.name === 'md' ? { details: page.details ? path.resolve(page.details) : null, sources: page.results, csv: page.csv } : {}
       written.push(...exporter.write(dataset, {
         out: path.resolve(page.out),
         images: path.resolve(page.images),
-        page: { title: page.title, nav: navOf(pages, page, exporter), reference, link: linkOf(pages, page, exporter) }
+        page: { title: page.title, nav: navOf(pages, page, exporter), reference, link: linkOf(pages, page, exporter), ...companions }
       }))
     }
   }
@@ -78,6 +91,19 @@ export function writePages (pages, { checkOutput = () => {}, formats = ['md'] } 
 // The file a format writes for a page (the .md page itself, or the .html beside it).
 const fileOf = (exporter, page) => exporter.targets({ out: path.resolve(page.out) })[0]
 const relativeLink = (from, file) => path.relative(from, file).split(path.sep).join('/')
+
+// A page's detail directory and CSV are outputs too: checked before anything is written.
+function checkCompanions (page) {
+  const kind = (file) => {
+    try {
+      return fs.statSync(file).isDirectory() ? 'directory' : 'file'
+    } catch {
+      return null
+    }
+  }
+  if (page.details && kind(page.details) === 'file') throw new UsageError(`${page.out}: details ${page.details} is a file, not a directory for the detail pages`)
+  if (page.csv && kind(page.csv) === 'directory') throw new UsageError(`${page.out}: csv ${page.csv} is a directory, not a .csv file`)
+}
 
 // Links to the other pages in the same format.
 function navOf (pages, current, exporter) {

@@ -2,19 +2,31 @@ import path from 'node:path'
 import { writeFilesAtomic } from '../results/write.js'
 import { renderPage } from './markdown.js'
 import { renderCharts } from './charts.js'
+import { toCsv } from './csv.js'
 
 // The `md` export: the results page and every chart it links.
 export const resultsReadme = {
   name: 'md',
   describe: 'markdown results page (--out) and its PNG charts (--images)',
   targets: ({ out }) => [out],
+  // page.details: a directory for the page's detail pages (report --pages); page.sources: the
+  // results files it is made from and page.csv a CSV of its runs to write beside it, both linked
+  // from its Reproduce block.
   write (dataset, { out, images, page = {} }) {
     const pageDir = path.dirname(path.resolve(out))
-    const imageLink = (file) => path.relative(pageDir, path.resolve(images, file)).split(path.sep).join('/')
-    const { markdown, charts } = renderPage(dataset, { imageLink, ...page })
-    // The page and its charts together, or nothing of them (a full disk half-way).
-    const pngs = renderCharts(charts, images)
-    writeFilesAtomic([...pngs, { file: path.resolve(out), data: markdown }])
-    return [path.resolve(out), ...pngs.map((png) => png.file)]
+    const linkFrom = (dir) => (file) => path.relative(dir, path.resolve(file)).split(path.sep).join('/')
+    const imageLink = (file) => linkFrom(pageDir)(path.resolve(images, file))
+    const { details: detailsDir, sources, csv, ...rest } = page
+    const details = detailsDir
+      ? { imageLink: (file) => linkFrom(path.resolve(detailsDir))(path.resolve(images, file)), link: (slug) => linkFrom(pageDir)(path.join(detailsDir, `${slug}.md`)), back: linkFrom(path.resolve(detailsDir))(out) }
+      : null
+    const links = sources ? { json: sources.map((file) => ({ path: file, link: linkFrom(pageDir)(file) })), csv: csv ? { path: csv, link: linkFrom(pageDir)(csv) } : null } : null
+    const rendered = renderPage(dataset, { imageLink, name: path.basename(out, '.md'), details, links, ...rest })
+    // The page, its detail pages, its CSV and its charts together, or nothing of them (a full disk half-way).
+    const pngs = renderCharts(rendered.charts, images)
+    const pages = [{ file: path.resolve(out), data: rendered.markdown }, ...rendered.details.map((d) => ({ file: path.resolve(detailsDir, `${d.slug}.md`), data: d.markdown }))]
+    const table = csv ? [{ file: path.resolve(csv), data: toCsv(dataset, { series: false }) }] : []
+    writeFilesAtomic([...pngs, ...table, ...pages])
+    return [...pages.map((p) => p.file), ...table.map((t) => t.file), ...pngs.map((png) => png.file)]
   }
 }

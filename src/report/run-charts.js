@@ -1,7 +1,7 @@
 import { maxOf } from '../stats.js'
 import { axisTitle, titles } from './charts.js'
-import { libraryColour, translucent } from './colours.js'
-import { cpuLabel, failureReason, runName, transportTitle, workerLabel } from './labels.js'
+import { libraryColour, palette, translucent } from './colours.js'
+import { coverageRange, cpuLabel, failureReason, runName, transportTitle, workerLabel } from './labels.js'
 
 // Chart.js configurations for `run` results: what to draw. Rendering is charts.js's job.
 
@@ -16,15 +16,16 @@ export function benchmarksChart (group, conditions) {
     const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
     return [s?.unblockedMs, s?.doneMs]
   }
+  const colours = palette(drawn)
   const datasets = drawn.map((lib) => ({
     label: lib,
-    backgroundColor: libraryColour(lib),
-    borderColor: libraryColour(lib),
+    backgroundColor: colours.get(lib),
+    borderColor: colours.get(lib),
     data: group.cpusList.flatMap((cpus) => figures(lib, cpus).map((d) => d?.median ?? null)),
     errorBars: group.cpusList.flatMap((cpus) => figures(lib, cpus).map((d) => (d?.n > 1 ? [d.ciLow, d.ciHigh] : null)))
   }))
   const highest = Math.max(0, ...datasets.flatMap((d) => d.errorBars.map((range) => range?.[1] ?? 0)))
-  const notes = [[`median of ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''}, whiskers: its 95% confidence interval`, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]
+  const notes = [[`median of ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''}, whiskers: its interval (${coverageRange(group.summary.map((s) => s.doneMs?.ciCoverage).filter((c) => c != null))} coverage)`, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]
   if (missing.length) notes.push(`no bars at all: ${missing.join(', ')} (failed or unsupported, see the tables)`)
   else if (datasets.some((d) => d.data.includes(null))) notes.push('a missing bar: that cell failed (see the tables)')
   return {
@@ -56,9 +57,9 @@ export function dropRateChart (group, conditions) {
       type: 'bar',
       data: {
         labels: group.cpusList.map(workerLabel),
-        datasets: drawn.map((lib) => ({
+        datasets: drawn.map((lib, _, all) => ({
           label: lib,
-          backgroundColor: libraryColour(lib),
+          backgroundColor: palette(all).get(lib),
           data: group.cpusList.map((cpus) => {
             const rate = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)?.dropRate?.mean
             return rate == null ? null : rate * 100

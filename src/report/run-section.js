@@ -1,9 +1,10 @@
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
-import { CONFIDENCE, relativeHalfWidth, runsForHalfWidth } from '../stats.js'
+import { CONFIDENCE, median, relativeHalfWidth, runsForHalfWidth } from '../stats.js'
 import { code, em, escapeCell, escaped, figureColumns, strong } from './table.js'
-import { chartFile } from './charts.js'
+import { chartFile, safeSegment } from './charts.js'
+import { anomalyList, findAnomalies } from './anomalies.js'
 import { benchmarksChart, dropRateChart, representativeRun, timeseriesChart } from './run-charts.js'
-import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
+import { coverageRange, coverageTitle, cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
 
 // The report section for `run` results (the core matrix): the seed's layout per transport, a
 // table per library with Test 1..N and Average, a summary per transport, and the charts.
@@ -27,12 +28,16 @@ export const runSection = {
     const summary = ofType(dataset.summary, 'run')
     const blocks = []
     const charts = []
+    const details = []
     for (const group of groupsOf(runs, summary)) {
-      const part = renderGroup(group, ctx)
-      blocks.push(...part.blocks)
+      // On a page with detail pages, each group (its charts, per-library tables and details) is a
+      // page of its own, linked from the main page's Details list.
+      const part = renderGroup(group, ctx.details ? ctx.details.ctx : ctx)
       charts.push(...part.charts)
+      if (ctx.details) details.push({ slug: safeSegment(`${group.transport}${group.fileTag}`), title: group.title, blocks: part.blocks })
+      else blocks.push(...part.blocks)
     }
-    return { blocks, charts }
+    return { blocks, charts, details }
   }
 }
 
@@ -130,6 +135,10 @@ function renderGroup (group, ctx) {
     })
   }
 
+  // Each pattern the rules find in these runs, explained here where it appears (see anomalies.js).
+  const anomalies = findAnomalies({ runs: group.runs })
+  if (anomalies.length) out.push(`**Anomalies in these runs:**\n\n${anomalyList(anomalies)}`)
+
   const benchmarks = { file: chartFile(group.transport, `benchmarks${group.fileTag}`), ...benchmarksChart(group, ctx.conditions) }
   charts.push(benchmarks)
   out.push(ctx.image(benchmarks.file, `${group.title}: unblocked and done per library`))
@@ -180,7 +189,7 @@ function renderGroup (group, ctx) {
   out.push({ heading: `${group.title} details`, level: 3 })
   const details = detailsTable(group)
   warned ||= details.warned
-  out.push({ text: [`${DETAILS_LEGEND}; `, em('× raw'), ' is done time as a multiple of the ', code('raw'), ' baseline (the plainest code that writes the same lines); events/s is all events over done time; peak RSS is the largest of any one worker.'] })
+  out.push({ text: [`${DETAILS_LEGEND}; `, em('× raw'), ' is the median done time as a multiple of the ', code('raw'), ' baseline\'s median (the plainest code that writes the same lines); ', em('delivered events/s'), ' counts the events that arrived over done time (not those sent: a library that drops events is not credited with them), median over the runs; peak RSS is the largest of any one worker.'] })
   out.push(details.table)
   if (warned) out.push({ text: [`${WARN} marks a figure whose runs disagree widely (coefficient of variation above ${CV_WARNING * 100}%): its average is not a steady figure. More runs (`, code('--runs'), ') or a quieter machine help.'] })
   return { blocks: out, charts }
@@ -217,9 +226,10 @@ export function libTable (group, libRuns) {
     const partial = s.okRuns < s.runs ? ` (${s.okRuns} of ${s.runs} runs)` : ''
     return [[strong(formatMs(s.unblockedMs?.mean)), partial], [strong(formatMs(s.doneMs?.mean)), partial], strong(dropOf(s, 'mean'))]
   })])
-  rows.push(['Median [95% CI]', ...stat((s) => {
+  const titled = groupCoverage(group)
+  rows.push([`Median [${titled} interval]`, ...stat((s) => {
     if (!s || s.okRuns === 0) return subs.map(() => '—')
-    return [withInterval(s.unblockedMs), withInterval(s.doneMs), dropOf(s, 'median')]
+    return [withInterval(s.unblockedMs, titled), withInterval(s.doneMs, titled), dropOf(s, 'median')]
   })])
   rows.push(['Stddev', ...stat((s) => {
     if (!s || s.okRuns === 0) return subs.map(() => '—')
@@ -283,19 +293,31 @@ export function summaryTable (group) {
   return { columns, rows }
 }
 
-// A median with its 95% interval; "*" where fewer than 6 runs cannot reach 95% (see intervalNotes).
-function withInterval (d) {
+// A median with its interval; "*" where its coverage is not the one its column is titled with (see
+// intervalNotes).
+function withInterval (d, titled) {
   if (!d) return ''
   if (d.n < 2) return `${formatMs(d.median)} (one run)`
-  return `${formatMs(d.median)} [${formatMs(d.ciLow)}–${formatMs(d.ciHigh)}]${d.ciCoverage < CONFIDENCE - 1e-9 ? '*' : ''}`
+  const mark = !String(titled).includes('–') && coverageTitle(d.ciCoverage) !== titled ? '*' : ''
+  return `${formatMs(d.median)} [${formatMs(d.ciLow)}–${formatMs(d.ciHigh)}]${mark}`
 }
 
-export const DETAILS_LEGEND = 'Median [95% confidence interval] ± coefficient of variation over the runs that finished (the interval is distribution-free, from order statistics; see docs/comparisons.md)'
+// The coverage a group's intervals reach, as their column's title: with the same runs in every
+// cell one figure ("75%" for 3 runs, "93.7%" for 5); otherwise the range.
+export function groupCoverage (group) {
+  return coverageRange(group.summary.flatMap((s) => [s.doneMs?.ciCoverage, s.unblockedMs?.ciCoverage]).filter((c) => c != null))
+}
+
+export const DETAILS_LEGEND = 'Median [interval, titled by the coverage its runs reach] ± coefficient of variation over the runs that finished (the interval is distribution-free, from order statistics; see docs/comparisons.md)'
 export const WIDE_INTERVAL = 0.05
 
 // What a reader must know about the intervals of a group's cells: those wider than ±5% and how many
 // runs would narrow them, those below 95% coverage (fewer than 6 runs), and outlying runs.
+// Fewer runs than this call no run an outlier: with 3 runs the MAD rests on one distance.
+export const OUTLIER_MIN_RUNS = 5
+
 function intervalNotes (group) {
+  const titled = groupCoverage(group)
   const wide = []
   const short = new Set()
   const outlying = []
@@ -306,27 +328,39 @@ function intervalNotes (group) {
       const cell = `${runName(s)} ${cpuLabel(s.cpus)} ${name}`
       const half = relativeHalfWidth(d)
       if (half > WIDE_INTERVAL) wide.push(`${cell} ±${(half * 100).toFixed(0)}% (${d.n} runs; about ${runsForHalfWidth(d, WIDE_INTERVAL)} would narrow it to ±5%)`)
-      if (d.ciCoverage < CONFIDENCE - 1e-9) short.add(`${d.n} runs: ${(d.ciCoverage * 100).toFixed(1).replace(/\.0$/, '')}%`)
-      if (d.outliers > 0) outlying.push(`${cell} (${d.outliers} of ${d.n} runs)`)
+      if (coverageTitle(d.ciCoverage) !== titled) short.add(`${d.n} runs: ${coverageTitle(d.ciCoverage)}`)
+      if (d.outliers > 0 && d.n >= OUTLIER_MIN_RUNS) outlying.push(`${cell} (${d.outliers} of ${d.n} runs)`)
     }
   }
   const notes = []
   if (wide.length) notes.push([`${WARN} Interval wider than ±5%: ${wide.join('; ')}. Use `, code('--runs'), ' or a quieter machine before comparing these.'])
-  if (short.size) notes.push([{ markdown: '\\*', plain: '*' }, ` With fewer than 6 runs no distribution-free interval reaches 95%: the interval is the runs' range and covers the median with ${[...short].join(', ')}.`])
+  if (short.size && titled.includes('–')) notes.push(`Each interval covers the median with what its cell's runs allow (below 6 runs, no distribution-free interval reaches ${CONFIDENCE * 100}% and the interval is the runs' range): ${[...short].join(', ')}.`)
+  else if (short.size) notes.push([{ markdown: '\\*', plain: '*' }, ` Not the coverage the column is titled with: with fewer than 6 runs no distribution-free interval reaches ${CONFIDENCE * 100}%, so the interval is the runs' range and covers the median with ${[...short].join(', ')}.`])
+  else if (titled !== 'no' && titled !== coverageTitle(CONFIDENCE) && !titled.includes('–') && Number.parseFloat(titled) < CONFIDENCE * 100) notes.push(`The intervals cover the median with ${titled}, not ${CONFIDENCE * 100}%: with ${group.runsPerCell} runs no distribution-free interval reaches ${CONFIDENCE * 100}% (the interval is the runs' range).`)
   if (outlying.length) notes.push(`Outliers (runs beyond 10 robust standard deviations of the median, as hyperfine flags them): ${outlying.join('; ')}.`)
   return notes
 }
 
+// Events that arrived per second of done, the median over the finished runs: a library that drops
+// events is not credited with the ones it never delivered (sent / done where nothing is counted).
+export function deliveredPerSec (runs) {
+  const rates = runs.filter((r) => r.ok && r.doneMs > 0).map((r) => (r.received ?? r.sent) / (r.doneMs / 1000)).filter(Number.isFinite)
+  return rates.length ? median(rates) : null
+}
+
 export function detailsTable (group) {
   let warned = false
+  const titled = groupCoverage(group)
   const spread = (d) => {
     if (!d) return ''
-    if (d.n < 2) return withInterval(d)
+    if (d.n < 2) return withInterval(d, titled)
     const warn = d.cv > CV_WARNING
     warned ||= warn
-    return `${withInterval(d)} ±${cvPercent(d.cv)}${warn ? ` ${WARN}` : ''}`
+    return `${withInterval(d, titled)} ±${cvPercent(d.cv)}${warn ? ` ${WARN}` : ''}`
   }
-  const columns = figureColumns(['Library', 'Workers', 'Runs ok', 'Unblocked ms', 'Done ms', 'Done × raw', 'Events/s', 'Peak RSS', 'Drop rate'])
+  // × raw from the medians, like every other figure of the table.
+  const rawDone = (cpus) => group.summary.find((x) => x.lib === 'raw' && x.cpus === cpus)?.doneMs?.median
+  const columns = figureColumns(['Library', 'Workers', 'Runs ok', `Unblocked ms [${titled}]`, `Done ms [${titled}]`, 'Done × raw', 'Delivered events/s', 'Peak RSS', 'Drop rate'])
   const rows = []
   for (const lib of group.libs) {
     for (const cpus of group.cpusList) {
@@ -343,8 +377,8 @@ export function detailsTable (group) {
         `${s.okRuns} of ${s.runs}`,
         spread(s.unblockedMs),
         spread(s.doneMs),
-        s.lib === 'raw' ? 'baseline' : (s.doneVsRaw == null ? 'no raw run' : formatRatio(s.doneVsRaw)),
-        formatCount(s.eventsPerSec?.median),
+        s.lib === 'raw' ? 'baseline' : (rawDone(cpus) && s.doneMs?.median != null ? formatRatio(s.doneMs.median / rawDone(cpus)) : 'no raw run'),
+        formatCount(deliveredPerSec(cellRuns)),
         formatBytes(s.maxRssBytes?.median),
         dropOf(s, 'median')
       ])

@@ -18,6 +18,9 @@ export function readReference (file) {
 }
 
 const MEASURES = [['unblockedMs', 'unblocked'], ['doneMs', 'done']]
+// Fewer runs a cell than this, and an order that differs from the article's is not called changed:
+// with 3 runs the medians' intervals cover 75% and neighbours often swap by chance.
+export const MIN_RUNS_FOR_CHANGE = 5
 
 export const thenAndNowSection = {
   name: 'then-and-now',
@@ -39,22 +42,24 @@ export const thenAndNowSection = {
       let now
       if (!s) now = ['not measured', '', '']
       else if (s.okRuns === 0) now = [s.status === 'unsupported' ? 'unsupported' : `${s.status}: ${s.errors[0] ?? ''}`, '', '']
-      else now = [formatMs(s.unblockedMs?.mean), formatMs(s.doneMs?.mean), s.dropRate ? formatPct(s.dropRate.mean) : 'unknown']
+      else now = [formatMs(s.unblockedMs?.median), formatMs(s.doneMs?.median), s.dropRate ? formatPct(s.dropRate.mean) : 'unknown']
       return [transportTitle(c.transport), c.lib, cpuLabel(c.cpus), ...then, ...now]
     })
-    out.push({ columns: textColumns(['Transport', 'Library', 'Workers', 'then unblocked', 'then done', 'then drop', 'now unblocked', 'now done', 'now drop']), rows })
+    out.push({ columns: textColumns(['Transport', 'Library', 'Workers', 'then unblocked', 'then done', 'then drop', 'now unblocked (median)', 'now done (median)', 'now drop']), rows })
     out.push({ heading: 'Which findings hold', level: 3 })
-    out.push('For each transport and worker count, the libraries of the article ordered by mean time, fastest first, then (the article) and now (these results), over the libraries with a figure on both sides; a library that lost events now is marked with its loss.')
+    out.push(`For each transport and worker count, the libraries of the article ordered by time, fastest first, then (the article's published means) and now (these results' medians), over the libraries with a figure on both sides; a library that lost events now is marked with its loss. An order that differs is called changed only with ${MIN_RUNS_FOR_CHANGE} runs or more per cell.`)
     const findings = []
     for (const transport of unique(reference.cells.map((c) => c.transport))) {
       for (const cpus of unique(reference.cells.filter((c) => c.transport === transport).map((c) => c.cpus))) {
         const cells = reference.cells.filter((c) => c.transport === transport && c.cpus === cpus)
         for (const [measure, word] of MEASURES) {
-          const both = cells.filter((c) => c[measure] != null && ours(c)?.[measure]?.mean != null)
+          const both = cells.filter((c) => c[measure] != null && ours(c)?.[measure]?.median != null)
           if (both.length < 2) continue
           const then = [...both].sort((a, b) => a[measure] - b[measure]).map((c) => c.lib)
-          const now = [...both].sort((a, b) => ours(a)[measure].mean - ours(b)[measure].mean).map((c) => c.lib)
-          const verdict = then.join() === now.join() ? 'holds' : then[0] === now[0] ? 'changed below the first place' : 'changed'
+          const now = [...both].sort((a, b) => ours(a)[measure].median - ours(b)[measure].median).map((c) => c.lib)
+          // A change is called only on runs enough to tell one (see MIN_RUNS_FOR_CHANGE).
+          const fewest = Math.min(...both.map((c) => ours(c).okRuns))
+          const verdict = then.join() === now.join() ? 'holds' : fewest < MIN_RUNS_FOR_CHANGE ? `order differs; ${fewest} runs are too few to call it changed` : then[0] === now[0] ? 'changed below the first place' : 'changed'
           // A library that lost events is marked: its time is that of a job not done whole.
           const lossy = (lib) => {
             const drop = ours(both.find((c) => c.lib === lib)).dropRate?.mean

@@ -28,7 +28,7 @@ export const versionsSection = {
     out.push({ heading: 'At a glance: versions and runtimes' })
     out.push('Each row compares cells that differ in one thing only, measured on this machine in one session: ' +
       '_ratio_ is the median of the newer (or other) side over the median of the baseline; p is that of `log-bench compare`\'s test (two-sided Mann–Whitney U on the runs), ' +
-      'and the verdict is `same` where p ≥ 0.05 (the runs do not tell the two apart), else faster or slower. ' +
+      'and the verdict is faster or slower only where p < 0.05 and the whole interval of the ratio lies beyond ±2%, `same` only where it lies within ±2%, and `unclear` otherwise (the runs do not tell). ' +
       'Times are _done_ (until every event had landed), in milliseconds; below 1 is faster.')
     if (libraries) out.push({ heading: 'The libraries: then and now', level: 3 }, libraries)
     if (runtimes) out.push({ heading: 'The runtime: the same library under each runtime', level: 3 }, runtimes)
@@ -38,8 +38,8 @@ export const versionsSection = {
 }
 
 // compare's judgement of two sets of runs (compareRuns, the one comparison): the ratio of medians,
-// p, and a verdict: `same` where the test does not tell them apart or the difference lies within the
-// noise threshold, else faster or slower (for a rate, more is faster).
+// p, and a verdict: faster or slower (for a rate, more is faster) where the runs separate them beyond
+// the noise threshold, `same` where the interval lies within it, `unclear` otherwise.
 function judge (xs, ys, { better }) {
   const c = compareRuns(xs, ys, { better })
   return { ratio: c.ratio, p: c.p, verdict: c.p == null || c.ratio == null ? null : c.verdict }

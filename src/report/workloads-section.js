@@ -1,5 +1,5 @@
 import { axisTitle, titles } from './charts.js'
-import { libraryColour } from './colours.js'
+import { palette } from './colours.js'
 import { cpuLabel, formatBytes, formatCount, formatMs, formatPct, runName, transportTitle, unique } from './labels.js'
 import { figureColumns } from './table.js'
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
@@ -19,7 +19,7 @@ export const workloadsSection = {
     const runs = ofType(dataset.runs, 'run')
     if (unique(runs.map(workloadOf)).length < 2) return { blocks: [], charts: [] }
     const summary = ofType(dataset.summary, 'run')
-    const out = [{ heading: 'Workloads' }, 'What each event carries, per library (see docs/workloads.md): mean over the runs that finished. ' +
+    const out = [{ heading: 'Workloads' }, 'What each event carries, per library (see docs/workloads.md): median over the runs that finished. ' +
       '_ns per event_ is unblocked time over the events each worker logged: what one call costs the caller. ' +
       'For _disabled_ nothing may arrive: its drop rate is not a loss ("expects 0"), and a run where anything arrived failed.']
     const charts = []
@@ -45,7 +45,7 @@ export const workloadsSection = {
               continue
             }
             const drop = workload === 'disabled' ? 'expects 0' : (s.dropRate ? formatPct(s.dropRate.mean) : 'unknown')
-            rows.push([...who, formatMs(s.doneMs?.mean), formatMs(s.unblockedMs?.mean), formatMs(s.nsPerEvent?.mean), drop, ...(costed ? cellCosts(runs, s) : [])])
+            rows.push([...who, formatMs(s.doneMs?.median), formatMs(s.unblockedMs?.median), formatMs(s.nsPerEvent?.median), drop, ...(costed ? cellCosts(runs, s) : [])])
           }
         }
       }
@@ -73,12 +73,13 @@ function cellCosts (runs, entry) {
 // One group of bars per workload, one bar per library: ns per event (the caller's cost of a call).
 function nsPerEventChart ({ title, workloads, libs, summary, cpus, size, conditions }) {
   const cellOf = (lib, workload) => summary.find((s) => libOf(s) === lib && workloadOf(s) === workload && s.cpus === cpus && s.size === size)
+  const colours = palette(libs)
   const datasets = libs.map((lib) => ({
     label: lib,
-    backgroundColor: libraryColour(lib),
-    data: workloads.map((workload) => cellOf(lib, workload)?.nsPerEvent?.mean ?? null)
+    backgroundColor: colours.get(lib),
+    data: workloads.map((workload) => cellOf(lib, workload)?.nsPerEvent?.median ?? null)
   }))
-  const notes = [`${cpuLabel(cpus)} · mean over the runs that finished · lower is better · a missing bar: unsupported or failed (see the table)`, conditions]
+  const notes = [`${cpuLabel(cpus)} · median over the runs that finished · lower is better · a missing bar: unsupported or failed (see the table)`, conditions]
   return {
     width: 1100,
     height: 560,

@@ -65,11 +65,11 @@ function identity (first) {
   }
 }
 
-const COMPARISON_FIELDS = ['ratio', 'ciLow', 'ciHigh', 'coverage', 'p', 'verdict', 'n', 'nBaseline']
+const COMPARISON_FIELDS = ['ratio', 'ciLow', 'ciHigh', 'coverage', 'p', 'verdict', 'runsToDecide', 'n', 'nBaseline']
 const pick = (object, fields) => Object.fromEntries(fields.map((f) => [f, object[f]]))
 
 // Across cells: each library against `none` in the same cell (its comparison group), by the one
-// comparison (compareRuns): `throughputVsBaseline` (ratio of medians, its 95% interval, p,
+// comparison (compareRuns): `throughputVsBaseline` (ratio of medians, its interval, p,
 // verdict) and `throughputChangePct`, that ratio as a change in percent; `p99VsBaseline` likewise
 // for the p99 latency (lower is better).
 function relate (entries, { runsOf, comparisonGroupKey, valueOf }) {

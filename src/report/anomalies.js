@@ -1,0 +1,132 @@
+import semver from 'semver'
+import { cellKey, dimensionValue, ofType } from '../results/model.js'
+import { median } from '../stats.js'
+import { formatCount, formatMs, libraryName, transportTitle, unique, workerLabel } from './labels.js'
+
+// Patterns in the runs that a reader would otherwise take for noise or for a fast library, found by
+// rules over the data (never a figure written down here), each explained where an explanation is
+// known: KNOWN, keyed by library, version range, transport and pattern, with the upstream issue.
+
+// A pattern's explanation where one is known. `range` is a semver range of the library's version;
+// `transport` (optional) narrows it. Text says why, `upstream` where it is tracked.
+export const KNOWN = [
+  {
+    lib: 'winston',
+    range: '>=3.0.0 <3.19.0',
+    transport: 'file',
+    pattern: 'constant-loss',
+    text: 'the File transport emits `finish` when its internal stream drains, before the file write completes, so the lines still in flight when the logger ends never reach the file; fixed in winston 3.19.0',
+    upstream: ['https://github.com/winstonjs/winston/issues/1504', 'https://github.com/winstonjs/winston/pull/2594']
+  }
+]
+
+// Two groups of runs this far apart (the slower group's fastest over the faster group's slowest) are
+// two behaviours, not spread.
+export const BIMODAL_GAP = 2
+// A runtime this many times slower than Node on the same cell is a finding of its own.
+export const RUNTIME_FACTOR = 3
+
+// Every pattern found: { pattern, cell (a record of it), where (words), text, explanation }.
+export function findAnomalies (dataset) {
+  const runs = ofType(dataset.runs, 'run')
+  const cells = new Map()
+  for (const run of runs) {
+    const key = cellKey(run)
+    if (!cells.has(key)) cells.set(key, [])
+    cells.get(key).push(run)
+  }
+  const found = []
+  for (const cellRuns of cells.values()) {
+    const ok = cellRuns.filter((r) => r.ok)
+    const first = cellRuns[0]
+    const constant = constantLoss(ok)
+    if (constant) found.push(explain({ pattern: 'constant-loss', cell: first, text: constant }))
+    const modes = bimodal(ok.map((r) => r.doneMs))
+    // The slowest single call sampled, where the runs timed calls: a stall shows there too.
+    const slowest = Math.max(0, ...ok.map((r) => r.callLatencyNs?.max ?? 0))
+    if (modes) found.push(explain({ pattern: 'bimodal', cell: first, text: `${modes}${slowest > 0 ? `; the slowest single call sampled took ${formatMs(slowest / 1e6)} ms` : ''}` }))
+  }
+  found.push(...slowRuntimes(cells))
+  return found
+}
+
+// Every finished run lost exactly the same number of events (at least two runs): a count that does
+// not vary is not the machine's noise but something the library or its transport does every time.
+function constantLoss (ok) {
+  const expected = (r) => r.expected ?? r.sent
+  const counted = ok.filter((r) => r.received != null && expected(r) != null)
+  if (counted.length < 2 || counted.length < ok.length) return null
+  const lost = counted.map((r) => expected(r) - r.received)
+  if (!(lost[0] > 0) || lost.some((n) => n !== lost[0])) return null
+  const workers = counted[0].cpus
+  const perWorker = workers > 1 && lost[0] % workers === 0 ? ` (${formatCount(lost[0] / workers)} per worker)` : ''
+  return `receives exactly ${formatCount(counted[0].received)} of ${formatCount(expected(counted[0]))} events in every one of its ${counted.length} runs: ${formatCount(lost[0])} lost each time${perWorker}, a deterministic loss rather than noise`
+}
+
+// The runs fall in two groups with a gap of BIMODAL_GAP× between them: their median would describe
+// neither. null below 3 runs.
+export function bimodal (values) {
+  const xs = values.filter((v) => typeof v === 'number' && v > 0).sort((a, b) => a - b)
+  if (xs.length < 3) return null
+  let at = -1
+  let widest = 1
+  for (let i = 1; i < xs.length; i++) {
+    const gap = xs[i] / xs[i - 1]
+    if (gap > widest) [widest, at] = [gap, i]
+  }
+  if (widest < BIMODAL_GAP) return null
+  const group = (list) => (list.length === 1 ? `1 run at ${formatMs(list[0])} ms` : `${list.length} runs at ${formatMs(list[0])}–${formatMs(list[list.length - 1])} ms`)
+  return `its done times fall in two groups, ${group(xs.slice(0, at))} and ${group(xs.slice(at))} (${widest.toFixed(1)}× apart): two behaviours, not spread, so its median and interval describe neither`
+}
+
+// The same library, transport, workers and workload under another runtime, RUNTIME_FACTOR× or more
+// slower than under Node: by the medians of done.
+function slowRuntimes (cells) {
+  const found = []
+  const entries = [...cells.values()].map((runs) => ({ first: runs[0], done: runs.filter((r) => r.ok).map((r) => r.doneMs).filter((v) => v > 0) })).filter((e) => e.done.length)
+  const runtimeOf = (r) => String(dimensionValue(r, 'runtime') ?? '')
+  const sameCell = (a, b) => cellKey(a, { except: ['runtime'] }) === cellKey(b, { except: ['runtime'] })
+  for (const other of entries.filter((e) => runtimeOf(e.first) && !runtimeOf(e.first).startsWith('node'))) {
+    const nodes = entries.filter((e) => e !== other && runtimeOf(e.first).startsWith('node') && sameCell(e.first, other.first))
+    if (!nodes.length) continue
+    const factors = nodes.map((n) => median(other.done) / median(n.done))
+    if (Math.min(...factors) < RUNTIME_FACTOR) continue
+    const [low, high] = [Math.min(...factors), Math.max(...factors)]
+    const range = high / low < 1.05 ? `${low.toFixed(1)}×` : `${low.toFixed(1)}–${high.toFixed(1)}×`
+    found.push(explain({ pattern: 'slow-runtime', cell: other.first, text: `under ${runtimeOf(other.first)} takes ${range} as long to done as under ${unique(nodes.map((n) => runtimeOf(n.first))).join(', ')} (medians of done): the runtime, not the library, sets this time` }))
+  }
+  return found
+}
+
+function explain (anomaly) {
+  const { lib, libVersion, transport } = anomaly.cell
+  const known = KNOWN.find((k) => k.lib === lib && k.pattern === anomaly.pattern && (!k.transport || k.transport === transport) &&
+    libVersion && semver.valid(libVersion) && semver.satisfies(libVersion, k.range))
+  return {
+    ...anomaly,
+    where: `${libraryName(anomaly.cell)}${anomaly.cell.libRange == null && libVersion ? ` ${libVersion}` : ''}, ${transportTitle(transport)}, ${workerLabel(anomaly.cell.cpus)}${dimensionValue(anomaly.cell, 'workload') !== 'string' ? `, ${dimensionValue(anomaly.cell, 'workload')} workload` : ''}${dimensionValue(anomaly.cell, 'runtime') ? `, ${dimensionValue(anomaly.cell, 'runtime')}` : ''}`,
+    explanation: known ? { text: known.text, upstream: known.upstream } : null
+  }
+}
+
+// One markdown list item per pattern, with its explanation or "not known".
+export function anomalyList (anomalies) {
+  return anomalies.map((a) => {
+    const why = a.explanation
+      ? ` Why: ${a.explanation.text} (${a.explanation.upstream.map((url) => `[${url.replace('https://github.com/', '').replace('/issues/', '#').replace('/pull/', ' PR #')}](${url})`).join(', ')}).`
+      : ' Why: not known; no upstream issue is known to log-bench for it.'
+    return `- **${escapeMarkdown(a.where)}** ${escapeMarkdown(a.text)}.${why}`
+  }).join('\n')
+}
+
+// The Anomalies section of a page.
+export function anomalyBlocks (anomalies) {
+  if (!anomalies.length) return []
+  return [{ heading: 'Anomalies' }, 'Patterns in the runs that the tables alone would hide, found by rules over the runs (a loss identical in every run, runs in two groups, a runtime several times slower than Node), each with its explanation where one is known.', anomalyList(anomalies)]
+}
+
+// Text from results files inside markdown written by hand: every mark that could start a link, an
+// emphasis, code, HTML or a table cell is escaped.
+export function escapeMarkdown (text) {
+  return String(text).replace(/[\\`*_[\]<>|#]/g, (ch) => `\\${ch}`)
+}
