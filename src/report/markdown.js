@@ -81,6 +81,13 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
   return { blocks: out, charts, detailPages }
 }
 
+// The sections with runs of their types in this dataset, in page order: first those placed at the
+// top (before the Hardware and Software table), then the others.
+export function shownSections (dataset, sections = SECTIONS) {
+  const shown = sections.filter((section) => dataset.runs.some((r) => section.types.includes(dimensionValue(r, 'type'))))
+  return [...shown.filter((s) => s.placement === 'top'), ...shown.filter((s) => s.placement !== 'top')]
+}
+
 // A section that finds its runs malformed throws a UsageError; the reader needs to know which file.
 export function renderSection (section, dataset, ctx) {
   try {
