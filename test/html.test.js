@@ -262,7 +262,11 @@ describe('the HTML page in headless chromium', { skip: chromiumSkip }, () => {
       assert.equal(await visibleMarks(), before)
 
       // Sorting: a figures column ascending (a click), then descending (Enter on the focused header).
-      const sortable = await page.evaluateHandle(() => [...document.querySelectorAll('main table')].find((table) => table.tBodies[0].rows.length >= 3 && table.querySelector('th.r')))
+      // The first table whose first right-aligned column holds 3 figures or more (the summary's findings may hold words).
+      const sortable = await page.evaluateHandle(() => [...document.querySelectorAll('main table')].find((table) => {
+        const i = [...table.tHead.rows[0].cells].findIndex((th) => th.classList.contains('r'))
+        return i >= 0 && [...table.tBodies[0].rows].filter((row) => /^[+\u2212-]?\d/.test(row.cells[i]?.textContent.trim() ?? '')).length >= 3
+      }))
       assert.ok(sortable.asElement(), 'a table of figures with 3 rows or more')
       const column = await sortable.evaluate((table) => [...table.tHead.rows[0].cells].findIndex((th) => th.classList.contains('r')))
       const numbers = () => sortable.evaluate((table, i) => [...table.tBodies[0].rows].map((row) => Number(row.cells[i].textContent.trim().replace(/\u2212/g, '-').replace(/,/g, '').match(/^[+-]?\d+(\.\d+)?/)?.[0])).filter(Number.isFinite), column)
