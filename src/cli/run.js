@@ -24,6 +24,7 @@ import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-optio
 import { defaultOutput, outputFile, positiveInt, refuseToReplace, scenarioOutput } from './validate.js'
 import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
+import { DEFAULT_ENDING } from '../engine/endings.js'
 
 export const command = 'run'
 export const describe = 'Time loggers: fork workers that each log --events events, wait until every byte landed, verify every event'
@@ -56,11 +57,12 @@ export async function parseRunOptions (argv) {
     cpus: given.cpus,
     events: given.events,
     rate: given.rate,
+    endings: given.ending,
     runs: given.runs,
     sizes: (given.size ?? [null]).map((size) => ({ payload: payloadOfSize(size) })),
     timeoutMs: given.timeout * 1000,
     maxOldSpaceSize: given.maxOldSpaceSize,
-    receiverOptions: { ...await parseSyslogOptions(argv, given.transport), pipeBytes: given.pipeBytes == null ? 0 : pipeBytesOption(given.pipeBytes, given.transport) },
+    receiverOptions: { ...await parseSyslogOptions(argv, given.transport), pipeBytes: given.pipeBytes == null ? 0 : pipeBytesOption(given.pipeBytes, given.transport), ...slowReceiverOptions(given) },
     dir: given.dir
   }
 }
@@ -76,6 +78,9 @@ function describeOptions (options) {
     cpus: options.cpus,
     events: options.events,
     ...(options.rate ? { rate: options.rate } : {}),
+    ...(options.endings.length === 1 && options.endings[0] === DEFAULT_ENDING ? {} : { endings: options.endings }),
+    ...(options.receiverOptions.receiverRate ? { receiverRate: options.receiverOptions.receiverRate } : {}),
+    ...(options.receiverOptions.receiverStallMs ? { receiverStallMs: options.receiverOptions.receiverStallMs } : {}),
     runs: options.runs,
     sizes: options.sizes.map((s) => Buffer.byteLength(s.payload)),
     timeoutSeconds: options.timeoutMs / 1000,
@@ -234,6 +239,15 @@ function parseBaseline (argv, plan) {
   const isBaseline = baselineMatcher(baseline.trim())
   if (!plan.cells.some((c) => isBaseline(c.common))) throw new UsageError(`--baseline must be one of the libraries this run measures (${names.join(', ')}), got "${baseline}"`)
   return { baseline: baseline.trim(), alpha, noise: noise ?? DEFAULT_NOISE }
+}
+
+// --receiver-rate and --receiver-stall slow the console's reader (src/sinks/slow-reader.js); they
+// apply to the console cells of the plan only.
+function slowReceiverOptions (given) {
+  const asked = [given.receiverRate != null && '--receiver-rate', given.receiverStall != null && '--receiver-stall'].filter(Boolean)
+  if (!asked.length) return {}
+  if (!given.transport.includes('console')) throw new UsageError(`${asked.join(' and ')} apply to the console transport only (its reader is slowed): add --transport console`)
+  return { receiverRate: given.receiverRate ?? null, receiverStallMs: given.receiverStall ?? null }
 }
 
 // --pipe-bytes: a whole number of bytes from 4096 to the system's pipe-max-size, console only.
