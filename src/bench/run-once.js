@@ -267,7 +267,9 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
     sinkUdpQueuedBytesMax: outcome.counts.sinkUdpQueuedBytesMax ?? null,
     workerExits: workerExits(state, cpus),
     consoleReader: outcome.counts.consoleReader ?? null,
-    pipeBytes: outcome.counts.pipeBytes ?? null
+    pipeBytes: outcome.counts.pipeBytes ?? null,
+    stdoutBytes: outcome.counts.stdoutBytes ?? null,
+    afterStallMs: outcome.counts.afterStallMs ?? null
   }
 }
 

@@ -246,7 +246,7 @@ function parseBaseline (argv, plan) {
 function slowReceiverOptions (given) {
   const asked = [given.receiverRate != null && '--receiver-rate', given.receiverStall != null && '--receiver-stall'].filter(Boolean)
   if (!asked.length) return {}
-  if (!given.transport.includes('console')) throw new UsageError(`${asked.join(' and ')} apply to the console transport only (its reader is slowed): add --transport console`)
+  if (!given.transport.includes('console')) throw new UsageError(`${asked.join(' and ')} ${asked.length > 1 ? 'apply' : 'applies'} to the console transport only (its reader is slowed): add --transport console`)
   return { receiverRate: given.receiverRate ?? null, receiverStallMs: given.receiverStall ?? null }
 }
 

@@ -38,8 +38,11 @@ export function pipeReaderName () {
   return nativePipeReader() ? 'native' : 'node'
 }
 
-export function createPipeReceiver ({ workers, events, payload, workload, dir, pipeBytes: wantedPipeBytes = 0 }) {
-  const native = nativePipeReader()
+// --receiver-rate and --receiver-stall: a slow consumer is node's stream reader, paused and resumed
+// (pausedReader); the native reader drains at kernel speed and has no brake.
+export function createPipeReceiver ({ workers, events, payload, workload, dir, pipeBytes: wantedPipeBytes = 0, receiverRate = null, receiverStallMs = null }) {
+  const slow = receiverRate || receiverStallMs ? { rate: receiverRate, stallMs: receiverStallMs, stallAfterLines: Math.ceil(events / 10) } : null
+  const native = slow ? null : nativePipeReader()
   const captureOf = (workerId) => path.join(dir, `stdout-w${workerId}.log`)
   const readers = []
   let pipeBytes = null
@@ -70,7 +73,8 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
     attach (workerId, child) {
       if (native) return
       const fd = fs.openSync(captureOf(workerId), 'wx', 0o600)
-      const reader = { fd, lastDataNs: null, bytes: 0, lines: 0, error: null }
+      const reader = { fd, lastDataNs: null, bytes: 0, lines: 0, error: null, stallEndNs: null }
+      const brake = slow ? pausedReader(child.stdout, reader, slow) : null
       reader.ended = new Promise((resolve) => {
         child.stdout.on('data', (chunk) => {
           reader.lastDataNs = process.hrtime.bigint()
@@ -81,6 +85,7 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
           } catch (err) {
             reader.error ??= `writing the capture file: ${err.message}`
           }
+          brake?.(chunk)
         })
         child.stdout.once('close', () => {
           fs.closeSync(fd)
@@ -115,6 +120,8 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
       const files = Array.from({ length: workers }, (_, workerId) => captureOf(workerId))
       const { received, duplicates, corrupt } = await verifyFiles(files, { workers, events, payload, workload })
       const lastArrivalNs = ends.reduce((latest, end) => (end?.lastDataNs && (latest === null || end.lastDataNs > latest) ? end.lastDataNs : latest), null)
+      const stallEnds = ends.map((end) => end?.stallEndNs).filter(Boolean)
+      const lastStallEndNs = stallEnds.length ? stallEnds.reduce((a, b) => (b > a ? b : a)) : null
       return {
         sent,
         received,
@@ -123,7 +130,10 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
         dropRate: dropRate(sent, received),
         lastArrivalNs,
         consoleReader: native ? 'native' : 'node',
-        pipeBytes: native ? pipeBytes : null
+        pipeBytes: native ? pipeBytes : null,
+        stdoutBytes: ends.reduce((sum, end) => sum + (end?.bytes ?? 0), 0),
+        // From the end of the (last) stall to the last arrival: how long the logger took to catch up.
+        afterStallMs: lastStallEndNs && lastArrivalNs ? Math.max(0, Number(lastArrivalNs - lastStallEndNs) / 1e6) : null
       }
     },
     async stop () {
@@ -136,6 +146,38 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
       }
       await Promise.all(readers.map((r) => r?.ended))
     }
+  }
+}
+
+// Slows one worker's stdout reader. rate: no faster than `rate` bytes a second from its first byte
+// on; a chunk counts as read when the rate would have let it be read (lastDataNs), and the stream is
+// paused until then. stallMs: once stallAfterLines lines arrived, nothing is read for stallMs, then
+// reading goes on (at the rate, or at full speed). Nothing is read meanwhile, so the socket's buffer
+// fills and the logger meets a full stdout, as behind a stalled `| consumer`.
+function pausedReader (stream, reader, { rate, stallMs, stallAfterLines }) {
+  let firstNs = null
+  let stalled = !stallMs
+  let pausedNs = 0n
+  return (chunk) => {
+    const nowNs = process.hrtime.bigint()
+    firstNs ??= nowNs
+    let waitMs = 0
+    if (rate) {
+      const dueNs = firstNs + pausedNs + BigInt(Math.round((reader.bytes / rate) * 1e9))
+      if (dueNs > nowNs) {
+        reader.lastDataNs = dueNs
+        waitMs = Number(dueNs - nowNs) / 1e6
+      }
+    }
+    if (!stalled && reader.lines >= stallAfterLines) {
+      stalled = true
+      reader.stallEndNs = (reader.lastDataNs > nowNs ? reader.lastDataNs : nowNs) + BigInt(stallMs) * 1_000_000n
+      waitMs += stallMs
+      pausedNs = BigInt(stallMs) * 1_000_000n
+    }
+    if (waitMs <= 0) return
+    stream.pause()
+    setTimeout(() => stream.resume(), Math.ceil(waitMs))
   }
 }
 
