@@ -88,3 +88,16 @@ test('--receiver-rate and --receiver-stall are refused without the console trans
   assert.equal(result.code, 2)
   assert.match(result.stderr, /--receiver-stall applies to the console transport only/)
 })
+
+test('--ending return: a process the logger keeps alive is ended after 5 s and recorded as keptAlive, its events counted', async () => {
+  const runs = await runEndings(['--lib', `${path.join(ADAPTERS, 'keeps-alive.js')},raw`, '--transport', 'file', '--events', '1000', '--ending', 'return'])
+  const alive = runs.find((r) => r.lib === 'keeps-alive')
+  assert.equal(alive.ok, true, alive.error)
+  assert.equal(alive.keptAlive, true)
+  assert.deepEqual(alive.workerExits, [{ code: null, signal: 'SIGKILL' }])
+  assert.equal(alive.received, 1000)
+  assert.ok(alive.doneMs >= 5000, `done ${alive.doneMs}`)
+  const raw = runs.find((r) => r.lib === 'raw')
+  assert.equal(raw.keptAlive, false)
+  assert.deepEqual(raw.workerExits, [{ code: 0, signal: null }])
+})

@@ -22,6 +22,9 @@ const LIVE_EVERY_MS = 500
 export const DEFAULT_CALL_TIMING = { sampleEvery: 32 }
 
 const ms = (fromNs, toNs) => Number(toNs - fromNs) / 1e6
+// --ending return: a process that has not ended by itself this long after its last call is held
+// alive by the logger (an open socket, a timer); it is ended with SIGKILL and recorded as keptAlive.
+export const RETURN_LIMIT_MS = 5000
 
 // Starts the transport's receiving end in the run's directory. One that cannot start (e.g.
 // rsyslogd failing) is the run's failure with the reason, { error }, not the harness's; the
@@ -45,7 +48,7 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
   const beganNs = process.hrtime.bigint()
   const dir = makeRunDir(baseDir)
   const workers = []
-  const state = { releasedNs: null, started: new Map(), unblocked: new Map(), held: new Map(), closed: new Map(), exits: new Map(), heap: new Map(), leftBehind: [] }
+  const state = { releasedNs: null, started: new Map(), unblocked: new Map(), held: new Map(), closed: new Map(), exits: new Map(), keptAlive: new Set(), heap: new Map(), leftBehind: [] }
   const { receiver, error } = await openReceiver(transport, { workers: cpus, events, payload, workload, dir, ...receiverOptions })
   if (error) return judgeArrivals(finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify, rate, ending }), { workload, events })
   let sampler = null
@@ -102,6 +105,7 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
         heapOf: () => [...state.heap.values()].reduce((a, b) => a + b, 0)
       })
       if (onLive) liveTimer = setInterval(() => onLive({ elapsedMs: ms(state.releasedNs, process.hrtime.bigint()), rssBytes: sampler.latestRssBytes(), ...receiver.progress?.() }), LIVE_EVERY_MS)
+      if (ending === 'return') await endKeptAlive(workers, state, watch)
       await watch.until(() => workers.every((w) => w.exited && w.closed),
         () => (state.unblocked.size < cpus ? 'logging' : ending === 'close' ? 'waiting for the logger\'s close() to resolve' : `waiting for the worker to end (--ending ${ending})`))
       // Before counting: a helper holding a worker's stdout would keep the console pipe open.
@@ -122,6 +126,24 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
     } finally {
       watch.dispose()
     }
+  }
+}
+
+// Once every worker has logged, gives each RETURN_LIMIT_MS to end by itself, then ends the rest.
+async function endKeptAlive (workers, state, watch) {
+  await watch.until(() => workers.every((w) => w.closed), 'logging')
+  const lastNs = [...state.unblocked.values()].reduce((a, b) => (b > a ? b : a))
+  const waitMs = RETURN_LIMIT_MS - ms(lastNs, process.hrtime.bigint())
+  let timer
+  await Promise.race([
+    watch.until(() => workers.every((w) => w.exited), 'waiting for the worker to end by itself (--ending return)'),
+    new Promise((resolve) => { timer = setTimeout(resolve, Math.max(0, waitMs)) })
+  ])
+  clearTimeout(timer)
+  for (const w of workers) {
+    if (w.exited || w.child.exitCode !== null || w.child.signalCode !== null) continue
+    state.keptAlive.add(w.workerId)
+    w.child.kill('SIGKILL')
   }
 }
 
@@ -266,6 +288,7 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
     sinkNice: outcome.counts.sinkNice ?? null,
     sinkUdpQueuedBytesMax: outcome.counts.sinkUdpQueuedBytesMax ?? null,
     workerExits: workerExits(state, cpus),
+    keptAlive: ending === 'return' ? state.keptAlive.size > 0 : null,
     consoleReader: outcome.counts.consoleReader ?? null,
     pipeBytes: outcome.counts.pipeBytes ?? null,
     stdoutBytes: outcome.counts.stdoutBytes ?? null,

@@ -5,14 +5,17 @@ import { UsageError } from '../errors.js'
 import { loadResults } from '../results/read.js'
 import { resultsReadme } from './results-readme.js'
 import { readReference } from './then-and-now.js'
+import { SECTIONS } from './sections.js'
 
 // Several results pages from several results files, listed in one pages file (results/pages.json):
 //   { "pages": [ { "out": "results/README.md", "results": ["results/seed-article.json"],
-//                  "title": "…", "label": "…", "images": "images", "reference": "results/reference/….json" } ] }
+//                  "title": "…", "label": "…", "images": "images", "reference": "results/reference/….json",
+//                  "sections": ["durability"] } ] }
+// sections (optional): the report sections the page shows, by name (src/report/sections.js); all by default.
 // Paths are relative to the current directory (the repository's root), like a scenario's output.
 // Every page links to the others; a new page is one more entry.
 
-const KEYS = ['$comment', 'out', 'results', 'title', 'label', 'images', 'reference']
+const KEYS = ['$comment', 'out', 'results', 'title', 'label', 'images', 'reference', 'sections']
 
 export function readPages (file) {
   const doc = readJsonFile(file, { what: 'a pages file (results/pages.json)' })
@@ -30,6 +33,8 @@ export function readPages (file) {
     for (const key of ['title', 'label', 'images', 'reference']) {
       if (page[key] !== undefined && typeof page[key] !== 'string') throw new UsageError(`${where}.${key} must be a string`)
     }
+    const names = SECTIONS.map((s) => s.name)
+    if (page.sections !== undefined && (!Array.isArray(page.sections) || page.sections.length === 0 || page.sections.some((s) => !names.includes(s)))) throw new UsageError(`${where}.sections must be a list of report sections (${names.join(', ')})`)
     // A pages file names files of the repository it is run from, to read and to write: none elsewhere.
     const paths = [['out', page.out], ['images', page.images], ['reference', page.reference], ...page.results.map((r, j) => [`results[${j}]`, r])]
     for (const [key, value] of paths) {
@@ -42,7 +47,8 @@ export function readPages (file) {
       title: page.title ?? 'log-bench results',
       label: page.label ?? page.title ?? path.basename(page.out, '.md'),
       images: page.images ?? 'images',
-      reference: page.reference ?? null
+      reference: page.reference ?? null,
+      sections: page.sections ? SECTIONS.filter((s) => page.sections.includes(s.name)) : SECTIONS
     }
   })
 }
@@ -61,7 +67,7 @@ export function writePages (pages, { checkOutput = () => {} } = {}) {
     written.push(...resultsReadme.write(dataset, {
       out: path.resolve(page.out),
       images: path.resolve(page.images),
-      page: { title: page.title, nav: navOf(pages, page), reference }
+      page: { title: page.title, nav: navOf(pages, page), reference, sections: page.sections }
     }))
   }
   return written
