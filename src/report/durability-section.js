@@ -18,19 +18,21 @@ const MB = 1024 * 1024
 // The endings the summary speaks of, as the issue's question puts them, and the recipe that fixes SIGTERM.
 const ASKED = [['exit', 'on process.exit()'], ['uncaught', 'on an uncaught exception'], ['sigterm', 'on SIGTERM']]
 
+const HOW_TO_READ = [
+  '- _kept N of M_: events that arrived intact at the receiving end, counted one by one, of those logged; a range where the runs of a cell kept different counts (a race: a pipe full or not when the process went). _never ended_: under _return_ the process had not ended by itself 5 s after its last call (the logger keeps the event loop alive); log-bench ended it with SIGKILL.',
+  `- Endings: ${ENDINGS.map((e) => `_${e.title}_ (${e.name}): ${e.describe}`).join('; ')}.`
+]
+
 export const durabilitySection = {
   name: 'durability',
   types: ['run'],
   placement: 'top',
-  howToRead: [
-    '- _kept N of M_: events that arrived intact at the receiving end, counted one by one, of those logged; a range where the runs of a cell kept different counts (a race: a pipe full or not when the process went). _never ended_: under _return_ the process had not ended by itself 5 s after its last call (the logger keeps the event loop alive); log-bench ended it with SIGKILL.',
-    `- Endings: ${ENDINGS.map((e) => `_${e.title}_ (${e.name}): ${e.describe}`).join('; ')}.`
-  ],
   render (dataset, ctx) {
     const runs = ofType(dataset.runs, 'run')
     if (!runs.some((r) => endingOf(r) !== 'close' || slowed(r))) return { blocks: [], charts: [] }
     const ended = runs.filter((r) => !slowed(r))
-    const out = [{ heading: 'Do the logs survive?' }]
+    // Said here, not under "How to read the numbers": that part is shown on every page with runs.
+    const out = [{ heading: 'Do the logs survive?' }, HOW_TO_READ.join('\n')]
     const charts = []
     if (ended.some((r) => endingOf(r) !== 'close')) out.push(...endingsBlocks(ended))
     const stalled = runs.filter((r) => r.receiverStallMs != null)
