@@ -130,7 +130,7 @@ function run (logger, floorNs) {
       }
     }
     if (config.ending && config.ending !== 'close') return endProcess(config.ending, figures('ended', now()))
-    logger.close().then(
+    closed(logger).then(
       () => process.send(figures('closed', now()), () => process.exit(0)),
       (err) => fail('close', err))
   }
@@ -170,8 +170,13 @@ function endProcess (ending, figures) {
 // adapter's close(), which resolves when the library says everything is written), then exit.
 function onSigtermClose (logger) {
   process.once('SIGTERM', () => {
-    logger.close().then(() => process.exit(0), (err) => fail('close', err))
+    closed(logger).then(() => process.exit(0), (err) => fail('close', err))
   })
+}
+
+// The adapter's close() as a promise, whatever it returns or throws.
+function closed (logger) {
+  return new Promise((resolve) => resolve(logger.close()))
 }
 
 main().catch((err) => fail('setup', err))
