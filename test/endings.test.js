@@ -83,10 +83,10 @@ test('--receiver-stall on console: nothing is read for the stall, every event st
   assert.ok(run.afterStallMs >= 0 && run.afterStallMs < run.doneMs, `afterStallMs ${run.afterStallMs}`)
 })
 
-test('--receiver-rate and --receiver-stall are refused without the console transport', async () => {
+test('--receiver-rate and --receiver-stall are refused without the console or tcp transport', async () => {
   const result = await runCli(['run', '--lib', 'raw', '--transport', 'file', '--receiver-stall', '100', '--out', path.join(tmpDir(), 'x.json')])
   assert.equal(result.code, 2)
-  assert.match(result.stderr, /--receiver-stall applies to the console transport only/)
+  assert.match(result.stderr, /--receiver-stall applies to the console and tcp transports only/)
 })
 
 test('--ending return: a process the logger keeps alive is ended after 5 s and recorded as keptAlive, its events counted', async () => {
@@ -100,4 +100,14 @@ test('--ending return: a process the logger keeps alive is ended after 5 s and r
   const raw = runs.find((r) => r.lib === 'raw')
   assert.equal(raw.keptAlive, false)
   assert.deepEqual(raw.workerExits, [{ code: 0, signal: null }])
+})
+
+test('--receiver-stall on syslog TCP: the embedded sink stops reading each connection, waits out the stall before it settles, and counts every event', async () => {
+  const runs = await runEndings(['--lib', 'raw', '--transport', 'tcp', '--events', '20000', '--receiver-stall', '700'])
+  const [run] = runs
+  assert.equal(run.ok, true, run.error)
+  assert.equal(run.receiverStallMs, 700)
+  assert.equal(run.received, 20000)
+  assert.ok(run.doneMs >= 700, `done ${run.doneMs} ms`)
+  assert.ok(run.afterStallMs >= 0 && run.afterStallMs < run.doneMs, `afterStallMs ${run.afterStallMs}`)
 })

@@ -21,7 +21,8 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
           for (const workers of cpus) {
             // Each size under each ending (a loop of its own would re-indent the cell below).
             for (const { payload, ending } of sizes.flatMap((size) => endings.map((ending) => ({ ...size, ending })))) {
-              const slow = transport === 'console' ? slowReceiver(receiverOptions) : {}
+              const sink = receiverOptions.sinkName?.(transport) ?? defaultSink(transport)
+              const slow = SLOWED_SINKS.includes(sink) ? slowReceiver(receiverOptions) : {}
               const common = {
                 type: 'run',
                 lib: lib.name,
@@ -31,7 +32,7 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
                 ...(lib.range != null ? { libRange: lib.range } : {}),
                 runtime: runtime.label,
                 transport,
-                sink: receiverOptions.sinkName?.(transport) ?? defaultSink(transport),
+                sink,
                 cpus: workers,
                 events,
                 size: Buffer.byteLength(payload),
@@ -58,6 +59,10 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
   }
   return cells
 }
+
+// The receiving ends that --receiver-rate and --receiver-stall can slow: the console's stream
+// reader and the embedded sink's TCP connections (src/sinks/slow-reader.js).
+const SLOWED_SINKS = ['pipe', 'embedded-tcp']
 
 // Only what was asked for: a record at full speed has neither field.
 function slowReceiver ({ receiverRate = null, receiverStallMs = null }) {

@@ -241,12 +241,12 @@ function parseBaseline (argv, plan) {
   return { baseline: baseline.trim(), alpha, noise: noise ?? DEFAULT_NOISE }
 }
 
-// --receiver-rate and --receiver-stall slow the console's reader (src/sinks/slow-reader.js); they
-// apply to the console cells of the plan only.
+// --receiver-rate and --receiver-stall slow the console's reader and the embedded sink's TCP
+// reading (src/sinks/slow-reader.js); they apply to those cells of the plan only.
 function slowReceiverOptions (given) {
   const asked = [given.receiverRate != null && '--receiver-rate', given.receiverStall != null && '--receiver-stall'].filter(Boolean)
   if (!asked.length) return {}
-  if (!given.transport.includes('console')) throw new UsageError(`${asked.join(' and ')} ${asked.length > 1 ? 'apply' : 'applies'} to the console transport only (its reader is slowed): add --transport console`)
+  if (!given.transport.includes('console') && !given.transport.includes('tcp')) throw new UsageError(`${asked.join(' and ')} ${asked.length > 1 ? 'apply' : 'applies'} to the console and tcp transports only (their reading is slowed): add --transport console or tcp`)
   return { receiverRate: given.receiverRate ?? null, receiverStallMs: given.receiverStall ?? null }
 }
 

@@ -4,6 +4,7 @@ import { RunFailure } from '../errors.js'
 import { loadNative, nativeAbsence } from '../native.js'
 import { dropRate } from './verifier.js'
 import { verifyFiles } from './verify-files.js'
+import { slowReader, slowReading } from './slow-reader.js'
 
 // console transport: each worker's stdout is a pipe whose other end only drains, as `cat > file`
 // would, into a capture file in the run's directory; the lines are checked from that file after
@@ -39,9 +40,9 @@ export function pipeReaderName () {
 }
 
 // --receiver-rate and --receiver-stall: a slow consumer is node's stream reader, paused and resumed
-// (pausedReader); the native reader drains at kernel speed and has no brake.
+// (slow-reader.js); the native reader drains at kernel speed and has no brake.
 export function createPipeReceiver ({ workers, events, payload, workload, dir, pipeBytes: wantedPipeBytes = 0, receiverRate = null, receiverStallMs = null }) {
-  const slow = receiverRate || receiverStallMs ? { rate: receiverRate, stallMs: receiverStallMs, stallAfterLines: Math.ceil(events / 10) } : null
+  const slow = slowReading({ receiverRate, receiverStallMs, events })
   const native = slow ? null : nativePipeReader()
   const captureOf = (workerId) => path.join(dir, `stdout-w${workerId}.log`)
   const readers = []
@@ -74,7 +75,7 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
       if (native) return
       const fd = fs.openSync(captureOf(workerId), 'wx', 0o600)
       const reader = { fd, lastDataNs: null, bytes: 0, lines: 0, error: null, stallEndNs: null }
-      const brake = slow ? pausedReader(child.stdout, reader, slow) : null
+      const brake = slow ? slowReader(child.stdout, reader, slow) : null
       reader.ended = new Promise((resolve) => {
         child.stdout.on('data', (chunk) => {
           reader.lastDataNs = process.hrtime.bigint()
@@ -85,7 +86,7 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
           } catch (err) {
             reader.error ??= `writing the capture file: ${err.message}`
           }
-          brake?.(chunk)
+          brake?.()
         })
         child.stdout.once('close', () => {
           fs.closeSync(fd)
@@ -146,38 +147,6 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
       }
       await Promise.all(readers.map((r) => r?.ended))
     }
-  }
-}
-
-// Slows one worker's stdout reader. rate: no faster than `rate` bytes a second from its first byte
-// on; a chunk counts as read when the rate would have let it be read (lastDataNs), and the stream is
-// paused until then. stallMs: once stallAfterLines lines arrived, nothing is read for stallMs, then
-// reading goes on (at the rate, or at full speed). Nothing is read meanwhile, so the socket's buffer
-// fills and the logger meets a full stdout, as behind a stalled `| consumer`.
-function pausedReader (stream, reader, { rate, stallMs, stallAfterLines }) {
-  let firstNs = null
-  let stalled = !stallMs
-  let pausedNs = 0n
-  return (chunk) => {
-    const nowNs = process.hrtime.bigint()
-    firstNs ??= nowNs
-    let waitMs = 0
-    if (rate) {
-      const dueNs = firstNs + pausedNs + BigInt(Math.round((reader.bytes / rate) * 1e9))
-      if (dueNs > nowNs) {
-        reader.lastDataNs = dueNs
-        waitMs = Number(dueNs - nowNs) / 1e6
-      }
-    }
-    if (!stalled && reader.lines >= stallAfterLines) {
-      stalled = true
-      reader.stallEndNs = (reader.lastDataNs > nowNs ? reader.lastDataNs : nowNs) + BigInt(stallMs) * 1_000_000n
-      waitMs += stallMs
-      pausedNs = BigInt(stallMs) * 1_000_000n
-    }
-    if (waitMs <= 0) return
-    stream.pause()
-    setTimeout(() => stream.resume(), Math.ceil(waitMs))
   }
 }
 
