@@ -4,6 +4,7 @@ import { codeSpan, escapeCell, figureColumns, strong } from './table.js'
 import { formatBytes, formatCount, formatMs, libraryName, transportTitle, unique } from './labels.js'
 import { dimensionValue, ofType } from '../results/model.js'
 import { ENDINGS, endingTitle } from '../engine/endings.js'
+import { transportDescriptor } from '../engine/transports.js'
 
 // The report section of durability (docs/durability.md): do the logs survive how processes really
 // end (--ending), and what does a logger do when its receiving end reads slowly or stalls
@@ -97,8 +98,7 @@ function endingsBlocks (runs) {
     if (parts.length) lines.push(`- **${escapeCell(lib)}**: ${parts.join('; ')}.`)
   }
   if (lines.length) out.push(lines.join('\n'))
-  const rawCells = transports.flatMap((t) => endings.map((e) => cell('raw', t, e))).filter((k) => k.kept !== null)
-  if (rawCells.length) out.push(rawCells.every(keptAll) ? '`raw` (every line written before its last call returns) kept every event under every ending measured: what any logger loses here, it loses by holding lines after the call returned.' : '`raw` lost events here: the harness, not the loggers, is then in question.')
+  out.push(...rawWords(transports, endings, cell))
   for (const transport of transports) {
     out.push({ heading: `${transportTitle(transport)}: kept of logged, per ending`, level: 3 })
     const columns = figureColumns(['Library', ...endings.map(endingTitle)])
@@ -110,6 +110,24 @@ function endingsBlocks (runs) {
     out.push({ columns, rows })
   }
   return out
+}
+
+// What raw, the plainest code, kept: on console and file it writes every line before its last call
+// returns, so a loss there would be the harness's; its syslog senders do not (TCP sends its last
+// 64 KiB batch in close(), UDP sends asynchronously), so an ending can lose their tail.
+function rawWords (transports, endings, cell) {
+  const measured = transports.map((t) => ({ t, cells: endings.map((e) => ({ e, k: cell('raw', t, e) })).filter(({ k }) => k.kept !== null) })).filter(({ cells }) => cells.length)
+  const keptEverywhere = measured.filter(({ cells }) => cells.every(({ k }) => keptAll(k)))
+  const lost = measured.filter(({ cells }) => !cells.every(({ k }) => keptAll(k)))
+  const words = []
+  if (keptEverywhere.length) words.push(`\`raw\` kept every event under every ending on ${keptEverywhere.map(({ t }) => transportTitle(t)).join(', ')}: it writes each line before its call returns, so what a logger loses there, it loses by holding lines after its call returned.`)
+  for (const { t, cells } of lost) {
+    const losses = cells.filter(({ k }) => !keptAll(k)).map(({ e, k }) => `${endingTitle(e)}: kept ${keptText(k)}`).join('; ')
+    words.push(transportDescriptor(t)?.syslog
+      ? `On ${transportTitle(t)} \`raw\` lost events too (${losses}): its syslog sender does not write every line before its last call returns (over TCP it sends its last batch of lines in close()), so an ending loses that tail.`
+      : `On ${transportTitle(t)} \`raw\` lost events (${losses}): it writes synchronously, so the harness, not the loggers, is in question there.`)
+  }
+  return words
 }
 
 // Under a stall: each library against its run at full speed (the same transport, events and ending).
