@@ -15,7 +15,7 @@ test('the durability section says per library what exit, uncaught and SIGTERM co
   runs.push(run('lossy', 'file', 'close', 100), run('lossy', 'file', 'exit', 0), run('lossy', 'file', 'uncaught', 100), run('lossy', 'file', 'sigterm', 40), run('lossy', 'file', 'sigterm', 60, { run: 2 }), run('lossy', 'file', 'sigterm-recipe', 100))
   runs.push(run('lossy', 'console', 'exit', 100), run('lossy', 'console', 'return', 100, { keptAlive: true }))
   const page = render(runs)
-  assert.match(page, /- \*\*lossy\*\*: on process\.exit\(\) it loses logs on Filesystem \(kept 0 of 100: nothing\); on an uncaught exception it keeps every event \(Filesystem\); on SIGTERM it loses logs on Filesystem \(kept 40–60 of 100\); its shutdown recipe on SIGTERM \(the flush it documents, then exit\) keeps every event; without close\(\) its process never ends by itself on Console/)
+  assert.match(page, /- \*\*lossy\*\*: on process\.exit\(\) it loses logs on Filesystem \(kept 0 of 100: nothing\); on an uncaught exception it keeps every event \(Filesystem\); on SIGTERM it loses logs on Filesystem \(kept 40–60 of 100\); its shutdown recipe on SIGTERM \(the flush it documents, then exit\) keeps every event \(Filesystem\); without close\(\) its process never ends by itself on Console/)
   assert.match(page, /`raw` kept every event under every ending on Console, Filesystem: it writes each line before its call returns/)
   assert.match(page, /\| lossy +\| +100 of 100 \| +— \| +\*\*0 of 100\*\* \|/)
   assert.match(page, /100 of 100, never ended/)

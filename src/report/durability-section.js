@@ -89,9 +89,15 @@ function endingsBlocks (runs) {
         : `${words} it keeps every event (${measured.map(transportTitle).join(', ')})`)
     }
     if (endings.includes('sigterm-recipe')) {
-      const recipe = transports.map((t) => ({ t, k: cell(lib, t, 'sigterm-recipe') })).filter(({ k }) => k.kept !== null)
-      const still = recipe.filter(({ k }) => !keptAll(k))
-      if (recipe.length) parts.push(still.length ? `its shutdown recipe on SIGTERM still loses on ${still.map(({ t, k }) => `${transportTitle(t)} (kept ${keptText(k)})`).join(', ')}` : 'its shutdown recipe on SIGTERM (the flush it documents, then exit) keeps every event')
+      const tried = transports.filter((t) => runs.some((r) => libraryName(r) === lib && r.transport === t && endingOf(r) === 'sigterm-recipe')).map((t) => ({ t, k: cell(lib, t, 'sigterm-recipe') })).filter(({ k }) => !k.unsupported)
+      const kept = tried.filter(({ k }) => keptAll(k))
+      const still = tried.filter(({ k }) => k.kept !== null && !keptAll(k))
+      const failed = tried.filter(({ k }) => k.kept === null)
+      const recipe = []
+      if (kept.length) recipe.push(`keeps every event (${kept.map(({ t }) => transportTitle(t)).join(', ')})`)
+      if (still.length) recipe.push(`still loses on ${still.map(({ t, k }) => `${transportTitle(t)} (kept ${keptText(k)})`).join(', ')}`)
+      if (failed.length) recipe.push(`failed on ${failed.map(({ t, k }) => `${transportTitle(t)} (${escapeCell(k.reason)})`).join(', ')}`)
+      if (recipe.length) parts.push(`its shutdown recipe on SIGTERM (the flush it documents, then exit) ${recipe.join('; it ')}`)
     }
     const alive = transports.filter((t) => cell(lib, t, 'return').keptAlive)
     if (alive.length) parts.push(`without close() its process never ends by itself on ${alive.map(transportTitle).join(', ')} (something it opened keeps the event loop alive)`)
