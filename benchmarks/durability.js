@@ -70,7 +70,8 @@ function readAgainst (file) {
   } catch (err) {
     fail(`--against ${file}: ${err.code === 'ENOENT' ? 'no such file' : err.message.split('\n')[0]}`)
   }
-  const runs = (Array.isArray(doc?.runs) ? doc.runs : []).filter((r) => r && r.ok && r.cpus === 1 && (r.type ?? 'run') === 'run' && r.received != null)
+  // Read at full speed only: a slowed receiving end is not what the plain scripts' `| cat` is.
+  const runs = (Array.isArray(doc?.runs) ? doc.runs : []).filter((r) => r && r.ok && r.cpus === 1 && (r.type ?? 'run') === 'run' && r.received != null && r.receiverRate == null && r.receiverStallMs == null)
   if (!runs.length) fail(`--against ${file}: no finished one-worker run with counts`)
   return { runs, events: runs[0].events }
 }
