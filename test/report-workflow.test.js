@@ -13,7 +13,8 @@ const STAND_INS = {
   'seed-article': path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow.json'),
   'http-cost': path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-http.json'),
   workloads: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-workloads.json'),
-  versions: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-versions.json')
+  versions: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-versions.json'),
+  durability: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-durability.json')
 }
 
 function workflow () {
@@ -34,7 +35,7 @@ test('the results workflow: every scenario in shards, each merged, every page re
   const runOf = (entry) => argsOf(commands.find((c) => c.startsWith('run ')), entry)
   const merges = commands.filter((c) => c.startsWith('merge ')).map((c) => argsOf(c))
   const report = argsOf(commands.find((c) => c.startsWith('report ')))
-  assert.deepEqual([...new Set(matrix.map((e) => e.scenario))].sort(), Object.keys(STAND_INS).sort(), 'the matrix runs seed-article, http-cost, workloads and versions')
+  assert.deepEqual([...new Set(matrix.map((e) => e.scenario))].sort(), Object.keys(STAND_INS).sort(), 'the matrix runs seed-article, http-cost, workloads, versions and durability')
   for (const scenario of Object.keys(STAND_INS)) {
     const ofScenario = matrix.filter((e) => e.scenario === scenario)
     assert.deepEqual(ofScenario.map((e) => Number(e.shard)), Array.from({ length: Number(ofScenario[0].shards) }, (_, i) => i + 1), `${scenario}: one matrix entry per shard`)
@@ -86,6 +87,9 @@ test('the results workflow: every scenario in shards, each merged, every page re
     assert.ok(fs.existsSync(path.join(dir, pages[2].images, 'console', 'benchmarks-object.png')))
     const versionsPage = fs.readFileSync(path.join(dir, pages[3].out), 'utf8')
     assert.match(versionsPage, /## Console[\s\S]*## HTTP route logging/, 'the versions page holds its run and http cells')
+    const durabilityPage = fs.readFileSync(path.join(dir, pages.find((p) => p.out.endsWith('durability.md')).out), 'utf8')
+    assert.match(durabilityPage, /## Do the logs survive\?[\s\S]*### Console: kept of logged, per ending[\s\S]*### Filesystem: kept of logged, per ending/)
+    assert.doesNotMatch(durabilityPage, /## At a glance/, 'the durability page shows its own section only')
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

@@ -22,10 +22,20 @@ export function consoleOnly (lib, transport, why) {
 }
 
 // The seed's loop, timed from the first call: unblocked when it returns, done when close() resolved.
+// PLAIN_ENDING (benchmarks/durability.js) ends the process another way right after the last call,
+// as log-bench's --ending does: return, exit, uncaught, sigterm, sigterm-recipe (a SIGTERM handler
+// that awaits close() then exits), sigkill. Figures are reported for close only.
 export async function measure (events, log, close) {
+  const ending = process.env.PLAIN_ENDING || 'close'
+  if (ending === 'sigterm-recipe') process.once('SIGTERM', () => close().then(() => process.exit(0)))
+  // log-bench's workers log only once their logger is built and the start barrier released them, many
+  // turns of the event loop later: a destination opened asynchronously (pino.destination(file)) is
+  // open by then. Ended early, a script that logged at once would lose what log-bench cannot see.
+  if (ending !== 'close') await new Promise((resolve) => setTimeout(resolve, 100))
   const startNs = process.hrtime.bigint()
   for (let seq = 0; seq < events; seq++) log('w0 ' + seq + ': Hello, world!')
   const unblockedNs = process.hrtime.bigint()
+  if (ending !== 'close') return end(ending)
   await close()
   const doneNs = process.hrtime.bigint()
   process.stderr.write(JSON.stringify({ unblockedMs: Number(unblockedNs - startNs) / 1e6, doneMs: Number(doneNs - startNs) / 1e6 }) + '\n')
@@ -34,4 +44,14 @@ export async function measure (events, log, close) {
 // process.stdout.write's callback for an empty write comes after everything queued before it.
 export function stdoutWritten () {
   return new Promise((resolve, reject) => process.stdout.write('', (err) => (err ? reject(err) : resolve())))
+}
+
+function end (ending) {
+  if (ending === 'return') return
+  if (ending === 'exit') process.exit(0)
+  if (ending === 'uncaught') throw new Error('plain script: an uncaught exception right after the last call')
+  if (ending === 'sigterm' || ending === 'sigterm-recipe') return process.kill(process.pid, 'SIGTERM')
+  if (ending === 'sigkill') return process.kill(process.pid, 'SIGKILL')
+  process.stderr.write(`PLAIN_ENDING: unknown ending "${ending}" (close, return, exit, uncaught, sigterm, sigterm-recipe, sigkill)\n`)
+  process.exit(2)
 }

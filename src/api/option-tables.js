@@ -1,4 +1,5 @@
 import { DEFAULT_WORKLOAD, WORKLOADS } from '../engine/workloads.js'
+import { DEFAULT_ENDING, ENDINGS, ENDING_NAMES } from '../engine/endings.js'
 import { DEFAULT_ALPHA, DEFAULT_NOISE, GATE_VERDICTS } from '../report/compare.js'
 import { DEFAULT_ORDER, ORDERS } from '../runner/orchestrator.js'
 import { EXPORTERS, FORMATS } from '../report/exporters.js'
@@ -17,6 +18,8 @@ import { parseRuntimes, RUNTIME_NAMES } from '../versions/runtimes.js'
 // The limits are the results reader's too (src/limits.js): one figure each.
 export { MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS }
 export const MAX_RATE = 100_000_000
+export const MAX_RECEIVER_RATE = 10_000_000_000
+export const MAX_RECEIVER_STALL_MS = 600_000
 export const SYSLOG_SINKS = ['embedded', 'rsyslog']
 const EVENTS_LIMIT = { max: MAX_EVENTS, why: ' (the verifier keeps one bit per event: 128 MiB per worker at the limit)' }
 // Events per worker: what `run` logs and what `sink` expects by default.
@@ -55,6 +58,9 @@ export const RUN_OPTIONS = [
   { name: 'cpus', list: true, int: { max: MAX_WORKERS }, default: '1', matrix: true, scenario: 'cpus', describe: 'worker counts (node:cluster workers logging at once)' },
   { name: 'events', int: EVENTS_LIMIT, default: DEFAULT_EVENTS, matrix: true, scenario: 'events', describe: 'events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike)' },
   { name: 'rate', int: { max: MAX_RATE, why: ' (events per second per worker)' }, matrix: true, scenario: 'rate', defaultText: 'none: a tight loop', describe: 'pace the logging: this many events per second per worker, logged in a batch per event-loop tick between timers (as a service would); records the event-loop delay' },
+  { name: 'ending', list: true, values: ENDING_NAMES, default: DEFAULT_ENDING, matrix: true, scenario: 'endings', describe: `how each worker's process ends after its last call: ${ENDINGS.map((e) => `${e.name} (${e.describe})`).join('; ')}. A loss is counted, not a failed run (see docs/durability.md)` },
+  { name: 'receiver-rate', int: { max: MAX_RECEIVER_RATE, why: ' (bytes per second)' }, matrix: true, scenario: 'receiverRate', defaultText: 'none: full speed', describe: 'console and tcp (embedded sink) only: the receiving end reads each worker\'s stdout, or each TCP connection, no faster than this many bytes per second (a slow consumer); node\'s stream reader then reads the console' },
+  { name: 'receiver-stall', int: { max: MAX_RECEIVER_STALL_MS, why: ' (milliseconds)' }, matrix: true, scenario: 'receiverStall', defaultText: 'none', describe: 'console and tcp (embedded sink) only: the receiving end stops reading each worker\'s stdout, or each TCP connection, for this many ms once a tenth of the events arrived there, then reads at full speed; records the time from the stall\'s end to the last arrival' },
   { name: 'runs', int: { max: MAX_RUNS }, default: '5', matrix: true, scenario: 'runs', describe: 'runs per cell, each in fresh processes; the summary gives their median with its interval. 5 is the fewest with which a comparison can read faster or slower (with 3 + 3 runs the smallest p is 0.1)' },
   { name: 'size', list: true, int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', matrix: true, scenario: 'sizes', describe: 'payload sizes in bytes: the payload is padded (or cut) to exactly that size' },
   { name: 'timeout', seconds: {}, default: '600', matrix: true, scenario: 'timeout', describe: 'limit per run in seconds; a run past it is killed and recorded as failed' },

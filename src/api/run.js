@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import { DEFAULT_ENDING } from '../engine/endings.js'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { isAdapterPath, libLabel, loadLibraries } from '../loggers/index.js'
@@ -40,11 +41,12 @@ export async function parseRunOptions (argv, installs = {}) {
     cpus: given.cpus,
     events: given.events,
     rate: given.rate,
+    endings: given.ending,
     runs: given.runs,
     sizes: (given.size ?? [null]).map((size) => ({ payload: payloadOfSize(size) })),
     timeoutMs: given.timeout * 1000,
     maxOldSpaceSize: given.maxOldSpaceSize,
-    receiverOptions: { ...await parseSyslogOptions(argv, given.transport), pipeBytes: given.pipeBytes == null ? 0 : pipeBytesOption(given.pipeBytes, given.transport) },
+    receiverOptions: { ...await parseSyslogOptions(argv, given.transport), pipeBytes: given.pipeBytes == null ? 0 : pipeBytesOption(given.pipeBytes, given.transport), ...slowReceiverOptions(given) },
     dir: given.dir
   }
 }
@@ -60,6 +62,9 @@ function describeOptions (options) {
     cpus: options.cpus,
     events: options.events,
     ...(options.rate ? { rate: options.rate } : {}),
+    ...(options.endings.length === 1 && options.endings[0] === DEFAULT_ENDING ? {} : { endings: options.endings }),
+    ...(options.receiverOptions.receiverRate ? { receiverRate: options.receiverOptions.receiverRate } : {}),
+    ...(options.receiverOptions.receiverStallMs ? { receiverStallMs: options.receiverOptions.receiverStallMs } : {}),
     runs: options.runs,
     sizes: options.sizes.map((s) => Buffer.byteLength(s.payload)),
     timeoutSeconds: options.timeoutMs / 1000,
@@ -234,6 +239,15 @@ function parseBaseline (argv, plan) {
 }
 
 // --pipe-bytes: a whole number of bytes from 4096 to the system's pipe-max-size, console only.
+// --receiver-rate and --receiver-stall slow the console's reader and the embedded sink's TCP
+// reading (src/sinks/slow-reader.js); they apply to those cells of the plan only.
+function slowReceiverOptions (given) {
+  const asked = [given.receiverRate != null && '--receiver-rate', given.receiverStall != null && '--receiver-stall'].filter(Boolean)
+  if (!asked.length) return {}
+  if (!given.transport.includes('console') && !given.transport.includes('tcp')) throw new UsageError(`${asked.join(' and ')} ${asked.length > 1 ? 'apply' : 'applies'} to the console and tcp transports only (their reading is slowed): add --transport console or tcp`)
+  return { receiverRate: given.receiverRate ?? null, receiverStallMs: given.receiverStall ?? null }
+}
+
 function pipeBytesOption (value, transports) {
   if (!transports.includes('console')) throw new UsageError('--pipe-bytes applies to the console transport only: add --transport console')
   let max = 1 << 20

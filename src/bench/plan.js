@@ -6,11 +6,12 @@ import { currentRuntime } from '../versions/runtimes.js'
 import { cellUnsupported, runtimeUnsupported } from '../runner/unsupported.js'
 import { runOnce } from './run-once.js'
 import { RUN_TYPE } from '../results/run-types/run.js'
+import { DEFAULT_ENDING } from '../engine/endings.js'
 
 // Expands checked `run` options into cells in the order they run: transport, library (and
 // variant), runtime, workload, worker count, size. A cell knows how to execute one of its runs and
 // what an empty record looks like.
-export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD], runtimes = [currentRuntime()], cpus, sizes, events, rate = null, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
+export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD], runtimes = [currentRuntime()], cpus, sizes, events, rate = null, endings = [DEFAULT_ENDING], runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
   const cells = []
   for (const transport of transports) {
     for (const lib of libs) {
@@ -18,7 +19,10 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
       for (const runtime of runtimes) {
         for (const workload of workloads) {
           for (const workers of cpus) {
-            for (const { payload } of sizes) {
+            // Each size under each ending (a loop of its own would re-indent the cell below).
+            for (const { payload, ending } of sizes.flatMap((size) => endings.map((ending) => ({ ...size, ending })))) {
+              const sink = receiverOptions.sinkName?.(transport) ?? defaultSink(transport)
+              const slow = SLOWED_SINKS.includes(sink) ? slowReceiver(receiverOptions) : {}
               const common = {
                 type: 'run',
                 lib: lib.name,
@@ -28,24 +32,26 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
                 ...(lib.range != null ? { libRange: lib.range } : {}),
                 runtime: runtime.label,
                 transport,
-                sink: receiverOptions.sinkName?.(transport) ?? defaultSink(transport),
+                sink,
                 cpus: workers,
                 events,
                 size: Buffer.byteLength(payload),
                 // Paced logging is another measurement; a tight-loop record has no rate.
-                ...(rate ? { rate } : {})
+                ...(rate ? { rate } : {}),
+                ending,
+                ...slow
               }
               cells.push({
                 key: cellKey(common),
-                label: `${libLabel(lib.name, variant, lib.range != null ? lib.version : null)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${common.size !== 13 ? ` ${common.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}${rate ? ` at ${rate}/s` : ''}${runtimes.length > 1 || runtime.spec !== 'node' ? ` (${runtime.label})` : ''}`,
+                label: `${libLabel(lib.name, variant, lib.range != null ? lib.version : null)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${common.size !== 13 ? ` ${common.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}${rate ? ` at ${rate}/s` : ''}${ending !== DEFAULT_ENDING ? ` ending ${ending}` : ''}${slow.receiverRate ? ` read at ${slow.receiverRate} B/s` : ''}${slow.receiverStallMs ? ` stalled ${slow.receiverStallMs} ms` : ''}${runtimes.length > 1 || runtime.spec !== 'node' ? ` (${runtime.label})` : ''}`,
                 describe: describeRun,
                 common,
                 runs,
-                unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ?? cellUnsupported(lib, variant, transport, workload),
+                unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ?? cellUnsupported(lib, variant, transport, workload) ?? endingUnsupported(lib, ending),
                 empty: RUN_TYPE.empty,
                 // Where its run directories go: the session removes what a killed log-bench left there first.
                 runDirBase: dir ?? os.tmpdir(),
-                execute: (signal, onLive) => runOnce({ adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version, runtime, transport, cpus: workers, events, payload, workload, variant, rate, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir ?? undefined, onLive })
+                execute: (signal, onLive) => runOnce({ adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version, runtime, transport, cpus: workers, events, payload, workload, variant, rate, ending, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions: { ...receiverOptions, ...slow }, baseDir: dir ?? undefined, onLive })
               })
             }
           }
@@ -54,6 +60,21 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
     }
   }
   return cells
+}
+
+// The receiving ends that --receiver-rate and --receiver-stall can slow: the console's stream
+// reader and the embedded sink's TCP connections (src/sinks/slow-reader.js).
+const SLOWED_SINKS = ['pipe', 'embedded-tcp']
+
+// Only what was asked for: a record at full speed has neither field.
+function slowReceiver ({ receiverRate = null, receiverStallMs = null }) {
+  return { ...(receiverRate ? { receiverRate } : {}), ...(receiverStallMs ? { receiverStallMs } : {}) }
+}
+
+// noop sends nothing: an ending has nothing to lose there.
+function endingUnsupported (lib, ending) {
+  if (ending !== DEFAULT_ENDING && lib.adapter.verifies === false) return `${lib.name} sends nothing, so an ending has nothing to lose: --ending ${ending} is measured on loggers that deliver`
+  return null
 }
 
 // A baseline's "version" is that of the runtime its plain code runs on (process.version).

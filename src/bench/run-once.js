@@ -13,6 +13,7 @@ import { joinCosts, worstLoopDelay } from '../engine/costs.js'
 import { startSampler } from '../engine/sampler.js'
 import { watcher } from '../runner/watcher.js'
 import { DEFAULT_WORKLOAD, judgeArrivals } from '../engine/workloads.js'
+import { DEFAULT_ENDING } from '../engine/endings.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
 const LIVE_EVERY_MS = 500
@@ -21,19 +22,22 @@ const LIVE_EVERY_MS = 500
 export const DEFAULT_CALL_TIMING = { sampleEvery: 32 }
 
 const ms = (fromNs, toNs) => Number(toNs - fromNs) / 1e6
+// --ending return: a process that has not ended by itself this long after its last call is held
+// alive by the logger (an open socket, a timer); it is ended with SIGKILL and recorded as keptAlive.
+export const RETURN_LIMIT_MS = 5000
 
 // One run of one cell in fresh processes: fork the workers, wait until every logger is built,
 // release them together, wait until every adapter has closed and the receiver has seen the last
 // event, then verify. Never throws for a logger's failure: that becomes { ok: false, error }.
 // onLive, if given, receives about every 0.5 s what the run looks like from outside:
 // { elapsedMs, arrived, bytes, rssBytes } (the receiver's progress() and the workers' summed RSS).
-export async function runOnce ({ adapterFile, libDir = null, libVersion = null, runtime = null, transport, cpus, events, payload, workload = DEFAULT_WORKLOAD, variant = 'default', timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {}, baseDir = os.tmpdir(), onLive = null, rate = null, callTiming = DEFAULT_CALL_TIMING }) {
+export async function runOnce ({ adapterFile, libDir = null, libVersion = null, runtime = null, transport, cpus, events, payload, workload = DEFAULT_WORKLOAD, variant = 'default', timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {}, baseDir = os.tmpdir(), onLive = null, rate = null, ending = DEFAULT_ENDING, callTiming = DEFAULT_CALL_TIMING }) {
   const beganNs = process.hrtime.bigint()
   const dir = makeRunDir(baseDir)
   const workers = []
-  const state = { releasedNs: null, started: new Map(), unblocked: new Map(), held: new Map(), closed: new Map(), heap: new Map(), leftBehind: [] }
+  const state = { releasedNs: null, started: new Map(), unblocked: new Map(), held: new Map(), closed: new Map(), exits: new Map(), keptAlive: new Set(), heap: new Map(), leftBehind: [] }
   const { receiver, error } = await openReceiver(transport, { workers: cpus, events, payload, workload, dir, ...receiverOptions })
-  if (error) return judgeArrivals(finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify, rate }), { workload, events })
+  if (error) return judgeArrivals(finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify, rate, ending }), { workload, events })
   let sampler = null
   let liveTimer = null
   let outcome
@@ -61,8 +65,10 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
     }
   }
   const overheadMs = ms(beganNs, process.hrtime.bigint())
-  const finished = finish(outcome, { cpus, events, payload, overheadMs, verify, rate })
-  return judgeArrivals(workload === 'disabled' ? finished : nothingDelivered(finished, { transport, target: receiver.target(0), cpus }), { workload, events })
+  const finished = finish(outcome, { cpus, events, payload, overheadMs, verify, rate, ending })
+  // Under an ending other than close, nothing arriving can be the logger's loss (everything still
+  // buffered when the process went): a finding, not a misdirected adapter.
+  return judgeArrivals(workload === 'disabled' || ending !== 'close' ? finished : nothingDelivered(finished, { transport, target: receiver.target(0), cpus }), { workload, events })
 
   async function drive () {
     const execArgv = maxOldSpaceSize ? [`--max-old-space-size=${maxOldSpaceSize}`] : []
@@ -71,7 +77,7 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
     receiver.onFailure?.((reason) => watch.fail(`${reason} during the run`))
     try {
       for (let workerId = 0; workerId < cpus; workerId++) {
-        const config = { adapterFile, libDir, libVersion, transport, workerId, events, payload, workload, variant, rate, callTiming, target: receiver.target(workerId) }
+        const config = { adapterFile, libDir, libVersion, transport, workerId, events, payload, workload, variant, rate, ending, callTiming, target: receiver.target(workerId) }
         // A receiver may give each worker its own stdout (the console transport's native pipe).
         const worker = forkWorker({ exec: WORKER_FILE, execArgv, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime, env: { [TAG_VARIABLE]: tag } })
         receiver.forked?.(workerId)
@@ -86,8 +92,9 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
         heapOf: () => [...state.heap.values()].reduce((a, b) => a + b, 0)
       })
       if (onLive) liveTimer = setInterval(() => onLive({ elapsedMs: ms(state.releasedNs, process.hrtime.bigint()), rssBytes: sampler.latestRssBytes(), ...receiver.progress?.() }), LIVE_EVERY_MS)
+      if (ending === 'return') await endKeptAlive(workers, state, watch)
       await watch.until(() => workers.every((w) => w.exited && w.closed),
-        () => (state.unblocked.size === cpus ? 'waiting for the logger\'s close() to resolve' : 'logging'))
+        () => (state.unblocked.size < cpus ? 'logging' : ending === 'close' ? 'waiting for the logger\'s close() to resolve' : `waiting for the worker to end (--ending ${ending})`))
       // Before counting: a helper holding a worker's stdout would keep the console pipe open.
       state.leftBehind = endTagged(tag)
       if (state.leftBehind.length) throw new RunFailure(leftBehindReason(state.leftBehind))
@@ -109,9 +116,29 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
   }
 }
 
+// Once every worker has logged, gives each RETURN_LIMIT_MS to end by itself, then ends the rest.
+async function endKeptAlive (workers, state, watch) {
+  await watch.until(() => workers.every((w) => w.closed), 'logging')
+  const lastNs = [...state.unblocked.values()].reduce((a, b) => (b > a ? b : a))
+  const waitMs = RETURN_LIMIT_MS - ms(lastNs, process.hrtime.bigint())
+  let timer
+  await Promise.race([
+    watch.until(() => workers.every((w) => w.exited), 'waiting for the worker to end by itself (--ending return)'),
+    new Promise((resolve) => { timer = setTimeout(resolve, Math.max(0, waitMs)) })
+  ])
+  clearTimeout(timer)
+  for (const w of workers) {
+    if (w.exited || w.child.exitCode !== null || w.child.signalCode !== null) continue
+    state.keptAlive.add(w.workerId)
+    w.child.kill('SIGKILL')
+  }
+}
+
 // Follows one worker's messages and exit; any exit before 'closed' fails the run with a reason.
+// Under another --ending the worker ends by itself after its last call: any exit after 'unblocked'
+// is that ending (its code or signal recorded), and what it lost is counted at the receiving end.
 function track (child, config, receiver, state, watch, maxOldSpaceSize) {
-  const { workerId } = config
+  const { workerId, ending } = config
   const entry = trackChild(child, {
     name: `worker ${workerId}`,
     config,
@@ -119,20 +146,27 @@ function track (child, config, receiver, state, watch, maxOldSpaceSize) {
     receiver,
     workerId,
     maxOldSpaceSize,
+    lastMessage: ending === DEFAULT_ENDING ? 'closed' : 'unblocked',
     onMessage (msg) {
       if (msg.type === 'ready') entry.ready = true
       else if (msg.type === 'heap') state.heap.set(workerId, msg.heapBytes)
-      else if ((msg.type === 'unblocked' || msg.type === 'closed') && (state.releasedNs === null || BigInt(msg.at) < state.releasedNs)) {
+      else if ((msg.type === 'unblocked' || msg.type === 'closed' || msg.type === 'ended') && (state.releasedNs === null || BigInt(msg.at) < state.releasedNs)) {
         return watch.fail(`worker ${workerId} reported "${msg.type}" before the start; is the adapter calling process.send?`)
       } else if (msg.type === 'unblocked') {
         state.unblocked.set(workerId, BigInt(msg.at))
         state.started.set(workerId, BigInt(msg.startedAt))
         if (msg.heldNs != null) state.held.set(workerId, BigInt(msg.heldNs))
-      } else if (msg.type === 'closed') state.closed.set(workerId, BigInt(msg.at))
+      } else if (msg.type === 'closed' || msg.type === 'ended') {
+        entry.figures = msg
+        if (msg.type === 'closed') state.closed.set(workerId, BigInt(msg.at))
+      }
       watch.poke()
     },
-    onExit (failure, signal, kind) {
-      if (!failure) return watch.poke()
+    onExit (failure, signal, kind, code) {
+      if (!failure) {
+        state.exits.set(workerId, { code: code ?? null, signal: signal ?? null, atNs: process.hrtime.bigint() })
+        return watch.poke()
+      }
       // Ctrl-C reaches the workers too (same process group); give the primary's own signal handler
       // the moment it needs to call it an interruption rather than a crash.
       if (signal === 'SIGINT' || signal === 'SIGTERM') setTimeout(() => watch.fail(failure, kind), 200)
@@ -140,6 +174,7 @@ function track (child, config, receiver, state, watch, maxOldSpaceSize) {
     }
   })
   entry.ready = false
+  entry.figures = null
   return entry
 }
 
@@ -160,7 +195,7 @@ async function countAfterFailure (receiver, sent) {
   }
 }
 
-function finish (outcome, { cpus, events, payload, overheadMs, verify, rate }) {
+function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, ending = DEFAULT_ENDING }) {
   const { state, workers, sample } = outcome
   // The run's start is the earliest worker's first log call; the spread is how far apart the
   // workers began (the barrier's release reaching each of them).
@@ -170,7 +205,7 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate }) {
   const loggingMs = startNs && state.unblocked.size === cpus ? Math.max(...[...state.unblocked.values()].map((t) => ms(startNs, t))) : null
   // Paced, the event loop is held only while a batch runs: unblocked is the longest sum of batches.
   const unblockedMs = rate ? (state.held.size === cpus ? Math.max(...[...state.held.values()].map((ns) => Number(ns) / 1e6)) : null) : loggingMs
-  const closedStats = workers.map((w) => w.closed).filter(Boolean)
+  const closedStats = workers.map((w) => w.figures).filter(Boolean)
   const sum = (key) => closedStats.length === cpus ? closedStats.reduce((a, c) => a + c[key], 0) : null
   const costs = closedStats.length === cpus ? joinCosts(closedStats.map((c) => c.costs ?? {}), events) : joinCosts([], events)
   const base = {
@@ -213,7 +248,10 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate }) {
   const { sent } = outcome
   // A baseline that sends nothing (noop) has nothing to count: its counts are unknown, not zero.
   const counts = verify ? outcome.counts : { received: null, corrupt: null, duplicates: null, dropRate: null, lastArrivalNs: null }
-  const lastCloseNs = [...state.closed.values()].reduce((a, b) => (b > a ? b : a))
+  // Under another ending, `done` runs until the last worker's process had ended (its exit seen by
+  // the primary) and the receiving end had settled.
+  const ends = ending === DEFAULT_ENDING ? [...state.closed.values()] : [...state.exits.values()].map((e) => e.atNs)
+  const lastCloseNs = ends.reduce((a, b) => (b > a ? b : a))
   const doneNs = counts.lastArrivalNs && counts.lastArrivalNs > lastCloseNs ? counts.lastArrivalNs : lastCloseNs
   const doneMs = ms(startNs, doneNs)
   return {
@@ -236,10 +274,22 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate }) {
     rsyslogStats: outcome.counts.rsyslogStats ?? null,
     sinkNice: outcome.counts.sinkNice ?? null,
     sinkUdpQueuedBytesMax: outcome.counts.sinkUdpQueuedBytesMax ?? null,
+    workerExits: workerExits(state, cpus),
+    keptAlive: ending === 'return' ? state.keptAlive.size > 0 : null,
     consoleReader: outcome.counts.consoleReader ?? null,
     pipeBytes: outcome.counts.pipeBytes ?? null,
-    receiverStats: outcome.counts.receiverStats ?? null
+    receiverStats: outcome.counts.receiverStats ?? null,
+    stdoutBytes: outcome.counts.stdoutBytes ?? null,
+    afterStallMs: outcome.counts.afterStallMs ?? null
   }
+}
+
+// How each worker's process ended, in worker order: { code, signal } as the primary saw it.
+function workerExits (state, cpus) {
+  return Array.from({ length: cpus }, (_, workerId) => {
+    const exit = state.exits.get(workerId)
+    return exit ? { code: exit.code, signal: exit.signal } : null
+  })
 }
 
 // A run whose receiving end counted nothing at all (no event, not even a corrupt one) delivered

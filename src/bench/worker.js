@@ -1,5 +1,6 @@
 // One cluster worker: builds the logger, waits at the barrier, logs its events (the seed's tight
-// synchronous loop, or paced at --rate over event-loop ticks), then awaits the adapter's close().
+// synchronous loop, or paced at --rate over event-loop ticks), then ends as --ending says: by
+// awaiting the adapter's close() (close), or the way real processes end (see endProcess).
 // Timestamps are on the primary's clock (now() in src/engine/child-side.js), sent as strings so the
 // primary can compare them across processes. What the calls cost besides time is recorded by
 // src/engine/costs.js.
@@ -8,7 +9,7 @@ import { encodeHistogram, newHistogram, startCpuRecord, startGcRecord, startLoop
 import { messagePrefix } from '../engine/message.js'
 
 leaveSignalsToPrimary()
-failOnUncaught()
+const stopFailingOnUncaught = failOnUncaught()
 const config = await receiveConfig()
 
 let heapPeakBytes = 0
@@ -26,8 +27,9 @@ async function main () {
   const logger = await createLogger(config)
   // Measured before 'ready', so that it does not delay this worker's start behind the others'.
   const floorNs = sampleEvery > 0 ? timerFloorNs() : 0
+  if (config.ending === 'sigterm-recipe') onSigtermClose(logger)
   process.once('message', (msg) => {
-    if (msg && msg.type === 'start') run(logger, floorNs).catch((err) => fail('close', err))
+    if (msg && msg.type === 'start') run(logger, floorNs)
   })
   process.send({ type: 'ready' })
 }
@@ -87,7 +89,10 @@ function paced (logRange, events, rate) {
   })
 }
 
-async function run (logger, floorNs) {
+// The tight loop runs synchronously inside the 'start' message's handler, and so does the ending
+// after it: an `exit`, a throw or a signal then comes before the event loop turns again, as it
+// does in a program that logs and ends in one go. A paced run ends after its last batch.
+function run (logger, floorNs) {
   const { events, rate = null } = config
   const histogram = newHistogram()
   const logRange = rangeLogger(logger, histogram, { sampleEvery, floorNs })
@@ -98,38 +103,80 @@ async function run (logger, floorNs) {
   // The run starts at each worker's own first call, not when the primary sent 'start': delivering
   // that message to each worker in turn is not logging time.
   const startedAt = now()
-  let heldNs = null
+  const logged = (heldNs) => {
+    const unblockedAt = now()
+    const eventLoopDelayNs = loopDelay?.stop() ?? null
+    sampleHeap()
+    process.send({ type: 'unblocked', at: unblockedAt, startedAt, heldNs: heldNs == null ? null : String(heldNs) })
+    const figures = (type, at) => {
+      const gcFigures = gc.stop()
+      const cpuFigures = cpu.stop()
+      sampleHeap()
+      return {
+        type,
+        at,
+        cpuUserMs: cpuFigures.cpuUserMs,
+        cpuSystemMs: cpuFigures.cpuSystemMs,
+        maxRssBytes: process.resourceUsage().maxRSS * 1024,
+        heapPeakBytes,
+        gcCount: gcFigures.gcCount,
+        gcPauseMs: gcFigures.gcPauseMs,
+        costs: {
+          gc: gcFigures,
+          cpu: cpuFigures,
+          latency: sampleEvery > 0 ? { encoded: encodeHistogram(histogram), sampleEvery, timerFloorNs: floorNs } : null,
+          eventLoopDelayNs
+        }
+      }
+    }
+    if (config.ending && config.ending !== 'close') return endProcess(config.ending, figures('ended', now()))
+    closed(logger).then(
+      () => process.send(figures('closed', now()), () => process.exit(0)),
+      (err) => fail('close', err))
+  }
+  if (rate) {
+    paced(logRange, events, rate).then(logged, (err) => fail('logging', err))
+    return
+  }
   try {
-    if (rate) heldNs = await paced(logRange, events, rate)
-    else logRange(0, events)
+    logRange(0, events)
   } catch (err) {
     return fail('logging', err)
   }
-  const unblockedAt = now()
-  const eventLoopDelayNs = loopDelay?.stop() ?? null
-  sampleHeap()
-  process.send({ type: 'unblocked', at: unblockedAt, startedAt, heldNs: heldNs == null ? null : String(heldNs) })
-  await logger.close()
-  const closedAt = now()
-  const gcFigures = gc.stop()
-  const cpuFigures = cpu.stop()
-  sampleHeap()
-  process.send({
-    type: 'closed',
-    at: closedAt,
-    cpuUserMs: cpuFigures.cpuUserMs,
-    cpuSystemMs: cpuFigures.cpuSystemMs,
-    maxRssBytes: process.resourceUsage().maxRSS * 1024,
-    heapPeakBytes,
-    gcCount: gcFigures.gcCount,
-    gcPauseMs: gcFigures.gcPauseMs,
-    costs: {
-      gc: gcFigures,
-      cpu: cpuFigures,
-      latency: sampleEvery > 0 ? { encoded: encodeHistogram(histogram), sampleEvery, timerFloorNs: floorNs } : null,
-      eventLoopDelayNs
-    }
-  }, () => process.exit(0))
+  logged(null)
+}
+
+// How the process ends after its last call (--ending), without the adapter's close(). The figures
+// so far go first: a short IPC message is written at once when the channel is idle, so it is on its
+// way before the process goes (the primary does not need it to judge the ending).
+function endProcess (ending, figures) {
+  process.send(figures)
+  if (ending === 'return') {
+    // Nothing of the harness keeps the process alive: it ends when the logger's own handles let it.
+    process.channel?.unref()
+    return
+  }
+  if (ending === 'exit') process.exit(0)
+  if (ending === 'uncaught') {
+    stopFailingOnUncaught()
+    throw new Error('log-bench: an uncaught exception right after the last log call (--ending uncaught)')
+  }
+  // sigterm: the default disposition unless something listens (the library itself, or under
+  // sigterm-recipe the library's shutdown recipe).
+  process.kill(process.pid, ending === 'sigkill' ? 'SIGKILL' : 'SIGTERM')
+}
+
+// sigterm-recipe: what a library's documentation tells a service to do on SIGTERM: flush (the
+// adapter's close(), which resolves when the library says everything is written), then exit.
+function onSigtermClose (logger) {
+  process.once('SIGTERM', () => {
+    closed(logger).then(() => process.exit(0), (err) => fail('close', err))
+  })
+}
+
+// The adapter's close() as a promise, whatever it returns or throws.
+function closed (logger) {
+  return new Promise((resolve) => resolve(logger.close()))
 }
 
 main().catch((err) => fail('setup', err))

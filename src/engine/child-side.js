@@ -50,9 +50,15 @@ export function fail (phase, err) {
   process.send({ type: 'error', phase, message: message.split('\n')[0] }, () => process.exit(1))
 }
 
+// Returns what undoes it (the run worker's --ending uncaught lets its own throw end the process).
 export function failOnUncaught () {
-  process.on('uncaughtException', (err) => fail('uncaught', err))
-  process.on('unhandledRejection', (err) => fail('uncaught', err))
+  const onError = (err) => fail('uncaught', err)
+  process.on('uncaughtException', onError)
+  process.on('unhandledRejection', onError)
+  return () => {
+    process.off('uncaughtException', onError)
+    process.off('unhandledRejection', onError)
+  }
 }
 
 // Imports the library's adapter and builds its logger for this process's destination. libDir is

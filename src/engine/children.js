@@ -31,7 +31,7 @@ export function answerConfigure (child, config) {
 // 'configure' request with `config`: over IPC rather than in the environment, whose size the kernel
 // limits (a 1 MiB payload failed the fork with E2BIG), and only once the child listens, so the
 // configuration cannot arrive before the child's handler exists. onMessage sees every message
-// object; onExit(failure, signal, kind) is called once, with failure null when the child had sent its
+// object; onExit(failure, signal, kind, code) is called once, with failure null when the child had sent its
 // last message (`lastMessage`, 'closed' by default), else the reason and its kind (see RunFailure). A child's last IPC
 // messages can still be in flight when its exit is reported: the exit is judged only once the IPC
 // channel has closed too, so a clean finish is never mistaken for a crash.
@@ -60,7 +60,7 @@ export function trackChild (child, { name, config, messages = {}, receiver = nul
     if (!exit || entry.exited || (child.connected && !exit.late)) return
     entry.exited = true
     if (entry.invalid) return onExit(entry.invalid, exit.signal, { kind: 'error' })
-    if (entry.closed) return onExit(null, exit.signal, null)
+    if (entry.closed) return onExit(null, exit.signal, null, exit.code)
     if (entry.error) return onExit(entry.error, exit.signal, { kind: 'error' })
     onExit(exitReason(name, exit.code, exit.signal, entry.stderrTail, maxOldSpaceSize), exit.signal, exitKind(exit.code, exit.signal, entry.stderrTail))
   }

@@ -6,18 +6,20 @@ import { UsageError } from '../errors.js'
 import { loadResults } from '../results/read.js'
 import { exporterFor } from './exporters.js'
 import { readReference } from './then-and-now.js'
+import { SECTIONS } from './sections.js'
 
 // Several results pages from several results files, listed in one pages file (results/pages.json):
 //   { "pages": [ { "out": "results/README.md", "results": ["results/seed-article.json"],
 //                  "title": "…", "label": "…", "images": "images", "reference": "results/reference/….json",
-//                  "details": "results/seed-article", "csv": "results/README.csv" } ] }
+//                  "details": "results/seed-article", "csv": "results/README.csv", "sections": ["durability"] } ] }
 // details (optional): a directory for the page's detail pages (each comparison's charts and
 // per-library tables), linked from the main page so that it stays short; csv (optional): a CSV of
 // every run (time series left out) written beside the page and linked from its Reproduce block.
+// sections (optional): the report sections the page shows, by name (src/report/sections.js); all by default.
 // Paths are relative to the current directory (the repository's root), like a scenario's output.
 // Every page links to the others; a new page is one more entry.
 
-const KEYS = ['$comment', 'out', 'results', 'title', 'label', 'images', 'reference', 'details', 'csv']
+const KEYS = ['$comment', 'out', 'results', 'title', 'label', 'images', 'reference', 'details', 'csv', 'sections']
 
 export function readPages (file) {
   const doc = readJsonFile(file, { what: 'a pages file (results/pages.json)' })
@@ -35,6 +37,8 @@ export function readPages (file) {
     for (const key of ['title', 'label', 'images', 'reference', 'details', 'csv']) {
       if (page[key] !== undefined && typeof page[key] !== 'string') throw new UsageError(`${where}.${key} must be a string`)
     }
+    const names = SECTIONS.map((s) => s.name)
+    if (page.sections !== undefined && (!Array.isArray(page.sections) || page.sections.length === 0 || page.sections.some((s) => !names.includes(s)))) throw new UsageError(`${where}.sections must be a list of report sections (${names.join(', ')})`)
     // A pages file names files of the repository it is run from, to read and to write: none elsewhere.
     if (page.csv !== undefined && !page.csv.endsWith('.csv')) throw new UsageError(`${where}.csv must be the path of a .csv file`)
     const paths = [['out', page.out], ['images', page.images], ['reference', page.reference], ['details', page.details], ['csv', page.csv], ...page.results.map((r, j) => [`results[${j}]`, r])]
@@ -50,7 +54,8 @@ export function readPages (file) {
       images: page.images ?? 'images',
       reference: page.reference ?? null,
       details: page.details ?? null,
-      csv: page.csv ?? null
+      csv: page.csv ?? null,
+      sections: page.sections ? SECTIONS.filter((s) => page.sections.includes(s.name)) : SECTIONS
     }
   })
 }
@@ -81,7 +86,7 @@ export function writePages (pages, { checkOutput = () => {}, formats = ['md'] } 
       written.push(...exporter.write(dataset, {
         out: path.resolve(page.out),
         images: path.resolve(page.images),
-        page: { title: page.title, nav: navOf(pages, page, exporter), reference, link: linkOf(pages, page, exporter), ...companions }
+        page: { title: page.title, nav: navOf(pages, page, exporter), reference, sections: page.sections, link: linkOf(pages, page, exporter), ...companions }
       }))
     }
   }

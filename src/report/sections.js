@@ -7,6 +7,7 @@ import { httpSection } from './http-section.js'
 import { httpGlanceSection } from './http-glance.js'
 import { workloadsSection } from './workloads-section.js'
 import { destinationsSection } from './destinations-section.js'
+import { durabilitySection } from './durability-section.js'
 
 // The report's sections, in page order. A section claims run types and renders them:
 //   { name, types: ['run'], render(dataset, ctx) → { blocks, charts: [{ file, width, height, config }] } }
@@ -18,4 +19,4 @@ import { destinationsSection } from './destinations-section.js'
 // numbers under "How to read the numbers" on the pages that show it.
 // To report a new kind of run, write a section module and add it here with one import line.
 // versions comes first: a page of several versions or runtimes is about them (others show nothing of it).
-export const SECTIONS = [versionsSection, glanceSection, httpGlanceSection, runSection, costsSection, workloadsSection, destinationsSection, thenAndNowSection, httpSection]
+export const SECTIONS = [versionsSection, durabilitySection, glanceSection, httpGlanceSection, runSection, costsSection, workloadsSection, destinationsSection, thenAndNowSection, httpSection]

@@ -4,6 +4,7 @@ import { RunFailure } from '../errors.js'
 import { loadNative, nativeAbsence } from '../native.js'
 import { dropRate } from './verifier.js'
 import { verifyFiles } from './verify-files.js'
+import { slowReader, slowReading } from './slow-reader.js'
 
 // console transport: each worker's stdout is a pipe whose other end only drains, as `cat > file`
 // would, into a capture file in the run's directory; the lines are checked from that file after
@@ -38,8 +39,11 @@ export function pipeReaderName () {
   return nativePipeReader() ? 'native' : 'node'
 }
 
-export function createPipeReceiver ({ workers, events, payload, workload, dir, pipeBytes: wantedPipeBytes = 0 }) {
-  const native = nativePipeReader()
+// --receiver-rate and --receiver-stall: a slow consumer is node's stream reader, paused and resumed
+// (slow-reader.js); the native reader drains at kernel speed and has no brake.
+export function createPipeReceiver ({ workers, events, payload, workload, dir, pipeBytes: wantedPipeBytes = 0, receiverRate = null, receiverStallMs = null }) {
+  const slow = slowReading({ receiverRate, receiverStallMs, events })
+  const native = slow ? null : nativePipeReader()
   const captureOf = (workerId) => path.join(dir, `stdout-w${workerId}.log`)
   const readers = []
   let pipeBytes = null
@@ -70,7 +74,8 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
     attach (workerId, child) {
       if (native) return
       const fd = fs.openSync(captureOf(workerId), 'wx', 0o600)
-      const reader = { fd, lastDataNs: null, bytes: 0, lines: 0, error: null }
+      const reader = { fd, lastDataNs: null, bytes: 0, lines: 0, error: null, stallEndNs: null }
+      const brake = slow ? slowReader(child.stdout, reader, slow) : null
       reader.ended = new Promise((resolve) => {
         child.stdout.on('data', (chunk) => {
           reader.lastDataNs = process.hrtime.bigint()
@@ -81,6 +86,7 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
           } catch (err) {
             reader.error ??= `writing the capture file: ${err.message}`
           }
+          brake?.()
         })
         child.stdout.once('close', () => {
           fs.closeSync(fd)
@@ -115,6 +121,8 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
       const files = Array.from({ length: workers }, (_, workerId) => captureOf(workerId))
       const { received, duplicates, corrupt } = await verifyFiles(files, { workers, events, payload, workload })
       const lastArrivalNs = ends.reduce((latest, end) => (end?.lastDataNs && (latest === null || end.lastDataNs > latest) ? end.lastDataNs : latest), null)
+      const stallEnds = ends.map((end) => end?.stallEndNs).filter(Boolean)
+      const lastStallEndNs = stallEnds.length ? stallEnds.reduce((a, b) => (b > a ? b : a)) : null
       return {
         sent,
         received,
@@ -123,7 +131,10 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
         dropRate: dropRate(sent, received),
         lastArrivalNs,
         consoleReader: native ? 'native' : 'node',
-        pipeBytes: native ? pipeBytes : null
+        pipeBytes: native ? pipeBytes : null,
+        stdoutBytes: ends.reduce((sum, end) => sum + (end?.bytes ?? 0), 0),
+        // From the end of the (last) stall to the last arrival: how long the logger took to catch up.
+        afterStallMs: lastStallEndNs && lastArrivalNs ? Math.max(0, Number(lastArrivalNs - lastStallEndNs) / 1e6) : null
       }
     },
     async stop () {

@@ -32,8 +32,13 @@ function targetOf (protocol, host, port) {
   return () => ({ host, port, protocol })
 }
 
-async function embeddedReceiver (protocol, { workers, events, payload, workload, quietMs = QUIET_MS.embedded }) {
+// --receiver-rate and --receiver-stall slow the sink's TCP reading (src/sinks/slow-reader.js): the
+// quiet period that ends settle() then outlasts the stall, in which nothing arrives by design.
+async function embeddedReceiver (protocol, { workers, events, payload, workload, quietMs = QUIET_MS.embedded, receiverRate = null, receiverStallMs = null }) {
+  const slow = protocol === 'tcp' && (receiverRate || receiverStallMs) ? { receiverRate, receiverStallMs } : {}
+  if (slow.receiverStallMs) quietMs += slow.receiverStallMs
   const sink = await spawnSink({
+    ...slow,
     udpPort: protocol === 'udp' ? 0 : null,
     tcpPort: protocol === 'tcp' ? 0 : null,
     workers,
@@ -66,7 +71,8 @@ async function embeddedReceiver (protocol, { workers, events, payload, workload,
         lastArrivalNs: counts.lastArrivalNs === null ? null : BigInt(counts.lastArrivalNs),
         sinkMaxRssBytes: counts.maxRssBytes,
         sinkNice: sink.priority ?? null,
-        sinkUdpQueuedBytesMax: protocol === 'udp' ? counts.udpQueuedBytesMax ?? null : null
+        sinkUdpQueuedBytesMax: protocol === 'udp' ? counts.udpQueuedBytesMax ?? null : null,
+        afterStallMs: counts.stallEndNs != null && counts.lastArrivalNs != null ? Math.max(0, Number(BigInt(counts.lastArrivalNs) - BigInt(counts.stallEndNs)) / 1e6) : null
       }
     },
     async stop () { await sink.stop() }

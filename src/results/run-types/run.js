@@ -9,7 +9,7 @@ import { emptyMeasures } from '../schema.js'
 // receiving end, the tight loop (no `rate`), no runtime recorded (the Node that ran log-bench).
 // libVersion is part of the identity (pino 9 and pino 10 are two cells, --lib pino@9,pino@10), and
 // so is runtime (the binary the workers ran under: "node 22.23.3", "bun 1.4.5").
-const DIMENSIONS = ['type', 'lib', 'libVersion', 'variant', 'workload', 'runtime', 'transport', 'sink', 'cpus', 'events', 'size', 'rate']
+const DIMENSIONS = ['type', 'lib', 'libVersion', 'variant', 'workload', 'runtime', 'transport', 'sink', 'cpus', 'events', 'size', 'rate', 'ending', 'receiverRate', 'receiverStallMs']
 
 // What a run measures. field: the summary's key (and the run's, unless value reads it elsewhere);
 // unit; better: which way is faster ('lower' for times, 'higher' for rates, null where neither
@@ -66,7 +66,10 @@ function identity (first) {
     size: first.size,
     events: first.events,
     sink: first.sink ?? null,
-    rate: first.rate ?? null
+    rate: first.rate ?? null,
+    ending: dimensionValue(first, 'ending'),
+    receiverRate: first.receiverRate ?? null,
+    receiverStallMs: first.receiverStallMs ?? null
   }
 }
 

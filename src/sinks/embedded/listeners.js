@@ -5,6 +5,7 @@ import { Verifier } from '../verifier.js'
 import { listen } from './listen.js'
 import { nativeUdpReceiver, openNativeUdp } from './native-udp.js'
 import { SINK_NICE } from './priority.js'
+import { slowReader, slowReading } from '../slow-reader.js'
 
 // The embedded sink's listeners: UDP and/or TCP on 127.0.0.1 that parse every message and check
 // its event in a bitset (the Verifier), in the process that calls startSink: the sink's own process
@@ -17,9 +18,9 @@ export const UDP_RECEIVE_BUFFER_BYTES = 32 * 1024 * 1024
 export const MAX_FRAME_BYTES = 2 * 1024 * 1024
 
 // Starts listening in this process. udpPort/tcpPort: a port number, 0 for a free one, null for none.
-export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort = null, workers, events, payload, workload, maxFrameBytes = MAX_FRAME_BYTES, receiveBufferBytes = UDP_RECEIVE_BUFFER_BYTES, sharedUdp = false, udpNice = SINK_NICE }) {
+export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort = null, workers, events, payload, workload, maxFrameBytes = MAX_FRAME_BYTES, receiveBufferBytes = UDP_RECEIVE_BUFFER_BYTES, sharedUdp = false, udpNice = SINK_NICE, receiverRate = null, receiverStallMs = null }) {
   const verifier = new Verifier({ workers, events, payload, workload })
-  const stats = { frames: 0, connections: 0, lastArrivalNs: null }
+  const stats = { frames: 0, connections: 0, lastArrivalNs: null, stallEndNs: null }
   const accept = (text) => {
     stats.frames++
     const parsed = parseSyslog(text)
@@ -54,10 +55,20 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
       const server = net.createServer((socket) => {
         stats.connections++
         sockets.add(socket)
-        const framer = new TcpFramer({ onFrame: accept, onCorrupt, maxFrameBytes })
+        // --receiver-rate, --receiver-stall: each connection read slowly (one per worker, as loggers connect).
+        const slow = slowReading({ receiverRate, receiverStallMs, events })
+        const reader = { bytes: 0, lines: 0, lastDataNs: null, stallEndNs: null }
+        const brake = slow ? slowReader(socket, reader, slow) : null
+        const onFrame = slow ? (text) => { reader.lines++; accept(text) } : accept
+        const framer = new TcpFramer({ onFrame, onCorrupt, maxFrameBytes })
         socket.on('data', (chunk) => {
           stats.lastArrivalNs = process.hrtime.bigint()
           framer.push(chunk)
+          if (!brake) return
+          reader.bytes += chunk.length
+          brake()
+          if (reader.lastDataNs > stats.lastArrivalNs) stats.lastArrivalNs = reader.lastDataNs
+          if (reader.stallEndNs > (stats.stallEndNs ?? 0n)) stats.stallEndNs = reader.stallEndNs
         })
         // A reset connection still delivered what came before the reset; only the rest is lost.
         socket.on('error', () => {})
@@ -88,6 +99,7 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
         frames: stats.frames,
         connections: stats.connections,
         lastArrivalNs: stats.lastArrivalNs === null ? null : String(stats.lastArrivalNs),
+        stallEndNs: stats.stallEndNs === null ? null : String(stats.stallEndNs),
         maxRssBytes: process.resourceUsage().maxRSS * 1024,
         udpQueuedBytesMax: native ? native.maxQueuedBytes() : 0,
         ...(withBits ? { bits: verifier.bits } : {})

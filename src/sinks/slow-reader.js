@@ -1,0 +1,42 @@
+// A receiving end that reads slowly or stalls (--receiver-rate, --receiver-stall), for the console's
+// stream reader (pipe.js) and the embedded sink's TCP connections (embedded/listeners.js).
+//
+// slowReader(stream, reader, { rate, stallMs, stallAfterLines }) returns what to call with each
+// chunk once it has been taken in (after reader.bytes and reader.lines are counted). rate: no faster
+// than `rate` bytes a second from the first byte on; a chunk counts as read when the rate would
+// have let it be read (reader.lastDataNs), and the stream is paused until then. stallMs: once
+// stallAfterLines lines arrived, nothing is read for stallMs (reader.stallEndNs is when that ends),
+// then reading goes on at the rate or at full speed. Nothing is read meanwhile, so the kernel's
+// buffer fills and the logger meets a full destination, as behind a stalled consumer.
+export function slowReader (stream, reader, { rate = null, stallMs = null, stallAfterLines }) {
+  let firstNs = null
+  let stalled = !stallMs
+  let pausedNs = 0n
+  return () => {
+    const nowNs = process.hrtime.bigint()
+    firstNs ??= nowNs
+    let waitMs = 0
+    if (rate) {
+      const dueNs = firstNs + pausedNs + BigInt(Math.round((reader.bytes / rate) * 1e9))
+      if (dueNs > nowNs) {
+        reader.lastDataNs = dueNs
+        waitMs = Number(dueNs - nowNs) / 1e6
+      }
+    }
+    if (!stalled && reader.lines >= stallAfterLines) {
+      stalled = true
+      reader.stallEndNs = (reader.lastDataNs > nowNs ? reader.lastDataNs : nowNs) + BigInt(stallMs) * 1_000_000n
+      waitMs += stallMs
+      pausedNs = BigInt(stallMs) * 1_000_000n
+    }
+    if (waitMs <= 0) return
+    stream.pause()
+    setTimeout(() => stream.resume(), Math.ceil(waitMs))
+  }
+}
+
+// The slow reader's settings for one run, or null at full speed: the stall comes after the first
+// tenth of each worker's events.
+export function slowReading ({ receiverRate = null, receiverStallMs = null, events }) {
+  return receiverRate || receiverStallMs ? { rate: receiverRate, stallMs: receiverStallMs, stallAfterLines: Math.ceil(events / 10) } : null
+}
