@@ -79,7 +79,7 @@ function separated (best, other, measure) {
 }
 
 const LABEL_FIELDS = {
-  run: ['transport', 'cpus', 'workload', 'runtime', 'sink', 'size', 'events', 'rate'],
+  run: ['transport', 'cpus', 'workload', 'runtime', 'sink', 'size', 'events', 'rate', 'ending', 'receiverRate', 'receiverStallMs'],
   http: ['transport', 'cpus', 'logsPerRequest', 'size', 'connections']
 }
 
@@ -100,6 +100,9 @@ function groupLabel (record, fields) {
     if (field === 'size') return `${value} B`
     if (field === 'events') return `${formatCount(value)} events`
     if (field === 'rate') return value == null ? 'tight loop' : `${formatCount(value)}/s`
+    if (field === 'ending') return `ending ${value}`
+    if (field === 'receiverRate') return value == null ? 'read at full speed' : `read at ${formatCount(value)} B/s`
+    if (field === 'receiverStallMs') return value == null ? 'no stall' : `reader stalled ${formatCount(value)} ms`
     return String(value)
   }).join(', ')
 }
