@@ -5,6 +5,7 @@ import { UsageError } from '../errors.js'
 import { loadResults } from '../results/read.js'
 import { resultsReadme } from './results-readme.js'
 import { readReference } from './then-and-now.js'
+import { markdownEscape } from './table.js'
 
 // Several results pages from several results files, listed in one pages file (results/pages.json):
 //   { "pages": [ { "out": "results/README.md", "results": ["results/seed-article.json"],
@@ -71,7 +72,7 @@ function navOf (pages, current) {
   if (pages.length < 2) return null
   const from = path.dirname(path.resolve(current.out))
   const links = pages.map((page) => (page === current
-    ? `**${page.label}**`
-    : `[${page.label}](${path.relative(from, path.resolve(page.out)).split(path.sep).join('/')})`))
+    ? `**${markdownEscape(page.label)}**`
+    : `[${markdownEscape(String(page.label).replace(/[[\]]/g, ''))}](${encodeURI(path.relative(from, path.resolve(page.out)).split(path.sep).join('/')).replace(/[()]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)})`))
   return `Pages: ${links.join(' · ')}`
 }

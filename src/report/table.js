@@ -19,7 +19,7 @@ export const strong = (value) => ({ value, emphasis: 'strong' })
 export const em = (value) => ({ value, emphasis: 'em' })
 export const code = (value) => ({ value, emphasis: 'code' })
 // Text from a results file in a heading or paragraph: markdown escapes what could end a table cell.
-export const escaped = (text) => ({ markdown: escapeCell(text), plain: String(text) })
+export const escaped = (text) => ({ markdown: escapeCell(markdownEscape(text)), plain: visibleControls(text) })
 // Several entries in one cell; none: a dash.
 export const entries = (list) => (list.length ? { lines: list } : '—')
 
@@ -37,8 +37,31 @@ export function escapeCell (value) {
   return String(value ?? '').replace(/\r\n|[\r\n]/g, ' ').replace(/\|/g, '\\|')
 }
 
+// Characters that act on a terminal or hide text rather than show it: C0 controls but tab and
+// newline, DEL, C1 controls (\x9b is a CSI of its own), bidi overrides and isolates, zero-width
+// characters and the byte-order mark. Every one is shown as its escape (\x1b, \u202e), in the
+// terminal and on pages alike, so that text from a results file or an adapter can neither move the
+// cursor, retitle the window, link elsewhere (OSC 8) nor reorder what a reader sees.
+const INVISIBLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g
+export function visibleControls (text) {
+  return String(text ?? '').replace(INVISIBLE, (ch) => {
+    const code = ch.charCodeAt(0)
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`
+  })
+}
+
+// Plain text as markdown text: HTML is inert (&, <, > as entities: no tag, no autolink), link and
+// image syntax is inert (a "]" that a "(", "[" or ":" follows is escaped: no [text](javascript:…),
+// no ![alt](url), no [ref]: definition; a backslash is escaped so that it cannot undo that), and
+// controls are visible. The one escape for text from a results file, a scenario or an adapter on a page.
+const MARKDOWN_ESCAPES = { '\\': '\\\\', '&': '&amp;', '<': '&lt;', '>': '&gt;', ']': '\\]' }
+export function markdownEscape (text) {
+  return visibleControls(text).replace(/[\\&<>]|\](?=[([:])/g, (ch) => MARKDOWN_ESCAPES[ch])
+}
+
 // Inline code that holds any text: the fence is one backtick longer than any run of backticks in it.
-export function codeSpan (text) {
+export function codeSpan (value) {
+  const text = visibleControls(value)
   const fence = '`'.repeat(Math.max(0, ...(String(text).match(/`+/g) ?? []).map((run) => run.length)) + 1)
   const pad = /^`|`$/.test(text) ? ' ' : ''
   return `${fence}${pad}${text}${pad}${fence}`
@@ -49,21 +72,23 @@ const ANSI = { strong: (t) => `\x1b[1m${t}\x1b[22m`, em: (t) => `\x1b[3m${t}\x1b
 
 // A cell or text as one string in a style: { mark(kind, text) or null, joiner (between lines),
 // markdown (whether { markdown, plain } takes its markdown) }.
+// Text is escaped here, once per format: markdown's escape (markdownEscape) or visible controls.
+// Inside a code span the text is literal (markdown shows no entity there): only controls are made visible.
 function inline (cell, style) {
   if (cell == null) return ''
-  if (typeof cell === 'string') return cell
+  if (typeof cell === 'string') return style.escape(cell)
   if (typeof cell === 'number') return Number.isFinite(cell) ? String(cell) : ''
-  if (typeof cell !== 'object') return String(cell)
+  if (typeof cell !== 'object') return style.escape(String(cell))
   if (Array.isArray(cell)) return cell.map((span) => inline(span, style)).join('')
   if (cell.lines) return cell.lines.map((line) => inline(line, style)).join(style.joiner)
-  if (cell.markdown != null) return style.markdown ? cell.markdown : cell.plain
-  const text = inline(cell.value, style)
+  if (cell.markdown != null) return style.markdown ? cell.markdown : visibleControls(cell.plain)
+  const text = inline(cell.value, cell.emphasis === 'code' && style.markdown ? { ...style, escape: visibleControls } : style)
   return cell.emphasis && style.mark ? style.mark(cell.emphasis, text) : text
 }
 
-const MARKDOWN = { mark: (kind, text) => MARKDOWN_MARKS[kind](text), joiner: '<br>', markdown: true }
+const MARKDOWN = { mark: (kind, text) => MARKDOWN_MARKS[kind](text), joiner: '<br>', markdown: true, escape: markdownEscape }
 export const markdownText = (cell) => inline(cell, MARKDOWN)
-export const plainText = (cell, { color = false, joiner = '\n' } = {}) => inline(cell, { mark: color ? (kind, text) => ANSI[kind](text) : null, joiner, markdown: false })
+export const plainText = (cell, { color = false, joiner = '\n' } = {}) => inline(cell, { mark: color ? (kind, text) => ANSI[kind](text) : null, joiner, markdown: false, escape: visibleControls })
 
 // The lines of a cell as the terminal shows them: one per entry of { lines }.
 function cellLines (cell, color) {
@@ -76,7 +101,7 @@ const pad = (text, width, align, shown = text.length) => (align === 'right' ? ' 
 // Markdown: every cell on one line, padded so that the source reads as a table too; a right-aligned
 // column's rule ends in ":".
 export function markdownTable ({ columns, rows, notes = [] }) {
-  const all = [columns.map((c) => escapeCell(c.title)), ...rows.map((row) => columns.map((_, i) => escapeCell(markdownText(row[i]))))]
+  const all = [columns.map((c) => escapeCell(markdownText(c.title))), ...rows.map((row) => columns.map((_, i) => escapeCell(markdownText(row[i]))))]
   const widths = columns.map((_, i) => Math.max(3, ...all.map((row) => row[i].length)))
   const line = (row) => '| ' + row.map((cell, i) => pad(cell, widths[i], columns[i].align)).join(' | ') + ' |'
   const rule = '|' + widths.map((w, i) => (columns[i].align === 'right' ? '-'.repeat(w + 1) + ':' : '-'.repeat(w + 2))).join('|') + '|'
@@ -86,7 +111,7 @@ export function markdownTable ({ columns, rows, notes = [] }) {
 // The terminal: the same grid without markdown's marks; a cell of several entries takes several
 // lines. color: ANSI bold and italic for emphasis (only when stdout is a TTY).
 export function terminalTable ({ columns, rows, notes = [] }, { color = false } = {}) {
-  const header = columns.map((c) => [{ text: escapeCell(c.title), width: escapeCell(c.title).length }])
+  const header = columns.map((c) => [{ text: escapeCell(plainText(c.title)), width: escapeCell(plainText(c.title)).length }])
   const body = rows.map((row) => columns.map((_, i) => cellLines(row[i], color)))
   const widths = columns.map((_, i) => Math.max(3, ...[header, ...body].flatMap((row) => row[i].map((l) => l.width))))
   const lines = (row) => {
