@@ -15,6 +15,10 @@
 // or a string of markdown written for the page alone (prose about charts, links); the terminal draws
 // every block but those strings.
 
+import { visibleControls } from '../escape.js'
+
+export { visibleControls }
+
 export const strong = (value) => ({ value, emphasis: 'strong' })
 export const em = (value) => ({ value, emphasis: 'em' })
 export const code = (value) => ({ value, emphasis: 'code' })
@@ -35,19 +39,6 @@ export const textColumns = (titles) => titles.map(left)
 // it stays one line, and a "|" in it is escaped so that it cannot end the cell.
 export function escapeCell (value) {
   return String(value ?? '').replace(/\r\n|[\r\n]/g, ' ').replace(/\|/g, '\\|')
-}
-
-// Characters that act on a terminal or hide text rather than show it: C0 controls but tab and
-// newline, DEL, C1 controls (\x9b is a CSI of its own), bidi overrides and isolates, zero-width
-// characters and the byte-order mark. Every one is shown as its escape (\x1b, \u202e), in the
-// terminal and on pages alike, so that text from a results file or an adapter can neither move the
-// cursor, retitle the window, link elsewhere (OSC 8) nor reorder what a reader sees.
-const INVISIBLE = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g
-export function visibleControls (text) {
-  return String(text ?? '').replace(INVISIBLE, (ch) => {
-    const code = ch.charCodeAt(0)
-    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`
-  })
 }
 
 // Plain text as markdown text: HTML is inert (&, <, > as entities: no tag, no autolink), link and
