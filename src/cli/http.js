@@ -46,6 +46,8 @@ export async function parseHttpOptions (argv) {
     throw new UsageError('--logs-per-request applies to route mode: with --middleware each request is one event, logged by the library\'s request logger')
   }
   const given = parseOptions(HTTP_OPTIONS, argv)
+  // --out before any work: parsing the libraries may install versions.
+  if (given.out != null) refuseToReplace(outputFile(given.out, { create: true, inputs: given.lib }), { force: given.force, label: `--out ${given.out}` })
   const options = {
     libs: await parseLibs(given.lib, given.cache),
     transports: given.transport,

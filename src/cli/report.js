@@ -7,7 +7,7 @@ import { exporterFor } from '../report/exporters.js'
 import { readPages, writePages } from '../report/pages.js'
 import { REPORT_OPTIONS } from './option-tables.js'
 import { addOptions, givenOptions, parseOptions } from './options.js'
-import { outputDirectory, outputFile } from './validate.js'
+import { filePathText, outputDirectory, outputFile, refuseExisting } from './validate.js'
 
 export const command = 'report [files..]'
 export const describe = 'Turn results JSON into a results page (markdown + PNG charts) and/or CSV'
@@ -22,7 +22,8 @@ export function builder (yargs) {
 
 export function parseReportOptions (argv) {
   const given = parseOptions(REPORT_OPTIONS, argv)
-  return { files: [argv.files].flat().map(String), formats: given.format, out: path.resolve(given.out), images: path.resolve(given.images), outText: given.out, imagesText: given.images }
+  filePathText(given.out, `--out ${given.out}`)
+  return { force: given.force, defaultOut: argv.out == null, files: [argv.files].flat().map(String), formats: given.format, out: path.resolve(given.out), images: path.resolve(given.images), outText: given.out, imagesText: given.images }
 }
 
 export async function handler (argv) {
@@ -38,7 +39,9 @@ export async function handler (argv) {
   for (const format of options.formats) {
     for (const file of exporterFor(format).targets(options)) {
       if (file === options.images) throw new UsageError(`--out ${options.outText} and --images ${options.imagesText} name the same path: the page and the charts' directory need two`)
-      outputFile(file, { label: `--out ${options.outText}${file === options.out ? '' : ` (${path.basename(file)})`}`, create: true, inputs: options.files, notResults: true })
+      const label = `${options.defaultOut ? `the default --out ${options.outText}` : `--out ${options.outText}`}${file === options.out ? '' : ` (${path.basename(file)})`}`
+      outputFile(file, { label, create: true, inputs: options.files, notResults: true })
+      refuseExisting(file, { force: options.force, label })
     }
   }
   const written = []

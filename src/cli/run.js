@@ -180,6 +180,19 @@ function previousResults (out, plan, shard, { resume, force }) {
   return doc
 }
 
+// --out before any work: a path a file can be written to, and a finished results file (or any other
+// file) there is refused without --force. An unfinished one waits for the plan: it may be this
+// plan's, to be continued with --resume.
+function refuseOutputEarly (argv) {
+  // The scenario file and adapter files given by path are inputs (checked again once they are loaded).
+  const inputs = [argv.scenario, ...[argv.lib ?? []].flat().flatMap((v) => String(v).split(','))].filter((f) => f != null && f !== '')
+  const out = outputFile(argv.out, { create: true, inputs })
+  if (argv.force || argv.resume || !fs.existsSync(out)) return
+  let doc = null
+  try { doc = JSON.parse(fs.readFileSync(out, 'utf8')) } catch {}
+  if (doc?.complete !== false) refuseToReplace(out, { label: `--out ${argv.out}` })
+}
+
 // What makes a results file another plan's, in the file's terms first: "events 2000 vs 1000".
 function planDifference (env, plan, shard) {
   const theirs = env?.plan
@@ -199,6 +212,7 @@ export async function handler (argv) {
   }
   // The cheap checks first: planning may install library versions and runtimes.
   if (argv.scenario != null) loadScenario(argv.scenario)
+  if (argv.out != null) refuseOutputEarly(argv)
   const shard = parseOption(optionNamed(RUN_OPTIONS, 'shard'), argv)
   const order = parseOrder(argv)
   const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir, argv) : await planFromOptions(argv)

@@ -162,6 +162,7 @@ export function isResultsFile (file) {
 // inputs: files this command reads; none of them may be replaced. notResults: the output is not a
 // results file (a page, a CSV), so an existing results file there is refused, not replaced.
 export function outputFile (file, { label = `--out ${file}`, create = false, hint = '', inputs = [], notResults = false } = {}) {
+  filePathText(file, label)
   const resolved = path.resolve(String(file))
   if (isSymbolicLink(resolved)) throw new UsageError(`${label} is a symbolic link: give the path of the file itself (log-bench replaces its output files, and would replace the link)`)
   const input = inputs.find((f) => sameFile(resolved, String(f)))
@@ -187,6 +188,23 @@ export function outputFile (file, { label = `--out ${file}`, create = false, hin
   }
   requireWritableDir(dir, label, hint)
   return resolved
+}
+
+// The text of an output file's path, before it is resolved (which would turn '' into the current
+// directory and drop a trailing slash): not empty, and not in a directory's form.
+export function filePathText (file, label = `--out ${file}`) {
+  const text = String(file ?? '')
+  const name = label.split(' ')[0]
+  if (text.trim() === '') throw new UsageError(`${name.startsWith('--') ? name : label} is empty: give a file path`)
+  if (/[/\\]$/.test(text)) throw new UsageError(`${label} ends in "${text.slice(-1)}", which names a directory: give a file path, such as ${text.replace(/[/\\]+$/, '') || 'results.json'}`)
+  if (/(^|[/\\])\.{1,2}$/.test(text)) throw new UsageError(`${label} names a directory: give a file path, such as ${path.join(text, 'results.json')}`)
+  return text
+}
+
+// An output that exists is replaced only with --force: a page or a CSV may be the user's own notes.
+export function refuseExisting (file, { force = false, label = `--out ${file}` } = {}) {
+  if (force || !fs.existsSync(file)) return
+  throw new UsageError(`${label} already exists: add --force to replace it, or give another --out`)
 }
 
 // A scenario's `output` is a name inside the scenario, which may come from anyone: it stays under
