@@ -8,7 +8,7 @@ import { describe, it, mock } from 'node:test'
 import { writeFileAtomic } from '../src/results/write.js'
 import { openFilesLimit } from '../src/limits.js'
 import { rsyslogConfig, rsyslogString } from '../src/sinks/rsyslog.js'
-import { ADAPTERS, BIN, leftovers, readJson, ROOT, runCli, taggedPids, tmpDir, waitFor, rsyslogSkip } from './helpers.js'
+import { ADAPTERS, BIN, leftovers, readJson, ROOT, runCli, snapshot, taggedPids, tmpDir, waitFor, rsyslogSkip } from './helpers.js'
 
 // Files and processes are hostile ground: names in results files are data, planted symlinks are
 // never followed, and nothing the harness starts outlives it.
@@ -237,4 +237,44 @@ describe('an http run starved of file descriptors is refused before it starts, n
     assert.equal(openFilesLimit(file), Infinity)
     assert.equal(openFilesLimit(path.join(file, 'missing')), null)
   })
+})
+
+// Round two. Each case: one line on stderr naming what was wrong, exit 2, no stack, and every file
+// in the working directory as it was (nothing written, nothing replaced).
+const refusals = [
+  { name: 'report --out an existing page', args: ['report', 'r.json', '--out', 'notes.md'], files: { 'notes.md': 'mine\n' }, pattern: /^log-bench: --out notes\.md already exists: add --force/ },
+  { name: 'report --format csv: the CSV derived from --out exists', args: ['report', 'r.json', '--format', 'csv', '--out', 'notes.md'], files: { 'notes.csv': 'mine\n' }, pattern: /^log-bench: --out notes\.md \(notes\.csv\) already exists: add --force/ },
+  { name: 'report --format md,csv: the summary CSV exists', args: ['report', 'r.json', '--format', 'md,csv', '--out', 'p.md'], files: { 'p-summary.csv': 'mine\n' }, pattern: /^log-bench: --out p\.md \(p-summary\.csv\) already exists/ },
+  { name: 'report with the default --out: a project\'s own results/README.md', args: ['report', 'r.json'], files: { 'results/README.md': 'mine\n' }, pattern: /^log-bench: the default --out results\/README\.md already exists: add --force/ },
+  { name: 'report: a chart it would draw exists in --images', args: ['report', 'r.json', '--out', 'p.md', '--images', 'pics'], files: { 'pics/file/benchmarks.png': 'mine\n' }, pattern: /^log-bench: --images pics already holds a chart this report draws \(file\/benchmarks\.png\): add --force/ },
+  { name: 'report --out x.md/ (a directory\'s form)', args: ['report', 'r.json', '--out', 'x.md/'], pattern: /^log-bench: --out x\.md\/ ends in "\/", which names a directory: give a file path, such as x\.md$/m },
+  { name: 'run --out x.json/', args: ['run', '--lib', 'noop', '--out', 'x.json/'], pattern: /^log-bench: --out x\.json\/ ends in "\/"/ },
+  { name: 'merge --out x.json/', args: ['merge', 'r.json', '--out', 'x.json/'], pattern: /^log-bench: --out x\.json\/ ends in "\/"/ },
+  { name: 'http --out x.json/', args: ['http', '--lib', 'none', '--out', 'x.json/'], pattern: /^log-bench: --out x\.json\/ ends in "\/"/ },
+  { name: 'report --out .. names a directory', args: ['report', 'r.json', '--out', '..'], pattern: /^log-bench: --out \.\. names a directory/ },
+  { name: 'report --out \'\'', args: ['report', 'r.json', '--out', ''], pattern: /^log-bench: --out is empty: give a file path$/m },
+  { name: 'run --out \'\'', args: ['run', '--lib', 'noop', '--out', ''], pattern: /^log-bench: --out is empty: give a file path$/m },
+  { name: 'merge --out \'\'', args: ['merge', 'r.json', '--out', ''], pattern: /^log-bench: --out is empty: give a file path$/m },
+  { name: 'run --lib bunyan@1.8 --out <existing results>: refused before installing', args: ['run', '--lib', 'bunyan@1.8', '--cache', 'cache', '--out', 'r.json'], pattern: /^log-bench: --out r\.json already holds results \(\d+ runs\): add --force/ },
+  { name: 'http --lib bunyan@1.8 --out <existing results>: refused before installing', args: ['http', '--lib', 'bunyan@1.8', '--cache', 'cache', '--out', 'r.json'], pattern: /^log-bench: --out r\.json already holds results/ }
+]
+
+describe('round two: refused with one line, exit 2, nothing written or replaced', () => {
+  for (const { name, args, files = {}, pattern, env = {} } of refusals) {
+    it(name, async () => {
+      const dir = tmpDir()
+      fs.copyFileSync(RESULTS, path.join(dir, 'r.json'))
+      for (const [file, text] of Object.entries(files)) {
+        fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
+        fs.writeFileSync(path.join(dir, file), text)
+      }
+      const before = snapshot(dir)
+      const result = await runCli(args, { cwd: dir, env })
+      assert.equal(result.code, 2, result.stderr + result.stdout)
+      assert.match(result.stderr, pattern)
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+      assert.doesNotMatch(result.stderr, /\n\s+at /)
+      assert.deepEqual(snapshot(dir), before, 'nothing written, nothing replaced')
+    })
+  }
 })
