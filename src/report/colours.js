@@ -13,9 +13,10 @@ const SPARE = ['#D55E00', '#56B4E9', '#8C564B', '#7F3C8D', '#11A579', '#3969AC',
 // A library we do not know (an adapter given by path) gets a spare colour chosen by its name, so
 // it keeps that colour in every chart of every report.
 export function libraryColour (lib) {
-  if (KNOWN[lib]) return KNOWN[lib]
+  // A name is data: "constructor" or "valueOf" is a library, not a property every object has.
+  if (Object.hasOwn(KNOWN, lib)) return KNOWN[lib]
   let hash = 0
-  for (const ch of lib) hash = (hash * 31 + ch.codePointAt(0)) >>> 0
+  for (const ch of String(lib)) hash = (hash * 31 + ch.codePointAt(0)) >>> 0
   return SPARE[hash % SPARE.length]
 }
 

@@ -54,7 +54,7 @@ function cellsOf (runs) {
   const cells = new Map()
   for (const run of inPlanOrder(runs)) {
     const type = dimensionValue(run, 'type')
-    if (!MEASURES[type]) continue
+    if (!Object.hasOwn(MEASURES, type)) continue
     const key = cellKey(run)
     if (!cells.has(key)) cells.set(key, { key, type, first: run, runs: [] })
     cells.get(key).runs.push(run)
