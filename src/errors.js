@@ -20,7 +20,10 @@ export const exitCodeFor = (signal) => 128 + (os.constants.signals[signal] ?? 2)
 export const EXIT = Object.freeze({
   OK: 0,
   HARNESS_ERROR: 1,
-  USAGE: 2
+  USAGE: 2,
+  // Stopped by Ctrl-C (SIGINT) or by SIGTERM: the shell's 128 + the signal's number (exitCodeFor).
+  INTERRUPTED: 130,
+  TERMINATED: 143
 })
 
 // The user (Ctrl-C, a closed terminal) or the system (SIGTERM) stopped the run: recorded as interrupted, then rethrown.

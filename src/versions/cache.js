@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import semver from 'semver'
-import { EXIT, UsageError } from '../errors.js'
+import { EXIT, exitCodeFor, STOP_SIGNALS, UsageError } from '../errors.js'
 
 // --cache DIR, else $XDG_CACHE_HOME/log-bench, else ~/.cache/log-bench (the XDG base directory rule).
 export function cacheRoot (given = null, env = process.env) {
@@ -167,19 +167,30 @@ function alive (pid) {
   }
 }
 
-// Runs npm with its output captured: { code, stdout, stderr }. The npm child is stopped on Ctrl-C
-// or SIGTERM (then `cleanup` runs and log-bench exits as interrupted).
+// Runs npm with its output captured: { code, stdout, stderr }. On Ctrl-C, SIGTERM, a hang-up or
+// SIGQUIT the npm child is stopped and waited for (it may still be writing into the directory that
+// `cleanup` removes), then `cleanup` runs and log-bench exits with the signal's code (130, 143, …).
+// A second signal while waiting ends npm at once.
+const NPM_STOP_GRACE_MS = 5000
 async function runNpm (args, { cwd = process.cwd(), what, cleanup = () => {} }) {
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
   const child = spawn(npm, [...args, '--loglevel=error', '--no-update-notifier'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stopping = false
   const stop = (signal) => {
+    if (stopping) return child.kill('SIGKILL')
+    stopping = true
+    const end = () => {
+      let left = ''
+      try { cleanup() } catch (err) { left = ` (could not remove what it left: ${err.code ?? err.message})` }
+      process.stderr.write(`\n${signal}: stopped ${what}${left}\n`)
+      process.exit(signal === 'SIGTERM' ? EXIT.TERMINATED : signal === 'SIGINT' ? EXIT.INTERRUPTED : exitCodeFor(signal))
+    }
+    if (child.exitCode !== null || child.signalCode !== null) return end()
+    const force = setTimeout(() => child.kill('SIGKILL'), NPM_STOP_GRACE_MS)
+    child.once('exit', () => { clearTimeout(force); end() })
     child.kill('SIGTERM')
-    cleanup()
-    process.stderr.write(`\n${signal}: stopped ${what}\n`)
-    process.exit(signal === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED)
   }
-  process.on('SIGINT', stop)
-  process.on('SIGTERM', stop)
+  for (const signal of STOP_SIGNALS) process.on(signal, stop)
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk) => { stdout = (stdout + chunk).slice(-1 << 20) })
@@ -191,8 +202,7 @@ async function runNpm (args, { cwd = process.cwd(), what, cleanup = () => {} }) 
     })
     return { code, stdout, stderr }
   } finally {
-    process.off('SIGINT', stop)
-    process.off('SIGTERM', stop)
+    if (!stopping) for (const signal of STOP_SIGNALS) process.off(signal, stop)
   }
 }
 
@@ -208,7 +218,7 @@ async function npmInstall ({ base, packageName, version }) {
     const { code, stderr } = await runNpm(['install', `${packageName}@${version}`, '--ignore-scripts', '--no-audit', '--no-fund', '--omit=dev', '--no-package-lock'], {
       cwd: tmp,
       what: `installing ${packageName}@${version}`,
-      cleanup: () => fs.rmSync(tmp, { recursive: true, force: true })
+      cleanup: () => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 5 })
     })
     if (code !== 0) throw new UsageError(npmFailure(packageName, version, null, stderr))
     const got = JSON.parse(readOr(path.join(tmp, 'node_modules', packageName, 'package.json'), '{}')).version
