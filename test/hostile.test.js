@@ -256,11 +256,15 @@ const refusals = [
   { name: 'run --out \'\'', args: ['run', '--lib', 'noop', '--out', ''], pattern: /^log-bench: --out is empty: give a file path$/m },
   { name: 'merge --out \'\'', args: ['merge', 'r.json', '--out', ''], pattern: /^log-bench: --out is empty: give a file path$/m },
   { name: 'run --lib bunyan@1.8 --out <existing results>: refused before installing', args: ['run', '--lib', 'bunyan@1.8', '--cache', 'cache', '--out', 'r.json'], pattern: /^log-bench: --out r\.json already holds results \(\d+ runs\): add --force/ },
+  { name: 'run with a TMPDIR that does not exist', args: ['run', '--lib', 'noop', '--events', '10', '--runs', '1', '--out', 'n.json'], env: { TMPDIR: '/nonexistent/lb-tmp' }, pattern: /^log-bench: TMPDIR \/nonexistent\/lb-tmp does not exist: set TMPDIR to an existing writable directory, or give --dir$/m },
+  { name: 'run with a TMPDIR that is a file', args: ['run', '--lib', 'noop', '--events', '10', '--runs', '1', '--out', 'n.json'], tmpdir: 'r.json', pattern: /^log-bench: TMPDIR .*r\.json is not a directory/ },
+  { name: 'run with a TMPDIR where no directory can be made (sysfs)', args: ['run', '--lib', 'noop', '--events', '10', '--runs', '1', '--out', 'n.json'], env: { TMPDIR: '/sys' }, pattern: /^log-bench: TMPDIR \/sys: cannot make a directory there \((permission denied|operation not permitted|read-only file system)/ },
+  { name: 'http with a TMPDIR that does not exist', args: ['http', '--lib', 'none', '--out', 'n.json'], env: { TMPDIR: '/nonexistent/lb-tmp' }, pattern: /^log-bench: TMPDIR \/nonexistent\/lb-tmp does not exist: set TMPDIR to an existing writable directory$/m },
   { name: 'http --lib bunyan@1.8 --out <existing results>: refused before installing', args: ['http', '--lib', 'bunyan@1.8', '--cache', 'cache', '--out', 'r.json'], pattern: /^log-bench: --out r\.json already holds results/ }
 ]
 
 describe('round two: refused with one line, exit 2, nothing written or replaced', () => {
-  for (const { name, args, files = {}, pattern, env = {} } of refusals) {
+  for (const { name, args, files = {}, pattern, env = {}, tmpdir } of refusals) {
     it(name, async () => {
       const dir = tmpDir()
       fs.copyFileSync(RESULTS, path.join(dir, 'r.json'))
@@ -269,7 +273,7 @@ describe('round two: refused with one line, exit 2, nothing written or replaced'
         fs.writeFileSync(path.join(dir, file), text)
       }
       const before = snapshot(dir)
-      const result = await runCli(args, { cwd: dir, env })
+      const result = await runCli(args, { cwd: dir, env: tmpdir ? { ...env, TMPDIR: path.join(dir, tmpdir) } : env })
       assert.equal(result.code, 2, result.stderr + result.stdout)
       assert.match(result.stderr, pattern)
       assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)

@@ -21,7 +21,7 @@ import { runName } from '../report/labels.js'
 import { HTTP_OPTIONS, RUN_OPTIONS } from './option-tables.js'
 import { addOptions, givenOptions, optionNamed, parseOption, parseOptions, scenarioArgv } from './options.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
-import { defaultOutput, outputFile, positiveInt, refuseToReplace, scenarioOutput } from './validate.js'
+import { defaultOutput, outputFile, positiveInt, refuseToReplace, scenarioOutput, temporaryDirectory } from './validate.js'
 import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
 
@@ -213,6 +213,7 @@ export async function handler (argv) {
   // The cheap checks first: planning may install library versions and runtimes.
   if (argv.scenario != null) loadScenario(argv.scenario)
   if (argv.out != null) refuseOutputEarly(argv)
+  if (argv.dir == null || argv.scenario != null) temporaryDirectory({ orDir: argv.scenario == null })
   const shard = parseOption(optionNamed(RUN_OPTIONS, 'shard'), argv)
   const order = parseOrder(argv)
   const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir, argv) : await planFromOptions(argv)

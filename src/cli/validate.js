@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { ioReason } from '../results/write.js'
@@ -255,6 +256,26 @@ export function writableDirectory (value, name) {
     fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK)
   } catch {
     throw new UsageError(`--${name} ${value}: cannot write there (permission denied): give a writable directory`)
+  }
+  return dir
+}
+
+// The system's temporary directory (TMPDIR, else /tmp), where runs make their directories unless
+// --dir names another: checked before anything runs, so that a TMPDIR that does not exist, is a file
+// or cannot be written is one line, not a failed mkdtemp in the middle of a session.
+export function temporaryDirectory ({ orDir = true } = {}) {
+  const dir = os.tmpdir()
+  const or = orDir ? ', or give --dir' : ''
+  const named = process.env.TMPDIR ? `TMPDIR ${dir}` : `the temporary directory ${dir}`
+  let stat = null
+  try { stat = fs.statSync(dir) } catch {}
+  if (!stat) throw new UsageError(`${named} does not exist: set TMPDIR to an existing writable directory${or}`)
+  if (!stat.isDirectory()) throw new UsageError(`${named} is not a directory: set TMPDIR to an existing writable directory${or}`)
+  // Making a directory is the test: permission bits say yes to root on a read-only file system.
+  try {
+    fs.rmdirSync(fs.mkdtempSync(path.join(dir, '.log-bench-check-')))
+  } catch (err) {
+    throw new UsageError(`${named}: cannot make a directory there (${ioReason(err)}): set TMPDIR to a writable directory${or}`)
   }
   return dir
 }
