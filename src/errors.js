@@ -37,7 +37,8 @@ export class Interrupted extends Error {
 // A run that failed for a reason worth recording (a worker or a receiver died, a time limit).
 // `failure` says what kind of failure it was, as data that the record keeps beside the sentence:
 // { kind: 'timeout', limitS } | { kind: 'out-of-memory' } | { kind: 'killed', signal }
-// | { kind: 'crashed', exitCode } | { kind: 'error' } (anything else: a logger's or a receiver's error).
+// | { kind: 'crashed', exitCode } | { kind: 'nothing-arrived' } (the receiving end counted no event at all)
+// | { kind: 'error' } (anything else: a logger's or a receiver's error).
 export class RunFailure extends Error {
   constructor (message, failure = { kind: 'error' }) {
     super(message)
