@@ -3,7 +3,7 @@
 // Timestamps are on the primary's clock (now() in src/engine/child-side.js), sent as strings so the
 // primary can compare them across processes. What the calls cost besides time is recorded by
 // src/engine/costs.js.
-import { createLogger, fail, failOnUncaught, leaveSignalsToPrimary, now, receiveConfig } from '../engine/child-side.js'
+import { createLogger, exitProcess, fail, failOnUncaught, leaveSignalsToPrimary, now, receiveConfig } from '../engine/child-side.js'
 import { encodeHistogram, newHistogram, startCpuRecord, startGcRecord, startLoopDelay, timerFloorNs } from '../engine/costs.js'
 import { messagePrefix } from '../engine/message.js'
 
@@ -129,7 +129,7 @@ async function run (logger, floorNs) {
       latency: sampleEvery > 0 ? { encoded: encodeHistogram(histogram), sampleEvery, timerFloorNs: floorNs } : null,
       eventLoopDelayNs
     }
-  }, () => process.exit(0))
+  }, () => exitProcess(0))
 }
 
 main().catch((err) => fail('setup', err))
