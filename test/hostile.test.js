@@ -282,3 +282,47 @@ describe('round two: refused with one line, exit 2, nothing written or replaced'
     })
   }
 })
+
+// An adapter that misbehaves is a recorded result with its true reason: never a crash, never a wrong "ok".
+const MISBEHAVES = path.join(ADAPTERS, 'misbehaves.js')
+const recorded = [
+  { name: 'a logger that throws asynchronously after its 100th call (console)', env: { LOG_BENCH_FIXTURE_MODE: 'async-throw' }, transport: 'console', status: 'failed', error: /^worker 0 failed while running \(uncaught error\): thrown asynchronously after 100 calls$/ },
+  { name: 'a logger that throws asynchronously after its 100th call (file)', env: { LOG_BENCH_FIXTURE_MODE: 'async-throw' }, transport: 'file', status: 'failed', error: /^worker 0 failed while running \(uncaught error\): thrown asynchronously/ },
+  { name: 'a logger that rejects in the background', env: { LOG_BENCH_FIXTURE_MODE: 'background-reject' }, transport: 'console', status: 'failed', error: /^worker 0 failed while running \(uncaught error\): rejected in the background after 100 calls$/ },
+  { name: 'throw Object.create(null) in log()', env: { LOG_BENCH_FIXTURE_MODE: 'throw-null-proto' }, transport: 'file', status: 'failed', error: /^worker 0 failed while logging: it threw an object without a prototype \(\{\}\)$/ },
+  { name: 'process.exit made a no-op: the run finishes, close() having resolved', env: { LOG_BENCH_FIXTURE_MODE: 'exit-noop' }, transport: 'console', status: 'ok', error: null },
+  { name: 'nothing arrives: failed with failure { kind: nothing-arrived }', env: { LOG_BENCH_FIXTURE_MODE: 'writes-nowhere' }, transport: 'console', status: 'failed', error: /^nothing arrived on the workers' stdout/, failure: { kind: 'nothing-arrived' } },
+  { name: 'a version holding markup, a newline and ESC', env: { LOG_BENCH_FIXTURE_VERSION: '1.0 <img src=x onerror=alert(1)>\n…\x1b[31m' }, transport: 'console', status: 'failed', error: /^the misbehaves adapter cannot be run: its version "1\.0 <img src=x onerror=alert\(1\)>\\n…\\u001b\[31m" is not a version/, libVersion: null },
+  { name: 'a packageName that climbs out of node_modules', env: { LOG_BENCH_FIXTURE_PACKAGE: '../../../../tmp/x/fakepkg' }, transport: 'console', status: 'failed', error: /^the misbehaves adapter cannot be run: its packageName "\.\.\/\.\.\/\.\.\/\.\.\/tmp\/x\/fakepkg" is not an npm package name/, libVersion: null },
+  ...['constructor', '__proto__', 'valueOf', 'hasOwnProperty', 'toString', 'prototype', 'then', '__defineGetter__'].map((name) => ({ name: `an adapter named ${name}, beside raw`, env: { LOG_BENCH_FIXTURE_NAME: name }, lib: name, transport: 'console', status: 'ok', error: null, withRaw: true }))
+]
+
+describe('round two: a misbehaving adapter is a recorded result with its true reason', () => {
+  for (const c of recorded) {
+    it(c.name, async () => {
+      const out = path.join(tmpDir(), 'r.json')
+      const result = await runCli(['run', '--lib', c.withRaw ? `${MISBEHAVES},raw` : MISBEHAVES, '--transport', c.transport, '--events', '1000', '--runs', '1', '--timeout', '60', '--quiet', '--out', out], { env: c.env, timeoutMs: 90_000 })
+      assert.equal(result.code, 0, result.stderr)
+      assert.doesNotMatch(result.stderr, /internal error|\n\s+at /)
+      const doc = readJson(out)
+      const run = doc.runs.find((r) => r.lib === (c.lib ?? 'misbehaves'))
+      assert.equal(run.status, c.status, run.error)
+      if (c.error) assert.match(run.error, c.error)
+      else assert.equal(run.error, null)
+      if (c.status === 'failed') assert.deepEqual(run.failure, c.failure ?? { kind: 'error' })
+      if ('libVersion' in c) assert.equal(run.libVersion, c.libVersion)
+      if (c.withRaw) {
+        assert.equal(doc.runs.find((r) => r.lib === 'raw').status, 'ok')
+        assert.ok(Object.hasOwn(doc.env.libVersions, c.lib), `env.libVersions holds ${c.lib} as its own key`)
+      }
+      assert.deepEqual(leftovers(result.tag), [])
+    })
+  }
+
+  it('a default export that is a Promise is one line that says so', async () => {
+    const result = await runCli(['run', '--lib', MISBEHAVES, '--out', path.join(tmpDir(), 'r.json')], { env: { LOG_BENCH_FIXTURE_MODE: 'promise-export' } })
+    assert.equal(result.code, 2, result.stderr)
+    assert.match(result.stderr, /^log-bench: adapter .*misbehaves\.js does not export the adapter interface: its default export is a Promise \(the result of an async function\?\)/)
+    assert.equal(result.stderr.trim().split('\n').length, 1)
+  })
+})

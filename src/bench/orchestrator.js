@@ -43,7 +43,8 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
                 runs,
                 unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ?? cellUnsupported(lib, variant, transport, workload),
                 empty: emptyRunMeasures,
-                execute: (signal, onLive) => runOnce({ adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version, runtime, transport, cpus: workers, events, payload, workload, variant, rate, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir ?? undefined, onLive })
+                // An adapter whose declarations are unusable (src/loggers/index.js) fails every run with the reason.
+                execute: lib.problem ? async () => ({ ...emptyRunMeasures(), ok: false, status: 'failed', error: lib.problem, failure: { kind: 'error' } }) : (signal, onLive) => runOnce({ adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version, runtime, transport, cpus: workers, events, payload, workload, variant, rate, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir ?? undefined, onLive })
               })
             }
           }

@@ -48,7 +48,7 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
                 runs,
                 unsupported: unsupportedReason({ lib, mode, transport, runtime, workers }),
                 empty: emptyHttpMeasures,
-                execute: (signal) => runHttpOnce({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement })
+                execute: lib.problem ? async () => ({ ...emptyHttpMeasures(), ok: false, status: 'failed', error: lib.problem, failure: { kind: 'error' } }) : (signal) => runHttpOnce({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement })
               })
             }
           }

@@ -4,9 +4,13 @@
 import { pathToFileURL } from 'node:url'
 
 const file = process.argv[2]
+// The harness gone (SIGTERM or SIGHUP to it alone, SIGKILL): this process goes too, even while an
+// adapter's top-level await never settles.
+process.on('disconnect', () => process.exit(0))
 
 function describe (adapter) {
   if (adapter === null || typeof adapter !== 'object') return { kind: adapter === null ? 'null' : typeof adapter }
+  if (adapter instanceof Promise || typeof adapter.then === 'function') return { kind: 'promise' }
   const data = JSON.parse(JSON.stringify(adapter) ?? 'null')
   return { kind: 'object', data, createIsFunction: typeof adapter.create === 'function' }
 }
