@@ -326,3 +326,79 @@ describe('round two: a misbehaving adapter is a recorded result with its true re
     assert.equal(result.stderr.trim().split('\n').length, 1)
   })
 })
+
+// Names a results file can hold: markup, link syntax, terminal escapes (CSI, OSC title, OSC 8
+// hyperlink, the one-byte C1 CSI), bidi overrides and zero-width characters, and names every object has.
+const MARKUP_NAMES = ['<img src=x onerror=alert(1)>', '[link](javascript:alert(1))', '\x1b]0;pwned\x07\x1b[2J\x1b[1A\x1b[2K', '\x9b31mred', 'abc\u202Eevil\u200B']
+const OBJECT_NAMES = ['constructor', '__proto__', 'valueOf', 'then', 'toString']
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/
+
+// The report fixture with its five libraries renamed, hostile text in a machine name, a version and
+// a failed run's reason (link syntax escaped by hand, an image, an OSC 8 hyperlink).
+function hostileResults (dir, names = MARKUP_NAMES) {
+  const doc = JSON.parse(fs.readFileSync(RESULTS, 'utf8'))
+  const libs = [...new Set(doc.runs.map((r) => r.lib))]
+  const rename = new Map(libs.map((lib, i) => [lib, names[i % names.length]]))
+  for (const run of doc.runs) run.lib = rename.get(run.lib)
+  for (const entry of doc.summary) entry.lib = rename.get(entry.lib) ?? entry.lib
+  doc.env.libVersions = Object.fromEntries(libs.map((lib) => [rename.get(lib), '1.0 <b>x</b>\x1b[31m']))
+  doc.env.cpuModel = 'CPU <script>alert(1)</script> \x1b]0;t\x07'
+  const failed = doc.runs.find((r) => r.status === 'failed') ?? doc.runs[0]
+  Object.assign(failed, { ok: false, status: 'failed', error: 'boom <iframe src=javascript:alert(1)> \\[x\\](javascript:alert(2)) ![i](http://evil/x.png) \x1b]8;;http://evil/\x07click\x1b]8;;\x07 \x1b[2J\x9b2J', doneMs: null, unblockedMs: null })
+  const file = path.join(dir, 'hostile.json')
+  fs.writeFileSync(file, JSON.stringify(doc))
+  return { file, libs: libs.map((lib) => rename.get(lib)) }
+}
+
+describe('round two: names from a results file reach pages, terminals, charts and CSV inert', () => {
+  it('markdown: no tag, no link, no control; every name still shown', async () => {
+    const dir = tmpDir()
+    const { file, libs } = hostileResults(dir)
+    const result = await runCli(['report', file, '--out', path.join(dir, 'page.md'), '--images', path.join(dir, 'images'), '--format', 'md,csv'], { cwd: dir })
+    assert.equal(result.code, 0, result.stderr)
+    const page = fs.readFileSync(path.join(dir, 'page.md'), 'utf8')
+    assert.doesNotMatch(page, /<(img|script|iframe|b)\b/i)
+    assert.doesNotMatch(page, /(?<!\\)\]\((javascript|http:\/\/evil)/)
+    assert.doesNotMatch(page, CONTROLS)
+    assert.match(page, /&lt;img src=x onerror=alert\(1\)&gt;/)
+    assert.match(page, /\[link\\\]\(javascript:alert\(1\)\)/)
+    assert.match(page, /abc\\\\u202eevil\\\\u200b/)
+    assert.match(page, /CPU &lt;script&gt;/)
+    assert.match(page, /boom &lt;iframe src=javascript:alert\(1\)&gt; \\\\\[x\\\\\\\]\(javascript:alert\(2\)\) !\[i\\\]\(http:\/\/evil\/x\.png\) \\\\x1b\]8;;http:\/\/evil\/\\\\x07click/)
+    // Every chart's image link (a paragraph of its own) points into the charts' directory.
+    const links = [...page.matchAll(/^!\[[^\]]*\]\(([^)]*)\)$/gm)]
+    assert.ok(links.length > 0)
+    for (const [, target] of links) assert.match(target, /^images\//)
+    const csv = fs.readFileSync(path.join(dir, 'page.csv'), 'utf8')
+    assert.match(csv, /<img src=x onerror=alert\(1\)>/, 'CSV is data: names as they are, quoted where needed')
+  })
+
+  it('names every object has (constructor, __proto__, valueOf, then, toString): page, charts, CSV and terminal', async () => {
+    const dir = tmpDir()
+    const { file, libs } = hostileResults(dir, OBJECT_NAMES)
+    const result = await runCli(['report', file, '--out', path.join(dir, 'page.md'), '--format', 'md,csv,terminal'], { cwd: dir })
+    assert.equal(result.code, 0, result.stderr)
+    const page = fs.readFileSync(path.join(dir, 'page.md'), 'utf8')
+    for (const name of libs) assert.match(page, new RegExp(`^\\| ${name} +\\|`, 'm'))
+    assert.match(result.stdout, /^\| __proto__ +\|/m)
+  })
+
+  it('report --format terminal and compare: controls are shown as escapes, never sent', async () => {
+    const dir = tmpDir()
+    const { file } = hostileResults(dir)
+    const terminal = await runCli(['report', file, '--format', 'terminal'], { cwd: dir })
+    assert.equal(terminal.code, 0, terminal.stderr)
+    assert.doesNotMatch(terminal.stdout, CONTROLS)
+    assert.match(terminal.stdout, /\\x1b\]0;pwned\\x07/)
+    assert.match(terminal.stdout, /\\x9b31mred/)
+    for (const baseline of ['constructor', '__proto__', '\x1b]0;pwned\x07\x1b[2J\x1b[1A\x1b[2K']) {
+      const compared = await runCli(['compare', file, '--baseline', baseline], { cwd: dir })
+      assert.ok([0, 2].includes(compared.code), compared.stderr)
+      assert.doesNotMatch(compared.stdout + compared.stderr, CONTROLS)
+      assert.doesNotMatch(compared.stderr, /internal error/)
+    }
+    const twoFiles = await runCli(['compare', RESULTS, file], { cwd: dir })
+    assert.equal(twoFiles.code, 0, twoFiles.stderr)
+    assert.doesNotMatch(twoFiles.stdout, CONTROLS)
+  })
+})
