@@ -402,3 +402,40 @@ describe('round two: names from a results file reach pages, terminals, charts an
     assert.doesNotMatch(twoFiles.stdout, CONTROLS)
   })
 })
+
+// A stand-in npm (test/fixtures/fake-npm/npm) that keeps writing into its install directory until
+// it is stopped: a signal to log-bench during a first install.
+describe('round two: a stop signal during a version\'s first install', () => {
+  const FAKE_NPM = path.join(ROOT, 'test', 'fixtures', 'fake-npm')
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129], ['SIGQUIT', 131]]) {
+    it(`${signal}: npm is stopped, the .install-* directory removed, exit ${code}`, async () => {
+      const cache = tmpDir()
+      let primary
+      const pending = runCli(['run', '--lib', 'bunyan@1.8', '--cache', cache, '--out', path.join(tmpDir(), 'r.json')], { env: { PATH: `${FAKE_NPM}:${process.env.PATH}` }, onSpawn: (child) => { primary = child } })
+      await waitFor(() => fs.existsSync(path.join(cache, 'libs', '.fake-npm-started')))
+      primary.kill(signal)
+      const result = await pending
+      assert.equal(result.code, code, result.stderr)
+      assert.match(result.stderr, new RegExp(`${signal}: stopped installing bunyan@1\\.8\\.15\\n$`))
+      assert.doesNotMatch(result.stderr, /ENOTEMPTY|internal error|\n\s+at /)
+      assert.deepEqual(fs.readdirSync(path.join(cache, 'libs')).filter((name) => name.startsWith('.install-')), [])
+      assert.deepEqual(leftovers(result.tag), [])
+    })
+  }
+})
+
+describe('round two: the adapter probe ends with the primary', () => {
+  for (const signal of ['SIGTERM', 'SIGHUP']) {
+    it(`a top-level await that never settles, ${signal} to the primary alone (the moment the probe starts)`, async () => {
+      let primary
+      let tag
+      const pending = runCli(['run', '--lib', path.join(ADAPTERS, 'never-loads.mjs'), '--out', path.join(tmpDir(), 'r.json')], { onSpawn: (child, t) => { primary = child; tag = t } })
+      await waitFor(() => tag && taggedPids(tag, /adapter-probe\.js/).length)
+      primary.kill(signal)
+      const result = await pending
+      assert.equal(result.signal, signal)
+      await waitFor(() => leftovers(tag).length === 0).catch(() => {})
+      assert.deepEqual(leftovers(tag), [])
+    })
+  }
+})

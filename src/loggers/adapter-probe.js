@@ -5,8 +5,9 @@ import { pathToFileURL } from 'node:url'
 
 const file = process.argv[2]
 // The harness gone (SIGTERM or SIGHUP to it alone, SIGKILL): this process goes too, even while an
-// adapter's top-level await never settles.
+// adapter's top-level await never settles. The channel may have closed already, while this module loaded.
 process.on('disconnect', () => process.exit(0))
+if (!process.connected) process.exit(0)
 
 function describe (adapter) {
   if (adapter === null || typeof adapter !== 'object') return { kind: adapter === null ? 'null' : typeof adapter }
