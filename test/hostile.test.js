@@ -256,6 +256,12 @@ const refusals = [
   { name: 'run --out \'\'', args: ['run', '--lib', 'noop', '--out', ''], pattern: /^log-bench: --out is empty: give a file path$/m },
   { name: 'merge --out \'\'', args: ['merge', 'r.json', '--out', ''], pattern: /^log-bench: --out is empty: give a file path$/m },
   { name: 'run --lib bunyan@1.8 --out <existing results>: refused before installing', args: ['run', '--lib', 'bunyan@1.8', '--cache', 'cache', '--out', 'r.json'], pattern: /^log-bench: --out r\.json already holds results \(\d+ runs\): add --force/ },
+  { name: 'report of a results file with doneMs: 1e400', args: ['report', 'big.json', '--out', 'p.md'], derive: { 'big.json': (text) => text.replace(/"doneMs": ?[0-9.]+/, '"doneMs": 1e400') }, pattern: /^log-bench: big\.json: runs\[\d+\] \(.*\): doneMs must be a finite number >= 0 or null, got a number beyond a double's range \(such as 1e400\), read as Infinity$/m },
+  { name: 'report of a UTF-8 results file with a byte-order mark', args: ['report', 'bom.json', '--out', 'p.md'], derive: { 'bom.json': (text) => '\ufeff' + text }, pattern: /^log-bench: bom\.json: it starts with a UTF-8 byte-order mark \(BOM\), which JSON does not allow: save it as UTF-8 without a BOM/ },
+  { name: 'report of a UTF-16 results file (with its BOM)', args: ['report', 'u16.json', '--out', 'p.md'], derive: { 'u16.json': (text) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]) }, pattern: /^log-bench: u16\.json: it is UTF-16 text \(little-endian\), and log-bench reads JSON as UTF-8: convert it \(iconv -f UTF-16LE -t UTF-8\)/ },
+  { name: 'compare of a UTF-16 big-endian results file without a BOM', args: ['compare', 'r.json', 'u16be.json'], derive: { 'u16be.json': (text) => Buffer.from(text, 'utf16le').swap16() }, pattern: /^log-bench: u16be\.json: it is UTF-16 text \(big-endian\)/ },
+  { name: 'merge of a results file with a BOM', args: ['merge', 'r.json', 'bom.json', '--out', 'm.json'], derive: { 'bom.json': (text) => '\ufeff' + text }, pattern: /^log-bench: bom\.json: it starts with a UTF-8 byte-order mark/ },
+  { name: 'a UsageError naming data with an ESC and a newline stays one line, its controls visible', args: ['report', '\x1b]0;x\x07\nb.json'], pattern: /^log-bench: \\x1b\]0;x\\x07\\nb\.json: cannot read it \(no such file\)/ },
   { name: 'run with a TMPDIR that does not exist', args: ['run', '--lib', 'noop', '--events', '10', '--runs', '1', '--out', 'n.json'], env: { TMPDIR: '/nonexistent/lb-tmp' }, pattern: /^log-bench: TMPDIR \/nonexistent\/lb-tmp does not exist: set TMPDIR to an existing writable directory, or give --dir$/m },
   { name: 'run with a TMPDIR that is a file', args: ['run', '--lib', 'noop', '--events', '10', '--runs', '1', '--out', 'n.json'], tmpdir: 'r.json', pattern: /^log-bench: TMPDIR .*r\.json is not a directory/ },
   { name: 'run with a TMPDIR where no directory can be made (sysfs)', args: ['run', '--lib', 'noop', '--events', '10', '--runs', '1', '--out', 'n.json'], env: { TMPDIR: '/sys' }, pattern: /^log-bench: TMPDIR \/sys: cannot make a directory there \((permission denied|operation not permitted|read-only file system)/ },
@@ -264,7 +270,7 @@ const refusals = [
 ]
 
 describe('round two: refused with one line, exit 2, nothing written or replaced', () => {
-  for (const { name, args, files = {}, pattern, env = {}, tmpdir } of refusals) {
+  for (const { name, args, files = {}, derive = {}, pattern, env = {}, tmpdir } of refusals) {
     it(name, async () => {
       const dir = tmpDir()
       fs.copyFileSync(RESULTS, path.join(dir, 'r.json'))
@@ -272,6 +278,7 @@ describe('round two: refused with one line, exit 2, nothing written or replaced'
         fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
         fs.writeFileSync(path.join(dir, file), text)
       }
+      for (const [file, make] of Object.entries(derive)) fs.writeFileSync(path.join(dir, file), make(fs.readFileSync(RESULTS, 'utf8')))
       const before = snapshot(dir)
       const result = await runCli(args, { cwd: dir, env: tmpdir ? { ...env, TMPDIR: path.join(dir, tmpdir) } : env })
       assert.equal(result.code, 2, result.stderr + result.stdout)

@@ -8,6 +8,9 @@ const file = process.argv[2]
 // adapter's top-level await never settles. The channel may have closed already, while this module loaded.
 process.on('disconnect', () => process.exit(0))
 if (!process.connected) process.exit(0)
+// Listening keeps the channel referenced; it must not keep this process alive by itself, so that a
+// top-level await with nothing left to wait for still ends it (Node's exit code 13).
+process.channel?.unref()
 
 function describe (adapter) {
   if (adapter === null || typeof adapter !== 'object') return { kind: adapter === null ? 'null' : typeof adapter }
