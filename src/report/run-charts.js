@@ -7,13 +7,19 @@ import { cpuLabel, failureReason, runName, transportTitle, workerLabel } from '.
 
 const MB = 1024 * 1024
 
+// A group's summary entries of a library's cell (group.cellSummaries, built in run-section.js): the
+// first, as a search would find it, or all of the library's.
+export const summaryOf = (group, lib, cpus) => group.cellSummaries.get(lib)?.get(cpus)?.[0]
+export const librarySummaries = (group, lib) => [...(group.cellSummaries.get(lib)?.values() ?? [])].flat()
+
 // Grouped bars: for each worker count an "unblocked" and a "done" group, one bar per library.
 export function benchmarksChart (group, conditions) {
   const labels = group.cpusList.flatMap((cpus) => [['unblocked', cpuLabel(cpus)], ['done', cpuLabel(cpus)]])
-  const drawn = group.libs.filter((lib) => group.summary.some((s) => runName(s) === lib && s.okRuns > 0))
-  const missing = group.libs.filter((lib) => !drawn.includes(lib))
+  const drawn = group.libs.filter((lib) => librarySummaries(group, lib).some((s) => s.okRuns > 0))
+  const bars = new Set(drawn)
+  const missing = group.libs.filter((lib) => !bars.has(lib))
   const figures = (lib, cpus) => {
-    const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
+    const s = summaryOf(group, lib, cpus)
     return [s?.unblockedMs, s?.doneMs]
   }
   const datasets = drawn.map((lib) => ({
@@ -45,8 +51,9 @@ export function benchmarksChart (group, conditions) {
 }
 
 export function dropRateChart (group, conditions) {
-  const drawn = group.libs.filter((lib) => group.summary.some((s) => runName(s) === lib && s.dropRate != null))
-  const unknown = group.libs.filter((lib) => !drawn.includes(lib) && group.summary.some((s) => runName(s) === lib && s.okRuns > 0))
+  const drawn = group.libs.filter((lib) => librarySummaries(group, lib).some((s) => s.dropRate != null))
+  const shown = new Set(drawn)
+  const unknown = group.libs.filter((lib) => !shown.has(lib) && librarySummaries(group, lib).some((s) => s.okRuns > 0))
   const notes = [[`mean of ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''}`, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]
   if (unknown.length) notes.push(`drop rate unknown (nothing to count), so not drawn: ${unknown.join(', ')}`)
   return {
@@ -60,7 +67,7 @@ export function dropRateChart (group, conditions) {
           label: lib,
           backgroundColor: libraryColour(lib),
           data: group.cpusList.map((cpus) => {
-            const rate = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)?.dropRate?.mean
+            const rate = summaryOf(group, lib, cpus)?.dropRate?.mean
             return rate == null ? null : rate * 100
           })
         }))

@@ -2,7 +2,7 @@ import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { CONFIDENCE, relativeHalfWidth, runsForHalfWidth } from '../stats.js'
 import { code, em, escapeCell, escaped, figureColumns, strong } from './table.js'
 import { chartFile } from './charts.js'
-import { benchmarksChart, dropRateChart, representativeRun, timeseriesChart } from './run-charts.js'
+import { benchmarksChart, dropRateChart, representativeRun, summaryOf, timeseriesChart } from './run-charts.js'
 import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
 
 // The report section for `run` results (the core matrix): the seed's layout per transport, a
@@ -62,6 +62,7 @@ export function groupsOf (runs, summary) {
     for (const [key, groupRuns] of byGroup) {
       const cellsOfGroup = new Set(groupRuns.map((r) => cellKey(r)))
       const first = groupRuns[0]
+      const groupSummary = summary.filter((s) => cellsOfGroup.has(cellKey(s)))
       const measuredPerCell = groupBy(groupRuns.filter((r) => r.status !== 'unsupported'), (r) => cellKey(r))
       groups.push({
         transport,
@@ -69,7 +70,10 @@ export function groupsOf (runs, summary) {
         fileTag: varying.map((d) => d.tag(dimensionValue(first, d.field))).join(''),
         title: transportTitle(transport) + varying.map((d) => d.title(dimensionValue(first, d.field))).join(''),
         runs: groupRuns,
-        summary: summary.filter((s) => cellsOfGroup.has(cellKey(s))),
+        summary: groupSummary,
+        // Summary entries by library name, then worker count: looked up per library, never searched
+        // (a search per library is quadratic in the libraries: 10,000 of them took minutes).
+        cellSummaries: groupByCell(groupSummary),
         libs: unique(groupRuns.map(runName)),
         // Runs by library name, then worker count: every table looks its cells up here.
         cellRuns: groupByCell(groupRuns),
@@ -209,7 +213,7 @@ export function libTable (group, libRuns) {
   }
   let warned = false
   const stat = (pick) => group.cpusList.flatMap((cpus) => {
-    const s = group.summary.find((x) => runName(x) === runName(libRuns[0]) && x.cpus === cpus)
+    const s = summaryOf(group, runName(libRuns[0]), cpus)
     return pick(s, byCpus.get(cpus).runs)
   })
   rows.push([strong('Average'), ...stat((s, cellRuns) => {
@@ -273,7 +277,7 @@ export function summaryTable (group) {
   const rows = [['', ...group.cpusList.flatMap(() => subs.map(em))]]
   for (const lib of group.libs) {
     rows.push([lib, ...group.cpusList.flatMap((cpus) => {
-      const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
+      const s = summaryOf(group, lib, cpus)
       const cellRuns = runsOf(group, lib, cpus)
       if (!s || s.okRuns === 0) return subs.map((_, i) => (i === 0 ? cellReason(s, cellRuns) : '—'))
       const partial = s.okRuns < s.runs ? ` (${s.okRuns} of ${s.runs} runs)` : ''
@@ -330,7 +334,7 @@ export function detailsTable (group) {
   const rows = []
   for (const lib of group.libs) {
     for (const cpus of group.cpusList) {
-      const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
+      const s = summaryOf(group, lib, cpus)
       if (!s) continue
       const cellRuns = runsOf(group, lib, cpus)
       if (s.okRuns === 0) {
