@@ -8,6 +8,9 @@ import { describe, it, mock } from 'node:test'
 import { writeFileAtomic } from '../src/results/write.js'
 import { openFilesLimit } from '../src/limits.js'
 import { rsyslogConfig, rsyslogString } from '../src/sinks/rsyslog.js'
+import { groupsOf } from '../src/report/run-section.js'
+import { benchmarksChart, MAX_CHART_LIBRARIES } from '../src/report/run-charts.js'
+import { summarize } from '../src/results/model.js'
 import { ADAPTERS, BIN, leftovers, readJson, ROOT, runCli, snapshot, taggedPids, tmpDir, waitFor, rsyslogSkip } from './helpers.js'
 
 // Files and processes are hostile ground: names in results files are data, planted symlinks are
@@ -445,4 +448,29 @@ describe('round two: the adapter probe ends with the primary', () => {
       assert.deepEqual(leftovers(tag), [])
     })
   }
+})
+
+describe('round two: scale and names in the http matrix', () => {
+  it('a bar chart of 100 libraries draws the first 60 and says so; its notes name at most 10 more', () => {
+    const doc = JSON.parse(fs.readFileSync(RESULTS, 'utf8'))
+    const one = doc.runs.find((r) => r.lib === 'winston' && r.status === 'ok')
+    const runs = Array.from({ length: 100 }, (_, i) => ({ ...one, lib: `lib${i}`, run: 1 }))
+    const failed = Array.from({ length: 30 }, (_, i) => ({ ...one, lib: `broken${i}`, run: 1, ok: false, status: 'failed', error: 'x', doneMs: null, unblockedMs: null }))
+    const [group] = groupsOf([...runs, ...failed], summarize([...runs, ...failed]))
+    const chart = benchmarksChart(group, '')
+    assert.equal(chart.config.data.datasets.length, MAX_CHART_LIBRARIES)
+    const notes = chart.config.options.plugins.subtitle.text
+    assert.ok(notes.includes('the first 60 of 100 libraries drawn (every one is in the tables)'), notes)
+    assert.ok(notes.some((n) => /^no bars at all: broken0, .*broken9 and 20 more \(failed or unsupported/.test(n)), notes)
+  })
+
+  it('http --middleware with an adapter named constructor: unsupported with its reason, not a crash', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['http', '--lib', MISBEHAVES, '--middleware', '--duration', '1', '--warmup', '0', '--runs', '1', '--quiet', '--out', out], { env: { LOG_BENCH_FIXTURE_NAME: 'constructor' }, timeoutMs: 90_000 })
+    assert.equal(result.code, 0, result.stderr)
+    const run = readJson(out).runs.find((r) => r.lib === 'constructor')
+    assert.equal(run.status, 'unsupported')
+    assert.equal(run.error, 'constructor has no express request logger')
+    assert.deepEqual(leftovers(result.tag), [])
+  })
 })
