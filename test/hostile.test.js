@@ -265,6 +265,7 @@ const refusals = [
   { name: 'compare of a UTF-16 big-endian results file without a BOM', args: ['compare', 'r.json', 'u16be.json'], derive: { 'u16be.json': (text) => Buffer.from(text, 'utf16le').swap16() }, pattern: /^log-bench: u16be\.json: it is UTF-16 text \(big-endian\)/ },
   { name: 'merge of a results file with a BOM', args: ['merge', 'r.json', 'bom.json', '--out', 'm.json'], derive: { 'bom.json': (text) => '\ufeff' + text }, pattern: /^log-bench: bom\.json: it starts with a UTF-8 byte-order mark/ },
   { name: 'a UsageError naming data with an ESC and a newline stays one line, its controls visible', args: ['report', '\x1b]0;x\x07\nb.json'], pattern: /^log-bench: \\x1b\]0;x\\x07\\nb\.json: cannot read it \(no such file\)/ },
+  { name: 'report --pages whose page is in a directory\'s form', args: ['report', '--pages', 'pages.json'], files: { 'pages.json': JSON.stringify({ pages: [{ out: 'x.md/', results: ['r.json'] }] }) }, pattern: /^log-bench: pages\.json: pages\[0\]\.out must be the path of a \.md page/ },
   { name: 'run with a TMPDIR that does not exist', args: ['run', '--lib', 'noop', '--events', '10', '--runs', '1', '--out', 'n.json'], env: { TMPDIR: '/nonexistent/lb-tmp' }, pattern: /^log-bench: TMPDIR \/nonexistent\/lb-tmp does not exist: set TMPDIR to an existing writable directory, or give --dir$/m },
   { name: 'run with a TMPDIR that is a file', args: ['run', '--lib', 'noop', '--events', '10', '--runs', '1', '--out', 'n.json'], tmpdir: 'r.json', pattern: /^log-bench: TMPDIR .*r\.json is not a directory/ },
   { name: 'run with a TMPDIR where no directory can be made (sysfs)', args: ['run', '--lib', 'noop', '--events', '10', '--runs', '1', '--out', 'n.json'], env: { TMPDIR: '/sys' }, pattern: /^log-bench: TMPDIR \/sys: cannot make a directory there \((permission denied|operation not permitted|read-only file system)/ },
@@ -472,5 +473,25 @@ describe('round two: scale and names in the http matrix', () => {
     assert.equal(run.status, 'unsupported')
     assert.equal(run.error, 'constructor has no express request logger')
     assert.deepEqual(leftovers(result.tag), [])
+  })
+})
+
+describe('round two: progress lines on stderr', () => {
+  it('an adapter\'s error holding ESC, C1 and bidi characters is shown escaped in the progress line and the tables', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', MISBEHAVES, '--transport', 'file', '--events', '1000', '--runs', '1', '--out', out], { env: { LOG_BENCH_FIXTURE_MODE: 'throw-escapes' } })
+    assert.equal(result.code, 0, result.stderr)
+    assert.doesNotMatch(result.stderr + result.stdout, CONTROLS)
+    assert.match(result.stderr, /FAILED: worker 0 failed while logging: \\x1b\]0;pwned\\x07\\x1b\[2J\\x1b\[1A\\x9b2K\\u202eevil/)
+    assert.equal(readJson(out).runs[0].error, 'worker 0 failed while logging: \x1b]0;pwned\x07\x1b[2J\x1b[1A\x9b2K\u202eevil', 'the record keeps the words as they were')
+  })
+
+  it('--syslog-port with nothing listening: the failure, never "(null of N events had arrived)"', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'raw', '--transport', 'tcp', '--syslog-host', '127.0.0.1', '--syslog-port', '9', '--cpus', '2', '--events', '1000', '--runs', '1', '--out', out])
+    assert.equal(result.code, 0, result.stderr)
+    assert.match(result.stderr, /raw tcp 2 cpus run 1: FAILED: worker \d failed while building the logger: connect ECONNREFUSED 127\.0\.0\.1:9\n/)
+    assert.doesNotMatch(result.stderr, /null of/)
+    assert.deepEqual(readJson(out).runs[0].failure, { kind: 'error' })
   })
 })

@@ -196,7 +196,7 @@ export function outputFile (file, { label = `--out ${file}`, create = false, hin
 export function filePathText (file, label = `--out ${file}`) {
   const text = String(file ?? '')
   const name = label.split(' ')[0]
-  if (text.trim() === '') throw new UsageError(`${name.startsWith('--') ? name : label} is empty: give a file path`)
+  if (text.trim() === '') throw new UsageError(`${(name.startsWith('--') ? name : label).trimEnd()} is empty: give a file path`)
   if (/[/\\]$/.test(text)) throw new UsageError(`${label} ends in "${text.slice(-1)}", which names a directory: give a file path, such as ${text.replace(/[/\\]+$/, '') || 'results.json'}`)
   if (/(^|[/\\])\.{1,2}$/.test(text)) throw new UsageError(`${label} names a directory: give a file path, such as ${path.join(text, 'results.json')}`)
   return text
