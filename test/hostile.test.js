@@ -199,7 +199,7 @@ describe('--dir goes into rsyslog.conf quoted as its grammar requires', () => {
     assert.equal(run.received, 1000)
     const newline = path.join(tmpDir(), 'new\nline')
     fs.mkdirSync(newline)
-    const refused = await runCli(['run', '--lib', 'raw', '--transport', 'udp', '--syslog', 'rsyslog', '--events', '10', '--dir', newline, '--out', out])
+    const refused = await runCli(['run', '--lib', 'raw', '--transport', 'udp', '--syslog', 'rsyslog', '--events', '10', '--dir', newline, '--out', path.join(tmpDir(), 'r.json')])
     assert.equal(refused.code, 2)
     assert.match(refused.stderr, /^log-bench: rsyslogd's configuration cannot name .*holds a control character/)
   })
