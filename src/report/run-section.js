@@ -1,6 +1,6 @@
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { CONFIDENCE, relativeHalfWidth, runsForHalfWidth } from '../stats.js'
-import { code, em, escapeCell, escaped, figureColumns, strong } from './table.js'
+import { code, em, escaped, figureColumns, strong } from './table.js'
 import { chartFile } from './charts.js'
 import { benchmarksChart, dropRateChart, representativeRun, summaryOf, timeseriesChart } from './run-charts.js'
 import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
@@ -48,7 +48,7 @@ const DISTINCT = [
   { field: 'size', tag: (v) => `-${v}b`, title: (v) => `, ${v.toLocaleString('en-US')}-byte payload` },
   { field: 'rate', tag: (v) => (v == null ? '' : `-${v}eps`), title: (v) => (v == null ? ', tight loop' : `, paced at ${v.toLocaleString('en-US')} events/s per worker`) },
   // Set by merge for shards from different machines: the machine is data from a results file.
-  { field: 'machine', tag: (v) => `-${String(v).replace(/[^A-Za-z0-9]+/g, '-').toLowerCase().slice(0, 48)}`, title: (v) => `, measured on ${escapeCell(String(v)).replace(/[<>[\]`*_]/g, '')}` }
+  { field: 'machine', tag: (v) => `-${String(v).replace(/[^A-Za-z0-9]+/g, '-').toLowerCase().slice(0, 48)}`, title: (v) => `, measured on ${String(v).replace(/[<>[\]`*_]/g, '')}` }
 ]
 
 export function groupsOf (runs, summary) {
