@@ -11,6 +11,7 @@ import * as compare from '../src/cli/compare.js'
 import * as merge from '../src/cli/merge.js'
 import * as sink from '../src/cli/sink.js'
 import { refuseRepeatedOptions } from '../src/api/validate.js'
+import { visibleControls } from '../src/escape.js'
 
 // A reader that stops reading (`log-bench run | head -1`, a closed terminal) ends our output there,
 // quietly: the work goes on and the results file is still written whole. Writes to a closed pipe
@@ -32,7 +33,8 @@ process.on('warning', (warning) => {
 // Bad input: one line on stderr, exit 2. Anything else unexpected is a harness bug: exit 1.
 function fail (err) {
   if (err instanceof UsageError) {
-    process.stderr.write(`log-bench: ${err.message}\n`)
+    // One line, whatever a name in it holds: its controls and newlines are shown, never sent.
+    process.stderr.write(`log-bench: ${visibleControls(err.message).replace(/\n/g, '\\n')}\n`)
     process.exit(EXIT.USAGE)
   }
   process.stderr.write(`log-bench: internal error: ${err?.stack ?? err}\n`)

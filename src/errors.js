@@ -22,7 +22,10 @@ export const EXIT = Object.freeze({
   HARNESS_ERROR: 1,
   USAGE: 2,
   // compare --fail-on: a comparison read a verdict the gate names (slower, …).
-  FAIL_ON: 3
+  FAIL_ON: 3,
+  // Stopped by Ctrl-C (SIGINT) or by SIGTERM: the shell's 128 + the signal's number (exitCodeFor).
+  INTERRUPTED: 130,
+  TERMINATED: 143
 })
 
 // The user (Ctrl-C, a closed terminal) or the system (SIGTERM) stopped the run: recorded as interrupted, then rethrown.
@@ -36,7 +39,8 @@ export class Interrupted extends Error {
 // A run that failed for a reason worth recording (a worker or a receiver died, a time limit).
 // `failure` says what kind of failure it was, as data that the record keeps beside the sentence:
 // { kind: 'timeout', limitS } | { kind: 'out-of-memory' } | { kind: 'killed', signal }
-// | { kind: 'crashed', exitCode } | { kind: 'error' } (anything else: a logger's or a receiver's error).
+// | { kind: 'crashed', exitCode } | { kind: 'nothing-arrived' } (the receiving end counted no event at all)
+// | { kind: 'error' } (anything else: a logger's or a receiver's error).
 export class RunFailure extends Error {
   constructor (message, failure = { kind: 'error' }) {
     super(message)

@@ -92,3 +92,13 @@ export async function waitFor (condition, timeoutMs = 60_000) {
 // rsyslogd is a system package. Without it the tests that need it say why they are skipped; CI
 // installs it and sets LOG_BENCH_REQUIRE_RSYSLOG=1, which turns the skip into a failure.
 export const rsyslogSkip = findRsyslogd() !== null || process.env.LOG_BENCH_REQUIRE_RSYSLOG ? false : 'rsyslogd is not installed (apt-get install rsyslog); CI sets LOG_BENCH_REQUIRE_RSYSLOG=1 to make this a failure'
+
+// Every file under dir with its bytes: what a refused command must leave as it was.
+export function snapshot (dir) {
+  const files = {}
+  for (const entry of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const full = path.join(entry.parentPath ?? entry.path, entry.name)
+    files[path.relative(dir, full)] = entry.isFile() ? fs.readFileSync(full, 'base64') : entry.isDirectory() ? 'dir' : 'other'
+  }
+  return files
+}

@@ -97,10 +97,11 @@ describe('a page or CSV never replaces a results file', () => {
     assert.match(page.stderr, /--images images/)
   })
 
-  it('a markdown page that exists is replaced as before', async () => {
+  it('a markdown page that exists is refused without --force, and replaced with it', async () => {
     const dir = workDir()
     fs.writeFileSync(path.join(dir, 'page.md'), 'old page\n')
-    const result = await runCli(['report', 'r.json', '--out', 'page.md', '--format', 'md,csv'], { cwd: dir })
+    await refused(['report', 'r.json', '--out', 'page.md', '--format', 'md,csv'], dir, /^log-bench: --out page\.md already exists: add --force to replace it/)
+    const result = await runCli(['report', 'r.json', '--out', 'page.md', '--format', 'md,csv', '--force'], { cwd: dir })
     assert.equal(result.code, 0, result.stderr)
     assert.match(fs.readFileSync(path.join(dir, 'page.md'), 'utf8'), /^# log-bench results/)
   })

@@ -5,7 +5,7 @@ import { planPlacement } from '../http/placement.js'
 import { BASELINE } from '../results/http-summary.js'
 import { lockResults } from '../results/lock.js'
 import { collectEnv, libVersionsOf } from '../results/env.js'
-import { defaultOutput, outputFile, refuseToReplace } from './validate.js'
+import { defaultOutput, outputFile, refuseToReplace, temporaryDirectory } from './validate.js'
 import { HTTP_OPTIONS } from './option-tables.js'
 import { argvFromApi, commandLine, signalOption, parseOptions } from './options.js'
 import { parseOrder } from './order-options.js'
@@ -35,6 +35,10 @@ export async function parseHttpOptions (argv, installs = {}) {
     throw new UsageError('--logs-per-request applies to route mode: with --middleware each request is one event, logged by the library\'s request logger')
   }
   const given = parseOptions(HTTP_OPTIONS, argv)
+  // Every http run makes its directory in the system's temporary directory.
+  temporaryDirectory({ orDir: false })
+  // --out before any work: parsing the libraries may install versions.
+  if (given.out != null) refuseToReplace(outputFile(given.out, { create: true, inputs: given.lib }), { force: given.force, label: `--out ${given.out}` })
   const options = {
     libs: await parseLibs(given.lib, given.cache, installs),
     transports: given.transport,

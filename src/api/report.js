@@ -7,11 +7,12 @@ import { exporterFor } from '../report/exporters.js'
 import { PAGE_FORMATS, readPages, writePages } from '../report/pages.js'
 import { REPORT_OPTIONS } from './option-tables.js'
 import { argvFromApi, givenOptions, optionNamed, parseOption, parseOptions } from './options.js'
-import { outputDirectory, outputFile } from './validate.js'
+import { filePathText, outputDirectory, outputFile, refuseExisting } from './validate.js'
 
 export function parseReportOptions (argv) {
   const given = parseOptions(REPORT_OPTIONS, argv)
-  return { files: [argv.files].flat().filter((f) => !isDocument(f)).map(String), formats: given.format, out: path.resolve(given.out), images: path.resolve(given.images), outText: given.out, imagesText: given.images }
+  filePathText(given.out, `--out ${given.out}`)
+  return { force: given.force, defaultOut: argv.out == null, files: [argv.files].flat().filter((f) => !isDocument(f)).map(String), formats: given.format, out: path.resolve(given.out), images: path.resolve(given.images), outText: given.out, imagesText: given.images }
 }
 
 const isDocument = (value) => value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -46,7 +47,9 @@ export function reportFrom (argv, { stream }) {
   for (const format of options.formats) {
     for (const file of exporterFor(format).targets(options)) {
       if (file === options.images) throw new UsageError(`--out ${options.outText} and --images ${options.imagesText} name the same path: the page and the charts' directory need two`)
-      outputFile(file, { label: `--out ${options.outText}${file === options.out ? '' : ` (${path.basename(file)})`}`, create: true, inputs: options.files, notResults: true })
+      const label = `${options.defaultOut ? `the default --out ${options.outText}` : `--out ${options.outText}`}${file === options.out ? '' : ` (${path.basename(file)})`}`
+      outputFile(file, { label, create: true, inputs: options.files, notResults: true })
+      refuseExisting(file, { force: options.force, label })
     }
   }
   const written = []

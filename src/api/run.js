@@ -22,7 +22,7 @@ import { argvFromApi, commandLine, signalOption, givenOptions, optionNamed, pars
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
 import { Job } from './job.js'
 import { baselineComparison, runPrepared } from './session.js'
-import { defaultOutput, outputFile, positiveInt, refuseToReplace, scenarioOutput } from './validate.js'
+import { defaultOutput, outputFile, positiveInt, refuseToReplace, scenarioOutput, temporaryDirectory } from './validate.js'
 import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
 
@@ -186,6 +186,19 @@ function planDifference (env, plan, shard) {
 // anything wrong, before anything is written. defaultOut: the CLI's results/run-<timestamp>.json
 // where no output is given (the API then keeps the document in memory).
 // installs: { progress, signal } for what is installed on first use (parseRunOptions).
+// --out before any work: a path a file can be written to, and a finished results file (or any other
+// file) there is refused without --force. An unfinished one waits for the plan: it may be this
+// plan's, to be continued with --resume.
+function refuseOutputEarly (argv) {
+  // The scenario file and adapter files given by path are inputs (checked again once they are loaded).
+  const inputs = [argv.scenario, ...[argv.lib ?? []].flat().flatMap((v) => String(v).split(','))].filter((f) => f != null && f !== '')
+  const out = outputFile(argv.out, { create: true, inputs })
+  if (argv.force || argv.resume || !fs.existsSync(out)) return
+  let doc = null
+  try { doc = JSON.parse(fs.readFileSync(out, 'utf8')) } catch {}
+  if (doc?.complete !== false) refuseToReplace(out, { label: `--out ${argv.out}` })
+}
+
 export async function prepareRun (argv, { defaultOut = false, command = commandLine('log-bench run', RUN_OPTIONS, argv), installs = {} } = {}) {
   if (argv.scenario != null) {
     const given = givenOptions(RUN_OPTIONS, argv, { matrix: true })
@@ -193,6 +206,8 @@ export async function prepareRun (argv, { defaultOut = false, command = commandL
   }
   // The cheap checks first: planning may install library versions and runtimes.
   if (argv.scenario != null) loadScenario(argv.scenario)
+  if (argv.out != null) refuseOutputEarly(argv)
+  if (argv.dir == null || argv.scenario != null) temporaryDirectory({ orDir: argv.scenario == null })
   const shard = parseOption(optionNamed(RUN_OPTIONS, 'shard'), argv)
   const order = parseOrder(argv)
   const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir, argv, installs) : await planFromOptions(argv, installs)

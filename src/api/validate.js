@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { ioReason } from '../results/write.js'
@@ -162,6 +163,7 @@ export function isResultsFile (file) {
 // inputs: files this command reads; none of them may be replaced. notResults: the output is not a
 // results file (a page, a CSV), so an existing results file there is refused, not replaced.
 export function outputFile (file, { label = `--out ${file}`, create = false, hint = '', inputs = [], notResults = false } = {}) {
+  filePathText(file, label)
   const resolved = path.resolve(String(file))
   if (isSymbolicLink(resolved)) throw new UsageError(`${label} is a symbolic link: give the path of the file itself (log-bench replaces its output files, and would replace the link)`)
   const input = inputs.find((f) => sameFile(resolved, String(f)))
@@ -187,6 +189,23 @@ export function outputFile (file, { label = `--out ${file}`, create = false, hin
   }
   requireWritableDir(dir, label, hint)
   return resolved
+}
+
+// The text of an output file's path, before it is resolved (which would turn '' into the current
+// directory and drop a trailing slash): not empty, and not in a directory's form.
+export function filePathText (file, label = `--out ${file}`) {
+  const text = String(file ?? '')
+  const name = label.split(' ')[0]
+  if (text.trim() === '') throw new UsageError(`${(name.startsWith('--') ? name : label).trimEnd()} is empty: give a file path`)
+  if (/[/\\]$/.test(text)) throw new UsageError(`${label} ends in "${text.slice(-1)}", which names a directory: give a file path, such as ${text.replace(/[/\\]+$/, '') || 'results.json'}`)
+  if (/(^|[/\\])\.{1,2}$/.test(text)) throw new UsageError(`${label} names a directory: give a file path, such as ${path.join(text, 'results.json')}`)
+  return text
+}
+
+// An output that exists is replaced only with --force: a page or a CSV may be the user's own notes.
+export function refuseExisting (file, { force = false, label = `--out ${file}` } = {}) {
+  if (force || !fs.existsSync(file)) return
+  throw new UsageError(`${label} already exists: add --force to replace it, or give another --out`)
 }
 
 // A scenario's `output` is a name inside the scenario, which may come from anyone: it stays under
@@ -237,6 +256,26 @@ export function writableDirectory (value, name) {
     fs.accessSync(dir, fs.constants.W_OK | fs.constants.X_OK)
   } catch {
     throw new UsageError(`--${name} ${value}: cannot write there (permission denied): give a writable directory`)
+  }
+  return dir
+}
+
+// The system's temporary directory (TMPDIR, else /tmp), where runs make their directories unless
+// --dir names another: checked before anything runs, so that a TMPDIR that does not exist, is a file
+// or cannot be written is one line, not a failed mkdtemp in the middle of a session.
+export function temporaryDirectory ({ orDir = true } = {}) {
+  const dir = os.tmpdir()
+  const or = orDir ? ', or give --dir' : ''
+  const named = process.env.TMPDIR ? `TMPDIR ${dir}` : `the temporary directory ${dir}`
+  let stat = null
+  try { stat = fs.statSync(dir) } catch {}
+  if (!stat) throw new UsageError(`${named} does not exist: set TMPDIR to an existing writable directory${or}`)
+  if (!stat.isDirectory()) throw new UsageError(`${named} is not a directory: set TMPDIR to an existing writable directory${or}`)
+  // Making a directory is the test: permission bits say yes to root on a read-only file system.
+  try {
+    fs.rmdirSync(fs.mkdtempSync(path.join(dir, '.log-bench-check-')))
+  } catch (err) {
+    throw new UsageError(`${named}: cannot make a directory there (${ioReason(err)}): set TMPDIR to a writable directory${or}`)
   }
   return dir
 }

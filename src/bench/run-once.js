@@ -299,7 +299,7 @@ function workerExits (state, cpus) {
 export function nothingDelivered (result, { transport, target, cpus }) {
   if (!result.ok || result.received == null || !(result.sent > 0)) return result
   if (result.received + (result.corrupt ?? 0) + (result.duplicates ?? 0) > 0) return result
-  return { ...result, ok: false, status: 'failed', error: `${nothingArrivedWhere(transport, target, cpus)} (0 of ${result.sent} events)` }
+  return { ...result, ok: false, status: 'failed', error: `${nothingArrivedWhere(transport, target, cpus)} (0 of ${result.sent} events)`, failure: { kind: 'nothing-arrived' } }
 }
 
 function nothingArrivedWhere (transport, target, cpus) {

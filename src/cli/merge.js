@@ -17,7 +17,7 @@ export function builder (yargs) {
 }
 
 export async function handler (argv) {
-  if (argv.out == null || argv.out === '') throw new UsageError('merge needs --out FILE for the merged results, e.g. log-bench merge shard-1.json shard-2.json --out merged.json')
+  if (argv.out == null) throw new UsageError('merge needs --out FILE for the merged results, e.g. log-bench merge shard-1.json shard-2.json --out merged.json')
   const out = outputFile(argv.out, { create: true, inputs: argv.files })
   refuseToReplace(out, { force: argv.force, label: `--out ${argv.out}` })
   const inputs = argv.files.map((file) => ({ file, doc: readResultsFile(file) }))

@@ -2,6 +2,8 @@
 // cell and run, what has arrived at the receiving end so far and its rate, the workers' memory,
 // elapsed time and an estimate of the time left. Elsewhere (CI logs): one plain line per finished
 // run, and for a run longer than LOG_EVERY_MS a line about it at most every LOG_EVERY_MS.
+import { visibleControls } from '../escape.js'
+
 const BAR_WIDTH = 20
 const LOG_EVERY_MS = 30_000
 // A run is stalled when nothing has arrived for STALL_QUIET_MS while the workers' memory grew
@@ -32,12 +34,12 @@ export function createProgress ({ stream = process.stderr, quiet = false, logEve
     const bar = '#'.repeat(filled) + '-'.repeat(BAR_WIDTH - filled)
     const figures = current.watch ? describeLive(current.watch) : ''
     const line = `[${bar}] ${finished + 1}/${total} ${current.label} run ${current.run}/${current.runs} ${duration(Date.now() - current.since)}${figures ? `: ${figures}` : ''} (elapsed ${duration(Date.now() - began)}${left()})`
-    stream.write(`\r\x1b[2K${line.slice(0, (stream.columns || 160) - 1)}`)
+    stream.write(`\r\x1b[2K${visibleControls(line).slice(0, (stream.columns || 160) - 1)}`)
   }
   const clear = () => { if (tty) stream.write('\r\x1b[2K') }
   const print = (text) => {
     clear()
-    stream.write(`${text}\n`)
+    stream.write(`${visibleControls(text)}\n`)
   }
   return {
     begin (count) {
@@ -61,7 +63,7 @@ export function createProgress ({ stream = process.stderr, quiet = false, logEve
       const now = Date.now()
       if (now - current.loggedAt >= logEveryMs) {
         current.loggedAt = now
-        stream.write(`${counter()} ${current.label} run ${current.run}: ${duration(now - current.since)} so far, ${describeLive(current.watch)}\n`)
+        stream.write(`${visibleControls(`${counter()} ${current.label} run ${current.run}: ${duration(now - current.since)} so far, ${describeLive(current.watch)}`)}\n`)
       }
     },
     runEnd (label, run, detail, { tookMs = null } = {}) {

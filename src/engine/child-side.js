@@ -44,10 +44,34 @@ export function now () {
   return String(process.hrtime.bigint() + clockOffsetNs)
 }
 
+// process.exit as it was before any adapter loaded: an adapter that replaces it (a no-op) cannot
+// keep a finished worker alive, so that a run is not timed out "waiting for close()" after close() resolved.
+export const exitProcess = process.exit.bind(process)
+
 // Reports a failure as one line with the phase it happened in, then exits once the message is sent.
+// The first failure is the one reported: a second (the close() that rejects after a background
+// throw) would only race it.
+let failed = false
 export function fail (phase, err) {
-  const message = err instanceof Error ? err.message : String(err)
-  process.send({ type: 'error', phase, message: message.split('\n')[0] }, () => process.exit(1))
+  if (failed) return
+  failed = true
+  process.send({ type: 'error', phase, message: thrownText(err).split('\n')[0] }, () => exitProcess(1))
+}
+
+// What a logger threw, in words, whatever it threw: an Error's message; a string, number or null as
+// it is; an object without a prototype (which String() cannot convert) or any other object as JSON.
+export function thrownText (err) {
+  try {
+    if (err instanceof Error) return err.message
+    if (err === null || (typeof err !== 'object' && typeof err !== 'function')) return String(err)
+    if (typeof err.message === 'string') return err.message
+    let json
+    try { json = JSON.stringify(err) } catch {}
+    const what = Object.getPrototypeOf(err) === null ? 'an object without a prototype' : typeof err === 'function' ? 'a function' : 'an object that is not an Error'
+    return `it threw ${what}${json ? ` (${json.slice(0, 200)})` : ''}`
+  } catch {
+    return 'it threw a value that cannot be read'
+  }
 }
 
 // Returns what undoes it (the run worker's --ending uncaught lets its own throw end the process).

@@ -60,8 +60,10 @@ export function trackChild (child, { name, config, messages = {}, receiver = nul
     if (!exit || entry.exited || (child.connected && !exit.late)) return
     entry.exited = true
     if (entry.invalid) return onExit(entry.invalid, exit.signal, { kind: 'error' })
-    if (entry.closed) return onExit(null, exit.signal, null, exit.code)
+    // A logger that threw (or rejected) in the background while closing sends its error, and its
+    // close() may still resolve after it: the error wins over a later 'closed'.
     if (entry.error) return onExit(entry.error, exit.signal, { kind: 'error' })
+    if (entry.closed) return onExit(null, exit.signal, null, exit.code)
     onExit(exitReason(name, exit.code, exit.signal, entry.stderrTail, maxOldSpaceSize), exit.signal, exitKind(exit.code, exit.signal, entry.stderrTail))
   }
   child.on('exit', (code, signal) => {

@@ -121,7 +121,7 @@ export function judgeArrivals (result, { workload, events }) {
   const judged = { ...result, expected: 0, dropRate: null, nsPerEvent }
   const arrived = result.received == null ? null : result.received + (result.corrupt ?? 0) + (result.duplicates ?? 0)
   if (result.ok && arrived > 0) {
-    return { ...judged, ok: false, status: 'failed', error: `${arrived} events arrived although the level disables them` }
+    return { ...judged, ok: false, status: 'failed', error: `${arrived} events arrived although the level disables them`, failure: { kind: 'error' } }
   }
   return judged
 }

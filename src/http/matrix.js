@@ -51,7 +51,7 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
                 unsupported: unsupportedReason({ lib, mode, transport, runtime, workers }),
                 empty: HTTP_TYPE.empty,
                 runDirBase: os.tmpdir(),
-                execute: (signal) => runHttpOnce({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement })
+                execute: lib.problem ? async () => ({ ...HTTP_TYPE.empty(), ok: false, status: 'failed', error: lib.problem, failure: { kind: 'error' } }) : (signal) => runHttpOnce({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement })
               })
             }
           }

@@ -50,12 +50,12 @@ const WITHOUT_REQUEST_LOGGER = {
 
 // Why a library cannot run in middleware mode, or null when it can.
 export function middlewareUnsupportedReason (libName) {
-  if (REQUEST_LOGGERS[libName]) return null
-  return WITHOUT_REQUEST_LOGGER[libName] ?? `${libName} has no express request logger`
+  if (Object.hasOwn(REQUEST_LOGGERS, libName)) return null
+  return (Object.hasOwn(WITHOUT_REQUEST_LOGGER, libName) ? WITHOUT_REQUEST_LOGGER[libName] : null) ?? `${libName} has no express request logger`
 }
 
 export function requestLoggerInfo (libName) {
-  const entry = REQUEST_LOGGERS[libName]
+  const entry = Object.hasOwn(REQUEST_LOGGERS, libName) ? REQUEST_LOGGERS[libName] : null
   if (!entry) return { middleware: null, middlewareVersion: null }
   return { middleware: entry.label, middlewareVersion: libraryVersion({ packageName: entry.packageName }, path.dirname(here)) }
 }

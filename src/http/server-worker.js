@@ -3,14 +3,14 @@
 // and the logger, then reports how many events it logged, the CPU it used and how long its event loop
 // waited (monitorEventLoopDelay) while measured.
 import http from 'node:http'
-import { createLogger, fail, failOnUncaught, leaveSignalsToPrimary, receiveConfig } from '../engine/child-side.js'
+import { createLogger, exitProcess, fail, failOnUncaught, leaveSignalsToPrimary, receiveConfig } from '../engine/child-side.js'
 import { startLoopDelay } from '../engine/costs.js'
 import { createApp, createEventSource } from './app.js'
 import { REQUEST_LOGGERS } from './request-loggers.js'
 
 // Without a harness there is nothing to serve.
 leaveSignalsToPrimary()
-process.on('disconnect', () => process.exit(0))
+process.on('disconnect', () => exitProcess(0))
 failOnUncaught()
 const config = await receiveConfig()
 
@@ -56,7 +56,7 @@ async function stop (server, logger, events, cpu, measuredMs, eventLoopDelayNs) 
     measuredMs,
     eventLoopDelayNs,
     maxRssBytes: process.resourceUsage().maxRSS * 1024
-  }, () => process.exit(0))
+  }, () => exitProcess(0))
 }
 
 main().catch((err) => fail('setup', err))

@@ -4,9 +4,17 @@
 import { pathToFileURL } from 'node:url'
 
 const file = process.argv[2]
+// The harness gone (SIGTERM or SIGHUP to it alone, SIGKILL): this process goes too, even while an
+// adapter's top-level await never settles. The channel may have closed already, while this module loaded.
+process.on('disconnect', () => process.exit(0))
+if (!process.connected) process.exit(0)
+// Listening keeps the channel referenced; it must not keep this process alive by itself, so that a
+// top-level await with nothing left to wait for still ends it (Node's exit code 13).
+process.channel?.unref()
 
 function describe (adapter) {
   if (adapter === null || typeof adapter !== 'object') return { kind: adapter === null ? 'null' : typeof adapter }
+  if (adapter instanceof Promise || typeof adapter.then === 'function') return { kind: 'promise' }
   const data = JSON.parse(JSON.stringify(adapter) ?? 'null')
   return { kind: 'object', data, createIsFunction: typeof adapter.create === 'function' }
 }

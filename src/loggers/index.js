@@ -109,13 +109,15 @@ function probeAdapter (file) {
         const { data, createIsFunction } = answer.adapter
         return resolve(data && typeof data === 'object' ? { ...data, create: createIsFunction ? PROBED_CREATE : undefined } : null)
       }
-      if (answer?.type === 'adapter') return resolve(null)
+      if (answer?.type === 'adapter') return reject(new UsageError(`adapter ${file} does not export the adapter interface: its default export is ${EXPORT_KINDS[answer.adapter?.kind] ?? 'not an object'}${answer.adapter?.kind === 'promise' ? ' (the result of an async function?): export the adapter object itself, and await inside create()' : ': export the adapter object'} (see docs/adapters.md)`))
       if (answer?.type === 'error' && typeof answer.message === 'string') return reject(new UsageError(`adapter ${file} could not be loaded: ${answer.message}${moduleKindHint(answer)}`))
       if (code === 13) return reject(new UsageError(`adapter ${file} did not finish loading: a top-level await that never settles (Node exits with code 13)`))
       reject(new UsageError(`adapter ${file} ended its process while loading (${signal ? `killed by ${signal}` : `exit code ${code}`}): an adapter's top-level code must not exit; build the logger in create()`))
     })
   })
 }
+
+const EXPORT_KINDS = { promise: 'a Promise', function: 'a function', undefined: 'missing (no export default)', null: 'null', string: 'a string', number: 'a number', boolean: 'a boolean', bigint: 'a bigint', symbol: 'a symbol' }
 
 // Stands for an outside adapter's create(), which only ever runs in the workers.
 function PROBED_CREATE () {
@@ -154,8 +156,16 @@ export async function loadLibraries (entries, taken = [], { variants = true, cac
     checkVariant(adapter, spec.variant)
     const clash = taken.includes(adapter.name) || libs.some((l) => l.name === adapter.name && l.file !== spec.file)
     if (clash) throw new UsageError(`two adapters are both named "${adapter.name}": give each adapter a unique name`)
-    const installed = spec.range === null ? { version: libraryVersion(adapter, spec.file), dir: null } : await installLibrary(adapter, spec, { cache, progress, signal })
-    const lib = { name: adapter.name, variant: spec.variant, file: spec.file, adapter, version: installed.version, libDir: installed.dir, range: spec.range }
+    // A packageName or version that is not one (a path that climbs out, markup, escapes) makes every
+    // run of the adapter a failed run with the reason; nothing is read or installed by that name.
+    let problem = declarationProblem(adapter)
+    let installed = { version: null, dir: null }
+    if (!problem) installed = spec.range === null ? { version: libraryVersion(adapter, spec.file), dir: null } : await installLibrary(adapter, spec, { cache, progress, signal })
+    if (!problem && installed.version != null && !isVersionText(installed.version)) {
+      problem = `the version of ${adapter.packageName ?? adapter.name} it found, ${shown(installed.version)}, is not a version (a short string such as 1.2.3)`
+      installed = { version: null, dir: installed.dir }
+    }
+    const lib = { name: adapter.name, variant: spec.variant, file: spec.file, adapter, version: installed.version, libDir: installed.dir, range: spec.range, ...(problem ? { problem: `the ${adapter.name} adapter cannot be run: ${problem}` } : {}) }
     const same = libs.find((l) => l.name === lib.name && l.variant === lib.variant && l.version === lib.version)
     if (same) throw new UsageError(`--lib ${libLabel(lib.name, lib.variant)}${lib.range === null ? '' : `@${lib.range}`} and ${libLabel(same.name, same.variant)}${same.range === null ? '' : `@${same.range}`} are both ${lib.name} ${lib.version}: give each version once`)
     libs.push(lib)
@@ -176,6 +186,24 @@ async function installLibrary (adapter, spec, { cache, progress, signal }) {
     throw new UsageError(`--lib ${spec.entry}@${spec.range} gave ${adapter.packageName} ${installed.version}, which the ${adapter.name} adapter does not handle (${handles})`)
   }
   return installed
+}
+
+// npm's rule for a package name (lower case, URL-safe, an optional @scope/, at most 214 characters):
+// no "..", no "/" but the scope's, so a name can never lead out of node_modules.
+const PACKAGE_NAME = /^(@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/
+// A version as results and pages show it: short, printable, no spaces or markup (1.2.3, v20.1.0, 2.0.0-rc.1+build).
+const VERSION_TEXT = /^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$/
+const isVersionText = (value) => typeof value === 'string' && VERSION_TEXT.test(value)
+const shown = (value) => { try { return (JSON.stringify(value) ?? String(value)).slice(0, 80) } catch { return typeof value } }
+
+// What is wrong with an adapter's packageName or version, or null.
+export function declarationProblem (adapter) {
+  const { packageName, version } = adapter
+  if (packageName !== undefined && packageName !== null && !(typeof packageName === 'string' && packageName.length <= 214 && PACKAGE_NAME.test(packageName))) {
+    return `its packageName ${shown(packageName)} is not an npm package name (such as pino or @scope/name)`
+  }
+  if (version !== undefined && version !== null && !isVersionText(version)) return `its version ${shown(version)} is not a version (a short string such as 1.2.3)`
+  return null
 }
 
 // The shipped adapters that follow their library's older majors (see each adapter's `versions`).

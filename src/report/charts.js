@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import path from 'node:path'
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas'
 import { Chart, registerables } from 'chart.js'
+import { visibleControls } from '../escape.js'
 
 // Renders Chart.js charts to PNG in Node. @napi-rs/canvas ships prebuilt Skia binaries as npm
 // packages, so `npm install` needs no Cairo headers and no compiler (node-canvas, behind
@@ -90,9 +91,31 @@ const barNotes = {
   }
 }
 
+// The text a chart draws (labels, dataset names, titles) holds names from results files: its
+// controls, bidi overrides and zero-width characters are drawn as escapes, as on the page.
+function visibleText (value) {
+  if (typeof value === 'string') return visibleControls(value)
+  return Array.isArray(value) ? value.map(visibleText) : value
+}
+
+function withVisibleText (config) {
+  const plugins = config.options?.plugins
+  const titles = Object.fromEntries(['title', 'subtitle'].filter((key) => plugins?.[key]?.text != null).map((key) => [key, { ...plugins[key], text: visibleText(plugins[key].text) }]))
+  return {
+    ...config,
+    data: config.data && {
+      ...config.data,
+      ...(config.data.labels ? { labels: visibleText(config.data.labels) } : {}),
+      datasets: (config.data.datasets ?? []).map((dataset) => (dataset.label == null ? dataset : { ...dataset, label: visibleText(dataset.label) }))
+    },
+    options: plugins ? { ...config.options, plugins: { ...plugins, ...titles } } : config.options
+  }
+}
+
 // spec: { file (relative to the images directory), width, height, config (a Chart.js config) }
-export function renderChart ({ width = 1000, height = 520, config }) {
+export function renderChart ({ width = 1000, height = 520, config: given }) {
   warnWithoutFonts()
+  const config = withVisibleText(given)
   const canvas = createCanvas(width, height)
   const chart = new Chart(canvas, {
     ...config,

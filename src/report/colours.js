@@ -27,9 +27,10 @@ function versionOf (name) {
 // chosen by its name, so it keeps that colour in every chart of every report.
 export function libraryColour (name) {
   const lib = libraryOf(name)
-  if (KNOWN[lib]) return KNOWN[lib]
+  // A name is data: "constructor" or "valueOf" is a library, not a property every object has.
+  if (Object.hasOwn(KNOWN, lib)) return KNOWN[lib]
   let hash = 0
-  for (const ch of lib) hash = (hash * 31 + ch.codePointAt(0)) >>> 0
+  for (const ch of String(lib)) hash = (hash * 31 + ch.codePointAt(0)) >>> 0
   return SPARE[hash % SPARE.length]
 }
 

@@ -5,7 +5,7 @@ import { compared } from '../results/run-types/index.js'
 import { reportRunType } from './run-types.js'
 import { environmentDifference } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, compareRuns, minOf, smallestMannWhitneyP } from '../stats.js'
-import { figureColumns, terminalTable } from './table.js'
+import { figureColumns, terminalTable, visibleControls } from './table.js'
 import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatRunsToDecide, runName, unique } from './labels.js'
 
 // Comparisons of cells, every one made by compareRuns (src/stats.js): a cell against the baseline
@@ -56,7 +56,7 @@ function cellsOf (runs, keyOf = cellKey) {
   const cells = new Map()
   for (const run of inPlanOrder(runs)) {
     const type = dimensionValue(run, 'type')
-    if (!MEASURES[type]) continue
+    if (!Object.hasOwn(MEASURES, type)) continue
     const key = keyOf(run)
     if (!cells.has(key)) cells.set(key, { key, type, first: run, runs: [], versions: [] })
     const cell = cells.get(key)
@@ -308,7 +308,8 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
   if (result.onlyBase?.length) out.push('', `only in base (not compared): ${result.onlyBase.join(', ')}`)
   if (result.onlyNew?.length) out.push('', `only in new (not compared): ${result.onlyNew.join(', ')}`)
   if (result.notCompared.length) out.push('', `not compared: ${result.notCompared.join(', ')}`)
-  return out.join('\n') + '\n'
+  // Names, files and machines come from the results files: their controls are shown, never sent.
+  return visibleControls(out.join('\n')) + '\n'
 }
 
 function intervalText (r, measure) {

@@ -55,9 +55,16 @@ export const medianOf = (runs, pick) => {
 export function costsTable (group, measured, { paced, showWorkers }) {
   const columns = figureColumns(['Library', ...(showWorkers ? ['Workers'] : []), 'Runs', 'ns per call p50', 'p99', 'p99.9', 'max', 'Bytes per event', 'GCs per 10k events', 'GC pause ms per 10k', 'CPU ns/event calling thread', 'CPU ns/event other threads', ...(paced ? ['Event-loop delay p99 ms', 'max ms'] : [])])
   const rows = []
+  // The runs by cell once: a search per library would be quadratic in the libraries.
+  const byCell = new Map()
+  for (const r of measured) {
+    const key = `${runName(r)}\n${r.cpus}`
+    if (!byCell.has(key)) byCell.set(key, [])
+    byCell.get(key).push(r)
+  }
   for (const lib of group.libs) {
     for (const cpus of group.cpusList) {
-      const cellRuns = measured.filter((r) => runName(r) === lib && r.cpus === cpus)
+      const cellRuns = byCell.get(`${lib}\n${cpus}`) ?? []
       if (cellRuns.length === 0) continue
       const ns = (key) => formatCount(medianOf(cellRuns, (r) => r.callLatencyNs[key]))
       // p99.9 only from runs that timed enough calls to resolve it (10,000; see supportedPercentile).
@@ -92,7 +99,13 @@ const position = (p) => (p >= 100 ? MAX_AT : 1 / (1 - p / 100))
 const TICKS = new Map([[1, '0%'], [2, '50%'], [10, '90%'], [100, '99%'], [1e3, '99.9%'], [1e4, '99.99%'], [1e5, '99.999%'], [MAX_AT, 'max']])
 
 export function latencyChart (group, runs, cpus, conditions) {
-  const libs = group.libs.filter((lib) => runs.some((r) => runName(r) === lib))
+  // The runs by library once: a search per library would be quadratic in the libraries.
+  const byLib = new Map()
+  for (const r of runs) {
+    if (!byLib.has(runName(r))) byLib.set(runName(r), [])
+    byLib.get(runName(r)).push(r)
+  }
+  const libs = group.libs.filter((lib) => byLib.has(lib))
   // No percentile finer than the calls timed allow: p only where a run timed at least 10 / (1 − p)
   // calls (10 beyond it), so 1,560 timed calls show up to p99 and no p99.99; the slowest call (max)
   // is always one that happened.
@@ -100,7 +113,7 @@ export function latencyChart (group, runs, cpus, conditions) {
   const percentiles = unique(runs.flatMap((r) => r.callLatencyNs.histogram.map(([p]) => p))).filter((p) => supportedPercentile(p, fewest)).sort((a, b) => a - b)
   const colours = palette(libs)
   const datasets = libs.map((lib) => {
-    const libRuns = runs.filter((r) => runName(r) === lib)
+    const libRuns = byLib.get(lib)
     return {
       label: lib,
       borderColor: colours.get(lib),

@@ -12,7 +12,8 @@ const IDENTITY = ['file', ...CELL_FIELDS, 'run', 'ok', 'status', 'error']
 
 // Nested figures (an http run's reqPerSec.mean, latencyMs.p99, ...) become columns of their own.
 function flatten (run) {
-  const flat = {}
+  // A results file's keys are data: "__proto__" is a column like any other.
+  const flat = Object.create(null)
   for (const [key, value] of Object.entries(run)) {
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       for (const [inner, innerValue] of Object.entries(value)) flat[`${key}.${inner}`] = innerValue

@@ -29,7 +29,7 @@ export const cpuLabel = (n) => `${n} worker${n > 1 ? 's' : ''}`
 export const workerLabel = (n) => `${n} worker${n > 1 ? 's' : ''}`
 
 // Why a run has no number, in a few words: what a reader needs in a table cell.
-const FAILURE_LABELS = { 'out-of-memory': 'failed: out of memory', timeout: 'failed: timed out', killed: 'failed: killed', crashed: 'failed: worker crashed' }
+const FAILURE_LABELS = { 'out-of-memory': 'failed: out of memory', timeout: 'failed: timed out', killed: 'failed: killed', crashed: 'failed: worker crashed', 'nothing-arrived': 'failed: nothing arrived' }
 
 export function failureReason (run) {
   if (run.status === 'unsupported') return 'unsupported'

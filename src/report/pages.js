@@ -7,6 +7,7 @@ import { loadResults } from '../results/read.js'
 import { exporterFor } from './exporters.js'
 import { readReference } from './then-and-now.js'
 import { SECTIONS } from './sections.js'
+import { markdownEscape } from './table.js'
 
 // Several results pages from several results files, listed in one pages file (results/pages.json):
 //   { "pages": [ { "out": "results/README.md", "results": ["results/seed-article.json"],
@@ -115,8 +116,8 @@ function navOf (pages, current, exporter) {
   if (pages.length < 2) return null
   const from = path.dirname(fileOf(exporter, current))
   const links = pages.map((page) => (page === current
-    ? `**${page.label}**`
-    : `[${page.label}](${relativeLink(from, fileOf(exporter, page))})`))
+    ? `**${markdownEscape(page.label)}**`
+    : `[${markdownEscape(String(page.label).replace(/[[\]]/g, ''))}](${encodeURI(relativeLink(from, fileOf(exporter, page))).replace(/[()]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)})`))
   return `Pages: ${links.join(' · ')}`
 }
 

@@ -7,17 +7,32 @@ import { coverageRange, cpuLabel, failureReason, runName, transportTitle, worker
 
 const MB = 1024 * 1024
 
+// A group's summary entries of a library's cell (group.cellSummaries, built in run-section.js): the
+// first, as a search would find it, or all of the library's.
+export const summaryOf = (group, lib, cpus) => group.cellSummaries.get(lib)?.get(cpus)?.[0]
+export const librarySummaries = (group, lib) => [...(group.cellSummaries.get(lib)?.values() ?? [])].flat()
+
+// A bar chart draws at most this many libraries, the first in the tables' order, and says so: more
+// bars cannot be told apart, and Chart.js lays bars out in time quadratic in the datasets (10,000
+// libraries took minutes). Every library stays in the tables.
+export const MAX_CHART_LIBRARIES = 60
+const capped = (libs) => libs.slice(0, MAX_CHART_LIBRARIES)
+const cappedNote = (drawn) => (drawn.length > MAX_CHART_LIBRARIES ? [`the first ${MAX_CHART_LIBRARIES} of ${drawn.length.toLocaleString('en-US')} libraries drawn (every one is in the tables)`] : [])
+// A list of names in a chart's note: the first few, then how many more.
+const someOf = (names, few = 10) => (names.length > few ? `${names.slice(0, few).join(', ')} and ${(names.length - few).toLocaleString('en-US')} more` : names.join(', '))
+
 // Grouped bars: for each worker count an "unblocked" and a "done" group, one bar per library.
 export function benchmarksChart (group, conditions) {
   const labels = group.cpusList.flatMap((cpus) => [['unblocked', cpuLabel(cpus)], ['done', cpuLabel(cpus)]])
-  const drawn = group.libs.filter((lib) => group.summary.some((s) => runName(s) === lib && s.okRuns > 0))
-  const missing = group.libs.filter((lib) => !drawn.includes(lib))
+  const drawn = group.libs.filter((lib) => librarySummaries(group, lib).some((s) => s.okRuns > 0))
+  const bars = new Set(drawn)
+  const missing = group.libs.filter((lib) => !bars.has(lib))
   const figures = (lib, cpus) => {
-    const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
+    const s = summaryOf(group, lib, cpus)
     return [s?.unblockedMs, s?.doneMs]
   }
   const colours = palette(drawn)
-  const datasets = drawn.map((lib) => ({
+  const datasets = capped(drawn).map((lib) => ({
     label: lib,
     backgroundColor: colours.get(lib),
     borderColor: colours.get(lib),
@@ -26,7 +41,8 @@ export function benchmarksChart (group, conditions) {
   }))
   const highest = Math.max(0, ...datasets.flatMap((d) => d.errorBars.map((range) => range?.[1] ?? 0)))
   const notes = [[`median of ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''}, whiskers: its interval (${coverageRange(group.summary.map((s) => s.doneMs?.ciCoverage).filter((c) => c != null))} coverage)`, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]
-  if (missing.length) notes.push(`no bars at all: ${missing.join(', ')} (failed or unsupported, see the tables)`)
+  notes.push(...cappedNote(drawn))
+  if (missing.length) notes.push(`no bars at all: ${someOf(missing)} (failed or unsupported, see the tables)`)
   else if (datasets.some((d) => d.data.includes(null))) notes.push('a missing bar: that cell failed (see the tables)')
   return {
     width: 1100,
@@ -46,10 +62,12 @@ export function benchmarksChart (group, conditions) {
 }
 
 export function dropRateChart (group, conditions) {
-  const drawn = group.libs.filter((lib) => group.summary.some((s) => runName(s) === lib && s.dropRate != null))
-  const unknown = group.libs.filter((lib) => !drawn.includes(lib) && group.summary.some((s) => runName(s) === lib && s.okRuns > 0))
+  const drawn = group.libs.filter((lib) => librarySummaries(group, lib).some((s) => s.dropRate != null))
+  const shown = new Set(drawn)
+  const unknown = group.libs.filter((lib) => !shown.has(lib) && librarySummaries(group, lib).some((s) => s.okRuns > 0))
   const notes = [[`mean of ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''}`, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]
-  if (unknown.length) notes.push(`drop rate unknown (nothing to count), so not drawn: ${unknown.join(', ')}`)
+  notes.push(...cappedNote(drawn))
+  if (unknown.length) notes.push(`drop rate unknown (nothing to count), so not drawn: ${someOf(unknown)}`)
   return {
     width: 1000,
     height: 520,
@@ -57,11 +75,11 @@ export function dropRateChart (group, conditions) {
       type: 'bar',
       data: {
         labels: group.cpusList.map(workerLabel),
-        datasets: drawn.map((lib, _, all) => ({
+        datasets: capped(drawn).map((lib, _, all) => ({
           label: lib,
           backgroundColor: palette(all).get(lib),
           data: group.cpusList.map((cpus) => {
-            const rate = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)?.dropRate?.mean
+            const rate = summaryOf(group, lib, cpus)?.dropRate?.mean
             return rate == null ? null : rate * 100
           })
         }))

@@ -3,7 +3,7 @@ import { CONFIDENCE, median, relativeHalfWidth, runsForHalfWidth } from '../stat
 import { code, em, escapeCell, escaped, figureColumns, strong } from './table.js'
 import { chartFile, safeSegment } from './charts.js'
 import { anomalyList, findAnomalies } from './anomalies.js'
-import { benchmarksChart, dropRateChart, representativeRun, timeseriesChart } from './run-charts.js'
+import { benchmarksChart, dropRateChart, representativeRun, summaryOf, timeseriesChart } from './run-charts.js'
 import { coverageRange, coverageTitle, cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
 
 // The report section for `run` results (the core matrix): the seed's layout per transport, a
@@ -53,7 +53,7 @@ const DISTINCT = [
   { field: 'size', tag: (v) => `-${v}b`, title: (v) => `, ${v.toLocaleString('en-US')}-byte payload` },
   { field: 'rate', tag: (v) => (v == null ? '' : `-${v}eps`), title: (v) => (v == null ? ', tight loop' : `, paced at ${v.toLocaleString('en-US')} events/s per worker`) },
   // Set by merge for shards from different machines: the machine is data from a results file.
-  { field: 'machine', tag: (v) => `-${String(v).replace(/[^A-Za-z0-9]+/g, '-').toLowerCase().slice(0, 48)}`, title: (v) => `, measured on ${escapeCell(String(v)).replace(/[<>[\]`*_]/g, '')}` }
+  { field: 'machine', tag: (v) => `-${String(v).replace(/[^A-Za-z0-9]+/g, '-').toLowerCase().slice(0, 48)}`, title: (v) => `, measured on ${String(v).replace(/[<>[\]`*_]/g, '')}` }
 ]
 
 export function groupsOf (runs, summary) {
@@ -67,6 +67,7 @@ export function groupsOf (runs, summary) {
     for (const [key, groupRuns] of byGroup) {
       const cellsOfGroup = new Set(groupRuns.map((r) => cellKey(r)))
       const first = groupRuns[0]
+      const groupSummary = summary.filter((s) => cellsOfGroup.has(cellKey(s)))
       const measuredPerCell = groupBy(groupRuns.filter((r) => r.status !== 'unsupported'), (r) => cellKey(r))
       groups.push({
         transport,
@@ -74,7 +75,10 @@ export function groupsOf (runs, summary) {
         fileTag: varying.map((d) => d.tag(dimensionValue(first, d.field))).join(''),
         title: transportTitle(transport) + varying.map((d) => d.title(dimensionValue(first, d.field))).join(''),
         runs: groupRuns,
-        summary: summary.filter((s) => cellsOfGroup.has(cellKey(s))),
+        summary: groupSummary,
+        // Summary entries by library name, then worker count: looked up per library, never searched
+        // (a search per library is quadratic in the libraries: 10,000 of them took minutes).
+        cellSummaries: groupByCell(groupSummary),
         libs: unique(groupRuns.map(runName)),
         // Runs by library name, then worker count: every table looks its cells up here.
         cellRuns: groupByCell(groupRuns),
@@ -218,7 +222,7 @@ export function libTable (group, libRuns) {
   }
   let warned = false
   const stat = (pick) => group.cpusList.flatMap((cpus) => {
-    const s = group.summary.find((x) => runName(x) === runName(libRuns[0]) && x.cpus === cpus)
+    const s = summaryOf(group, runName(libRuns[0]), cpus)
     return pick(s, byCpus.get(cpus).runs)
   })
   rows.push([strong('Average'), ...stat((s, cellRuns) => {
@@ -283,7 +287,7 @@ export function summaryTable (group) {
   const rows = [['', ...group.cpusList.flatMap(() => subs.map(em))]]
   for (const lib of group.libs) {
     rows.push([lib, ...group.cpusList.flatMap((cpus) => {
-      const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
+      const s = summaryOf(group, lib, cpus)
       const cellRuns = runsOf(group, lib, cpus)
       if (!s || s.okRuns === 0) return subs.map((_, i) => (i === 0 ? cellReason(s, cellRuns) : '—'))
       const partial = s.okRuns < s.runs ? ` (${s.okRuns} of ${s.runs} runs)` : ''
@@ -364,7 +368,7 @@ export function detailsTable (group) {
   const rows = []
   for (const lib of group.libs) {
     for (const cpus of group.cpusList) {
-      const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
+      const s = summaryOf(group, lib, cpus)
       if (!s) continue
       const cellRuns = runsOf(group, lib, cpus)
       if (s.okRuns === 0) {

@@ -17,11 +17,15 @@ import { escapeHtml } from './html-text.js'
 // or a string of markdown written for the page alone (prose about charts, links); the terminal draws
 // every block but those strings.
 
+import { visibleControls } from '../escape.js'
+
+export { visibleControls }
+
 export const strong = (value) => ({ value, emphasis: 'strong' })
 export const em = (value) => ({ value, emphasis: 'em' })
 export const code = (value) => ({ value, emphasis: 'code' })
 // Text from a results file in a heading or paragraph: markdown escapes what could end a table cell.
-export const escaped = (text) => ({ markdown: escapeCell(text), plain: String(text) })
+export const escaped = (text) => ({ markdown: escapeCell(markdownEscape(text)), plain: visibleControls(text) })
 // Several entries in one cell; none: a dash.
 export const entries = (list) => (list.length ? { lines: list } : '—')
 
@@ -39,8 +43,18 @@ export function escapeCell (value) {
   return String(value ?? '').replace(/\r\n|[\r\n]/g, ' ').replace(/\|/g, '\\|')
 }
 
+// Plain text as markdown text: HTML is inert (&, <, > as entities: no tag, no autolink), link and
+// image syntax is inert (a "]" that a "(", "[" or ":" follows is escaped: no [text](javascript:…),
+// no ![alt](url), no [ref]: definition; a backslash is escaped so that it cannot undo that), and
+// controls are visible. The one escape for text from a results file, a scenario or an adapter on a page.
+const MARKDOWN_ESCAPES = { '\\': '\\\\', '&': '&amp;', '<': '&lt;', '>': '&gt;', ']': '\\]' }
+export function markdownEscape (text) {
+  return visibleControls(text).replace(/[\\&<>]|\](?=[([:])/g, (ch) => MARKDOWN_ESCAPES[ch])
+}
+
 // Inline code that holds any text: the fence is one backtick longer than any run of backticks in it.
-export function codeSpan (text) {
+export function codeSpan (value) {
+  const text = visibleControls(value)
   const fence = '`'.repeat(Math.max(0, ...(String(text).match(/`+/g) ?? []).map((run) => run.length)) + 1)
   const pad = /^`|`$/.test(text) ? ' ' : ''
   return `${fence}${pad}${text}${pad}${fence}`
@@ -51,22 +65,24 @@ const ANSI = { strong: (t) => `\x1b[1m${t}\x1b[22m`, em: (t) => `\x1b[3m${t}\x1b
 
 // A cell or text as one string in a style: { mark(kind, text) or null, joiner (between lines),
 // markdown (whether { markdown, plain } takes its markdown) }.
+// Text is escaped here, once per format: markdown's escape (markdownEscape) or visible controls.
+// Inside a code span the text is literal (markdown shows no entity there): only controls are made visible.
 function inline (cell, style) {
-  const text = style.escape ?? String
+  const escape = style.escape ?? String
   if (cell == null) return ''
-  if (typeof cell === 'string') return text(cell)
+  if (typeof cell === 'string') return escape(cell)
   if (typeof cell === 'number') return Number.isFinite(cell) ? String(cell) : ''
-  if (typeof cell !== 'object') return text(cell)
+  if (typeof cell !== 'object') return escape(String(cell))
   if (Array.isArray(cell)) return cell.map((span) => inline(span, style)).join('')
   if (cell.lines) return cell.lines.map((line) => inline(line, style)).join(style.joiner)
-  if (cell.markdown != null) return style.markdown ? cell.markdown : text(cell.plain)
-  const value = inline(cell.value, style)
+  if (cell.markdown != null) return style.markdown ? cell.markdown : escape(visibleControls(cell.plain))
+  const value = inline(cell.value, cell.emphasis === 'code' && style.markdown ? { ...style, escape: visibleControls } : style)
   return cell.emphasis && style.mark ? style.mark(cell.emphasis, value) : value
 }
 
-const MARKDOWN = { mark: (kind, text) => MARKDOWN_MARKS[kind](text), joiner: '<br>', markdown: true }
+const MARKDOWN = { mark: (kind, text) => MARKDOWN_MARKS[kind](text), joiner: '<br>', markdown: true, escape: markdownEscape }
 export const markdownText = (cell) => inline(cell, MARKDOWN)
-export const plainText = (cell, { color = false, joiner = '\n' } = {}) => inline(cell, { mark: color ? (kind, text) => ANSI[kind](text) : null, joiner, markdown: false })
+export const plainText = (cell, { color = false, joiner = '\n' } = {}) => inline(cell, { mark: color ? (kind, text) => ANSI[kind](text) : null, joiner, markdown: false, escape: visibleControls })
 // HTML (html.js): every text escaped, marks as elements, the entries of a cell on lines of their own.
 const HTML_TAGS = { strong: 'strong', em: 'em', code: 'code' }
 const HTML = { mark: (kind, text) => `<${HTML_TAGS[kind]}>${text}</${HTML_TAGS[kind]}>`, joiner: '<br>', markdown: false, escape: escapeHtml }
@@ -83,7 +99,7 @@ const pad = (text, width, align, shown = text.length) => (align === 'right' ? ' 
 // Markdown: every cell on one line, padded so that the source reads as a table too; a right-aligned
 // column's rule ends in ":".
 export function markdownTable ({ columns, rows, notes = [] }) {
-  const all = [columns.map((c) => escapeCell(c.title)), ...rows.map((row) => columns.map((_, i) => escapeCell(markdownText(row[i]))))]
+  const all = [columns.map((c) => escapeCell(markdownText(c.title))), ...rows.map((row) => columns.map((_, i) => escapeCell(markdownText(row[i]))))]
   const widths = columns.map((_, i) => Math.max(3, ...all.map((row) => row[i].length)))
   const line = (row) => '| ' + row.map((cell, i) => pad(cell, widths[i], columns[i].align)).join(' | ') + ' |'
   const rule = '|' + widths.map((w, i) => (columns[i].align === 'right' ? '-'.repeat(w + 1) + ':' : '-'.repeat(w + 2))).join('|') + '|'
@@ -93,7 +109,7 @@ export function markdownTable ({ columns, rows, notes = [] }) {
 // The terminal: the same grid without markdown's marks; a cell of several entries takes several
 // lines. color: ANSI bold and italic for emphasis (only when stdout is a TTY).
 export function terminalTable ({ columns, rows, notes = [] }, { color = false } = {}) {
-  const header = columns.map((c) => [{ text: escapeCell(c.title), width: escapeCell(c.title).length }])
+  const header = columns.map((c) => [{ text: escapeCell(plainText(c.title)), width: escapeCell(plainText(c.title)).length }])
   const body = rows.map((row) => columns.map((_, i) => cellLines(row[i], color)))
   const widths = columns.map((_, i) => Math.max(3, ...[header, ...body].flatMap((row) => row[i].map((l) => l.width))))
   const lines = (row) => {

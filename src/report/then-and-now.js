@@ -1,12 +1,15 @@
 import { readJsonFile } from '../results/json-file.js'
 import { UsageError } from '../errors.js'
-import { textColumns } from './table.js'
+import { codeSpan, escapeCell, markdownEscape as md, textColumns } from './table.js'
 import { cpuLabel, formatMs, formatPct, transportTitle, unique } from './labels.js'
 import { ofType } from '../results/model.js'
 
 // "Then and now": the seed article's published averages (a reference data file, see
 // results/reference/) beside ours, per library, transport and worker count, and for each
 // transport and worker count whether its orderings still hold. Generated from both data sets.
+
+// "bunyan < winston < log4js": the names escaped, the marks of the ordering kept as they read.
+const ordering = (names) => ({ markdown: names.map((n) => escapeCell(md(n))).join(' < '), plain: names.join(' < ') })
 
 export function readReference (file) {
   const doc = readJsonFile(file, { what: 'a reference data file (results/reference/*.json)' })
@@ -33,9 +36,9 @@ export const thenAndNowSection = {
     const hw = reference.hardware
     const env = dataset.env
     const out = [{ heading: 'Then and now' }]
-    out.push(`The ${reference.source.year} article "${reference.source.title}" (${reference.source.publisher}; its code: ${reference.source.code}) beside these results, per library, transport and worker count, ${reference.events.toLocaleString('en-US')} events per worker. ` +
-      `**The machines and Node versions differ**: the article ran on ${hw.cpu} (${hw.cores} cores / ${hw.threads} threads, ${hw.memory}), Node ${hw.node}; these results on ${env.cpuModel} (${env.cpuCount} cores), Node ${env.node}. ` +
-      'Absolute times do not compare across them; which library comes first does. The article\'s figures are its published averages, kept in `' + reference.file + '`. ' + (reference.source.what ?? ''))
+    out.push(`The ${md(reference.source.year)} article "${md(reference.source.title)}" (${md(reference.source.publisher)}; its code: ${md(reference.source.code)}) beside these results, per library, transport and worker count, ${reference.events.toLocaleString('en-US')} events per worker. ` +
+      `**The machines and Node versions differ**: the article ran on ${md(hw.cpu)} (${md(hw.cores)} cores / ${md(hw.threads)} threads, ${md(hw.memory)}), Node ${md(hw.node)}; these results on ${md(env.cpuModel)} (${md(env.cpuCount)} cores), Node ${md(env.node)}. ` +
+      'Absolute times do not compare across them; which library comes first does. The article\'s figures are its published averages, kept in ' + codeSpan(reference.file) + '. ' + md(reference.source.what ?? ''))
     const rows = reference.cells.map((c) => {
       const s = ours(c)
       const then = c.failed ? [c.failed, '', ''] : [formatMs(c.unblockedMs), formatMs(c.doneMs), c.dropRate === undefined ? '' : formatPct(c.dropRate)]
@@ -65,7 +68,7 @@ export const thenAndNowSection = {
             const drop = ours(both.find((c) => c.lib === lib)).dropRate?.mean
             return drop > 0 ? `${lib} (${formatPct(drop)} lost)` : lib
           }
-          findings.push([transportTitle(transport), cpuLabel(cpus), word, then.join(' < '), now.map(lossy).join(' < '), verdict])
+          findings.push([transportTitle(transport), cpuLabel(cpus), word, ordering(then), ordering(now.map(lossy)), verdict])
         }
         for (const c of cells.filter((x) => x.failed)) {
           const s = ours(c)

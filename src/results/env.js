@@ -53,9 +53,10 @@ export function collectEnv ({ options, libVersions, command }) {
 // { name: version } of the libraries measured; a library measured at several versions (pino@9,
 // pino@10) has them all, comma-separated.
 export function libVersionsOf (libs) {
-  const versions = {}
+  // Keyed by names that are data ("constructor", "__proto__"): no inherited property answers.
+  const versions = Object.create(null)
   for (const lib of libs) {
-    const known = versions[lib.name] ? versions[lib.name].split(', ') : []
+    const known = Object.hasOwn(versions, lib.name) && versions[lib.name] ? versions[lib.name].split(', ') : []
     if (lib.version != null && !known.includes(lib.version)) known.push(lib.version)
     versions[lib.name] = known.length ? known.join(', ') : lib.version
   }

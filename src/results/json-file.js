@@ -24,7 +24,7 @@ export function readJsonFile (file, { label = String(file), what = 'a JSON file'
     const stat = fs.fstatSync(fd)
     if (!stat.isFile()) throw new UsageError(`${label} is ${kindOf(stat)}, not a regular file: give ${what}`)
     if (stat.size > MAX_JSON_BYTES) throw new UsageError(`${label} is ${(stat.size / 2 ** 20).toFixed(0)} MiB, more than the ${MAX_JSON_BYTES / 2 ** 20} MiB log-bench reads: give ${what}`)
-    text = fs.readFileSync(fd, 'utf8')
+    text = decodeUtf8(fs.readFileSync(fd), label, what)
   } catch (err) {
     if (err instanceof UsageError) throw err
     throw new UsageError(`${label}: cannot read it (${err.code ?? 'unreadable'})`)
@@ -39,6 +39,19 @@ export function readJsonFile (file, { label = String(file), what = 'a JSON file'
   }
   if (depthAbove(value, MAX_JSON_DEPTH)) throw new UsageError(`${label}: nested more than ${MAX_JSON_DEPTH} levels deep, which no log-bench file is; give ${what}`)
   return value
+}
+
+// JSON files are UTF-8 without a byte-order mark (RFC 8259): a file saved as UTF-16, or with a
+// BOM, by an editor is named for what it is, rather than as a token JSON does not know.
+function decodeUtf8 (bytes, label, what) {
+  const starts = (...marks) => marks.every((b, i) => bytes[i] === b)
+  let encoding = null
+  if (starts(0xef, 0xbb, 0xbf)) throw new UsageError(`${label}: it starts with a UTF-8 byte-order mark (BOM), which JSON does not allow: save it as UTF-8 without a BOM; give ${what}`)
+  // Without a BOM, UTF-16 shows as a NUL beside each ASCII character (a JSON text holds no raw NUL).
+  if (starts(0xff, 0xfe) || (bytes.length >= 2 && bytes[0] !== 0 && bytes[1] === 0)) encoding = 'LE'
+  else if (starts(0xfe, 0xff) || (bytes.length >= 2 && bytes[0] === 0 && bytes[1] !== 0)) encoding = 'BE'
+  if (encoding) throw new UsageError(`${label}: it is UTF-16 text (${encoding === 'LE' ? 'little' : 'big'}-endian), and log-bench reads JSON as UTF-8: convert it (iconv -f UTF-16${encoding} -t UTF-8); give ${what}`)
+  return bytes.toString('utf8')
 }
 
 function kindOf (stat) {

@@ -93,7 +93,7 @@ export function environmentDifference (a, b) {
     if (a[field] !== b[field]) return `${field} ${JSON.stringify(a[field])} vs ${JSON.stringify(b[field])}`
   }
   for (const [lib, version] of Object.entries(a.libVersions ?? {})) {
-    const other = b.libVersions?.[lib]
+    const other = b.libVersions != null && Object.hasOwn(b.libVersions, lib) ? b.libVersions[lib] : null
     if (other != null && other !== version) return `${lib} ${version} vs ${other}`
   }
   return null

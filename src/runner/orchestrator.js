@@ -86,7 +86,7 @@ export async function runCells ({ cells, store, signal, progress, retryTimeouts 
         if (signal?.aborted) throw new Interrupted(signal.reason)
         const record = { ...cell.common, planIndex: planIndex(cell), run, startedAt, ...result }
         store.add(record)
-        progress.runEnd(cell.label, run, record.ok ? cell.describe(record) : `FAILED: ${record.error}${record.countedAfterFailure ? ` (${record.received} of ${record.sent} events had arrived)` : ''}`, { record })
+        progress.runEnd(cell.label, run, record.ok ? cell.describe(record) : `FAILED: ${record.error}${record.countedAfterFailure && record.received != null ? ` (${record.received} of ${record.sent} events had arrived)` : ''}`, { record })
       } catch (err) {
         if (!(err instanceof Interrupted)) throw err
         store.interrupted({ ...cell.common, planIndex: planIndex(cell), run, startedAt, ...cell.empty(), ok: false, status: 'interrupted', error: err.message })

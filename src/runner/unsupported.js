@@ -18,7 +18,7 @@ export function cellUnsupported (lib, variant, transport, workload) {
   if (lib.range != null && (transport === 'udp' || transport === 'tcp')) return `${lib.name}@${lib.version} (installed by version) logs to console and file only: the syslog packages beside it (${lib.name}'s syslog transport) are the project's, written for its ${lib.name}`
   const versionReason = lib.version && lib.adapter.unsupportedFor?.({ version: lib.version, transport, workload, variant })
   if (versionReason) return versionReason
-  const variantTransports = lib.adapter.variants?.[variant]?.transports
+  const variantTransports = lib.adapter.variants != null && Object.hasOwn(lib.adapter.variants, variant) ? lib.adapter.variants[variant]?.transports : undefined
   if (variantTransports && !variantTransports.includes(transport)) return `${libLabel(lib.name, variant)} writes to ${variantTransports.join(', ')} only`
   if (!adapterWorkloads(lib.adapter).includes(workload)) return unsupportedWorkloadReason(lib, workload)
   return workloadTransportUnsupported(lib, workload, transport)

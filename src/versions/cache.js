@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import semver from 'semver'
-import { EXIT, Interrupted, UsageError } from '../errors.js'
+import { EXIT, exitCodeFor, Interrupted, STOP_SIGNALS, UsageError } from '../errors.js'
 
 // --cache DIR, else $XDG_CACHE_HOME/log-bench, else ~/.cache/log-bench (the XDG base directory rule).
 export function cacheRoot (given = null, env = process.env) {
@@ -169,30 +169,38 @@ function alive (pid) {
   }
 }
 
-// Runs npm with its output captured: { code, stdout, stderr }. The npm child is stopped on Ctrl-C
-// or SIGTERM (then `cleanup` runs and log-bench exits as interrupted), or, given an AbortSignal, when
-// it aborts (then `cleanup` runs and the call rejects with Interrupted).
+// Runs npm with its output captured: { code, stdout, stderr }. Given an AbortSignal, the npm child
+// is stopped when it aborts (then `cleanup` runs and the call rejects with Interrupted). Without one
+// (the command line), on Ctrl-C, SIGTERM, a hang-up or SIGQUIT the npm child is stopped and waited
+// for (it may still be writing into the directory that `cleanup` removes), then `cleanup` runs and
+// log-bench exits with the signal's code (130, 143, …). A second signal while waiting ends npm at once.
+const NPM_STOP_GRACE_MS = 5000
 async function runNpm (args, { cwd = process.cwd(), what, cleanup = () => {}, signal = null }) {
   if (signal?.aborted) throw new Interrupted(reasonOf(signal))
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
   const child = spawn(npm, [...args, '--loglevel=error', '--no-update-notifier'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
   let aborted = false
+  let stopping = false
   const stop = (name) => {
+    if (stopping) return child.kill('SIGKILL')
+    stopping = true
+    const end = () => {
+      let left = ''
+      try { cleanup() } catch (err) { left = ` (could not remove what it left: ${err.code ?? err.message})` }
+      process.stderr.write(`\n${name}: stopped ${what}${left}\n`)
+      process.exit(name === 'SIGTERM' ? EXIT.TERMINATED : name === 'SIGINT' ? EXIT.INTERRUPTED : exitCodeFor(name))
+    }
+    if (child.exitCode !== null || child.signalCode !== null) return end()
+    const force = setTimeout(() => child.kill('SIGKILL'), NPM_STOP_GRACE_MS)
+    child.once('exit', () => { clearTimeout(force); end() })
     child.kill('SIGTERM')
-    cleanup()
-    process.stderr.write(`\n${name}: stopped ${what}\n`)
-    process.exit(name === 'SIGTERM' ? EXIT.TERMINATED : EXIT.INTERRUPTED)
   }
   const abort = () => {
     aborted = true
     child.kill('SIGTERM')
   }
-  if (signal) {
-    signal.addEventListener('abort', abort, { once: true })
-  } else {
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
-  }
+  if (signal) signal.addEventListener('abort', abort, { once: true })
+  else for (const name of STOP_SIGNALS) process.on(name, stop)
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (chunk) => { stdout = (stdout + chunk).slice(-1 << 20) })
@@ -209,8 +217,7 @@ async function runNpm (args, { cwd = process.cwd(), what, cleanup = () => {}, si
     return { code, stdout, stderr }
   } finally {
     signal?.removeEventListener('abort', abort)
-    process.off('SIGINT', stop)
-    process.off('SIGTERM', stop)
+    if (!stopping) for (const name of STOP_SIGNALS) process.off(name, stop)
   }
 }
 
@@ -228,7 +235,7 @@ async function npmInstall ({ base, packageName, version, signal }) {
     const { code, stderr } = await runNpm(['install', `${packageName}@${version}`, '--ignore-scripts', '--no-audit', '--no-fund', '--omit=dev', '--no-package-lock'], {
       cwd: tmp,
       what: `installing ${packageName}@${version}`,
-      cleanup: () => fs.rmSync(tmp, { recursive: true, force: true }),
+      cleanup: () => fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 5 }),
       signal
     })
     if (code !== 0) throw new UsageError(npmFailure(packageName, version, null, stderr))

@@ -83,8 +83,12 @@ function counts (cellRuns) {
 // the library and its variant).
 function relate (entries, { cellKey }) {
   const sameCell = (entry) => cellKey(entry, { except: ['lib', 'variant'] })
+  // The raw entries by cell once (the first of each, as a search would find it): a search per entry
+  // would be quadratic in the libraries.
+  const raws = new Map()
+  for (const s of entries) if (s.lib === 'raw' && !raws.has(sameCell(s))) raws.set(sameCell(s), s)
   for (const entry of entries) {
-    const raw = entries.find((s) => s.lib === 'raw' && sameCell(s) === sameCell(entry))
+    const raw = raws.get(sameCell(entry))
     entry.doneVsRaw = raw?.doneMs?.mean && entry.doneMs?.mean != null ? entry.doneMs.mean / raw.doneMs.mean : null
   }
 }
