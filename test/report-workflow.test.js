@@ -14,7 +14,8 @@ const STAND_INS = {
   'http-cost': path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-http.json'),
   workloads: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-workloads.json'),
   versions: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-versions.json'),
-  durability: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-durability.json')
+  durability: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-durability.json'),
+  destinations: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-destinations.json')
 }
 
 function workflow () {
@@ -35,7 +36,7 @@ test('the results workflow: every scenario in shards, each merged, every page re
   const runOf = (entry) => argsOf(commands.find((c) => c.startsWith('run ')), entry)
   const merges = commands.filter((c) => c.startsWith('merge ')).map((c) => argsOf(c))
   const report = argsOf(commands.find((c) => c.startsWith('report ')))
-  assert.deepEqual([...new Set(matrix.map((e) => e.scenario))].sort(), Object.keys(STAND_INS).sort(), 'the matrix runs seed-article, http-cost, workloads, versions and durability')
+  assert.deepEqual([...new Set(matrix.map((e) => e.scenario))].sort(), Object.keys(STAND_INS).sort(), 'the matrix runs seed-article, http-cost, workloads, versions, durability and destinations')
   for (const scenario of Object.keys(STAND_INS)) {
     const ofScenario = matrix.filter((e) => e.scenario === scenario)
     assert.deepEqual(ofScenario.map((e) => Number(e.shard)), Array.from({ length: Number(ofScenario[0].shards) }, (_, i) => i + 1), `${scenario}: one matrix entry per shard`)
