@@ -408,9 +408,13 @@ describe('round two: names from a results file reach pages, terminals, charts an
       assert.doesNotMatch(compared.stdout + compared.stderr, CONTROLS)
       assert.doesNotMatch(compared.stderr, /internal error/)
     }
-    const twoFiles = await runCli(['compare', RESULTS, file], { cwd: dir })
+    const twoFiles = await runCli(['compare', file, file], { cwd: dir })
     assert.equal(twoFiles.code, 0, twoFiles.stderr)
     assert.doesNotMatch(twoFiles.stdout, CONTROLS)
+    // No cell in common: an error naming the cells of both, with their controls made inert too.
+    const nothing = await runCli(['compare', RESULTS, file], { cwd: dir })
+    assert.equal(nothing.code, 2)
+    assert.doesNotMatch(nothing.stderr, CONTROLS)
   })
 })
 

@@ -1,3 +1,4 @@
+import { visibleControls } from '../escape.js'
 import semver from 'semver'
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { median } from '../stats.js'
@@ -128,5 +129,5 @@ export function anomalyBlocks (anomalies) {
 // Text from results files inside markdown written by hand: every mark that could start a link, an
 // emphasis, code, HTML or a table cell is escaped.
 export function escapeMarkdown (text) {
-  return String(text).replace(/[\\`*_[\]<>|#]/g, (ch) => `\\${ch}`)
+  return visibleControls(String(text)).replace(/[\\`*_[\]<>|#]/g, (ch) => `\\${ch}`)
 }

@@ -9,6 +9,9 @@ import { dimensionValue } from '../results/model.js'
 // A benchmark's name is its cell: the library with its variant, then every other dimension as
 // key=value, so that it stays the same from one CI run to the next; the library's version is added
 // only where a file holds two versions of one cell (pino@9.14.0 and pino@10.4.0 in one run).
+// Dimensions at the value a record without them reads as are left out, so that a benchmark keeps
+// its name when a new dimension appears (ending: close is every run from before --ending).
+const DEFAULT_READINGS = { ending: 'close' }
 const MEASURED = Object.fromEntries(RUN_TYPES.map((type) => [type.name, type.measures.filter((m) => m.summary && m.compare)]))
 const NAMED_APART = ['type', 'lib', 'libVersion', 'variant']
 
@@ -17,7 +20,7 @@ function benchmarks (dataset) {
   const nameOf = (entry, withVersion) => {
     const type = runTypeOf(entry)
     const variant = dimensionValue(entry, 'variant')
-    const dims = type.dimensions.filter((f) => !NAMED_APART.includes(f)).map((f) => [f, dimensionValue(entry, f)]).filter(([, v]) => v != null)
+    const dims = type.dimensions.filter((f) => !NAMED_APART.includes(f)).map((f) => [f, dimensionValue(entry, f)]).filter(([f, v]) => v != null && DEFAULT_READINGS[f] !== v)
     return `${type.name === 'run' ? '' : `${type.name} `}${entry.lib}${withVersion ? `@${entry.libVersion}` : ''}${variant === 'default' ? '' : `:${variant}`} ${dims.map(([f, v]) => `${f}=${v}`).join(',')}`
   }
   const names = entries.map((entry) => nameOf(entry, false))
