@@ -3,6 +3,8 @@ import { seededRandom } from '../stats.js'
 import { cellKey, comparisonGroupKey, defaultSink, failureOf } from '../results/model.js'
 import { Interrupted } from '../errors.js'
 import { runOnce } from './run-once.js'
+import { runCounted } from './counted.js'
+import { countingUnsupported } from '../engine/instructions.js'
 import { adapterWorkloads, DEFAULT_WORKLOAD, unsupportedWorkloadReason, workloadTransportUnsupported } from '../engine/workloads.js'
 import { DEFAULT_VARIANT, libLabel } from '../loggers/index.js'
 import { currentRuntime } from '../versions/runtimes.js'
@@ -10,7 +12,7 @@ import { currentRuntime } from '../versions/runtimes.js'
 // Expands checked `run` options into cells in the order they run: transport, library (and
 // variant), runtime, workload, worker count, size. A cell knows how to execute one of its runs and
 // what an empty record looks like.
-export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD], runtimes = [currentRuntime()], cpus, sizes, events, rate = null, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
+export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD], runtimes = [currentRuntime()], cpus, sizes, events, rate = null, counter = null, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
   const cells = []
   for (const transport of transports) {
     for (const lib of libs) {
@@ -33,17 +35,21 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
                 events,
                 size: Buffer.byteLength(payload),
                 // Paced logging is another measurement; a tight-loop record has no rate.
-                ...(rate ? { rate } : {})
+                ...(rate ? { rate } : {}),
+                // Counted instructions are another measurement (nothing in them is a time), and so
+                // is each counter; a timed record has neither.
+                ...(counter ? { measure: 'instructions', instructionsMethod: counter.method } : {})
               }
+              const execute = counter ? runCounted : runOnce
               cells.push({
                 key: cellKey(common),
-                label: `${libLabel(lib.name, variant, lib.range != null ? lib.version : null)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${common.size !== 13 ? ` ${common.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}${rate ? ` at ${rate}/s` : ''}${runtimes.length > 1 || runtime.spec !== 'node' ? ` (${runtime.label})` : ''}`,
-                describe: describeRun,
+                label: `${libLabel(lib.name, variant, lib.range != null ? lib.version : null)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${common.size !== 13 ? ` ${common.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}${rate ? ` at ${rate}/s` : ''}${counter ? ' (instructions)' : ''}${runtimes.length > 1 || runtime.spec !== 'node' ? ` (${runtime.label})` : ''}`,
+                describe: counter ? describeCounted : describeRun,
                 common,
                 runs,
-                unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ?? cellUnsupported(lib, variant, transport, workload),
+                unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ?? (counter ? countingUnsupported(runtime) : null) ?? cellUnsupported(lib, variant, transport, workload),
                 empty: emptyRunMeasures,
-                execute: (signal, onLive) => runOnce({ adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version, runtime, transport, cpus: workers, events, payload, workload, variant, rate, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir ?? undefined, onLive })
+                execute: (signal, onLive) => execute({ adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version, runtime, transport, cpus: workers, events, payload, workload, variant, rate, counter, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions, baseDir: dir ?? undefined, onLive: counter ? null : onLive })
               })
             }
           }
@@ -197,6 +203,12 @@ function describeRun (record) {
   const received = record.received != null ? `, received ${record.received}/${record.expected ?? record.sent}` : ''
   const paced = record.rate && record.loggingMs != null ? ` (paced over ${record.loggingMs.toFixed(0)} ms)` : ''
   return `unblocked ${record.unblockedMs.toFixed(0)} ms${paced}, done ${record.doneMs.toFixed(0)} ms${received}`
+}
+
+function describeCounted (record) {
+  const received = record.received != null ? `, received ${record.received}/${record.expected ?? record.sent}` : ''
+  const syscalls = record.syscallsWritePerEvent != null ? `, ${record.syscallsWritePerEvent.toFixed(3)} write syscalls` : ''
+  return `${Math.round(record.instructionsPerEvent).toLocaleString('en-US')} instructions per event (${record.instructionsMethod})${syscalls}${received}`
 }
 
 export function emptyRunMeasures () {

@@ -4,7 +4,7 @@
 // primary can compare them across processes. What the calls cost besides time is recorded by
 // src/engine/costs.js.
 import { createLogger, fail, failOnUncaught, leaveSignalsToPrimary, now, receiveConfig } from '../engine/child-side.js'
-import { encodeHistogram, newHistogram, startCpuRecord, startGcRecord, startLoopDelay, timerFloorNs } from '../engine/costs.js'
+import { encodeHistogram, newHistogram, startCpuRecord, startGcRecord, startIoRecord, startLoopDelay, timerFloorNs } from '../engine/costs.js'
 import { messagePrefix } from '../engine/message.js'
 
 leaveSignalsToPrimary()
@@ -18,9 +18,13 @@ function sampleHeap () {
   return heapBytes
 }
 // Fires only while the event loop is free: during the synchronous loop the heap is read at its end.
-setInterval(() => process.send({ type: 'heap', heapBytes: sampleHeap() }), 100).unref()
+// Not under --measure instructions: a message every 100 ms would add instructions and syscalls in
+// proportion to the run's length under the simulator, not to its events.
+const counted = config.measure === 'instructions'
+if (!counted) setInterval(() => process.send({ type: 'heap', heapBytes: sampleHeap() }), 100).unref()
 
-const sampleEvery = config.callTiming?.sampleEvery ?? 0
+// Timing calls under the simulator measures nothing and adds instructions: off there.
+const sampleEvery = counted ? 0 : (config.callTiming?.sampleEvery ?? 0)
 
 async function main () {
   const logger = await createLogger(config)
@@ -94,6 +98,7 @@ async function run (logger, floorNs) {
   // From the first call on: importing the library and building the logger are not the logging's cost.
   const cpu = startCpuRecord()
   const gc = startGcRecord()
+  const io = startIoRecord()
   const loopDelay = rate ? startLoopDelay() : null
   // The run starts at each worker's own first call, not when the primary sent 'start': delivering
   // that message to each worker in turn is not logging time.
@@ -111,6 +116,7 @@ async function run (logger, floorNs) {
   process.send({ type: 'unblocked', at: unblockedAt, startedAt, heldNs: heldNs == null ? null : String(heldNs) })
   await logger.close()
   const closedAt = now()
+  const ioFigures = io.stop()
   const gcFigures = gc.stop()
   const cpuFigures = cpu.stop()
   sampleHeap()
@@ -126,6 +132,7 @@ async function run (logger, floorNs) {
     costs: {
       gc: gcFigures,
       cpu: cpuFigures,
+      io: ioFigures,
       latency: sampleEvery > 0 ? { encoded: encodeHistogram(histogram), sampleEvery, timerFloorNs: floorNs } : null,
       eventLoopDelayNs
     }

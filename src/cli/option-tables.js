@@ -8,6 +8,7 @@ import { TRANSPORT_HINTS, TRANSPORTS } from '../sinks/index.js'
 import { MAX_EVENTS, MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../limits.js'
 import { parseShard, shippedScenarios } from './scenario.js'
 import { UsageError } from '../errors.js'
+import { DEFAULT_MEASURE, MEASURES } from '../engine/instructions.js'
 import { cacheDirectory, list, writableDirectory } from './validate.js'
 import { parseRuntimes, RUNTIME_NAMES } from '../versions/runtimes.js'
 
@@ -53,6 +54,7 @@ export const RUN_OPTIONS = [
   { name: 'cpus', list: true, int: { max: MAX_WORKERS }, default: '1', matrix: true, scenario: 'cpus', describe: 'worker counts (node:cluster workers logging at once)' },
   { name: 'events', int: EVENTS_LIMIT, default: '1000000', matrix: true, scenario: 'events', describe: 'events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike)' },
   { name: 'rate', int: { max: MAX_RATE, why: ' (events per second per worker)' }, matrix: true, scenario: 'rate', defaultText: 'none: a tight loop', describe: 'pace the logging: this many events per second per worker, logged in a batch per event-loop tick between timers (as a service would); records the event-loop delay' },
+  { name: 'measure', values: MEASURES, default: DEFAULT_MEASURE, matrix: true, scenario: 'measure', describe: 'time: wall and CPU time (what a user feels); instructions: each worker under a CPU simulator (valgrind) or hardware counters (perf), instructions per event from the difference of a pass of N and one of 2N events, with syscalls and bytes written per event: exact enough to compare changes of 1-2% on a shared machine, and no times (see docs/costs.md)' },
   { name: 'runs', int: { max: MAX_RUNS }, default: '5', matrix: true, scenario: 'runs', describe: 'runs per cell, each in fresh processes; the summary gives their median with its interval. 5 is the fewest with which a comparison can read faster or slower (with 3 + 3 runs the smallest p is 0.1)' },
   { name: 'size', list: true, int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', matrix: true, scenario: 'sizes', describe: 'payload sizes in bytes: the payload is padded (or cut) to exactly that size' },
   { name: 'timeout', seconds: {}, default: '600', matrix: true, scenario: 'timeout', describe: 'limit per run in seconds; a run past it is killed and recorded as failed' },

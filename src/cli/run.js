@@ -24,6 +24,7 @@ import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-optio
 import { defaultOutput, outputFile, positiveInt, refuseToReplace, scenarioOutput } from './validate.js'
 import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
+import { instructionsMethod } from '../engine/instructions.js'
 
 export const command = 'run'
 export const describe = 'Time loggers: fork workers that each log --events events, wait until every byte landed, verify every event'
@@ -38,6 +39,7 @@ export function builder (yargs) {
     .example('$0 run --lib pino@9,pino@10,winston@2,winston@3 --transport console,file', 'published versions side by side')
     .example('$0 run --runtime node@22,bun --lib pino,raw', 'the workers under Node 22 and under Bun')
     .example('$0 run --lib pino --transport file --rate 20000 --events 40000', '20,000 events a second for 2 s, between timers: call times and the event-loop delay under a steady load')
+    .example('$0 run --lib pino,./my-pino.js --transport file --events 20000 --measure instructions --baseline pino', 'instructions per event under valgrind: differences of 1-2% read on a shared machine')
     .example('$0 run --lib all --transport console,file --cpus 1,8 --events 100000 --out results/mine.json', '')
     .example('$0 run --scenario quick', 'a shipped scenario (see list); add --resume after an interruption, --shard 1/2 to split it')
 }
@@ -56,6 +58,8 @@ export async function parseRunOptions (argv) {
     cpus: given.cpus,
     events: given.events,
     rate: given.rate,
+    // The counter is found before anything runs: without one, a line that says how to install it.
+    counter: given.measure === 'instructions' ? instructionsMethod() : null,
     runs: given.runs,
     sizes: (given.size ?? [null]).map((size) => ({ payload: payloadOfSize(size) })),
     timeoutMs: given.timeout * 1000,
@@ -76,6 +80,7 @@ function describeOptions (options) {
     cpus: options.cpus,
     events: options.events,
     ...(options.rate ? { rate: options.rate } : {}),
+    ...(options.counter ? { measure: 'instructions', instructionsMethod: options.counter.method } : {}),
     runs: options.runs,
     sizes: options.sizes.map((s) => Buffer.byteLength(s.payload)),
     timeoutSeconds: options.timeoutMs / 1000,

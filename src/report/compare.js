@@ -28,7 +28,9 @@ const FORMATS = {
   count: formatCount,
   'events/s': formatCount,
   'requests/s': formatCount,
-  'per 10,000 events': (v) => v.toFixed(1)
+  'per 10,000 events': (v) => v.toFixed(1),
+  instructions: formatCount,
+  syscalls: (v) => v.toFixed(4)
 }
 const SCALES = { 'ns ms': 1e-6 }
 function formatOf (measure) {
@@ -45,6 +47,8 @@ export const MEASURES = Object.fromEntries(RUN_TYPES.map((type) => [type.name, c
   better: m.better,
   speed: m.compare === 'speed',
   points: m.unit === 'share',
+  // A measure's own noise threshold (counted instructions: ±1%), else --noise.
+  noise: m.noise ?? null,
   value: m.value
 }))]))
 
@@ -77,7 +81,8 @@ function row ({ cell, name, measure, baseline, baselineRuns, runs, options }) {
     ...identity,
     measure: measure.measure,
     baseline,
-    ...compareRuns(values(baselineRuns), values(runs), { alpha: options.alpha, noise: options.noise, better: measure.better }),
+    noise: measure.noise ?? options.noise,
+    ...compareRuns(values(baselineRuns), values(runs), { alpha: options.alpha, noise: measure.noise ?? options.noise, better: measure.better }),
     lost: lostShare(runs)
   }
 }
@@ -187,7 +192,7 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
   if (result.mode === 'files') out.push(`base: ${baseLabel}`, `new:  ${newLabel}`)
   else out.push(`baseline: ${result.baseline} (each cell against the ${result.baseline} cell of the same ${result.groupWords ?? RUN_TYPES[0].groupWords})`)
   if (environmentNote) out.push(`note: ${environmentNote}`)
-  out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its ${CONFIDENCE * 100}% interval (distribution-free, Hodges–Lehmann), p from the two-sided Mann–Whitney U test. Verdict: same when p ≥ ${result.alpha} or the interval lies within ±${+(result.noise * 100).toFixed(2)}% (--noise); faster/slower otherwise (for events/s and requests/s, more is faster).`)
+  out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its ${CONFIDENCE * 100}% interval (distribution-free, Hodges–Lehmann), p from the two-sided Mann–Whitney U test. Verdict: same when p ≥ ${result.alpha} or the interval lies within ±${+(result.noise * 100).toFixed(2)}% (--noise${ownNoise(result)}); faster/slower otherwise (for events/s and requests/s, more is faster).`)
   const measures = unique(result.comparisons.map((r) => r.measure))
   for (const measureName of measures) {
     const rows = result.comparisons.filter((r) => r.measure === measureName)
@@ -221,6 +226,12 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
   if (result.onlyNew?.length) out.push('', `only in new (not compared): ${result.onlyNew.join(', ')}`)
   if (result.notCompared.length) out.push('', `not compared: ${result.notCompared.join(', ')}`)
   return out.join('\n') + '\n'
+}
+
+// The measures compared with their own threshold, in words for the header: ", instructions per event: ±1%".
+function ownNoise (result) {
+  const own = unique(result.comparisons.filter((r) => r.noise != null && r.noise !== result.noise).map((r) => `${MEASURES[r.type]?.find((m) => m.measure === r.measure)?.title ?? r.measure}: ±${+(r.noise * 100).toFixed(2)}%`))
+  return own.length ? `; ${own.join(', ')}` : ''
 }
 
 function intervalText (r, measure) {
