@@ -3,7 +3,7 @@ import { CONFIDENCE, relativeHalfWidth, runsForHalfWidth } from '../stats.js'
 import { code, em, escapeCell, escaped, figureColumns, strong } from './table.js'
 import { chartFile } from './charts.js'
 import { benchmarksChart, dropRateChart, representativeRun, timeseriesChart } from './run-charts.js'
-import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
+import { cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
 
 // The report section for `run` results (the core matrix): the seed's layout per transport, a
 // table per library with Test 1..N and Average, a summary per transport, and the charts.
@@ -66,8 +66,10 @@ export function groupsOf (runs, summary) {
       groups.push({
         transport,
         size: first.size,
-        fileTag: varying.map((d) => d.tag(dimensionValue(first, d.field))).join(''),
-        title: transportTitle(transport) + varying.map((d) => d.title(dimensionValue(first, d.field))).join(''),
+        fileTag: varying.map((d) => d.tag(dimensionValue(first, d.field))).join('') + (dimensionValue(first, 'measure') === 'instructions' ? '-instructions' : ''),
+        title: transportTitle(transport) + varying.map((d) => d.title(dimensionValue(first, d.field))).join('') + countedTitle(first),
+        // --measure instructions: the group's figures are counts, not times (see FIGURES).
+        figures: dimensionValue(first, 'measure') === 'instructions' ? FIGURES.instructions : FIGURES.time,
         runs: groupRuns,
         summary: summary.filter((s) => cellsOfGroup.has(cellKey(s))),
         libs: unique(groupRuns.map(runName)),
@@ -82,6 +84,25 @@ export function groupsOf (runs, summary) {
     }
   }
   return groups
+}
+
+// A group of counted runs says so in its title, whatever else varies: its figures are no times.
+function countedTitle (first) {
+  return dimensionValue(first, 'measure') === 'instructions' ? `, instructions counted (${first.instructionsMethod ?? 'valgrind'})` : ''
+}
+
+// The two figures of each cell in the per-library and summary tables, beside the drop rate: the
+// times, or for counted runs (--measure instructions) the instructions and write syscalls per event.
+const syscallsFormat = (v) => (v == null ? '' : v.toFixed(3))
+const FIGURES = {
+  time: [
+    { name: 'unblocked', field: 'unblockedMs', format: formatMs },
+    { name: 'done', field: 'doneMs', format: formatMs }
+  ],
+  instructions: [
+    { name: 'instructions/event', field: 'instructionsPerEvent', format: formatCount },
+    { name: 'write syscalls/event', field: 'syscallsWritePerEvent', format: syscallsFormat }
+  ]
 }
 
 function groupByCell (runs) {
@@ -117,7 +138,7 @@ export function lossAtReceiver (runs) {
 function renderGroup (group, ctx) {
   const charts = []
   const out = [{ heading: group.title }]
-  out.push({ text: [`${group.eventsLabel} events per worker, ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''} per cell, times in milliseconds (lower is better). `,
+  out.push({ text: [`${group.eventsLabel} events per worker, ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''} per cell, ${group.figures === FIGURES.time ? 'times in milliseconds' : 'counts per event'} (lower is better). `,
     em('Drop rate'), ' is the share of events that never arrived intact at the receiving end; "unknown" where nothing can be counted.'] })
   const doneMeans = unique(group.runs.filter((r) => r.doneMeans && r.lib !== 'noop').map((r) => r.doneMeans))
   const fsTypes = unique(group.runs.map((r) => r.fsType).filter(Boolean))
@@ -130,9 +151,14 @@ function renderGroup (group, ctx) {
     })
   }
 
-  const benchmarks = { file: chartFile(group.transport, `benchmarks${group.fileTag}`), ...benchmarksChart(group, ctx.conditions) }
-  charts.push(benchmarks)
-  out.push(ctx.image(benchmarks.file, `${group.title}: unblocked and done per library`))
+  // The chart draws times: counted runs have none.
+  if (group.figures === FIGURES.time) {
+    const benchmarks = { file: chartFile(group.transport, `benchmarks${group.fileTag}`), ...benchmarksChart(group, ctx.conditions) }
+    charts.push(benchmarks)
+    out.push(ctx.image(benchmarks.file, `${group.title}: unblocked and done per library`))
+  } else {
+    out.push({ text: [em('Instructions/event'), ': user-space instructions of the whole worker process (every thread) per event, from the first call to close, counted under a CPU simulator or hardware counters; ', em('write syscalls/event'), ' is what it handed the kernel. These are counts, not times: what they leave out is in docs/costs.md.'] })
+  }
 
   if (group.counted) {
     if (group.summary.some((s) => s.dropRate?.mean > 0)) {
@@ -161,6 +187,7 @@ function renderGroup (group, ctx) {
       const cellRuns = runsOf(group, lib, cpus)
       const chosen = representativeRun(cellRuns)
       if (!chosen) continue
+      if (group.figures !== FIGURES.time) continue
       if ((chosen.run.timeseries?.length ?? 0) < 2) {
         out.push(`_${cpuLabel(cpus)}: no time-series chart (the run was shorter than two 100 ms samples)._`)
         continue
@@ -180,7 +207,8 @@ function renderGroup (group, ctx) {
   out.push({ heading: `${group.title} details`, level: 3 })
   const details = detailsTable(group)
   warned ||= details.warned
-  out.push({ text: [`${DETAILS_LEGEND}; `, em('× raw'), ' is done time as a multiple of the ', code('raw'), ' baseline (the plainest code that writes the same lines); events/s is all events over done time; peak RSS is the largest of any one worker.'] })
+  if (group.figures === FIGURES.time) out.push({ text: [`${DETAILS_LEGEND}; `, em('× raw'), ' is done time as a multiple of the ', code('raw'), ' baseline (the plainest code that writes the same lines); events/s is all events over done time; peak RSS is the largest of any one worker.'] })
+  else out.push({ text: [`${DETAILS_LEGEND}; syscalls and bytes written are the medians per event of the workers' /proc/self/io from the first call to close.`] })
   out.push(details.table)
   if (warned) out.push({ text: [`${WARN} marks a figure whose runs disagree widely (coefficient of variation above ${CV_WARNING * 100}%): its average is not a steady figure. More runs (`, code('--runs'), ') or a quieter machine help.'] })
   return { blocks: out, charts }
@@ -188,9 +216,9 @@ function renderGroup (group, ctx) {
 
 // Drop rate is always shown: "unknown" where the receiving end cannot count (an external server),
 // so a reader never takes a missing column for "nothing lost".
-const SUB_COLUMNS = ['unblocked', 'done', 'drop rate']
 export function libTable (group, libRuns) {
-  const subs = SUB_COLUMNS
+  const figures = group.figures ?? FIGURES.time
+  const subs = [...figures.map((f) => f.name), 'drop rate']
   const columns = figureColumns(['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))])
   const rows = [['', ...group.cpusList.flatMap(() => subs.map(em))]]
   // Each cell's runs indexed by run number once: the table is linear in the runs, however many.
@@ -205,7 +233,7 @@ export function libTable (group, libRuns) {
     if (r.status !== 'unsupported' && Number.isSafeInteger(r.run) && r.run > maxRun) maxRun = r.run
   }
   for (let n = 1; n <= maxRun; n++) {
-    rows.push([`Test ${n}`, ...group.cpusList.flatMap((cpus) => runCells(byCpus.get(cpus), n))])
+    rows.push([`Test ${n}`, ...group.cpusList.flatMap((cpus) => runCells(byCpus.get(cpus), n, figures))])
   }
   let warned = false
   const stat = (pick) => group.cpusList.flatMap((cpus) => {
@@ -215,21 +243,21 @@ export function libTable (group, libRuns) {
   rows.push([strong('Average'), ...stat((s, cellRuns) => {
     if (!s || s.okRuns === 0) return subs.map((_, i) => (i === 0 ? strong(cellReason(s, cellRuns)) : '—'))
     const partial = s.okRuns < s.runs ? ` (${s.okRuns} of ${s.runs} runs)` : ''
-    return [[strong(formatMs(s.unblockedMs?.mean)), partial], [strong(formatMs(s.doneMs?.mean)), partial], strong(dropOf(s, 'mean'))]
+    return [...figures.map((f) => [strong(f.format(s[f.field]?.mean)), partial]), strong(dropOf(s, 'mean'))]
   })])
   rows.push(['Median [95% CI]', ...stat((s) => {
     if (!s || s.okRuns === 0) return subs.map(() => '—')
-    return [withInterval(s.unblockedMs), withInterval(s.doneMs), dropOf(s, 'median')]
+    return [...figures.map((f) => withInterval(s[f.field], f.format)), dropOf(s, 'median')]
   })])
   rows.push(['Stddev', ...stat((s) => {
     if (!s || s.okRuns === 0) return subs.map(() => '—')
-    const spread = (d) => {
+    const spread = (d, format) => {
       if (!d || d.n < 2) return 'one run'
       const warn = d.cv > CV_WARNING
       warned ||= warn
-      return `±${formatMs(d.stddev)} (${cvPercent(d.cv)}${warn ? ` ${WARN}` : ''})`
+      return `±${format(d.stddev)} (${cvPercent(d.cv)}${warn ? ` ${WARN}` : ''})`
     }
-    return [spread(s.unblockedMs), spread(s.doneMs), s.dropRate ? `±${formatPct(s.dropRate.stddev)}` : 'unknown']
+    return [...figures.map((f) => spread(s[f.field], f.format)), s.dropRate ? `±${formatPct(s.dropRate.stddev)}` : 'unknown']
   })])
   return { table: { columns, rows }, warned }
 }
@@ -241,16 +269,16 @@ function cvPercent (cv) {
 }
 
 // The cells of one run: a number where it was measured; where not, the reason once and "failed" after.
-function runCells ({ byRun, unsupported }, n) {
+function runCells ({ byRun, unsupported }, n, figures) {
   const run = byRun.get(n)
-  const values = (r) => [r.unblockedMs, r.doneMs, r.dropRate]
+  const values = (r) => [...figures.map((f) => r[f.field]), r.dropRate]
   if (!run) {
     return values({}).map(() => (unsupported ? 'unsupported' : 'not run'))
   }
   let reasonGiven = false
   return values(run).map((value, i) => {
     const isDrop = i === 2
-    if (value != null) return isDrop ? formatPct(value) : formatMs(value)
+    if (value != null) return isDrop ? formatPct(value) : figures[i].format(value)
     if (run.ok) return isDrop ? 'unknown' : ''
     if (reasonGiven) return ['unsupported', 'skipped'].includes(run.status) ? run.status : 'failed'
     reasonGiven = true
@@ -268,7 +296,8 @@ function dropOf (s, key) {
 }
 
 export function summaryTable (group) {
-  const subs = SUB_COLUMNS
+  const figures = group.figures ?? FIGURES.time
+  const subs = [...figures.map((f) => f.name), 'drop rate']
   const columns = figureColumns(['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))])
   const rows = [['', ...group.cpusList.flatMap(() => subs.map(em))]]
   for (const lib of group.libs) {
@@ -277,17 +306,17 @@ export function summaryTable (group) {
       const cellRuns = runsOf(group, lib, cpus)
       if (!s || s.okRuns === 0) return subs.map((_, i) => (i === 0 ? cellReason(s, cellRuns) : '—'))
       const partial = s.okRuns < s.runs ? ` (${s.okRuns} of ${s.runs} runs)` : ''
-      return [formatMs(s.unblockedMs?.mean) + partial, formatMs(s.doneMs?.mean) + partial, dropOf(s, 'mean')]
+      return [...figures.map((f) => f.format(s[f.field]?.mean) + partial), dropOf(s, 'mean')]
     })])
   }
   return { columns, rows }
 }
 
 // A median with its 95% interval; "*" where fewer than 6 runs cannot reach 95% (see intervalNotes).
-function withInterval (d) {
+function withInterval (d, format = formatMs) {
   if (!d) return ''
-  if (d.n < 2) return `${formatMs(d.median)} (one run)`
-  return `${formatMs(d.median)} [${formatMs(d.ciLow)}–${formatMs(d.ciHigh)}]${d.ciCoverage < CONFIDENCE - 1e-9 ? '*' : ''}`
+  if (d.n < 2) return `${format(d.median)} (one run)`
+  return `${format(d.median)} [${format(d.ciLow)}–${format(d.ciHigh)}]${d.ciCoverage < CONFIDENCE - 1e-9 ? '*' : ''}`
 }
 
 export const DETAILS_LEGEND = 'Median [95% confidence interval] ± coefficient of variation over the runs that finished (the interval is distribution-free, from order statistics; see docs/comparisons.md)'
@@ -300,7 +329,7 @@ function intervalNotes (group) {
   const short = new Set()
   const outlying = []
   for (const s of group.summary) {
-    for (const [key, name] of [['unblockedMs', 'unblocked'], ['doneMs', 'done']]) {
+    for (const { field: key, name } of group.figures ?? FIGURES.time) {
       const d = s[key]
       if (!d || d.n < 2) continue
       const cell = `${runName(s)} ${cpuLabel(s.cpus)} ${name}`
@@ -319,13 +348,14 @@ function intervalNotes (group) {
 
 export function detailsTable (group) {
   let warned = false
-  const spread = (d) => {
+  const spread = (d, format = formatMs) => {
     if (!d) return ''
-    if (d.n < 2) return withInterval(d)
+    if (d.n < 2) return withInterval(d, format)
     const warn = d.cv > CV_WARNING
     warned ||= warn
-    return `${withInterval(d)} ±${cvPercent(d.cv)}${warn ? ` ${WARN}` : ''}`
+    return `${withInterval(d, format)} ±${cvPercent(d.cv)}${warn ? ` ${WARN}` : ''}`
   }
+  if (group.figures === FIGURES.instructions) return countedDetails(group)
   const columns = figureColumns(['Library', 'Workers', 'Runs ok', 'Unblocked ms', 'Done ms', 'Done × raw', 'Events/s', 'Peak RSS', 'Drop rate'])
   const rows = []
   for (const lib of group.libs) {
@@ -351,4 +381,34 @@ export function detailsTable (group) {
     }
   }
   return { table: { columns, rows, notes: intervalNotes(group) }, warned }
+}
+
+// The details of counted runs: instructions per event with its interval and spread, and beside it
+// what the kernel was asked to do per event (syscalls, bytes written), which the count leaves out.
+function countedDetails (group) {
+  // Counts spread by fractions of a per cent: the spread is shown to two decimals.
+  const spread = (d) => (d.n < 2 ? withInterval(d, formatCount) : `${withInterval(d, formatCount)} ±${(d.cv * 100).toFixed(2)}%${d.cv > CV_WARNING ? ` ${WARN}` : ''}`)
+  const columns = figureColumns(['Library', 'Workers', 'Runs ok', 'Instructions/event', 'Write syscalls/event', 'Read syscalls/event', 'Bytes written/event', 'Drop rate'])
+  const rows = []
+  for (const lib of group.libs) {
+    for (const cpus of group.cpusList) {
+      const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
+      if (!s) continue
+      if (s.okRuns === 0) {
+        rows.push([lib, String(cpus), s.status === 'unsupported' ? '—' : `0 of ${s.runs}`, cellReason(s, runsOf(group, lib, cpus)), '—', '—', '—', '—'])
+        continue
+      }
+      rows.push([
+        lib,
+        String(cpus),
+        `${s.okRuns} of ${s.runs}`,
+        s.instructionsPerEvent ? spread(s.instructionsPerEvent) : '',
+        syscallsFormat(s.syscallsWritePerEvent?.median),
+        syscallsFormat(s.syscallsReadPerEvent?.median),
+        formatNumber(s.bytesWrittenPerEvent?.median, 1),
+        dropOf(s, 'median')
+      ])
+    }
+  }
+  return { table: { columns, rows, notes: intervalNotes(group) }, warned: group.summary.some((s) => s.instructionsPerEvent?.cv > CV_WARNING) }
 }
