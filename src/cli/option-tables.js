@@ -18,6 +18,7 @@ import { parseRuntimes, RUNTIME_NAMES } from '../versions/runtimes.js'
 // The limits are the results reader's too (src/limits.js): one figure each.
 export { MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS }
 export const MAX_RATE = 100_000_000
+const MAX_HTTP_RATE = 1_000_000
 export const SYSLOG_SINKS = ['embedded', 'rsyslog']
 const EVENTS_LIMIT = { max: MAX_EVENTS, why: ' (the verifier keeps one bit per event: 128 MiB per worker at the limit)' }
 
@@ -88,7 +89,9 @@ export const HTTP_OPTIONS = [
   { name: 'warmup', seconds: { allowZero: true }, default: '1', scenario: 'warmup', describe: 'seconds of load before the measured run (discarded; 0 for none)' },
   { name: 'connections', int: { max: 10_000 }, default: '10', scenario: 'connections', describe: 'concurrent autocannon connections' },
   { name: 'pipelining', int: { max: 1000 }, default: '1', scenario: 'pipelining', describe: 'requests pipelined per connection' },
-  { name: 'runs', int: { max: MAX_RUNS }, default: '1', scenario: 'runs', describe: 'runs per cell, each in fresh processes' },
+  { name: 'rate', int: { max: MAX_HTTP_RATE, why: ' (requests per second, all connections together)' }, scenario: 'rate', defaultText: 'none: as fast as the server answers', describe: 'an open-loop load at this many requests per second in all (autocannon\'s overallRate), below what the server can serve: the server\'s CPU time and instructions per request are then its work per request, not the machine\'s speed of the moment' },
+  { name: 'measure', values: MEASURES, default: DEFAULT_MEASURE, scenario: 'measure', describe: 'time: requests/s, latency and the server\'s CPU time per request; instructions: the server workers under a CPU simulator (valgrind) or hardware counters (perf), instructions per request from the difference of a run of --duration and one of twice --duration (needs --rate, at a rate the server serves under the simulator: 100 does); no times' },
+  { name: 'runs', int: { max: MAX_RUNS }, default: '5', scenario: 'runs', describe: 'runs per cell, each in fresh processes. 5 is the fewest with which a comparison can read faster or slower' },
   { name: 'server-cpus', scenario: 'serverCpus', one: true, defaultText: 'all but the load\'s', describe: 'CPUs for the server\'s workers, as taskset -c lists them (e.g. 1 or 2-7)' },
   { name: 'load-cpus', scenario: 'loadCpus', one: true, defaultText: 'a quarter of the CPUs, at least one; with 2 CPUs: CPU 0', describe: 'CPUs for autocannon, log-bench\'s primary and the receiving end, disjoint from --server-cpus' },
   { name: 'port', int: { min: 0, max: 65535 }, default: '0', describe: 'port on 127.0.0.1 (0: a free port chosen by the system)' },

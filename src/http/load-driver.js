@@ -14,7 +14,9 @@ const request = {
   headers: { 'content-type': 'application/json' },
   body: config.body,
   connections: config.connections,
-  pipelining: config.pipelining
+  pipelining: config.pipelining,
+  // Open loop (--rate): autocannon sends this many requests a second in all, whatever the answers' pace.
+  ...(config.rate ? { overallRate: config.rate } : {})
 }
 
 try {

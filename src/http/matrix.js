@@ -3,6 +3,8 @@ import { currentRuntime } from '../versions/runtimes.js'
 import { cellKey, defaultSink } from '../results/model.js'
 import { middlewareUnsupportedReason, requestLoggerInfo } from './request-loggers.js'
 import { emptyHttpMeasures, runHttpOnce } from './run-once.js'
+import { runHttpCounted } from './counted.js'
+import { countingUnsupported } from '../engine/instructions.js'
 import { BASELINE } from '../results/http-summary.js'
 
 // Seconds a run may take beyond its warm-up and load: forking the server, building the logger,
@@ -12,9 +14,11 @@ const SETUP_AND_VERIFY_SECONDS = 120
 // Cells in plan order: transport, workers, logs per request, size, then the libraries with the `none`
 // baseline first (runCells interleaves their runs, or keeps this order with --order blocked).
 // Each cell has the shape runCells (src/bench/orchestrator.js) executes, like the cells of `run`.
-export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, runtimes = [currentRuntime()], receiverOptions = {}, placement = null }) {
+export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, runtimes = [currentRuntime()], receiverOptions = {}, placement = null, counter = null }) {
   const ordered = [...libs.filter((l) => l.name === BASELINE), ...libs.filter((l) => l.name !== BASELINE)]
-  const timeoutMs = (load.warmupSeconds + load.durationSeconds + SETUP_AND_VERIFY_SECONDS) * 1000
+  // Counted, the longer of the two runs is twice --duration (src/http/counted.js).
+  const timeoutMs = (load.warmupSeconds + (counter ? 2 : 1) * load.durationSeconds + SETUP_AND_VERIFY_SECONDS) * 1000
+  const execute = counter ? runHttpCounted : runHttpOnce
   const cells = []
   for (const transport of transports) {
     for (const workers of cpus) {
@@ -38,17 +42,18 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
                 ...load,
                 // Where the server and the load run is part of what is measured (null: not pinned).
                 serverCpus: placement?.serverCpus ?? null,
-                loadCpus: placement?.loadCpus ?? null
+                loadCpus: placement?.loadCpus ?? null,
+                ...(counter ? { measure: 'instructions', instructionsMethod: counter.method } : {})
               }
               cells.push({
                 key: cellKey(common),
                 label: cellLabel(common),
-                describe: describeHttpRun,
+                describe: counter ? describeCountedHttpRun : describeHttpRun,
                 common,
                 runs,
-                unsupported: unsupportedReason({ lib, mode, transport, runtime, workers }),
+                unsupported: (counter ? countingUnsupported(runtime) : null) ?? unsupportedReason({ lib, mode, transport, runtime, workers }),
                 empty: emptyHttpMeasures,
-                execute: (signal) => runHttpOnce({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement })
+                execute: (signal) => execute({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement, counter })
               })
             }
           }
@@ -78,5 +83,9 @@ export function cellLabel ({ lib, libRange, libVersion, runtime, mode, transport
 }
 
 function describeHttpRun (record) {
-  return `${Math.round(record.reqPerSec.mean).toLocaleString('en-US')} req/s, p99 ${record.latencyMs.p99} ms, events ${record.received ?? '?'}/${record.sent}`
+  return `${Math.round(record.reqPerSec.mean).toLocaleString('en-US')} req/s, p99 ${record.latencyMs.p99} ms, ${record.serverCpuUsPerRequest == null ? '' : `server CPU ${record.serverCpuUsPerRequest.toFixed(1)} µs/request, `}events ${record.received ?? '?'}/${record.sent}`
+}
+
+function describeCountedHttpRun (record) {
+  return `${Math.round(record.instructionsPerRequest).toLocaleString('en-US')} server instructions per request (${record.instructionsMethod}, ${record.countedRequests} requests counted), events ${record.received ?? '?'}/${record.sent}`
 }

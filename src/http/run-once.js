@@ -17,7 +17,7 @@ import { startServer } from './server.js'
 // Every process started here is gone when this returns. With a placement (src/http/placement.js) this
 // process, and so the receiving end and autocannon, runs on the load's CPUs and the server's workers
 // on theirs; the record says where each one ran.
-export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions = {}, placement = null }) {
+export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions = {}, placement = null, counter = null }) {
   let primary
   try {
     primary = await pinPrimary(placement)
@@ -26,13 +26,13 @@ export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus,
     throw err
   }
   try {
-    return await measure({ lib, runtime, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement })
+    return await measure({ lib, runtime, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement, counter })
   } finally {
     await primary.restore()
   }
 }
 
-async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement }) {
+async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement, counter }) {
   const observed = placement?.pinned ? { primary: cpusOf(process.pid) } : {}
   const failed = (error) => ({ ...emptyHttpMeasures(), placement: placementRecord(placement, observed), ok: false, status: 'failed', error })
   const dir = makeRunDir(os.tmpdir(), 'log-bench-http-')
@@ -46,7 +46,7 @@ async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, s
   let loader = null
   let sampler = null
   try {
-    server = startServer({ libName: lib.name, adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version ?? null, runtime, mode, transport, cpus, port, size, receiver })
+    server = startServer({ libName: lib.name, adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version ?? null, runtime, mode, transport, cpus, port, size, receiver, counter, countDir: dir })
     server.failed.catch((err) => guard.fail(err.message, err.failure))
     if (placement?.pinned) observed.server = await Promise.all(server.pids.map((pid, i) => pin(placement, pid, placement.serverCpus, `server worker ${i}`)))
     const { port: boundPort } = await guard.race(server.listening, 'starting the server')
@@ -77,6 +77,10 @@ async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, s
       serverCpuUserMs: closed.cpuUserMs,
       serverCpuSystemMs: closed.cpuSystemMs,
       serverCpuPct: closed.measuredMs > 0 ? ((closed.cpuUserMs + closed.cpuSystemMs) / closed.measuredMs) * 100 : null,
+      // The server's CPU time (user and system, every worker) over the requests autocannon completed
+      // while it was measured: its work per request, where requests/s is also the machine's speed.
+      serverCpuUsPerRequest: figures.requests > 0 ? ((closed.cpuUserMs + closed.cpuSystemMs) * 1000) / figures.requests : null,
+      ...(counter ? { instructions: closed.instructions } : {}),
       maxRssBytes: closed.maxRssBytes,
       eventLoopDelayNs: closed.eventLoopDelayNs,
       totalRssPeakBytes: sample.peakRssBytes || null,
@@ -114,6 +118,7 @@ export function emptyHttpMeasures () {
     serverCpuUserMs: null,
     serverCpuSystemMs: null,
     serverCpuPct: null,
+    serverCpuUsPerRequest: null,
     maxRssBytes: null,
     totalRssPeakBytes: null,
     sent: null,

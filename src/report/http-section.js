@@ -19,7 +19,7 @@ function validateHttpRun (run, index) {
   for (const field of REQUIRED) {
     if (!(field in run)) throw new UsageError(`http run ${index + 1} (${run.lib ?? '?'}) is missing field "${field}"`)
   }
-  if (run.ok && (typeof run.reqPerSec?.mean !== 'number' || typeof run.latencyMs?.p50 !== 'number')) {
+  if (run.ok && run.measure !== 'instructions' && (typeof run.reqPerSec?.mean !== 'number' || typeof run.latencyMs?.p50 !== 'number')) {
     throw new UsageError(`http run ${index + 1} (${run.lib}) is marked ok but has no reqPerSec/latencyMs figures`)
   }
 }
