@@ -10,14 +10,16 @@ import { BASELINE } from '../results/http-summary.js'
 // Seconds a run may take beyond its warm-up and load: forking the server, building the logger,
 // closing it and reading back every event.
 const SETUP_AND_VERIFY_SECONDS = 120
+const COUNTED_SETUP_SECONDS = 600
 
 // Cells in plan order: transport, workers, logs per request, size, then the libraries with the `none`
 // baseline first (runCells interleaves their runs, or keeps this order with --order blocked).
 // Each cell has the shape runCells (src/bench/orchestrator.js) executes, like the cells of `run`.
 export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, runtimes = [currentRuntime()], receiverOptions = {}, placement = null, counter = null }) {
   const ordered = [...libs.filter((l) => l.name === BASELINE), ...libs.filter((l) => l.name !== BASELINE)]
-  // Counted, the longer of the two runs is twice --duration (src/http/counted.js).
-  const timeoutMs = (load.warmupSeconds + (counter ? 2 : 1) * load.durationSeconds + SETUP_AND_VERIFY_SECONDS) * 1000
+  // Counted, the longer of the two runs is twice --duration (src/http/counted.js), and the server
+  // starts and warms up under the simulator, tens of times slower than on the CPU.
+  const timeoutMs = (load.warmupSeconds + (counter ? 2 : 1) * load.durationSeconds + (counter ? COUNTED_SETUP_SECONDS : SETUP_AND_VERIFY_SECONDS)) * 1000
   const execute = counter ? runHttpCounted : runHttpOnce
   const cells = []
   for (const transport of transports) {
