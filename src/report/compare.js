@@ -127,7 +127,9 @@ export function compareWithBaseline (dataset, baseline, { alpha = DEFAULT_ALPHA,
       continue
     }
     for (const measure of MEASURES[cell.type].filter((m) => m.speed)) {
-      result.comparisons.push(row({ cell, name: name(cell), measure, baseline, baselineRuns: base.runs, runs: cell.runs, options: { alpha, noise } }))
+      const compared = row({ cell, name: name(cell), measure, baseline, baselineRuns: base.runs, runs: cell.runs, options: { alpha, noise } })
+      // A measure neither side recorded (times of counted runs, counts of timed ones) is no row.
+      if (compared.n > 0 || compared.nBaseline > 0) result.comparisons.push(compared)
     }
   }
   return result
