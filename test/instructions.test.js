@@ -116,3 +116,16 @@ test('a counted cell is never the timed cell of the same library (nor another co
   assert.notEqual(cellKey(counted), cellKey({ ...counted, instructionsMethod: 'perf' }))
   assert.equal(cellKey(timed), cellKey({ ...timed, measure: 'time' }))
 })
+
+test('http --measure instructions needs --rate: one line, exit 2, before anything runs', async () => {
+  const dir = tmpDir()
+  const out = path.join(dir, 'never.json')
+  const { code, stderr } = await runCli(['http', '--lib', 'none,pino', '--measure', 'instructions', '--out', out])
+  assert.equal(code, 2, stderr)
+  assert.match(stderr, /--measure instructions needs --rate/)
+  assert.equal(stderr.trim().split('\n').length, 1, stderr)
+  assert.equal(fs.existsSync(out), false)
+  const rate = await runCli(['http', '--lib', 'none', '--rate', 'fast', '--out', out])
+  assert.equal(rate.code, 2)
+  assert.match(rate.stderr, /rate/)
+})

@@ -78,10 +78,10 @@ function unsupportedReason ({ lib, mode, transport, runtime, workers }) {
   return null
 }
 
-export function cellLabel ({ lib, libRange, libVersion, runtime, mode, transport, cpus, logsPerRequest, size }) {
+export function cellLabel ({ lib, libRange, libVersion, runtime, mode, transport, cpus, logsPerRequest, size, rate = null, measure = null }) {
   const what = mode === 'middleware' ? 'request logger' : `${logsPerRequest} logs/request`
   const name = libRange != null ? `${lib}@${libVersion}` : lib
-  return `http ${name} ${what}, ${size} B, ${transport}, ${cpus} cpu${cpus > 1 ? 's' : ''}${runtime && runtime !== currentRuntime().label ? ` (${runtime})` : ''}`
+  return `http ${name} ${what}, ${size} B, ${transport}, ${cpus} cpu${cpus > 1 ? 's' : ''}${rate ? ` at ${rate} req/s` : ''}${measure === 'instructions' ? ' (instructions)' : ''}${runtime && runtime !== currentRuntime().label ? ` (${runtime})` : ''}`
 }
 
 function describeHttpRun (record) {

@@ -10,11 +10,12 @@ import { figureColumns } from './table.js'
 
 const latency = (v, digits = 0) => (v == null ? '' : `${formatNumber(v, digits)} ms`)
 
-export function cellTitle ({ mode, transport, cpus, logsPerRequest, size }) {
+export function cellTitle ({ mode, transport, cpus, logsPerRequest, size, rate = null, measure = null }) {
   const what = mode === 'middleware'
     ? `request logger (middleware), ${size}-character payload`
     : `${logsPerRequest} log${logsPerRequest === 1 ? '' : 's'} of ${size} characters per request`
-  return `${what}; ${transport}, ${cpus} CPU${cpus > 1 ? 's' : ''}`
+  const load = `${rate ? `, ${rate} requests/s` : ''}${measure === 'instructions' ? ', instructions counted' : ''}`
+  return `${what}; ${transport}, ${cpus} CPU${cpus > 1 ? 's' : ''}${load}`
 }
 
 // Cells in plan order, each with its runs and summary entries.
@@ -22,7 +23,7 @@ export function httpCells (doc) {
   const cells = new Map()
   for (const run of inPlanOrder(doc.runs).filter((r) => runTypeName(r) === 'http')) {
     const key = httpCellOf(run)
-    if (!cells.has(key)) cells.set(key, { mode: run.mode, transport: run.transport, sink: run.sink, cpus: run.cpus, logsPerRequest: run.logsPerRequest, size: run.size, runs: [], summary: [] })
+    if (!cells.has(key)) cells.set(key, { mode: run.mode, transport: run.transport, sink: run.sink, cpus: run.cpus, logsPerRequest: run.logsPerRequest, size: run.size, rate: run.rate ?? null, measure: run.measure ?? null, runs: [], summary: [] })
     cells.get(key).runs.push(run)
   }
   for (const entry of (doc.summary ?? []).filter((s) => runTypeName(s) === 'http')) {
