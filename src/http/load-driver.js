@@ -22,7 +22,9 @@ const request = {
 try {
   if (config.warmupSeconds > 0) await autocannon({ ...request, duration: config.warmupSeconds })
   process.send({ type: 'measuring' })
-  const result = await autocannon({ ...request, duration: config.durationSeconds })
+  // A counted run (--measure instructions) asks for a number of requests: a simulated server takes
+  // longer than --duration to serve them, and the count's difference must be of known requests.
+  const result = await autocannon({ ...request, ...(config.amount ? { amount: config.amount } : { duration: config.durationSeconds }) })
   process.send({ type: 'result', result }, () => process.exit(0))
 } catch (err) {
   fail('load', err)

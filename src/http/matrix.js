@@ -17,7 +17,7 @@ const COUNTED_SETUP_SECONDS = 600
 // Each cell has the shape runCells (src/bench/orchestrator.js) executes, like the cells of `run`.
 export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, runtimes = [currentRuntime()], receiverOptions = {}, placement = null, counter = null }) {
   const ordered = [...libs.filter((l) => l.name === BASELINE), ...libs.filter((l) => l.name !== BASELINE)]
-  // Counted, the longer of the two runs is twice --duration (src/http/counted.js), and the server
+  // Counted, the longer of the two runs is twice --rate × --duration requests (src/http/counted.js), and the server
   // starts and warms up under the simulator, tens of times slower than on the CPU.
   const timeoutMs = (load.warmupSeconds + (counter ? 2 : 1) * load.durationSeconds + (counter ? COUNTED_SETUP_SECONDS : SETUP_AND_VERIFY_SECONDS)) * 1000
   const execute = counter ? runHttpCounted : runHttpOnce
