@@ -45,10 +45,13 @@ test('run --measure instructions without valgrind or counters: one line with the
   assert.throws(() => instructionsMethod({ PATH: bin }), UsageError)
 })
 
-test('run --measure takes time or instructions only', async () => {
+test('run --measure takes time or instructions only, and counts the tight loop (no --rate)', async () => {
   const { code, stderr } = await runCli(['run', '--lib', 'pino', '--measure', 'cycles'])
   assert.equal(code, 2)
   assert.match(stderr, /measure.*cycles/)
+  const paced = await runCli(['run', '--lib', 'pino', '--rate', '100', '--measure', 'instructions'])
+  assert.equal(paced.code, 2)
+  assert.match(paced.stderr, /--measure instructions counts the tight loop: leave out --rate/)
 })
 
 test('the counters\' outputs are read, and a missing or empty one is the run\'s failure', () => {
