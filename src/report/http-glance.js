@@ -15,15 +15,19 @@ import { code, figureColumns, strong, textColumns } from './table.js'
 // The cells of one table differ only in library, mode (route or request logger), logs and size.
 export const tableOf = (record) => cellKey(record, { except: [...LIBRARY_DIMENSIONS, 'mode', 'logsPerRequest', 'size'] })
 
+// The comparison a library's verdict rests on: requests per second, or in a counted cell
+// (--measure instructions) the server's instructions per request (no times were taken there).
+const versusNone = (entry) => (entry.measure === 'instructions' ? entry.instructionsPerRequestVsBaseline : entry.throughputVsBaseline)
+
 // What a grid cell says for one library: its change and verdict, or why there is none; a loss is
 // named beside the change (fewer requests can come from dropping events too).
 function changeCell (entry, options) {
   if (!entry) return '—'
   if (entry.status === 'unsupported') return 'unsupported'
   if (!entry.okRuns) return entry.status
-  const comparison = entry.throughputVsBaseline
+  const comparison = versusNone(entry)
   if (comparison?.ratio == null) return 'no baseline'
-  const notes = []
+  const notes = entry.measure === 'instructions' ? ['instructions/request'] : []
   if (entry.okRuns < entry.runs) notes.push(`${entry.runs - entry.okRuns} of ${entry.runs} runs failed`)
   if (entry.dropRate?.mean > 0) notes.push(`${formatPct(entry.dropRate.mean)} lost`)
   return `${formatChange(comparison, options)}${notes.length ? ` (${notes.join(', ')})` : ''}`
@@ -35,8 +39,8 @@ function changeCell (entry, options) {
 // cannot reach p < 0.05, so `same` would be the only possible answer and the control could not fail.
 export function controlOf (entries) {
   const cells = entries.filter((s) => s.mode === 'route' && s.logsPerRequest === 0 && s.lib !== BASELINE && s.status !== 'unsupported')
-  const failing = cells.filter((s) => s.throughputVsBaseline?.verdict !== 'same')
-  const tooFewRuns = cells.filter((s) => !failing.includes(s) && !canTell(s.throughputVsBaseline))
+  const failing = cells.filter((s) => versusNone(s)?.verdict !== 'same')
+  const tooFewRuns = cells.filter((s) => !failing.includes(s) && !canTell(versusNone(s)))
   return { measured: cells.length > 0, cells, failing, tooFewRuns, passed: cells.length > 0 && failing.length === 0 && tooFewRuns.length === 0 }
 }
 
@@ -45,7 +49,7 @@ const canTell = (comparison) => smallestMannWhitneyP(comparison.nBaseline, compa
 // How far apart `same` can be here: the widest 95% interval of the control cells. A difference in the
 // table smaller than that is one the machine's noise could also have made.
 function resolution (control) {
-  const widest = Math.max(...control.cells.map(({ throughputVsBaseline: c }) => Math.max(1 - c.ciLow, c.ciHigh - 1)))
+  const widest = Math.max(...control.cells.map(versusNone).map((c) => Math.max(1 - c.ciLow, c.ciHigh - 1)))
   return `their intervals reach ±${(widest * 100).toFixed(0)}%, the resolution of this table: a change smaller than that is one the machine's noise could make too.`
 }
 

@@ -95,7 +95,8 @@ export const httpSection = {
       blocks.push(ctx.image(requests.file, `${group.title}: requests per second per library`))
       for (const cell of group.cells) {
         blocks.push({ heading: cellTitle(cell), level: 3 })
-        if (cell.runs.some((r) => r.ok)) blocks.push(latencyTable(medianRuns(cell.runs)), requestsTable(medianRuns(cell.runs)))
+        // Counted runs (--measure instructions) took no times: no latency or requests/s tables.
+        if (cell.runs.some((r) => r.ok && r.reqPerSec)) blocks.push(latencyTable(medianRuns(cell.runs)), requestsTable(medianRuns(cell.runs)))
         blocks.push(comparisonTable(cell.summary))
         if (cell.summary.some((s) => s.okRuns > 0)) {
           const tag = cell.mode === 'middleware' ? `${cell.size}c` : `${cell.logsPerRequest}x${cell.size}c`
