@@ -72,7 +72,7 @@ export const MESSAGES = {
     configure: {},
     error: { phase: text, message: text },
     listening: { port },
-    closed: { logged: count, ...closedFigures, measuredMs: amount }
+    closed: { logged: count, ...closedFigures, measuredMs: amount, served: optional(count) }
   },
   loadDriver: {
     configure: {},

@@ -17,8 +17,10 @@ export async function runHttpCounted (options) {
   const double = await runHttpOnce({ ...options, load: { ...load, amount: 2 * amount } })
   const failed = (error) => withoutTimes({ ...single, ok: false, status: 'failed', error })
   if (!double.ok) return failed(`the counted run of ${2 * amount} requests (the difference's second run) failed: ${double.error}`)
-  const requests = double.requests - single.requests
-  if (!(requests > 0)) return failed(`the run of ${2 * amount} requests completed no more than the run of ${amount} (${double.requests} and ${single.requests}): the server did not answer under the simulator; give a lower --rate`)
+  // The requests the server answered, warm-ups included (autocannon does not count the ones it gave
+  // up on, which the server still handled).
+  const requests = double.served - single.served
+  if (!(requests > 0)) return failed(`the run of ${2 * amount} requests completed no more than the run of ${amount} (${double.served} and ${single.served} answered): the server did not answer under the simulator; give a lower --rate`)
   return withoutTimes({
     ...single,
     instructionsPerRequest: (double.instructions - single.instructions) / requests,
@@ -34,6 +36,7 @@ function withoutTimes (record) {
   const out = { ...record }
   for (const field of SIMULATED) if (field in out) out[field] = null
   delete out.instructions
+  delete out.served
   out.timeseries = []
   return out
 }

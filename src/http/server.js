@@ -24,7 +24,7 @@ export function startServer ({ libName, adapterFile, libDir = null, libVersion =
   let announce
   const listening = new Promise((resolve) => { announce = resolve })
   for (let workerId = 0; workerId < cpus; workerId++) {
-    const config = { libName, adapterFile, libDir, libVersion, mode, transport, workerId, port, size, target: receiver.target(workerId) }
+    const config = { libName, adapterFile, libDir, libVersion, mode, transport, workerId, port, size, measure: counter ? 'instructions' : 'time', target: receiver.target(workerId) }
     // A receiver may give each worker its own stdout (the console transport's native pipe).
     const forkedUnder = counter ? countingRuntime(runtime, counter, countFile(countDir, workerId)) : runtime
     const child = forkWorker({ exec: SERVER_WORKER, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime: forkedUnder, env: { [TAG_VARIABLE]: tag } })
@@ -67,6 +67,7 @@ export function startServer ({ libName, adapterFile, libDir = null, libVersion =
       const sum = (key) => closed.reduce((total, c) => total + c[key], 0)
       return {
         logged: sum('logged'),
+        served: closed.every((c) => c.served != null) ? sum('served') : null,
         cpuUserMs: sum('cpuUserMs'),
         cpuSystemMs: sum('cpuSystemMs'),
         measuredMs: Math.max(...closed.map((c) => c.measuredMs)),
