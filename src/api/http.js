@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js'
+import { instructionsMethod } from '../engine/instructions.js'
 import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, loadLibraries } from '../loggers/index.js'
 import { planHttpCells } from '../http/matrix.js'
 import { planPlacement } from '../http/placement.js'
@@ -50,8 +51,11 @@ export async function parseHttpOptions (argv, installs = {}) {
       durationSeconds: given.duration,
       warmupSeconds: given.warmup,
       connections: given.connections,
-      pipelining: given.pipelining
+      pipelining: given.pipelining,
+      // An open-loop load is another measurement than a closed loop; a closed-loop record has no rate.
+      ...(given.rate ? { rate: given.rate } : {})
     },
+    counter: countingServer(given),
     runs: given.runs,
     port: given.port
   }
@@ -63,6 +67,14 @@ export async function parseHttpOptions (argv, installs = {}) {
   // Installs come last, once every other option is known to be right.
   options.runtimes = await resolveRuntimes(given.runtime, { cache: given.cache, ...installs })
   return options
+}
+
+// --measure instructions: the server is counted over a run of --duration and one of twice that, at a
+// fixed rate (without one the difference would be of how fast the simulator ran, not of requests).
+function countingServer (given) {
+  if (given.measure !== 'instructions') return null
+  if (!given.rate) throw new UsageError('--measure instructions needs --rate: a fixed request rate the server can serve under the simulator (e.g. --rate 100), so that both counted runs serve requests in proportion to their duration')
+  return instructionsMethod()
 }
 
 // Every connection is a file descriptor in the load generator, and may be one in a server worker:
@@ -84,6 +96,7 @@ export function describeHttpOptions (options) {
     logsPerRequest: options.logsPerRequest,
     sizes: options.sizes,
     ...options.load,
+    ...(options.counter ? { measure: 'instructions', instructionsMethod: options.counter.method } : {}),
     runs: options.runs,
     port: options.port,
     serverCpus: options.placement.serverCpus,

@@ -9,6 +9,7 @@ import { TRANSPORT_HINTS, TRANSPORTS } from '../sinks/index.js'
 import { MAX_EVENTS, MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../limits.js'
 import { parseShard, shippedScenarios } from './scenario.js'
 import { UsageError } from '../errors.js'
+import { DEFAULT_MEASURE, MEASURES } from '../engine/instructions.js'
 import { cacheDirectory, list, writableDirectory } from './validate.js'
 import { parseRuntimes, RUNTIME_NAMES } from '../versions/runtimes.js'
 
@@ -20,6 +21,7 @@ export { MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS }
 export const MAX_RATE = 100_000_000
 export const MAX_RECEIVER_RATE = 10_000_000_000
 export const MAX_RECEIVER_STALL_MS = 600_000
+const MAX_HTTP_RATE = 1_000_000
 export const SYSLOG_SINKS = ['embedded', 'rsyslog']
 const EVENTS_LIMIT = { max: MAX_EVENTS, why: ' (the verifier keeps one bit per event: 128 MiB per worker at the limit)' }
 // Events per worker: what `run` logs and what `sink` expects by default.
@@ -61,6 +63,7 @@ export const RUN_OPTIONS = [
   { name: 'ending', list: true, values: ENDING_NAMES, default: DEFAULT_ENDING, matrix: true, scenario: 'endings', describe: `how each worker's process ends after its last call: ${ENDINGS.map((e) => `${e.name} (${e.describe})`).join('; ')}. A loss is counted, not a failed run (see docs/durability.md)` },
   { name: 'receiver-rate', int: { max: MAX_RECEIVER_RATE, why: ' (bytes per second)' }, matrix: true, scenario: 'receiverRate', defaultText: 'none: full speed', describe: 'console and tcp (embedded sink) only: the receiving end reads each worker\'s stdout, or each TCP connection, no faster than this many bytes per second (a slow consumer); node\'s stream reader then reads the console' },
   { name: 'receiver-stall', int: { max: MAX_RECEIVER_STALL_MS, why: ' (milliseconds)' }, matrix: true, scenario: 'receiverStall', defaultText: 'none', describe: 'console and tcp (embedded sink) only: the receiving end stops reading each worker\'s stdout, or each TCP connection, for this many ms once a tenth of the events arrived there, then reads at full speed; records the time from the stall\'s end to the last arrival' },
+  { name: 'measure', values: MEASURES, default: DEFAULT_MEASURE, matrix: true, scenario: 'measure', describe: 'time: wall and CPU time (what a user feels); instructions: each worker under a CPU simulator (valgrind) or hardware counters (perf), instructions per event from the difference of a pass of N and one of 2N events, with syscalls and bytes written per event: exact enough to compare changes of 1-2% on a shared machine, and no times (see docs/costs.md)' },
   { name: 'runs', int: { max: MAX_RUNS }, default: '5', matrix: true, scenario: 'runs', describe: 'runs per cell, each in fresh processes; the summary gives their median with its interval. 5 is the fewest with which a comparison can read faster or slower (with 3 + 3 runs the smallest p is 0.1)' },
   { name: 'size', list: true, int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', matrix: true, scenario: 'sizes', describe: 'payload sizes in bytes: the payload is padded (or cut) to exactly that size' },
   { name: 'timeout', seconds: {}, default: '600', matrix: true, scenario: 'timeout', describe: 'limit per run in seconds; a run past it is killed and recorded as failed' },
@@ -94,7 +97,9 @@ export const HTTP_OPTIONS = [
   { name: 'warmup', seconds: { allowZero: true }, default: '1', scenario: 'warmup', describe: 'seconds of load before the measured run (discarded; 0 for none)' },
   { name: 'connections', int: { max: 10_000 }, default: '10', scenario: 'connections', describe: 'concurrent autocannon connections' },
   { name: 'pipelining', int: { max: 1000 }, default: '1', scenario: 'pipelining', describe: 'requests pipelined per connection' },
-  { name: 'runs', int: { max: MAX_RUNS }, default: '1', scenario: 'runs', describe: 'runs per cell, each in fresh processes' },
+  { name: 'rate', int: { max: MAX_HTTP_RATE, why: ' (requests per second, all connections together)' }, scenario: 'rate', defaultText: 'none: as fast as the server answers', describe: 'an open-loop load at this many requests per second in all (autocannon\'s overallRate), below what the server can serve: the server\'s CPU time and instructions per request are then its work per request, not the machine\'s speed of the moment' },
+  { name: 'measure', values: MEASURES, default: DEFAULT_MEASURE, scenario: 'measure', describe: 'time: requests/s, latency and the server\'s CPU time per request; instructions: the server workers under a CPU simulator (valgrind) or hardware counters (perf), instructions per request from the difference of a run of --rate × --duration requests and one of twice as many (needs --rate, at a rate the server serves under the simulator: 100 does); no times' },
+  { name: 'runs', int: { max: MAX_RUNS }, default: '5', scenario: 'runs', describe: 'runs per cell, each in fresh processes. 5 is the fewest with which a comparison can read faster or slower' },
   { name: 'server-cpus', scenario: 'serverCpus', one: true, defaultText: 'all but the load\'s', describe: 'CPUs for the server\'s workers, as taskset -c lists them (e.g. 1 or 2-7)' },
   { name: 'load-cpus', scenario: 'loadCpus', one: true, defaultText: 'a quarter of the CPUs, at least one; with 2 CPUs: CPU 0', describe: 'CPUs for autocannon, log-bench\'s primary and the receiving end, disjoint from --server-cpus' },
   { name: 'port', int: { min: 0, max: 65535 }, default: '0', describe: 'port on 127.0.0.1 (0: a free port chosen by the system)' },

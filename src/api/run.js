@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import { DEFAULT_ENDING } from '../engine/endings.js'
+import { instructionsMethod } from '../engine/instructions.js'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { isAdapterPath, libLabel, loadLibraries } from '../loggers/index.js'
@@ -42,6 +43,8 @@ export async function parseRunOptions (argv, installs = {}) {
     events: given.events,
     rate: given.rate,
     endings: given.ending,
+    // The counter is found before anything runs: without one, a line that says how to install it.
+    counter: given.measure === 'instructions' ? countingWorkers(given) : null,
     runs: given.runs,
     sizes: (given.size ?? [null]).map((size) => ({ payload: payloadOfSize(size) })),
     timeoutMs: given.timeout * 1000,
@@ -62,6 +65,7 @@ function describeOptions (options) {
     cpus: options.cpus,
     events: options.events,
     ...(options.rate ? { rate: options.rate } : {}),
+    ...(options.counter ? { measure: 'instructions', instructionsMethod: options.counter.method } : {}),
     ...(options.endings.length === 1 && options.endings[0] === DEFAULT_ENDING ? {} : { endings: options.endings }),
     ...(options.receiverOptions.receiverRate ? { receiverRate: options.receiverOptions.receiverRate } : {}),
     ...(options.receiverOptions.receiverStallMs ? { receiverStallMs: options.receiverOptions.receiverStallMs } : {}),
@@ -254,6 +258,13 @@ function parseBaseline (argv, plan) {
 }
 
 // --pipe-bytes: a whole number of bytes from 4096 to the system's pipe-max-size, console only.
+// --measure instructions counts the tight loop: paced logging (--rate) follows the clock, which runs
+// tens of times slow under the simulator, so its batches would not be the ones a service makes.
+function countingWorkers (given) {
+  if (given.rate) throw new UsageError('--measure instructions counts the tight loop: leave out --rate (paced logging follows the clock, which runs tens of times slow under the simulator)')
+  return instructionsMethod()
+}
+
 // --receiver-rate and --receiver-stall slow the console's reader and the embedded sink's TCP
 // reading (src/sinks/slow-reader.js); they apply to those cells of the plan only.
 function slowReceiverOptions (given) {

@@ -5,13 +5,15 @@ import { DEFAULT_VARIANT, libLabel } from '../loggers/index.js'
 import { currentRuntime } from '../versions/runtimes.js'
 import { cellUnsupported, runtimeUnsupported } from '../runner/unsupported.js'
 import { runOnce } from './run-once.js'
+import { runCounted } from './counted.js'
+import { countingUnsupported } from '../engine/instructions.js'
 import { RUN_TYPE } from '../results/run-types/run.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
 
 // Expands checked `run` options into cells in the order they run: transport, library (and
 // variant), runtime, workload, worker count, size. A cell knows how to execute one of its runs and
 // what an empty record looks like.
-export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD], runtimes = [currentRuntime()], cpus, sizes, events, rate = null, endings = [DEFAULT_ENDING], runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
+export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD], runtimes = [currentRuntime()], cpus, sizes, events, rate = null, endings = [DEFAULT_ENDING], counter = null, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
   const cells = []
   for (const transport of transports) {
     for (const lib of libs) {
@@ -39,20 +41,24 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
                 // Paced logging is another measurement; a tight-loop record has no rate.
                 ...(rate ? { rate } : {}),
                 ending,
-                ...slow
+                ...slow,
+                // Counted instructions are another measurement (nothing in them is a time), and so
+                // is each counter; a timed record has neither.
+                ...(counter ? { measure: 'instructions', instructionsMethod: counter.method } : {})
               }
+              const execute = counter ? runCounted : runOnce
               cells.push({
                 key: cellKey(common),
-                label: `${libLabel(lib.name, variant, lib.range != null ? lib.version : null)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${common.size !== 13 ? ` ${common.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}${rate ? ` at ${rate}/s` : ''}${ending !== DEFAULT_ENDING ? ` ending ${ending}` : ''}${slow.receiverRate ? ` read at ${slow.receiverRate} B/s` : ''}${slow.receiverStallMs ? ` stalled ${slow.receiverStallMs} ms` : ''}${runtimes.length > 1 || runtime.spec !== 'node' ? ` (${runtime.label})` : ''}`,
-                describe: describeRun,
+                label: `${libLabel(lib.name, variant, lib.range != null ? lib.version : null)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${common.size !== 13 ? ` ${common.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}${rate ? ` at ${rate}/s` : ''}${counter ? ' (instructions)' : ''}${ending !== DEFAULT_ENDING ? ` ending ${ending}` : ''}${slow.receiverRate ? ` read at ${slow.receiverRate} B/s` : ''}${slow.receiverStallMs ? ` stalled ${slow.receiverStallMs} ms` : ''}${runtimes.length > 1 || runtime.spec !== 'node' ? ` (${runtime.label})` : ''}`,
+                describe: counter ? describeCounted : describeRun,
                 common,
                 runs,
-                unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ?? cellUnsupported(lib, variant, transport, workload) ?? endingUnsupported(lib, ending),
+                unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ?? (counter ? countingUnsupported(runtime) : null) ?? cellUnsupported(lib, variant, transport, workload) ?? endingUnsupported(lib, ending),
                 empty: RUN_TYPE.empty,
                 // Where its run directories go: the session removes what a killed log-bench left there first.
                 runDirBase: dir ?? os.tmpdir(),
                 // An adapter whose declarations are unusable (src/loggers/index.js) fails every run with the reason.
-                execute: lib.problem ? async () => ({ ...RUN_TYPE.empty(), ok: false, status: 'failed', error: lib.problem, failure: { kind: 'error' } }) : (signal, onLive) => runOnce({ adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version, runtime, transport, cpus: workers, events, payload, workload, variant, rate, ending, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions: { ...receiverOptions, ...slow }, baseDir: dir ?? undefined, onLive })
+                execute: lib.problem ? async () => ({ ...RUN_TYPE.empty(), ok: false, status: 'failed', error: lib.problem, failure: { kind: 'error' } }) ): (signal, onLive) => execute({ adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version, runtime, transport, cpus: workers, events, payload, workload, variant, rate, ending, counter, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions: { ...receiverOptions, ...slow }, baseDir: dir ?? undefined, onLive: counter ? null : onLive })
               })
             }
           }
@@ -84,6 +90,12 @@ function baselineVersion (lib, runtime) {
   return runtime.name === 'node' ? `v${runtime.version}` : runtime.version
 }
 
+
+function describeCounted (record) {
+  const received = record.received != null ? `, received ${record.received}/${record.expected ?? record.sent}` : ''
+  const syscalls = record.syscallsWritePerEvent != null ? `, ${record.syscallsWritePerEvent.toFixed(3)} write syscalls` : ''
+  return `${Math.round(record.instructionsPerEvent).toLocaleString('en-US')} instructions per event (${record.instructionsMethod})${syscalls}${received}`
+}
 
 function describeRun (record) {
   const received = record.received != null ? `, received ${record.received}/${record.expected ?? record.sent}` : ''

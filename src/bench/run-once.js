@@ -12,6 +12,7 @@ import { endTagged, leftBehindReason, newRunTag, TAG_VARIABLE } from '../engine/
 import { joinCosts, worstLoopDelay } from '../engine/costs.js'
 import { startSampler } from '../engine/sampler.js'
 import { watcher } from '../runner/watcher.js'
+import { countingRuntime, readCount } from '../engine/instructions.js'
 import { DEFAULT_WORKLOAD, judgeArrivals } from '../engine/workloads.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
 
@@ -31,7 +32,7 @@ export const RETURN_LIMIT_MS = 5000
 // event, then verify. Never throws for a logger's failure: that becomes { ok: false, error }.
 // onLive, if given, receives about every 0.5 s what the run looks like from outside:
 // { elapsedMs, arrived, bytes, rssBytes } (the receiver's progress() and the workers' summed RSS).
-export async function runOnce ({ adapterFile, libDir = null, libVersion = null, runtime = null, transport, cpus, events, payload, workload = DEFAULT_WORKLOAD, variant = 'default', timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {}, baseDir = os.tmpdir(), onLive = null, rate = null, ending = DEFAULT_ENDING, callTiming = DEFAULT_CALL_TIMING }) {
+export async function runOnce ({ adapterFile, libDir = null, libVersion = null, runtime = null, transport, cpus, events, payload, workload = DEFAULT_WORKLOAD, variant = 'default', timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {}, baseDir = os.tmpdir(), onLive = null, rate = null, ending = DEFAULT_ENDING, callTiming = DEFAULT_CALL_TIMING, counter = null }) {
   const beganNs = process.hrtime.bigint()
   const dir = makeRunDir(baseDir)
   const workers = []
@@ -70,6 +71,10 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
   // buffered when the process went): a finding, not a misdirected adapter.
   return judgeArrivals(workload === 'disabled' || ending !== 'close' ? finished : nothingDelivered(finished, { transport, target: receiver.target(0), cpus }), { workload, events })
 
+  function countFile (workerId) {
+    return path.join(dir, `instructions-${workerId}.out`)
+  }
+
   async function drive () {
     const execArgv = maxOldSpaceSize ? [`--max-old-space-size=${maxOldSpaceSize}`] : []
     const watch = watcher(signal, timeoutMs)
@@ -77,9 +82,11 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
     receiver.onFailure?.((reason) => watch.fail(`${reason} during the run`))
     try {
       for (let workerId = 0; workerId < cpus; workerId++) {
-        const config = { adapterFile, libDir, libVersion, transport, workerId, events, payload, workload, variant, rate, ending, callTiming, target: receiver.target(workerId) }
+        const config = { adapterFile, libDir, libVersion, transport, workerId, events, payload, workload, variant, rate, ending, callTiming, measure: counter ? 'instructions' : 'time', target: receiver.target(workerId) }
+        // Counted (--measure instructions): the worker runs under the counter, which writes its count here.
+        const forkedUnder = counter ? countingRuntime(runtime, counter, countFile(workerId)) : runtime
         // A receiver may give each worker its own stdout (the console transport's native pipe).
-        const worker = forkWorker({ exec: WORKER_FILE, execArgv, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime, env: { [TAG_VARIABLE]: tag } })
+        const worker = forkWorker({ exec: WORKER_FILE, execArgv, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime: forkedUnder, env: { [TAG_VARIABLE]: tag } })
         receiver.forked?.(workerId)
         workers.push(track(worker, config, receiver, state, watch, maxOldSpaceSize))
       }
@@ -98,9 +105,10 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
       // Before counting: a helper holding a worker's stdout would keep the console pipe open.
       state.leftBehind = endTagged(tag)
       if (state.leftBehind.length) throw new RunFailure(leftBehindReason(state.leftBehind))
+      const instructions = counter ? workers.reduce((sum, w) => sum + readCount(counter, countFile(w.workerId)), 0) : null
       const sent = cpus * events
       const counts = await watch.race(receiver.settle({ sent }), 'verifying')
-      return { ok: true, counts, sent, state, workers }
+      return { ok: true, counts, sent, state, workers, instructions }
     } catch (err) {
       if (err instanceof Interrupted) throw err
       if (err instanceof RunFailure) {
@@ -280,7 +288,8 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
     pipeBytes: outcome.counts.pipeBytes ?? null,
     receiverStats: outcome.counts.receiverStats ?? null,
     stdoutBytes: outcome.counts.stdoutBytes ?? null,
-    afterStallMs: outcome.counts.afterStallMs ?? null
+    afterStallMs: outcome.counts.afterStallMs ?? null,
+    ...(outcome.instructions != null ? { instructions: outcome.instructions } : {})
   }
 }
 

@@ -5,7 +5,7 @@
 // primary can compare them across processes. What the calls cost besides time is recorded by
 // src/engine/costs.js.
 import { createLogger, exitProcess, fail, failOnUncaught, leaveSignalsToPrimary, now, receiveConfig } from '../engine/child-side.js'
-import { encodeHistogram, newHistogram, startCpuRecord, startGcRecord, startLoopDelay, timerFloorNs } from '../engine/costs.js'
+import { encodeHistogram, newHistogram, startCpuRecord, startGcRecord, startIoRecord, startLoopDelay, timerFloorNs } from '../engine/costs.js'
 import { messagePrefix } from '../engine/message.js'
 
 leaveSignalsToPrimary()
@@ -19,9 +19,13 @@ function sampleHeap () {
   return heapBytes
 }
 // Fires only while the event loop is free: during the synchronous loop the heap is read at its end.
-setInterval(() => process.send({ type: 'heap', heapBytes: sampleHeap() }), 100).unref()
+// Not under --measure instructions: a message every 100 ms would add instructions and syscalls in
+// proportion to the run's length under the simulator, not to its events.
+const counted = config.measure === 'instructions'
+if (!counted) setInterval(() => process.send({ type: 'heap', heapBytes: sampleHeap() }), 100).unref()
 
-const sampleEvery = config.callTiming?.sampleEvery ?? 0
+// Timing calls under the simulator measures nothing and adds instructions: off there.
+const sampleEvery = counted ? 0 : (config.callTiming?.sampleEvery ?? 0)
 
 async function main () {
   const logger = await createLogger(config)
@@ -99,6 +103,7 @@ function run (logger, floorNs) {
   // From the first call on: importing the library and building the logger are not the logging's cost.
   const cpu = startCpuRecord()
   const gc = startGcRecord()
+  const io = startIoRecord()
   const loopDelay = rate ? startLoopDelay() : null
   // The run starts at each worker's own first call, not when the primary sent 'start': delivering
   // that message to each worker in turn is not logging time.
@@ -109,6 +114,7 @@ function run (logger, floorNs) {
     sampleHeap()
     process.send({ type: 'unblocked', at: unblockedAt, startedAt, heldNs: heldNs == null ? null : String(heldNs) })
     const figures = (type, at) => {
+      const ioFigures = io.stop()
       const gcFigures = gc.stop()
       const cpuFigures = cpu.stop()
       sampleHeap()
@@ -124,6 +130,7 @@ function run (logger, floorNs) {
         costs: {
           gc: gcFigures,
           cpu: cpuFigures,
+          io: ioFigures,
           latency: sampleEvery > 0 ? { encoded: encodeHistogram(histogram), sampleEvery, timerFloorNs: floorNs } : null,
           eventLoopDelayNs
         }

@@ -120,6 +120,35 @@ export function startCpuRecord () {
   }
 }
 
+// --- Syscalls and bytes written ------------------------------------------------------------------
+
+// The process's read and write syscalls and the bytes it wrote (every thread: /proc/self/io's syscr,
+// syscw, wchar), between the first call and close. What a logger hands the kernel is cost the
+// instruction count does not see. Reading the file is itself two or three read syscalls, the same
+// in every run. null where /proc is not there (not Linux).
+export function startIoRecord () {
+  const before = readProcIo()
+  return {
+    stop () {
+      const after = readProcIo()
+      if (!before || !after) return null
+      return { syscr: after.syscr - before.syscr, syscw: after.syscw - before.syscw, wchar: after.wchar - before.wchar }
+    }
+  }
+}
+
+export function readProcIo (pid = 'self') {
+  let text
+  try {
+    text = fs.readFileSync(`/proc/${pid}/io`, 'utf8')
+  } catch {
+    return null
+  }
+  const field = (name) => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(text)?.[1])
+  const io = { syscr: field('syscr'), syscw: field('syscw'), wchar: field('wchar') }
+  return Object.values(io).every(Number.isSafeInteger) ? io : null
+}
+
 // --- Event-loop delay ---------------------------------------------------------------------------
 
 // monitorEventLoopDelay records the interval between the firings of a timer of this resolution: the
@@ -166,7 +195,13 @@ export function joinCosts (costs, events) {
       timerFloorNs: Math.max(...costs.map((c) => c.latency.timerFloorNs))
     })
   }
+  const syscr = sum((c) => c.io?.syscr)
+  const syscw = sum((c) => c.io?.syscw)
+  const wchar = sum((c) => c.io?.wchar)
   return {
+    syscallsReadPerEvent: syscr != null && sent > 0 ? syscr / sent : null,
+    syscallsWritePerEvent: syscw != null && sent > 0 ? syscw / sent : null,
+    bytesWrittenPerEvent: wchar != null && sent > 0 ? wchar / sent : null,
     allocBytesPerEvent: allocBytes != null && sent > 0 ? allocBytes / sent : null,
     gcMaxPauseMs: all((c) => c.gc?.gcMaxPauseMs) ? Math.max(...costs.map((c) => c.gc.gcMaxPauseMs)) : null,
     cpuMainThreadMs: main,

@@ -37,7 +37,7 @@ const optional = nullable
 // must decode (the primary merges it).
 function invalidCosts (costs) {
   if (costs == null) return null
-  const figures = { gc: ['allocBytes', 'gcMaxPauseMs'], cpu: ['cpuMainThreadMs', 'cpuOtherThreadsMs'], eventLoopDelayNs: ['p50', 'p99', 'max'] }
+  const figures = { gc: ['allocBytes', 'gcMaxPauseMs'], cpu: ['cpuMainThreadMs', 'cpuOtherThreadsMs'], io: ['syscr', 'syscw', 'wchar'], eventLoopDelayNs: ['p50', 'p99', 'max'] }
   for (const [part, keys] of Object.entries(figures)) {
     const value = costs[part]
     if (value == null) continue
@@ -74,7 +74,7 @@ export const MESSAGES = {
     configure: {},
     error: { phase: text, message: text },
     listening: { port },
-    closed: { logged: count, ...closedFigures, measuredMs: amount }
+    closed: { logged: count, ...closedFigures, measuredMs: amount, served: optional(count) }
   },
   loadDriver: {
     configure: {},

@@ -14,13 +14,17 @@ const request = {
   headers: { 'content-type': 'application/json' },
   body: config.body,
   connections: config.connections,
-  pipelining: config.pipelining
+  pipelining: config.pipelining,
+  // Open loop (--rate): autocannon sends this many requests a second in all, whatever the answers' pace.
+  ...(config.rate ? { overallRate: config.rate } : {})
 }
 
 try {
   if (config.warmupSeconds > 0) await autocannon({ ...request, duration: config.warmupSeconds })
   process.send({ type: 'measuring' })
-  const result = await autocannon({ ...request, duration: config.durationSeconds })
+  // A counted run (--measure instructions) asks for a number of requests: a simulated server takes
+  // longer than --duration to serve them, and the count's difference must be of known requests.
+  const result = await autocannon({ ...request, ...(config.amount ? { amount: config.amount } : { duration: config.durationSeconds }) })
   process.send({ type: 'result', result }, () => process.exit(0))
 } catch (err) {
   fail('load', err)

@@ -5,18 +5,24 @@ import { cellKey, defaultSink } from '../results/model.js'
 import { middlewareUnsupportedReason, requestLoggerInfo } from './request-loggers.js'
 import { runHttpOnce } from './run-once.js'
 import { HTTP_TYPE } from '../results/run-types/http.js'
+import { runHttpCounted } from './counted.js'
+import { countingUnsupported } from '../engine/instructions.js'
 import { BASELINE } from '../results/http-summary.js'
 
 // Seconds a run may take beyond its warm-up and load: forking the server, building the logger,
 // closing it and reading back every event.
 const SETUP_AND_VERIFY_SECONDS = 120
+const COUNTED_SETUP_SECONDS = 600
 
 // Cells in plan order: transport, workers, logs per request, size, then the libraries with the `none`
 // baseline first (runCells interleaves their runs, or keeps this order with --order blocked).
 // Each cell has the shape runCells (src/runner/orchestrator.js) executes, like the cells of `run`.
-export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, runtimes = [currentRuntime()], receiverOptions = {}, placement = null }) {
+export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, runtimes = [currentRuntime()], receiverOptions = {}, placement = null, counter = null }) {
   const ordered = [...libs.filter((l) => l.name === BASELINE), ...libs.filter((l) => l.name !== BASELINE)]
-  const timeoutMs = (load.warmupSeconds + load.durationSeconds + SETUP_AND_VERIFY_SECONDS) * 1000
+  // Counted, the longer of the two runs is twice --rate × --duration requests (src/http/counted.js), and the server
+  // starts and warms up under the simulator, tens of times slower than on the CPU.
+  const timeoutMs = (load.warmupSeconds + (counter ? 2 : 1) * load.durationSeconds + (counter ? COUNTED_SETUP_SECONDS : SETUP_AND_VERIFY_SECONDS)) * 1000
+  const execute = counter ? runHttpCounted : runHttpOnce
   const cells = []
   for (const transport of transports) {
     for (const workers of cpus) {
@@ -40,18 +46,19 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
                 ...load,
                 // Where the server and the load run is part of what is measured (null: not pinned).
                 serverCpus: placement?.serverCpus ?? null,
-                loadCpus: placement?.loadCpus ?? null
+                loadCpus: placement?.loadCpus ?? null,
+                ...(counter ? { measure: 'instructions', instructionsMethod: counter.method } : {})
               }
               cells.push({
                 key: cellKey(common),
                 label: cellLabel(common),
-                describe: describeHttpRun,
+                describe: counter ? describeCountedHttpRun : describeHttpRun,
                 common,
                 runs,
-                unsupported: unsupportedReason({ lib, mode, transport, runtime, workers }),
+                unsupported: (counter ? countingUnsupported(runtime) : null) ?? unsupportedReason({ lib, mode, transport, runtime, workers }),
                 empty: HTTP_TYPE.empty,
                 runDirBase: os.tmpdir(),
-                execute: lib.problem ? async () => ({ ...HTTP_TYPE.empty(), ok: false, status: 'failed', error: lib.problem, failure: { kind: 'error' } }) : (signal) => runHttpOnce({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement })
+                execute: lib.problem ? async () => ({ ...HTTP_TYPE.empty(), ok: false, status: 'failed', error: lib.problem, failure: { kind: 'error' } }) : (signal) => execute({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement, counter })
               })
             }
           }
@@ -74,12 +81,16 @@ function unsupportedReason ({ lib, mode, transport, runtime, workers }) {
   return null
 }
 
-export function cellLabel ({ lib, libRange, libVersion, runtime, mode, transport, cpus, logsPerRequest, size }) {
+export function cellLabel ({ lib, libRange, libVersion, runtime, mode, transport, cpus, logsPerRequest, size, rate = null, measure = null }) {
   const what = mode === 'middleware' ? 'request logger' : `${logsPerRequest} logs/request`
   const name = libRange != null ? `${lib}@${libVersion}` : lib
-  return `http ${name} ${what}, ${size} B, ${transport}, ${cpus} cpu${cpus > 1 ? 's' : ''}${runtime && runtime !== currentRuntime().label ? ` (${runtime})` : ''}`
+  return `http ${name} ${what}, ${size} B, ${transport}, ${cpus} cpu${cpus > 1 ? 's' : ''}${rate ? ` at ${rate} req/s` : ''}${measure === 'instructions' ? ' (instructions)' : ''}${runtime && runtime !== currentRuntime().label ? ` (${runtime})` : ''}`
 }
 
 function describeHttpRun (record) {
-  return `${Math.round(record.reqPerSec.mean).toLocaleString('en-US')} req/s, p99 ${record.latencyMs.p99} ms, events ${record.received ?? '?'}/${record.sent}`
+  return `${Math.round(record.reqPerSec.mean).toLocaleString('en-US')} req/s, p99 ${record.latencyMs.p99} ms, ${record.serverCpuUsPerRequest == null ? '' : `server CPU ${record.serverCpuUsPerRequest.toFixed(1)} µs/request, `}events ${record.received ?? '?'}/${record.sent}`
+}
+
+function describeCountedHttpRun (record) {
+  return `${Math.round(record.instructionsPerRequest).toLocaleString('en-US')} server instructions per request (${record.instructionsMethod}, ${record.countedRequests} requests counted), events ${record.received ?? '?'}/${record.sent}`
 }

@@ -18,7 +18,7 @@ import { startServer } from './server.js'
 // Every process started here is gone when this returns. With a placement (src/http/placement.js) this
 // process, and so the receiving end and autocannon, runs on the load's CPUs and the server's workers
 // on theirs; the record says where each one ran.
-export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions = {}, placement = null }) {
+export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions = {}, placement = null, counter = null }) {
   let primary
   try {
     primary = await pinPrimary(placement)
@@ -27,13 +27,13 @@ export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus,
     throw err
   }
   try {
-    return await measure({ lib, runtime, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement })
+    return await measure({ lib, runtime, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement, counter })
   } finally {
     await primary.restore()
   }
 }
 
-async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement }) {
+async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement, counter }) {
   const observed = placement?.pinned ? { primary: cpusOf(process.pid) } : {}
   const failed = (error) => ({ ...HTTP_TYPE.empty(), placement: placementRecord(placement, observed), ok: false, status: 'failed', error })
   const dir = makeRunDir(os.tmpdir(), 'log-bench-http-')
@@ -47,13 +47,18 @@ async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, s
   let loader = null
   let sampler = null
   try {
-    server = startServer({ libName: lib.name, adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version ?? null, runtime, mode, transport, cpus, port, size, receiver })
+    server = startServer({ libName: lib.name, adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version ?? null, runtime, mode, transport, cpus, port, size, receiver, counter, countDir: dir })
     server.failed.catch((err) => guard.fail(err.message, err.failure))
     if (placement?.pinned) observed.server = await Promise.all(server.pids.map((pid, i) => pin(placement, pid, placement.serverCpus, `server worker ${i}`)))
     const { port: boundPort } = await guard.race(server.listening, 'starting the server')
+    const url = `http://127.0.0.1:${boundPort}/logging`
+    const body = JSON.stringify({ logsPerRequest: mode === 'route' ? logsPerRequest : 0, size })
+    // Under the simulator the first requests compile the app's code, seconds each: one request at a
+    // time until it answers promptly, so that the load finds it warm (both counted runs do the same).
+    if (counter) await guard.race(warmUp(url, body), 'warming the counted server up')
     loader = startLoad({
-      url: `http://127.0.0.1:${boundPort}/logging`,
-      body: JSON.stringify({ logsPerRequest: mode === 'route' ? logsPerRequest : 0, size }),
+      url,
+      body,
       ...load,
       onMeasuring () {
         server.measure()
@@ -78,6 +83,10 @@ async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, s
       serverCpuUserMs: closed.cpuUserMs,
       serverCpuSystemMs: closed.cpuSystemMs,
       serverCpuPct: closed.measuredMs > 0 ? ((closed.cpuUserMs + closed.cpuSystemMs) / closed.measuredMs) * 100 : null,
+      // The server's CPU time (user and system, every worker) over the requests autocannon completed
+      // while it was measured: its work per request, where requests/s is also the machine's speed.
+      serverCpuUsPerRequest: figures.requests > 0 ? ((closed.cpuUserMs + closed.cpuSystemMs) * 1000) / figures.requests : null,
+      ...(counter ? { instructions: closed.instructions, served: closed.served } : {}),
       maxRssBytes: closed.maxRssBytes,
       eventLoopDelayNs: closed.eventLoopDelayNs,
       totalRssPeakBytes: sample.peakRssBytes || null,
@@ -98,5 +107,20 @@ async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, s
     await server?.kill()
     await receiver.stop()
     fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const WARM_UP_REQUESTS = 200
+
+async function warmUp (url, body) {
+  for (let i = 0; i < WARM_UP_REQUESTS; i++) {
+    let response
+    try {
+      response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    } catch (err) {
+      throw new RunFailure(`a warm-up request to the counted server failed: ${err.cause?.message ?? err.message}`)
+    }
+    if (!response.ok) throw new RunFailure(`the server answered ${response.status} to a warm-up request`)
+    await response.arrayBuffer()
   }
 }

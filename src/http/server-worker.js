@@ -27,24 +27,30 @@ async function main () {
   }
   const log = logger && config.mode === 'route' ? (message) => logger.log(message) : null
   const server = http.createServer(createApp({ events, log, requestLogger }))
+  // Requests this worker answered, warm-up included: a counted run's denominator (src/http/counted.js).
+  let served = 0
+  server.on('request', () => { served++ })
   server.once('error', (err) => fail('listen', err.code === 'EADDRINUSE' ? `port ${config.port} on 127.0.0.1 is already in use (EADDRINUSE)` : err))
   server.listen(config.port, '127.0.0.1', () => process.send({ type: 'listening', port: server.address().port }))
 
-  let measure = { cpu: process.cpuUsage(), fromNs: process.hrtime.bigint(), loopDelay: startLoopDelay() }
+  // Counted (--measure instructions), no 10 ms timer: its ticks would add instructions in proportion
+  // to the simulated run's length, not to its requests.
+  const loopDelay = () => (config.measure === 'instructions' ? null : startLoopDelay())
+  let measure = { cpu: process.cpuUsage(), fromNs: process.hrtime.bigint(), loopDelay: loopDelay() }
   process.on('message', (msg) => {
     if (msg?.type === 'measure') {
-      measure.loopDelay.stop()
-      measure = { cpu: process.cpuUsage(), fromNs: process.hrtime.bigint(), loopDelay: startLoopDelay() }
+      measure.loopDelay?.stop()
+      measure = { cpu: process.cpuUsage(), fromNs: process.hrtime.bigint(), loopDelay: loopDelay() }
     } else if (msg?.type === 'stop') {
       const cpu = process.cpuUsage(measure.cpu)
       const measuredMs = Number(process.hrtime.bigint() - measure.fromNs) / 1e6
-      const eventLoopDelayNs = measure.loopDelay.stop()
-      stop(server, logger, events, cpu, measuredMs, eventLoopDelayNs).catch((err) => fail('close', err))
+      const eventLoopDelayNs = measure.loopDelay?.stop() ?? null
+      stop(server, logger, events, cpu, measuredMs, eventLoopDelayNs, served).catch((err) => fail('close', err))
     }
   })
 }
 
-async function stop (server, logger, events, cpu, measuredMs, eventLoopDelayNs) {
+async function stop (server, logger, events, cpu, measuredMs, eventLoopDelayNs, served) {
   server.close()
   server.closeAllConnections()
   await logger?.close()
@@ -55,6 +61,7 @@ async function stop (server, logger, events, cpu, measuredMs, eventLoopDelayNs) 
     cpuSystemMs: cpu.system / 1000,
     measuredMs,
     eventLoopDelayNs,
+    served,
     maxRssBytes: process.resourceUsage().maxRSS * 1024
   }, () => exitProcess(0))
 }

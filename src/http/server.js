@@ -5,14 +5,17 @@ import { MESSAGES } from '../engine/messages.js'
 import { endTagged, newRunTag, TAG_VARIABLE } from '../engine/leftovers.js'
 import { worstLoopDelay } from '../engine/costs.js'
 import { ServerFailure } from '../errors.js'
+import { countingRuntime, readCount } from '../engine/instructions.js'
 
 const SERVER_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server-worker.js')
 const PHASES = { uncaught: 'serving requests (uncaught error)' }
+const countFile = (dir, workerId) => path.join(dir, `instructions-${workerId}.out`)
 
 // Forks the server's cluster workers (stdout and stderr are pipes to this process, read by the
 // receiver like `run` reads its workers). `listening` resolves with the port once every worker
 // listens; `failed` rejects with the reason as soon as a worker fails or exits before it was stopped.
-export function startServer ({ libName, adapterFile, libDir = null, libVersion = null, runtime = null, mode, transport, cpus, port, size, receiver }) {
+// counter (--measure instructions): each worker runs under it and leaves its count in countDir.
+export function startServer ({ libName, adapterFile, libDir = null, libVersion = null, runtime = null, mode, transport, cpus, port, size, receiver, counter = null, countDir = null }) {
   let reportFailure
   const failed = new Promise((resolve, reject) => { reportFailure = (reason, kind) => reject(new ServerFailure(reason, kind)) })
   failed.catch(() => {})
@@ -21,9 +24,10 @@ export function startServer ({ libName, adapterFile, libDir = null, libVersion =
   let announce
   const listening = new Promise((resolve) => { announce = resolve })
   for (let workerId = 0; workerId < cpus; workerId++) {
-    const config = { libName, adapterFile, libDir, libVersion, mode, transport, workerId, port, size, target: receiver.target(workerId) }
+    const config = { libName, adapterFile, libDir, libVersion, mode, transport, workerId, port, size, measure: counter ? 'instructions' : 'time', target: receiver.target(workerId) }
     // A receiver may give each worker its own stdout (the console transport's native pipe).
-    const child = forkWorker({ exec: SERVER_WORKER, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime, env: { [TAG_VARIABLE]: tag } })
+    const forkedUnder = counter ? countingRuntime(runtime, counter, countFile(countDir, workerId)) : runtime
+    const child = forkWorker({ exec: SERVER_WORKER, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime: forkedUnder, env: { [TAG_VARIABLE]: tag } })
     receiver.forked?.(workerId)
     const entry = trackChild(child, {
       name: `server worker ${workerId}`,
@@ -63,11 +67,14 @@ export function startServer ({ libName, adapterFile, libDir = null, libVersion =
       const sum = (key) => closed.reduce((total, c) => total + c[key], 0)
       return {
         logged: sum('logged'),
+        served: closed.every((c) => c.served != null) ? sum('served') : null,
         cpuUserMs: sum('cpuUserMs'),
         cpuSystemMs: sum('cpuSystemMs'),
         measuredMs: Math.max(...closed.map((c) => c.measuredMs)),
         eventLoopDelayNs: worstLoopDelay(closed.map((c) => c.eventLoopDelayNs ?? null)),
-        maxRssBytes: Math.max(...closed.map((c) => c.maxRssBytes))
+        maxRssBytes: Math.max(...closed.map((c) => c.maxRssBytes)),
+        // Each worker's count, once it has exited (the counter writes it at the exit).
+        instructions: counter ? entries.reduce((total, e) => total + readCount(counter, countFile(countDir, e.workerId)), 0) : null
       }
     },
     // Processes the adapter started in the server workers, still running: ended, and named.

@@ -28,7 +28,10 @@ const FORMATS = {
   count: formatCount,
   'events/s': formatCount,
   'requests/s': formatCount,
-  'per 10,000 events': (v) => v.toFixed(1)
+  'per 10,000 events': (v) => v.toFixed(1),
+  instructions: formatCount,
+  'µs': (v) => v.toFixed(1),
+  syscalls: (v) => v.toFixed(4)
 }
 const SCALES = { 'ns ms': 1e-6 }
 function formatOf (measure) {
@@ -45,6 +48,8 @@ export const MEASURES = Object.fromEntries(RUN_TYPES.map((type) => [type.name, c
   better: m.better,
   speed: m.compare === 'speed',
   points: m.unit === 'share',
+  // A measure's own noise threshold (counted instructions: ±1%), else --noise.
+  noise: m.noise ?? null,
   value: m.value
 }))]))
 
@@ -83,7 +88,8 @@ function row ({ cell, name, measure, baseline, baselineRuns, runs, options }) {
     ...identity,
     measure: measure.measure,
     baseline,
-    ...compareRuns(values(baselineRuns), values(runs), { alpha: options.alpha, noise: options.noise, better: measure.better }),
+    noise: measure.noise ?? options.noise,
+    ...compareRuns(values(baselineRuns), values(runs), { alpha: options.alpha, noise: measure.noise ?? options.noise, better: measure.better }),
     lost: lostShare(runs)
   }
 }
@@ -127,7 +133,9 @@ export function compareWithBaseline (dataset, baseline, { alpha = DEFAULT_ALPHA,
       continue
     }
     for (const measure of MEASURES[cell.type].filter((m) => m.speed)) {
-      result.comparisons.push(row({ cell, name: name(cell), measure, baseline, baselineRuns: base.runs, runs: cell.runs, options: { alpha, noise } }))
+      const compared = row({ cell, name: name(cell), measure, baseline, baselineRuns: base.runs, runs: cell.runs, options: { alpha, noise } })
+      // A measure neither side recorded (times of counted runs, counts of timed ones) is no row.
+      if (compared.n > 0 || compared.nBaseline > 0) result.comparisons.push(compared)
     }
   }
   return result
@@ -270,7 +278,7 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
   if (environmentNote) out.push(`note: ${environmentNote}`)
   if (result.ignoreVersion) out.push(`note: ${IGNORE_VERSION_NOTE}`)
   const band = `±${+(result.noise * 100).toFixed(2)}%`
-  out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its interval (distribution-free, Hodges–Lehmann; titled by the coverage its runs reach: ${CONFIDENCE * 100}% where they can), p from the two-sided Mann–Whitney U test. Verdict: faster/slower where p < ${result.alpha} and the whole interval lies beyond ${band} (--noise; for events/s and requests/s, more is faster); same where the whole interval lies within ${band}; unclear otherwise (the runs cannot tell), with about how many runs a side would decide it.`)
+  out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its interval (distribution-free, Hodges–Lehmann; titled by the coverage its runs reach: ${CONFIDENCE * 100}% where they can), p from the two-sided Mann–Whitney U test. Verdict: faster/slower where p < ${result.alpha} and the whole interval lies beyond ${band} (--noise${ownNoise(result)}; for events/s and requests/s, more is faster); same where the whole interval lies within ${band}; unclear otherwise (the runs cannot tell), with about how many runs a side would decide it.`)
   const measures = unique(result.comparisons.map((r) => r.measure))
   for (const measureName of measures) {
     const rows = result.comparisons.filter((r) => r.measure === measureName)
@@ -310,6 +318,12 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
   if (result.notCompared.length) out.push('', `not compared: ${result.notCompared.join(', ')}`)
   // Names, files and machines come from the results files: their controls are shown, never sent.
   return visibleControls(out.join('\n')) + '\n'
+}
+
+// The measures compared with their own threshold, in words for the header: ", instructions per event: ±1%".
+function ownNoise (result) {
+  const own = unique(result.comparisons.filter((r) => r.noise != null && r.noise !== result.noise).map((r) => `${MEASURES[r.type]?.find((m) => m.measure === r.measure)?.title ?? r.measure}: ±${+(r.noise * 100).toFixed(2)}%`))
+  return own.length ? `; ${own.join(', ')}` : ''
 }
 
 function intervalText (r, measure) {

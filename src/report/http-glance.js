@@ -15,15 +15,19 @@ import { code, figureColumns, strong, textColumns } from './table.js'
 // The cells of one table differ only in library, mode (route or request logger), logs and size.
 export const tableOf = (record) => cellKey(record, { except: [...LIBRARY_DIMENSIONS, 'mode', 'logsPerRequest', 'size'] })
 
+// The comparison a library's verdict rests on: requests per second, or in a counted cell
+// (--measure instructions) the server's instructions per request (no times were taken there).
+const versusNone = (entry) => (entry.measure === 'instructions' ? entry.instructionsPerRequestVsBaseline : entry.throughputVsBaseline)
+
 // What a grid cell says for one library: its change and verdict, or why there is none; a loss is
 // named beside the change (fewer requests can come from dropping events too).
 function changeCell (entry, options) {
   if (!entry) return '—'
   if (entry.status === 'unsupported') return 'unsupported'
   if (!entry.okRuns) return entry.status
-  const comparison = entry.throughputVsBaseline
+  const comparison = versusNone(entry)
   if (comparison?.ratio == null) return 'no baseline'
-  const notes = []
+  const notes = entry.measure === 'instructions' ? ['instructions/request'] : []
   if (entry.okRuns < entry.runs) notes.push(`${entry.runs - entry.okRuns} of ${entry.runs} runs failed`)
   if (entry.dropRate?.mean > 0) notes.push(`${formatPct(entry.dropRate.mean)} lost`)
   return `${formatChange(comparison, options)}${notes.length ? ` (${notes.join(', ')})` : ''}`
@@ -36,9 +40,9 @@ function changeCell (entry, options) {
 // difference (or has none to read); unclear: one whose interval is too wide to say `same`.
 export function controlOf (entries) {
   const cells = entries.filter((s) => s.mode === 'route' && s.logsPerRequest === 0 && s.lib !== BASELINE && s.status !== 'unsupported')
-  const tooFewRuns = cells.filter((s) => s.throughputVsBaseline?.p != null && !canTell(s.throughputVsBaseline))
-  const unclear = cells.filter((s) => !tooFewRuns.includes(s) && s.throughputVsBaseline?.verdict === 'unclear' && s.throughputVsBaseline.p != null)
-  const failing = cells.filter((s) => !tooFewRuns.includes(s) && !unclear.includes(s) && s.throughputVsBaseline?.verdict !== 'same')
+  const tooFewRuns = cells.filter((s) => versusNone(s)?.p != null && !canTell(versusNone(s)))
+  const unclear = cells.filter((s) => !tooFewRuns.includes(s) && versusNone(s)?.verdict === 'unclear' && versusNone(s).p != null)
+  const failing = cells.filter((s) => !tooFewRuns.includes(s) && !unclear.includes(s) && versusNone(s)?.verdict !== 'same')
   return { measured: cells.length > 0, cells, failing, unclear, tooFewRuns, passed: cells.length > 0 && failing.length === 0 && unclear.length === 0 && tooFewRuns.length === 0 }
 }
 
@@ -47,7 +51,7 @@ const canTell = (comparison) => smallestMannWhitneyP(comparison.nBaseline, compa
 // How far apart `same` can be here: the widest 95% interval of the control cells. A difference in the
 // table smaller than that is one the machine's noise could also have made.
 function resolution (control) {
-  const widest = Math.max(...control.cells.map(({ throughputVsBaseline: c }) => Math.max(1 - c.ciLow, c.ciHigh - 1)))
+  const widest = Math.max(...control.cells.map(versusNone).map((c) => Math.max(1 - c.ciLow, c.ciHigh - 1)))
   return `their intervals reach ±${(widest * 100).toFixed(0)}%, the resolution of this table: a change smaller than that is one the machine's noise could make too.`
 }
 
@@ -213,7 +217,7 @@ function whyNotPublished (control, entries) {
   const tail = ' The measured figures are in the tables below.'
   if (!control.measured) return [strong('No control.'), ' No 0-logs-per-request cells were measured with this table, so its differences could not be checked against the machine\'s noise and are not published as findings.' + tail]
   if (!control.failing.length && control.unclear.length) {
-    return [strong('The control could not confirm this table.'), ` ${control.unclear.map((s) => `${s.lib} at ${s.size} chars (${changeCell(s, { interval: true })}${s.throughputVsBaseline.runsToDecide ? `; ${formatRunsToDecide(s.throughputVsBaseline.runsToDecide)} runs a side would decide` : ''})`).join(', ')}: with intervals this wide the machine's noise could hide differences as large as the table would show, so its differences are not published as findings.` + tail]
+    return [strong('The control could not confirm this table.'), ` ${control.unclear.map((s) => `${s.lib} at ${s.size} chars (${changeCell(s, { interval: true })}${versusNone(s).runsToDecide ? `; ${formatRunsToDecide(versusNone(s).runsToDecide)} runs a side would decide` : ''})`).join(', ')}: with intervals this wide the machine's noise could hide differences as large as the table would show, so its differences are not published as findings.` + tail]
   }
   if (!control.failing.length) {
     return [strong('Too few runs for the control.'), ` With ${runsLine(entries)}, no difference could reach p < ${DEFAULT_ALPHA} (that takes at least 4 runs of each library and of `, code('none'), '), so ', code('same'), ' in the control says nothing about the machine\'s noise and the differences of this table are not published as findings.' + tail]

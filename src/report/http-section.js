@@ -19,7 +19,7 @@ function validateHttpRun (run, index) {
   for (const field of REQUIRED) {
     if (!(field in run)) throw new UsageError(`http run ${index + 1} (${run.lib ?? '?'}) is missing field "${field}"`)
   }
-  if (run.ok && (typeof run.reqPerSec?.mean !== 'number' || typeof run.latencyMs?.p50 !== 'number')) {
+  if (run.ok && run.measure !== 'instructions' && (typeof run.reqPerSec?.mean !== 'number' || typeof run.latencyMs?.p50 !== 'number')) {
     throw new UsageError(`http run ${index + 1} (${run.lib}) is marked ok but has no reqPerSec/latencyMs figures`)
   }
 }
@@ -96,7 +96,8 @@ export const httpSection = {
       blocks.push(ctx.image(requests.file, `${group.title}: requests per second per library`))
       for (const cell of group.cells) {
         blocks.push({ heading: cellTitle(cell), level: 3 })
-        if (cell.runs.some((r) => r.ok)) blocks.push(latencyTable(medianRuns(cell.runs)), requestsTable(medianRuns(cell.runs)))
+        // Counted runs (--measure instructions) took no times: no latency or requests/s tables.
+        if (cell.runs.some((r) => r.ok && r.reqPerSec)) blocks.push(latencyTable(medianRuns(cell.runs)), requestsTable(medianRuns(cell.runs)))
         blocks.push(comparisonTable(cell.summary))
         if (cell.summary.some((s) => s.okRuns > 0)) {
           const tag = cell.mode === 'middleware' ? `${cell.size}c` : `${cell.logsPerRequest}x${cell.size}c`

@@ -10,11 +10,12 @@ import { figureColumns } from './table.js'
 
 const latency = (v, digits = 0) => (v == null ? '' : `${formatNumber(v, digits)} ms`)
 
-export function cellTitle ({ mode, transport, cpus, logsPerRequest, size }) {
+export function cellTitle ({ mode, transport, cpus, logsPerRequest, size, rate = null, measure = null }) {
   const what = mode === 'middleware'
     ? `request logger (middleware), ${size}-character payload`
     : `${logsPerRequest} log${logsPerRequest === 1 ? '' : 's'} of ${size} characters per request`
-  return `${what}; ${transport}, ${cpus} CPU${cpus > 1 ? 's' : ''}`
+  const load = `${rate ? `, ${rate} requests/s` : ''}${measure === 'instructions' ? ', instructions counted' : ''}`
+  return `${what}; ${transport}, ${cpus} CPU${cpus > 1 ? 's' : ''}${load}`
 }
 
 // Cells in plan order, each with its runs and summary entries.
@@ -22,7 +23,7 @@ export function httpCells (doc) {
   const cells = new Map()
   for (const run of inPlanOrder(doc.runs).filter((r) => runTypeName(r) === 'http')) {
     const key = httpCellOf(run)
-    if (!cells.has(key)) cells.set(key, { mode: run.mode, transport: run.transport, sink: run.sink, cpus: run.cpus, logsPerRequest: run.logsPerRequest, size: run.size, runs: [], summary: [] })
+    if (!cells.has(key)) cells.set(key, { mode: run.mode, transport: run.transport, sink: run.sink, cpus: run.cpus, logsPerRequest: run.logsPerRequest, size: run.size, rate: run.rate ?? null, measure: run.measure ?? null, runs: [], summary: [] })
     cells.get(key).runs.push(run)
   }
   for (const entry of (doc.summary ?? []).filter((s) => runTypeName(s) === 'http')) {
@@ -40,14 +41,14 @@ const rowName = (r, runs) => (runs.some((x) => libraryName(x) === libraryName(r)
 export function medianRuns (runs) {
   const chosen = []
   for (const lib of [...new Set(runs.map(libraryName))]) {
-    const ok = runs.filter((r) => libraryName(r) === lib && r.ok).sort((a, b) => a.reqPerSec.mean - b.reqPerSec.mean)
+    const ok = runs.filter((r) => libraryName(r) === lib && r.ok && r.reqPerSec).sort((a, b) => a.reqPerSec.mean - b.reqPerSec.mean)
     if (ok.length) chosen.push(ok[(ok.length - 1) >> 1])
   }
   return chosen
 }
 
 export function latencyTable (runs) {
-  const ok = runs.filter((r) => r.ok)
+  const ok = runs.filter((r) => r.ok && r.latencyMs)
   const rows = ok.map((r) => {
     const l = r.latencyMs
     return [rowName(r, runs), latency(l.p2_5), latency(l.p50), latency(l.p97_5), latency(l.p99), latency(l.mean, 2), latency(l.stddev, 2), latency(l.max)]
@@ -57,7 +58,7 @@ export function latencyTable (runs) {
 
 export function requestsTable (runs) {
   const rows = []
-  for (const r of runs.filter((x) => x.ok)) {
+  for (const r of runs.filter((x) => x.ok && x.reqPerSec)) {
     const q = r.reqPerSec
     const b = r.bytesPerSec
     rows.push([`${rowName(r, runs)} Req/Sec`, formatNumber(q.p1), formatNumber(q.p2_5), formatNumber(q.p50), formatNumber(q.p97_5), formatNumber(q.mean, 2), formatNumber(q.stddev, 2), formatNumber(q.min)])
@@ -74,9 +75,13 @@ const withInterval = (d, format) => (d ? `${format(d.median)}${interval(d, forma
 export function comparisonTable (summary) {
   // Results recorded before the server measured its event loop have no such column.
   const loop = summary.some((s) => s.eventLoopDelayP99Ms)
-  const columns = figureColumns(['Library', 'Runs', 'Req/s', 'vs none', 'p50', 'p99', 'p99 vs none', 'Server CPU', ...(loop ? ['Loop delay p99'] : []), 'Peak RSS', 'Events logged', 'Received', 'Drop', 'Errors'])
+  // Counted runs (--measure instructions) have no times: their own table.
+  if (summary.some((s) => s.measure === 'instructions')) return countedTable(summary)
+  // The server's CPU time per request, where the runs recorded it (older ones did not).
+  const cpu = summary.some((s) => s.serverCpuUsPerRequest)
+  const columns = figureColumns(['Library', 'Runs', 'Req/s', 'vs none', 'p50', 'p99', 'p99 vs none', 'Server CPU', ...(cpu ? ['CPU µs/request', 'CPU vs none'] : []), ...(loop ? ['Loop delay p99'] : []), 'Peak RSS', 'Events logged', 'Received', 'Drop', 'Errors'])
   const rows = summary.map((s) => {
-    if (!s.reqPerSec) return [libraryName(s), String(s.runs), s.status, '', '', '', '', '', ...(loop ? [''] : []), '', '', '', '', shortError(s.errors[0])]
+    if (!s.reqPerSec) return [libraryName(s), String(s.runs), s.status, '', '', '', '', '', ...(cpu ? ['', ''] : []), ...(loop ? [''] : []), '', '', '', '', shortError(s.errors[0])]
     const failures = s.okRuns < s.runs ? `${s.runs - s.okRuns}/${s.runs} runs failed` : ''
     const http = [s.requestErrors?.mean, s.timeouts?.mean, s.non2xx?.mean].some((v) => v > 0)
       ? `${formatNumber(s.requestErrors?.mean)} errors, ${formatNumber(s.timeouts?.mean)} timeouts, ${formatNumber(s.non2xx?.mean)} non-2xx`
@@ -90,12 +95,34 @@ export function comparisonTable (summary) {
       withInterval(s.latencyP99Ms, (v) => latency(v)),
       s.lib === 'none' ? '' : formatChange(s.p99VsBaseline),
       s.serverCpuPct ? `${s.serverCpuPct.median.toFixed(0)}%` : '',
+      ...(cpu ? [withInterval(s.serverCpuUsPerRequest, (v) => `${formatNumber(v, 1)} µs`), s.lib === 'none' ? 'baseline' : formatChange(s.cpuPerRequestVsBaseline, { interval: true })] : []),
       ...(loop ? [latency(s.eventLoopDelayP99Ms?.median, 1)] : []),
       formatBytes(s.maxRssBytes?.median),
       formatNumber(s.sent?.median),
       s.received ? formatNumber(s.received.median) : 'n/a',
       s.sent?.mean > 0 ? formatPct(s.dropRate?.mean) : '',
       [http, failures].filter(Boolean).join('; ')
+    ]
+  })
+  return { columns, rows }
+}
+
+// Counted runs: the server's instructions per request with the change against none and its verdict
+// (±1% noise), and the requests and events that were counted. No time is shown: none was taken.
+function countedTable (summary) {
+  const columns = figureColumns(['Library', 'Runs', 'Instructions/request', 'vs none', 'Method', 'Events logged', 'Received', 'Drop', 'Errors'])
+  const rows = summary.map((s) => {
+    if (!s.instructionsPerRequest) return [libraryName(s), String(s.runs), s.status, '', '', '', '', '', shortError(s.errors[0])]
+    return [
+      s.middleware ? `${libraryName(s)} (${s.middleware})` : libraryName(s),
+      String(s.okRuns),
+      withInterval(s.instructionsPerRequest, (v) => formatNumber(v)),
+      s.lib === 'none' ? 'baseline' : formatChange(s.instructionsPerRequestVsBaseline, { interval: true }),
+      s.instructionsMethod ?? '',
+      formatNumber(s.sent?.median),
+      s.received ? formatNumber(s.received.median) : 'n/a',
+      s.sent?.mean > 0 ? formatPct(s.dropRate?.mean) : '',
+      s.okRuns < s.runs ? `${s.runs - s.okRuns}/${s.runs} runs failed` : '0'
     ]
   })
   return { columns, rows }

@@ -4,7 +4,7 @@ import { code, em, escapeCell, escaped, figureColumns, strong } from './table.js
 import { chartFile, safeSegment } from './charts.js'
 import { anomalyList, findAnomalies } from './anomalies.js'
 import { benchmarksChart, dropRateChart, representativeRun, summaryOf, timeseriesChart } from './run-charts.js'
-import { coverageRange, coverageTitle, cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
+import { coverageRange, coverageTitle, cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
 
 // The report section for `run` results (the core matrix): the seed's layout per transport, a
 // table per library with Test 1..N and Average, a summary per transport, and the charts.
@@ -72,8 +72,10 @@ export function groupsOf (runs, summary) {
       groups.push({
         transport,
         size: first.size,
-        fileTag: varying.map((d) => d.tag(dimensionValue(first, d.field))).join(''),
-        title: transportTitle(transport) + varying.map((d) => d.title(dimensionValue(first, d.field))).join(''),
+        fileTag: varying.map((d) => d.tag(dimensionValue(first, d.field))).join('') + (dimensionValue(first, 'measure') === 'instructions' ? '-instructions' : ''),
+        title: transportTitle(transport) + varying.map((d) => d.title(dimensionValue(first, d.field))).join('') + countedTitle(first),
+        // --measure instructions: the group's figures are counts, not times (see FIGURES).
+        figures: dimensionValue(first, 'measure') === 'instructions' ? FIGURES.instructions : FIGURES.time,
         runs: groupRuns,
         summary: groupSummary,
         // Summary entries by library name, then worker count: looked up per library, never searched
@@ -91,6 +93,25 @@ export function groupsOf (runs, summary) {
     }
   }
   return groups
+}
+
+// A group of counted runs says so in its title, whatever else varies: its figures are no times.
+function countedTitle (first) {
+  return dimensionValue(first, 'measure') === 'instructions' ? `, instructions counted (${first.instructionsMethod ?? 'valgrind'})` : ''
+}
+
+// The two figures of each cell in the per-library and summary tables, beside the drop rate: the
+// times, or for counted runs (--measure instructions) the instructions and write syscalls per event.
+const syscallsFormat = (v) => (v == null ? '' : v.toFixed(3))
+const FIGURES = {
+  time: [
+    { name: 'unblocked', field: 'unblockedMs', format: formatMs },
+    { name: 'done', field: 'doneMs', format: formatMs }
+  ],
+  instructions: [
+    { name: 'instructions/event', field: 'instructionsPerEvent', format: formatCount },
+    { name: 'write syscalls/event', field: 'syscallsWritePerEvent', format: syscallsFormat }
+  ]
 }
 
 function groupByCell (runs) {
@@ -126,7 +147,7 @@ export function lossAtReceiver (runs) {
 function renderGroup (group, ctx) {
   const charts = []
   const out = [{ heading: group.title }]
-  out.push({ text: [`${group.eventsLabel} events per worker, ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''} per cell, times in milliseconds (lower is better). `,
+  out.push({ text: [`${group.eventsLabel} events per worker, ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''} per cell, ${group.figures === FIGURES.time ? 'times in milliseconds' : 'counts per event'} (lower is better). `,
     em('Drop rate'), ' is the share of events that never arrived intact at the receiving end; "unknown" where nothing can be counted.'] })
   const doneMeans = unique(group.runs.filter((r) => r.doneMeans && r.lib !== 'noop').map((r) => r.doneMeans))
   const fsTypes = unique(group.runs.map((r) => r.fsType).filter(Boolean))
@@ -143,9 +164,14 @@ function renderGroup (group, ctx) {
   const anomalies = findAnomalies({ runs: group.runs })
   if (anomalies.length) out.push(`**Anomalies in these runs:**\n\n${anomalyList(anomalies)}`)
 
-  const benchmarks = { file: chartFile(group.transport, `benchmarks${group.fileTag}`), ...benchmarksChart(group, ctx.conditions) }
-  charts.push(benchmarks)
-  out.push(ctx.image(benchmarks.file, `${group.title}: unblocked and done per library`))
+  // The chart draws times: counted runs have none.
+  if (group.figures === FIGURES.time) {
+    const benchmarks = { file: chartFile(group.transport, `benchmarks${group.fileTag}`), ...benchmarksChart(group, ctx.conditions) }
+    charts.push(benchmarks)
+    out.push(ctx.image(benchmarks.file, `${group.title}: unblocked and done per library`))
+  } else {
+    out.push({ text: [em('Instructions/event'), ': user-space instructions of the whole worker process (every thread) per event, from the first call to close, counted under a CPU simulator or hardware counters; ', em('write syscalls/event'), ' is what it handed the kernel. These are counts, not times: what they leave out is in docs/costs.md.'] })
+  }
 
   if (group.counted) {
     if (group.summary.some((s) => s.dropRate?.mean > 0)) {
@@ -174,6 +200,7 @@ function renderGroup (group, ctx) {
       const cellRuns = runsOf(group, lib, cpus)
       const chosen = representativeRun(cellRuns)
       if (!chosen) continue
+      if (group.figures !== FIGURES.time) continue
       if ((chosen.run.timeseries?.length ?? 0) < 2) {
         out.push(`_${cpuLabel(cpus)}: no time-series chart (the run was shorter than two 100 ms samples)._`)
         continue
@@ -193,7 +220,8 @@ function renderGroup (group, ctx) {
   out.push({ heading: `${group.title} details`, level: 3 })
   const details = detailsTable(group)
   warned ||= details.warned
-  out.push({ text: [`${DETAILS_LEGEND}; `, em('× raw'), ' is the median done time as a multiple of the ', code('raw'), ' baseline\'s median (the plainest code that writes the same lines); ', em('delivered events/s'), ' counts the events that arrived over done time (not those sent: a library that drops events is not credited with them), median over the runs; peak RSS is the largest of any one worker.'] })
+  if (group.figures === FIGURES.time) out.push({ text: [`${DETAILS_LEGEND}; `, em('× raw'), ' is the median done time as a multiple of the ', code('raw'), ' baseline\'s median (the plainest code that writes the same lines); ', em('delivered events/s'), ' counts the events that arrived over done time (not those sent: a library that drops events is not credited with them), median over the runs; peak RSS is the largest of any one worker.'] })
+  else out.push({ text: [`${DETAILS_LEGEND}; syscalls and bytes written are the medians per event of the workers' /proc/self/io from the first call to close.`] })
   out.push(details.table)
   if (warned) out.push({ text: [`${WARN} marks a figure whose runs disagree widely (coefficient of variation above ${CV_WARNING * 100}%): its average is not a steady figure. More runs (`, code('--runs'), ') or a quieter machine help.'] })
   return { blocks: out, charts }
@@ -201,9 +229,9 @@ function renderGroup (group, ctx) {
 
 // Drop rate is always shown: "unknown" where the receiving end cannot count (an external server),
 // so a reader never takes a missing column for "nothing lost".
-const SUB_COLUMNS = ['unblocked', 'done', 'drop rate']
 export function libTable (group, libRuns) {
-  const subs = SUB_COLUMNS
+  const figures = group.figures ?? FIGURES.time
+  const subs = [...figures.map((f) => f.name), 'drop rate']
   const columns = figureColumns(['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))])
   const rows = [['', ...group.cpusList.flatMap(() => subs.map(em))]]
   // Each cell's runs indexed by run number once: the table is linear in the runs, however many.
@@ -218,7 +246,7 @@ export function libTable (group, libRuns) {
     if (r.status !== 'unsupported' && Number.isSafeInteger(r.run) && r.run > maxRun) maxRun = r.run
   }
   for (let n = 1; n <= maxRun; n++) {
-    rows.push([`Test ${n}`, ...group.cpusList.flatMap((cpus) => runCells(byCpus.get(cpus), n))])
+    rows.push([`Test ${n}`, ...group.cpusList.flatMap((cpus) => runCells(byCpus.get(cpus), n, figures))])
   }
   let warned = false
   const stat = (pick) => group.cpusList.flatMap((cpus) => {
@@ -228,22 +256,22 @@ export function libTable (group, libRuns) {
   rows.push([strong('Average'), ...stat((s, cellRuns) => {
     if (!s || s.okRuns === 0) return subs.map((_, i) => (i === 0 ? strong(cellReason(s, cellRuns)) : '—'))
     const partial = s.okRuns < s.runs ? ` (${s.okRuns} of ${s.runs} runs)` : ''
-    return [[strong(formatMs(s.unblockedMs?.mean)), partial], [strong(formatMs(s.doneMs?.mean)), partial], strong(dropOf(s, 'mean'))]
+    return [...figures.map((f) => [strong(f.format(s[f.field]?.mean)), partial]), strong(dropOf(s, 'mean'))]
   })])
   const titled = groupCoverage(group)
   rows.push([`Median [${titled} interval]`, ...stat((s) => {
     if (!s || s.okRuns === 0) return subs.map(() => '—')
-    return [withInterval(s.unblockedMs, titled), withInterval(s.doneMs, titled), dropOf(s, 'median')]
+    return [...figures.map((f) => withInterval(s[f.field], titled, f.format)), dropOf(s, 'median')]
   })])
   rows.push(['Stddev', ...stat((s) => {
     if (!s || s.okRuns === 0) return subs.map(() => '—')
-    const spread = (d) => {
+    const spread = (d, format) => {
       if (!d || d.n < 2) return 'one run'
       const warn = d.cv > CV_WARNING
       warned ||= warn
-      return `±${formatMs(d.stddev)} (${cvPercent(d.cv)}${warn ? ` ${WARN}` : ''})`
+      return `±${format(d.stddev)} (${cvPercent(d.cv)}${warn ? ` ${WARN}` : ''})`
     }
-    return [spread(s.unblockedMs), spread(s.doneMs), s.dropRate ? `±${formatPct(s.dropRate.stddev)}` : 'unknown']
+    return [...figures.map((f) => spread(s[f.field], f.format)), s.dropRate ? `±${formatPct(s.dropRate.stddev)}` : 'unknown']
   })])
   return { table: { columns, rows }, warned }
 }
@@ -255,16 +283,16 @@ function cvPercent (cv) {
 }
 
 // The cells of one run: a number where it was measured; where not, the reason once and "failed" after.
-function runCells ({ byRun, unsupported }, n) {
+function runCells ({ byRun, unsupported }, n, figures) {
   const run = byRun.get(n)
-  const values = (r) => [r.unblockedMs, r.doneMs, r.dropRate]
+  const values = (r) => [...figures.map((f) => r[f.field]), r.dropRate]
   if (!run) {
     return values({}).map(() => (unsupported ? 'unsupported' : 'not run'))
   }
   let reasonGiven = false
   return values(run).map((value, i) => {
     const isDrop = i === 2
-    if (value != null) return isDrop ? formatPct(value) : formatMs(value)
+    if (value != null) return isDrop ? formatPct(value) : figures[i].format(value)
     if (run.ok) return isDrop ? 'unknown' : ''
     if (reasonGiven) return ['unsupported', 'skipped'].includes(run.status) ? run.status : 'failed'
     reasonGiven = true
@@ -282,7 +310,8 @@ function dropOf (s, key) {
 }
 
 export function summaryTable (group) {
-  const subs = SUB_COLUMNS
+  const figures = group.figures ?? FIGURES.time
+  const subs = [...figures.map((f) => f.name), 'drop rate']
   const columns = figureColumns(['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))])
   const rows = [['', ...group.cpusList.flatMap(() => subs.map(em))]]
   for (const lib of group.libs) {
@@ -291,7 +320,7 @@ export function summaryTable (group) {
       const cellRuns = runsOf(group, lib, cpus)
       if (!s || s.okRuns === 0) return subs.map((_, i) => (i === 0 ? cellReason(s, cellRuns) : '—'))
       const partial = s.okRuns < s.runs ? ` (${s.okRuns} of ${s.runs} runs)` : ''
-      return [formatMs(s.unblockedMs?.mean) + partial, formatMs(s.doneMs?.mean) + partial, dropOf(s, 'mean')]
+      return [...figures.map((f) => f.format(s[f.field]?.mean) + partial), dropOf(s, 'mean')]
     })])
   }
   return { columns, rows }
@@ -299,11 +328,11 @@ export function summaryTable (group) {
 
 // A median with its interval; "*" where its coverage is not the one its column is titled with (see
 // intervalNotes).
-function withInterval (d, titled) {
+function withInterval (d, titled, format = formatMs) {
   if (!d) return ''
-  if (d.n < 2) return `${formatMs(d.median)} (one run)`
+  if (d.n < 2) return `${format(d.median)} (one run)`
   const mark = !String(titled).includes('–') && coverageTitle(d.ciCoverage) !== titled ? '*' : ''
-  return `${formatMs(d.median)} [${formatMs(d.ciLow)}–${formatMs(d.ciHigh)}]${mark}`
+  return `${format(d.median)} [${format(d.ciLow)}–${format(d.ciHigh)}]${mark}`
 }
 
 // The coverage a group's intervals reach, as their column's title: with the same runs in every
@@ -326,7 +355,7 @@ function intervalNotes (group) {
   const short = new Set()
   const outlying = []
   for (const s of group.summary) {
-    for (const [key, name] of [['unblockedMs', 'unblocked'], ['doneMs', 'done']]) {
+    for (const { field: key, name } of group.figures ?? FIGURES.time) {
       const d = s[key]
       if (!d || d.n < 2) continue
       const cell = `${runName(s)} ${cpuLabel(s.cpus)} ${name}`
@@ -362,6 +391,7 @@ export function detailsTable (group) {
     warned ||= warn
     return `${withInterval(d, titled)} ±${cvPercent(d.cv)}${warn ? ` ${WARN}` : ''}`
   }
+  if (group.figures === FIGURES.instructions) return countedDetails(group)
   // × raw from the medians, like every other figure of the table.
   const rawDone = (cpus) => group.summary.find((x) => x.lib === 'raw' && x.cpus === cpus)?.doneMs?.median
   const columns = figureColumns(['Library', 'Workers', 'Runs ok', `Unblocked ms [${titled}]`, `Done ms [${titled}]`, 'Done × raw', 'Delivered events/s', 'Peak RSS', 'Drop rate'])
@@ -389,4 +419,35 @@ export function detailsTable (group) {
     }
   }
   return { table: { columns, rows, notes: intervalNotes(group) }, warned }
+}
+
+// The details of counted runs: instructions per event with its interval and spread, and beside it
+// what the kernel was asked to do per event (syscalls, bytes written), which the count leaves out.
+function countedDetails (group) {
+  // Counts spread by fractions of a per cent: the spread is shown to two decimals.
+  const titled = groupCoverage(group)
+  const spread = (d) => (d.n < 2 ? withInterval(d, titled, formatCount) : `${withInterval(d, titled, formatCount)} ±${(d.cv * 100).toFixed(2)}%${d.cv > CV_WARNING ? ` ${WARN}` : ''}`)
+  const columns = figureColumns(['Library', 'Workers', 'Runs ok', 'Instructions/event', 'Write syscalls/event', 'Read syscalls/event', 'Bytes written/event', 'Drop rate'])
+  const rows = []
+  for (const lib of group.libs) {
+    for (const cpus of group.cpusList) {
+      const s = group.summary.find((x) => runName(x) === lib && x.cpus === cpus)
+      if (!s) continue
+      if (s.okRuns === 0) {
+        rows.push([lib, String(cpus), s.status === 'unsupported' ? '—' : `0 of ${s.runs}`, cellReason(s, runsOf(group, lib, cpus)), '—', '—', '—', '—'])
+        continue
+      }
+      rows.push([
+        lib,
+        String(cpus),
+        `${s.okRuns} of ${s.runs}`,
+        s.instructionsPerEvent ? spread(s.instructionsPerEvent) : '',
+        syscallsFormat(s.syscallsWritePerEvent?.median),
+        syscallsFormat(s.syscallsReadPerEvent?.median),
+        formatNumber(s.bytesWrittenPerEvent?.median, 1),
+        dropOf(s, 'median')
+      ])
+    }
+  }
+  return { table: { columns, rows, notes: intervalNotes(group) }, warned: group.summary.some((s) => s.instructionsPerEvent?.cv > CV_WARNING) }
 }

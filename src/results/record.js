@@ -5,7 +5,7 @@ import { transportDescriptor } from '../engine/transports.js'
 
 // What a record means where it lacks a field that came later: the `run` type, the library's
 // default set-up, the seed's string call.
-export const RECORD_DEFAULTS = Object.freeze({ type: 'run', variant: 'default', workload: 'string', ending: 'close' })
+export const RECORD_DEFAULTS = Object.freeze({ type: 'run', variant: 'default', workload: 'string', ending: 'close', measure: 'time' })
 
 // The receiving end a transport has when no syslog set-up names another (and what a record from
 // before the `sink` field was measured with).

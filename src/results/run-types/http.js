@@ -1,7 +1,8 @@
 import { compareRuns } from '../../stats.js'
+import { dimensionValue } from '../record.js'
 import { schemaProblem } from './checks.js'
 import { emptyMeasures } from '../schema.js'
-import { RUN_TYPE } from './run.js'
+import { INSTRUCTIONS_NOISE, RUN_TYPE } from './run.js'
 
 // The `http` type (log-bench http): an express server that logs, under autocannon load.
 
@@ -26,6 +27,11 @@ const MEASURES = [
   { field: 'timeouts', unit: 'count', better: 'lower', summary: true },
   { field: 'non2xx', unit: 'count', better: 'lower', summary: true },
   { field: 'serverCpuPct', unit: '%', better: null, summary: true },
+  // The server's work per request (docs/costs.md): CPU time on every http run, instructions under
+  // --measure instructions. Under --rate they answer "what does the logger cost per request"
+  // where requests/s also measures the machine's speed of the moment.
+  { field: 'serverCpuUsPerRequest', unit: 'µs', better: 'lower', summary: true, compare: 'speed', title: 'server CPU µs per request' },
+  { field: 'instructionsPerRequest', unit: 'instructions', better: 'lower', summary: true, compare: 'speed', noise: INSTRUCTIONS_NOISE, title: 'server instructions per request' },
   // The server's event-loop delay under load: the p99 of its worker with the highest, in ms.
   { field: 'eventLoopDelayP99Ms', unit: 'ms', better: 'lower', summary: true, value: (r) => (r.eventLoopDelayNs?.p99 == null ? null : r.eventLoopDelayNs.p99 / 1e6) },
   { field: 'maxRssBytes', unit: 'bytes', better: null, summary: true },
@@ -38,7 +44,10 @@ const MEASURES = [
 function validate (run) {
   const problem = schemaProblem(run, 'http')
   if (problem) return problem
-  if (run.ok && (typeof run.reqPerSec?.mean !== 'number' || typeof run.latencyMs?.p50 !== 'number')) return { record: true, problem: 'is marked ok but has no reqPerSec/latencyMs figures' }
+  // A counted run (--measure instructions) has no times: instructions per request instead.
+  if (run.measure === 'instructions') {
+    if (run.ok && typeof run.instructionsPerRequest !== 'number') return { record: true, problem: 'is a counted run marked ok but has no instructionsPerRequest' }
+  } else if (run.ok && (typeof run.reqPerSec?.mean !== 'number' || typeof run.latencyMs?.p50 !== 'number')) return { record: true, problem: 'is marked ok but has no reqPerSec/latencyMs figures' }
   return null
 }
 
@@ -61,7 +70,10 @@ function identity (first) {
     connections: first.connections,
     pipelining: first.pipelining,
     serverCpus: first.serverCpus ?? null,
-    loadCpus: first.loadCpus ?? null
+    loadCpus: first.loadCpus ?? null,
+    rate: first.rate ?? null,
+    measure: dimensionValue(first, 'measure'),
+    instructionsMethod: first.instructionsMethod ?? null
   }
 }
 
@@ -78,13 +90,18 @@ function relate (entries, { runsOf, comparisonGroupKey, valueOf }) {
     const against = (field) => {
       const measure = MEASURES.find((m) => m.field === field)
       const values = (e) => runsOf(e).map(valueOf(measure))
-      return baseline ? compareRuns(values(baseline), values(entry), { better: measure.better }) : null
+      return baseline ? compareRuns(values(baseline), values(entry), { better: measure.better, ...(measure.noise ? { noise: measure.noise } : {}) }) : null
     }
     const compared = against('reqPerSec')
     entry.throughputVsBaseline = compared?.ratio != null ? pick(compared, COMPARISON_FIELDS) : null
     entry.throughputChangePct = compared?.ratio != null ? (compared.ratio - 1) * 100 : null
     const p99 = against('latencyP99Ms')
     entry.p99VsBaseline = p99?.ratio != null ? pick(p99, COMPARISON_FIELDS) : null
+    // The cost per request against none's: CPU time, and counted instructions (noise ±1%).
+    const cpu = against('serverCpuUsPerRequest')
+    entry.cpuPerRequestVsBaseline = cpu?.ratio != null ? pick(cpu, COMPARISON_FIELDS) : null
+    const instructions = against('instructionsPerRequest')
+    entry.instructionsPerRequestVsBaseline = instructions?.ratio != null ? pick(instructions, COMPARISON_FIELDS) : null
   }
 }
 

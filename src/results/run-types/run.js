@@ -2,14 +2,20 @@ import { dimensionValue } from '../record.js'
 import { schemaProblem } from './checks.js'
 import { emptyMeasures } from '../schema.js'
 
+// The noise threshold of counted instructions: A/A runs of pino spread by well under 1% under
+// valgrind, where wall time's threshold must be several per cent.
+export const INSTRUCTIONS_NOISE = 0.01
+
 // The `run` type (log-bench run): workers logging N events each through one library and transport.
 
 // What identifies a cell, in key order. A record without one of the newer fields means what runs
 // before it meant: the seed's string call, the library's default set-up, the transport's own
 // receiving end, the tight loop (no `rate`), no runtime recorded (the Node that ran log-bench).
 // libVersion is part of the identity (pino 9 and pino 10 are two cells, --lib pino@9,pino@10), and
-// so is runtime (the binary the workers ran under: "node 22.23.3", "bun 1.4.5").
-const DIMENSIONS = ['type', 'lib', 'libVersion', 'variant', 'workload', 'runtime', 'transport', 'sink', 'cpus', 'events', 'size', 'rate', 'ending', 'receiverRate', 'receiverStallMs']
+// so is runtime (the binary the workers ran under: "node 22.23.3", "bun 1.4.5"). measure: counted
+// instructions (--measure instructions) are another measurement than times, and each counter
+// (instructionsMethod: valgrind, perf) counts its own way: a cell never mixes them.
+const DIMENSIONS = ['type', 'lib', 'libVersion', 'variant', 'workload', 'runtime', 'transport', 'sink', 'cpus', 'events', 'size', 'rate', 'ending', 'receiverRate', 'receiverStallMs', 'measure', 'instructionsMethod']
 
 // What a run measures. field: the summary's key (and the run's, unless value reads it elsewhere);
 // unit; better: which way is faster ('lower' for times, 'higher' for rates, null where neither
@@ -44,7 +50,13 @@ const MEASURES = [
   { field: 'cpuMainNsPerEvent', unit: 'ns', better: 'lower', compare: true, title: 'CPU ns per event, calling thread', value: (r) => r.nsCpuPerEvent?.mainThread },
   { field: 'cpuOtherNsPerEvent', unit: 'ns', better: 'lower', compare: true, title: 'CPU ns per event, other threads', value: (r) => r.nsCpuPerEvent?.otherThreads },
   { field: 'eventLoopDelayP99Ns', unit: 'ns', shownIn: 'ms', better: 'lower', compare: true, title: 'event-loop delay p99 (ms, paced runs)', value: (r) => r.eventLoopDelayNs?.p99 },
-  { field: 'loggingMs', unit: 'ms', better: 'lower', summary: true }
+  { field: 'loggingMs', unit: 'ms', better: 'lower', summary: true },
+  // --measure instructions (docs/costs.md): exact where times are noise, so compared with its own
+  // noise threshold, and by --baseline; the syscalls and bytes beside it show what the kernel does.
+  { field: 'instructionsPerEvent', unit: 'instructions', better: 'lower', summary: true, compare: 'speed', noise: INSTRUCTIONS_NOISE, title: 'instructions per event' },
+  { field: 'syscallsWritePerEvent', unit: 'syscalls', better: 'lower', summary: true, compare: true, title: 'write syscalls per event' },
+  { field: 'syscallsReadPerEvent', unit: 'syscalls', better: 'lower', summary: true },
+  { field: 'bytesWrittenPerEvent', unit: 'bytes', better: null, summary: true }
 ]
 
 // A run record read from a file: the results schema's checks (schema/results.schema.json, $defs.runRecord).
@@ -69,7 +81,9 @@ function identity (first) {
     rate: first.rate ?? null,
     ending: dimensionValue(first, 'ending'),
     receiverRate: first.receiverRate ?? null,
-    receiverStallMs: first.receiverStallMs ?? null
+    receiverStallMs: first.receiverStallMs ?? null,
+    measure: dimensionValue(first, 'measure'),
+    instructionsMethod: first.instructionsMethod ?? null
   }
 }
 

@@ -1,0 +1,79 @@
+import { spawnSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { RunFailure, UsageError } from '../errors.js'
+import { isExecutable } from './executable.js'
+
+// --measure instructions: a worker process counted whole (every thread) by a CPU simulator
+// (valgrind's cachegrind) or, where the kernel exposes them, hardware counters (perf stat). Both
+// count from the process's start to its end; what the logging costs between the start barrier and
+// done is the difference between a pass of 2N events and a pass of N events (src/bench/counted.js).
+// docs/costs.md "Method and limits" has the method and what it does not count.
+
+export const MEASURES = ['time', 'instructions']
+export const DEFAULT_MEASURE = 'time'
+export const INSTALL_VALGRIND = 'apt-get install valgrind'
+
+// V8 without its background threads (compilation, GC helpers) and with GC at fixed points: without
+// the two flags the same pino loop's count wandered by 8%; with them, two tries were 0.1% apart.
+export const COUNTED_NODE_FLAGS = ['--single-threaded', '--predictable-gc-schedule']
+
+const VALGRIND_ARGS = ['--tool=cachegrind', '--cache-sim=no', '--smc-check=all-non-file', '--quiet']
+
+// The first executable of that name on PATH, or null.
+export function onPath (name, env = process.env) {
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue
+    const file = path.join(dir, name)
+    if (isExecutable(file)) return file
+  }
+  return null
+}
+
+// Whether perf can count user-space instructions here: the kernel exposes the counter to this user
+// (a VM often does not: "<not supported>").
+function perfCounts (perf) {
+  const probe = spawnSync(perf, ['stat', '-x,', '-e', 'instructions:u', '--', 'true'], { encoding: 'utf8', timeout: 10_000 })
+  if (probe.status !== 0) return false
+  return /^\d+,/m.test(probe.stderr ?? '')
+}
+
+// Which counter runs: valgrind where installed (the same count on any machine, the anchor of the
+// comparisons), else perf where the kernel exposes the counter. Neither: a UsageError that says how
+// to install valgrind.
+export function instructionsMethod (env = process.env) {
+  const valgrind = onPath('valgrind', env)
+  if (valgrind) return { method: 'valgrind', tool: valgrind }
+  const perf = onPath('perf', env)
+  if (perf && perfCounts(perf)) return { method: 'perf', tool: perf }
+  throw new UsageError(`--measure instructions needs valgrind (not found on PATH${perf ? '; perf is there but this kernel does not expose the instructions counter' : ''}): install it with \`${INSTALL_VALGRIND}\``)
+}
+
+// Why a runtime cannot be counted, or null: the flags above are Node's (V8's).
+export function countingUnsupported (runtime) {
+  return runtime.name === 'node' ? null : `--measure instructions runs Node workers only (the V8 flags ${COUNTED_NODE_FLAGS.join(' ')} keep the count stable); ${runtime.label} is not Node`
+}
+
+// The runtime a counted worker is forked under (see forkWorker): the counter's binary, which starts
+// Node with the worker file appended, writing its count to outFile.
+export function countingRuntime (runtime, counter, outFile) {
+  const node = runtime?.execPath ?? process.execPath
+  const nodeArgs = [...COUNTED_NODE_FLAGS, ...(runtime?.execArgv ?? [])]
+  const toolArgs = counter.method === 'valgrind'
+    ? [...VALGRIND_ARGS, `--cachegrind-out-file=${outFile}`]
+    : ['stat', '-x,', '-e', 'instructions:u', '-o', outFile, '--']
+  return { name: 'node', label: runtime?.label ?? 'node', execPath: counter.tool, execArgv: [...toolArgs, node, ...nodeArgs] }
+}
+
+// The count a finished counted process left in outFile.
+export function readCount (counter, outFile) {
+  let text
+  try {
+    text = fs.readFileSync(outFile, 'utf8')
+  } catch (err) {
+    throw new RunFailure(`the ${counter.method} count was not written (${err.code ?? err.message}): did the worker end normally?`)
+  }
+  const match = counter.method === 'valgrind' ? /^summary: (\d+)/m.exec(text) : /^(\d+),[^,]*,instructions/m.exec(text)
+  if (!match) throw new RunFailure(`the ${counter.method} output holds no instruction count`)
+  return Number(match[1])
+}

@@ -1,0 +1,42 @@
+import { runHttpOnce } from './run-once.js'
+
+// One run of an http cell under --measure instructions: the server's workers counted whole (every
+// thread) over a run of N requests and one of 2N at the same fixed rate (--rate; N = rate ×
+// --duration), one after the other (they would share the port and the CPUs). A number of requests
+// rather than a duration: the simulated server may serve more slowly than the rate, and the
+// difference must be of known requests. Starting Node, building the logger and the app, the
+// warm-up and closing are in both: the difference of the counts over the difference of the
+// requests served is the server's cost per request, its idle ticks between requests included (the
+// same for every library at one rate). The record is the first run's, with what the simulator
+// makes of times left out.
+export async function runHttpCounted (options) {
+  const { load, counter } = options
+  const amount = Math.max(1, Math.round(load.rate * load.durationSeconds))
+  const single = await runHttpOnce({ ...options, load: { ...load, amount } })
+  if (!single.ok) return withoutTimes(single)
+  const double = await runHttpOnce({ ...options, load: { ...load, amount: 2 * amount } })
+  const failed = (error) => withoutTimes({ ...single, ok: false, status: 'failed', error })
+  if (!double.ok) return failed(`the counted run of ${2 * amount} requests (the difference's second run) failed: ${double.error}`)
+  // The requests the server answered, warm-ups included (autocannon does not count the ones it gave
+  // up on, which the server still handled).
+  const requests = double.served - single.served
+  if (!(requests > 0)) return failed(`the run of ${2 * amount} requests completed no more than the run of ${amount} (${double.served} and ${single.served} answered): the server did not answer under the simulator; give a lower --rate`)
+  return withoutTimes({
+    ...single,
+    instructionsPerRequest: (double.instructions - single.instructions) / requests,
+    instructionsMethod: counter.method,
+    countedRequests: requests
+  })
+}
+
+// Requests/s, latency and CPU under the simulator are not times (see src/bench/counted.js).
+const SIMULATED = ['reqPerSec', 'bytesPerSec', 'latencyMs', 'serverCpuUserMs', 'serverCpuSystemMs', 'serverCpuPct', 'serverCpuUsPerRequest', 'eventLoopDelayNs', 'maxRssBytes', 'totalRssPeakBytes']
+
+function withoutTimes (record) {
+  const out = { ...record }
+  for (const field of SIMULATED) if (field in out) out[field] = null
+  delete out.instructions
+  delete out.served
+  out.timeseries = []
+  return out
+}
