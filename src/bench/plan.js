@@ -58,7 +58,7 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
                 // Where its run directories go: the session removes what a killed log-bench left there first.
                 runDirBase: dir ?? os.tmpdir(),
                 // An adapter whose declarations are unusable (src/loggers/index.js) fails every run with the reason.
-                execute: lib.problem ? async () => ({ ...RUN_TYPE.empty(), ok: false, status: 'failed', error: lib.problem, failure: { kind: 'error' } }) ): (signal, onLive) => execute({ adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version, runtime, transport, cpus: workers, events, payload, workload, variant, rate, ending, counter, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions: { ...receiverOptions, ...slow }, baseDir: dir ?? undefined, onLive: counter ? null : onLive })
+                execute: lib.problem ? async () => ({ ...RUN_TYPE.empty(), ok: false, status: 'failed', error: lib.problem, failure: { kind: 'error' } }) : (signal, onLive) => execute({ adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version, runtime, transport, cpus: workers, events, payload, workload, variant, rate, ending, counter, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions: { ...receiverOptions, ...slow }, baseDir: dir ?? undefined, onLive: counter ? null : onLive })
               })
             }
           }
