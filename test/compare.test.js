@@ -34,10 +34,31 @@ function resultsFile (dir, name, doneByLib, { transport = 'file', extra = [] } =
   const runs = []
   for (const [lib, times] of Object.entries(doneByLib)) {
     times.forEach((doneMs, i) => runs.push({
-      type: 'run', lib, libVersion: '1', variant: 'default', workload: 'string', transport, sink: transport === 'file' ? 'file' : 'pipe', cpus: 1, events: 1000, size: 13, run: i + 1,
-      ok: doneMs != null, status: doneMs != null ? 'ok' : 'failed', error: doneMs != null ? null : 'nothing arrived',
-      sent: 1000, received: doneMs != null ? 1000 : 0, corrupt: 0, duplicates: 0, dropRate: doneMs != null ? 0 : 1,
-      unblockedMs: doneMs && doneMs / 2, doneMs, eventsPerSec: doneMs && 1e6 / doneMs, cpuUserMs: 1, cpuSystemMs: 1, maxRssBytes: 1e8
+      type: 'run',
+      lib,
+      libVersion: '1',
+      variant: 'default',
+      workload: 'string',
+      transport,
+      sink: transport === 'file' ? 'file' : 'pipe',
+      cpus: 1,
+      events: 1000,
+      size: 13,
+      run: i + 1,
+      ok: doneMs != null,
+      status: doneMs != null ? 'ok' : 'failed',
+      error: doneMs != null ? null : 'nothing arrived',
+      sent: 1000,
+      received: doneMs != null ? 1000 : 0,
+      corrupt: 0,
+      duplicates: 0,
+      dropRate: doneMs != null ? 0 : 1,
+      unblockedMs: doneMs && doneMs / 2,
+      doneMs,
+      eventsPerSec: doneMs && 1e6 / doneMs,
+      cpuUserMs: 1,
+      cpuSystemMs: 1,
+      maxRssBytes: 1e8
     }))
   }
   const file = path.join(dir, name)

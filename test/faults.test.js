@@ -10,7 +10,6 @@ import { ADAPTERS, leftovers, readJson, runCli, taggedPids, tmpDir, waitFor, rsy
 // rest goes on, the results file stays valid JSON, and nothing the harness started is left.
 // (Out of memory, a logger that hangs past --timeout, and Ctrl-C: see run-errors and scenario tests.)
 
-
 // Runs the CLI; as soon as a process matching `pattern` is up, waits `afterMs`, then kills it.
 async function killMidRun (args, pattern, afterMs = 500) {
   const out = path.join(tmpDir(), 'r.json')

@@ -364,7 +364,7 @@ function hostileResults (dir, names = MARKUP_NAMES) {
 describe('round two: names from a results file reach pages, terminals, charts and CSV inert', () => {
   it('markdown: no tag, no link, no control; every name still shown', async () => {
     const dir = tmpDir()
-    const { file, libs } = hostileResults(dir)
+    const { file } = hostileResults(dir)
     const result = await runCli(['report', file, '--out', path.join(dir, 'page.md'), '--images', path.join(dir, 'images'), '--format', 'md,csv'], { cwd: dir })
     assert.equal(result.code, 0, result.stderr)
     const page = fs.readFileSync(path.join(dir, 'page.md'), 'utf8')

@@ -170,9 +170,11 @@ const chromium = CANDIDATES.find((file) => fs.existsSync(file)) ?? null
 const puppeteer = await import('puppeteer-core').then((module) => module.default, () => null)
 const chromiumSkip = process.env.LOG_BENCH_REQUIRE_CHROMIUM === '1'
   ? false
-  : !chromium ? 'chromium is not installed (apt-get install chromium); CI sets LOG_BENCH_REQUIRE_CHROMIUM=1 to make this a failure'
-    : !puppeteer ? 'puppeteer-core is not installed (a devDependency: npm install); CI sets LOG_BENCH_REQUIRE_CHROMIUM=1 to make this a failure'
-      : false
+  : !chromium
+      ? 'chromium is not installed (apt-get install chromium); CI sets LOG_BENCH_REQUIRE_CHROMIUM=1 to make this a failure'
+      : !puppeteer
+          ? 'puppeteer-core is not installed (a devDependency: npm install); CI sets LOG_BENCH_REQUIRE_CHROMIUM=1 to make this a failure'
+          : false
 
 describe('the HTML page in headless chromium', { skip: chromiumSkip }, () => {
   let browser = null
@@ -285,7 +287,7 @@ describe('the HTML page in headless chromium', { skip: chromiumSkip }, () => {
       if (results === FIXTURE) assert.ok(inked, 'the fixture draws raw')
       if (inked) {
         await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }])
-        const [fill, text] = await inked.evaluate((bar) => [getComputedStyle(bar).fill, getComputedStyle(document.body).color])
+        const [fill, text] = await inked.evaluate((bar) => [window.getComputedStyle(bar).fill, window.getComputedStyle(document.body).color])
         assert.equal(fill, text)
         assert.notEqual(fill, 'rgb(0, 0, 0)')
       }

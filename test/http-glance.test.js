@@ -13,13 +13,32 @@ const PINNED = { pinned: true, serverCpus: '1', loadCpus: '0', observed: { prima
 
 function record ({ lib, mode = 'route', logs, size, run, reqPerSec, p99 = 10, placement = PINNED, ok = true, status = 'ok', middleware = null }) {
   return {
-    type: 'http', lib, mode, middleware, transport: 'console', sink: 'pipe', cpus: 1, logsPerRequest: mode === 'route' ? logs : null, size,
-    connections: 10, pipelining: 1, durationSeconds: 4, warmupSeconds: 1, serverCpus: placement.pinned ? placement.serverCpus : null, loadCpus: placement.pinned ? placement.loadCpus : null,
-    run, ok, status, error: ok ? null : 'server worker 0 failed', placement,
+    type: 'http',
+    lib,
+    mode,
+    middleware,
+    transport: 'console',
+    sink: 'pipe',
+    cpus: 1,
+    logsPerRequest: mode === 'route' ? logs : null,
+    size,
+    connections: 10,
+    pipelining: 1,
+    durationSeconds: 4,
+    warmupSeconds: 1,
+    serverCpus: placement.pinned ? placement.serverCpus : null,
+    loadCpus: placement.pinned ? placement.loadCpus : null,
+    run,
+    ok,
+    status,
+    error: ok ? null : 'server worker 0 failed',
+    placement,
     reqPerSec: ok ? { mean: reqPerSec, stddev: 10, min: reqPerSec - 20, max: reqPerSec + 20, p1: reqPerSec - 20, p2_5: reqPerSec - 20, p50: reqPerSec, p97_5: reqPerSec + 20 } : null,
     bytesPerSec: ok ? { mean: reqPerSec * 200, stddev: 2000, min: 0, max: 0, p1: 0, p2_5: 0, p50: 0, p97_5: 0 } : null,
     latencyMs: ok ? { p2_5: 1, p50: 2, p97_5: 8, p99, mean: 2.5, stddev: 1, min: 0, max: 30 } : null,
-    sent: lib === 'none' || !ok ? 0 : 100, received: lib === 'none' || !ok ? 0 : 100, dropRate: lib === 'none' || !ok ? null : 0
+    sent: lib === 'none' || !ok ? 0 : 100,
+    received: lib === 'none' || !ok ? 0 : 100,
+    dropRate: lib === 'none' || !ok ? null : 0
   }
 }
 

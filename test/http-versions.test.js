@@ -5,8 +5,20 @@ import { comparisonTable, latencyTable, medianRuns } from '../src/report/http-ta
 // Two versions of one library in one http cell (--lib none,winston@2,winston@3) are two rows, each
 // with its own runs: never one median over both.
 const run = (lib, libVersion, libRange, reqPerSec, i) => ({
-  type: 'http', lib, libVersion, libRange, mode: 'route', transport: 'console', cpus: 1, logsPerRequest: 5, size: 20, run: i + 1, ok: true,
-  reqPerSec: { mean: reqPerSec }, bytesPerSec: {}, latencyMs: { p2_5: 1, p50: 1, p97_5: 8, p99: reqPerSec / 1000, mean: 2, stddev: 1, max: 30 }
+  type: 'http',
+  lib,
+  libVersion,
+  libRange,
+  mode: 'route',
+  transport: 'console',
+  cpus: 1,
+  logsPerRequest: 5,
+  size: 20,
+  run: i + 1,
+  ok: true,
+  reqPerSec: { mean: reqPerSec },
+  bytesPerSec: {},
+  latencyMs: { p2_5: 1, p50: 1, p97_5: 8, p99: reqPerSec / 1000, mean: 2, stddev: 1, max: 30 }
 })
 
 test('http tables: two versions of one library in a cell are two rows with their own runs', () => {

@@ -82,11 +82,37 @@ function countedResults (perLib) {
   const runs = []
   for (const [lib, counts] of Object.entries(perLib)) {
     counts.forEach((instructionsPerEvent, i) => runs.push({
-      type: 'run', lib, libVersion: '1', variant: 'default', workload: 'string', transport: 'file', sink: 'file', cpus: 1, events: 20000, size: 13, run: i + 1,
-      measure: 'instructions', instructionsMethod: 'valgrind',
-      ok: true, status: 'ok', error: null, sent: 20000, received: 20000, corrupt: 0, duplicates: 0, dropRate: 0,
-      unblockedMs: null, doneMs: null, eventsPerSec: null, cpuUserMs: null, cpuSystemMs: null, maxRssBytes: null,
-      instructionsPerEvent, syscallsWritePerEvent: 0.07, syscallsReadPerEvent: 0, bytesWrittenPerEvent: 90
+      type: 'run',
+      lib,
+      libVersion: '1',
+      variant: 'default',
+      workload: 'string',
+      transport: 'file',
+      sink: 'file',
+      cpus: 1,
+      events: 20000,
+      size: 13,
+      run: i + 1,
+      measure: 'instructions',
+      instructionsMethod: 'valgrind',
+      ok: true,
+      status: 'ok',
+      error: null,
+      sent: 20000,
+      received: 20000,
+      corrupt: 0,
+      duplicates: 0,
+      dropRate: 0,
+      unblockedMs: null,
+      doneMs: null,
+      eventsPerSec: null,
+      cpuUserMs: null,
+      cpuSystemMs: null,
+      maxRssBytes: null,
+      instructionsPerEvent,
+      syscallsWritePerEvent: 0.07,
+      syscallsReadPerEvent: 0,
+      bytesWrittenPerEvent: 90
     }))
   }
   return { runs }

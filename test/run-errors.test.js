@@ -68,7 +68,11 @@ describe('a failing logger is a result, not a reason to stop', () => {
     assert.equal(result.code, 0, result.stderr)
     const doc = readJson(out)
     assert.equal(doc.complete, true)
-    const errorsOf = (lib, runs = doc.runs.filter((r) => r.lib === lib)) => runs.map((r) => (assert.equal(r.ok, false), assert.equal(r.status, 'failed'), r.error))
+    const errorsOf = (lib, runs = doc.runs.filter((r) => r.lib === lib)) => runs.map((r) => {
+      assert.equal(r.ok, false)
+      assert.equal(r.status, 'failed')
+      return r.error
+    })
     for (const error of errorsOf('crashing')) assert.match(error, /failed while logging: boom from the crashing adapter/)
     for (const error of errorsOf('exiting')) assert.match(error, /crashed with exit code 3/)
     // A time limit is waited out once per cell: the cell's later runs are skipped, with the reason.

@@ -183,10 +183,13 @@ describe('scenario groups that name one cell', () => {
   it('measure it once, where it is first named', async () => {
     const dir = tmpDir()
     const scenario = path.join(dir, 'twice.json')
-    fs.writeFileSync(scenario, JSON.stringify({ name: 'twice', run: [
-      { libs: ['noop', 'raw'], transports: ['file'], events: 100, runs: 2 },
-      { libs: ['raw'], runtimes: ['node'], transports: ['file'], events: 100, runs: 2 }
-    ] }))
+    fs.writeFileSync(scenario, JSON.stringify({
+      name: 'twice',
+      run: [
+        { libs: ['noop', 'raw'], transports: ['file'], events: 100, runs: 2 },
+        { libs: ['raw'], runtimes: ['node'], transports: ['file'], events: 100, runs: 2 }
+      ]
+    }))
     const file = path.join(dir, 'r.json')
     const result = await runCli(['run', '--scenario', scenario, '--out', file, '--quiet'])
     assert.equal(result.code, 0, result.stderr)

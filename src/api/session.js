@@ -18,4 +18,3 @@ export function baselineComparison (doc, prepared) {
   const { comparison } = prepared
   return comparison ? compareWithBaseline(doc, comparison.baseline, comparison) : null
 }
-

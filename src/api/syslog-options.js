@@ -9,7 +9,6 @@ import { SYSLOG_TRANSPORTS } from '../engine/transports.js'
 import { SYSLOG_OPTIONS } from './option-tables.js'
 import { givenOptions, optionNamed, parseOption } from './options.js'
 
-
 // The receiver options for the udp and tcp transports; throws UsageError on anything wrong,
 // including --syslog rsyslog on a machine without rsyslogd.
 export async function parseSyslogOptions (argv, transports) {

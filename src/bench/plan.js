@@ -90,7 +90,6 @@ function baselineVersion (lib, runtime) {
   return runtime.name === 'node' ? `v${runtime.version}` : runtime.version
 }
 
-
 function describeCounted (record) {
   const received = record.received != null ? `, received ${record.received}/${record.expected ?? record.sent}` : ''
   const syscalls = record.syscallsWritePerEvent != null ? `, ${record.syscallsWritePerEvent.toFixed(3)} write syscalls` : ''

@@ -2,13 +2,13 @@
 // configuration, reports a failure and builds its logger the same way.
 import { pathToFileURL } from 'node:url'
 import { TERMINAL_SIGNALS } from '../errors.js'
+import { libraryLoader } from './library.js'
 
 // A terminal signals its whole foreground process group (Ctrl-C, Ctrl-\\, closing it): the primary
 // decides when a child stops (it records the run as interrupted, then ends the child).
 export function leaveSignalsToPrimary () {
   for (const signal of TERMINAL_SIGNALS) process.on(signal, () => {})
 }
-import { libraryLoader } from './library.js'
 
 // Asks the primary for this process's configuration (see trackChild in children.js). The answer
 // also carries the primary's clock, which sets this process's offset (see now()).

@@ -1,5 +1,6 @@
 import { fork } from 'node:child_process'
 import cluster from 'node:cluster'
+import { invalidMessage, oneLine } from './messages.js'
 
 // The primary's side of every process it forks (run workers, http server workers, the load
 // generator): configuration over IPC, a stderr tail for the failure message, stdout to the receiver,
@@ -17,8 +18,6 @@ const PHASES = {
   load: 'putting the server under load',
   uncaught: 'running (uncaught error)'
 }
-
-import { invalidMessage, oneLine } from './messages.js'
 
 // Gives a child its configuration when it asks for it (receiveConfig in child-side.js).
 export function answerConfigure (child, config) {

@@ -18,12 +18,14 @@ export async function createRawForward ({ host, port, workload, ack = false }) {
   let closing = false
   let onAllAcked = null
   // The acks are read until the connection ends (leaving a for-await early would destroy the socket).
-  const reading = ack ? (async () => {
-    for await (const answer of decodeMultiStream(socket)) {
-      unacked.delete(answer?.ack)
-      if (closing && unacked.size === 0) onAllAcked?.()
-    }
-  })() : null
+  const reading = ack
+    ? (async () => {
+        for await (const answer of decodeMultiStream(socket)) {
+          unacked.delete(answer?.ack)
+          if (closing && unacked.size === 0) onAllAcked?.()
+        }
+      })()
+    : null
   let nextChunk = 0
   let entries = []
   const send = () => {

@@ -30,7 +30,7 @@ const FORMATS = {
   'requests/s': formatCount,
   'per 10,000 events': (v) => v.toFixed(1),
   instructions: formatCount,
-  'µs': (v) => v.toFixed(1),
+  µs: (v) => v.toFixed(1),
   syscalls: (v) => v.toFixed(4)
 }
 const SCALES = { 'ns ms': 1e-6 }

@@ -132,7 +132,7 @@ export function latencyChart (group, runs, cpus, conditions) {
       type: 'line',
       data: { datasets },
       options: {
-        plugins: titles(`${group.title}, ${cpuLabel(cpus)}: time of single log() calls by percentile`, [[`median of the runs per point`, timed, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]),
+        plugins: titles(`${group.title}, ${cpuLabel(cpus)}: time of single log() calls by percentile`, [['median of the runs per point', timed, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]),
         scales: {
           x: { type: 'logarithmic', min: 1, max: MAX_AT, title: axisTitle('percentile of calls'), ticks: { callback: (value) => TICKS.get(value) ?? null, autoSkip: false } },
           y: { type: 'logarithmic', title: axisTitle('time of one call (ns, log scale)') }

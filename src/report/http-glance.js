@@ -64,7 +64,7 @@ function serverBusy (route) {
   if (!none.length) return ''
   const share = Math.max(...none.map((s) => s.serverCpuPct.median / 100 / s.cpus))
   if (share >= SATURATED) return ''
-  return [strong('The server was not the bottleneck.'), ' Without logging (', code('none'), `) its workers used at most ${(share * 100).toFixed(0)}% of their CPU under load: requests per second were limited by the load generator or the machine, so a change against `, code('none'), ` measures how logging changes the server's waiting as much as what logging costs (a library can even read faster than no logging at all). The differences of this table are therefore not published as findings; the measured figures are in the tables below.`]
+  return [strong('The server was not the bottleneck.'), ' Without logging (', code('none'), `) its workers used at most ${(share * 100).toFixed(0)}% of their CPU under load: requests per second were limited by the load generator or the machine, so a change against `, code('none'), ' measures how logging changes the server\'s waiting as much as what logging costs (a library can even read faster than no logging at all). The differences of this table are therefore not published as findings; the measured figures are in the tables below.']
 }
 
 // Per number of logs: the libraries ranked by their mean change over the sizes, among those measured

@@ -3,7 +3,6 @@ import { dimensionValue, failureOf, RECORD_DEFAULTS } from '../results/model.js'
 
 // Words and number formats: the one set every exporter (terminal, markdown, charts, compare) uses.
 
-
 export function transportTitle (transport) {
   return transportDescriptor(transport)?.title ?? transport
 }

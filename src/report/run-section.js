@@ -1,6 +1,6 @@
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { CONFIDENCE, median, relativeHalfWidth, runsForHalfWidth } from '../stats.js'
-import { code, em, escapeCell, escaped, figureColumns, strong } from './table.js'
+import { code, em, escaped, figureColumns, strong } from './table.js'
 import { chartFile, safeSegment } from './charts.js'
 import { anomalyList, findAnomalies } from './anomalies.js'
 import { benchmarksChart, dropRateChart, representativeRun, summaryOf, timeseriesChart } from './run-charts.js'
@@ -64,7 +64,7 @@ export function groupsOf (runs, summary) {
     const ofTransport = runs.filter((r) => r.transport === transport)
     const byGroup = groupBy(ofTransport, groupKey)
     const varying = DISTINCT.filter(({ field }) => unique(ofTransport.map((r) => dimensionValue(r, field))).length > 1)
-    for (const [key, groupRuns] of byGroup) {
+    for (const [, groupRuns] of byGroup) {
       const cellsOfGroup = new Set(groupRuns.map((r) => cellKey(r)))
       const first = groupRuns[0]
       const groupSummary = summary.filter((s) => cellsOfGroup.has(cellKey(s)))
@@ -147,8 +147,10 @@ export function lossAtReceiver (runs) {
 function renderGroup (group, ctx) {
   const charts = []
   const out = [{ heading: group.title }]
-  out.push({ text: [`${group.eventsLabel} events per worker, ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''} per cell, ${group.figures === FIGURES.time ? 'times in milliseconds' : 'counts per event'} (lower is better). `,
-    em('Drop rate'), ' is the share of events that never arrived intact at the receiving end; "unknown" where nothing can be counted.'] })
+  out.push({
+    text: [`${group.eventsLabel} events per worker, ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''} per cell, ${group.figures === FIGURES.time ? 'times in milliseconds' : 'counts per event'} (lower is better). `,
+      em('Drop rate'), ' is the share of events that never arrived intact at the receiving end; "unknown" where nothing can be counted.']
+  })
   const doneMeans = unique(group.runs.filter((r) => r.doneMeans && r.lib !== 'noop').map((r) => r.doneMeans))
   const fsTypes = unique(group.runs.map((r) => r.fsType).filter(Boolean))
   if (doneMeans.length || fsTypes.length) {

@@ -206,7 +206,7 @@ export function headlineChart ({ measure, groups }, conditions) {
       barNotes: cells.map((c) => (c?.lost > 0 ? 'lossy' : null))
     }
   })
-  const notes = [[`median of each cell's runs`, measure.better === 'lower' ? 'lower is better' : 'higher is better', log ? `log axis (the bars span ${Math.round(span)}×)` : 'linear axis', 'pale bars marked "lossy": the cell lost events'].join(' · '), conditions]
+  const notes = [['median of each cell\'s runs', measure.better === 'lower' ? 'lower is better' : 'higher is better', log ? `log axis (the bars span ${Math.round(span)}×)` : 'linear axis', 'pale bars marked "lossy": the cell lost events'].join(' · '), conditions]
   return {
     width: Math.max(1000, Math.min(2400, 120 + groups.length * libs.length * 16)),
     height: 560,

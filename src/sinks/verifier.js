@@ -15,18 +15,6 @@ const LETTER_W = 0x77
 const SPACE = 0x20
 const COLON = 0x3a
 
-// A run of ASCII digits at buf[at..]: its value (Infinity past 2^53, so it is out of any range) and
-// where it ends; null when there is no digit at `at`.
-function digitsAt (buf, at, end) {
-  let value = 0
-  let i = at
-  while (i < end && buf[i] >= 0x30 && buf[i] <= 0x39) {
-    value = value * 10 + (buf[i] - 0x30)
-    i++
-  }
-  if (i === at) return null
-  return { value: value > Number.MAX_SAFE_INTEGER ? Infinity : value, end: i }
-}
 const INITIAL_UNBOUNDED_BYTES = 1024
 export const MAX_UNBOUNDED_EVENTS = 2 ** 28
 export { MAX_EVENTS } from '../limits.js'
