@@ -69,7 +69,7 @@ describe('faults the harness survives', () => {
     const { port } = blocker.address()
     try {
       const out = path.join(tmpDir(), 'h.json')
-      const result = await runCli(['http', '--lib', 'none,pino', '--logs-per-request', '1', '--duration', '0.5', '--warmup', '0', '--port', String(port), '--out', out])
+      const result = await runCli(['http', '--lib', 'none,pino', '--logs-per-request', '1', '--duration', '0.5', '--warmup', '0', '--runs', '1', '--port', String(port), '--out', out])
       assert.equal(result.code, 0, result.stderr)
       const doc = readJson(out)
       assert.equal(doc.complete, true)

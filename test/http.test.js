@@ -7,7 +7,7 @@ import { leftovers, readJson, ROOT, runCli, tmpDir, rsyslogSkip } from './helper
 import { inPlanOrder } from '../src/results/model.js'
 
 const CRASHING = path.join(ROOT, 'test', 'fixtures', 'http-crashing-adapter.js')
-const SHORT = ['--duration', '1', '--warmup', '0', '--connections', '4', '--quiet']
+const SHORT = ['--duration', '1', '--warmup', '0', '--connections', '4', '--runs', '1', '--quiet']
 
 function assertMeasured (run) {
   const cell = `${run.lib} ${run.mode} ${run.transport}`
