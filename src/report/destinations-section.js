@@ -1,5 +1,5 @@
 import { formatBytes, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
-import { escaped, left, right } from './table.js'
+import { escaped, left, right, strong } from './table.js'
 import { ofType } from '../results/model.js'
 
 // What shipping logs through a collector costs (docs/destinations.md): shown when the results hold
@@ -44,7 +44,7 @@ export const destinationsSection = {
           s.allocBytesPerEvent?.median == null ? '—' : formatBytes(s.allocBytesPerEvent.median), formatMs(s.cpuOtherThreadsMs?.median)])
       }
     }
-    out.push({ text: COLLECTORS.map((transport) => collectorSummary(summary, transport)).filter(Boolean).join('\n') })
+    for (const line of COLLECTORS.map((transport) => collectorSummary(summary, transport)).filter(Boolean)) out.push({ text: line })
     out.push({ columns, rows })
     if (reasons.length) out.push({ text: unique(reasons).map((reason) => `- ${reason}`).join('\n') })
     return { blocks: out, charts: [] }
@@ -79,5 +79,5 @@ function collectorSummary (summary, transport) {
   }
   if (lossy.length) parts.push(`${names(lossy)} lost ${range(lossy.map((s) => s.dropRate.mean), formatPct)} of their events`)
   if (failed.length) parts.push(`${names(failed)} failed (below)`)
-  return `- **${transportTitle(transport)}**: ${parts.join('; ')}.`
+  return ['- ', strong(transportTitle(transport)), `: ${parts.join('; ')}.`]
 }
