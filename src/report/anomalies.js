@@ -9,7 +9,8 @@ import { formatCount, formatMs, libraryName, transportTitle, unique, workerLabel
 // known: KNOWN, keyed by library, version range, transport and pattern, with the upstream issue.
 
 // A pattern's explanation where one is known. `range` is a semver range of the library's version;
-// `transport` (optional) narrows it. Text says why, `upstream` where it is tracked.
+// `transport` (optional) narrows it. Text says why, `upstream` where it is tracked (empty where the
+// cause is a documented default rather than a bug).
 export const KNOWN = [
   {
     lib: 'winston',
@@ -18,6 +19,38 @@ export const KNOWN = [
     pattern: 'constant-loss',
     text: 'the File transport emits `finish` when its internal stream drains, before the file write completes, so the lines still in flight when the logger ends never reach the file; fixed in winston 3.19.0',
     upstream: ['https://github.com/winstonjs/winston/issues/1504', 'https://github.com/winstonjs/winston/pull/2594']
+  },
+  {
+    lib: 'pino',
+    range: '*',
+    transport: 'otlp',
+    pattern: 'constant-loss',
+    text: "the OpenTelemetry SDK's BatchLogRecordProcessor on its defaults holds a queue of 2,048 records and one export batch of 512 in flight, and drops every record past that without telling the caller (2,560 arrive however many are logged in a tight loop); `node benchmarks/otlp-drops.js` shows the same with the SDK alone",
+    upstream: []
+  },
+  {
+    lib: 'winston',
+    range: '*',
+    transport: 'otlp',
+    pattern: 'constant-loss',
+    text: "the OpenTelemetry SDK's BatchLogRecordProcessor on its defaults holds a queue of 2,048 records and one export batch of 512 in flight, and drops every record past that without telling the caller (2,560 arrive however many are logged in a tight loop); `node benchmarks/otlp-drops.js` shows the same with the SDK alone",
+    upstream: []
+  },
+  {
+    lib: 'bunyan',
+    range: '*',
+    transport: 'otlp',
+    pattern: 'constant-loss',
+    text: "the OpenTelemetry SDK's BatchLogRecordProcessor on its defaults holds a queue of 2,048 records and one export batch of 512 in flight, and drops every record past that without telling the caller (2,560 arrive however many are logged in a tight loop); `node benchmarks/otlp-drops.js` shows the same with the SDK alone",
+    upstream: []
+  },
+  {
+    lib: 'logtape',
+    range: '*',
+    transport: 'otlp',
+    pattern: 'constant-loss',
+    text: '@logtape/otel exports each record in a request of its own, and the OTLP exporter refuses exports beyond its concurrencyLimit of 30 in flight ("Concurrent export limit reached"), so the records logged while 30 requests are open are dropped',
+    upstream: []
   }
 ]
 
@@ -114,7 +147,7 @@ function explain (anomaly) {
 export function anomalyList (anomalies) {
   return anomalies.map((a) => {
     const why = a.explanation
-      ? ` Why: ${a.explanation.text} (${a.explanation.upstream.map((url) => `[${url.replace('https://github.com/', '').replace('/issues/', '#').replace('/pull/', ' PR #')}](${url})`).join(', ')}).`
+      ? ` Why: ${a.explanation.text}${a.explanation.upstream.length ? ` (${a.explanation.upstream.map((url) => `[${url.replace('https://github.com/', '').replace('/issues/', '#').replace('/pull/', ' PR #')}](${url})`).join(', ')})` : ''}.`
       : ' Why: not known; no upstream issue is known to log-bench for it.'
     return `- **${escapeMarkdown(a.where)}** ${escapeMarkdown(a.text)}.${why}`
   }).join('\n')
