@@ -31,7 +31,8 @@ export const destinationsSection = {
       if (!cells.some((s) => COLLECTORS.includes(s.transport))) continue
       const file = summary.find((s) => s.lib === lib && s.transport === 'file' && libOf(s) === lib && s.okRuns > 0)
       for (const s of cells) {
-        const who = [escaped(libOf(s)), transportTitle(s.transport)]
+        // A run that did not await close() (--ending) is another row of the same destination: say which.
+        const who = [escaped(libOf(s)), `${transportTitle(s.transport)}${s.ending && s.ending !== 'close' ? `, ending ${s.ending}` : ''}`]
         if (s.okRuns === 0) {
           const failed = runs.find((r) => r.transport === s.transport && libOf(r) === libOf(s) && !r.ok)
           rows.push([...who, s.status === 'unsupported' ? 'unsupported' : 'failed', '—', '—', '—', '—', '—'])
