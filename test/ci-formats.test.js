@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import { readJson, runCli, tmpDir } from './helpers.js'
+import { readJson, runCli, syntheticRun, tmpDir } from './helpers.js'
 import { loadResults } from '../src/results/read.js'
 import { toBenchmarkAction, toBmf } from '../src/report/ci-formats.js'
 
@@ -15,34 +15,7 @@ function resultsFile (dir) {
   for (const [lib, libVersion, centre] of cells) {
     for (let i = 0; i < 6; i++) {
       const doneMs = centre && centre * (1 + (i - 2.5) / 100)
-      runs.push({
-        type: 'run',
-        lib,
-        libVersion,
-        libRange: lib === 'pino' ? libVersion.split('.')[0] : undefined,
-        variant: 'default',
-        workload: 'string',
-        transport: 'file',
-        sink: 'file',
-        cpus: 1,
-        events: 1000,
-        size: 13,
-        run: i + 1,
-        ok: doneMs != null,
-        status: doneMs != null ? 'ok' : 'failed',
-        error: doneMs != null ? null : 'nothing arrived',
-        sent: 1000,
-        received: doneMs != null ? 1000 : 0,
-        corrupt: 0,
-        duplicates: 0,
-        dropRate: doneMs != null ? 0 : 1,
-        unblockedMs: doneMs && doneMs / 2,
-        doneMs,
-        eventsPerSec: doneMs && 1e6 / doneMs,
-        cpuUserMs: 1,
-        cpuSystemMs: 1,
-        maxRssBytes: 1e8 + i
-      })
+      runs.push(syntheticRun({ lib, libVersion, libRange: lib === 'pino' ? libVersion.split('.')[0] : undefined, run: i + 1, doneMs, maxRssBytes: 1e8 + i }))
     }
   }
   const file = path.join(dir, 'bench.json')

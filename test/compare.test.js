@@ -1,7 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import path from 'node:path'
-import { ROOT, runCli, tmpDir } from './helpers.js'
+import { ROOT, runCli, syntheticRun, tmpDir } from './helpers.js'
 import { loadResults } from '../src/results/read.js'
 import fs from 'node:fs'
 import { compareDatasets, compareWithBaseline } from '../src/report/compare.js'
@@ -33,33 +33,7 @@ const ENV = { node: 'v20.0.0', os: 'Linux', cpuModel: 'Test CPU', cpuCount: 2, m
 function resultsFile (dir, name, doneByLib, { transport = 'file', extra = [] } = {}) {
   const runs = []
   for (const [lib, times] of Object.entries(doneByLib)) {
-    times.forEach((doneMs, i) => runs.push({
-      type: 'run',
-      lib,
-      libVersion: '1',
-      variant: 'default',
-      workload: 'string',
-      transport,
-      sink: transport === 'file' ? 'file' : 'pipe',
-      cpus: 1,
-      events: 1000,
-      size: 13,
-      run: i + 1,
-      ok: doneMs != null,
-      status: doneMs != null ? 'ok' : 'failed',
-      error: doneMs != null ? null : 'nothing arrived',
-      sent: 1000,
-      received: doneMs != null ? 1000 : 0,
-      corrupt: 0,
-      duplicates: 0,
-      dropRate: doneMs != null ? 0 : 1,
-      unblockedMs: doneMs && doneMs / 2,
-      doneMs,
-      eventsPerSec: doneMs && 1e6 / doneMs,
-      cpuUserMs: 1,
-      cpuSystemMs: 1,
-      maxRssBytes: 1e8
-    }))
+    times.forEach((doneMs, i) => runs.push(syntheticRun({ lib, transport, run: i + 1, doneMs })))
   }
   const file = path.join(dir, name)
   fs.writeFileSync(file, JSON.stringify({ schema: 1, tool: 'log-bench', kind: 'results', complete: true, interrupted: false, env: { ...ENV, time: `2026-11-23T10:00:0${name.length % 10}.000Z` }, runs: [...runs, ...extra], summary: [] }))

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import { runCli, tmpDir } from './helpers.js'
+import { runCli, syntheticRun, tmpDir } from './helpers.js'
 import { loadResults } from '../src/results/read.js'
 import { compareDatasets, compareWithBaseline, gateFailures, gateMessage, worstFirst } from '../src/report/compare.js'
 import { comparisonMarkdown, MAX_ROWS } from '../src/report/compare-markdown.js'
@@ -14,33 +14,7 @@ let made = 0
 function resultsFile (dir, name, cells) {
   const runs = []
   for (const { lib, libVersion = '1.0.0', transport = 'file', times } of cells) {
-    times.forEach((doneMs, i) => runs.push({
-      type: 'run',
-      lib,
-      libVersion,
-      variant: 'default',
-      workload: 'string',
-      transport,
-      sink: transport === 'file' ? 'file' : 'pipe',
-      cpus: 1,
-      events: 1000,
-      size: 13,
-      run: i + 1,
-      ok: doneMs != null,
-      status: doneMs != null ? 'ok' : 'failed',
-      error: doneMs != null ? null : 'nothing arrived',
-      sent: 1000,
-      received: doneMs != null ? 1000 : 0,
-      corrupt: 0,
-      duplicates: 0,
-      dropRate: doneMs != null ? 0 : 1,
-      unblockedMs: doneMs && doneMs / 2,
-      doneMs,
-      eventsPerSec: doneMs && 1e6 / doneMs,
-      cpuUserMs: 1,
-      cpuSystemMs: 1,
-      maxRssBytes: 1e8
-    }))
+    times.forEach((doneMs, i) => runs.push(syntheticRun({ lib, libVersion, transport, run: i + 1, doneMs })))
   }
   const file = path.join(dir, name)
   made++

@@ -102,3 +102,37 @@ export function snapshot (dir) {
   }
   return files
 }
+
+// One synthetic run record of a file (or console) cell, 1 worker, 1,000 events, unblocked at half its
+// done time; doneMs null makes it a run where nothing arrived. `rest` adds or replaces fields.
+export function syntheticRun ({ lib, run, doneMs, libVersion = '1', transport = 'file', ...rest }) {
+  const ok = doneMs != null
+  return {
+    type: 'run',
+    lib,
+    libVersion,
+    variant: 'default',
+    workload: 'string',
+    transport,
+    sink: transport === 'file' ? 'file' : 'pipe',
+    cpus: 1,
+    events: 1000,
+    size: 13,
+    run,
+    ok,
+    status: ok ? 'ok' : 'failed',
+    error: ok ? null : 'nothing arrived',
+    sent: 1000,
+    received: ok ? 1000 : 0,
+    corrupt: 0,
+    duplicates: 0,
+    dropRate: ok ? 0 : 1,
+    unblockedMs: doneMs && doneMs / 2,
+    doneMs,
+    eventsPerSec: doneMs && 1e6 / doneMs,
+    cpuUserMs: 1,
+    cpuSystemMs: 1,
+    maxRssBytes: 1e8,
+    ...rest
+  }
+}
