@@ -204,3 +204,37 @@ test('failure labels come from the recorded kind, and from the words only in rec
   assert.equal(failureReason(failed(null, 'worker 1 crashed with exit code 3')), 'failed: worker crashed')
   assert.equal(failureReason({ status: 'skipped', error: 'run 1 timed out after 300 s; --retry-timeouts runs them anyway' }), 'skipped: run 1 timed out')
 })
+
+test('Then and now at fewer events than the article: an Events column, orders only, and no "changed" for a cell that finishes at fewer events', async () => {
+  const { thenAndNowSection } = await import('../src/report/then-and-now.js')
+  const { summarize } = await import('../src/results/model.js')
+  const { syntheticRun } = await import('./helpers.js')
+  const runs = []
+  for (let run = 1; run <= 5; run++) {
+    runs.push(syntheticRun({ lib: 'pino', run, doneMs: 100 + run, events: 200000 }))
+    runs.push(syntheticRun({ lib: 'winston', run, doneMs: 300 + run, events: 200000 }))
+    runs.push(syntheticRun({ lib: 'bunyan', run, doneMs: 200 + run, events: 200000 }))
+  }
+  const reference = {
+    source: { title: 'An article', publisher: 'P', year: 2019, code: 'c' },
+    hardware: { cpu: 'x', cores: 4, threads: 8, memory: '32 GB', node: '8' },
+    events: 1000000,
+    file: 'ref.json',
+    cells: [
+      { transport: 'file', lib: 'pino', cpus: 1, doneMs: 5000 },
+      { transport: 'file', lib: 'winston', cpus: 1, doneMs: 9000 },
+      { transport: 'file', lib: 'bunyan', cpus: 1, failed: 'did not finish' }
+    ]
+  }
+  const dataset = { env: { cpuModel: 'AMD EPYC', cpuCount: 2, node: 'v20' }, runs, summary: summarize(runs) }
+  const { blocks } = thenAndNowSection.render(dataset, { reference })
+  const text = JSON.stringify(blocks)
+  assert.match(text, /these results log 200,000 \(the \*\*Events\*\* column\)/)
+  const table = blocks.find((b) => b.columns && b.rows.length === 3)
+  assert.ok(table.columns.some((c) => (c.title ?? c) === 'Events' || JSON.stringify(c).includes('"Events"')), 'an Events column')
+  assert.match(JSON.stringify(table.rows[0]), /200,000/)
+  assert.match(JSON.stringify(table.rows[0]), /"103"/, 'pino has its median done at 200,000 events')
+  assert.match(text, /pino < winston/)
+  assert.match(text, /bunyan: finishes now at 200,000 events \(5 of 5 runs\)","not comparable \(fewer events\)"/)
+  assert.doesNotMatch(text, /"changed"/)
+})

@@ -32,11 +32,23 @@ export const thenAndNowSection = {
     const reference = ctx.reference
     if (!reference) return { blocks: [], charts: [] }
     const summary = ofType(dataset.summary, 'run')
-    const ours = (c) => summary.find((s) => s.transport === c.transport && s.lib === c.lib && s.cpus === c.cpus && s.events === reference.events)
+    // Ours at the article's event count where measured; otherwise at the one count this page has
+    // for that transport and worker count (a scenario sized to fit a session), said below.
+    const atCount = (c, events) => summary.find((s) => s.transport === c.transport && s.lib === c.lib && s.cpus === c.cpus && s.events === events)
+    const countOf = (c) => {
+      if (atCount(c, reference.events)) return reference.events
+      const counts = unique(summary.filter((s) => s.transport === c.transport && s.cpus === c.cpus).map((s) => s.events))
+      return counts.length === 1 ? counts[0] : reference.events
+    }
+    const ours = (c) => atCount(c, countOf(c))
+    const otherCounts = unique(reference.cells.map(countOf).filter((n) => n !== reference.events)).sort((a, b) => b - a)
     const hw = reference.hardware
     const env = dataset.env
     const out = [{ heading: 'Then and now' }]
-    out.push(`The ${md(reference.source.year)} article "${md(reference.source.title)}" (${md(reference.source.publisher)}; its code: ${md(reference.source.code)}) beside these results, per library, transport and worker count, ${reference.events.toLocaleString('en-US')} events per worker. ` +
+    const counts = otherCounts.length
+      ? `The article logged ${reference.events.toLocaleString('en-US')} events per worker; these results log ${unique(reference.cells.map(countOf)).sort((a, b) => b - a).map((n) => n.toLocaleString('en-US')).join(' or ')} (the **Events** column), so their times are of fewer events and only the orders compare. `
+      : `${reference.events.toLocaleString('en-US')} events per worker on both sides. `
+    out.push(`The ${md(reference.source.year)} article "${md(reference.source.title)}" (${md(reference.source.publisher)}; its code: ${md(reference.source.code)}) beside these results, per library, transport and worker count. ` + counts +
       `**The machines and Node versions differ**: the article ran on ${md(hw.cpu)} (${md(hw.cores)} cores / ${md(hw.threads)} threads, ${md(hw.memory)}), Node ${md(hw.node)}; these results on ${md(env.cpuModel)} (${md(env.cpuCount)} cores), Node ${md(env.node)}. ` +
       'Absolute times do not compare across them; which library comes first does. The article\'s figures are its published averages, kept in ' + codeSpan(reference.file) + '. ' + md(reference.source.what ?? ''))
     const rows = reference.cells.map((c) => {
@@ -46,9 +58,10 @@ export const thenAndNowSection = {
       if (!s) now = ['not measured', '', '']
       else if (s.okRuns === 0) now = [s.status === 'unsupported' ? 'unsupported' : `${s.status}: ${s.errors[0] ?? ''}`, '', '']
       else now = [formatMs(s.unblockedMs?.median), formatMs(s.doneMs?.median), s.dropRate ? formatPct(s.dropRate.mean) : 'unknown']
-      return [transportTitle(c.transport), c.lib, cpuLabel(c.cpus), ...then, ...now]
+      const events = otherCounts.length ? [countOf(c).toLocaleString('en-US')] : []
+      return [transportTitle(c.transport), c.lib, cpuLabel(c.cpus), ...then, ...events, ...now]
     })
-    out.push({ columns: textColumns(['Transport', 'Library', 'Workers', 'then unblocked', 'then done', 'then drop', 'now unblocked (median)', 'now done (median)', 'now drop']), rows })
+    out.push({ columns: textColumns(['Transport', 'Library', 'Workers', 'then unblocked', 'then done', 'then drop', ...(otherCounts.length ? ['Events'] : []), 'now unblocked (median)', 'now done (median)', 'now drop']), rows })
     out.push({ heading: 'Which findings hold', level: 3 })
     out.push(`For each transport and worker count, the libraries of the article ordered by time, fastest first, then (the article's published means) and now (these results' medians), over the libraries with a figure on both sides; a library that lost events now is marked with its loss. An order that differs is called changed only with ${MIN_RUNS_FOR_CHANGE} runs or more per cell.`)
     const findings = []
@@ -72,8 +85,9 @@ export const thenAndNowSection = {
         }
         for (const c of cells.filter((x) => x.failed)) {
           const s = ours(c)
-          const now = !s ? 'not measured' : s.okRuns === 0 ? `${s.status} now too` : `finishes now (${s.okRuns} of ${s.runs} runs)`
-          findings.push([transportTitle(transport), cpuLabel(cpus), 'finished', `${c.lib}: no figures`, `${c.lib}: ${now}`, s && s.okRuns === 0 ? 'holds' : 'changed'])
+          const fewer = s && s.events !== reference.events ? ` at ${s.events.toLocaleString('en-US')} events` : ''
+          const now = !s ? 'not measured' : s.okRuns === 0 ? `${s.status} now too${fewer}` : `finishes now${fewer} (${s.okRuns} of ${s.runs} runs)`
+          findings.push([transportTitle(transport), cpuLabel(cpus), 'finished', `${c.lib}: no figures`, `${c.lib}: ${now}`, !s ? 'not measured' : s.okRuns === 0 ? 'holds' : fewer ? 'not comparable (fewer events)' : 'changed'])
         }
       }
     }
