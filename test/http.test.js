@@ -115,7 +115,7 @@ describe('log-bench http --middleware: each library\'s own request logger, to fi
 
   it('logs one verified event per request through pino-http, express-winston and log4js connectLogger', () => {
     for (const [lib, middleware] of [['pino', 'pino-http'], ['winston', 'express-winston'], ['log4js', 'log4js connectLogger']]) {
-      const run = doc.runs.find((r) => r.lib === lib)
+      const run = doc.runs.find((r) => r.lib === lib && r.mode === 'middleware')
       assert.equal(run.middleware, middleware)
       assert.match(run.middlewareVersion, /^\d+\.\d+\.\d+/)
       assertMeasured(run)
@@ -123,7 +123,18 @@ describe('log-bench http --middleware: each library\'s own request logger, to fi
       // Requests cut off when the load stops may be answered but not counted by autocannon.
       assert.ok(run.sent >= run.requests && run.sent <= run.requests + 50, `${lib}: ${run.sent} events for ${run.requests} requests`)
     }
-    assertMeasured(doc.runs.find((r) => r.lib === 'none'))
+    assertMeasured(doc.runs.find((r) => r.lib === 'none' && r.mode === 'middleware'))
+  })
+
+  it('runs its control from the command line too: the route at 0 logs per request, for none and each library with a request logger', () => {
+    const control = doc.runs.filter((r) => r.mode === 'route')
+    assert.deepEqual(control.map((r) => r.lib).sort(), ['log4js', 'none', 'pino', 'winston'])
+    for (const run of control) {
+      assert.equal(run.logsPerRequest, 0)
+      assert.equal(run.size, 30)
+      assert.equal(run.sent, 0, `${run.lib} logs nothing in the control`)
+      assertMeasured(run)
+    }
   })
 
   it('reports bunyan as unsupported, with the reason', () => {

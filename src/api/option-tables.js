@@ -92,7 +92,7 @@ export const HTTP_OPTIONS = [
   { name: 'cpus', list: true, int: { max: MAX_WORKERS }, default: '1', scenario: 'cpus', describe: 'server worker counts (node:cluster workers sharing the port)' },
   { name: 'logs-per-request', list: true, int: { min: 0, max: 10_000 }, default: '5', scenario: 'logsPerRequest', describe: 'events the route logs per request (not with --middleware)' },
   { name: 'size', list: true, int: { max: MAX_SIZE_BYTES }, default: '20', scenario: 'sizes', describe: 'payload sizes in characters (each event is "w<worker> <seq>: " + payload)' },
-  { name: 'middleware', type: 'boolean', scenario: 'middleware', describe: 'log each request with the library\'s own express request logger (pino-http, express-winston, log4js connectLogger) instead of the route' },
+  { name: 'middleware', type: 'boolean', scenario: 'middleware', describe: 'log each request with the library\'s own express request logger (pino-http, express-winston, log4js connectLogger) instead of the route; each library\'s route at 0 logs per request runs beside them as the control (nothing logged: its verdicts against none are the machine\'s noise)' },
   { name: 'duration', seconds: {}, default: '10', scenario: 'duration', describe: 'seconds of measured load per run' },
   { name: 'warmup', seconds: { allowZero: true }, default: '1', scenario: 'warmup', describe: 'seconds of load before the measured run (discarded; 0 for none)' },
   { name: 'connections', int: { max: 10_000 }, default: '10', scenario: 'connections', describe: 'concurrent autocannon connections' },

@@ -24,49 +24,63 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
   const timeoutMs = (load.warmupSeconds + (counter ? 2 : 1) * load.durationSeconds + (counter ? COUNTED_SETUP_SECONDS : SETUP_AND_VERIFY_SECONDS)) * 1000
   const execute = counter ? runHttpCounted : runHttpOnce
   const cells = []
+  // Request loggers come with their control: the route at 0 logs per request, the same libraries
+  // loaded and nothing logged (one size: at 0 logs it changes nothing). Its verdicts say whether the
+  // machine's noise leaves the request loggers' differences readable (src/report/http-glance.js).
+  const passes = mode === 'middleware'
+    ? [{ mode: 'route', logs: [0], sizes: sizes.slice(0, 1), libs: ordered.filter((l) => l.name === BASELINE || !middlewareUnsupportedReason(l.name)) }, { mode, logs: [null], sizes, libs: ordered }]
+    : [{ mode, logs: logsPerRequest, sizes, libs: ordered }]
   for (const transport of transports) {
     for (const workers of cpus) {
-      for (const logs of mode === 'middleware' ? [null] : logsPerRequest) {
-        for (const size of sizes) {
-          for (const runtime of runtimes) {
-            for (const lib of ordered) {
-              const common = {
-                type: 'http',
-                lib: lib.name,
-                libVersion: lib.version,
-                ...(lib.range != null ? { libRange: lib.range } : {}),
-                runtime: runtime.label,
-                mode,
-                ...(mode === 'middleware' ? requestLoggerInfo(lib.name) : { middleware: null, middlewareVersion: null }),
-                transport,
-                sink: receiverOptions.sinkName?.(transport) ?? defaultSink(transport),
-                cpus: workers,
-                logsPerRequest: logs,
-                size,
-                ...load,
-                // Where the server and the load run is part of what is measured (null: not pinned).
-                serverCpus: placement?.serverCpus ?? null,
-                loadCpus: placement?.loadCpus ?? null,
-                ...(counter ? { measure: 'instructions', instructionsMethod: counter.method } : {})
-              }
-              cells.push({
-                key: cellKey(common),
-                label: cellLabel(common),
-                describe: counter ? describeCountedHttpRun : describeHttpRun,
-                common,
-                runs,
-                unsupported: (counter ? countingUnsupported(runtime) : null) ?? unsupportedReason({ lib, mode, transport, runtime, workers }),
-                empty: HTTP_TYPE.empty,
-                runDirBase: os.tmpdir(),
-                execute: lib.problem ? async () => ({ ...HTTP_TYPE.empty(), ok: false, status: 'failed', error: lib.problem, failure: { kind: 'error' } }) : (signal) => execute({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement, counter })
-              })
-            }
-          }
-        }
+      for (const pass of passes) {
+        cells.push(...planPass({ ...pass, transport, workers }))
       }
     }
   }
   return cells
+
+  function planPass ({ mode, logs: logCounts, sizes, libs, transport, workers }) {
+    const cells = []
+    for (const logs of logCounts) {
+      for (const size of sizes) {
+        for (const runtime of runtimes) {
+          for (const lib of libs) {
+            const common = {
+              type: 'http',
+              lib: lib.name,
+              libVersion: lib.version,
+              ...(lib.range != null ? { libRange: lib.range } : {}),
+              runtime: runtime.label,
+              mode,
+              ...(mode === 'middleware' ? requestLoggerInfo(lib.name) : { middleware: null, middlewareVersion: null }),
+              transport,
+              sink: receiverOptions.sinkName?.(transport) ?? defaultSink(transport),
+              cpus: workers,
+              logsPerRequest: logs,
+              size,
+              ...load,
+              // Where the server and the load run is part of what is measured (null: not pinned).
+              serverCpus: placement?.serverCpus ?? null,
+              loadCpus: placement?.loadCpus ?? null,
+              ...(counter ? { measure: 'instructions', instructionsMethod: counter.method } : {})
+            }
+            cells.push({
+              key: cellKey(common),
+              label: cellLabel(common),
+              describe: counter ? describeCountedHttpRun : describeHttpRun,
+              common,
+              runs,
+              unsupported: (counter ? countingUnsupported(runtime) : null) ?? unsupportedReason({ lib, mode, transport, runtime, workers }),
+              empty: HTTP_TYPE.empty,
+              runDirBase: os.tmpdir(),
+              execute: lib.problem ? async () => ({ ...HTTP_TYPE.empty(), ok: false, status: 'failed', error: lib.problem, failure: { kind: 'error' } }) : (signal) => execute({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement, counter })
+            })
+          }
+        }
+      }
+    }
+    return cells
+  }
 }
 
 function unsupportedReason ({ lib, mode, transport, runtime, workers }) {
