@@ -158,3 +158,20 @@ test('http --measure instructions needs --rate: one line, exit 2, before anythin
   assert.equal(rate.code, 2)
   assert.match(rate.stderr, /rate/)
 })
+
+test('At a glance names the fewest instructions per event for counted cells, with ties, and says they were not timed', async () => {
+  const { glanceSection } = await import('../src/report/glance.js')
+  const { summarize } = await import('../src/results/model.js')
+  const { runs } = countedResults({
+    pino: [30000, 30040, 29980, 30010, 30025],
+    twin: [30030, 29990, 30015, 30050, 29970],
+    hash: [31200, 31260, 31180, 31230, 31210]
+  })
+  const { blocks } = glanceSection.render({ runs, summary: summarize(runs) })
+  const table = blocks.find((b) => b.columns)
+  assert.ok(table.columns.some((c) => c.title === 'Fewest instructions per event'))
+  const text = JSON.stringify(table.rows)
+  assert.match(text, /tie \(the runs do not separate them\): (pino 30,010, twin 30,015|twin 30,015, pino 30,010)/)
+  assert.doesNotMatch(text, /hash/)
+  assert.match(text, /counted, not timed/)
+})

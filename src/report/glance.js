@@ -10,6 +10,9 @@ import { cpuLabel, formatMs, formatPct, libraryName, transportTitle, unique } fr
 const BASELINES = new Set(['noop', 'raw'])
 const count = (n) => n.toLocaleString('en-US')
 const workloadOf = (r) => dimensionValue(r, 'workload')
+const measureOf = (r) => dimensionValue(r, 'measure')
+const MILLISECONDS = (v) => `${formatMs(v)} ms`
+const INSTRUCTIONS = (v) => `${count(Math.round(v))}`
 
 export const glanceSection = {
   name: 'glance',
@@ -20,12 +23,16 @@ export const glanceSection = {
     const summary = ofType(dataset.summary, 'run')
     const workloads = unique(runs.map(workloadOf))
     const byWorkload = workloads.length > 1
+    // Counted cells (--measure instructions) have no times: their row names the fewest instructions
+    // per event instead, in a column of its own, with the same rule for ties.
+    const measures = unique(runs.map(measureOf))
+    const counted = measures.includes('instructions')
     const rows = []
     const runsOfCell = new Map(runsByCell(runs, 'run').map((cellRuns) => [cellKey(cellRuns[0]), cellRuns]))
     for (const transport of unique(runs.map((r) => r.transport))) {
       for (const cpus of unique(runs.filter((r) => r.transport === transport).map((r) => r.cpus)).sort((a, b) => a - b)) {
-        for (const workload of workloads) {
-          const cells = summary.filter((s) => s.transport === transport && s.cpus === cpus && workloadOf(s) === workload)
+        for (const [workload, measure] of workloads.flatMap((w) => measures.map((m) => [w, m]))) {
+          const cells = summary.filter((s) => s.transport === transport && s.cpus === cpus && workloadOf(s) === workload && measureOf(s) === measure)
           if (!cells.length) continue
           // Each cell's runs and losses, found once: fastest and losses both use them.
           const cellRuns = new Map(cells.map((s) => [s, runsOfCell.get(cellKey(s)) ?? []]))
@@ -38,8 +45,9 @@ export const glanceSection = {
             transportTitle(transport),
             cpuLabel(cpus),
             ...(byWorkload ? [workload] : []),
-            entries(fastest(cells, 'unblockedMs', name, lostShare, cellRuns)),
-            entries(fastest(cells, 'doneMs', name, lostShare, cellRuns)),
+            ...(measure === 'instructions'
+              ? [em('counted, not timed'), em('counted, not timed'), entries(fastest(cells, 'instructionsPerEvent', name, lostShare, cellRuns, INSTRUCTIONS))]
+              : [entries(fastest(cells, 'unblockedMs', name, lostShare, cellRuns)), entries(fastest(cells, 'doneMs', name, lostShare, cellRuns)), ...(counted ? [em('timed')] : [])]),
             entries(cells.map((s) => losses(name(s), loss.get(s))).filter(Boolean)),
             entries(cells.map((s) => troubles(name(s), cellRuns.get(s))).filter(Boolean))
           ])
@@ -53,7 +61,7 @@ export const glanceSection = {
           em('Lost'), ' counts events that never arrived intact, over all finished runs of the cell; "at the receiver\'s socket" is what the kernel dropped at the receiving UDP socket (', code('receiverSocketDrops'), '; a TCP stream is not dropped there), "before it" the rest (in the library, or a send that failed).',
           ...(workloads.includes('disabled') ? [' For the ', em('disabled'), ' workload nothing may arrive, so nothing is lost there.'] : [])]
       },
-      { columns: textColumns(['Transport', 'Workers', ...(byWorkload ? ['Workload'] : []), 'Fastest to unblock', 'Fastest to done', 'Lost events', 'Failed, unsupported or skipped']), rows }
+      { columns: textColumns(['Transport', 'Workers', ...(byWorkload ? ['Workload'] : []), 'Fastest to unblock', 'Fastest to done', ...(counted ? ['Fewest instructions per event'] : []), 'Lost events', 'Failed, unsupported or skipped']), rows }
     ]
     return { blocks, charts: [] }
   }
@@ -63,17 +71,17 @@ export const glanceSection = {
 // medians; the cells whose runs compare cannot separate from it are named with it as a tie. A faster
 // cell that lost events is named after them, with its loss: finishing first by dropping events is
 // not being fast.
-function fastest (cells, measure, name, lostShare, cellRuns) {
+function fastest (cells, measure, name, lostShare, cellRuns, format = MILLISECONDS) {
   const ranked = cells.filter((s) => !BASELINES.has(s.lib) && s[measure]?.median != null).sort((a, b) => a[measure].median - b[measure].median)
   const whole = ranked.filter((s) => !(lostShare(s) > 0))
   const best = whole.length ? whole[0] : null
   const values = (s) => (cellRuns.get(s) ?? []).filter((r) => r.ok).map((r) => r[measure])
   const tied = best ? whole.filter((s) => s === best || compareRuns(values(best), values(s)).verdict !== 'slower') : []
   const winners = tied.length > 1
-    ? [`tie (the runs do not separate them): ${tied.map((s) => `${name(s)} ${formatMs(s[measure].median)} ms`).join(', ')}`]
-    : tied.map((s) => `${name(s)} ${formatMs(s[measure].median)} ms`)
+    ? [`tie (the runs do not separate them): ${tied.map((s) => `${name(s)} ${format(s[measure].median)}`).join(', ')}`]
+    : tied.map((s) => `${name(s)} ${format(s[measure].median)}`)
   const lossy = ranked.filter((s) => lostShare(s) > 0 && (best === null || s[measure].median < best[measure].median))
-  if (lossy.length) winners.push(`${best === null ? 'every cell lost events; fastest' : 'faster, but losing events'}: ${lossy.map((s) => `${name(s)} ${formatMs(s[measure].median)} ms (${formatPct(lostShare(s))} lost)`).join(', ')}`)
+  if (lossy.length) winners.push(`${best === null ? 'every cell lost events; fastest' : 'faster, but losing events'}: ${lossy.map((s) => `${name(s)} ${format(s[measure].median)} (${formatPct(lostShare(s))} lost)`).join(', ')}`)
   return winners
 }
 
