@@ -31,6 +31,14 @@ export const KNOWN = [
   },
   {
     lib: 'pino',
+    range: '>=5.0.0 <6.0.0',
+    transport: 'console',
+    pattern: 'bimodal',
+    text: 'pino 5 writes to stdout through sonic-boom 0.7 in synchronous mode, which sleeps 100 ms (a blocking Atomics.wait) each time a write to the full stdout pipe returns EAGAIN; a run in which the pipe fills pays that sleep again and again (its slowest call sampled is about 100 ms), a run in which the reader keeps up never does',
+    upstream: ['https://github.com/pinojs/sonic-boom/pull/33', 'https://github.com/pinojs/pino/issues/783']
+  },
+  {
+    lib: 'pino',
     range: '*',
     transport: 'otlp',
     pattern: 'constant-loss',
