@@ -109,6 +109,33 @@ test('every committed page is short, opens with its summary and a chart, and is 
   }
 })
 
+// Issue 29: every page's runs from one commit and one machine, and at least 5 finished runs in
+// every cell that ran (a cell that is unsupported, or whose first run timed out and whose others
+// were therefore skipped, has none: it is reported as such, with its reason).
+test('every committed page\'s runs come from one commit and one machine, with at least 5 finished runs a cell', async (t) => {
+  const { runsByCell } = await import('../src/results/model.js')
+  const pages = readPages(path.join(ROOT, RESULTS_PAGES))
+  const files = [...new Set(pages.flatMap((p) => p.results))]
+  if (files.some((f) => !fs.existsSync(path.join(ROOT, f)))) return t.skip('results not committed yet')
+  const docs = files.map((file) => ({ file, doc: JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) }))
+  const commits = new Set(docs.map(({ doc }) => doc.env.gitCommit))
+  assert.equal(commits.size, 1, `the pages' runs come from ${commits.size} commits: ${docs.map(({ file, doc }) => `${file} ${doc.env.gitCommit?.slice(0, 7)}`).join(', ')}`)
+  const machines = new Set(docs.map(({ doc }) => `${doc.env.cpuModel} × ${doc.env.cpuCount}, ${doc.env.node}`))
+  assert.equal(machines.size, 1, [...machines].join('; '))
+  for (const { file, doc } of docs) {
+    assert.equal(doc.complete, true, `${file} is not complete`)
+    for (const type of ['run', 'http']) {
+      for (const cellRuns of runsByCell(doc.runs.filter((r) => r.type === type), type)) {
+        const ok = cellRuns.filter((r) => r.ok).length
+        const ran = cellRuns.some((r) => r.status !== 'unsupported')
+        const gaveUp = cellRuns.some((r) => r.status === 'skipped')
+        if (!ran || gaveUp) continue
+        assert.ok(ok >= 5, `${file}: ${cellRuns[0].lib} ${cellRuns[0].transport} ${cellRuns[0].cpus} worker(s) has ${ok} finished runs of ${cellRuns.length}: ${cellRuns.filter((r) => !r.ok).map((r) => r.error).join('; ')}`)
+      }
+    }
+  }
+})
+
 test('a bad pages file is one line, exit 2, nothing written', async () => {
   const dir = tmpDir('lb-pages-bad-')
   try {

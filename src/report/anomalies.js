@@ -128,7 +128,10 @@ function varyingLoss (ok) {
   const lost = counted.map((r) => expected(r) - r.received)
   if (!lost.some((n) => n > 0)) return null
   const [low, high] = [Math.min(...lost), Math.max(...lost)]
-  return `loses ${formatCount(low)}${high > low ? `–${formatCount(high)}` : ''} of ${formatCount(expected(counted[0]))} events in each of its ${counted.length} runs`
+  const whole = lost.filter((n) => n <= 0).length
+  const of = `of ${formatCount(expected(counted[0]))} events a run`
+  if (whole) return `loses up to ${formatCount(high)} ${of}, and none in ${whole} of its ${counted.length} runs`
+  return `loses ${formatCount(low)}${high > low ? `–${formatCount(high)}` : ''} ${of} over its ${counted.length} runs`
 }
 
 // The runs fall in two groups with a gap of BIMODAL_GAP× between them: their median would describe
