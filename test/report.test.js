@@ -99,6 +99,14 @@ test('CSV: one row per run with every numeric field', () => {
   assert.match(failed, /,false,failed,worker 1 ran out of memory \(JavaScript heap limit reached\),2000,,/)
 })
 
+test('CSV: text a spreadsheet would run as a formula stays text; numbers, negative ones too, stay numbers', async () => {
+  const { csvTable } = await import('../src/report/table.js')
+  const csv = csvTable({ columns: [{ title: 'lib' }, { title: 'error' }, { title: 'ratio' }], rows: [['=HYPERLINK("http://x","y")', '@SUM(A1)', -0.5], ['+1', '-2', 3]] })
+  const [, first, second] = csv.trimEnd().split('\n')
+  assert.equal(first, '"\'=HYPERLINK(""http://x"",""y"")",\'@SUM(A1),-0.5')
+  assert.equal(second, "'+1,'-2,3")
+})
+
 async function pngInfo (file) {
   const bytes = fs.readFileSync(file)
   assert.equal(bytes.subarray(0, 8).toString('hex'), '89504e470d0a1a0a', `${file} is a PNG`)

@@ -123,10 +123,14 @@ export function terminalTable ({ columns, rows, notes = [] }, { color = false } 
   return [[...lines(header), rule, ...body.flatMap(lines)].join('\n'), ...notes.map((note) => wrap(plainText(note, { color, joiner: ' ' })))].join('\n\n')
 }
 
-// CSV (RFC 4180): a header of the titles, a line per row, plain text; notes are not data.
+// CSV (RFC 4180): a header of the titles, a line per row, plain text; notes are not data. Text that
+// a spreadsheet would run as a formula (starting with = + - @, a tab or a carriage return: an
+// adapter's name or error is data from anywhere) is given a leading ' so that it stays text, as
+// OWASP's "CSV Injection" advises; numbers are written as numbers.
 export function csvTable ({ columns, rows }) {
   const field = (cell) => {
-    const text = plainText(cell)
+    let text = plainText(cell)
+    if (typeof cell !== 'number' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`
     return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
   }
   return [columns.map((c) => field(c.title)), ...rows.map((row) => columns.map((_, i) => field(row[i])))].map((line) => line.join(',')).join('\n') + '\n'
