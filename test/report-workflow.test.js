@@ -6,7 +6,7 @@ import { readPages } from '../src/report/pages.js'
 import { ROOT, leftovers, readJson, runCli, tmpDir } from './helpers.js'
 
 // The results workflow cannot run here, so its log-bench steps are run as written, read from the
-// workflow file: each shard of the matrix, each merge, the report of every page; only the scenarios
+// workflow file: every scenario on one runner, then the report of every page; only the scenarios
 // are tiny stand-ins and files go to a temporary directory.
 const WORKFLOW = path.join(ROOT, '.github', 'workflows', 'results.yml')
 const STAND_INS = {
@@ -23,32 +23,27 @@ function workflow () {
   const commands = text.split('\n')
     .map((line) => /^\s+run: npx log-bench (.+)$/.exec(line)?.[1])
     .filter(Boolean)
-  const matrix = [...text.matchAll(/^\s+- \{ scenario: ([\w-]+), shard: (\d+), shards: (\d+) \}$/gm)]
-    .map((m) => ({ scenario: m[1], shard: m[2], shards: m[3] }))
-  return { text, commands, matrix }
+  return { text, commands }
 }
 
-// A command as the runner sees it: matrix values filled in, split into arguments.
-const argsOf = (command, entry = {}) => command.replace(/\$\{\{ matrix\.(\w+) \}\}/g, (_, key) => entry[key]).split(/\s+/)
+const argsOf = (command) => command.split(/\s+/)
+const scenarioOf = (args) => path.basename(args[args.indexOf('--scenario') + 1], '.json')
 
-test('the results workflow: every scenario in shards, each merged, every page reported', async () => {
-  const { text, commands, matrix } = workflow()
-  const runOf = (entry) => argsOf(commands.find((c) => c.startsWith('run ')), entry)
-  const merges = commands.filter((c) => c.startsWith('merge ')).map((c) => argsOf(c))
+test('the results workflow: every scenario on one runner from one commit, every page reported', async () => {
+  const { text, commands } = workflow()
+  const runs = commands.filter((c) => c.startsWith('run ')).map(argsOf)
   const report = argsOf(commands.find((c) => c.startsWith('report ')))
-  assert.deepEqual([...new Set(matrix.map((e) => e.scenario))].sort(), Object.keys(STAND_INS).sort(), 'the matrix runs seed-article, http-cost, workloads, versions, durability and destinations')
-  for (const scenario of Object.keys(STAND_INS)) {
-    const ofScenario = matrix.filter((e) => e.scenario === scenario)
-    assert.deepEqual(ofScenario.map((e) => Number(e.shard)), Array.from({ length: Number(ofScenario[0].shards) }, (_, i) => i + 1), `${scenario}: one matrix entry per shard`)
-    const args = runOf(ofScenario[0])
-    assert.ok(fs.existsSync(path.join(ROOT, args[args.indexOf('--scenario') + 1])), `scenarios/${scenario}.json exists`)
-  }
+  assert.deepEqual(runs.map(scenarioOf).sort(), Object.keys(STAND_INS).sort(), 'the workflow runs seed-article, http-cost, workloads, versions, durability and destinations')
+  // One job: no matrix (each entry would be another runner, often another CPU model), no shards, no merge.
+  assert.doesNotMatch(text, /matrix|--shard|log-bench merge/, 'one runner runs every scenario')
+  assert.equal((text.match(/^\s+runs-on:/gm) ?? []).length, 1, 'one job')
+  for (const args of runs) assert.ok(fs.existsSync(path.join(ROOT, args[args.indexOf('--scenario') + 1])), `${args[args.indexOf('--scenario') + 1]} exists`)
   assert.match(text, /apt-get install -y -q rsyslog/, 'rsyslog is installed on the runner')
   assert.deepEqual(report.slice(1), ['--pages', 'results/pages.json'])
-  const merged = merges.map((m) => m[m.indexOf('--out') + 1])
-  assert.match(text, new RegExp(`git add -f ${merged.map((f) => f.replace('.', '\\.')).join(' ')}\\n`), 'the commit step adds every merged results file')
+  const written = runs.map((args) => args[args.indexOf('--out') + 1])
+  assert.match(text, new RegExp(`git add -f ${written.map((f) => f.replace('.', '\\.')).join(' ')}\\n`), 'the commit step adds every results file')
   const pages = readPages(path.join(ROOT, 'results', 'pages.json'))
-  assert.deepEqual(pages.flatMap((p) => p.results).sort(), [...merged].sort(), 'the pages are made from exactly what the merges write')
+  assert.deepEqual(pages.flatMap((p) => p.results).sort(), [...written].sort(), 'the pages are made from exactly what the runs write')
 
   const dir = tmpDir('lb-workflow-')
   const inDir = (arg) => (arg.startsWith('results/') ? path.join(dir, arg) : arg)
@@ -56,29 +51,18 @@ test('the results workflow: every scenario in shards, each merged, every page re
     fs.mkdirSync(path.join(dir, 'results', 'reference'), { recursive: true })
     fs.copyFileSync(path.join(ROOT, 'results', 'pages.json'), path.join(dir, 'results', 'pages.json'))
     for (const page of pages.filter((p) => p.reference)) fs.copyFileSync(path.join(ROOT, page.reference), path.join(dir, page.reference))
-    for (const entry of matrix) {
-      const args = runOf(entry).map(inDir)
-      args[args.indexOf('--scenario') + 1] = STAND_INS[entry.scenario]
+    for (const run of runs) {
+      const args = run.map(inDir)
+      args[args.indexOf('--scenario') + 1] = STAND_INS[scenarioOf(run)]
       const ran = await runCli(args)
       assert.equal(ran.code, 0, ran.stderr)
       assert.deepEqual(leftovers(ran.tag), [])
-    }
-    for (const merge of merges) {
-      // The shell expands the shards' glob in the workflow; here, the same files.
-      const args = merge.flatMap((arg) => {
-        if (!arg.includes('*')) return [inDir(arg)]
-        const pattern = new RegExp(`^${path.basename(arg).replace(/[.]/g, '\\.').replace('*', '\\d+')}$`)
-        return fs.readdirSync(path.join(dir, path.dirname(arg))).filter((f) => pattern.test(f)).sort().map((f) => path.join(dir, path.dirname(arg), f))
-      })
-      const joined = await runCli(args)
-      assert.equal(joined.code, 0, joined.stderr)
-      assert.equal(readJson(inDir(merge[merge.indexOf('--out') + 1])).complete, true)
+      assert.equal(readJson(inDir(run[run.indexOf('--out') + 1])).complete, true)
     }
     const reported = await runCli(report, { cwd: dir })
     assert.equal(reported.code, 0, reported.stderr)
     const seedPage = fs.readFileSync(path.join(dir, pages[0].out), 'utf8')
     assert.match(seedPage, /## At a glance[\s\S]*## Console[\s\S]*## Filesystem[\s\S]*## Then and now/)
-    assert.match(seedPage, /\| Shard 1\/4 +\|/)
     assert.ok(fs.existsSync(path.join(dir, 'images', 'console', 'benchmarks.png')))
     const httpPage = fs.readFileSync(path.join(dir, pages[1].out), 'utf8')
     assert.match(httpPage, /## HTTP route logging/)
