@@ -86,6 +86,20 @@ describe('http At a glance: the control first, then the seed\'s grid', () => {
     assert.doesNotMatch(page, /Too noisy/)
   })
 
+  it('under a fixed rate rests every verdict on the server\'s CPU per request, not on requests/s (the same for all)', () => {
+    // Every library serves 200 requests/s; the CPU per request is what differs: pino +3% and log4js +30% at 5 logs.
+    const runs = records({ factor: (lib, logs) => (logs === 0 ? 1 : 1 / { log4js: 1.3, pino: 1.03 }[lib] ** (logs / 5)), middleware: false })
+      .map((r) => ({ ...r, rate: 200, durationSeconds: 5, serverCpuUsPerRequest: 400 * 1000 / r.reqPerSec.mean, reqPerSec: { ...r.reqPerSec, mean: 200 }, serverCpuPct: 8 }))
+    const page = render(runs)
+    assert.match(page, /### Console, 1 server worker, 200 requests\/s\n/)
+    assert.doesNotMatch(page, /The server was not the bottleneck/, 'a fixed rate leaves the server idle by design')
+    assert.match(page, /Every control cell does/)
+    assert.match(page, /\*\*Server CPU µs\/request against `none`\*\*/)
+    assert.match(page, /\| 5 × 5 +\| +\d+\.\d µs \| +\+30\.\d% slower \(server CPU µs\/request\) \| +\+3\.\d% (unclear|slower) \(server CPU µs\/request\) \|/)
+    // Cheapest is the least CPU per request.
+    assert.match(page, /\| 5 +\| pino: \+3\.\d% at 5, \+3\.\d% at 20 chars [^|]*\| log4js: \+30\.\d% at 5, \+30\.\d% at 20 chars \(slower at every size\) +\|/)
+  })
+
   it('names no cheapest where the runs do not separate the first two: a tie is said as a tie', () => {
     const page = render(records({ factor: (lib, logs) => (logs === 0 ? 1 : 0.97 ** (logs / 5)) }))
     assert.match(page, /\| 5 +\| tie: log4js: −3\.\d% at 5, −3\.\d% at 20 chars \(unclear at every size\); pino: −3\.\d% at 5, −3\.\d% at 20 chars \(unclear at every size\) \(the runs do not separate them\)/)

@@ -15,9 +15,17 @@ import { code, figureColumns, strong, textColumns } from './table.js'
 // The cells of one table differ only in library, mode (route or request logger), logs and size.
 export const tableOf = (record) => cellKey(record, { except: [...LIBRARY_DIMENSIONS, 'mode', 'logsPerRequest', 'size'] })
 
-// The comparison a library's verdict rests on: requests per second, or in a counted cell
-// (--measure instructions) the server's instructions per request (no times were taken there).
-const versusNone = (entry) => (entry.measure === 'instructions' ? entry.instructionsPerRequestVsBaseline : entry.throughputVsBaseline)
+// What a library's verdict rests on: requests per second under a closed loop; under a fixed request
+// rate (--rate), where every library serves the same requests per second, the server's CPU time per
+// request; in a counted cell (--measure instructions) its instructions per request (no times were
+// taken there). comparison: the summary's entry against none; value: a run's figure; better: which
+// way is cheaper; unit: the words for the figure, where it is not requests/s.
+export function basisOf (entry) {
+  if (entry.measure === 'instructions') return { comparison: entry.instructionsPerRequestVsBaseline, value: (r) => r.instructionsPerRequest, better: 'lower', unit: 'instructions/request' }
+  if (entry.rate != null) return { comparison: entry.cpuPerRequestVsBaseline, value: (r) => r.serverCpuUsPerRequest, better: 'lower', unit: 'server CPU µs/request' }
+  return { comparison: entry.throughputVsBaseline, value: (r) => r.reqPerSec?.mean, better: 'higher', unit: null }
+}
+const versusNone = (entry) => basisOf(entry).comparison
 
 // What a grid cell says for one library: its change and verdict, or why there is none; a loss is
 // named beside the change (fewer requests can come from dropping events too).
@@ -27,7 +35,7 @@ function changeCell (entry, options) {
   if (!entry.okRuns) return entry.status
   const comparison = versusNone(entry)
   if (comparison?.ratio == null) return 'no baseline'
-  const notes = entry.measure === 'instructions' ? ['instructions/request'] : []
+  const notes = basisOf(entry).unit ? [basisOf(entry).unit] : []
   if (entry.okRuns < entry.runs) notes.push(`${entry.runs - entry.okRuns} of ${entry.runs} runs failed`)
   if (entry.dropRate?.mean > 0) notes.push(`${formatPct(entry.dropRate.mean)} lost`)
   return `${formatChange(comparison, options)}${notes.length ? ` (${notes.join(', ')})` : ''}`
@@ -60,6 +68,8 @@ function resolution (control) {
 // the load generator or the machine, so the table measures them too.
 const SATURATED = 0.8
 function serverBusy (route) {
+  // Under a fixed rate the server is meant to idle between requests: its CPU per request is the measure.
+  if (route.some((s) => s.rate != null)) return ''
   const none = route.filter((s) => s.lib === BASELINE && s.serverCpuPct?.median != null)
   if (!none.length) return ''
   const share = Math.max(...none.map((s) => s.serverCpuPct.median / 100 / s.cpus))
@@ -77,23 +87,26 @@ export function cheapestAndDearest (entries, libs) {
     const ranked = []
     for (const lib of libs) {
       const cells = sizes.map((size) => ofLogs.find((s) => s.lib === lib && s.size === size))
-      if (cells.some((s) => !s || s.okRuns < s.runs || s.throughputVsBaseline?.ratio == null || s.dropRate?.mean > 0)) continue
-      const ratios = cells.map((s) => s.throughputVsBaseline.ratio)
+      if (cells.some((s) => !s || s.okRuns < s.runs || versusNone(s)?.ratio == null || s.dropRate?.mean > 0)) continue
+      const ratios = cells.map((s) => versusNone(s).ratio)
       ranked.push({ lib, cells, mean: ratios.reduce((a, b) => a + b, 0) / ratios.length })
     }
     if (ranked.length < 2) continue
-    ranked.sort((a, b) => b.mean - a.mean)
+    // Cheapest first: the most requests per second, or the least CPU or instructions per request.
+    ranked.sort((a, b) => (basisOf(ofLogs[0]).better === 'higher' ? b.mean - a.mean : a.mean - b.mean))
     rows.push({ logs, sizes, cheapest: ranked[0], dearest: ranked[ranked.length - 1], ranked })
   }
   return rows
 }
 
-// Whether `a` needs fewer requests per second than `b` at every size, by compareRuns on their runs:
-// a winner is named only where the runs separate it from the next.
+// Whether `a` costs less than `b` at every size (more requests per second, or less CPU or fewer
+// instructions per request), by compareRuns on their runs: a winner is named only where the runs
+// separate it from the next.
 function separated (a, b, runsOf) {
   return a.cells.every((cell, i) => {
-    const values = (entry) => runsOf(entry).filter((r) => r.ok).map((r) => r.reqPerSec?.mean)
-    return compareRuns(values(b.cells[i]), values(cell), { better: 'higher' }).verdict === 'faster'
+    const { value, better } = basisOf(cell)
+    const values = (entry) => runsOf(entry).filter((r) => r.ok).map(value)
+    return compareRuns(values(b.cells[i]), values(cell), { better }).verdict === 'faster'
   })
 }
 
@@ -111,8 +124,8 @@ function placeCell (ranked, index, sizes, runsOf) {
 }
 
 function describeRanked ({ lib, cells }, sizes) {
-  const verdicts = unique(cells.map((s) => s.throughputVsBaseline.verdict))
-  const changes = cells.map((s, i) => `${formatChangePct(s.throughputVsBaseline.ratio)} at ${sizes[i]}`).join(', ')
+  const verdicts = unique(cells.map((s) => versusNone(s).verdict))
+  const changes = cells.map((s, i) => `${formatChangePct(versusNone(s).ratio)} at ${sizes[i]}`).join(', ')
   return `${lib}: ${changes} chars${verdicts.length === 1 ? ` (${verdicts[0]} at every size)` : ''}`
 }
 
@@ -149,7 +162,7 @@ function orderLine (runs) {
 }
 
 function tableTitle (entry) {
-  return `${transportTitle(entry.transport)}, ${entry.cpus} server worker${entry.cpus > 1 ? 's' : ''}`
+  return `${transportTitle(entry.transport)}, ${entry.cpus} server worker${entry.cpus > 1 ? 's' : ''}${entry.rate ? `, ${entry.rate.toLocaleString('en-US')} requests/s` : ''}${entry.measure === 'instructions' ? ', instructions counted' : ''}`
 }
 
 // The blocks of one table (see table.js): values that the page and the terminal both draw.
@@ -185,10 +198,11 @@ function glanceBlocks (entries, runs) {
       for (const size of sizes) {
         const cell = route.filter((s) => s.logsPerRequest === logs && s.size === size)
         const none = cell.find((s) => s.lib === BASELINE)
-        rows.push([`${logs} × ${size}`, none?.reqPerSec ? `${formatNumber(none.reqPerSec.median)} req/s` : '—', ...libs.map((lib) => changeCell(cell.find((s) => s.lib === lib)))])
+        rows.push([`${logs} × ${size}`, noneFigure(none), ...libs.map((lib) => changeCell(cell.find((s) => s.lib === lib)))])
       }
     }
-    out.push({ text: [strong(['Requests per second against ', code('none')]), ', per logs per request × characters per log: the median change and its verdict.'] })
+    const measured = basisOf(load).unit ? `${basisOf(load).unit[0].toUpperCase()}${basisOf(load).unit.slice(1)}` : 'Requests per second'
+    out.push({ text: [strong([`${measured} against `, code('none')]), ', per logs per request × characters per log: the median change and its verdict.'] })
     out.push({ columns: figureColumns(['Logs × size', 'none', ...libs]), rows })
   }
 
@@ -209,6 +223,14 @@ function glanceBlocks (entries, runs) {
     out.push({ columns: figureColumns(['Library', 'Req/s vs none', 'p99 latency vs none']), rows })
   }
   return out
+}
+
+// none's own figure in a table's row: requests/s, or the server's CPU µs or instructions per request.
+function noneFigure (none) {
+  if (!none) return '—'
+  if (none.measure === 'instructions') return none.instructionsPerRequest?.median != null ? `${formatNumber(none.instructionsPerRequest.median)} instructions` : '—'
+  if (none.rate != null) return none.serverCpuUsPerRequest?.median != null ? `${formatNumber(none.serverCpuUsPerRequest.median, 1)} µs` : '—'
+  return none.reqPerSec ? `${formatNumber(none.reqPerSec.median)} req/s` : '—'
 }
 
 // Why a table's differences are not published: no control, too few runs for it, or a control cell

@@ -24,6 +24,8 @@ function validateHttpRun (run, index) {
   }
 }
 
+export const loadTitle = ({ rate = null, measure = null }) => `${rate ? ` at ${rate.toLocaleString('en-US')} requests/s` : ''}${measure === 'instructions' ? ', instructions counted' : ''}`
+
 const shortLabel = (cell) => (cell.mode === 'middleware' ? `${cell.size} chars` : `${cell.logsPerRequest} × ${cell.size} chars`)
 
 // A section shows the cells that differ only in what is requested per request (logs and their size).
@@ -40,7 +42,8 @@ function groupsOf (cells, runs) {
         mode: cell.mode,
         transport: cell.transport,
         cpus: cell.cpus,
-        title: `HTTP ${cell.mode === 'middleware' ? 'request loggers' : 'route logging'}, ${transportTitle(cell.transport)}, ${cpuLabel(cell.cpus)}`,
+        // A fixed rate (--rate) or a counted load is another table of the same transport and workers: said in its title.
+        title: `HTTP ${cell.mode === 'middleware' ? 'request loggers' : 'route logging'}${loadTitle(cell)}, ${transportTitle(cell.transport)}, ${cpuLabel(cell.cpus)}`,
         loadLabel: `${values('durationSeconds')} s after ${values('warmupSeconds')} s warm-up, ${values('connections')} connections, pipelining ${values('pipelining')}`,
         libs: unique(ofGroup.map(libraryName)),
         cells: []

@@ -29,7 +29,9 @@ const MEASURES = {
 export function findings (dataset) {
   const type = dataset.runs.some((r) => runTypeName(r) === 'run') ? 'run' : 'http'
   const measure = MEASURES[type]
-  const runs = ofType(dataset.runs, type).filter((r) => !(type === 'http' && (r.mode !== 'route' || r.logsPerRequest === 0)))
+  // http: the route's logging under a closed loop (requests/s); the control, request loggers, fixed
+  // rates (CPU per request) and counted runs have their own tables under At a glance.
+  const runs = ofType(dataset.runs, type).filter((r) => !(type === 'http' && (r.mode !== 'route' || r.logsPerRequest === 0 || r.rate != null || r.measure === 'instructions')))
   const cells = new Map()
   for (const run of runs) {
     if (BASELINES.has(run.lib) || run.status === 'unsupported') continue
