@@ -21,15 +21,6 @@ export const KNOWN = [
     upstream: ['https://github.com/winstonjs/winston/issues/1504', 'https://github.com/winstonjs/winston/pull/2594']
   },
   {
-    // Any loss, constant or not (how much Node still holds when the socket goes depends on timing).
-    lib: 'winston',
-    range: '*',
-    transport: 'tcp',
-    pattern: 'loss',
-    text: 'winston-syslog counts its TCP writes out of `inFlight` but never in, so the counter is below zero when the logger closes, and its close() destroys the socket at once instead of waiting for the sends in flight: every line Node still held for the socket is lost; `node benchmarks/winston-syslog-tcp.js` shows the same with winston and winston-syslog alone',
-    upstream: ['https://github.com/winstonjs/winston-syslog/issues/160', 'https://github.com/winstonjs/winston-syslog/pull/140']
-  },
-  {
     lib: 'pino',
     range: '>=5.0.0 <6.0.0',
     transport: 'console',
