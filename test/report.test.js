@@ -246,3 +246,27 @@ test('Then and now at fewer events than the article: an Events column, orders on
   assert.match(text, /bunyan: finishes now at 200,000 events \(5 of 5 runs\)","not comparable \(fewer events\)"/)
   assert.doesNotMatch(text, /"changed"/)
 })
+
+test('Then and now calls an order changed only where compare separates the swapped libraries now', async () => {
+  const { thenAndNowSection } = await import('../src/report/then-and-now.js')
+  const { summarize } = await import('../src/results/model.js')
+  const { syntheticRun } = await import('./helpers.js')
+  const reference = {
+    source: { title: 'An article', publisher: 'P', year: 2019, code: 'c' },
+    hardware: { cpu: 'x', cores: 4, threads: 8, memory: '32 GB', node: '8' },
+    events: 1000,
+    file: 'ref.json',
+    cells: [{ transport: 'file', lib: 'winston', cpus: 1, doneMs: 5000 }, { transport: 'file', lib: 'pino', cpus: 1, doneMs: 9000 }]
+  }
+  const finding = (pinoDone, winstonDone) => {
+    const runs = []
+    for (let run = 1; run <= 5; run++) {
+      runs.push(syntheticRun({ lib: 'pino', run, doneMs: pinoDone[run - 1] }))
+      runs.push(syntheticRun({ lib: 'winston', run, doneMs: winstonDone[run - 1] }))
+    }
+    const { blocks } = thenAndNowSection.render({ env: { cpuModel: 'AMD EPYC', cpuCount: 2, node: 'v20' }, runs, summary: summarize(runs) }, { reference })
+    return blocks.at(-1).rows.find((r) => r[2] === 'done')[5]
+  }
+  assert.equal(finding([100, 101, 102, 103, 104], [300, 301, 302, 303, 304]), 'changed')
+  assert.match(finding([100, 130, 90, 125, 95], [110, 92, 128, 101, 120]), /^order differs inside a tie/)
+})

@@ -2,7 +2,8 @@ import { readJsonFile } from '../results/json-file.js'
 import { UsageError } from '../errors.js'
 import { codeSpan, escapeCell, markdownEscape as md, textColumns } from './table.js'
 import { cpuLabel, formatMs, formatPct, transportTitle, unique } from './labels.js'
-import { ofType } from '../results/model.js'
+import { cellKey, ofType } from '../results/model.js'
+import { compareRuns } from '../stats.js'
 
 // "Then and now": the seed article's published averages (a reference data file, see
 // results/reference/) beside ours, per library, transport and worker count, and for each
@@ -41,6 +42,10 @@ export const thenAndNowSection = {
       return counts.length === 1 ? counts[0] : reference.events
     }
     const ours = (c) => atCount(c, countOf(c))
+    // A cell's finished runs' figures of one measure, for compare's verdict between two libraries.
+    const runsOf = new Map()
+    for (const r of ofType(dataset.runs ?? [], 'run')) if (r.ok) runsOf.set(cellKey(r), [...(runsOf.get(cellKey(r)) ?? []), r])
+    const values = (c, measure) => (runsOf.get(cellKey(ours(c))) ?? []).map((r) => r[measure]).filter((v) => typeof v === 'number')
     const otherCounts = unique(reference.cells.map(countOf).filter((n) => n !== reference.events)).sort((a, b) => b - a)
     const hw = reference.hardware
     const env = dataset.env
@@ -75,7 +80,21 @@ export const thenAndNowSection = {
           const now = [...both].sort((a, b) => ours(a)[measure].median - ours(b)[measure].median).map((c) => c.lib)
           // A change is called only on runs enough to tell one (see MIN_RUNS_FOR_CHANGE).
           const fewest = Math.min(...both.map((c) => ours(c).okRuns))
-          const verdict = then.join() === now.join() ? 'holds' : fewest < MIN_RUNS_FOR_CHANGE ? `order differs; ${fewest} runs are too few to call it changed` : then[0] === now[0] ? 'changed below the first place' : 'changed'
+          // A pair whose order differs is a change only where compare separates the two now; a swap
+          // inside a tie is the runs' noise.
+          const byLib = (lib) => both.find((c) => c.lib === lib)
+          const swapped = []
+          for (let i = 0; i < then.length; i++) {
+            for (let j = i + 1; j < then.length; j++) if (now.indexOf(then[i]) > now.indexOf(then[j])) swapped.push([then[i], then[j]])
+          }
+          const separated = swapped.filter(([was, now]) => compareRuns(values(byLib(now), measure), values(byLib(was), measure)).verdict === 'slower')
+          const verdict = then.join() === now.join()
+            ? 'holds'
+            : fewest < MIN_RUNS_FOR_CHANGE
+              ? `order differs; ${fewest} runs are too few to call it changed`
+              : !separated.length
+                  ? 'order differs inside a tie (the runs do not separate the swapped libraries): holds as far as the runs can tell'
+                  : separated.some(([was]) => was === then[0]) ? 'changed' : 'changed below the first place'
           // A library that lost events is marked: its time is that of a job not done whole.
           const lossy = (lib) => {
             const drop = ours(both.find((c) => c.lib === lib)).dropRate?.mean
