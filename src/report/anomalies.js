@@ -102,25 +102,30 @@ export function findAnomalies (dataset) {
 // Every finished run lost exactly the same number of events (at least two runs): a count that does
 // not vary is not the machine's noise but something the library or its transport does every time.
 function constantLoss (ok) {
-  const expected = (r) => r.expected ?? r.sent
-  const counted = ok.filter((r) => r.received != null && expected(r) != null)
+  const { counted, lost } = lossesOf(ok)
   if (counted.length < 2 || counted.length < ok.length) return null
-  const lost = counted.map((r) => expected(r) - r.received)
   if (!(lost[0] > 0) || lost.some((n) => n !== lost[0])) return null
   const workers = counted[0].cpus
   const perWorker = workers > 1 && lost[0] % workers === 0 ? ` (${formatCount(lost[0] / workers)} per worker)` : ''
-  return `receives exactly ${formatCount(counted[0].received)} of ${formatCount(expected(counted[0]))} events in every one of its ${counted.length} runs: ${formatCount(lost[0])} lost each time${perWorker}, a deterministic loss rather than noise`
+  return `receives exactly ${formatCount(counted[0].received)} of ${formatCount(expectedOf(counted[0]))} events in every one of its ${counted.length} runs: ${formatCount(lost[0])} lost each time${perWorker}, a deterministic loss rather than noise`
+}
+
+// What should have arrived in a run: the events sent (0 for a disabled level, as `expected` says).
+const expectedOf = (r) => r.expected ?? r.sent
+
+// The finished runs whose arrivals were counted, and the events each lost.
+function lossesOf (ok) {
+  const counted = ok.filter((r) => r.received != null && expectedOf(r) != null)
+  return { counted, lost: counted.map((r) => expectedOf(r) - r.received) }
 }
 
 // Events lost in some finished run, by an amount that varies: the range over the runs.
 function varyingLoss (ok) {
-  const expected = (r) => r.expected ?? r.sent
-  const counted = ok.filter((r) => r.received != null && expected(r) != null)
-  const lost = counted.map((r) => expected(r) - r.received)
+  const { counted, lost } = lossesOf(ok)
   if (!lost.some((n) => n > 0)) return null
   const [low, high] = [Math.min(...lost), Math.max(...lost)]
   const whole = lost.filter((n) => n <= 0).length
-  const of = `of ${formatCount(expected(counted[0]))} events a run`
+  const of = `of ${formatCount(expectedOf(counted[0]))} events a run`
   if (whole) return `loses up to ${formatCount(high)} ${of}, and none in ${whole} of its ${counted.length} runs`
   return `loses ${formatCount(low)}${high > low ? `–${formatCount(high)}` : ''} ${of} over its ${counted.length} runs`
 }

@@ -87,7 +87,7 @@ export const thenAndNowSection = {
           for (let i = 0; i < then.length; i++) {
             for (let j = i + 1; j < then.length; j++) if (now.indexOf(then[i]) > now.indexOf(then[j])) swapped.push([then[i], then[j]])
           }
-          const separated = swapped.filter(([was, now]) => compareRuns(values(byLib(now), measure), values(byLib(was), measure)).verdict === 'slower')
+          const separated = swapped.filter(([was, ahead]) => compareRuns(values(byLib(ahead), measure), values(byLib(was), measure)).verdict === 'slower')
           const verdict = then.join() === now.join()
             ? 'holds'
             : fewest < MIN_RUNS_FOR_CHANGE
