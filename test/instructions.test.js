@@ -70,7 +70,7 @@ test('the counters\' outputs are read, and a missing or empty one is the run\'s 
 test('a counted worker runs Node under the counter with the flags that keep the count stable', () => {
   const runtime = countingRuntime({ name: 'node', label: 'node 20', execPath: '/opt/node', execArgv: [] }, { method: 'valgrind', tool: '/usr/bin/valgrind' }, '/tmp/x.out')
   assert.equal(runtime.execPath, '/usr/bin/valgrind')
-  assert.deepEqual(runtime.execArgv.slice(-3), ['/opt/node', '--single-threaded', '--predictable-gc-schedule'])
+  assert.deepEqual(runtime.execArgv.slice(-5), ['/opt/node', '--single-threaded', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1'])
   assert.ok(runtime.execArgv.includes('--cachegrind-out-file=/tmp/x.out'))
   assert.ok(runtime.execArgv.includes('--cache-sim=no'))
   const perf = countingRuntime(null, { method: 'perf', tool: '/usr/bin/perf' }, '/tmp/p.out')

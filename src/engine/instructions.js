@@ -16,7 +16,13 @@ export const INSTALL_VALGRIND = 'apt-get install valgrind'
 
 // V8 without its background threads (compilation, GC helpers) and with GC at fixed points: without
 // the two flags the same pino loop's count wandered by 8%; with them, two tries were 0.1% apart.
-export const COUNTED_NODE_FLAGS = ['--single-threaded', '--predictable-gc-schedule']
+// And with fixed seeds: V8 draws its hash seed at random on every start, and both what deriving the
+// hash secrets from it costs (a search for primes: 3.7 to 13.7 million instructions in one start)
+// and how often property names collide in V8's hash tables follow the draw; that alone moved a
+// 20,000-event difference by up to 1.5%. `node -e 1` counts within 500 instructions of 510 million
+// with the seeds fixed, within 2.7 million without. The same seed for every library: one layout of
+// the hash tables, the same for all.
+export const COUNTED_NODE_FLAGS = ['--single-threaded', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1']
 
 const VALGRIND_ARGS = ['--tool=cachegrind', '--cache-sim=no', '--smc-check=all-non-file', '--quiet']
 
