@@ -159,6 +159,16 @@ test('http --measure instructions needs --rate: one line, exit 2, before anythin
   assert.match(rate.stderr, /rate/)
 })
 
+test('http --measure instructions sends one request at a time unless --connections says otherwise; a timed load keeps 10', { skip: valgrindSkip }, async () => {
+  const { parseHttpOptions } = await import('../src/api/http.js')
+  const counted = await parseHttpOptions({ lib: 'none', rate: '100', measure: 'instructions' })
+  assert.equal(counted.load.connections, 1)
+  const asked = await parseHttpOptions({ lib: 'none', rate: '100', measure: 'instructions', connections: '4' })
+  assert.equal(asked.load.connections, 4)
+  const timed = await parseHttpOptions({ lib: 'none', rate: '100' })
+  assert.equal(timed.load.connections, 10)
+})
+
 test('At a glance names the fewest instructions per event for counted cells, with ties, and says they were not timed', async () => {
   const { glanceSection } = await import('../src/report/glance.js')
   const { summarize } = await import('../src/results/model.js')

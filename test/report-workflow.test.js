@@ -38,7 +38,7 @@ test('the results workflow: every scenario on one runner from one commit, every 
   assert.doesNotMatch(text, /strategy:|matrix:|--shard|log-bench merge/, 'one runner runs every scenario')
   assert.equal((text.match(/^\s+runs-on:/gm) ?? []).length, 1, 'one job')
   for (const args of runs) assert.ok(fs.existsSync(path.join(ROOT, args[args.indexOf('--scenario') + 1])), `${args[args.indexOf('--scenario') + 1]} exists`)
-  assert.match(text, /apt-get install -y -q rsyslog/, 'rsyslog is installed on the runner')
+  assert.match(text, /apt-get install -y -q rsyslog valgrind/, 'rsyslog and valgrind (the HTTP page\'s counted group) are installed on the runner')
   assert.deepEqual(report.slice(1), ['--pages', 'results/pages.json'])
   const written = runs.map((args) => args[args.indexOf('--out') + 1])
   assert.match(text, new RegExp(`git add -f ${written.map((f) => f.replace('.', '\\.')).join(' ')}\\n`), 'the commit step adds every results file')

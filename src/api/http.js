@@ -7,7 +7,7 @@ import { BASELINE } from '../results/http-summary.js'
 import { lockResults } from '../results/lock.js'
 import { collectEnv, libVersionsOf } from '../results/env.js'
 import { defaultOutput, outputFile, refuseToReplace, temporaryDirectory } from './validate.js'
-import { HTTP_OPTIONS } from './option-tables.js'
+import { COUNTED_CONNECTIONS, DEFAULT_CONNECTIONS, HTTP_OPTIONS } from './option-tables.js'
 import { argvFromApi, commandLine, signalOption, parseOptions } from './options.js'
 import { parseOrder } from './order-options.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
@@ -50,7 +50,11 @@ export async function parseHttpOptions (argv, installs = {}) {
     load: {
       durationSeconds: given.duration,
       warmupSeconds: given.warmup,
-      connections: given.connections,
+      // Counted: one connection unless told otherwise. Over several, how many requests arrive
+      // together (and are read, parsed and answered in one turn of the event loop) follows the
+      // simulator's pace, and the count per request with it: 0.3-0.6% from run to run over one
+      // connection at 100 requests/s, 1.8-6% over 10 (docs/costs.md).
+      connections: given.connections ?? (given.measure === 'instructions' ? COUNTED_CONNECTIONS : DEFAULT_CONNECTIONS),
       pipelining: given.pipelining,
       // An open-loop load is another measurement than a closed loop; a closed-loop record has no rate.
       ...(given.rate ? { rate: given.rate } : {})

@@ -22,6 +22,9 @@ export const MAX_RATE = 100_000_000
 export const MAX_RECEIVER_RATE = 10_000_000_000
 export const MAX_RECEIVER_STALL_MS = 600_000
 const MAX_HTTP_RATE = 1_000_000
+// http's load: 10 connections; counted (--measure instructions), one request at a time.
+export const DEFAULT_CONNECTIONS = 10
+export const COUNTED_CONNECTIONS = 1
 export const SYSLOG_SINKS = ['embedded', 'rsyslog']
 const EVENTS_LIMIT = { max: MAX_EVENTS, why: ' (the verifier keeps one bit per event: 128 MiB per worker at the limit)' }
 // Events per worker: what `run` logs and what `sink` expects by default.
@@ -95,10 +98,10 @@ export const HTTP_OPTIONS = [
   { name: 'middleware', type: 'boolean', scenario: 'middleware', describe: 'log each request with the library\'s own express request logger (pino-http, express-winston, log4js connectLogger) instead of the route; each library\'s route at 0 logs per request runs beside them as the control (nothing logged: its verdicts against none are the machine\'s noise)' },
   { name: 'duration', seconds: {}, default: '10', scenario: 'duration', describe: 'seconds of measured load per run' },
   { name: 'warmup', seconds: { allowZero: true }, default: '1', scenario: 'warmup', describe: 'seconds of load before the measured run (discarded; 0 for none)' },
-  { name: 'connections', int: { max: 10_000 }, default: '10', scenario: 'connections', describe: 'concurrent autocannon connections' },
+  { name: 'connections', int: { max: 10_000 }, scenario: 'connections', defaultText: `${DEFAULT_CONNECTIONS}; ${COUNTED_CONNECTIONS} under --measure instructions`, describe: 'concurrent autocannon connections' },
   { name: 'pipelining', int: { max: 1000 }, default: '1', scenario: 'pipelining', describe: 'requests pipelined per connection' },
   { name: 'rate', int: { max: MAX_HTTP_RATE, why: ' (requests per second, all connections together)' }, scenario: 'rate', defaultText: 'none: as fast as the server answers', describe: 'an open-loop load at this many requests per second in all (autocannon\'s overallRate), below what the server can serve: the server\'s CPU time and instructions per request are then its work per request, not the machine\'s speed of the moment' },
-  { name: 'measure', values: MEASURES, default: DEFAULT_MEASURE, scenario: 'measure', describe: 'time: requests/s, latency and the server\'s CPU time per request; instructions: the server workers under a CPU simulator (valgrind) or hardware counters (perf), instructions per request from the difference of a run of --rate × --duration requests and one of twice as many (needs --rate, at a rate the server keeps up with under the simulator: 25 gave the steadiest counts here, with --warmup 4); no times' },
+  { name: 'measure', values: MEASURES, default: DEFAULT_MEASURE, scenario: 'measure', describe: 'time: requests/s, latency and the server\'s CPU time per request; instructions: the server workers under a CPU simulator (valgrind) or hardware counters (perf), instructions per request from the difference of a run of --rate × --duration requests and one of twice as many (needs --rate), sent over one connection unless --connections says otherwise: one request at a time, each served alone, so that the count does not follow how the requests happened to bunch up; no times' },
   { name: 'runs', int: { max: MAX_RUNS }, default: '5', scenario: 'runs', describe: 'runs per cell, each in fresh processes. 5 is the fewest with which a comparison can read faster or slower' },
   { name: 'server-cpus', scenario: 'serverCpus', one: true, defaultText: 'all but the load\'s', describe: 'CPUs for the server\'s workers, as taskset -c lists them (e.g. 1 or 2-7)' },
   { name: 'load-cpus', scenario: 'loadCpus', one: true, defaultText: 'a quarter of the CPUs, at least one; with 2 CPUs: CPU 0', describe: 'CPUs for autocannon, log-bench\'s primary and the receiving end, disjoint from --server-cpus' },
