@@ -13,15 +13,27 @@ const drawnLibs = (libs, summaries) => libs.filter((lib) => summaries.some((s) =
 // A bar's whisker: the 95% interval of its median (from 2 runs on), as the run charts draw it.
 const interval = (d) => (d?.n > 1 ? [d.ciLow, d.ciHigh] : null)
 const highestOf = (datasets) => Math.max(0, ...datasets.flatMap((d) => d.errorBars.map((range) => range?.[1] ?? 0)))
-const whiskers = (summaries) => `whiskers: the interval of the median (${coverageRange(summaries.map((s) => s.reqPerSec?.ciCoverage).filter((c) => c != null))} coverage)`
+const whiskers = (summaries, field = 'reqPerSec') => `whiskers: the interval of the median (${coverageRange(summaries.map((s) => s[field]?.ciCoverage).filter((c) => c != null))} coverage)`
 
-// Requests per second per library, one group of bars per (logs per request × size) cell.
-export function requestsChart (group, conditions) {
+// What a table's bars show: requests per second under a closed loop; at a fixed rate (--rate), where
+// every library serves the same requests per second, the server's CPU time per request; counted
+// (--measure instructions), its instructions per request (the same basis as the table's verdicts:
+// basisOf in http-glance.js).
+export function costOf (group) {
+  if (group.measure === 'instructions') return { field: 'instructionsPerRequest', name: 'instructions', title: 'server instructions per request', axis: 'server instructions per request (median of the runs)', better: 'lower is better' }
+  if (group.rate != null) return { field: 'serverCpuUsPerRequest', name: 'cpu', title: 'server CPU µs per request', axis: 'server CPU µs per request (median of the runs)', better: 'lower is better' }
+  return { field: 'reqPerSec', name: 'requests', title: 'requests per second', axis: 'requests per second (median of the runs)', better: 'higher is better' }
+}
+
+// One bar per library for each (logs per request × size) cell, of the group's measure (costOf).
+export function costChart (group, conditions) {
+  const cost = costOf(group)
   const libs = drawnLibs(group.libs, group.cells.flatMap((c) => c.summary))
   const datasets = libs.map((lib) => {
-    const figures = group.cells.map((c) => c.summary.find((s) => libraryName(s) === lib)?.reqPerSec)
+    const figures = group.cells.map((c) => c.summary.find((s) => libraryName(s) === lib)?.[cost.field])
     return { label: lib, backgroundColor: colourOf(lib, libs), data: figures.map((d) => d?.median ?? null), errorBars: figures.map(interval) }
   })
+  const summaries = group.cells.flatMap((c) => c.summary)
   return {
     width: 1100,
     height: 560,
@@ -32,10 +44,10 @@ export function requestsChart (group, conditions) {
         datasets
       },
       options: {
-        plugins: titles(`${group.title}: requests per second, per library`, [[group.loadLabel, whiskers(group.cells.flatMap((c) => c.summary)), 'higher is better'].join(' · '), conditions]),
+        plugins: titles(`${group.title}: ${cost.title}, per library`, [[group.loadLabel, whiskers(summaries, cost.field), cost.better].join(' · '), conditions]),
         scales: {
           x: { title: axisTitle(group.mode === 'middleware' ? 'payload size' : 'logs per request × payload size'), ticks: { maxRotation: 0 } },
-          y: { beginAtZero: true, suggestedMax: highestOf(datasets), title: axisTitle('requests per second (median of the runs)') }
+          y: { beginAtZero: true, suggestedMax: highestOf(datasets), title: axisTitle(cost.axis) }
         }
       }
     }
@@ -60,7 +72,7 @@ export function latencyChart (group, cell, conditions) {
         datasets
       },
       options: {
-        plugins: titles(`${group.title}, ${cell.shortLabel}: latency percentiles, per library`, [[group.loadLabel, whiskers(cell.summary), 'lower is better'].join(' · '), conditions]),
+        plugins: titles(`${group.title}, ${cell.shortLabel}: latency percentiles, per library`, [[group.loadLabel, whiskers(cell.summary, 'latencyP50Ms'), 'lower is better'].join(' · '), conditions]),
         scales: {
           x: { title: axisTitle('percentile') },
           y: { beginAtZero: true, suggestedMax: highestOf(datasets), title: axisTitle('latency (ms, median of the runs)') }

@@ -262,6 +262,32 @@ export function controlsByTable (summary) {
   return new Map([...entriesByTable(summary)].map(([key, entries]) => [key, controlOf(entries)]))
 }
 
+// The Summary's sentence for each counted table (--measure instructions): its control, and where
+// that reads `same`, what each library's logging costs per request against none at each number of
+// logs and size, with the verdict. The rest of the Summary reads the closed-loop tables.
+export function countedSentences (runs) {
+  const counted = runs.filter((r) => runTypeName(r) === 'http' && r.measure === 'instructions')
+  const out = []
+  for (const entries of entriesByTable(summarizeHttp(counted)).values()) {
+    const control = controlOf(entries)
+    const where = `The server's instructions per request against no logging (${tableTitle(entries[0])})`
+    if (!control.measured) {
+      out.push(`${where}: no 0-logs control was measured, so its differences are not findings.`)
+      continue
+    }
+    const controls = control.cells.map((s) => `${s.lib} ${formatChange(versusNone(s), { interval: true })}`).join(', ')
+    if (!control.passed) {
+      const why = control.failing.length || control.unclear.length ? 'did not read same for every library' : 'had too few runs to tell libraries apart'
+      out.push(`${where}: the control (0 logs per request) ${why} (${controls}), so its differences are not findings.`)
+      continue
+    }
+    const costs = entries.filter((s) => s.mode === 'route' && s.logsPerRequest > 0 && s.lib !== BASELINE && s.okRuns > 0 && versusNone(s)?.ratio != null)
+      .map((s) => `${s.lib} at ${s.logsPerRequest} × ${s.size} characters ${formatChange(versusNone(s), { interval: true })}`)
+    out.push(`${where}: the control (0 logs per request) reads same (${controls})${costs.length ? `; logging costs ${costs.join(', ')}` : ''}.`)
+  }
+  return out
+}
+
 export const httpGlanceSection = {
   name: 'http-glance',
   types: ['http'],

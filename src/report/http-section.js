@@ -3,7 +3,7 @@ import { LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
 import { cellKey } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
 import { chartFile } from './charts.js'
-import { latencyChart, requestsChart } from './http-charts.js'
+import { costChart, costOf, latencyChart } from './http-charts.js'
 import { controlsByTable, tableOf } from './http-glance.js'
 import { cellTitle, comparisonTable, httpCells, latencyTable, medianRuns, requestsTable } from './http-tables.js'
 import { cpuLabel, libraryName, transportTitle, unique } from './labels.js'
@@ -42,9 +42,11 @@ function groupsOf (cells, runs) {
         mode: cell.mode,
         transport: cell.transport,
         cpus: cell.cpus,
+        rate: cell.rate,
+        measure: cell.measure,
         // A fixed rate (--rate) or a counted load is another table of the same transport and workers: said in its title.
         title: `HTTP ${cell.mode === 'middleware' ? 'request loggers' : 'route logging'}${loadTitle(cell)}, ${transportTitle(cell.transport)}, ${cpuLabel(cell.cpus)}`,
-        loadLabel: `${values('durationSeconds')} s after ${values('warmupSeconds')} s warm-up, ${values('connections')} connections, pipelining ${values('pipelining')}`,
+        loadLabel: `${values('durationSeconds')} s after ${values('warmupSeconds')} s warm-up, ${values('connections')} connection${values('connections') === '1' ? '' : 's'}, pipelining ${values('pipelining')}`,
         libs: unique(ofGroup.map(libraryName)),
         cells: []
       })
@@ -62,6 +64,13 @@ function controlNote (control) {
   return 'The control (0 logs per request) had too few runs to tell libraries apart: the differences below were not checked against the machine\'s noise and are not findings.'
 }
 
+// What the section's _vs none_ columns are, and which of them its verdicts and chart rest on.
+function versusNoneText (group) {
+  if (group.measure === 'instructions') return '_vs none_ is the change in the server\'s instructions per request against the same app without logging, counted under the simulator (no times were taken)'
+  if (group.rate != null) return '_vs none_ is the change in requests per second against the same app without logging, which a fixed rate holds about equal; _CPU vs none_, the change in the server\'s CPU µs per request, is what the chart and the verdicts under At a glance rest on'
+  return '_vs none_ is the change in requests per second against the same app without logging'
+}
+
 export const httpSection = {
   name: 'http',
   types: ['http'],
@@ -70,6 +79,8 @@ export const httpSection = {
     '- _Latency_ (2.5% … 99%, p50, p99): percentiles of the response time of every request of a run, as autocannon measures it (from sending the request to the end of the answer); a cell\'s p50 and p99 are medians over its runs.',
     '- _vs none_: a library against `none`, the same app without a logger, under the same load in the same session: the change of the median in percent, its interval (with its coverage where the runs cannot reach 95%), and the verdict. `faster` or `slower` only when the runs differ (two-sided Mann–Whitney test, p < 0.05) and the whole interval lies beyond ±2%; `same` only when the whole interval lies within ±2%; `unclear` otherwise (the runs cannot tell). For requests per second `slower` means fewer; for p99 latency, higher. The statistics are those of `log-bench compare`.',
     '- _Control_: at 0 logs per request the route logs nothing, so every library must read `same` against `none`. Where one does not, the machine\'s noise was as large as what the table would show: the page says so instead of publishing its differences.',
+    '- _CPU µs/request_: the server\'s CPU time (every worker, user and system) over the requests it served. Under a fixed rate (a table titled with its requests/s) every library serves the same requests per second, so that table\'s chart, control and verdicts rest on it.',
+    '- _Instructions/request_ (a table titled "instructions counted"): the server\'s user-space instructions per request under a CPU simulator (valgrind), from a run of N requests and one of 2N sent one at a time, the same on any machine; its verdicts against `none` read `same` only within ±1%. No times were taken in those runs. Method and limits: docs/costs.md in the log-bench repository.',
     '- _Loop delay p99_: how late the server\'s event loop ran under load, the p99 of the server worker with the highest (Node\'s `monitorEventLoopDelay`), median over the runs.',
     '- _Drop_: the share of logged events that never arrived intact at the receiving end (every event carries its worker and sequence number and is checked there).',
     '- The seed\'s Latency and Req/Sec tables show, for each library, its run with the median requests per second.'
@@ -91,18 +102,20 @@ export const httpSection = {
       blocks.push({ heading: group.title })
       const control = controls.get(tableOf(group.cells[0].runs[0]))
       if (!control.passed) blocks.push(`> ${controlNote(control)}`)
+      const cost = costOf(group)
       blocks.push(`An express server ${group.mode === 'middleware' ? 'logging every request through the library\'s own request logger' : 'whose route logs N events of S characters per request'}, ` +
-        `under autocannon load (${group.loadLabel}). _vs none_ is the change in requests per second against the same app without logging; ` +
+        `under autocannon load (${group.loadLabel}${group.rate != null ? `, at most ${group.rate.toLocaleString('en-US')} requests/s in all` : ''}). ${versusNoneText(group)}; ` +
         '_Drop_ is the share of logged events that never arrived intact at the receiving end.')
-      const requests = { file: chartFile(...dir, `${group.mode}-requests`), ...requestsChart(group, ctx.conditions) }
-      charts.push(requests)
-      blocks.push(ctx.image(requests.file, `${group.title}: requests per second per library`))
+      const chart = { file: chartFile(...dir, `${group.mode}-${cost.name}`), ...costChart(group, ctx.conditions) }
+      charts.push(chart)
+      blocks.push(ctx.image(chart.file, `${group.title}: ${cost.title} per library`))
       for (const cell of group.cells) {
         blocks.push({ heading: cellTitle(cell), level: 3 })
         // Counted runs (--measure instructions) took no times: no latency or requests/s tables.
         if (cell.runs.some((r) => r.ok && r.reqPerSec)) blocks.push(latencyTable(medianRuns(cell.runs)), requestsTable(medianRuns(cell.runs)))
         blocks.push(comparisonTable(cell.summary))
-        if (cell.summary.some((s) => s.okRuns > 0)) {
+        // Latency is a time: a counted cell has none to draw.
+        if (cell.measure !== 'instructions' && cell.summary.some((s) => s.okRuns > 0)) {
           const tag = cell.mode === 'middleware' ? `${cell.size}c` : `${cell.logsPerRequest}x${cell.size}c`
           const latency = { file: chartFile(...dir, `${cell.mode}-latency-${tag}`), ...latencyChart(group, cell, ctx.conditions) }
           charts.push(latency)

@@ -6,6 +6,7 @@ import { palette, translucent } from './colours.js'
 import { escapeMarkdown, findAnomalies } from './anomalies.js'
 import { formatCount, formatMs, formatPct, formatRatio, libraryName, transportTitle, unique } from './labels.js'
 import { figureColumns } from './table.js'
+import { countedSentences } from './http-glance.js'
 
 // `## Summary`, the first section of a page: a few plain sentences made from the findings that
 // survive their statistics, one headline chart and a short findings table with each library as a
@@ -118,7 +119,11 @@ function bestName (group) {
 
 export function summarySection (dataset, ctx) {
   const found = findings(dataset)
-  if (!found.groups.length) return { blocks: [], charts: [] }
+  if (!found.groups.length) {
+    // Only counted http tables: their sentences alone.
+    const counted = countedSentences(dataset.runs)
+    return { blocks: counted.length ? [{ heading: 'Summary' }, paragraph(counted.join(' '))] : [], charts: [] }
+  }
   const anomalies = findAnomalies(dataset)
   const chart = { file: chartFile(ctx.summaryChart ?? 'summary'), ...headlineChart(found, ctx.conditions) }
   const blocks = [
@@ -158,7 +163,8 @@ function sentences ({ measure, groups, runsPerCell }, anomalies, dataset) {
     out.push(`${lossy.length} cell${lossy.length > 1 ? 's' : ''} lost events, most ${shown.join(', ')}${lossy.length > 3 ? ` and ${lossy.length - 3} more` : ''}: a cell that lost events is never named ${measure.best}, and its bar is drawn pale and marked "lossy".`)
   }
   if (anomalies.length) out.push(`${anomalies.length} pattern${anomalies.length > 1 ? 's' : ''} in the runs ${anomalies.length > 1 ? 'are' : 'is'} explained under Anomalies below.`)
-  return out.slice(0, 6)
+  // What the counted tables (the same on any machine) say, whatever the closed loop could not.
+  return [...out.slice(0, 6), ...countedSentences(dataset.runs)]
 }
 
 // Sentences with names from the results in them: escaped on the page, as they are in the terminal.
