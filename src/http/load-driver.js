@@ -20,7 +20,9 @@ const request = {
 }
 
 try {
-  if (config.warmupSeconds > 0) await autocannon({ ...request, duration: config.warmupSeconds })
+  // Counted runs warm up by a number of requests (warmupAmount), like their measured part.
+  if (config.warmupAmount) await autocannon({ ...request, amount: config.warmupAmount })
+  else if (config.warmupSeconds > 0 && config.warmupAmount == null) await autocannon({ ...request, duration: config.warmupSeconds })
   process.send({ type: 'measuring' })
   // A counted run (--measure instructions) asks for a number of requests: a simulated server takes
   // longer than --duration to serve them, and the count's difference must be of known requests.
