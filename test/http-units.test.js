@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import { describe, it } from 'node:test'
 import { createApp, createEventSource } from '../src/http/app.js'
-import { loadFigures } from '../src/http/load.js'
+import { loadFigures, startLoad } from '../src/http/load.js'
 import { summarizeHttp } from '../src/results/http-summary.js'
 import { Verifier } from '../src/sinks/verifier.js'
 
@@ -56,6 +56,27 @@ describe('the app under load', () => {
     await withServer(createApp({ events, log: null, requestLogger }), (base) => fetch(`${base}/logging`))
     await new Promise((resolve) => setImmediate(resolve))
     assert.deepEqual(seen, ['w0 0: Hello, '])
+  })
+})
+
+describe('the load', () => {
+  it('a counted run\'s warm-up is a number of requests, not seconds: each run serves exactly warm-up + amount', async () => {
+    let served = 0
+    const server = http.createServer((req, res) => { served++; req.resume(); req.on('end', () => res.end('ok')) })
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      let measuredFrom = null
+      const began = Date.now()
+      const load = startLoad({ url: `http://127.0.0.1:${server.address().port}/logging`, body: '{}', durationSeconds: 1, warmupSeconds: 30, connections: 1, pipelining: 1, rate: 500, amount: 40, warmupAmount: 25, onMeasuring () { measuredFrom = served } })
+      const figures = await load.result
+      assert.equal(measuredFrom, 25, 'the warm-up sent 25 requests')
+      assert.equal(figures.requests, 40)
+      assert.equal(served, 65)
+      assert.ok(Date.now() - began < 20_000, 'the 30 s of --warmup were not waited for')
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
   })
 })
 
