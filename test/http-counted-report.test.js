@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { httpSection } from '../src/report/http-section.js'
 import { summarySection } from '../src/report/summary.js'
-import { countedSentences } from '../src/report/http-glance.js'
+import { countedSentences, httpGlanceSection } from '../src/report/http-glance.js'
 import { markdownBlocks } from '../src/report/table.js'
 
 // Counted http records (--measure instructions) as `http` writes them, with what the report reads:
@@ -91,6 +91,13 @@ describe('counted http tables (--measure instructions) on a page', () => {
     const noisy = countedSentences(records({ factor: (lib, logs) => (logs === 0 && lib === 'winston' ? 1.03 : costs(lib, logs)) }))
     assert.match(noisy[0], /the control \(0 logs per request\) did not read same for every library \(.*winston \+[23]\.\d%.*\), so its differences are not findings\.$/)
     assert.doesNotMatch(noisy[0], /logging costs/)
+    // Nor is a counted control's difference called the machine's noise: a count does not follow its speed.
+    const page = markdownBlocks(httpSection.render(dataset(records({ factor: (lib, logs) => (logs === 0 && lib === 'winston' ? 1.03 : costs(lib, logs)) })), ctx).blocks)
+    assert.match(page, /a count does not follow the machine's speed/)
+    assert.doesNotMatch(page, /noise in this session/)
+    const glance = markdownBlocks(httpGlanceSection.render(dataset(records({ factor: (lib, logs) => (logs === 0 && lib === 'winston' ? 1.03 : costs(lib, logs)) }))).blocks)
+    assert.match(glance, /\*\*The control reads a difference\.\*\* winston at 20 chars \(\+[23]\.\d%/)
+    assert.doesNotMatch(glance, /Too noisy/)
     const few = countedSentences(records({ runs: 3, factor: costs }))
     assert.match(few[0], /had too few runs to tell libraries apart/)
   })

@@ -244,6 +244,9 @@ function whyNotPublished (control, entries) {
   if (!control.failing.length) {
     return [strong('Too few runs for the control.'), ` With ${runsLine(entries)}, no difference could reach p < ${DEFAULT_ALPHA} (that takes at least 4 runs of each library and of `, code('none'), '), so ', code('same'), ' in the control says nothing about the machine\'s noise and the differences of this table are not published as findings.' + tail]
   }
+  if (entries[0]?.measure === 'instructions') {
+    return [strong('The control reads a difference.'), ` ${control.failing.map((s) => `${s.lib} at ${s.size} chars (${changeCell(s, { interval: true })})`).join(', ')} ${control.failing.length > 1 ? 'differ' : 'differs'} from `, code('none'), ' although nothing is logged. A count does not follow the machine\'s speed: either having the library in the server changes what every request costs (its code and objects beside express\'s), or its count varies from run to run (see the spread of its runs below). Either way this table cannot tell the cost of logging apart from it, so its differences are not published as findings.' + tail]
+  }
   return [strong('Too noisy for this table.'), ` ${control.failing.map((s) => `${s.lib} at ${s.size} chars (${changeCell(s, { interval: true })})`).join(', ')} ${control.failing.length > 1 ? 'differ' : 'differs'} from `, code('none'), ' although nothing is logged: on this machine, in this session, the noise was as large as the differences the table would show, so its differences are not published as findings.' + tail]
 }
 

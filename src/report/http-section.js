@@ -57,7 +57,8 @@ function groupsOf (cells, runs) {
 }
 
 // Why a table's differences are not findings (see At a glance).
-function controlNote (control) {
+function controlNote (control, counted) {
+  if (counted && control.failing.length) return 'The control (0 logs per request) did not read `same` for every library: a count does not follow the machine\'s speed, so the differences below include what a library costs per request when it logs nothing (or its runs\' spread), and are not findings.'
   if (!control.measured) return 'No control (0 logs per request) was measured with this table: its differences were not checked against the machine\'s noise and are not findings.'
   if (control.failing.length) return 'The control (0 logs per request) did not read `same` for every library: the differences below are within the machine\'s noise in this session, not findings.'
   if (control.unclear?.length) return 'The control (0 logs per request) read `unclear` for some library: its intervals were too wide to rule out differences as large as those below, which are therefore not findings.'
@@ -101,7 +102,7 @@ export const httpSection = {
       const dir = ['http', group.transport, `${group.cpus}cpu`, ...(dirs.get(base) === 1 ? [] : [String(dirs.get(base))])]
       blocks.push({ heading: group.title })
       const control = controls.get(tableOf(group.cells[0].runs[0]))
-      if (!control.passed) blocks.push(`> ${controlNote(control)}`)
+      if (!control.passed) blocks.push(`> ${controlNote(control, group.measure === 'instructions')}`)
       const cost = costOf(group)
       blocks.push(`An express server ${group.mode === 'middleware' ? 'logging every request through the library\'s own request logger' : 'whose route logs N events of S characters per request'}, ` +
         `under autocannon load (${group.loadLabel}${group.rate != null ? `, at most ${group.rate.toLocaleString('en-US')} requests/s in all` : ''}). ${versusNoneText(group)}; ` +
