@@ -108,7 +108,7 @@ export function comparisonTable (summary) {
 }
 
 // Counted runs: the server's instructions per request with the change against none and its verdict
-// (±1% noise), and the requests and events that were counted. No time is shown: none was taken.
+// (±3% noise), and the requests and events that were counted. No time is shown: none was taken.
 function countedTable (summary) {
   const columns = figureColumns(['Library', 'Runs', 'Instructions/request', 'vs none', 'Method', 'Events logged', 'Received', 'Drop', 'Errors'])
   const rows = summary.map((s) => {
