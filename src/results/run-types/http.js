@@ -7,10 +7,9 @@ import { RUN_TYPE } from './run.js'
 // The `http` type (log-bench http): an express server that logs, under autocannon load.
 
 // Counted instructions per request have a noise threshold of their own, wider than per event's ±1%:
-// a counted server's run of 300 more requests holds one major collection more or less from run to
-// run, and its count per request moves in steps of about 1.3% with it (none at 0 logs: 1,278,532 to
-// 1,278,836 in three runs, 1,294,845 and 1,295,916 in two; docs/costs.md). ±1% would read identical
-// code `unclear` however many runs it had.
+// a counted server's count per request over 300 more requests moves in steps of about 1.3% from run
+// to run (none at 0 logs: 1,278,532 to 1,278,836 in three runs, 1,294,845 and 1,295,916 in two;
+// docs/costs.md). ±1% would read identical code `unclear` however many runs it had.
 export const REQUEST_INSTRUCTIONS_NOISE = 0.03
 
 // The library every http cell is compared with: the same app without logging.
