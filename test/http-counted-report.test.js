@@ -88,7 +88,7 @@ describe('counted http tables (--measure instructions) on a page', () => {
     assert.match(markdown, /^## Summary\n\nThe server's instructions per request/)
   })
 
-  it('judges instructions per request with their own ±3%: a step of 1.3%, as a counted server's runs make, reads same, 6% slower', () => {
+  it('judges instructions per request with their own ±3%: a step of 1.3%, as a counted server\'s runs make, reads same, 6% slower', () => {
     const summary = summarizeHttp(records({ factor: (lib, logs) => (logs === 0 ? (lib === 'pino' ? 1.013 : 1) : costs(lib, logs)) }))
     const entry = (lib, logs) => summary.find((s) => s.lib === lib && s.logsPerRequest === logs)
     assert.equal(entry('pino', 0).instructionsPerRequestVsBaseline.verdict, 'same')
