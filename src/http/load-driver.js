@@ -20,9 +20,10 @@ const request = {
 }
 
 try {
-  // Counted runs warm up by a number of requests (warmupAmount), like their measured part.
-  if (config.warmupAmount) await autocannon({ ...request, amount: config.warmupAmount })
-  else if (config.warmupSeconds > 0 && config.warmupAmount == null) await autocannon({ ...request, duration: config.warmupSeconds })
+  // Counted runs warm up by a number of requests (warmupAmount), like their measured part; the others
+  // for --warmup seconds. 0 of either: no warm-up.
+  const warmup = config.warmupAmount != null ? { amount: config.warmupAmount } : { duration: config.warmupSeconds }
+  if (warmup.amount > 0 || warmup.duration > 0) await autocannon({ ...request, ...warmup })
   process.send({ type: 'measuring' })
   // A counted run (--measure instructions) asks for a number of requests: a simulated server takes
   // longer than --duration to serve them, and the count's difference must be of known requests.

@@ -2,6 +2,7 @@ import { axisTitle, titles } from './charts.js'
 import { BASELINE } from '../results/http-summary.js'
 import { palette } from './colours.js'
 import { coverageRange, libraryName } from './labels.js'
+import { basisOf } from './http-glance.js'
 
 // Chart.js configurations for `http` results: what to draw. Rendering is charts.js's job.
 
@@ -15,25 +16,29 @@ const interval = (d) => (d?.n > 1 ? [d.ciLow, d.ciHigh] : null)
 const highestOf = (datasets) => Math.max(0, ...datasets.flatMap((d) => d.errorBars.map((range) => range?.[1] ?? 0)))
 const whiskers = (summaries, field = 'reqPerSec') => `whiskers: the interval of the median (${coverageRange(summaries.map((s) => s[field]?.ciCoverage).filter((c) => c != null))} coverage)`
 
-// What a table's bars show: requests per second under a closed loop; at a fixed rate (--rate), where
-// every library serves the same requests per second, the server's CPU time per request; counted
-// (--measure instructions), its instructions per request (the same basis as the table's verdicts:
-// basisOf in http-glance.js).
+// What a table's bars show: the figure its verdicts rest on (basisOf in http-glance.js), requests
+// per second under a closed loop, the server's CPU time per request at a fixed rate (--rate), its
+// instructions per request when counted; name is the chart file's, title the words for it.
+const CHARTED = {
+  reqPerSec: { name: 'requests', title: 'requests per second' },
+  serverCpuUsPerRequest: { name: 'cpu', title: 'server CPU µs per request' },
+  instructionsPerRequest: { name: 'instructions', title: 'server instructions per request' }
+}
+
 export function costOf (group) {
-  if (group.measure === 'instructions') return { field: 'instructionsPerRequest', name: 'instructions', title: 'server instructions per request', axis: 'server instructions per request (median of the runs)', better: 'lower is better' }
-  if (group.rate != null) return { field: 'serverCpuUsPerRequest', name: 'cpu', title: 'server CPU µs per request', axis: 'server CPU µs per request (median of the runs)', better: 'lower is better' }
-  return { field: 'reqPerSec', name: 'requests', title: 'requests per second', axis: 'requests per second (median of the runs)', better: 'higher is better' }
+  const { field, better } = basisOf(group)
+  return { field, ...CHARTED[field], better: `${better} is better` }
 }
 
 // One bar per library for each (logs per request × size) cell, of the group's measure (costOf).
 export function costChart (group, conditions) {
   const cost = costOf(group)
-  const libs = drawnLibs(group.libs, group.cells.flatMap((c) => c.summary))
+  const summaries = group.cells.flatMap((c) => c.summary)
+  const libs = drawnLibs(group.libs, summaries)
   const datasets = libs.map((lib) => {
     const figures = group.cells.map((c) => c.summary.find((s) => libraryName(s) === lib)?.[cost.field])
     return { label: lib, backgroundColor: colourOf(lib, libs), data: figures.map((d) => d?.median ?? null), errorBars: figures.map(interval) }
   })
-  const summaries = group.cells.flatMap((c) => c.summary)
   return {
     width: 1100,
     height: 560,
@@ -47,7 +52,7 @@ export function costChart (group, conditions) {
         plugins: titles(`${group.title}: ${cost.title}, per library`, [[group.loadLabel, whiskers(summaries, cost.field), cost.better].join(' · '), conditions]),
         scales: {
           x: { title: axisTitle(group.mode === 'middleware' ? 'payload size' : 'logs per request × payload size'), ticks: { maxRotation: 0 } },
-          y: { beginAtZero: true, suggestedMax: highestOf(datasets), title: axisTitle(cost.axis) }
+          y: { beginAtZero: true, suggestedMax: highestOf(datasets), title: axisTitle(`${cost.title} (median of the runs)`) }
         }
       }
     }

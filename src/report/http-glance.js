@@ -19,11 +19,13 @@ export const tableOf = (record) => cellKey(record, { except: [...LIBRARY_DIMENSI
 // rate (--rate), where every library serves the same requests per second, the server's CPU time per
 // request; in a counted cell (--measure instructions) its instructions per request (no times were
 // taken there). comparison: the summary's entry against none; value: a run's figure; better: which
-// way is cheaper; unit: the words for the figure, where it is not requests/s.
+// way is cheaper; unit: the words for the figure, where it is not requests/s; field: the summary
+// entry's figure (median and interval) that a chart draws. entry may also be a section's group of
+// cells (it has their measure and rate).
 export function basisOf (entry) {
-  if (entry.measure === 'instructions') return { comparison: entry.instructionsPerRequestVsBaseline, value: (r) => r.instructionsPerRequest, better: 'lower', unit: 'instructions/request' }
-  if (entry.rate != null) return { comparison: entry.cpuPerRequestVsBaseline, value: (r) => r.serverCpuUsPerRequest, better: 'lower', unit: 'server CPU µs/request' }
-  return { comparison: entry.throughputVsBaseline, value: (r) => r.reqPerSec?.mean, better: 'higher', unit: null }
+  if (entry.measure === 'instructions') return { comparison: entry.instructionsPerRequestVsBaseline, value: (r) => r.instructionsPerRequest, better: 'lower', unit: 'instructions/request', field: 'instructionsPerRequest' }
+  if (entry.rate != null) return { comparison: entry.cpuPerRequestVsBaseline, value: (r) => r.serverCpuUsPerRequest, better: 'lower', unit: 'server CPU µs/request', field: 'serverCpuUsPerRequest' }
+  return { comparison: entry.throughputVsBaseline, value: (r) => r.reqPerSec?.mean, better: 'higher', unit: null, field: 'reqPerSec' }
 }
 const versusNone = (entry) => basisOf(entry).comparison
 
@@ -244,10 +246,11 @@ function whyNotPublished (control, entries) {
   if (!control.failing.length) {
     return [strong('Too few runs for the control.'), ` With ${runsLine(entries)}, no difference could reach p < ${DEFAULT_ALPHA} (that takes at least 4 runs of each library and of `, code('none'), '), so ', code('same'), ' in the control says nothing about the machine\'s noise and the differences of this table are not published as findings.' + tail]
   }
+  const differ = ` ${control.failing.map((s) => `${s.lib} at ${s.size} chars (${changeCell(s, { interval: true })})`).join(', ')} ${control.failing.length > 1 ? 'differ' : 'differs'} from `
   if (entries[0]?.measure === 'instructions') {
-    return [strong('The control reads a difference.'), ` ${control.failing.map((s) => `${s.lib} at ${s.size} chars (${changeCell(s, { interval: true })})`).join(', ')} ${control.failing.length > 1 ? 'differ' : 'differs'} from `, code('none'), ' although nothing is logged. A count does not follow the machine\'s speed: either having the library in the server changes what every request costs (its code and objects beside express\'s), or its count varies from run to run (see the spread of its runs below). Either way this table cannot tell the cost of logging apart from it, so its differences are not published as findings.' + tail]
+    return [strong('The control reads a difference.'), differ, code('none'), ' although nothing is logged. A count does not follow the machine\'s speed: either having the library in the server changes what every request costs (its code and objects beside express\'s), or its count varies from run to run (see the spread of its runs below). Either way this table cannot tell the cost of logging apart from it, so its differences are not published as findings.' + tail]
   }
-  return [strong('Too noisy for this table.'), ` ${control.failing.map((s) => `${s.lib} at ${s.size} chars (${changeCell(s, { interval: true })})`).join(', ')} ${control.failing.length > 1 ? 'differ' : 'differs'} from `, code('none'), ' although nothing is logged: on this machine, in this session, the noise was as large as the differences the table would show, so its differences are not published as findings.' + tail]
+  return [strong('Too noisy for this table.'), differ, code('none'), ' although nothing is logged: on this machine, in this session, the noise was as large as the differences the table would show, so its differences are not published as findings.' + tail]
 }
 
 // The summary entries of each table, in the order the tables first appear.

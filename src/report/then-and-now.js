@@ -97,7 +97,7 @@ export const thenAndNowSection = {
                   : separated.some(([was]) => was === then[0]) ? 'changed' : 'changed below the first place'
           // A library that lost events is marked: its time is that of a job not done whole.
           const lossy = (lib) => {
-            const drop = ours(both.find((c) => c.lib === lib)).dropRate?.mean
+            const drop = ours(byLib(lib)).dropRate?.mean
             return drop > 0 ? `${lib} (${formatPct(drop)} lost)` : lib
           }
           findings.push([transportTitle(transport), cpuLabel(cpus), word, ordering(then), ordering(now.map(lossy)), verdict])
