@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { runCli, leftovers, readJson, tmpDir } from './helpers.js'
-import { countingRuntime, instructionsMethod, onPath, readCount } from '../src/engine/instructions.js'
+import { countingRuntime, instructionsMethod, onPath, readCompilerCount, readCount } from '../src/engine/instructions.js'
 import { compareWithBaseline } from '../src/report/compare.js'
 import { cellKey } from '../src/results/model.js'
 import { UsageError } from '../src/errors.js'
@@ -65,6 +65,28 @@ test('the counters\' outputs are read, and a missing or empty one is the run\'s 
   fs.writeFileSync(perf, '<not supported>,,instructions:u,0,100.00,,\n')
   assert.throws(() => readCount({ method: 'perf' }, perf), /no instruction count/)
   assert.throws(() => readCount({ method: 'valgrind' }, path.join(dir, 'absent')), /count was not written/)
+})
+
+test('V8\'s compilers are counted apart from cachegrind\'s per-function counts; perf cannot tell them apart', () => {
+  const dir = tmpDir()
+  const cg = path.join(dir, 'cg.out')
+  fs.writeFileSync(cg, [
+    'desc: I1 cache: 32768 B', 'cmd: node worker.js', 'events: Ir',
+    'fl=???', 'fn=Builtins_LoadIC', '0 1000',
+    'fl=/usr/bin/node', 'fn=v8::internal::compiler::GraphReducer::ReduceTop()', '0 300', '12 45',
+    'fn=void v8::internal::maglev::Graph::Print()', '0 5',
+    'fn=std::_Rb_tree_iterator<v8::internal::compiler::LiveRange*> std::_Rb_tree<v8::internal::compiler::LiveRange*>::find()', '0 7',
+    'fn=v8::internal::baseline::BaselineCompiler::VisitBytecodes()', '0 11',
+    'fn=v8::internal::Compiler::Compile()', '0 2000',
+    'fn=v8::internal::Heap::CollectGarbage()', '0 400',
+    'summary: 3768', ''
+  ].join('\n'))
+  // TurboFan's two lines, Maglev's, the compiler's std:: containers and Sparkplug's; not the
+  // driver that decides to compile (v8::internal::Compiler), the collector nor the builtins.
+  assert.equal(readCompilerCount({ method: 'valgrind' }, cg), 300 + 45 + 5 + 7 + 11)
+  assert.equal(readCount({ method: 'valgrind' }, cg), 3768)
+  assert.equal(readCompilerCount({ method: 'perf' }, cg), null)
+  assert.throws(() => readCompilerCount({ method: 'valgrind' }, path.join(dir, 'absent')), /count was not written/)
 })
 
 test('a counted worker runs Node under the counter with the flags that keep the count stable', () => {
@@ -184,4 +206,26 @@ test('At a glance names the fewest instructions per event for counted cells, wit
   assert.match(text, /tie \(the runs do not separate them\): (pino 30,010, twin 30,015|twin 30,015, pino 30,010)/)
   assert.doesNotMatch(text, /hash/)
   assert.match(text, /counted, not timed/)
+})
+
+test('http --measure instructions: a small counted run records instructions per request with V8\'s compilers counted apart, and no times', { skip: valgrindSkip, timeout: 300_000 }, async () => {
+  const dir = tmpDir()
+  const out = path.join(dir, 'counted-http.json')
+  const { code, stderr, stdout, tag } = await runCli(['http', '--lib', 'none', '--logs-per-request', '0', '--rate', '50', '--duration', '1', '--warmup', '0', '--runs', '1', '--measure', 'instructions', '--out', out, '--quiet'], { timeoutMs: 280_000 })
+  assert.equal(code, 0, stderr)
+  assert.deepEqual(leftovers(tag), [])
+  const [run] = readJson(out).runs
+  assert.equal(run.ok, true, run.error)
+  assert.equal(run.measure, 'instructions')
+  assert.equal(run.instructionsMethod, 'valgrind')
+  // 50 more requests in the second run, each answered by the server (it counts them itself).
+  assert.equal(run.countedRequests, 50)
+  // An express request costs hundreds of thousands of instructions, not a handful nor billions.
+  assert.ok(run.instructionsPerRequest > 1e5 && run.instructionsPerRequest < 1e8, `instructionsPerRequest ${run.instructionsPerRequest}`)
+  // A server this young is still compiling: V8's compilers ran in the window, and were taken out.
+  assert.ok(run.compilerInstructionsPerRequest > 0 && run.compilerInstructionsPerRequest < 1e8, `compilerInstructionsPerRequest ${run.compilerInstructionsPerRequest}`)
+  for (const field of ['reqPerSec', 'latencyMs', 'serverCpuUsPerRequest', 'eventLoopDelayNs']) assert.equal(run[field], null, `${field} is a time under the simulator`)
+  assert.equal('instructions' in run, false)
+  assert.equal('compilerInstructions' in run, false)
+  assert.match(stdout, /V8 compilers\/request/)
 })

@@ -71,6 +71,12 @@ export function countingRuntime (runtime, counter, outFile) {
   return { name: 'node', label: runtime?.label ?? 'node', execPath: counter.tool, execArgv: [...toolArgs, node, ...nodeArgs] }
 }
 
+// V8's optimizing and baseline compilers (TurboFan, Maglev, Sparkplug): a function whose demangled
+// name mentions one of their namespaces runs only while code is compiled (std:: containers
+// instantiated for the compiler's types included). The C library's functions they call (memset,
+// malloc) are not told apart: cachegrind keeps no call graph.
+const COMPILER_FUNCTION = /v8::internal::(?:compiler|maglev|baseline)::/
+
 // The count a finished counted process left in outFile.
 export function readCount (counter, outFile) {
   let text
@@ -82,4 +88,35 @@ export function readCount (counter, outFile) {
   const match = counter.method === 'valgrind' ? /^summary: (\d+)/m.exec(text) : /^(\d+),[^,]*,instructions/m.exec(text)
   if (!match) throw new RunFailure(`the ${counter.method} output holds no instruction count`)
   return Number(match[1])
+}
+
+// How many of the instructions in outFile V8's compilers executed (COMPILER_FUNCTION), from
+// cachegrind's per-function counts ("fn=<name>" then "<line> <count>" lines); null for perf, which
+// counts the process as one number.
+export function readCompilerCount (counter, outFile) {
+  if (counter.method !== 'valgrind') return null
+  let text
+  try {
+    text = fs.readFileSync(outFile, 'utf8')
+  } catch (err) {
+    throw new RunFailure(`the ${counter.method} count was not written (${err.code ?? err.message}): did the worker end normally?`)
+  }
+  let compiler = false
+  let total = 0
+  let start = 0
+  while (start < text.length) {
+    let end = text.indexOf('\n', start)
+    if (end === -1) end = text.length
+    if (text.startsWith('fn=', start)) compiler = COMPILER_FUNCTION.test(text.slice(start + 3, end))
+    else if (compiler) {
+      const code = text.charCodeAt(start)
+      if (code >= 48 && code <= 57) {
+        // "<line> <Ir> [<other events>…]": the first count is the instructions.
+        const fields = text.slice(start, end).split(' ')
+        if (fields.length > 1) total += Number(fields[1])
+      }
+    }
+    start = end + 1
+  }
+  return total
 }

@@ -106,5 +106,6 @@ function describeHttpRun (record) {
 }
 
 function describeCountedHttpRun (record) {
-  return `${Math.round(record.instructionsPerRequest).toLocaleString('en-US')} server instructions per request (${record.instructionsMethod}, ${record.countedRequests} requests counted), events ${record.received ?? '?'}/${record.sent}`
+  const compiler = record.compilerInstructionsPerRequest == null ? '' : ` + ${Math.round(record.compilerInstructionsPerRequest).toLocaleString('en-US')} in V8's compilers`
+  return `${Math.round(record.instructionsPerRequest).toLocaleString('en-US')} server instructions per request${compiler} (${record.instructionsMethod}, ${record.countedRequests} requests counted), events ${record.received ?? '?'}/${record.sent}`
 }

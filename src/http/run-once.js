@@ -86,7 +86,7 @@ async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, s
       // The server's CPU time (user and system, every worker) over the requests autocannon completed
       // while it was measured: its work per request, where requests/s is also the machine's speed.
       serverCpuUsPerRequest: figures.requests > 0 ? ((closed.cpuUserMs + closed.cpuSystemMs) * 1000) / figures.requests : null,
-      ...(counter ? { instructions: closed.instructions, served: closed.served } : {}),
+      ...(counter ? { instructions: closed.instructions, compilerInstructions: closed.compilerInstructions, served: closed.served } : {}),
       maxRssBytes: closed.maxRssBytes,
       eventLoopDelayNs: closed.eventLoopDelayNs,
       totalRssPeakBytes: sample.peakRssBytes || null,

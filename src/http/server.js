@@ -5,7 +5,7 @@ import { MESSAGES } from '../engine/messages.js'
 import { endTagged, newRunTag, TAG_VARIABLE } from '../engine/leftovers.js'
 import { worstLoopDelay } from '../engine/costs.js'
 import { ServerFailure } from '../errors.js'
-import { countingRuntime, readCount } from '../engine/instructions.js'
+import { countingRuntime, readCompilerCount, readCount } from '../engine/instructions.js'
 
 const SERVER_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server-worker.js')
 const PHASES = { uncaught: 'serving requests (uncaught error)' }
@@ -74,7 +74,9 @@ export function startServer ({ libName, adapterFile, libDir = null, libVersion =
         eventLoopDelayNs: worstLoopDelay(closed.map((c) => c.eventLoopDelayNs ?? null)),
         maxRssBytes: Math.max(...closed.map((c) => c.maxRssBytes)),
         // Each worker's count, once it has exited (the counter writes it at the exit).
-        instructions: counter ? entries.reduce((total, e) => total + readCount(counter, countFile(countDir, e.workerId)), 0) : null
+        instructions: counter ? entries.reduce((total, e) => total + readCount(counter, countFile(countDir, e.workerId)), 0) : null,
+        // Of those, V8's compilers' (null where the counter cannot tell them apart: perf).
+        compilerInstructions: counter ? sumOrNull(entries.map((e) => readCompilerCount(counter, countFile(countDir, e.workerId)))) : null
       }
     },
     // Processes the adapter started in the server workers, still running: ended, and named.
@@ -85,3 +87,5 @@ export function startServer ({ libName, adapterFile, libDir = null, libVersion =
     }
   }
 }
+
+const sumOrNull = (values) => (values.some((v) => v == null) ? null : values.reduce((a, b) => a + b, 0))

@@ -108,16 +108,18 @@ export function comparisonTable (summary) {
 }
 
 // Counted runs: the server's instructions per request with the change against none and its verdict
-// (±3% noise), and the requests and events that were counted. No time is shown: none was taken.
+// (±3% noise), what V8's compilers executed beside it (counted apart, not in the comparison), and
+// the requests and events that were counted. No time is shown: none was taken.
 function countedTable (summary) {
-  const columns = figureColumns(['Library', 'Runs', 'Instructions/request', 'vs none', 'Method', 'Events logged', 'Received', 'Drop', 'Errors'])
+  const columns = figureColumns(['Library', 'Runs', 'Instructions/request', 'vs none', 'V8 compilers/request', 'Method', 'Events logged', 'Received', 'Drop', 'Errors'])
   const rows = summary.map((s) => {
-    if (!s.instructionsPerRequest) return [libraryName(s), String(s.runs), s.status, '', '', '', '', '', shortError(s.errors[0])]
+    if (!s.instructionsPerRequest) return [libraryName(s), String(s.runs), s.status, '', '', '', '', '', '', shortError(s.errors[0])]
     return [
       s.middleware ? `${libraryName(s)} (${s.middleware})` : libraryName(s),
       String(s.okRuns),
       withInterval(s.instructionsPerRequest, (v) => formatNumber(v)),
       s.lib === 'none' ? 'baseline' : formatChange(s.instructionsPerRequestVsBaseline, { interval: true }),
+      s.compilerInstructionsPerRequest ? formatNumber(s.compilerInstructionsPerRequest.median) : 'n/a',
       s.instructionsMethod ?? '',
       formatNumber(s.sent?.median),
       s.received ? formatNumber(s.received.median) : 'n/a',

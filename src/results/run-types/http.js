@@ -38,6 +38,8 @@ const MEASURES = [
   // where requests/s also measures the machine's speed of the moment.
   { field: 'serverCpuUsPerRequest', unit: 'µs', better: 'lower', summary: true, compare: 'speed', title: 'server CPU µs per request' },
   { field: 'instructionsPerRequest', unit: 'instructions', better: 'lower', summary: true, compare: 'speed', noise: REQUEST_INSTRUCTIONS_NOISE, title: 'server instructions per request' },
+  // What V8's compilers executed per request, counted apart (valgrind only): shown, not compared.
+  { field: 'compilerInstructionsPerRequest', unit: 'instructions', better: 'lower', summary: true },
   // The server's event-loop delay under load: the p99 of its worker with the highest, in ms.
   { field: 'eventLoopDelayP99Ms', unit: 'ms', better: 'lower', summary: true, value: (r) => (r.eventLoopDelayNs?.p99 == null ? null : r.eventLoopDelayNs.p99 / 1e6) },
   { field: 'maxRssBytes', unit: 'bytes', better: null, summary: true },
