@@ -36,6 +36,7 @@ function counted ({ lib, logs, run, instructions }) {
     latencyMs: null,
     serverCpuUsPerRequest: null,
     instructionsPerRequest: instructions,
+    compilerInstructionsPerRequest: 380_000,
     countedRequests: 300,
     sent: lib === 'none' ? 0 : 300 * logs,
     received: lib === 'none' ? 0 : 300 * logs,
@@ -70,6 +71,9 @@ describe('counted http tables (--measure instructions) on a page', () => {
     assert.match(markdown, /1 connection, pipelining 1, at most 100 requests\/s in all/)
     assert.match(markdown, /_vs none_ is the change in the server's instructions per request/)
     assert.doesNotMatch(markdown, /latency percentiles/)
+    // V8's compilers, counted apart, are shown beside the count and never compared.
+    assert.match(markdown, /\| V8 compilers\/request \|/)
+    assert.match(markdown, /\| +380,000 \| valgrind \|/)
   })
 
   it('a fixed-rate timed table draws the server\'s CPU µs per request', () => {
@@ -107,6 +111,7 @@ describe('counted http tables (--measure instructions) on a page', () => {
     assert.doesNotMatch(page, /noise in this session/)
     const glance = markdownBlocks(httpGlanceSection.render(dataset(records({ factor: (lib, logs) => (logs === 0 && lib === 'winston' ? 1.06 : costs(lib, logs)) }))).blocks)
     assert.match(glance, /\*\*The control reads a difference\.\*\* winston at 20 chars \(\+[56]\.\d%/)
+    assert.match(glance, /after 1 s warm-up, 1 connection\. /)
     assert.doesNotMatch(glance, /Too noisy/)
     const few = countedSentences(records({ runs: 3, factor: costs }))
     assert.match(few[0], /had too few runs to tell libraries apart/)

@@ -176,7 +176,7 @@ function glanceBlocks (entries, runs) {
   const control = controlOf(entries)
   const load = entries[0]
   const busy = serverBusy(route)
-  out.push({ text: `${runsLine(entries)}${orderLine(runs)}, each ${load.durationSeconds} s of load after ${load.warmupSeconds} s warm-up, ${load.connections} connections. ${placementLine(runs)}` })
+  out.push({ text: `${runsLine(entries)}${orderLine(runs)}, each ${load.durationSeconds} s of load after ${load.warmupSeconds} s warm-up, ${load.connections} connection${load.connections === 1 ? '' : 's'}. ${placementLine(runs)}` })
 
   if (busy) out.push({ text: busy })
   if (control.measured) {
