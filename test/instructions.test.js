@@ -87,6 +87,8 @@ test('V8\'s compilers are counted apart from cachegrind\'s per-function counts; 
   assert.equal(readCount({ method: 'valgrind' }, cg), 3768)
   assert.equal(readCompilerCount({ method: 'perf' }, cg), null)
   assert.throws(() => readCompilerCount({ method: 'valgrind' }, path.join(dir, 'absent')), /count was not written/)
+  fs.writeFileSync(cg, 'events: Ir\nfn=v8::internal::compiler::Pipeline::Run()\n0 many\nsummary: 10\n')
+  assert.throws(() => readCompilerCount({ method: 'valgrind' }, cg), /per-function counts are unreadable/)
 })
 
 test('a counted worker runs Node under the counter with the flags that keep the count stable', () => {

@@ -79,12 +79,7 @@ const COMPILER_FUNCTION = /v8::internal::(?:compiler|maglev|baseline)::/
 
 // The count a finished counted process left in outFile.
 export function readCount (counter, outFile) {
-  let text
-  try {
-    text = fs.readFileSync(outFile, 'utf8')
-  } catch (err) {
-    throw new RunFailure(`the ${counter.method} count was not written (${err.code ?? err.message}): did the worker end normally?`)
-  }
+  const text = countText(counter, outFile)
   const match = counter.method === 'valgrind' ? /^summary: (\d+)/m.exec(text) : /^(\d+),[^,]*,instructions/m.exec(text)
   if (!match) throw new RunFailure(`the ${counter.method} output holds no instruction count`)
   return Number(match[1])
@@ -95,12 +90,7 @@ export function readCount (counter, outFile) {
 // counts the process as one number.
 export function readCompilerCount (counter, outFile) {
   if (counter.method !== 'valgrind') return null
-  let text
-  try {
-    text = fs.readFileSync(outFile, 'utf8')
-  } catch (err) {
-    throw new RunFailure(`the ${counter.method} count was not written (${err.code ?? err.message}): did the worker end normally?`)
-  }
+  const text = countText(counter, outFile)
   let compiler = false
   let total = 0
   let start = 0
@@ -118,5 +108,14 @@ export function readCompilerCount (counter, outFile) {
     }
     start = end + 1
   }
+  if (!Number.isFinite(total)) throw new RunFailure(`the ${counter.method} output's per-function counts are unreadable`)
   return total
+}
+
+function countText (counter, outFile) {
+  try {
+    return fs.readFileSync(outFile, 'utf8')
+  } catch (err) {
+    throw new RunFailure(`the ${counter.method} count was not written (${err.code ?? err.message}): did the worker end normally?`)
+  }
 }
