@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import http from 'node:http'
 import { describe, it } from 'node:test'
 import { createApp, createEventSource } from '../src/http/app.js'
-import { loadFigures, startLoad } from '../src/http/load.js'
+import { loadFigures, startLoad, warmUpOneByOne } from '../src/http/load.js'
 import { summarizeHttp } from '../src/results/http-summary.js'
 import { Verifier } from '../src/sinks/verifier.js'
 
@@ -60,7 +60,7 @@ describe('the app under load', () => {
 })
 
 describe('the load', () => {
-  it('a counted run\'s warm-up is a number of requests, not seconds: each run serves exactly warm-up + amount', async () => {
+  it('a counted run\'s warm-up is a number of requests, not seconds, sent in the same autocannon run as the measured ones: each run serves exactly warm-up + amount', async () => {
     let served = 0
     const server = http.createServer((req, res) => { served++; req.resume(); req.on('end', () => res.end('ok')) })
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -69,10 +69,47 @@ describe('the load', () => {
       const began = Date.now()
       const load = startLoad({ url: `http://127.0.0.1:${server.address().port}/logging`, body: '{}', durationSeconds: 1, warmupSeconds: 30, connections: 1, pipelining: 1, rate: 500, amount: 40, warmupAmount: 25, onMeasuring () { measuredFrom = served } })
       const figures = await load.result
-      assert.equal(measuredFrom, 25, 'the warm-up sent 25 requests')
-      assert.equal(figures.requests, 40)
+      assert.equal(measuredFrom, 0, 'one autocannon run sends the warm-up and the measured requests')
+      assert.equal(figures.requests, 40, 'the warm-up is not in the measured requests')
       assert.equal(served, 65)
       assert.ok(Date.now() - began < 20_000, 'the 30 s of --warmup were not waited for')
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+  it('the counted warm-up sends its requests one at a time over one connection, which the server has closed when it resolves', async () => {
+    let served = 0
+    let connections = 0
+    let closed = 0
+    let inFlight = 0
+    let most = 0
+    const server = http.createServer((req, res) => {
+      served++
+      most = Math.max(most, ++inFlight)
+      req.resume()
+      req.on('end', () => setTimeout(() => { inFlight--; res.end('ok') }, 1))
+    })
+    server.on('connection', (socket) => { connections++; socket.on('close', () => closed++) })
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      await warmUpOneByOne(`http://127.0.0.1:${server.address().port}/logging`, '{}', 30)
+      assert.equal(served, 30)
+      assert.equal(most, 1, 'one request at a time')
+      assert.equal(connections, 1, 'one connection')
+      await new Promise((resolve) => setImmediate(resolve))
+      assert.equal(closed, 1, 'the server closed it after the last request (Connection: close)')
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
+  })
+
+  it('a warm-up request the server refuses is the run\'s failure, with the status', async () => {
+    const server = http.createServer((req, res) => { req.resume(); res.statusCode = 400; res.end('no') })
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      await assert.rejects(warmUpOneByOne(`http://127.0.0.1:${server.address().port}/logging`, '{}', 3), /the server answered 400 to a warm-up request/)
     } finally {
       server.closeAllConnections()
       server.close()

@@ -20,15 +20,17 @@ const request = {
 }
 
 try {
-  // Counted runs warm up by a number of requests (warmupAmount), like their measured part; the others
-  // for --warmup seconds. 0 of either: no warm-up.
-  const warmup = config.warmupAmount != null ? { amount: config.warmupAmount } : { duration: config.warmupSeconds }
-  if (warmup.amount > 0 || warmup.duration > 0) await autocannon({ ...request, ...warmup })
+  // Counted runs (warmupAmount) send their warm-up and their measured requests as one autocannon run
+  // over the same connections: the count is the server's whole life, so a separate warm-up gains
+  // nothing, and the first run's connections closing while the second's opened reached the server
+  // in either order. Timed runs warm up for --warmup seconds, discarded. 0 of either: no warm-up.
+  const counted = config.warmupAmount != null
+  if (!counted && config.warmupSeconds > 0) await autocannon({ ...request, duration: config.warmupSeconds })
   process.send({ type: 'measuring' })
   // A counted run (--measure instructions) asks for a number of requests: a simulated server takes
   // longer than --duration to serve them, and the count's difference must be of known requests.
-  const result = await autocannon({ ...request, ...(config.amount ? { amount: config.amount } : { duration: config.durationSeconds }) })
-  process.send({ type: 'result', result }, () => process.exit(0))
+  const result = await autocannon({ ...request, ...(counted ? { amount: config.warmupAmount + config.amount } : { duration: config.durationSeconds }) })
+  process.send({ type: 'result', result, warmupRequests: counted ? config.warmupAmount : 0 }, () => process.exit(0))
 } catch (err) {
   fail('load', err)
 }

@@ -8,7 +8,7 @@ import { startSampler } from '../engine/sampler.js'
 import { watcher } from '../runner/watcher.js'
 import { RunFailure } from '../errors.js'
 import { HTTP_TYPE } from '../results/run-types/http.js'
-import { startLoad } from './load.js'
+import { startLoad, warmUpOneByOne } from './load.js'
 import { cpusOf, pin, pinPrimary, placementRecord } from './placement.js'
 import { startServer } from './server.js'
 
@@ -18,6 +18,8 @@ import { startServer } from './server.js'
 // Every process started here is gone when this returns. With a placement (src/http/placement.js) this
 // process, and so the receiving end and autocannon, runs on the load's CPUs and the server's workers
 // on theirs; the record says where each one ran.
+const WARM_UP_REQUESTS = 200
+
 export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions = {}, placement = null, counter = null }) {
   let primary
   try {
@@ -55,7 +57,7 @@ async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, s
     const body = JSON.stringify({ logsPerRequest: mode === 'route' ? logsPerRequest : 0, size })
     // Under the simulator the first requests compile the app's code, seconds each: one request at a
     // time until it answers promptly, so that the load finds it warm (both counted runs do the same).
-    if (counter) await guard.race(warmUp(url, body), 'warming the counted server up')
+    if (counter) await guard.race(warmUpOneByOne(url, body, WARM_UP_REQUESTS), 'warming the counted server up')
     loader = startLoad({
       url,
       body,
@@ -107,20 +109,5 @@ async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, s
     await server?.kill()
     await receiver.stop()
     fs.rmSync(dir, { recursive: true, force: true })
-  }
-}
-
-const WARM_UP_REQUESTS = 200
-
-async function warmUp (url, body) {
-  for (let i = 0; i < WARM_UP_REQUESTS; i++) {
-    let response
-    try {
-      response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-    } catch (err) {
-      throw new RunFailure(`a warm-up request to the counted server failed: ${err.cause?.message ?? err.message}`)
-    }
-    if (!response.ok) throw new RunFailure(`the server answered ${response.status} to a warm-up request`)
-    await response.arrayBuffer()
   }
 }
