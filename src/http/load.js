@@ -20,7 +20,7 @@ export function startLoad ({ url, body, durationSeconds, warmupSeconds, connecti
       lastMessage: 'result',
       onMessage (msg) {
         if (msg.type === 'measuring') onMeasuring()
-        else if (msg.type === 'result') resolve(loadFigures(msg.result, msg.warmupRequests))
+        else if (msg.type === 'result') resolve(loadFigures(msg.result, warmupAmount ?? 0))
       },
       onExit (failure, signal, kind) {
         if (failure) reject(new LoadFailure(failure, kind))
@@ -59,12 +59,12 @@ export function loadFigures (result, warmupRequests = 0) {
 // The counted server's warm-up, sent so that the server sees the same events in the same order in
 // every run: one keep-alive connection, one request at a time, the last one asking the server to
 // close it (Connection: close), and the load starts only once that connection is closed. fetch's
-// pool kept its connection open until its 4 s idle timer closed it from the client's side, during
-// the load, at whichever request the simulator's pace had reached: the server's code for a closing
+// pool kept its connection open until an idle timer closed it from the client's side, during the
+// load, at whichever request the simulator's pace had reached: the server's code for a closing
 // socket then ran at a different point of its tiering in each run, and V8 deoptimized and
 // recompiled differently (a winston run counted 154 million instructions more than its twin, in
 // V8's compilers and in the inline caches of code running unoptimized meanwhile).
-export function warmUpOneByOne (url, body, requests) {
+export async function warmUpOneByOne (url, body, requests) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
   const send = (last) => new Promise((resolve, reject) => {
     const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...(last ? { connection: 'close' } : {}) }
@@ -78,11 +78,9 @@ export function warmUpOneByOne (url, body, requests) {
     request.on('error', (err) => reject(new RunFailure(`a warm-up request to the counted server failed: ${err.message}`)))
     request.end(body)
   })
-  return (async () => {
-    try {
-      for (let i = 1; i <= requests; i++) await send(i === requests)
-    } finally {
-      agent.destroy()
-    }
-  })()
+  try {
+    for (let i = 1; i <= requests; i++) await send(i === requests)
+  } finally {
+    agent.destroy()
+  }
 }

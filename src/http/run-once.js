@@ -12,14 +12,15 @@ import { startLoad, warmUpOneByOne } from './load.js'
 import { cpusOf, pin, pinPrimary, placementRecord } from './placement.js'
 import { startServer } from './server.js'
 
+// Requests a counted server answers one at a time before the load (see warmUpOneByOne).
+const WARM_UP_REQUESTS = 200
+
 // One run of one cell in fresh processes: start the server, put it under load (warm-up, then the
 // measured run), stop it, and count at the receiving end every event it logged. A failure of the
 // server, its logger or the load generator becomes { ok: false, error }; only an interrupt throws.
 // Every process started here is gone when this returns. With a placement (src/http/placement.js) this
 // process, and so the receiving end and autocannon, runs on the load's CPUs and the server's workers
 // on theirs; the record says where each one ran.
-const WARM_UP_REQUESTS = 200
-
 export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions = {}, placement = null, counter = null }) {
   let primary
   try {
