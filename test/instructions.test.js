@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { runCli, leftovers, readJson, tmpDir } from './helpers.js'
-import { countingRuntime, instructionsMethod, onPath, readCompilerCount, readCount } from '../src/engine/instructions.js'
+import { COUNTED_NODE_FLAGS, COUNTED_SERVER_NODE_FLAGS, countingRuntime, instructionsMethod, onPath, readCompilerCount, readCount } from '../src/engine/instructions.js'
 import { compareWithBaseline } from '../src/report/compare.js'
 import { cellKey } from '../src/results/model.js'
 import { UsageError } from '../src/errors.js'
@@ -97,6 +97,9 @@ test('a counted worker runs Node under the counter with the flags that keep the 
   assert.deepEqual(runtime.execArgv.slice(-5), ['/opt/node', '--single-threaded', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1'])
   assert.ok(runtime.execArgv.includes('--cachegrind-out-file=/tmp/x.out'))
   assert.ok(runtime.execArgv.includes('--cache-sim=no'))
+  // A counted http server collects as its allocation says, and its old generation once, at its end.
+  const server = countingRuntime({ name: 'node', label: 'node 20', execPath: '/opt/node', execArgv: ['--stack-size=2000'] }, { method: 'valgrind', tool: '/usr/bin/valgrind' }, '/tmp/s.out', COUNTED_SERVER_NODE_FLAGS)
+  assert.deepEqual(server.execArgv.slice(-9), ['/opt/node', ...COUNTED_NODE_FLAGS, '--no-incremental-marking', '--no-minor-gc-task', '--initial-old-space-size=1024', '--stack-size=2000'])
   const perf = countingRuntime(null, { method: 'perf', tool: '/usr/bin/perf' }, '/tmp/p.out')
   assert.deepEqual(perf.execArgv.slice(0, 8), ['stat', '-x,', '-e', 'instructions:u', '-o', '/tmp/p.out', '--', process.execPath])
 })

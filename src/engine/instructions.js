@@ -24,6 +24,20 @@ export const INSTALL_VALGRIND = 'apt-get install valgrind'
 // the hash tables, the same for all.
 export const COUNTED_NODE_FLAGS = ['--single-threaded', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1']
 
+// A counted http server, beside those, collects only as its allocation says, never as the event
+// loop's tasks happen to run: V8's incremental marking goes in steps posted as tasks and keeps the
+// write barrier on while it lasts, and its scavenge task runs when the loop gets to it, so how much of
+// either fell between request N and 2N followed the simulator's pace (marking alone came to 74,000 to
+// 126,000 instructions per request over ten runs of one app). And its old generation is not
+// collected while it serves (its limit 1 GiB from the start) but once, fully, when it stops
+// (collectEverything in src/http/server-worker.js), in the run of N and of 2N requests alike: an
+// atomic mark-compact of the whole heap between request N and 2N, or none, was a step of up to 9% of
+// a request's count. The difference holds what the N more requests left in the old generation, in
+// proportion (docs/costs.md, "Collections that follow allocation"). `run`'s tight loops keep V8's
+// incremental marking and limit: with them pino's counts repeat to a few tenths of a per cent, and an atomic
+// mark-compact in one pass and not the other moved pino-hash's count by 4%.
+export const COUNTED_SERVER_NODE_FLAGS = ['--no-incremental-marking', '--no-minor-gc-task', '--initial-old-space-size=1024']
+
 const VALGRIND_ARGS = ['--tool=cachegrind', '--cache-sim=no', '--smc-check=all-non-file', '--quiet']
 
 // The first executable of that name on PATH, or null.
@@ -62,9 +76,9 @@ export function countingUnsupported (runtime) {
 
 // The runtime a counted worker is forked under (see forkWorker): the counter's binary, which starts
 // Node with the worker file appended, writing its count to outFile.
-export function countingRuntime (runtime, counter, outFile) {
+export function countingRuntime (runtime, counter, outFile, nodeFlags = []) {
   const node = runtime?.execPath ?? process.execPath
-  const nodeArgs = [...COUNTED_NODE_FLAGS, ...(runtime?.execArgv ?? [])]
+  const nodeArgs = [...COUNTED_NODE_FLAGS, ...nodeFlags, ...(runtime?.execArgv ?? [])]
   const toolArgs = counter.method === 'valgrind'
     ? [...VALGRIND_ARGS, `--cachegrind-out-file=${outFile}`]
     : ['stat', '-x,', '-e', 'instructions:u', '-o', outFile, '--']

@@ -5,7 +5,7 @@ import { MESSAGES } from '../engine/messages.js'
 import { endTagged, newRunTag, TAG_VARIABLE } from '../engine/leftovers.js'
 import { worstLoopDelay } from '../engine/costs.js'
 import { ServerFailure } from '../errors.js'
-import { countingRuntime, readCompilerCount, readCount } from '../engine/instructions.js'
+import { COUNTED_SERVER_NODE_FLAGS, countingRuntime, readCompilerCount, readCount } from '../engine/instructions.js'
 
 const SERVER_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server-worker.js')
 const PHASES = { uncaught: 'serving requests (uncaught error)' }
@@ -26,7 +26,7 @@ export function startServer ({ libName, adapterFile, libDir = null, libVersion =
   for (let workerId = 0; workerId < cpus; workerId++) {
     const config = { libName, adapterFile, libDir, libVersion, mode, transport, workerId, port, size, measure: counter ? 'instructions' : 'time', target: receiver.target(workerId) }
     // A receiver may give each worker its own stdout (the console transport's native pipe).
-    const forkedUnder = counter ? countingRuntime(runtime, counter, countFile(countDir, workerId)) : runtime
+    const forkedUnder = counter ? countingRuntime(runtime, counter, countFile(countDir, workerId), COUNTED_SERVER_NODE_FLAGS) : runtime
     const child = forkWorker({ exec: SERVER_WORKER, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime: forkedUnder, env: { [TAG_VARIABLE]: tag } })
     receiver.forked?.(workerId)
     const entry = trackChild(child, {
