@@ -139,7 +139,7 @@ describe('http At a glance: the control first, then the seed\'s grid', () => {
 
   it('gives the control\'s resolution, and says when the server was not the bottleneck', () => {
     const runs = records({ factor: costs })
-    assert.match(render(runs), /Every control cell does; their intervals reach ±\d+%, the resolution of this table/)
+    assert.match(render(runs), /Every control cell does; their intervals reach ±\d+(\.\d)?%, the resolution of this table/)
     assert.doesNotMatch(render(runs), /not the bottleneck/)
     const idle = runs.map((r) => ({ ...r, serverCpuPct: r.lib === 'none' ? 30 : 90 }))
     assert.match(render(idle), /\*\*The server was not the bottleneck\.\*\* Without logging \(`none`\) its workers used at most 30% of their CPU/)

@@ -62,7 +62,9 @@ const canTell = (comparison) => smallestMannWhitneyP(comparison.nBaseline, compa
 // table smaller than that is one the machine's noise could also have made.
 function resolution (control) {
   const widest = Math.max(...control.cells.map(versusNone).map((c) => Math.max(1 - c.ciLow, c.ciHigh - 1)))
-  return `their intervals reach ±${(widest * 100).toFixed(0)}%, the resolution of this table: a change smaller than that is one the machine's noise could make too.`
+  // Under 10%, one decimal: a counted control's ±0.4% is not ±0%.
+  const percent = widest * 100
+  return `their intervals reach ±${percent < 10 ? percent.toFixed(1) : percent.toFixed(0)}%, the resolution of this table: a change smaller than that is one the machine's noise could make too.`
 }
 
 // Whether the server was what limited requests per second: the CPU its workers used under load in

@@ -9,7 +9,10 @@ import { RUN_TYPE } from './run.js'
 // Counted instructions per request have a noise threshold of their own, wider than per event's ±1%:
 // a counted server's count per request over 300 more requests moves in steps of about 1.3% from run
 // to run (none at 0 logs: 1,278,532 to 1,278,836 in three runs, 1,294,845 and 1,295,916 in two;
-// docs/costs.md). ±1% would read identical code `unclear` however many runs it had.
+// docs/costs.md). ±1% would read identical code `unclear` however many runs it had. Since a counted
+// server collects garbage as its allocation says (docs/costs.md, "Collections that follow
+// allocation") its count repeats to under 1% (0.07–0.61% per cell); the threshold stays until
+// more than one session has measured that.
 export const REQUEST_INSTRUCTIONS_NOISE = 0.03
 
 // The library every http cell is compared with: the same app without logging.
