@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { nativePipeReader } from '../src/sinks/pipe.js'
@@ -150,10 +151,25 @@ describe('--dir', () => {
 // An rsyslog the user runs (in Docker, say) with log-bench's docker/rsyslog.conf, its output shared
 // through a volume: --syslog-output counts what it wrote. Here the same configuration runs locally,
 // on free loopback ports, and is treated as external.
+// docker/rsyslog.conf listens on one port number for UDP and TCP: one free for both (a UDP port the OS
+// calls free may be another test's TCP port at that moment, and rsyslogd then cannot bind it).
+async function freeUdpAndTcpPort () {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await freePort('udp')
+    const free = await new Promise((resolve) => {
+      const server = net.createServer()
+      server.once('error', () => resolve(false))
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
+    })
+    if (free) return port
+  }
+  throw new Error('no port free for both UDP and TCP on 127.0.0.1 in 50 tries')
+}
+
 describe('--syslog-output: an external rsyslog from docker/rsyslog.conf', { skip: rsyslogSkip }, () => {
   it('counts every event from its output file, ignoring what was there before the run', async () => {
     const dir = tmpDir()
-    const port = await freePort('udp')
+    const port = await freeUdpAndTcpPort()
     const configText = fs.readFileSync(path.join(ROOT, 'docker', 'rsyslog.conf'), 'utf8')
       .replaceAll('/var/log/logbench', dir)
       .replaceAll('/var/spool/rsyslog', dir)

@@ -264,12 +264,14 @@ describe('the HTML page in headless chromium', { skip: chromiumSkip }, () => {
       assert.equal(await visibleMarks(), before)
 
       // Sorting: a figures column ascending (a click), then descending (Enter on the focused header).
-      // The first table whose first right-aligned column holds 3 figures or more (the summary's findings may hold words).
+      // The first table whose first right-aligned column holds 3 figures or more, not all the same
+      // (the summary's findings may hold words; a latency column may read "1 ms" in every row).
       const sortable = await page.evaluateHandle(() => [...document.querySelectorAll('main table')].find((table) => {
         const i = [...table.tHead.rows[0].cells].findIndex((th) => th.classList.contains('r'))
-        return i >= 0 && [...table.tBodies[0].rows].filter((row) => /^[+\u2212-]?\d/.test(row.cells[i]?.textContent.trim() ?? '')).length >= 3
+        const figures = [...table.tBodies[0].rows].map((row) => row.cells[i]?.textContent.trim() ?? '').filter((text) => /^[+\u2212-]?\d/.test(text))
+        return i >= 0 && figures.length >= 3 && new Set(figures).size > 1
       }))
-      assert.ok(sortable.asElement(), 'a table of figures with 3 rows or more')
+      assert.ok(sortable.asElement(), 'a table of differing figures with 3 rows or more')
       const column = await sortable.evaluate((table) => [...table.tHead.rows[0].cells].findIndex((th) => th.classList.contains('r')))
       const numbers = () => sortable.evaluate((table, i) => [...table.tBodies[0].rows].map((row) => Number(row.cells[i].textContent.trim().replace(/\u2212/g, '-').replace(/,/g, '').match(/^[+-]?\d+(\.\d+)?/)?.[0])).filter(Number.isFinite), column)
       const header = await sortable.evaluateHandle((table, i) => table.tHead.rows[0].cells[i], column)
