@@ -10,6 +10,8 @@ import { pageBlocks } from '../src/report/markdown.js'
 import { htmlFile, renderHtmlPage } from '../src/report/html.js'
 import { inlineMarkdown, markdownToHtml, safeHref } from '../src/report/html-text.js'
 import { chartFigure } from '../src/report/svg-chart.js'
+import { headlineChart } from '../src/report/summary.js'
+import { libraryColour } from '../src/report/colours.js'
 import { isTable } from '../src/report/table.js'
 
 // report --format html: one self-contained page with the markdown page's tables and its charts as
@@ -116,6 +118,24 @@ describe('the HTML page as text', () => {
     // Near-black (raw) follows the text colour in dark mode.
     assert.match(svg, /<rect [^>]*fill="#000000" class="bar ink-fill">/)
     assert.equal(svg.match(/<button type="button" class="series-toggle"/g).length, 2)
+  })
+
+  it('the headline chart keeps each library\'s colour per bar and in the legend; a lossy bar is pale, outlined and marked', () => {
+    const measure = { title: 'time until done', axis: 'ms', better: 'lower' }
+    const groups = [
+      { label: 'file, 1 worker', cells: [{ name: 'pino', median: 100 }, { name: 'winston', median: 300, lost: 5 }] },
+      { label: 'udp, 1 worker', cells: [{ name: 'pino', median: 120 }, { name: 'winston', median: 200 }] }
+    ]
+    const svg = chartFigure(headlineChart({ measure, groups }, 'conditions'), { id: 'h' })
+    const [pino, winston] = ['pino', 'winston'].map((lib) => libraryColour(lib).toLowerCase())
+    const fills = [...svg.matchAll(/<rect [^>]*fill="(#[0-9a-f]{6})"[^>]*class="bar/gi)].map((m) => m[1].toLowerCase())
+    assert.deepEqual(fills, [pino, pino, winston, winston])
+    assert.doesNotMatch(svg, /#888888/)
+    const swatches = [...svg.matchAll(/<svg class="swatch"[^>]*><rect [^>]*fill="(#[0-9a-f]{6})"/gi)].map((m) => m[1].toLowerCase())
+    assert.deepEqual(swatches, [pino, winston])
+    assert.match(svg, new RegExp(`<rect [^>]*fill="${winston}" fill-opacity="0.25" stroke="${winston}" stroke-width="2" class="bar">`, 'i'))
+    assert.equal(svg.match(/<text class="bar-note"[^>]*>lossy<\/text>/g).length, 1)
+    assert.doesNotMatch(svg, /<[^>]* class="[^"]*"[^>]* class="/)
   })
 
   it('a line chart on logarithmic axes labels ticks through the configuration\'s callback', () => {
@@ -239,6 +259,15 @@ describe('the HTML page in headless chromium', { skip: chromiumSkip }, () => {
         assert.equal(chart.titles, 0, 'every <title> became a tooltip')
         assert.ok(chart.tips > 0)
       }
+
+      // The headline chart is painted by library: as many distinct bar colours as legend entries, no grey fallback.
+      const painted = await page.$eval('figure.chart', (figure) => ({
+        bars: [...new Set([...figure.querySelectorAll('svg.plot .bar')].map((bar) => bar.ownerDocument.defaultView.getComputedStyle(bar).fill))],
+        legend: [...new Set([...figure.querySelectorAll('.swatch rect')].map((rect) => rect.ownerDocument.defaultView.getComputedStyle(rect).fill))]
+      }))
+      assert.ok(painted.legend.length > 1, `the first chart's legend has colours: ${JSON.stringify(painted)}`)
+      assert.equal(painted.bars.length, painted.legend.length, `bars take their library's colour: ${JSON.stringify(painted)}`)
+      assert.ok(!painted.bars.includes('rgb(136, 136, 136)'), 'no bar falls back to grey')
 
       // Hover: the tooltip shows the bar's (or point's) value.
       const mark = await page.$('figure.chart .bar, figure.chart .point')

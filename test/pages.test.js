@@ -58,6 +58,16 @@ async function checkPages (pagesFile, { committedImages }) {
         }
       }
     }
+    if (committedImages) {
+      // Nothing stale: every committed file in a page's image or detail directory is one report writes.
+      const written = new Set(JSON.parse(fs.readFileSync(path.join(dir, pagesFile.replace(/\.json$/, '.written.json')), 'utf8')).files)
+      const walk = (rel) => fs.readdirSync(path.join(ROOT, rel), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(rel, e.name)) : [path.join(rel, e.name).split(path.sep).join('/')]))
+      const dirs = [...new Set(pages.flatMap((p) => [p.images, p.details].filter(Boolean)))].filter((d) => fs.existsSync(path.join(ROOT, d)))
+      const orphans = dirs.flatMap(walk).filter((file) => !written.has(file))
+      assert.deepEqual(orphans, [], `files no page writes (remove them, or run \`log-bench report --pages ${pagesFile}\`, which removes what it wrote before and no longer writes)`)
+      const committedList = fs.readFileSync(path.join(ROOT, pagesFile.replace(/\.json$/, '.written.json')), 'utf8')
+      assert.equal(committedList, fs.readFileSync(path.join(dir, pagesFile.replace(/\.json$/, '.written.json')), 'utf8'), 'the committed list of written files is not what report writes: regenerate the pages')
+    }
     return pages
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
@@ -165,6 +175,41 @@ test('a bad pages file is one line, exit 2, nothing written', async () => {
     assert.equal(notCsv.code, 2)
     assert.match(notCsv.stderr, /pages\[0\]\.csv must be the path of a \.csv file/)
     assert.deepEqual(fs.readdirSync(dir).sort(), ['pages.json', 'seed.json', 'taken'])
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('report --pages removes what it wrote before and no longer writes, and never a file it did not write', async () => {
+  const dir = tmpDir('lb-pages-stale-')
+  try {
+    const copy = (rel) => {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true })
+      fs.copyFileSync(path.join(ROOT, rel), path.join(dir, rel))
+    }
+    const pages = readPages(path.join(ROOT, FIXTURE_PAGES))
+    copy(FIXTURE_PAGES)
+    for (const page of pages) [...page.results, ...(page.reference ? [page.reference] : [])].forEach(copy)
+    const first = await runCli(['report', '--pages', FIXTURE_PAGES], { cwd: dir })
+    assert.equal(first.code, 0, first.stderr)
+    const listFile = path.join(dir, FIXTURE_PAGES.replace(/\.json$/, '.written.json'))
+    const list = JSON.parse(fs.readFileSync(listFile, 'utf8'))
+    const images = pages[0].images
+    // As if an earlier report had written a chart that is gone now; a user's own file sits beside it,
+    // and the list was edited to name a file outside the pages' directories.
+    const stale = `${images}/gone-chart.png`
+    const users = `${images}/my-own.png`
+    fs.writeFileSync(path.join(dir, stale), 'old')
+    fs.writeFileSync(path.join(dir, users), 'mine')
+    fs.writeFileSync(path.join(dir, 'notes.md'), 'keep')
+    fs.writeFileSync(listFile, JSON.stringify({ files: [...list.files, stale, 'notes.md', '../outside.md'] }))
+    const second = await runCli(['report', '--pages', FIXTURE_PAGES], { cwd: dir })
+    assert.equal(second.code, 0, second.stderr)
+    assert.ok(!fs.existsSync(path.join(dir, stale)), 'the chart no page writes any more is removed')
+    assert.match(second.stdout, /removed 1 file an earlier --pages wrote and this one no longer does: .*gone-chart\.png/)
+    assert.equal(fs.readFileSync(path.join(dir, users), 'utf8'), 'mine')
+    assert.equal(fs.readFileSync(path.join(dir, 'notes.md'), 'utf8'), 'keep')
+    assert.deepEqual(JSON.parse(fs.readFileSync(listFile, 'utf8')).files, list.files)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

@@ -4,7 +4,7 @@ import { UsageError } from '../errors.js'
 import { loadDocuments, loadResults, readResultsFile, validateDocument } from '../results/read.js'
 import { removeEmptyTree } from '../results/write.js'
 import { exporterFor } from '../report/exporters.js'
-import { PAGE_FORMATS, readPages, writePages } from '../report/pages.js'
+import { PAGE_FORMATS, readPages, replaceWrittenList, writePages } from '../report/pages.js'
 import { REPORT_OPTIONS } from './option-tables.js'
 import { argvFromApi, givenOptions, optionNamed, parseOption, parseOptions } from './options.js'
 import { filePathText, outputDirectory, outputFile, refuseExisting } from './validate.js'
@@ -82,7 +82,9 @@ function reportPages (argv) {
     if (formats.includes('md')) outputDirectory(page.images, { label: `${argv.pages}: images ${page.images}` })
     for (const file of files) outputFile(file, { label: `${argv.pages}: page ${path.relative(process.cwd(), file)}`, create: true, inputs, notResults: true })
   }
-  return { files: writePages(pages, { checkOutput, formats }), images: path.resolve(pages[0].images) }
+  const files = writePages(pages, { checkOutput, formats })
+  const removed = replaceWrittenList(String(argv.pages), pages, files)
+  return { files, removed, images: path.resolve(pages[0].images) }
 }
 
 // The API: report(results, options) writes what `log-bench report` would: results are results

@@ -15,8 +15,9 @@ export function builder (yargs) {
 }
 
 export async function handler (argv) {
-  const { files, images } = reportFrom(argv, { stream: process.stdout })
+  const { files, images, removed = [] } = reportFrom(argv, { stream: process.stdout })
   summarizeWritten(files, images)
+  if (removed.length) process.stdout.write(`removed ${removed.length} file${removed.length > 1 ? 's' : ''} an earlier --pages wrote and this one no longer does: ${removed.join(', ')}\n`)
 }
 
 function summarizeWritten (written, images) {

@@ -127,6 +127,7 @@ svg.plot .axis-title { font-size: 13px; font-weight: 700 }
 svg.plot .grid { stroke: var(--grid); stroke-width: 1 }
 svg.plot .axis { stroke: var(--muted); stroke-width: 1 }
 svg.plot .whisker { stroke: var(--fg); stroke-width: 1.5; fill: none }
+svg.plot .bar-note { font-size: 11px; font-style: italic }
 svg .ink-fill { fill: var(--fg) }
 svg .ink-stroke { stroke: var(--fg) }
 svg.plot .series.off { display: none }

@@ -8,6 +8,7 @@ import { exporterFor } from './exporters.js'
 import { readReference } from './then-and-now.js'
 import { SECTIONS } from './sections.js'
 import { markdownEscape } from './table.js'
+import { writeFileAtomic } from '../results/write.js'
 
 // Several results pages from several results files, listed in one pages file (results/pages.json):
 //   { "pages": [ { "out": "results/README.md", "results": ["results/seed-article.json"],
@@ -130,4 +131,41 @@ function linkOf (pages, current, exporter) {
     const page = pages.find((p) => path.resolve(p.out) === path.resolve(from, target))
     return page ? relativeLink(path.dirname(fileOf(exporter, current)), fileOf(exporter, page)) + (anchor ?? '') : href
   }
+}
+
+// What --pages wrote last time, listed beside the pages file (results/pages.json →
+// results/pages.written.json), so that the next --pages removes what it no longer writes (a chart of
+// a cell that is gone, a detail page named for an old version) and only that: a file is removed
+// only when the list names it, it lies inside one of the pages' image or detail directories or is a
+// page's own companion, it ends in an extension --pages writes, and it is a regular file.
+const WRITTEN_EXTENSIONS = ['.md', '.html', '.png', '.csv']
+
+export function writtenListOf (pagesFile) {
+  return path.join(path.dirname(pagesFile), `${path.basename(pagesFile, '.json')}.written.json`)
+}
+
+export function replaceWrittenList (pagesFile, pages, written) {
+  const listFile = writtenListOf(pagesFile)
+  const relative = (file) => path.relative(process.cwd(), path.resolve(file)).split(path.sep).join('/')
+  const now = [...new Set(written.map(relative))].sort()
+  let before = []
+  try {
+    const doc = JSON.parse(fs.readFileSync(listFile, 'utf8'))
+    if (Array.isArray(doc?.files)) before = doc.files.filter((f) => typeof f === 'string')
+  } catch {}
+  const roots = pages.flatMap((page) => [page.images, page.details].filter(Boolean)).map((dir) => path.resolve(dir) + path.sep)
+  const ours = (file) => {
+    const at = path.resolve(file)
+    return WRITTEN_EXTENSIONS.includes(path.extname(at)) && roots.some((root) => at.startsWith(root)) && leavesDir(file) === null
+  }
+  const removed = []
+  for (const file of before.filter((f) => !now.includes(f) && ours(f))) {
+    try {
+      if (!fs.lstatSync(file).isFile()) continue
+      fs.unlinkSync(file)
+      removed.push(file)
+    } catch {}
+  }
+  writeFileAtomic(listFile, JSON.stringify({ $comment: 'Every file `log-bench report --pages` wrote from this pages file, so that the next run removes those it no longer writes. Generated: do not edit.', files: now }, null, 2) + '\n')
+  return removed
 }

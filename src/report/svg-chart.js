@@ -38,6 +38,13 @@ function paint (value, fallback = '#888888') {
 
 const fillAttrs = (p, kind = '') => `fill="${p.color}"${p.opacity < 1 ? ` fill-opacity="${p.opacity}"` : ''}${classAttr([kind, p.ink ? 'ink-fill' : ''])}`
 const strokeAttrs = (p, kind = '') => `stroke="${p.color}"${p.opacity < 1 ? ` stroke-opacity="${p.opacity}"` : ''}${classAttr([kind, p.ink ? 'ink-stroke' : ''])}`
+// A bar's fill and, for a cell drawn pale (it lost events), its outline in the library's full colour.
+function barAttrs (fill, outline, width) {
+  const stroke = outline ? ` stroke="${outline.color}" stroke-width="${width}"` : ''
+  return `fill="${fill.color}"${fill.opacity < 1 ? ` fill-opacity="${fill.opacity}"` : ''}${stroke}` +
+    classAttr(['bar', fill.ink ? 'ink-fill' : '', outline?.ink ? 'ink-stroke' : ''])
+}
+
 function classAttr (names) {
   const list = names.filter(Boolean)
   return list.length ? ` class="${list.join(' ')}"` : ''
@@ -121,8 +128,15 @@ export function chartFigure ({ width = 1000, height = 520, config }, { id }) {
     '</figure>'
 }
 
+// A dataset's colour option may be one colour or one per bar (chart.js's scriptable arrays: a
+// lossy cell's bar is paler than its library's); the legend takes the series' own colour.
+const colourAt = (value, i) => (Array.isArray(value) ? value[i] : value)
+
 function legendItem (dataset, index, type) {
-  const colour = paint(type === 'bar' ? dataset.backgroundColor ?? dataset.borderColor : dataset.borderColor ?? dataset.backgroundColor)
+  const single = (value) => (Array.isArray(value) ? undefined : value)
+  const colour = paint(type === 'bar'
+    ? single(dataset.backgroundColor) ?? single(dataset.borderColor) ?? colourAt(dataset.borderColor, 0) ?? colourAt(dataset.backgroundColor, 0)
+    : single(dataset.borderColor) ?? single(dataset.backgroundColor))
   const dash = Array.isArray(dataset.borderDash) && dataset.borderDash.length ? ` stroke-dasharray="${dataset.borderDash.map(Number).join(' ')}"` : ''
   const swatch = type === 'bar'
     ? `<rect x="1" y="1" width="16" height="12" ${fillAttrs({ ...colour, opacity: 1 })}/>`
@@ -190,18 +204,22 @@ function barChart (config, width, height) {
   })
   out.push(`<line class="axis" x1="${box.x0}" y1="${base}" x2="${box.x1}" y2="${base}"/>`, xTitleText(box, xTitle), '</g>')
   datasets.forEach((dataset, index) => {
-    const colour = paint(dataset.backgroundColor ?? dataset.borderColor)
     const bars = []
     ;(dataset.data ?? []).forEach((raw, i) => {
       if (raw == null || !Number.isFinite(Number(raw))) return
       const value = Number(raw)
+      const colour = paint(colourAt(dataset.backgroundColor, i) ?? colourAt(dataset.borderColor, i))
+      const outlineWidth = dataset.borderColor == null ? 0 : Number(colourAt(dataset.borderWidth, i) ?? 0)
+      const outline = outlineWidth > 0 ? paint(colourAt(dataset.borderColor, i)) : null
+      const note = colourAt(dataset.barNotes, i)
       const x = round(box.x0 + band * i + band * 0.1 + slot * index + slot * 0.05)
       const barWidth = round(slot * 0.9)
       const top = Math.min(y(value), base)
       const range = dataset.errorBars?.[i]
       const interval = range && range[0] != null && range[1] != null ? `interval: ${figure(range[0])} – ${figure(range[1])}` : ''
-      bars.push(`<rect x="${x}" y="${top}" width="${barWidth}" height="${round(Math.max(Math.abs(base - y(value)), 0.5))}" ${fillAttrs(colour, 'bar')}>` +
-        tip([textOf(dataset.label), textOf(labels[i]), `${axis.title || 'value'}: ${figure(value)}`, interval]) + '</rect>')
+      bars.push(`<rect x="${x}" y="${top}" width="${barWidth}" height="${round(Math.max(Math.abs(base - y(value)), 0.5))}" ${barAttrs(colour, outline, outlineWidth)}>` +
+        tip([textOf(dataset.label), textOf(labels[i]), `${axis.title || 'value'}: ${figure(value)}`, interval, note ? textOf(note) : '']) + '</rect>')
+      if (note) bars.push(`<text class="bar-note" x="${round(x + barWidth / 2)}" y="${round(top - 4)}" text-anchor="middle">${escapeHtml(textOf(note))}</text>`)
       if (interval) {
         const cx = round(x + barWidth / 2)
         const cap = round(Math.max(2, Math.min(6, barWidth / 4)))
