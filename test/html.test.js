@@ -178,7 +178,7 @@ describe('the HTML page as text', () => {
     assert.match(csv.stderr, /--format csv is not one \(use --format md, html or md,html\)/)
     const result = await runCli(['report', '--pages', 'results/pages.json', '--format', 'html'], { cwd: dir })
     assert.equal(result.code, 0, result.stderr)
-    assert.deepEqual(fs.readdirSync(path.join(dir, 'results')).sort(), ['a.html', 'a.json', 'b.html', 'b.json', 'pages.json'])
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'results')).sort(), ['a.html', 'a.json', 'b.html', 'b.json', 'pages.json', 'pages.written.json'])
     assert.match(fs.readFileSync(path.join(dir, 'results', 'a.html'), 'utf8'), /Pages: <strong>A<\/strong> · <a href="b\.html">B<\/a>/)
     assert.equal(fs.existsSync(path.join(dir, 'images')), false)
   })

@@ -44,6 +44,7 @@ test('the results workflow: every scenario on one runner from one commit, every 
   assert.match(text, new RegExp(`git add -f ${written.map((f) => f.replace('.', '\\.')).join(' ')}\\n`), 'the commit step adds every results file')
   const pages = readPages(path.join(ROOT, 'results', 'pages.json'))
   assert.deepEqual(pages.flatMap((p) => p.results).sort(), [...written].sort(), 'the pages are made from exactly what the runs write')
+  assert.match(text, /git add [^\n]*results\/pages\.written\.json/, 'the commit step adds the list of written files, so the next run removes what it no longer writes')
 
   const dir = tmpDir('lb-workflow-')
   const inDir = (arg) => (arg.startsWith('results/') ? path.join(dir, arg) : arg)

@@ -89,6 +89,11 @@ describe('colours and chart names', () => {
     assert.equal(colours.get('pino@10.4.0'), libraryColour('pino'))
     // A shade keeps the hue: winston's orange darker and lighter, never another library's colour.
     for (const version of ['winston@2.4.7', 'winston@3.19.0']) assert.ok(!['#0072B2', '#009E73', '#CC79A7'].includes(colours.get(version)))
+    // Variants of one library in one chart are told apart too (winston, winston:json, winston:ack).
+    const variants = palette(['winston', 'winston:json', 'winston:ack', 'raw'])
+    assert.equal(new Set(['winston', 'winston:json', 'winston:ack'].map((n) => variants.get(n))).size, 3)
+    assert.equal(variants.get('raw'), libraryColour('raw'))
+    assert.equal(variants.get('winston'), libraryColour('winston'))
   })
 
   it('names chart files readably, without hashes, and never two names alike', () => {

@@ -35,23 +35,35 @@ export function libraryColour (name) {
 }
 
 // The colours of a chart's series: each its library's colour, and where one chart shows several
-// versions of a library, shades of that colour from dark (oldest) to light (newest).
+// series of a library (versions, variants such as winston:json and winston:ack, workloads), shades
+// of that colour: versions from dark (oldest) to light (newest); variants without a version around
+// the library's own colour, which the plain library keeps. One series keeps the library's colour.
 export function palette (names) {
-  const versions = new Map()
-  for (const name of names) {
-    const version = versionOf(name)
-    if (version == null) continue
+  const byLib = new Map()
+  for (const name of new Set(names)) {
     const lib = libraryOf(name)
-    if (!versions.has(lib)) versions.set(lib, new Set())
-    versions.get(lib).add(version)
+    if (!byLib.has(lib)) byLib.set(lib, [])
+    byLib.get(lib).push(name)
   }
-  const order = (a, b) => (semver.valid(a) && semver.valid(b) ? semver.compare(a, b) : a.localeCompare(b))
-  const ranked = new Map([...versions].map(([lib, set]) => [lib, [...set].sort(order)]))
+  const rest = (name) => String(name).replace(/^[^@:\s]+(@[^:\s]+)?/, '')
+  const order = (a, b) => {
+    const [va, vb] = [versionOf(a), versionOf(b)]
+    if (va !== vb) {
+      if (va == null || vb == null) return va == null ? -1 : 1
+      const byVersion = semver.valid(va) && semver.valid(vb) ? semver.compare(va, vb) : va.localeCompare(vb)
+      if (byVersion !== 0) return byVersion
+    }
+    return rest(a).localeCompare(rest(b))
+  }
+  const ranked = new Map([...byLib].map(([lib, list]) => [lib, [...list].sort(order)]))
   return new Map(names.map((name) => {
-    const list = ranked.get(libraryOf(name)) ?? []
-    const version = versionOf(name)
-    if (list.length < 2 || version == null) return [name, libraryColour(name)]
-    return [name, shade(libraryColour(name), -0.45 + 0.9 * list.indexOf(version) / (list.length - 1))]
+    const list = ranked.get(libraryOf(name))
+    if (list.length < 2) return [name, libraryColour(name)]
+    const at = list.indexOf(name)
+    if (list.some((n) => versionOf(n) != null)) return [name, shade(libraryColour(name), -0.45 + 0.9 * at / (list.length - 1))]
+    // Variants without versions: the plain library keeps its colour, the others lighter and darker by turns.
+    const step = 0.4 * Math.ceil(at / 2) / Math.ceil((list.length - 1) / 2)
+    return [name, at === 0 ? libraryColour(name) : shade(libraryColour(name), at % 2 ? step : -step)]
   }))
 }
 
