@@ -76,11 +76,14 @@ const barNotes = {
       meta.data.forEach((bar, i) => {
         const text = dataset.barNotes[i]
         if (!text || bar.y == null || !Number.isFinite(bar.y)) return
+        // Above the bar's whisker where it has one, so that the two do not cross.
+        const high = dataset.errorBars?.[i]?.[1]
+        const whiskerTop = high == null ? bar.y : chart.scales[meta.yAxisID].getPixelForValue(high)
         ctx.save()
         ctx.fillStyle = '#B00020'
         ctx.font = 'bold 11px ' + Chart.defaults.font.family
         ctx.textAlign = 'center'
-        ctx.translate(bar.x, bar.y - 4)
+        ctx.translate(bar.x, Math.min(bar.y, whiskerTop) - 4)
         ctx.rotate(-Math.PI / 2)
         ctx.textAlign = 'left'
         ctx.textBaseline = 'middle'

@@ -1,6 +1,6 @@
 import { cellKey, comparisonGroupKey, dimensionValue, ofType } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
-import { compareRuns, median } from '../stats.js'
+import { compareRuns, median, medianInterval } from '../stats.js'
 import { axisTitle, chartFile, titles } from './charts.js'
 import { palette, translucent } from './colours.js'
 import { escapeMarkdown, findAnomalies } from './anomalies.js'
@@ -211,7 +211,13 @@ export function headlineChart ({ measure, groups }, conditions) {
       borderColor: colours.get(name),
       borderWidth: cells.map((c) => (c?.lost > 0 ? 2 : 0)),
       data: cells.map((c) => c?.median ?? null),
-      barNotes: cells.map((c) => (c?.lost > 0 ? 'lossy' : null))
+      // The median's interval over the runs (its coverage is the findings table's).
+      errorBars: cells.map((c) => {
+        if (!c?.values?.length) return null
+        const { low, high } = medianInterval(c.values)
+        return low == null ? null : [low, high]
+      }),
+      barNotes: cells.map((c) => (c?.lost > 0 ? `lossy ${formatPct(c.lost)}` : null))
     }
   })
   // What every comparison shares (10,000 events, no stall) is said once under the title, not under each group.
@@ -225,7 +231,10 @@ export function headlineChart ({ measure, groups }, conditions) {
     const own = list.filter((part) => !shared.includes(part))
     return (own.length ? own : list).flatMap((part) => wrapWords(part, fit))
   })
-  const notes = [['median of each cell\'s runs', ...(shared.length ? [shared.join(', ')] : []), measure.better === 'lower' ? 'lower is better' : 'higher is better', log ? `log axis (the bars span ${Math.round(span)}×)` : 'linear axis', 'pale bars marked "lossy": the cell lost events'].join(' · '), conditions]
+  // Headroom above the highest whisker for a "lossy" note (about 70 px of rotated text).
+  const top = Math.max(...datasets.flatMap((d) => [...d.data, ...d.errorBars.map((range) => range?.[1])]).filter((v) => v > 0))
+  const noted = datasets.some((d) => d.barNotes.some(Boolean))
+  const notes = [['median of each cell\'s runs', ...(shared.length ? [shared.join(', ')] : []), measure.better === 'lower' ? 'lower is better' : 'higher is better', log ? `log axis (the bars span ${Math.round(span)}×)` : 'linear axis'].join(' · '), ['whiskers: the median\'s interval', ...(noted ? ['pale bars marked "lossy": the share of events the cell lost'] : [])].join(' · '), conditions]
   return {
     width,
     height: 560,
@@ -238,7 +247,7 @@ export function headlineChart ({ measure, groups }, conditions) {
         plugins: titles(`${measure.title[0].toUpperCase()}${measure.title.slice(1)} per library`, notes),
         scales: {
           x: { ticks: { maxRotation: 0, autoSkip: false } },
-          y: log ? { type: 'logarithmic', title: axisTitle(`${measure.axis}, log scale`), ticks: { callback: logTick } } : { beginAtZero: true, title: axisTitle(measure.axis) }
+          y: log ? { type: 'logarithmic', max: top * (noted ? 4 : 1.2), title: axisTitle(`${measure.axis}, log scale`), ticks: { callback: logTick } } : { beginAtZero: true, suggestedMax: top * (noted ? 1.35 : 1.05), title: axisTitle(measure.axis) }
         }
       }
     }

@@ -219,7 +219,9 @@ function barChart (config, width, height) {
       const interval = range && range[0] != null && range[1] != null ? `interval: ${figure(range[0])} – ${figure(range[1])}` : ''
       bars.push(`<rect x="${x}" y="${top}" width="${barWidth}" height="${round(Math.max(Math.abs(base - y(value)), 0.5))}" ${barAttrs(colour, outline, outlineWidth)}>` +
         tip([textOf(dataset.label), textOf(labels[i]), `${axis.title || 'value'}: ${figure(value)}`, interval, note ? textOf(note) : '']) + '</rect>')
-      if (note) bars.push(`<text class="bar-note" x="${round(x + barWidth / 2)}" y="${round(top - 4)}" text-anchor="middle">${escapeHtml(textOf(note))}</text>`)
+      // Above the bar's whisker where it has one, so that the two do not cross.
+      const noteY = round(Math.min(top, range?.[1] != null ? y(range[1]) : top) - 4)
+      if (note) bars.push(`<text class="bar-note" x="${round(x + barWidth / 2)}" y="${noteY}" text-anchor="middle">${escapeHtml(textOf(note))}</text>`)
       if (interval) {
         const cx = round(x + barWidth / 2)
         const cap = round(Math.max(2, Math.min(6, barWidth / 4)))
