@@ -123,7 +123,7 @@ describe('the HTML page as text', () => {
   it('the headline chart keeps each library\'s colour per bar and in the legend; a lossy bar is pale, outlined and marked', () => {
     const measure = { title: 'time until done', axis: 'ms', better: 'lower' }
     const groups = [
-      { label: 'file, 1 worker', cells: [{ name: 'pino', median: 100 }, { name: 'winston', median: 300, lost: 5 }] },
+      { label: 'file, 1 worker', cells: [{ name: 'pino', median: 100 }, { name: 'winston', median: 300, lost: 0.05 }] },
       { label: 'udp, 1 worker', cells: [{ name: 'pino', median: 120 }, { name: 'winston', median: 200 }] }
     ]
     const svg = chartFigure(headlineChart({ measure, groups }, 'conditions'), { id: 'h' })
@@ -134,7 +134,7 @@ describe('the HTML page as text', () => {
     const swatches = [...svg.matchAll(/<svg class="swatch"[^>]*><rect [^>]*fill="(#[0-9a-f]{6})"/gi)].map((m) => m[1].toLowerCase())
     assert.deepEqual(swatches, [pino, winston])
     assert.match(svg, new RegExp(`<rect [^>]*fill="${winston}" fill-opacity="0.25" stroke="${winston}" stroke-width="2" class="bar">`, 'i'))
-    assert.equal(svg.match(/<text class="bar-note"[^>]*>lossy<\/text>/g).length, 1)
+    assert.equal(svg.match(/<text class="bar-note"[^>]*>lossy 5\.00%<\/text>/g).length, 1)
     assert.doesNotMatch(svg, /<[^>]* class="[^"]*"[^>]* class="/)
   })
 

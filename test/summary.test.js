@@ -52,7 +52,7 @@ describe('Summary: verdicts no stronger than the data', () => {
     assert.equal(group.best.name, 'pino')
     const chart = headlineChart(found, 'conditions')
     const winston = chart.config.data.datasets.find((d) => d.label === 'winston')
-    assert.deepEqual(winston.barNotes, ['lossy'])
+    assert.deepEqual(winston.barNotes, ['lossy 96.00%'])
     assert.notEqual(winston.backgroundColor[0], libraryColour('winston'))
   })
 
