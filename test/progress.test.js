@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { createProgress, describeLive, observe, stallOf, STALL_QUIET_MS } from '../src/cli/progress.js'
-import { ADAPTERS, leftovers, readJson, runCli, tmpDir } from './helpers.js'
+import { ADAPTERS, leftovers, readJson, runCli, tmpDir, waitFor } from './helpers.js'
 
 const GB = 1024 ** 3
 
@@ -62,20 +62,31 @@ test('quiet with flat memory, or arrivals still coming, is not a stall', () => {
   assert.equal(stallOf(watchOver(moving)), null)
 })
 
-test('without a terminal, a running run gets a line at most every interval', () => {
+test('without a terminal, a running run gets a line every interval, live figures or none (a counted or http run reports none)', async () => {
   const lines = []
   const stream = { isTTY: false, write: (text) => lines.push(text) }
-  const progress = createProgress({ stream, logEveryMs: 0 })
-  progress.begin(1)
-  progress.runStart({ label: 'pino udp 1 cpu', run: 1, runs: 1 })
+  const progress = createProgress({ stream, logEveryMs: 20 })
+  progress.begin(2)
+  progress.runStart({ label: 'pino udp 1 cpu', run: 1, runs: 2 })
   progress.live({ elapsedMs: 500, arrived: 10, rssBytes: 50 * 1024 ** 2 })
-  assert.match(lines.join(''), /\[0\/1\] pino udp 1 cpu run 1: .* so far, 10 arrived, workers 50 MB\n/)
+  await waitFor(() => lines.length >= 2, 10_000)
+  assert.match(lines[0], /^\[0\/2\] pino udp 1 cpu run 1: \d+\.\d s so far, 10 arrived, workers 50 MB\n$/)
+  progress.runEnd('pino udp 1 cpu', 1, 'done')
+  lines.length = 0
+  progress.runStart({ label: 'pino file 1 cpu (instructions)', run: 2, runs: 2 })
+  await waitFor(() => lines.length >= 2, 10_000)
+  assert.match(lines[0], /^\[1\/2\] pino file 1 cpu \(instructions\) run 2: \d+\.\d s so far\n$/)
+  progress.end()
+  const ended = lines.length
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  assert.equal(lines.length, ended, 'no line after the session ended')
   const quiet = []
   const slow = createProgress({ stream: { isTTY: false, write: (text) => quiet.push(text) } })
   slow.begin(1)
   slow.runStart({ label: 'x', run: 1, runs: 1 })
   slow.live({ elapsedMs: 500, arrived: 10, rssBytes: 1 })
-  assert.deepEqual(quiet, [], 'a short run prints nothing before it ends')
+  slow.runEnd('x', 1, 'done')
+  assert.deepEqual(quiet, ['[1/1] x run 1: done\n'], 'a short run prints only its end')
 })
 
 test('a run past the time limit: the rest of its cell is skipped with the reason, unless --retry-timeouts', async () => {
