@@ -11,7 +11,7 @@ import { loadDocuments } from '../src/results/read.js'
 import { renderPage } from '../src/report/markdown.js'
 import { withFieldTables } from '../scripts/docs-results.js'
 import { ROOT, tmpDir } from './helpers.js'
-import { assertApiUse, assertValid, useApi } from './api-helpers.js'
+import { assertApiUse, assertRequired, assertValid, requireApi, useApi } from './api-helpers.js'
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'exit']
 const listeners = () => SIGNALS.map((signal) => process.listenerCount(signal))
@@ -27,6 +27,10 @@ test('run() returns the results document: four delivered runs, nothing on stdout
   assert.match(written.terminal, /raw/)
   const header = fs.readFileSync(path.join(dir, 'page.csv'), 'utf8').split('\n')[0].split(',')
   assert.ok(header.indexOf('sent') < header.indexOf('received') && header.indexOf('received') < header.indexOf('unblockedMs'), 'CSV columns in the schema\'s order')
+})
+
+test('a CommonJS caller require()s log-bench: no top-level await in the API\'s import graph (the file verifier\'s threads included)', () => {
+  assertRequired(requireApi(ROOT))
 })
 
 test('every field a run records is in the results schema: console and udp runs, an unsupported cell, a failed and a skipped run', async () => {
