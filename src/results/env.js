@@ -90,5 +90,5 @@ export function busyWarning ({ loadAverage, cpuCount, availableMemoryBytes }, pe
   const [lastMinute] = loadAverage ?? []
   if (lastMinute == null || lastMinute < perCpu * cpuCount) return null
   const memory = availableMemoryBytes == null ? '' : `, ${(availableMemoryBytes / 1024 ** 3).toFixed(1)} GB of memory available`
-  return `the machine is busy: load average ${lastMinute.toFixed(2)} over the last minute on ${cpuCount} CPU${cpuCount === 1 ? '' : 's'}${memory}; times measured now are slower and spread more than on a quiet machine (LOG_BENCH_BUSY_LOAD=${perCpu} per CPU sets when this warns)`
+  return `the machine is busy: load average ${lastMinute.toFixed(2)} over the last minute on ${cpuCount} CPU${cpuCount === 1 ? '' : 's'}${memory}; times measured now are slower and spread more than on a quiet machine (this warns from ${perCpu} per CPU; LOG_BENCH_BUSY_LOAD sets it)`
 }
