@@ -68,14 +68,14 @@ export function libVersionsOf (libs) {
 // How busy the machine was when the command began: the load average over 1, 5 and 15 minutes and
 // the memory available to new processes (os.freemem(): MemAvailable on Linux). Other processes'
 // work slows and spreads the times a run measures; instruction counts are not affected.
-export function machineLoad () {
+function machineLoad () {
   return { loadAverage: os.loadavg(), availableMemoryBytes: os.freemem() }
 }
 
 // From a 1-minute load average of half the CPUs on, another process is running about half the time
 // on each CPU: a timed run gets slower and its runs spread. LOG_BENCH_BUSY_LOAD sets the threshold per
 // CPU (0 warns always, "off" never).
-export const BUSY_LOAD_PER_CPU = 0.5
+const BUSY_LOAD_PER_CPU = 0.5
 
 export function busyThreshold (value = process.env.LOG_BENCH_BUSY_LOAD) {
   if (value == null || value === '') return BUSY_LOAD_PER_CPU
