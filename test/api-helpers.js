@@ -23,10 +23,20 @@ export function assertValid (doc, schemaFile) {
   assert.ok(ok, JSON.stringify(validate.errors?.slice(0, 5), null, 1))
 }
 
+// A user's script from fixtures/api, in the project `cwd`: copied there, since 'log-bench' named from
+// a file inside this repository resolves to the repository itself (a package's self-reference by its
+// name), never to the copy the project installed.
+function userScript (name, cwd) {
+  const fixture = path.join(ROOT, 'test', 'fixtures', 'api', name)
+  if (cwd === ROOT) return fixture
+  fs.copyFileSync(fixture, path.join(cwd, name))
+  return path.join(cwd, name)
+}
+
 // A user's script (fixtures/api/use.mjs) in a process of its own, so that its stdout is its own.
 export function useApi (from, cwd = ROOT) {
   const out = path.join(tmpDir(), 'seen.json')
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'test', 'fixtures', 'api', 'use.mjs'), from, out], { cwd, encoding: 'utf8', timeout: 300_000 })
+  const result = spawnSync(process.execPath, [userScript('use.mjs', cwd), from, out], { cwd, encoding: 'utf8', timeout: 300_000 })
   assert.equal(result.status, 0, result.stderr)
   return { ...JSON.parse(fs.readFileSync(out, 'utf8')), stdout: result.stdout }
 }
@@ -47,4 +57,18 @@ export function assertApiUse (seen, { schemaFile } = {}) {
   const noop = comparison.comparisons.filter((row) => / noop /.test(` ${row.cell} `))
   assert.ok(noop.length > 0, JSON.stringify(comparison))
   for (const row of noop) assert.ok(['faster', 'slower', 'same', 'unclear'].includes(row.verdict), row.verdict)
+}
+
+// A CommonJS script (fixtures/api/require.cjs) that require()s log-bench from `from` and runs it.
+export function requireApi (from, cwd = ROOT) {
+  const out = path.join(tmpDir(), 'required.json')
+  const result = spawnSync(process.execPath, [userScript('require.cjs', cwd), from, out], { cwd, encoding: 'utf8', timeout: 300_000 })
+  assert.equal(result.status, 0, result.stderr)
+  assert.equal(result.stderr, '')
+  return JSON.parse(fs.readFileSync(out, 'utf8'))
+}
+
+export function assertRequired (required) {
+  assert.deepEqual(required.exports, ['Interrupted', 'RESULTS_SCHEMA_FILE', 'UsageError', 'compare', 'http', 'report', 'run'])
+  assert.deepEqual(required.runs, [{ status: 'ok', error: null, sent: 2000, received: 2000 }])
 }

@@ -7,9 +7,11 @@ import { run, http, compare, report, UsageError, Interrupted, RESULTS_SCHEMA_FIL
 import { RESULTS_SCHEMA, fieldsMarkdown } from '../src/results/schema.js'
 import { MAX_EVENTS, MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../src/limits.js'
 import { RUN_OPTIONS } from '../src/api/option-tables.js'
+import { loadDocuments } from '../src/results/read.js'
+import { renderPage } from '../src/report/markdown.js'
 import { withFieldTables } from '../scripts/docs-results.js'
 import { ROOT, tmpDir } from './helpers.js'
-import { assertApiUse, assertValid, useApi } from './api-helpers.js'
+import { assertApiUse, assertRequired, assertValid, requireApi, useApi } from './api-helpers.js'
 
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT', 'exit']
 const listeners = () => SIGNALS.map((signal) => process.listenerCount(signal))
@@ -25,6 +27,10 @@ test('run() returns the results document: four delivered runs, nothing on stdout
   assert.match(written.terminal, /raw/)
   const header = fs.readFileSync(path.join(dir, 'page.csv'), 'utf8').split('\n')[0].split(',')
   assert.ok(header.indexOf('sent') < header.indexOf('received') && header.indexOf('received') < header.indexOf('unblockedMs'), 'CSV columns in the schema\'s order')
+})
+
+test('a CommonJS caller require()s log-bench: no top-level await in the API\'s import graph (the file verifier\'s threads included)', () => {
+  assertRequired(requireApi(ROOT))
 })
 
 test('every field a run records is in the results schema: console and udp runs, an unsupported cell, a failed and a skipped run', async () => {
@@ -49,6 +55,34 @@ test('what a killed log-bench left in the runs\' directory is removed and said a
   assert.equal(fs.existsSync(stale), false)
   assert.equal(warnings.length, 1, warnings.join('\n'))
   assert.match(warnings[0], /^removed 1 run directory \(.+\) left in .+ by a log-bench that was killed$/)
+})
+
+test('the machine\'s load when the command began is in env and the page\'s Hardware table; a busy machine is a warning event, never printed', async () => {
+  const threshold = process.env.LOG_BENCH_BUSY_LOAD
+  const measure = async (busyLoad) => {
+    process.env.LOG_BENCH_BUSY_LOAD = busyLoad
+    const warnings = []
+    const job = run({ libs: ['noop'], transports: ['file'], events: 10, runs: 1 })
+    job.on('warning', (text) => warnings.push(text))
+    return { doc: await job, warnings }
+  }
+  try {
+    const busy = await measure('0')
+    assert.equal(busy.doc.env.loadAverage.length, 3)
+    assert.ok(busy.doc.env.loadAverage.every((v) => typeof v === 'number' && v >= 0), busy.doc.env.loadAverage)
+    assert.ok(busy.doc.env.availableMemoryBytes > 0)
+    assertValid(busy.doc)
+    assert.deepEqual(busy.warnings.filter((w) => /^the machine is busy: load average \d+\.\d\d over the last minute on \d+ CPUs?, [\d.]+ GB of memory available; times measured now are slower/.test(w)).length, 1, busy.warnings.join('\n'))
+    const { markdown } = renderPage(loadDocuments([{ file: 'r.json', doc: busy.doc }]), { imageLink: (f) => f })
+    assert.match(markdown, /\| Load at start +\| load average \d[\d,.]*, \d[\d,.]*, \d[\d,.]* \(1, 5, 15 min\) on \d+ cores; [\d.]+ [MG]B memory available +\|/)
+    const quiet = await measure('off')
+    assert.deepEqual(quiet.warnings.filter((w) => /machine is busy/.test(w)), [])
+    process.env.LOG_BENCH_BUSY_LOAD = 'busy'
+    await assert.rejects(run({ libs: ['noop'], transports: ['file'], events: 10, runs: 1 }), { name: 'UsageError', message: 'LOG_BENCH_BUSY_LOAD must be a load average per CPU such as 0.5 (0 warns always), or off, got "busy"' })
+  } finally {
+    if (threshold === undefined) delete process.env.LOG_BENCH_BUSY_LOAD
+    else process.env.LOG_BENCH_BUSY_LOAD = threshold
+  }
 })
 
 test('bad options reject with a UsageError carrying the command line\'s one-line message, before anything runs', async () => {

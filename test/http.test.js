@@ -161,6 +161,21 @@ describe('log-bench http failures: each becomes a failed run with its reason, an
     await assertNoLeftovers(result.tag)
   })
 
+  it('--rate far above what the server can serve: a failed run with the rate it reached, its figures kept and left out of the summary', async () => {
+    const out = path.join(tmpDir(), 'rate.json')
+    const result = await runCli(['http', '--lib', 'none', '--logs-per-request', '0', '--rate', '100000', ...SHORT, '--out', out])
+    assert.equal(result.code, 0, result.stderr)
+    const doc = readJson(out)
+    const [run] = doc.runs
+    assert.equal(run.status, 'failed')
+    assert.ok(run.requests > 0 && run.reachedRate === run.requests / run.loadSeconds && run.reachedRate < 95_000, JSON.stringify(run))
+    assert.equal(run.error, `reached ${Math.round(run.reachedRate).toLocaleString('en-US')} of 100,000 requests/s`)
+    assert.equal(doc.summary[0].okRuns, 0)
+    assert.equal(doc.summary[0].reqPerSec, null)
+    assert.match(result.stdout, /1 failed run/)
+    await assertNoLeftovers(result.tag)
+  })
+
   it('a port already in use', async () => {
     const blocker = net.createServer()
     await new Promise((resolve) => blocker.listen(0, '127.0.0.1', resolve))

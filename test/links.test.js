@@ -1,5 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { ROOT, readJson } from './helpers.js'
@@ -89,36 +90,48 @@ test('every relative link in README, CHANGELOG and docs/ resolves, file and anch
   assert.deepEqual(broken, [])
 })
 
-// README is also the package's page on the registry, where a relative link resolves only to what the
-// package ships: a link to anything else (results/, docker/, test/fixtures/, images/) must be
-// absolute, to the repository that package.json names (repository, homepage and bugs, one base).
-test('README links by relative path only to what the package ships, and to the rest by the repository\'s address', () => {
+// What `npm pack` puts in the tarball (its file list, without writing it).
+function packedPaths () {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+  return new Set(JSON.parse(out)[0].files.map((f) => f.path))
+}
+
+// README is also the package's page on the registry, and the package ships its docs: in every
+// markdown file the package holds, a relative link resolves only to what the package ships, so a
+// link to anything else (results/, docker/, test/fixtures/, images/) must be absolute, to the
+// repository that package.json names (repository, homepage and bugs, one base).
+test('the packaged docs link by relative path only to what the package ships, and to the rest by the repository\'s address', () => {
   const pkg = readJson(path.join(ROOT, 'package.json'))
   const base = pkg.homepage.replace(/#.*$/, '')
   assert.match(base, /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+$/)
   assert.deepEqual(pkg.repository, { type: 'git', url: `git+${base}.git` })
   assert.deepEqual(pkg.bugs, { url: `${base}/issues` })
-  // npm packs these whatever "files" says.
-  const shipped = (target) => ['README.md', 'package.json', 'LICENSE'].includes(target) || pkg.files.some((entry) => (entry.endsWith('/') ? target.startsWith(entry) : target === entry))
+  const packed = packedPaths()
+  const pages = [...packed].filter((p) => p.endsWith('.md'))
+  assert.ok(pages.includes('README.md') && pages.includes('docs/api.md'), pages.join(', '))
   const problems = []
   let repositoryLinks = 0
-  for (const link of linksOf('README.md', { absolute: true })) {
-    const [target, anchor] = link.split('#')
-    if (link.startsWith(`${base}/`)) {
-      repositoryLinks++
-      const inRepository = /^\/(?:blob|tree)\/main\/(.+)$/.exec(link.slice(base.length).split('#')[0])?.[1]
-      if (inRepository == null) {
-        if (link !== `${base}/issues`) problems.push(`${link}: not a file of the repository (${base}/blob/main/<path>)`)
+  for (const page of pages) {
+    for (const link of linksOf(page, { absolute: true })) {
+      const [target, anchor] = link.split('#')
+      if (link.startsWith(`${base}/`)) {
+        repositoryLinks++
+        const inRepository = /^\/(?:blob|tree)\/main\/(.+)$/.exec(link.slice(base.length).split('#')[0])?.[1]
+        if (inRepository == null) {
+          if (link !== `${base}/issues`) problems.push(`${page}: ${link}: not a file of the repository (${base}/blob/main/<path>)`)
+          continue
+        }
+        const file = path.join(ROOT, decodeURIComponent(inRepository))
+        if (!fs.existsSync(file)) problems.push(`${page}: ${link}: no such file in the repository`)
+        else if (packed.has(inRepository)) problems.push(`${page}: ${link}: the package ships ${inRepository}: link it by relative path`)
+        else if (anchor && file.endsWith('.md') && !anchorsOf(file).has(anchor)) problems.push(`${page}: ${link}: no such heading`)
         continue
       }
-      const file = path.join(ROOT, decodeURIComponent(inRepository))
-      if (!fs.existsSync(file)) problems.push(`${link}: no such file in the repository`)
-      else if (shipped(inRepository)) problems.push(`${link}: the package ships ${inRepository}: link it by relative path`)
-      else if (anchor && file.endsWith('.md') && !anchorsOf(file).has(anchor)) problems.push(`${link}: no such heading`)
-      continue
+      if (/^[a-z][a-z0-9+.-]*:/i.test(link) || target === '') continue
+      const inPackage = path.posix.normalize(path.posix.join(path.posix.dirname(page), decodeURIComponent(target))).replace(/\/$/, '')
+      const shipped = packed.has(inPackage) || [...packed].some((p) => p.startsWith(`${inPackage}/`))
+      if (!shipped) problems.push(`${page}: ${link}: not in the package ("files" in package.json): link ${base}/blob/main/${inPackage}`)
     }
-    if (/^[a-z][a-z0-9+.-]*:/i.test(link) || target === '') continue
-    if (!shipped(path.posix.normalize(decodeURIComponent(target)))) problems.push(`${link}: not in the package ("files" in package.json): link ${base}/blob/main/${target}`)
   }
   assert.ok(repositoryLinks >= 4, `only ${repositoryLinks} links to the repository: is the base still ${base}?`)
   assert.deepEqual(problems, [])

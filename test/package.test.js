@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { ROOT, tmpDir } from './helpers.js'
-import { assertApiUse, useApi } from './api-helpers.js'
+import { assertApiUse, assertRequired, requireApi, useApi } from './api-helpers.js'
 
 // What `npm pack` would put in the tarball, without writing it.
 function packed () {
@@ -44,7 +44,7 @@ test('every file the packed code imports or reads by a relative path is packed t
 // The API from the registry's point of view: the tarball installed into a fresh `npm init -y`
 // project (dependencies from the registry, the native receivers built by the install script), used
 // by a user's script that imports 'log-bench'. About two minutes, most of it npm install.
-test('from the packed tarball in a fresh project: import { run, compare } from \'log-bench\' runs, compares and prints nothing', { timeout: 600_000 }, () => {
+test('from the packed tarball in a fresh project: import { run, compare } from \'log-bench\' runs, compares and prints nothing; require(\'log-bench\') from CommonJS runs too', { timeout: 600_000 }, () => {
   const work = tmpDir('lb-package-')
   const [pack] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))
   const project = path.join(work, 'project')
@@ -53,6 +53,7 @@ test('from the packed tarball in a fresh project: import { run, compare } from \
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(work, pack.filename)], { cwd: project, stdio: 'ignore', timeout: 540_000 })
   const installed = path.join(project, 'node_modules', 'log-bench')
   assertApiUse(useApi('log-bench', project), { schemaFile: path.join(installed, 'schema', 'results.schema.json') })
+  assertRequired(requireApi('log-bench', project))
   assert.equal(JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8')).types, './index.d.ts')
   assert.ok(fs.existsSync(path.join(installed, 'index.d.ts')))
   fs.rmSync(work, { recursive: true, force: true })

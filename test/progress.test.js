@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { createProgress, describeLive, observe, stallOf, STALL_QUIET_MS } from '../src/cli/progress.js'
-import { ADAPTERS, leftovers, readJson, runCli, tmpDir } from './helpers.js'
+import { ADAPTERS, leftovers, readJson, runCli, tmpDir, waitFor } from './helpers.js'
 
 const GB = 1024 ** 3
 
@@ -62,20 +62,31 @@ test('quiet with flat memory, or arrivals still coming, is not a stall', () => {
   assert.equal(stallOf(watchOver(moving)), null)
 })
 
-test('without a terminal, a running run gets a line at most every interval', () => {
+test('without a terminal, a running run gets a line every interval, live figures or none (a counted or http run reports none)', async () => {
   const lines = []
   const stream = { isTTY: false, write: (text) => lines.push(text) }
-  const progress = createProgress({ stream, logEveryMs: 0 })
-  progress.begin(1)
-  progress.runStart({ label: 'pino udp 1 cpu', run: 1, runs: 1 })
+  const progress = createProgress({ stream, logEveryMs: 20 })
+  progress.begin(2)
+  progress.runStart({ label: 'pino udp 1 cpu', run: 1, runs: 2 })
   progress.live({ elapsedMs: 500, arrived: 10, rssBytes: 50 * 1024 ** 2 })
-  assert.match(lines.join(''), /\[0\/1\] pino udp 1 cpu run 1: .* so far, 10 arrived, workers 50 MB\n/)
+  await waitFor(() => lines.length >= 2, 10_000)
+  assert.match(lines[0], /^\[0\/2\] pino udp 1 cpu run 1: \d+\.\d s so far, 10 arrived, workers 50 MB\n$/)
+  progress.runEnd('pino udp 1 cpu', 1, 'done')
+  lines.length = 0
+  progress.runStart({ label: 'pino file 1 cpu (instructions)', run: 2, runs: 2 })
+  await waitFor(() => lines.length >= 2, 10_000)
+  assert.match(lines[0], /^\[1\/2\] pino file 1 cpu \(instructions\) run 2: \d+\.\d s so far\n$/)
+  progress.end()
+  const ended = lines.length
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  assert.equal(lines.length, ended, 'no line after the session ended')
   const quiet = []
   const slow = createProgress({ stream: { isTTY: false, write: (text) => quiet.push(text) } })
   slow.begin(1)
   slow.runStart({ label: 'x', run: 1, runs: 1 })
   slow.live({ elapsedMs: 500, arrived: 10, rssBytes: 1 })
-  assert.deepEqual(quiet, [], 'a short run prints nothing before it ends')
+  slow.runEnd('x', 1, 'done')
+  assert.deepEqual(quiet, ['[1/1] x run 1: done\n'], 'a short run prints only its end')
 })
 
 test('a run past the time limit: the rest of its cell is skipped with the reason, unless --retry-timeouts', async () => {
@@ -111,4 +122,18 @@ test('memory that peaked and now only rises and falls below its peak is not grow
   const watch = watchOver(samples)
   assert.equal(stallOf(watch), null)
   assert.match(describeLive(watch), /1 arrived, workers 1\.2 GB, no arrivals for 80 s \(workers' RSS peaked at 1\.5 GB\)$/)
+})
+
+test('a busy machine: one line on stderr before the first run (LOG_BENCH_BUSY_LOAD sets the threshold), a bad threshold is one line and exit 2', async () => {
+  const dir = tmpDir()
+  const args = ['run', '--lib', 'noop', '--transport', 'file', '--events', '10', '--runs', '1', '--quiet']
+  const busy = await runCli([...args, '--out', path.join(dir, 'busy.json')], { env: { LOG_BENCH_BUSY_LOAD: '0' } })
+  assert.equal(busy.code, 0, busy.stderr)
+  assert.match(busy.stderr, /^log-bench: the machine is busy: load average \d+\.\d\d over the last minute on \d+ CPUs?, [\d.]+ GB of memory available; times measured now are slower and spread more than on a quiet machine \(this warns from 0 per CPU; LOG_BENCH_BUSY_LOAD sets it\)\n$/)
+  const quiet = await runCli([...args, '--out', path.join(dir, 'quiet.json')], { env: { LOG_BENCH_BUSY_LOAD: 'off' } })
+  assert.equal(quiet.stderr, '')
+  const bad = await runCli([...args, '--out', path.join(dir, 'bad.json')], { env: { LOG_BENCH_BUSY_LOAD: '-1' } })
+  assert.equal(bad.code, 2)
+  assert.equal(bad.stderr, 'log-bench: LOG_BENCH_BUSY_LOAD must be a load average per CPU such as 0.5 (0 warns always), or off, got "-1"\n')
+  assert.equal(fs.existsSync(path.join(dir, 'bad.json')), false)
 })

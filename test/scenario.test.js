@@ -40,7 +40,7 @@ describe('scenario files', () => {
     assert.equal(unknown.code, 2)
     assert.match(unknown.stderr, /scenario not found: quik is neither a file nor a shipped scenario \(core, .*quick, .*workloads; see log-bench list\)/)
     const listed = await runCli(['list'], { cwd })
-    assert.match(listed.stdout, /scenarios \(run --scenario NAME\):[^]*\| quick +\| Everything once with small counts/)
+    assert.match(listed.stdout, /scenarios \(run --scenario NAME\):[^]*\| quick +\| A quick tour that answers/)
   })
 
   const bad = [

@@ -1,7 +1,8 @@
 // Progress on stderr. On a terminal: one line redrawn in place every 0.5 s, with a bar, the current
 // cell and run, what has arrived at the receiving end so far and its rate, the workers' memory,
-// elapsed time and an estimate of the time left. Elsewhere (CI logs): one plain line per finished
-// run, and for a run longer than LOG_EVERY_MS a line about it at most every LOG_EVERY_MS.
+// elapsed time and an estimate of the time left. Elsewhere (CI logs, a file): one plain line per
+// finished run, and for a run longer than LOG_EVERY_MS a line about it every LOG_EVERY_MS, from a
+// timer: counted runs and http runs report no live figures, and would otherwise print nothing for minutes.
 import { visibleControls } from '../escape.js'
 
 const BAR_WIDTH = 20
@@ -36,6 +37,11 @@ export function createProgress ({ stream = process.stderr, quiet = false, logEve
     const line = `[${bar}] ${finished + 1}/${total} ${current.label} run ${current.run}/${current.runs} ${duration(Date.now() - current.since)}${figures ? `: ${figures}` : ''} (elapsed ${duration(Date.now() - began)}${left()})`
     stream.write(`\r\x1b[2K${visibleControls(line).slice(0, (stream.columns || 160) - 1)}`)
   }
+  const logLine = () => {
+    if (!current) return
+    const figures = current.watch ? describeLive(current.watch) : ''
+    stream.write(`${visibleControls(`${counter()} ${current.label} run ${current.run}: ${duration(Date.now() - current.since)} so far${figures ? `, ${figures}` : ''}`)}\n`)
+  }
   const clear = () => { if (tty) stream.write('\r\x1b[2K') }
   const print = (text) => {
     clear()
@@ -48,29 +54,30 @@ export function createProgress ({ stream = process.stderr, quiet = false, logEve
     },
     runStart ({ label, run, runs }) {
       if (quiet) return
-      current = { label, run, runs, since: Date.now(), watch: null, loggedAt: Date.now() }
+      current = { label, run, runs, since: Date.now(), watch: null }
       if (tty) {
         draw()
         ticker ??= setInterval(draw, 500)
-        ticker.unref()
+      } else {
+        clearInterval(ticker)
+        ticker = setInterval(logLine, logEveryMs)
       }
+      ticker.unref()
     },
     // Figures of the running run, about every 0.5 s: { elapsedMs, arrived, bytes, rssBytes }.
     live (figures) {
       if (quiet || !current) return
       current.watch = observe(current.watch, figures)
-      if (tty) return
-      const now = Date.now()
-      if (now - current.loggedAt >= logEveryMs) {
-        current.loggedAt = now
-        stream.write(`${visibleControls(`${counter()} ${current.label} run ${current.run}: ${duration(now - current.since)} so far, ${describeLive(current.watch)}`)}\n`)
-      }
     },
     runEnd (label, run, detail, { tookMs = null } = {}) {
       finished++
       measured++
       measuredMs += tookMs ?? (current ? Date.now() - current.since : 0)
       current = null
+      if (!tty) {
+        clearInterval(ticker)
+        ticker = null
+      }
       if (!quiet) print(`${counter()} ${label} run ${run}: ${detail}`)
     },
     skip (label, runs, reason) {

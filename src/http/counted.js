@@ -40,7 +40,7 @@ export async function runHttpCounted (options) {
 }
 
 // Requests/s, latency and CPU under the simulator are not times (see src/bench/counted.js).
-const SIMULATED = ['reqPerSec', 'bytesPerSec', 'latencyMs', 'serverCpuUserMs', 'serverCpuSystemMs', 'serverCpuPct', 'serverCpuUsPerRequest', 'eventLoopDelayNs', 'maxRssBytes', 'totalRssPeakBytes']
+const SIMULATED = ['reachedRate', 'reqPerSec', 'bytesPerSec', 'latencyMs', 'serverCpuUserMs', 'serverCpuSystemMs', 'serverCpuPct', 'serverCpuUsPerRequest', 'eventLoopDelayNs', 'maxRssBytes', 'totalRssPeakBytes']
 
 function withoutTimes (record) {
   const out = { ...record }

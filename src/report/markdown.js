@@ -1,6 +1,6 @@
 import { UsageError } from '../errors.js'
 import { SECTIONS } from './sections.js'
-import { formatBytes, unique } from './labels.js'
+import { formatBytes, formatNumber, unique } from './labels.js'
 import { code, codeSpan, escapeCell, markdownBlocks, markdownEscape, textColumns } from './table.js'
 import { dimensionValue, ofType } from '../results/model.js'
 import { summarySection } from './summary.js'
@@ -133,8 +133,18 @@ function hardwareTable (dataset) {
   // Merged shards (log-bench merge): each ran its cells on its own machine; say which.
   for (const shard of env.shards ?? []) rows.push([`Shard ${shard.shard}`, `${shard.cpuModel} (${shard.cpuCount} cores), ${formatBytes(shard.memoryBytes)}, ${shard.os}, Node ${shard.node}`])
   for (const command of env.commands) rows.push(['Command', code(command)])
+  rows.push(...loadRows(dataset.envs ?? [{ env }]))
   rows.push(['Date', timeRange(env)])
   return { columns: textColumns(['Name', 'Spec']), rows }
+}
+
+// How busy the machine was when each command began (results from before log-bench recorded it: no row).
+function loadRows (envs) {
+  const recorded = envs.map((e) => e.env).filter((e) => Array.isArray(e?.loadAverage) && e.loadAverage.every((v) => typeof v === 'number'))
+  return recorded.map((e) => [
+    recorded.length > 1 ? `Load at start (${e.time.slice(0, 16).replace('T', ' ')} UTC)` : 'Load at start',
+    `load average ${e.loadAverage.map((v) => formatNumber(v, 2)).join(', ')} (1, 5, 15 min) on ${e.cpuCount} cores${e.availableMemoryBytes == null ? '' : `; ${formatBytes(e.availableMemoryBytes)} memory available`}`
+  ])
 }
 
 function timeRange (env) {

@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { UsageError } from '../errors.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -40,6 +41,7 @@ export function collectEnv ({ options, libVersions, command }) {
     cpuModel: cpus[0]?.model?.trim() ?? 'unknown',
     cpuCount: cpus.length,
     memoryBytes: os.totalmem(),
+    ...machineLoad(),
     hostname: os.hostname(),
     logBenchVersion: toolVersion(),
     gitCommit: gitCommit(),
@@ -61,4 +63,32 @@ export function libVersionsOf (libs) {
     versions[lib.name] = known.length ? known.join(', ') : lib.version
   }
   return versions
+}
+
+// How busy the machine was when the command began: the load average over 1, 5 and 15 minutes and
+// the memory available to new processes (os.freemem(): MemAvailable on Linux). Other processes'
+// work slows and spreads the times a run measures; instruction counts are not affected.
+function machineLoad () {
+  return { loadAverage: os.loadavg(), availableMemoryBytes: os.freemem() }
+}
+
+// From a 1-minute load average of half the CPUs on, another process is running about half the time
+// on each CPU: a timed run gets slower and its runs spread. LOG_BENCH_BUSY_LOAD sets the threshold per
+// CPU (0 warns always, "off" never).
+const BUSY_LOAD_PER_CPU = 0.5
+
+export function busyThreshold (value = process.env.LOG_BENCH_BUSY_LOAD) {
+  if (value == null || value === '') return BUSY_LOAD_PER_CPU
+  if (value === 'off') return Infinity
+  const threshold = Number(value)
+  if (!(threshold >= 0) || !Number.isFinite(threshold)) throw new UsageError(`LOG_BENCH_BUSY_LOAD must be a load average per CPU such as 0.5 (0 warns always), or off, got "${value}"`)
+  return threshold
+}
+
+// The warning for an env whose machine was busy at the start (see busyThreshold), else null.
+export function busyWarning ({ loadAverage, cpuCount, availableMemoryBytes }, perCpu = busyThreshold()) {
+  const [lastMinute] = loadAverage ?? []
+  if (lastMinute == null || lastMinute < perCpu * cpuCount) return null
+  const memory = availableMemoryBytes == null ? '' : `, ${(availableMemoryBytes / 1024 ** 3).toFixed(1)} GB of memory available`
+  return `the machine is busy: load average ${lastMinute.toFixed(2)} over the last minute on ${cpuCount} CPU${cpuCount === 1 ? '' : 's'}${memory}; times measured now are slower and spread more than on a quiet machine (this warns from ${perCpu} per CPU; LOG_BENCH_BUSY_LOAD sets it)`
 }

@@ -2,6 +2,7 @@ import { Interrupted } from '../errors.js'
 import { createStore } from '../results/store.js'
 import { fallbackReaderNotes } from '../sinks/index.js'
 import { sweepOnce } from '../engine/run-dir.js'
+import { busyWarning } from '../results/env.js'
 import { DEFAULT_ORDER, newSeed, runCells } from './orchestrator.js'
 
 // What a session tells about its progress; each member may be left out. The CLI draws it on
@@ -23,7 +24,9 @@ export async function runSession ({ cells, out = null, env, previous = null, ret
   const onAbort = () => controller.abort(typeof signal.reason === 'string' ? signal.reason : 'abort')
   if (signal?.aborted) onAbort()
   else signal?.addEventListener('abort', onAbort, { once: true })
-  // Not progress but a warning about what is measured.
+  // Not progress but warnings about what is measured.
+  const busy = busyWarning(env)
+  if (busy) report.warning(busy)
   for (const note of fallbackReaderNotes([...new Set(cells.map((cell) => cell.common.sink))])) report.warning(note)
   for (const dir of new Set(cells.map((cell) => cell.runDirBase).filter(Boolean))) {
     const swept = sweepOnce(dir)

@@ -74,6 +74,9 @@ async function verifyShare (files, { workers, events, payload, workload }) {
   return { received: verifier.received, duplicates: verifier.duplicates, corrupt: verifier.corrupt, bits: verifier.bits }
 }
 
+// A verifier thread runs this module. No top-level await here: the API's import graph includes this
+// module, and require() of an ES module (CommonJS callers) refuses a graph with one. A rejection is
+// unhandled in the thread, which then ends with an error, as a thrown await would.
 if (!isMainThread && workerData?.files) {
-  parentPort.postMessage(await verifyShare(workerData.files, workerData))
+  verifyShare(workerData.files, workerData).then((verified) => parentPort.postMessage(verified))
 }
