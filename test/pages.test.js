@@ -105,6 +105,7 @@ test('every committed page is short, opens with its summary and a chart, and is 
     assert.match(first, /^## Summary$/m, `${page.out}: no ## Summary in its first 40 lines`)
     assert.match(first.slice(first.indexOf('## Summary')), /!\[[^\]]*\]\([^)]+\.png\)/, `${page.out}: no headline chart in its first 40 lines`)
     assert.match(markdown, /## Reproduce\n\n[\s\S]*npx log-bench@\d+\.\d+\.\d+ run --scenario [\w.-]+/, `${page.out}: no pinned Reproduce command`)
+    assert.match(markdown, /## Reproduce\n[\s\S]*git clone https:\/\/\S+ log-bench && cd log-bench && git checkout [0-9a-f]{40}\nnpm install\nnpx log-bench run --scenario /, `${page.out}: no Reproduce from the commit the runs came from`)
     assert.match(markdown, /\]\([^)]+\.json\) \(every run, as measured\)/, `${page.out}: no link to its JSON`)
     for (const file of [page.out, ...companions(page, markdown)]) {
       const text = fs.readFileSync(path.join(ROOT, file), 'utf8')

@@ -3,6 +3,7 @@ import { SECTIONS } from './sections.js'
 import { formatBytes, formatNumber, unique } from './labels.js'
 import { code, codeSpan, escapeCell, markdownBlocks, markdownEscape, textColumns } from './table.js'
 import { dimensionValue, ofType } from '../results/model.js'
+import { repositoryUrl } from '../results/env.js'
 import { summarySection } from './summary.js'
 import { anomalyBlocks, escapeMarkdown, findAnomalies } from './anomalies.js'
 
@@ -173,6 +174,13 @@ function reproduce (dataset, links) {
   if (commands.length) {
     lines.push(`Measured with log-bench ${env.logBenchVersion ?? '(version not recorded)'}${env.gitCommit ? ` at commit ${env.gitCommit.slice(0, 7)}` : ''}; to measure again on your machine:`)
     lines.push(['```sh', ...commands, `npx log-bench${version} report ${out} --out page.md`, '```'].join('\n'))
+    // The published version may differ from the commit the runs came from: the commit itself, built.
+    const commit = /^[0-9a-f]{7,40}$/.test(env.gitCommit ?? '') ? env.gitCommit : null
+    const repository = repositoryUrl()
+    if (commit && repository && /^https:\/\/[\w./-]+$/.test(repository)) {
+      lines.push(`Or from the exact code of commit ${commit.slice(0, 7)}:`)
+      lines.push(['```sh', `git clone ${repository} log-bench && cd log-bench && git checkout ${commit}`, 'npm install', ...commands.map((c) => c.replace(`npx log-bench${version} `, 'npx log-bench ')), '```'].join('\n'))
+    }
   } else {
     lines.push(`Measured with log-bench ${env.logBenchVersion ?? '(version not recorded)'}; the command was not a scenario: see Hardware and Software.`)
   }

@@ -11,6 +11,13 @@ export function toolVersion () {
   return JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version
 }
 
+// The repository to clone for the code a results file was measured with (package.json's repository).
+export function repositoryUrl () {
+  const { repository } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
+  const url = typeof repository === 'string' ? repository : repository?.url
+  return typeof url === 'string' ? url.replace(/^git\+/, '') : null
+}
+
 function gitCommit () {
   try {
     return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()
