@@ -119,9 +119,15 @@ export function latencyChart (group, runs, cpus, conditions) {
       borderColor: colours.get(lib),
       backgroundColor: colours.get(lib),
       fill: false,
+      spanGaps: false,
       pointRadius: 2,
-      data: percentiles.map((p) => ({ x: position(p), y: Math.max(1, medianOf(libRuns, (r) => r.callLatencyNs.histogram.find(([q]) => q === p)?.[1])) }))
-        .filter((point) => Number.isFinite(point.y))
+      // A percentile a library's runs did not give is a gap, not a line across it; the slowest call
+      // stands apart from the percentiles (what lies between was not resolved).
+      data: percentiles.flatMap((p) => {
+        const y = Math.max(1, medianOf(libRuns, (r) => r.callLatencyNs.histogram.find(([q]) => q === p)?.[1]))
+        const point = { x: position(p), y: Number.isFinite(y) ? y : null }
+        return p >= 100 ? [{ x: Math.sqrt(position(p) * position(percentiles.at(-2) ?? 50)), y: null }, point] : [point]
+      })
     }
   })
   const timed = unique(runs.map((r) => r.callLatencyNs.sampleEvery)).map((n) => (n === 1 ? 'every call timed' : `1 call in ${n} timed`)).join(', ')

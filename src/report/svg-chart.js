@@ -243,7 +243,21 @@ function lineChart (config, width, height, id) {
   const options = config.options ?? {}
   const scales = options.scales ?? {}
   const datasets = config.data?.datasets ?? []
-  const pointsOf = (dataset) => (dataset.data ?? []).map((p, i) => (p != null && typeof p === 'object' ? { x: Number(p.x), y: Number(p.y) } : { x: i, y: Number(p) })).filter((p) => Number.isFinite(p.x) && Number.isFinite(p.y))
+  // A point without a value is a gap: the line stops before it and starts again after it (spanGaps false).
+  const pointsOf = (dataset) => {
+    let gap = false
+    const points = []
+    ;(dataset.data ?? []).forEach((p, i) => {
+      const point = p != null && typeof p === 'object' ? { x: Number(p.x), y: p.y == null ? NaN : Number(p.y) } : { x: i, y: p == null ? NaN : Number(p) }
+      if (!Number.isFinite(point.x) || !Number.isFinite(point.y)) {
+        gap = true
+        return
+      }
+      points.push({ ...point, gap: gap && points.length > 0 && dataset.spanGaps !== true })
+      gap = false
+    })
+    return points
+  }
   const axisIds = [...new Set(datasets.map((d) => d.yAxisID ?? 'y'))]
   const axes = new Map(axisIds.map((key) => {
     const yOptions = scales[key] ?? {}
@@ -276,7 +290,7 @@ function lineChart (config, width, height, id) {
     const colour = paint(dataset.borderColor ?? dataset.backgroundColor)
     const parts = []
     if (points.length) {
-      const d = points.map((p, i) => `${i ? 'L' : 'M'}${px(p.x)} ${py(p.y)}`).join('')
+      const d = points.map((p, i) => `${i && !p.gap ? 'L' : 'M'}${px(p.x)} ${py(p.y)}`).join('')
       if (dataset.fill) {
         const baseY = py(axis.scale.log ? axis.scale.min : Math.max(axis.scale.min, 0))
         parts.push(`<path d="${d}L${px(points.at(-1).x)} ${baseY}L${px(points[0].x)} ${baseY}Z" ${fillAttrs(paint(dataset.backgroundColor ?? dataset.borderColor), 'area')}/>`)
