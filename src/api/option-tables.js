@@ -1,17 +1,16 @@
 import { DEFAULT_WORKLOAD, WORKLOADS } from '../engine/workloads.js'
 import { DEFAULT_ENDING, ENDINGS, ENDING_NAMES } from '../engine/endings.js'
-import { DEFAULT_ALPHA, DEFAULT_NOISE, GATE_VERDICTS } from '../report/compare.js'
-import { DEFAULT_ORDER, ORDERS } from '../runner/orchestrator.js'
-import { EXPORTERS, FORMATS } from '../report/exporters.js'
-import { BUILTIN_LIBS, LIB_SETS } from '../loggers/index.js'
-import { BASELINE } from '../results/http-summary.js'
-import { TRANSPORT_HINTS, TRANSPORTS } from '../sinks/index.js'
+import { DEFAULT_ALPHA, DEFAULT_NOISE, GATE_VERDICTS } from '../stats.js'
+import { DEFAULT_ORDER, ORDERS } from '../runner/orders.js'
+import { EXPORT_FORMATS, FORMATS } from '../report/formats.js'
+import { BUILTIN_LIBS, HTTP_BASELINE, LIB_SETS } from '../engine/library-names.js'
+import { TRANSPORT_HINTS, TRANSPORTS } from '../engine/transports.js'
 import { MAX_EVENTS, MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../limits.js'
-import { parseShard, shippedScenarios } from './scenario.js'
+import { shippedScenarios } from './shipped-scenarios.js'
 import { UsageError } from '../errors.js'
 import { DEFAULT_MEASURE, MEASURES } from '../engine/instructions.js'
-import { cacheDirectory, list, writableDirectory } from './validate.js'
-import { parseRuntimes, RUNTIME_NAMES } from '../versions/runtimes.js'
+import { cacheDirectory, list, parseShard, writableDirectory } from './validate.js'
+import { parseRuntimes, RUNTIME_NAMES } from '../versions/runtime-names.js'
 
 // The option tables of `run` and `http` (see options.js for what an entry holds): every option
 // once, with its default, its values and limits, and its scenario key.
@@ -88,7 +87,7 @@ export const RUN_OPTIONS = [
 ]
 
 export const HTTP_OPTIONS = [
-  { name: 'lib', list: true, default: `${BASELINE},all`, scenario: 'libs', scenarioRequired: true, describe: `${BASELINE} (the same app without logging; always run as the baseline), ${libraries}, name@range (winston@2), or a path to an adapter file` },
+  { name: 'lib', list: true, default: `${HTTP_BASELINE},all`, scenario: 'libs', scenarioRequired: true, describe: `${HTTP_BASELINE} (the same app without logging; always run as the baseline), ${libraries}, name@range (winston@2), or a path to an adapter file` },
   { name: 'runtime', list: true, parse: runtimeList, default: 'node', scenario: 'runtimes', describe: 'what the server workers run under, as for run (under Bun or Deno, one server worker)' },
   CACHE,
   { name: 'transport', list: true, values: TRANSPORTS, hints: TRANSPORT_HINTS, default: 'console', scenario: 'transport', one: true, describe: 'where the server logs: console is its stdout, a pipe read and verified by log-bench' },
@@ -116,7 +115,7 @@ export const HTTP_OPTIONS = [
 export const REPORT_OPTIONS = [
   { name: 'out', default: 'results/README.md', describe: 'markdown page to write (its directory is created); the CSV goes next to it with a .csv extension, the HTML page with .html (or to --out itself when it ends in .html)' },
   { name: 'images', default: 'images', describe: 'directory for the PNG charts, linked from the page by relative path' },
-  { name: 'format', list: true, values: FORMATS, default: 'md', describe: EXPORTERS.map((e) => `${e.name}: ${e.describe}`).join('; ') },
+  { name: 'format', list: true, values: FORMATS, default: 'md', describe: EXPORT_FORMATS.map((f) => `${f.name}: ${f.describe}`).join('; ') },
   { name: 'force', type: 'boolean', describe: 'replace an existing page, CSV or chart; without it an existing file is refused (--pages regenerates its pages and charts without it)' },
   { name: 'pages', describe: 'a pages file (results/pages.json): write every page it lists, each from its own results files, instead of one page from the files given; --format html writes each page as .html beside its .md instead, md,html both' }
 ]

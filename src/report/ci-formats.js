@@ -68,7 +68,6 @@ const stem = (out) => out.replace(/\.[^./\\]*$/, '')
 
 export const bmfExport = {
   name: 'bmf',
-  describe: 'Bencher Metric Format for `bencher run --adapter json`: each cell\'s median and its interval per measure, in a .bmf.json beside --out',
   targets: ({ out }) => [`${stem(out)}.bmf.json`],
   write (dataset, options) {
     const [file] = bmfExport.targets(options)
@@ -79,7 +78,6 @@ export const bmfExport = {
 
 export const benchmarkActionExport = {
   name: 'benchmark-action',
-  describe: 'github-action-benchmark\'s custom formats: -smaller-is-better.json (tool customSmallerIsBetter: times) and -bigger-is-better.json (customBiggerIsBetter: events/s, requests/s) beside --out',
   targets: ({ out }) => [`${stem(out)}-smaller-is-better.json`, `${stem(out)}-bigger-is-better.json`],
   write (dataset, options) {
     const [smaller, bigger] = benchmarkActionExport.targets(options)
