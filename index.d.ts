@@ -420,9 +420,14 @@ export interface RunTypeRecord {
   libRange?: string
   /** what the workers ran under (`node 22.23.3`, `bun 1.4.5`) */
   runtime?: string
-  /** where the events went (`console`, `file`, `udp`, `tcp`) */
+  /** where the events went: `console`, `file`, `udp`, `tcp`, `otlp` or `forward` */
   transport: string
-  /** the receiving end (`pipe`, `file`, `embedded`, `rsyslog`, `external`) */
+  /**
+   * the receiving end: `pipe` (console), `file`, `embedded-udp`, `embedded-tcp`, `embedded-otlp` or
+   * `embedded-forward` (log-bench's own receivers), `rsyslog-udp` or `rsyslog-tcp` (an rsyslogd started for
+   * the run), `external-udp` or `external-tcp` (a server of the user's, --syslog-host); `embedded` and
+   * `rsyslog` in older records
+   */
   sink?: string
   /** worker processes logging at once */
   cpus: number
@@ -789,9 +794,14 @@ export interface HttpRecord {
   middleware?: string | null
   /** its version; `null` in route mode */
   middlewareVersion?: string | null
-  /** where the server logs */
+  /** where the server logs: `console`, `file`, `udp`, `tcp`, `otlp` or `forward` */
   transport: string
-  /** the receiving end */
+  /**
+   * the receiving end: `pipe` (console), `file`, `embedded-udp`, `embedded-tcp`, `embedded-otlp` or
+   * `embedded-forward` (log-bench's own receivers), `rsyslog-udp` or `rsyslog-tcp` (an rsyslogd started for
+   * the run), `external-udp` or `external-tcp` (a server of the user's, --syslog-host); `embedded` and
+   * `rsyslog` in older records
+   */
   sink?: string
   /** server workers */
   cpus: number
