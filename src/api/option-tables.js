@@ -33,7 +33,7 @@ const DEFAULT_EVENTS = '1000000'
 export const SYSLOG_OPTIONS = [
   { name: 'syslog', values: SYSLOG_SINKS, noun: 'syslog sink (--syslog)', defaultText: 'embedded', matrix: true, scenario: 'syslog', describe: 'receiving end for udp/tcp: embedded (a sink process that counts every event) or rsyslog (a real rsyslogd started for each run)' },
   { name: 'syslog-host', matrix: true, describe: 'send udp/tcp events to a syslog server you run instead (nothing can be counted there: drop rate unknown)' },
-  { name: 'syslog-port', int: { max: 65535 }, defaultText: '514', matrix: true, describe: 'port of the server given by --syslog-host' },
+  { name: 'syslog-port', int: { max: 65535 }, default: '514', matrix: true, describe: 'port of the server given by --syslog-host' },
   { name: 'syslog-output', matrix: true, describe: 'the output file of the server given by --syslog-host, when it is an rsyslog using docker/rsyslog.conf with its output shared with this machine (docker/compose.yaml): its events are then counted from that file like a local rsyslog\'s' }
 ]
 

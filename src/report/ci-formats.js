@@ -1,6 +1,8 @@
 import { writeFileAtomic } from '../results/write.js'
 import { RUN_TYPES, runTypeOf } from '../results/run-types/index.js'
 import { dimensionValue } from '../results/model.js'
+import { DEFAULT_ENDING } from '../engine/endings.js'
+import { DEFAULT_MEASURE } from '../engine/instructions.js'
 
 // The formats CI tools read, from the summaries of the result model: each cell's median of its
 // finished runs and the distribution-free interval of that median (ciLow, ciHigh; its coverage is
@@ -11,7 +13,7 @@ import { dimensionValue } from '../results/model.js'
 // only where a file holds two versions of one cell (pino@9.14.0 and pino@10.4.0 in one run).
 // Dimensions at the value a record without them reads as are left out, so that a benchmark keeps
 // its name when a new dimension appears (ending: close is every run from before --ending, measure: time every run from before --measure).
-const DEFAULT_READINGS = { ending: 'close', measure: 'time' }
+const DEFAULT_READINGS = { ending: DEFAULT_ENDING, measure: DEFAULT_MEASURE }
 const MEASURED = Object.fromEntries(RUN_TYPES.map((type) => [type.name, type.measures.filter((m) => m.summary && m.compare)]))
 const NAMED_APART = ['type', 'lib', 'libVersion', 'variant']
 
