@@ -7,7 +7,7 @@ import { UsageError } from '../errors.js'
 import { cacheRoot, checkRange, ensureInstalled } from '../versions/cache.js'
 import { BUILTIN_LIBS, LIB_SETS, VERSIONED_LIBS } from '../engine/library-names.js'
 
-export { BASELINES, BUILTIN_LIBS, EVERY_LIB, LIB_SETS, POPULAR_LIBS, REAL_LIBS, VERSIONED_LIBS } from '../engine/library-names.js'
+export { BUILTIN_LIBS, EVERY_LIB, LIB_SETS, POPULAR_LIBS, REAL_LIBS } from '../engine/library-names.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const PROBE = path.join(here, 'adapter-probe.js')
