@@ -121,6 +121,11 @@ export function outliers (values) {
 export const DEFAULT_NOISE = 0.02
 export const DEFAULT_ALPHA = 0.05
 
+// The verdicts --fail-on can name: slower and faster (times and rates), unclear (an interval too wide
+// to call, where the statistics give that verdict), higher and lower (measures without a better
+// direction, such as memory).
+export const GATE_VERDICTS = ['slower', 'faster', 'unclear', 'higher', 'lower']
+
 // The one comparison of two sets of runs (a cell against its baseline, or before against after),
 // for every module that compares. Returns:
 // - ratio: median(runs) / median(baselineRuns);

@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { ROOT } from './helpers.js'
 
-// npm run bench:harness and bench:truth are long measurements run by hand; their --quick modes run
-// every step of each in seconds, here, so that neither can break unnoticed. Their figures at that
-// size say nothing and are not checked; what is checked: exit 0, every table printed, no step failed.
+// npm run bench:harness, bench:truth and bench:startup are measurements run by hand; their --quick
+// modes run every step of each in seconds, here, so that none can break unnoticed. Their figures at
+// that size say nothing and are not checked; what is checked: exit 0, every table printed, no step failed.
 function runScript (script, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'benchmarks', script), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -46,4 +46,13 @@ test('bench:truth --quick: raw and pino side by side with their plain scripts, a
   assert.match(stdout, /^\| pino \| file \| [\d,]+ \([\d,–]+\) \| [\d,]+ \([\d,–]+\) \| [\d.]+× \| (yes|\*\*no\*\*) \|$/m)
   assert.match(stdout, /^\| pino \| tcp \| [\d,]+ \| 2,000\/2,000 \| /m)
   assert.doesNotMatch(stdout, /failed/)
+})
+
+test('bench:startup --quick: --version and each --help timed beside node -e 0', async () => {
+  const { code, stdout, stderr } = await runScript('startup.js', ['--quick'])
+  assert.equal(code, 0, stderr)
+  assert.match(stdout, /^\| node -e 0 +\| +[\d,]+ \| +\| +\|$/m)
+  for (const command of ['--version', '--help', 'run --help', 'http --help', 'report --help']) {
+    assert.match(stdout, new RegExp(`^\\| log-bench ${command} +\\| +[\\d,]+ \\| +[+-][\\d,]+ \\| +(yes|\\*\\*no\\*\\*) \\|$`, 'm'))
+  }
 })

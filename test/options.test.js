@@ -64,12 +64,14 @@ test('--out creates its directory; an existing results file is replaced only wit
   assert.match(http.stderr, /already holds results \(1 run\): add --force/)
 })
 
-test('scenarios/schema.json and the option tables of docs/cli.md are what the option tables make', async () => {
+test('scenarios/schema.json, the option tables of docs/cli.md and index.d.ts are what the option tables make', async () => {
   const { schemaText, withOptionTables } = await import('../scripts/docs-options.js')
+  const { indexTypes } = await import('../scripts/index-types.js')
   const stale = 'out of date: run npm run docs:options'
   assert.equal(fs.readFileSync(path.join(ROOT, 'scenarios', 'schema.json'), 'utf8'), schemaText(), `scenarios/schema.json is ${stale}`)
   const cli = fs.readFileSync(path.join(ROOT, 'docs', 'cli.md'), 'utf8')
   assert.equal(cli, withOptionTables(cli), `docs/cli.md is ${stale}`)
+  assert.ok(fs.readFileSync(path.join(ROOT, 'index.d.ts'), 'utf8') === indexTypes(), `index.d.ts is ${stale}`)
 })
 
 test('each option of run and http is defined once, and the scenario schema takes the same values and limits', async () => {

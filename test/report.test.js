@@ -10,10 +10,16 @@ import { renderPage } from '../src/report/markdown.js'
 import { runSection } from '../src/report/run-section.js'
 import { SECTIONS } from '../src/report/sections.js'
 import { toCsv } from '../src/report/csv.js'
+import { EXPORTERS } from '../src/report/exporters.js'
+import { FORMATS } from '../src/report/formats.js'
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'report')
 const RESULTS = path.join(FIXTURES, 'results.json')
 const GOLDEN = path.join(FIXTURES, 'golden.md')
+
+test('every --format has its exporter, in the order --help lists them', () => {
+  assert.deepEqual(EXPORTERS.map((e) => e.name), FORMATS)
+})
 
 const EXPECTED_CHARTS = [
   'summary-RESULTS.png',

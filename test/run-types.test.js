@@ -10,6 +10,9 @@ import { RUN_TYPES, runTypeNamed, runTypeOf, summarised } from '../src/results/r
 import { MEASURES } from '../src/report/compare.js'
 import { REPORT_RUN_TYPES } from '../src/report/run-types.js'
 import { formatMs } from '../src/report/labels.js'
+import { RESULTS_SCHEMA } from '../src/results/schema.js'
+import { SYSLOG_TRANSPORTS, TRANSPORT_DESCRIPTORS, TRANSPORTS } from '../src/engine/transports.js'
+import { sinkName } from '../src/sinks/syslog.js'
 
 // Each run type is one module (src/results/run-types/): its dimensions, measures, validation and
 // summary; compare, merge, the reader and the report work through the registry.
@@ -118,4 +121,13 @@ test('an http record read from a file is checked by its type: one line, exit 2',
   const { code, stderr } = await runCli(['compare', file, '--baseline', 'none'])
   assert.equal(code, 2)
   assert.equal(stderr, `log-bench: ${file}: runs[0] (none console 1 cpus run 1) is marked ok but has no reqPerSec/latencyMs figures\n`)
+})
+
+test('the schema says every transport and every receiving end a record can name', () => {
+  const sinks = [...TRANSPORT_DESCRIPTORS.map((t) => t.sink), ...SYSLOG_TRANSPORTS.flatMap((t) => [sinkName(t, { syslog: 'rsyslog' }), sinkName(t, { syslogHost: 'logs.example' })])]
+  for (const type of ['runRecord', 'httpRecord']) {
+    const { transport, sink } = RESULTS_SCHEMA.$defs[type].properties
+    for (const name of TRANSPORTS) assert.ok(transport.description.includes(`\`${name}\``), `$defs.${type}.transport does not name ${name}: "${transport.description}"`)
+    for (const name of sinks) assert.ok(sink.description.includes(`\`${name}\``), `$defs.${type}.sink does not name ${name}: "${sink.description}"`)
+  }
 })

@@ -27,3 +27,20 @@ test('log-bench --version is log-bench\'s own version, not the version of the pr
   const version = execFileSync(process.execPath, ['--preserve-symlinks', '--preserve-symlinks-main', bin, '--version'], { cwd: project, encoding: 'utf8' })
   assert.equal(version, `${readJson(path.join(ROOT, 'package.json')).version}\n`)
 })
+
+// The option tables take their value lists from small modules and each command imports its work when
+// it runs, so that --version and --help start at once (npm run bench:startup times them). Loading
+// one of these packages for them is the regression: their import took --version to about 2 s.
+const HEAVY = ['@napi-rs/canvas', 'chart.js', 'ajv', 'protobufjs', 'hdr-histogram-js', 'semver', 'express', 'autocannon']
+
+test('--version and every --help load neither the charts nor the result model, receivers or servers', () => {
+  const dir = tmpDir('lb-imports-')
+  for (const args of [['--version'], ['--help'], ...['run', 'http', 'report', 'compare', 'merge', 'sink', 'list'].map((command) => [command, '--help'])]) {
+    const record = path.join(dir, `${args.join('-')}.txt`)
+    execFileSync(process.execPath, ['--import', path.join(ROOT, 'test', 'fixtures', 'record-imports.mjs'), path.join(ROOT, 'bin', 'log-bench.js'), ...args], { env: { ...process.env, LOG_BENCH_IMPORTS: record }, stdio: 'ignore' })
+    const urls = fs.readFileSync(record, 'utf8').trim().split('\n')
+    assert.ok(urls.some((url) => url.includes('/node_modules/yargs/')), `the record of log-bench ${args.join(' ')} holds its imports`)
+    const heavy = urls.filter((url) => HEAVY.some((name) => url.includes(`/node_modules/${name}/`)))
+    assert.deepEqual(heavy, [], `log-bench ${args.join(' ')} imported what only a command's work needs: take the option tables' values from a small module, import the rest in the command's handler`)
+  }
+})

@@ -1,17 +1,16 @@
 import { DEFAULT_WORKLOAD, WORKLOADS } from '../engine/workloads.js'
 import { DEFAULT_ENDING, ENDINGS, ENDING_NAMES } from '../engine/endings.js'
-import { DEFAULT_ALPHA, DEFAULT_NOISE, GATE_VERDICTS } from '../report/compare.js'
-import { DEFAULT_ORDER, ORDERS } from '../runner/orchestrator.js'
-import { EXPORTERS, FORMATS } from '../report/exporters.js'
-import { BUILTIN_LIBS, LIB_SETS } from '../loggers/index.js'
-import { BASELINE } from '../results/http-summary.js'
-import { TRANSPORT_HINTS, TRANSPORTS } from '../sinks/index.js'
+import { DEFAULT_ALPHA, DEFAULT_NOISE, GATE_VERDICTS } from '../stats.js'
+import { DEFAULT_ORDER, ORDERS } from '../runner/orders.js'
+import { EXPORT_FORMATS, FORMATS } from '../report/formats.js'
+import { BUILTIN_LIBS, HTTP_BASELINE, LIB_SETS } from '../engine/library-names.js'
+import { TRANSPORT_HINTS, TRANSPORTS } from '../engine/transports.js'
 import { MAX_EVENTS, MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../limits.js'
-import { parseShard, shippedScenarios } from './scenario.js'
+import { shippedScenarios } from './shipped-scenarios.js'
 import { UsageError } from '../errors.js'
 import { DEFAULT_MEASURE, MEASURES } from '../engine/instructions.js'
-import { cacheDirectory, list, writableDirectory } from './validate.js'
-import { parseRuntimes, RUNTIME_NAMES } from '../versions/runtimes.js'
+import { cacheDirectory, list, parseShard, writableDirectory } from './validate.js'
+import { parseRuntimes, RUNTIME_NAMES } from '../versions/runtime-names.js'
 
 // The option tables of `run` and `http` (see options.js for what an entry holds): every option
 // once, with its default, its values and limits, and its scenario key.
@@ -34,7 +33,7 @@ const DEFAULT_EVENTS = '1000000'
 export const SYSLOG_OPTIONS = [
   { name: 'syslog', values: SYSLOG_SINKS, noun: 'syslog sink (--syslog)', defaultText: 'embedded', matrix: true, scenario: 'syslog', describe: 'receiving end for udp/tcp: embedded (a sink process that counts every event) or rsyslog (a real rsyslogd started for each run)' },
   { name: 'syslog-host', matrix: true, describe: 'send udp/tcp events to a syslog server you run instead (nothing can be counted there: drop rate unknown)' },
-  { name: 'syslog-port', int: { max: 65535 }, defaultText: '514', matrix: true, describe: 'port of the server given by --syslog-host' },
+  { name: 'syslog-port', int: { max: 65535 }, default: '514', matrix: true, describe: 'port of the server given by --syslog-host' },
   { name: 'syslog-output', matrix: true, describe: 'the output file of the server given by --syslog-host, when it is an rsyslog using docker/rsyslog.conf with its output shared with this machine (docker/compose.yaml): its events are then counted from that file like a local rsyslog\'s' }
 ]
 
@@ -44,8 +43,8 @@ export const ORDER_OPTIONS = [
   { name: 'seed', int: { min: 0, max: 2 ** 31 - 1 }, defaultText: 'a new one', describe: 'seed of the interleaved order, recorded in the results as env.order; give it again to repeat an order' }
 ]
 
-const ALPHA = { name: 'alpha', parse: parseAlpha, takes: 'a number between 0 and 1', default: String(DEFAULT_ALPHA), describe: 'significance level: p of the two-sided Mann–Whitney U test below it can read faster or slower' }
-const NOISE = { name: 'noise', parse: parseNoise, takes: 'a fraction (0.02) or a percentage (2%)', default: `${DEFAULT_NOISE * 100}%`, describe: 'noise threshold: a difference whose 95% interval lies within ±noise reads same' }
+const ALPHA = { name: 'alpha', parse: parseAlpha, numeric: true, takes: 'a number between 0 and 1', default: String(DEFAULT_ALPHA), describe: 'significance level: p of the two-sided Mann–Whitney U test below it can read faster or slower' }
+const NOISE = { name: 'noise', parse: parseNoise, numeric: true, takes: 'a fraction (0.02) or a percentage (2%)', default: `${DEFAULT_NOISE * 100}%`, describe: 'noise threshold: a difference whose 95% interval lies within ±noise reads same' }
 
 const libraries = `${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries)`
 const CACHE = { name: 'cache', parse: cacheDirectory, defaultText: '$XDG_CACHE_HOME/log-bench, else ~/.cache/log-bench', describe: 'where library versions and runtimes are installed' }
@@ -71,7 +70,7 @@ export const RUN_OPTIONS = [
   { name: 'size', list: true, int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', matrix: true, scenario: 'sizes', describe: 'payload sizes in bytes: the payload is padded (or cut) to exactly that size' },
   { name: 'timeout', seconds: {}, default: '600', matrix: true, scenario: 'timeout', describe: 'limit per run in seconds; a run past it is killed and recorded as failed' },
   { name: 'max-old-space-size', int: { min: 8 }, defaultText: 'node\'s default', matrix: true, scenario: 'maxOldSpaceSize', describe: 'heap limit in MB for each worker (node --max-old-space-size), to reproduce memory blow-ups' },
-  { name: 'pipe-bytes', takes: 'bytes, 4096 to /proc/sys/fs/pipe-max-size', parse: String, defaultText: 'the system\'s (64 KiB)', matrix: true, describe: 'console only: the pipe buffer each worker\'s stdout gets (F_SETPIPE_SZ). A larger pipe lets a logger run ahead of its reader, so the default is what `node app.js | cat` gets' },
+  { name: 'pipe-bytes', takes: 'bytes, 4096 to /proc/sys/fs/pipe-max-size', parse: String, numeric: true, defaultText: 'the system\'s (64 KiB)', matrix: true, describe: 'console only: the pipe buffer each worker\'s stdout gets (F_SETPIPE_SZ). A larger pipe lets a logger run ahead of its reader, so the default is what `node app.js | cat` gets' },
   ...SYSLOG_OPTIONS,
   { name: 'dir', parse: (value) => writableDirectory(value, 'dir'), defaultText: 'the system\'s temporary directory', describe: 'an existing directory for the runs\' files (the file transport\'s logs, the console capture): tmpfs and a disk are different benchmarks, and each file run records the file system type' },
   { name: 'scenario', describe: `run the cells of a scenario instead of the options above: a shipped one by name (${shippedScenarios().map((s) => s.name).join(', ')}; see list) or a scenario file's path (see docs/scenarios.md)` },
@@ -88,7 +87,7 @@ export const RUN_OPTIONS = [
 ]
 
 export const HTTP_OPTIONS = [
-  { name: 'lib', list: true, default: `${BASELINE},all`, scenario: 'libs', scenarioRequired: true, describe: `${BASELINE} (the same app without logging; always run as the baseline), ${libraries}, name@range (winston@2), or a path to an adapter file` },
+  { name: 'lib', list: true, default: `${HTTP_BASELINE},all`, scenario: 'libs', scenarioRequired: true, describe: `${HTTP_BASELINE} (the same app without logging; always run as the baseline), ${libraries}, name@range (winston@2), or a path to an adapter file` },
   { name: 'runtime', list: true, parse: runtimeList, default: 'node', scenario: 'runtimes', describe: 'what the server workers run under, as for run (under Bun or Deno, one server worker)' },
   CACHE,
   { name: 'transport', list: true, values: TRANSPORTS, hints: TRANSPORT_HINTS, default: 'console', scenario: 'transport', one: true, describe: 'where the server logs: console is its stdout, a pipe read and verified by log-bench' },
@@ -116,7 +115,7 @@ export const HTTP_OPTIONS = [
 export const REPORT_OPTIONS = [
   { name: 'out', default: 'results/README.md', describe: 'markdown page to write (its directory is created); the CSV goes next to it with a .csv extension, the HTML page with .html (or to --out itself when it ends in .html)' },
   { name: 'images', default: 'images', describe: 'directory for the PNG charts, linked from the page by relative path' },
-  { name: 'format', list: true, values: FORMATS, default: 'md', describe: EXPORTERS.map((e) => `${e.name}: ${e.describe}`).join('; ') },
+  { name: 'format', list: true, values: FORMATS, default: 'md', describe: EXPORT_FORMATS.map((f) => `${f.name}: ${f.describe}`).join('; ') },
   { name: 'force', type: 'boolean', describe: 'replace an existing page, CSV or chart; without it an existing file is refused (--pages regenerates its pages and charts without it)' },
   { name: 'pages', describe: 'a pages file (results/pages.json): write every page it lists, each from its own results files, instead of one page from the files given; --format html writes each page as .html beside its .md instead, md,html both' }
 ]

@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import Ajv from 'ajv/dist/2020.js'
 import { UsageError } from '../errors.js'
 import { readJsonFile } from '../results/json-file.js'
 import { comparisonGroupKey } from '../results/model.js'
+import { SCENARIOS_DIR, shippedScenarios } from './shipped-scenarios.js'
 
-// The scenarios shipped with log-bench, found by name (--scenario quick) from any directory.
-export const SCENARIOS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scenarios')
 const SCHEMA_FILE = path.join(SCENARIOS_DIR, 'schema.json')
 let validator = null
 
@@ -18,19 +16,6 @@ function validate (scenario) {
     validator = ajv.compile(JSON.parse(fs.readFileSync(SCHEMA_FILE, 'utf8')))
   }
   return validator(scenario) ? null : validator.errors[0]
-}
-
-// The shipped scenarios: [{ name, file, description }], by name.
-export function shippedScenarios () {
-  return fs.readdirSync(SCENARIOS_DIR)
-    .filter((entry) => entry.endsWith('.json') && entry !== 'schema.json')
-    .sort()
-    .map((entry) => {
-      const file = path.join(SCENARIOS_DIR, entry)
-      let description = ''
-      try { description = JSON.parse(fs.readFileSync(file, 'utf8')).description ?? '' } catch {}
-      return { name: entry.slice(0, -'.json'.length), file, description }
-    })
 }
 
 // A scenario given as a path (relative to the current directory), else as the name of a shipped
@@ -80,14 +65,6 @@ function describeError (error) {
     case 'anyOf': return `${field} needs a "run" or an "http" list of cells`
     default: return `${field} ${error.message}`
   }
-}
-
-export function parseShard (text) {
-  const match = /^(\d+)\/(\d+)$/.exec(String(text).trim())
-  const k = match && Number(match[1])
-  const n = match && Number(match[2])
-  if (!match || n < 1 || k < 1 || k > n) throw new UsageError(`--shard must be k/n with 1 <= k <= n (e.g. 1/2), got "${text}"`)
-  return { k, n }
 }
 
 // The cells of shard k/n: whole comparison groups (every library and run of one transport × workers

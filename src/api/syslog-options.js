@@ -23,7 +23,7 @@ export async function parseSyslogOptions (argv, transports) {
     syslogHost = String(argv.syslogHost).trim()
     if (syslogHost === '') throw new UsageError('--syslog-host is empty: give the host name or address of your syslog server')
     if (argv.syslog != null) throw new UsageError('--syslog-host sends to your own server: it cannot be combined with --syslog')
-    syslogPort = parseOption(optionNamed(SYSLOG_OPTIONS, 'syslog-port'), argv) ?? 514
+    syslogPort = parseOption(optionNamed(SYSLOG_OPTIONS, 'syslog-port'), argv)
   } else if (argv.syslogPort != null) {
     throw new UsageError('--syslog-port needs --syslog-host (the embedded sink and rsyslog use free ports of their own)')
   }

@@ -72,6 +72,15 @@ export function seconds (value, name, { allowZero = false } = {}) {
   return (allowZero ? nonNegativeNumber : positiveNumber)(value, name, { max: MAX_SECONDS, why: TIMER_LIMIT })
 }
 
+// --shard k/n: share k of n of the plan.
+export function parseShard (text) {
+  const match = /^(\d+)\/(\d+)$/.exec(String(text).trim())
+  const k = match && Number(match[1])
+  const n = match && Number(match[2])
+  if (!match || n < 1 || k < 1 || k > n) throw new UsageError(`--shard must be k/n with 1 <= k <= n (e.g. 1/2), got "${text}"`)
+  return { k, n }
+}
+
 // Every option given twice arrives as an array: one check for all commands (bin/log-bench.js), so
 // `--out a --out b` is refused the same way everywhere. Positionals (report's and merge's files) may repeat.
 export function refuseRepeatedOptions (argv, positionals = ['files']) {

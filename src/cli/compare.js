@@ -1,6 +1,3 @@
-import { comparisonJson, gateFailures, gateMessage, renderComparison } from '../report/compare.js'
-import { comparisonMarkdown } from '../report/compare-markdown.js'
-import { compareFrom } from '../api/compare.js'
 import { COMPARE_OPTIONS } from '../api/option-tables.js'
 import { addOptions, parseOptions } from '../api/options.js'
 import { EXIT, UsageError } from '../errors.js'
@@ -17,7 +14,11 @@ export function builder (yargs) {
     .example('$0 compare bench.json --baseline pino@10 --fail-on slower --markdown > comment.md', 'a CI gate: exit 3 when a cell reads slower, and a pull-request comment')
 }
 
+// The command's work is imported when it runs, so that --help and --version start at once.
 export async function handler (argv) {
+  const [{ comparisonJson, gateFailures, gateMessage, renderComparison }, { comparisonMarkdown }, { compareFrom }] = await Promise.all([
+    import('../report/compare.js'), import('../report/compare-markdown.js'), import('../api/compare.js')
+  ])
   const { json, markdown, failOn } = parseOptions(COMPARE_OPTIONS, argv)
   if (json && markdown) throw new UsageError('--json and --markdown are two formats: give one')
   const { result, labels } = compareFrom(argv)

@@ -1,8 +1,5 @@
-import { prepareHttp } from '../api/http.js'
 import { HTTP_OPTIONS } from '../api/option-tables.js'
 import { addOptions } from '../api/options.js'
-import { terminalExport } from '../report/terminal.js'
-import { finishNotes, runInTerminal } from './session.js'
 
 export const command = 'http'
 export const describe = 'The cost of logging under HTTP load: an express server logging through each library, driven by autocannon; req/s and latency against the same app without logging'
@@ -15,7 +12,9 @@ export function builder (yargs) {
     .example('$0 http --lib pino,bunyan --transport udp --syslog rsyslog', 'the server logs over syslog to a real rsyslogd')
 }
 
+// The command's work is imported when it runs, so that --help and --version start at once.
 export async function handler (argv) {
+  const [{ prepareHttp }, { runInTerminal, finishNotes }, { terminalExport }] = await Promise.all([import('../api/http.js'), import('./session.js'), import('../report/terminal.js')])
   const prepared = await prepareHttp(argv, { defaultOut: true, command: ['log-bench', ...process.argv.slice(2)].join(' ') })
   const doc = await runInTerminal(prepared, { quiet: argv.quiet })
   if (!doc) return

@@ -1,14 +1,9 @@
-import { BASELINES, BUILTIN_LIBS, LIB_SETS, VERSIONED_LIBS, adapterFile, libraryVersion, loadAdapter } from '../loggers/index.js'
+import { BASELINES, BUILTIN_LIBS, LIB_SETS, VERSIONED_LIBS } from '../engine/library-names.js'
 import { UsageError } from '../errors.js'
-import { cacheRoot, cachedVersions } from '../versions/cache.js'
-import { RUNTIME_PACKAGES } from '../versions/runtimes.js'
 import { cacheDirectory } from '../api/validate.js'
 import { adapterWorkloads, WORKLOADS } from '../engine/workloads.js'
-import { TRANSPORTS } from '../sinks/index.js'
-import { figureColumns, terminalTable, textColumns } from '../report/table.js'
-import { udpReaderAbsence, udpReaderName } from '../sinks/embedded-sink.js'
-import { pipeReaderAbsence, pipeReaderName } from '../sinks/pipe.js'
-import { shippedScenarios } from '../api/scenario.js'
+import { TRANSPORTS } from '../engine/transports.js'
+import { shippedScenarios } from '../api/shipped-scenarios.js'
 
 export const command = 'list'
 export const describe = 'List the libraries (with installed versions, workloads and variants), baselines, transports and shipped scenarios; --versions NAME: the versions of a library (or runtime) in the cache'
@@ -19,8 +14,13 @@ export function builder (yargs) {
     .option('cache', { type: 'string', describe: 'The cache directory [default: $XDG_CACHE_HOME/log-bench, else ~/.cache/log-bench]' })
 }
 
+// What lists the adapters, the readers and the cache is imported when it runs, so that --help and
+// --version start at once.
 export async function handler (argv) {
   if (argv.versions != null) return listVersions(argv)
+  const [{ adapterFile, libraryVersion, loadAdapter }, { figureColumns, terminalTable, textColumns }, { udpReaderAbsence, udpReaderName }, { pipeReaderAbsence, pipeReaderName }] = await Promise.all([
+    import('../loggers/index.js'), import('../report/table.js'), import('../sinks/embedded-sink.js'), import('../sinks/pipe.js')
+  ])
   const rows = []
   const variants = []
   for (const name of BUILTIN_LIBS) {
@@ -40,6 +40,9 @@ export async function handler (argv) {
 
 // list --versions NAME: what the cache holds for one library or runtime, newest first, with where.
 async function listVersions (argv) {
+  const [{ adapterFile, loadAdapter }, { cacheRoot, cachedVersions }, { RUNTIME_PACKAGES }, { figureColumns, terminalTable }] = await Promise.all([
+    import('../loggers/index.js'), import('../versions/cache.js'), import('../versions/runtimes.js'), import('../report/table.js')
+  ])
   const name = String(argv.versions)
   const root = cacheRoot(cacheDirectory(argv.cache))
   let kind

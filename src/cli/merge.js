@@ -1,5 +1,3 @@
-import { mergeShards } from '../results/merge.js'
-import { readResultsFile } from '../results/read.js'
 import { writeJsonAtomic } from '../results/write.js'
 import { MERGE_OPTIONS } from '../api/option-tables.js'
 import { addOptions } from '../api/options.js'
@@ -16,7 +14,9 @@ export function builder (yargs) {
     .example('$0 merge shard-*.json --out all.json --force', 'replace all.json from an earlier merge')
 }
 
+// The command's work is imported when it runs, so that --help and --version start at once.
 export async function handler (argv) {
+  const [{ mergeShards }, { readResultsFile }] = await Promise.all([import('../results/merge.js'), import('../results/read.js')])
   if (argv.out == null) throw new UsageError('merge needs --out FILE for the merged results, e.g. log-bench merge shard-1.json shard-2.json --out merged.json')
   const out = outputFile(argv.out, { create: true, inputs: argv.files })
   refuseToReplace(out, { force: argv.force, label: `--out ${argv.out}` })

@@ -1,5 +1,4 @@
 import path from 'node:path'
-import { reportFrom } from '../api/report.js'
 import { REPORT_OPTIONS } from '../api/option-tables.js'
 import { addOptions } from '../api/options.js'
 
@@ -14,7 +13,9 @@ export function builder (yargs) {
     .example('$0 report r.json --out docs/RESULTS.md --images docs/images --format md,csv', '')
 }
 
+// The command's work is imported when it runs, so that --help and --version start at once.
 export async function handler (argv) {
+  const { reportFrom } = await import('../api/report.js')
   const { files, images, removed = [] } = reportFrom(argv, { stream: process.stdout })
   summarizeWritten(files, images)
   if (removed.length) process.stdout.write(`removed ${removed.length} file${removed.length > 1 ? 's' : ''} an earlier --pages wrote and this one no longer does: ${removed.join(', ')}\n`)

@@ -1,10 +1,5 @@
-import { baselineComparison } from '../api/session.js'
-import { prepareRun } from '../api/run.js'
 import { RUN_OPTIONS } from '../api/option-tables.js'
 import { addOptions, optionNamed } from '../api/options.js'
-import { terminalExport } from '../report/terminal.js'
-import { renderComparison } from '../report/compare.js'
-import { finishNotes, runInTerminal } from './session.js'
 
 // The default matrix's figures, as the option table gives them.
 const RUNS = optionNamed(RUN_OPTIONS, 'runs').default
@@ -28,7 +23,11 @@ export function builder (yargs) {
     .example('$0 run --scenario quick', 'a shipped scenario (see list); add --resume after an interruption, --shard 1/2 to split it')
 }
 
+// The command's work is imported when it runs, so that --help and --version start at once.
 export async function handler (argv) {
+  const [{ prepareRun }, { baselineComparison }, { runInTerminal, finishNotes }, { terminalExport }, { renderComparison }] = await Promise.all([
+    import('../api/run.js'), import('../api/session.js'), import('./session.js'), import('../report/terminal.js'), import('../report/compare.js')
+  ])
   const prepared = await prepareRun(argv, { defaultOut: true, command: ['log-bench', ...process.argv.slice(2)].join(' ') })
   const doc = await runInTerminal(prepared, { quiet: argv.quiet, resumeHint: ' (continue with --resume)' })
   if (!doc) return

@@ -1,6 +1,5 @@
 import { UsageError } from '../errors.js'
 import { payloadOfSize } from '../engine/message.js'
-import { DEFAULT_HOST, nativeUdpReceiver, startSink } from '../sinks/embedded-sink.js'
 import { SINK_OPTIONS } from '../api/option-tables.js'
 import { addOptions, parseOptions } from '../api/options.js'
 
@@ -18,7 +17,6 @@ export function parseSinkOptions (argv) {
   if (argv.udp == null && argv.tcp == null) throw new UsageError('give --udp <port>, --tcp <port> or both')
   const given = parseOptions(SINK_OPTIONS, argv)
   return {
-    host: DEFAULT_HOST,
     udpPort: given.udp,
     tcpPort: given.tcp,
     workers: given.workers,
@@ -31,8 +29,10 @@ export function formatCounts (counts) {
   return `frames ${counts.frames}, received ${counts.received}, corrupt ${counts.corrupt}, duplicates ${counts.duplicates}, tcp connections ${counts.connections}`
 }
 
+// The sink is imported when it runs, so that --help and --version start at once.
 export async function handler (argv) {
   const options = parseSinkOptions(argv)
+  const { nativeUdpReceiver, startSink } = await import('../sinks/embedded-sink.js')
   let sink
   try {
     sink = await startSink(options)

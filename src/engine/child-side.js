@@ -3,6 +3,7 @@
 import { pathToFileURL } from 'node:url'
 import { TERMINAL_SIGNALS } from '../errors.js'
 import { libraryLoader } from './library.js'
+import { DEFAULT_WORKLOAD } from './workloads.js'
 
 // A terminal signals its whole foreground process group (Ctrl-C, Ctrl-\\, closing it): the primary
 // decides when a child stops (it records the run as interrupted, then ends the child).
@@ -88,7 +89,7 @@ export function failOnUncaught () {
 // Imports the library's adapter and builds its logger for this process's destination. libDir is
 // where a versioned library was installed (null: the project's own); libVersion is its version, for
 // adapters that follow an older major's API.
-export async function createLogger ({ adapterFile, target, transport, workerId, events = null, workload = 'string', variant = 'default', libDir = null, libVersion = null }) {
+export async function createLogger ({ adapterFile, target, transport, workerId, events = null, workload = DEFAULT_WORKLOAD, variant = 'default', libDir = null, libVersion = null }) {
   const adapter = (await import(pathToFileURL(adapterFile).href)).default
   return adapter.create({ ...target, transport, workerId, events, workload, variant, libVersion, load: libraryLoader(libDir) })
 }

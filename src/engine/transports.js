@@ -13,6 +13,13 @@ export const TRANSPORT_DESCRIPTORS = Object.freeze([
 export const TRANSPORTS = TRANSPORT_DESCRIPTORS.map((t) => t.name)
 export const SYSLOG_TRANSPORTS = TRANSPORT_DESCRIPTORS.filter((t) => t.syslog).map((t) => t.name)
 
+// Names people try that are not transports, with what they mean here.
+export const TRANSPORT_HINTS = {
+  syslog: 'syslog goes over udp or tcp: give --transport udp, tcp or udp,tcp (--syslog chooses the receiving end)',
+  stdout: 'stdout is the console transport: give --transport console',
+  fs: 'give --transport file'
+}
+
 export function transportDescriptor (name) {
   return TRANSPORT_DESCRIPTORS.find((t) => t.name === name) ?? null
 }

@@ -8,6 +8,7 @@ import { HTTP_TYPE } from '../results/run-types/http.js'
 import { runHttpCounted } from './counted.js'
 import { countingUnsupported } from '../engine/instructions.js'
 import { BASELINE } from '../results/http-summary.js'
+import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
 
 // Seconds a run may take beyond its warm-up and load: forking the server, building the logger,
 // closing it and reading back every event.
@@ -89,7 +90,7 @@ function unsupportedReason ({ lib, mode, transport, runtime, workers }) {
   if (runtime.name !== 'node' && workers > 1) return `several server workers share their port through node:cluster, which log-bench uses under Node only; under ${runtime.label} give --cpus 1`
   if (lib.name === BASELINE) return null
   if (mode === 'middleware' && lib.range != null) return `request loggers are the project's (pino-http, express-winston, log4js connectLogger), written for its own ${lib.name}, not ${lib.name}@${lib.version}`
-  const reason = cellUnsupported(lib, 'default', transport, 'string')
+  const reason = cellUnsupported(lib, 'default', transport, DEFAULT_WORKLOAD)
   if (reason) return reason
   if (mode === 'middleware') return middlewareUnsupportedReason(lib.name)
   return null

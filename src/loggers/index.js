@@ -5,19 +5,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import semver from 'semver'
 import { UsageError } from '../errors.js'
 import { cacheRoot, checkRange, ensureInstalled } from '../versions/cache.js'
+import { BUILTIN_LIBS, LIB_SETS, VERSIONED_LIBS } from '../engine/library-names.js'
+
+export { BUILTIN_LIBS, EVERY_LIB, LIB_SETS, POPULAR_LIBS, REAL_LIBS } from '../engine/library-names.js'
 
 const here = path.dirname(fileURLToPath(import.meta.url))
 const PROBE = path.join(here, 'adapter-probe.js')
-
-export const REAL_LIBS = ['log4js', 'winston', 'bunyan', 'pino']
-// The most-downloaded Node loggers beyond the seed's four, each on its README default.
-export const POPULAR_LIBS = ['consola', 'loglevel', 'roarr', 'signale', 'tslog', 'bole', 'logtape']
-export const EVERY_LIB = [...REAL_LIBS, ...POPULAR_LIBS]
-export const BASELINES = ['noop', 'raw']
-export const BUILTIN_LIBS = [...EVERY_LIB, ...BASELINES]
-// Names that stand for several libraries: `all` stays the seed's four, `every` is all of them.
-// No prototype, so a --lib entry such as "constructor" is not mistaken for a set.
-export const LIB_SETS = Object.assign(Object.create(null), { all: REAL_LIBS, every: EVERY_LIB })
 
 // A --lib entry that looks like a path (./x.js, /abs/x.mjs) is an outside adapter file.
 export function isAdapterPath (entry) {
@@ -205,9 +198,6 @@ export function declarationProblem (adapter) {
   if (version !== undefined && version !== null && !isVersionText(version)) return `its version ${shown(version)} is not a version (a short string such as 1.2.3)`
   return null
 }
-
-// The shipped adapters that follow their library's older majors (see each adapter's `versions`).
-export const VERSIONED_LIBS = REAL_LIBS
 
 // The installed version of the library an adapter wraps, read from its package.json.
 export function libraryVersion (adapter, adapterPath) {

@@ -2,6 +2,7 @@ import { visibleControls } from '../escape.js'
 import semver from 'semver'
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { median } from '../stats.js'
+import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
 import { formatCount, formatMs, libraryName, transportTitle, unique, workerLabel } from './labels.js'
 
 // Patterns in the runs that a reader would otherwise take for noise or for a fast library, found by
@@ -172,7 +173,7 @@ function explain (anomaly) {
     libVersion && semver.valid(libVersion) && semver.satisfies(libVersion, k.range))
   return {
     ...anomaly,
-    where: `${libraryName(anomaly.cell)}${anomaly.cell.libRange == null && libVersion ? ` ${libVersion}` : ''}, ${transportTitle(transport)}, ${workerLabel(anomaly.cell.cpus)}${dimensionValue(anomaly.cell, 'workload') !== 'string' ? `, ${dimensionValue(anomaly.cell, 'workload')} workload` : ''}${dimensionValue(anomaly.cell, 'runtime') ? `, ${dimensionValue(anomaly.cell, 'runtime')}` : ''}`,
+    where: `${libraryName(anomaly.cell)}${anomaly.cell.libRange == null && libVersion ? ` ${libVersion}` : ''}, ${transportTitle(transport)}, ${workerLabel(anomaly.cell.cpus)}${dimensionValue(anomaly.cell, 'workload') !== DEFAULT_WORKLOAD ? `, ${dimensionValue(anomaly.cell, 'workload')} workload` : ''}${dimensionValue(anomaly.cell, 'runtime') ? `, ${dimensionValue(anomaly.cell, 'runtime')}` : ''}`,
     explanation: known ? { text: known.text, upstream: known.upstream } : null
   }
 }

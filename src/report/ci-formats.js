@@ -1,6 +1,8 @@
 import { writeFileAtomic } from '../results/write.js'
 import { RUN_TYPES, runTypeOf } from '../results/run-types/index.js'
 import { dimensionValue } from '../results/model.js'
+import { DEFAULT_ENDING } from '../engine/endings.js'
+import { DEFAULT_MEASURE } from '../engine/instructions.js'
 
 // The formats CI tools read, from the summaries of the result model: each cell's median of its
 // finished runs and the distribution-free interval of that median (ciLow, ciHigh; its coverage is
@@ -11,7 +13,7 @@ import { dimensionValue } from '../results/model.js'
 // only where a file holds two versions of one cell (pino@9.14.0 and pino@10.4.0 in one run).
 // Dimensions at the value a record without them reads as are left out, so that a benchmark keeps
 // its name when a new dimension appears (ending: close is every run from before --ending, measure: time every run from before --measure).
-const DEFAULT_READINGS = { ending: 'close', measure: 'time' }
+const DEFAULT_READINGS = { ending: DEFAULT_ENDING, measure: DEFAULT_MEASURE }
 const MEASURED = Object.fromEntries(RUN_TYPES.map((type) => [type.name, type.measures.filter((m) => m.summary && m.compare)]))
 const NAMED_APART = ['type', 'lib', 'libVersion', 'variant']
 
@@ -68,7 +70,6 @@ const stem = (out) => out.replace(/\.[^./\\]*$/, '')
 
 export const bmfExport = {
   name: 'bmf',
-  describe: 'Bencher Metric Format for `bencher run --adapter json`: each cell\'s median and its interval per measure, in a .bmf.json beside --out',
   targets: ({ out }) => [`${stem(out)}.bmf.json`],
   write (dataset, options) {
     const [file] = bmfExport.targets(options)
@@ -79,7 +80,6 @@ export const bmfExport = {
 
 export const benchmarkActionExport = {
   name: 'benchmark-action',
-  describe: 'github-action-benchmark\'s custom formats: -smaller-is-better.json (tool customSmallerIsBetter: times) and -bigger-is-better.json (customBiggerIsBetter: events/s, requests/s) beside --out',
   targets: ({ out }) => [`${stem(out)}-smaller-is-better.json`, `${stem(out)}-bigger-is-better.json`],
   write (dataset, options) {
     const [smaller, bigger] = benchmarkActionExport.targets(options)

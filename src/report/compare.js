@@ -240,11 +240,6 @@ function nothingComparedReason (result, base, next, { baseFile = 'base', newFile
 
 const libraryLabel = (run) => runName({ lib: run.lib, variant: run.variant })
 
-// The verdicts --fail-on can name: slower and faster (times and rates), unclear (an interval too wide
-// to call, where the statistics give that verdict), higher and lower (measures without a better
-// direction, such as memory).
-export const GATE_VERDICTS = ['slower', 'faster', 'unclear', 'higher', 'lower']
-
 // The rows whose verdict --fail-on names, worst first.
 export function gateFailures (result, failOn) {
   return worstFirst(result.comparisons.filter((r) => failOn.includes(r.verdict)))

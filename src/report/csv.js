@@ -72,7 +72,6 @@ export function summaryCsv (dataset) {
 
 export const csvExport = {
   name: 'csv',
-  describe: 'one row per run with every numeric field, and one row per cell with its statistics (median and its 95% interval, mean, stddev, cv, n, outliers) in a -summary.csv beside it (written next to --out)',
   targets: ({ out }) => {
     const base = out.replace(/\.[^./\\]*$/, '')
     return [`${base}.csv`, `${base}-summary.csv`]

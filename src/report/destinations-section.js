@@ -1,6 +1,7 @@
 import { formatBytes, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
 import { escaped, left, right, strong } from './table.js'
 import { ofType } from '../results/model.js'
+import { DEFAULT_ENDING } from '../engine/endings.js'
 
 // What shipping logs through a collector costs (docs/destinations.md): shown when the results hold
 // otlp or forward runs. Per library, every transport it ran on side by side: median done, done as a
@@ -32,7 +33,7 @@ export const destinationsSection = {
       const file = summary.find((s) => s.lib === lib && s.transport === 'file' && libOf(s) === lib && s.okRuns > 0)
       for (const s of cells) {
         // A run that did not await close() (--ending) is another row of the same destination: say which.
-        const who = [escaped(libOf(s)), `${transportTitle(s.transport)}${s.ending && s.ending !== 'close' ? `, ending ${s.ending}` : ''}`]
+        const who = [escaped(libOf(s)), `${transportTitle(s.transport)}${s.ending && s.ending !== DEFAULT_ENDING ? `, ending ${s.ending}` : ''}`]
         if (s.okRuns === 0) {
           const failed = runs.find((r) => r.transport === s.transport && libOf(r) === libOf(s) && !r.ok)
           rows.push([...who, s.status === 'unsupported' ? 'unsupported' : 'failed', '—', '—', '—', '—', '—'])

@@ -3,7 +3,7 @@ import { libraryColour } from './colours.js'
 import { codeSpan, escapeCell, figureColumns, strong } from './table.js'
 import { formatBytes, formatCount, formatMs, libraryName, transportTitle, unique } from './labels.js'
 import { dimensionValue, ofType } from '../results/model.js'
-import { ENDINGS, endingTitle } from '../engine/endings.js'
+import { DEFAULT_ENDING, ENDINGS, endingTitle } from '../engine/endings.js'
 import { transportDescriptor } from '../engine/transports.js'
 
 // The report section of durability (docs/durability.md): do the logs survive how processes really
@@ -30,12 +30,12 @@ export const durabilitySection = {
   placement: 'top',
   render (dataset, ctx) {
     const runs = ofType(dataset.runs, 'run')
-    if (!runs.some((r) => endingOf(r) !== 'close' || slowed(r))) return { blocks: [], charts: [] }
+    if (!runs.some((r) => endingOf(r) !== DEFAULT_ENDING || slowed(r))) return { blocks: [], charts: [] }
     const ended = runs.filter((r) => !slowed(r))
     // Said here, not under "How to read the numbers": that part is shown on every page with runs.
     const out = [{ heading: 'Do the logs survive?' }, HOW_TO_READ.join('\n')]
     const charts = []
-    if (ended.some((r) => endingOf(r) !== 'close')) out.push(...endingsBlocks(ended))
+    if (ended.some((r) => endingOf(r) !== DEFAULT_ENDING)) out.push(...endingsBlocks(ended))
     const stalled = runs.filter((r) => r.receiverStallMs != null)
     if (stalled.length) {
       const part = stallBlocks(stalled, ended, ctx)

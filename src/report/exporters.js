@@ -4,11 +4,11 @@ import { htmlExport } from './html.js'
 import { resultsReadme } from './results-readme.js'
 import { terminalExport } from './terminal.js'
 
-// Every export format behind one interface: { name, describe, targets({ out }) → the files it will
-// write (checked before anything is written), write(dataset, { out, images }) → files written }.
-// The terminal is one of them: it writes to stdout and names no file.
+// Every export format (formats.js names and describes them) behind one interface: { name,
+// targets({ out }) → the files it will write (checked before anything is written),
+// write(dataset, { out, images }) → files written }. The terminal is one of them: it writes to
+// stdout and names no file.
 export const EXPORTERS = [resultsReadme, htmlExport, csvExport, terminalExport, bmfExport, benchmarkActionExport]
-export const FORMATS = EXPORTERS.map((e) => e.name)
 
 export function exporterFor (name) {
   return EXPORTERS.find((e) => e.name === name)

@@ -217,7 +217,6 @@ export function htmlFile (out) {
 
 export const htmlExport = {
   name: 'html',
-  describe: 'one self-contained HTML page with the same tables and the charts as inline SVG, loading nothing from the network (--out when it ends in .html, else beside it with .html)',
   targets: ({ out }) => [htmlFile(out)],
   write (dataset, { out, page = {} }) {
     const file = htmlFile(out)

@@ -9,7 +9,6 @@ import { toCsv } from './csv.js'
 // The `md` export: the results page and every chart it links.
 export const resultsReadme = {
   name: 'md',
-  describe: 'markdown results page (--out) and its PNG charts (--images)',
   targets: ({ out }) => [out],
   // page.details: a directory for the page's detail pages (report --pages); page.sources: the
   // results files it is made from and page.csv a CSV of its runs to write beside it, both linked

@@ -19,7 +19,6 @@ export function renderTerminal (dataset, { color = false } = {}) {
 
 export const terminalExport = {
   name: 'terminal',
-  describe: 'the tables on stdout, without charts (writes no file)',
   targets: () => [],
   write (dataset, { stream = process.stdout } = {}) {
     stream.write(renderTerminal(dataset, { color: Boolean(stream.isTTY) }))

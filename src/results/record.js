@@ -1,11 +1,14 @@
 import { transportDescriptor } from '../engine/transports.js'
+import { DEFAULT_ENDING } from '../engine/endings.js'
+import { DEFAULT_MEASURE } from '../engine/instructions.js'
+import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
 
 // What a single record (a run, or a summary entry) means where it lacks a field that came later,
 // and the reading of its fields that every run type shares. Knows no run type's fields.
 
 // What a record means where it lacks a field that came later: the `run` type, the library's
 // default set-up, the seed's string call.
-export const RECORD_DEFAULTS = Object.freeze({ type: 'run', variant: 'default', workload: 'string', ending: 'close', measure: 'time' })
+export const RECORD_DEFAULTS = Object.freeze({ type: 'run', variant: 'default', workload: DEFAULT_WORKLOAD, ending: DEFAULT_ENDING, measure: DEFAULT_MEASURE })
 
 // The receiving end a transport has when no syslog set-up names another (and what a record from
 // before the `sink` field was measured with).

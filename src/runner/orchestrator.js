@@ -2,13 +2,13 @@ import { randomInt } from 'node:crypto'
 import { seededRandom } from '../stats.js'
 import { cellKey, comparisonGroupKey, failureOf } from '../results/model.js'
 import { Interrupted } from '../errors.js'
+import { DEFAULT_ORDER } from './orders.js'
 
 // The cell loop that `run` and `http` share: the order of the runs, resume, time-limit skips and
 // interrupts. A cell (planned by src/bench/plan.js or src/http/matrix.js) knows how to execute one
 // of its runs and what an empty record looks like.
 
-export const ORDERS = ['interleaved', 'blocked']
-export const DEFAULT_ORDER = 'interleaved'
+export { DEFAULT_ORDER }
 
 // A new seed for the order of an invocation; recorded in the results (env.order) and given back
 // with --seed to repeat the order.

@@ -56,13 +56,6 @@ const RECEIVERS = {
 
 export { TRANSPORTS }
 
-// Names people try that are not transports, with what they mean here.
-export const TRANSPORT_HINTS = {
-  syslog: 'syslog goes over udp or tcp: give --transport udp, tcp or udp,tcp (--syslog chooses the receiving end)',
-  stdout: 'stdout is the console transport: give --transport console',
-  fs: 'give --transport file'
-}
-
 /** @returns {Promise<Receiver>} */
 export async function createReceiver (transport, options) {
   return RECEIVERS[transport](options)

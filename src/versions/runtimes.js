@@ -11,12 +11,12 @@ import { fileURLToPath } from 'node:url'
 import { UsageError } from '../errors.js'
 import { forkWorker } from '../engine/children.js'
 import { cacheRoot, ensureInstalled } from './cache.js'
+import { DEFAULT_RUNTIME, parseRuntimes } from './runtime-names.js'
+
+export { DEFAULT_RUNTIME, parseRuntimes }
 
 const PROBE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'probe-worker.js')
 const PROBE_TIMEOUT_MS = 30_000
-
-export const DEFAULT_RUNTIME = 'node'
-export const RUNTIME_NAMES = ['node', 'node@20', 'node@22', 'node@24', 'node@26', 'bun', 'deno']
 
 // The registry package holding a runtime's binary for this machine, and the binary inside it.
 const { platform, arch } = process
@@ -33,21 +33,6 @@ function hasAvx2 () {
   } catch {
     return true
   }
-}
-
-// Checks the --runtime list (before anything installs): [{ spec, kind, range, file }].
-export function parseRuntimes (entries) {
-  const parsed = []
-  for (const entry of entries) {
-    if (/[\\/]/.test(entry)) {
-      parsed.push({ spec: entry, kind: 'path', file: path.resolve(entry) })
-      continue
-    }
-    const match = /^(node|bun|deno)(?:@(.+))?$/.exec(entry)
-    if (!match) throw new UsageError(`unknown runtime "${entry}": use ${RUNTIME_NAMES.join(', ')}, name@range (node@22.11, bun@1.2), or a path to a binary (./bin/node)`)
-    parsed.push({ spec: entry, kind: match[1], range: match[2] ?? null })
-  }
-  return parsed.filter((r, i) => parsed.findIndex((o) => o.spec === r.spec) === i)
 }
 
 // Installs what is missing, then starts a worker under each runtime: [{ spec, name, version, label,

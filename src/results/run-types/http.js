@@ -3,6 +3,7 @@ import { dimensionValue } from '../record.js'
 import { schemaProblem } from './checks.js'
 import { emptyMeasures } from '../schema.js'
 import { RUN_TYPE } from './run.js'
+import { HTTP_BASELINE as BASELINE } from '../../engine/library-names.js'
 
 // The `http` type (log-bench http): an express server that logs, under autocannon load.
 
@@ -15,8 +16,8 @@ import { RUN_TYPE } from './run.js'
 // more than one session has measured that.
 export const REQUEST_INSTRUCTIONS_NOISE = 0.03
 
-// The library every http cell is compared with: the same app without logging.
-export const BASELINE = 'none'
+// The library every http cell is compared with (the same app without logging), under its run type's name.
+export { BASELINE }
 
 // An http cell is also told apart by its load: these are the fields `http` records for it.
 const LOAD_DIMENSIONS = ['mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds', 'serverCpus', 'loadCpus']
