@@ -7,6 +7,7 @@ import { BUILTIN_LIBS, LIB_SETS } from '../loggers/index.js'
 import { BASELINE } from '../results/http-summary.js'
 import { TRANSPORT_HINTS, TRANSPORTS } from '../sinks/index.js'
 import { MAX_EVENTS, MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../limits.js'
+import { DEFAULT_RECEIVER_MAX_BYTES, DEFAULT_RECEIVER_MAX_REQUESTS, DEFAULT_RECEIVER_MAX_VALUES } from '../sinks/receiver-limits.js'
 import { parseShard, shippedScenarios } from './scenario.js'
 import { UsageError } from '../errors.js'
 import { DEFAULT_MEASURE, MEASURES } from '../engine/instructions.js'
@@ -36,6 +37,14 @@ export const SYSLOG_OPTIONS = [
   { name: 'syslog-host', matrix: true, describe: 'send udp/tcp events to a syslog server you run instead (nothing can be counted there: drop rate unknown)' },
   { name: 'syslog-port', int: { max: 65535 }, defaultText: '514', matrix: true, describe: 'port of the server given by --syslog-host' },
   { name: 'syslog-output', matrix: true, describe: 'the output file of the server given by --syslog-host, when it is an rsyslog using docker/rsyslog.conf with its output shared with this machine (docker/compose.yaml): its events are then counted from that file like a local rsyslog\'s' }
+]
+
+// What the otlp and forward receivers accept (src/sinks/receiver-limits.js, docs/destinations.md).
+const REFUSED = 'refused at once (OTLP: answered 413; forward: the connection is closed) and counted; a run missing events fails with that cause'
+export const RECEIVER_LIMIT_OPTIONS = [
+  { name: 'receiver-max-bytes', int: { min: 1024, max: 2 ** 30, why: ' (bytes)' }, matrix: true, defaultText: `${DEFAULT_RECEIVER_MAX_BYTES} (20 MiB, the OpenTelemetry Collector's default)`, describe: `otlp and forward only: the largest request body or forward message the embedded receiver reads, and the most one may inflate to (gzip); a bigger one is ${REFUSED}` },
+  { name: 'receiver-max-values', int: { max: 100_000_000 }, matrix: true, defaultText: String(DEFAULT_RECEIVER_MAX_VALUES), describe: `otlp and forward only: the most values (log records, attributes, strings, JSON objects, msgpack values) one request or message may decode into, counted on its bytes before it is decoded; more is ${REFUSED}` },
+  { name: 'receiver-max-requests', int: { max: 1000 }, matrix: true, defaultText: String(DEFAULT_RECEIVER_MAX_REQUESTS), describe: 'otlp and forward only: OTLP requests read and decoded at once (the others wait unread); forward messages still arriving may hold this many times --receiver-max-bytes on all connections together' }
 ]
 
 // The order of the runs, for both commands (src/runner/orchestrator.js, docs/comparisons.md).
@@ -71,6 +80,7 @@ export const RUN_OPTIONS = [
   { name: 'size', list: true, int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', matrix: true, scenario: 'sizes', describe: 'payload sizes in bytes: the payload is padded (or cut) to exactly that size' },
   { name: 'timeout', seconds: {}, default: '600', matrix: true, scenario: 'timeout', describe: 'limit per run in seconds; a run past it is killed and recorded as failed' },
   { name: 'max-old-space-size', int: { min: 8 }, defaultText: 'node\'s default', matrix: true, scenario: 'maxOldSpaceSize', describe: 'heap limit in MB for each worker (node --max-old-space-size), to reproduce memory blow-ups' },
+  ...RECEIVER_LIMIT_OPTIONS,
   { name: 'pipe-bytes', takes: 'bytes, 4096 to /proc/sys/fs/pipe-max-size', parse: String, defaultText: 'the system\'s (64 KiB)', matrix: true, describe: 'console only: the pipe buffer each worker\'s stdout gets (F_SETPIPE_SZ). A larger pipe lets a logger run ahead of its reader, so the default is what `node app.js | cat` gets' },
   ...SYSLOG_OPTIONS,
   { name: 'dir', parse: (value) => writableDirectory(value, 'dir'), defaultText: 'the system\'s temporary directory', describe: 'an existing directory for the runs\' files (the file transport\'s logs, the console capture): tmpfs and a disk are different benchmarks, and each file run records the file system type' },

@@ -114,11 +114,11 @@ export async function createForwardReceiver ({ workers, events, payload, workloa
     let chunk
     if (packed) {
       chunk = message[2]?.chunk
-      const inflated = protocol.isCompressedPackedForwardMode(message) ? await gunzipWithin(message[1], limits.maxBytes, 'a CompressedPackedForward message\'s entries') : { bytes: message[1] }
+      const inflated = protocol.isCompressedPackedForwardMode(message) ? await gunzipWithin(message[1], limits.maxBytes, 'a CompressedPackedForward message\'s entries inflate') : { bytes: message[1] }
       if (inflated.refused) return refuse(socket, inflated.refused)
       if (inflated.malformed) return malformed(socket)
       const values = packedValues(inflated.bytes, limits)
-      if (values.refused) return refuse(socket, `a PackedForward message's entries ${values.refused}`)
+      if (values.refused) return refuse(socket, `a PackedForward message ${values.refused} in its entries`)
       try {
         entries = protocol.decodeEntries(inflated.bytes)
       } catch {
@@ -180,11 +180,11 @@ export async function createForwardReceiver ({ workers, events, payload, workloa
 function packedValues (bytes, { maxBytes, maxValues }) {
   let values = 0
   for (let offset = 0; offset < bytes.length;) {
-    const extent = msgpackExtent(bytes, msgpackStart(offset), { maxBytes, maxValues: maxValues - values })
+    const extent = msgpackExtent(bytes, msgpackStart(offset, values), { maxBytes, maxValues })
     if (extent.refused) return extent
     // Incomplete or malformed entries are the decoder's to refuse; what is counted so far is bounded.
     if (!extent.end) return { values }
-    values += extent.values
+    values = extent.values
     offset = extent.end
   }
   return { values }

@@ -63,7 +63,7 @@ export async function createOtlpReceiver ({ workers, events, payload, workload, 
     if (body.refused) return refuse(req, res, 413, body.refused)
     stats.requests++
     stats.requestBytes += body.bytes.length
-    const inflated = gzip ? await gunzipWithin(body.bytes, maxBytes, 'request body') : body
+    const inflated = gzip ? await gunzipWithin(body.bytes, maxBytes, 'request body inflates') : body
     if (inflated.refused) return refuse(req, res, 413, inflated.refused)
     let records
     try {

@@ -30,12 +30,12 @@ export function sizeText (bytes) {
 }
 
 // Inflates a gzip body with the output capped as it is produced (zlib stops at maxOutputLength,
-// on the thread pool): { bytes }, or { refused } naming the limit, or { malformed } for bytes that are no gzip.
+// on the thread pool): { bytes }, or { refused } (`what` inflates past the limit), or { malformed } for bytes that are no gzip.
 export function gunzipWithin (bytes, maxBytes, what) {
   return new Promise((resolve) => {
     zlib.gunzip(bytes, { maxOutputLength: maxBytes }, (err, inflated) => {
       if (!err) resolve({ bytes: inflated })
-      else if (err.code === 'ERR_BUFFER_TOO_LARGE') resolve({ refused: `${what} inflates past ${sizeText(maxBytes)}` })
+      else if (err.code === 'ERR_BUFFER_TOO_LARGE') resolve({ refused: `${what} past ${sizeText(maxBytes)}` })
       else resolve({ malformed: err.message })
     })
   })
@@ -89,11 +89,12 @@ export function protobufValues (bytes, type, max) {
 }
 
 // msgpack: where the value that starts at state.pos ends, found on its bytes without decoding it.
-// state ({ pos, pending: values still to read, values: read so far }, from msgpackStart) moves on
+// state ({ pos, pending: values still to read, values: read so far, of this value and any counted
+// before it }, from msgpackStart) moves on
 // as far as the bytes go, so a value that arrives in pieces is scanned once: { end, values },
 // { incomplete } (call again with more bytes and the same state), { refused } when a header
 // announces a string, bin, ext or container past the limits, { malformed } for the byte msgpack never uses.
-export const msgpackStart = (pos = 0) => ({ pos, pending: 1, values: 0 })
+export const msgpackStart = (pos = 0, values = 0) => ({ pos, pending: 1, values })
 
 export function msgpackExtent (bytes, state, { maxBytes, maxValues }) {
   while (state.pending > 0) {
@@ -107,7 +108,8 @@ export function msgpackExtent (bytes, state, { maxBytes, maxValues }) {
     state.pending--
     if (kind.container) {
       const children = size * (kind.container === 'map' ? 2 : 1)
-      if (state.values + state.pending + children > maxValues) return { refused: `announces a ${kind.container} of ${size} entries, past the limit of ${maxValues} values` }
+      if (children > maxValues) return { refused: `announces ${kind.container === 'map' ? 'a map' : 'an array'} of ${size} entries, past the limit of ${maxValues} values` }
+      if (state.values + state.pending + children > maxValues) return { refused: `holds more than ${maxValues} values` }
       state.pending += children
       state.pos += kind.header
     } else {
