@@ -20,6 +20,10 @@ export interface RunOptions {
   timeout?: number | string
   maxOldSpaceSize?: number | string
   pipeBytes?: number | string
+  /** The otlp and forward receivers' limits (docs/destinations.md, "Limits"). */
+  receiverMaxBytes?: number | string
+  receiverMaxValues?: number | string
+  receiverMaxRequests?: number | string
   syslog?: 'embedded' | 'rsyslog'
   syslogHost?: string
   syslogPort?: number | string
