@@ -78,8 +78,8 @@ export async function createForwardReceiver ({ workers, events, payload, workloa
           if (extent.incomplete) break
           if (extent.malformed) return malformed(socket)
           if (extent.refused) return refuse(socket, `a forward message ${extent.refused}`)
-          // A copy: the decoded message's bin entries are views of these bytes, and the buffer is reused.
-          if (!await take(socket, Buffer.from(buffer.subarray(offset, extent.end)))) return
+          // A view, not a copy: take() is done with it before this loop reads on and reuses the buffer.
+          if (!await take(socket, buffer.subarray(offset, extent.end))) return
           offset = extent.end
           state = msgpackStart(offset)
         }
