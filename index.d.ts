@@ -60,6 +60,10 @@ export interface HttpOptions {
   connections?: number | string
   pipelining?: number | string
   runs?: number | string
+  /** The otlp and forward receivers' limits (docs/destinations.md, "Limits"). */
+  receiverMaxBytes?: number | string
+  receiverMaxValues?: number | string
+  receiverMaxRequests?: number | string
   serverCpus?: string
   loadCpus?: string
   port?: number | string

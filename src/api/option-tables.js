@@ -7,7 +7,8 @@ import { BUILTIN_LIBS, LIB_SETS } from '../loggers/index.js'
 import { BASELINE } from '../results/http-summary.js'
 import { TRANSPORT_HINTS, TRANSPORTS } from '../sinks/index.js'
 import { MAX_EVENTS, MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../limits.js'
-import { DEFAULT_RECEIVER_MAX_BYTES, DEFAULT_RECEIVER_MAX_REQUESTS, DEFAULT_RECEIVER_MAX_VALUES } from '../sinks/receiver-limits.js'
+import { DEFAULT_RECEIVER_MAX_BYTES, DEFAULT_RECEIVER_MAX_REQUESTS, DEFAULT_RECEIVER_MAX_VALUES, receiverLimits } from '../sinks/receiver-limits.js'
+import { camel } from './options.js'
 import { parseShard, shippedScenarios } from './scenario.js'
 import { UsageError } from '../errors.js'
 import { DEFAULT_MEASURE, MEASURES } from '../engine/instructions.js'
@@ -46,6 +47,19 @@ export const RECEIVER_LIMIT_OPTIONS = [
   { name: 'receiver-max-values', int: { max: 100_000_000 }, matrix: true, defaultText: String(DEFAULT_RECEIVER_MAX_VALUES), describe: `otlp and forward only: the most values (log records, attributes, strings, JSON objects, msgpack values) one request or message may decode into, counted on its bytes before it is decoded; more is ${REFUSED}` },
   { name: 'receiver-max-requests', int: { max: 1000 }, matrix: true, defaultText: String(DEFAULT_RECEIVER_MAX_REQUESTS), describe: 'otlp and forward only: OTLP requests read and decoded at once (the others wait unread); forward messages still arriving may hold this many times --receiver-max-bytes on all connections together' }
 ]
+
+const hasLimitedReceiver = (transport) => transport === 'otlp' || transport === 'forward'
+
+// The receiver limits given, for createReceiver (null: the default); refused without otlp or forward.
+export function receiverLimitOptions (given) {
+  const asked = RECEIVER_LIMIT_OPTIONS.map((option) => option.name).filter((name) => given[camel(name)] != null)
+  if (!asked.length) return {}
+  if (!given.transport.some(hasLimitedReceiver)) throw new UsageError(`--${asked.join(', --')} ${asked.length > 1 ? 'apply' : 'applies'} to the otlp and forward transports only (their embedded receivers): add --transport otlp or forward`)
+  return Object.fromEntries(asked.map((name) => [camel(name), given[camel(name)]]))
+}
+
+// The limits in force, recorded with the options where a transport has them.
+export const describeReceiverLimits = (transports, receiverOptions) => (transports.some(hasLimitedReceiver) ? { receiverLimits: receiverLimits(receiverOptions) } : {})
 
 // The order of the runs, for both commands (src/runner/orchestrator.js, docs/comparisons.md).
 export const ORDER_OPTIONS = [
@@ -117,6 +131,7 @@ export const HTTP_OPTIONS = [
   { name: 'load-cpus', scenario: 'loadCpus', one: true, defaultText: 'a quarter of the CPUs, at least one; with 2 CPUs: CPU 0', describe: 'CPUs for autocannon, log-bench\'s primary and the receiving end, disjoint from --server-cpus' },
   { name: 'port', int: { min: 0, max: 65535 }, default: '0', describe: 'port on 127.0.0.1 (0: a free port chosen by the system)' },
   ...SYSLOG_OPTIONS,
+  ...RECEIVER_LIMIT_OPTIONS,
   { name: 'out', defaultText: 'results/http-<timestamp>.json', describe: 'results JSON file; missing directories are created' },
   FORCE('--out'),
   ...ORDER_OPTIONS,

@@ -18,15 +18,14 @@ import { describeHttpOptions, parseHttpOptions } from './http.js'
 import { parseOrder } from './order-options.js'
 import { baselineMatcher } from '../report/compare.js'
 import { runName } from '../report/labels.js'
-import { HTTP_OPTIONS, RECEIVER_LIMIT_OPTIONS, RUN_OPTIONS } from './option-tables.js'
-import { argvFromApi, camel, commandLine, signalOption, givenOptions, optionNamed, parseOption, parseOptions, scenarioArgv } from './options.js'
+import { describeReceiverLimits, HTTP_OPTIONS, receiverLimitOptions, RUN_OPTIONS } from './option-tables.js'
+import { argvFromApi, commandLine, signalOption, givenOptions, optionNamed, parseOption, parseOptions, scenarioArgv } from './options.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
 import { Job } from './job.js'
 import { baselineComparison, runPrepared } from './session.js'
 import { defaultOutput, outputFile, positiveInt, refuseToReplace, scenarioOutput, temporaryDirectory } from './validate.js'
 import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
-import { receiverLimits } from '../sinks/receiver-limits.js'
 
 // Turns option strings (from the command line or a scenario's run group) into a checked plan;
 // throws UsageError on anything wrong.
@@ -76,7 +75,7 @@ function describeOptions (options) {
     maxOldSpaceSize: options.maxOldSpaceSize,
     syslog: describeSyslog(options.receiverOptions),
     pipeBytes: options.receiverOptions.pipeBytes || null,
-    ...(options.transports.some(hasLimitedReceiver) ? { receiverLimits: receiverLimits(options.receiverOptions) } : {}),
+    ...describeReceiverLimits(options.transports, options.receiverOptions),
     dir: options.dir,
     dirFsType: options.dir === null ? null : fsTypeOf(options.dir)
   }
@@ -274,15 +273,6 @@ function slowReceiverOptions (given) {
   if (!asked.length) return {}
   if (!given.transport.includes('console') && !given.transport.includes('tcp')) throw new UsageError(`${asked.join(' and ')} ${asked.length > 1 ? 'apply' : 'applies'} to the console and tcp transports only (their reading is slowed): add --transport console or tcp`)
   return { receiverRate: given.receiverRate ?? null, receiverStallMs: given.receiverStall ?? null }
-}
-
-const hasLimitedReceiver = (transport) => transport === 'otlp' || transport === 'forward'
-
-function receiverLimitOptions (given) {
-  const asked = RECEIVER_LIMIT_OPTIONS.map((option) => option.name).filter((name) => given[camel(name)] != null)
-  if (!asked.length) return {}
-  if (!given.transport.some(hasLimitedReceiver)) throw new UsageError(`--${asked.join(', --')} ${asked.length > 1 ? 'apply' : 'applies'} to the otlp and forward transports only (their embedded receivers): add --transport otlp or forward`)
-  return { receiverMaxBytes: given.receiverMaxBytes ?? null, receiverMaxValues: given.receiverMaxValues ?? null, receiverMaxRequests: given.receiverMaxRequests ?? null }
 }
 
 function pipeBytesOption (value, transports) {
