@@ -99,6 +99,25 @@ export interface RunOptions {
    */
   maxOldSpaceSize?: number | string
   /**
+   * --receiver-max-bytes: otlp and forward only: the largest request body or forward message the embedded
+   * receiver reads, and the most one may inflate to (gzip); a bigger one is refused at once (OTLP: answered
+   * 413; forward: the connection is closed) and counted; a run missing events fails with that cause
+   */
+  receiverMaxBytes?: number | string
+  /**
+   * --receiver-max-values: otlp and forward only: the most values (log records, attributes, strings, JSON
+   * objects, msgpack values) one request or message may decode into, counted on its bytes before it is
+   * decoded; more is refused at once (OTLP: answered 413; forward: the connection is closed) and counted; a
+   * run missing events fails with that cause
+   */
+  receiverMaxValues?: number | string
+  /**
+   * --receiver-max-requests: otlp and forward only: OTLP requests read and decoded at once (the others wait
+   * unread); forward messages still arriving may hold this many times --receiver-max-bytes on all connections
+   * together
+   */
+  receiverMaxRequests?: number | string
+  /**
    * --pipe-bytes: console only: the pipe buffer each worker's stdout gets (F_SETPIPE_SZ). A larger pipe lets
    * a logger run ahead of its reader, so the default is what `node app.js | cat` gets
    */
@@ -270,6 +289,25 @@ export interface HttpOptions {
    * counted from that file like a local rsyslog's
    */
   syslogOutput?: string
+  /**
+   * --receiver-max-bytes: otlp and forward only: the largest request body or forward message the embedded
+   * receiver reads, and the most one may inflate to (gzip); a bigger one is refused at once (OTLP: answered
+   * 413; forward: the connection is closed) and counted; a run missing events fails with that cause
+   */
+  receiverMaxBytes?: number | string
+  /**
+   * --receiver-max-values: otlp and forward only: the most values (log records, attributes, strings, JSON
+   * objects, msgpack values) one request or message may decode into, counted on its bytes before it is
+   * decoded; more is refused at once (OTLP: answered 413; forward: the connection is closed) and counted; a
+   * run missing events fails with that cause
+   */
+  receiverMaxValues?: number | string
+  /**
+   * --receiver-max-requests: otlp and forward only: OTLP requests read and decoded at once (the others wait
+   * unread); forward messages still arriving may hold this many times --receiver-max-bytes on all connections
+   * together
+   */
+  receiverMaxRequests?: number | string
   /** --out: results JSON file; missing directories are created */
   out?: string
   /** --force: replace an existing results file at --out; without it an existing file is refused */
@@ -731,11 +769,13 @@ export interface RunTypeRecord {
   /**
    * otlp and forward only: what the embedded receiver saw besides events. otlp: `requests` (export requests
    * decoded), `records` (log records in them), `requestBytes`, `malformedRequests` (not an
-   * ExportLogsServiceRequest, a wrong path or method, a body over 64 MiB), `cutRequests` (connections that
-   * ended inside a request). forward: `connections`, `messages` (transport messages decoded), `entries`,
-   * `acks` (chunk acks sent), `malformedMessages` (not msgpack, or not a
-   * Message/Forward/PackedForward/CompressedPackedForward message), `cutConnections` (connections that ended
-   * inside a message). `null` for other transports ([destinations.md](destinations.md))
+   * ExportLogsServiceRequest, a wrong path or method), `refusedRequests` (refused by a limit: answered 413,
+   * or 415 for a content-encoding other than gzip), `cutRequests` (connections that ended inside a request).
+   * forward: `connections`, `messages` (transport messages decoded), `entries`, `acks` (chunk acks sent),
+   * `malformedMessages` (not msgpack, or not a Message/Forward/PackedForward/CompressedPackedForward
+   * message), `cutConnections` (connections that ended inside a message), `refusedMessages` (refused by a
+   * limit: the connection was closed). The limits are `--receiver-max-bytes`, `--receiver-max-values` and
+   * `--receiver-max-requests`. `null` for other transports ([destinations.md](destinations.md))
    */
   receiverStats?: {
     /** otlp: export requests decoded */
@@ -744,10 +784,10 @@ export interface RunTypeRecord {
     records?: number
     /** otlp: bytes of the request bodies */
     requestBytes?: number
-    /**
-     * otlp: requests that were not an ExportLogsServiceRequest, a wrong path or method, a body over 64 MiB
-     */
+    /** otlp: requests that were not an ExportLogsServiceRequest, or a wrong path or method */
     malformedRequests?: number
+    /** otlp: requests refused by a limit (answered 413, or 415 for a content-encoding other than gzip) */
+    refusedRequests?: number
     /** otlp: connections that ended inside a request */
     cutRequests?: number
     /** forward: connections accepted */
@@ -762,6 +802,8 @@ export interface RunTypeRecord {
     malformedMessages?: number
     /** forward: connections that ended inside a message */
     cutConnections?: number
+    /** forward: messages refused by a limit (the connection was closed) */
+    refusedMessages?: number
   } | null
   /**
    * every 100 ms: `tMs`, `cpuPct` (all workers, 100 = one core), `rssBytes` (sum), `heapBytes` (sum of the

@@ -7,7 +7,7 @@ import { BASELINE } from '../results/http-summary.js'
 import { lockResults } from '../results/lock.js'
 import { collectEnv, libVersionsOf } from '../results/env.js'
 import { defaultOutput, outputFile, refuseToReplace, temporaryDirectory } from './validate.js'
-import { COUNTED_CONNECTIONS, DEFAULT_CONNECTIONS, HTTP_OPTIONS } from './option-tables.js'
+import { COUNTED_CONNECTIONS, DEFAULT_CONNECTIONS, describeReceiverLimits, HTTP_OPTIONS, receiverLimitOptions } from './option-tables.js'
 import { argvFromApi, commandLine, signalOption, parseOptions } from './options.js'
 import { parseOrder } from './order-options.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
@@ -65,7 +65,7 @@ export async function parseHttpOptions (argv, installs = {}) {
   }
   refuseBeyondOpenFiles(options.load.connections)
   options.placement = planPlacement({ serverCpus: given.serverCpus, loadCpus: given.loadCpus })
-  options.receiverOptions = await parseSyslogOptions(argv, options.transports)
+  options.receiverOptions = { ...await parseSyslogOptions(argv, options.transports), ...receiverLimitOptions(given) }
   options.out = given.out == null ? null : outputFile(given.out, { create: true, inputs: options.libs.map((l) => l.file).filter(Boolean) })
   if (options.out) refuseToReplace(options.out, { force: given.force })
   // Installs come last, once every other option is known to be right.
@@ -107,7 +107,8 @@ export function describeHttpOptions (options) {
     loadCpus: options.placement.loadCpus,
     ...(options.placement.pinned ? {} : { notPinned: options.placement.reason }),
     // Only where a syslog transport is used, so other plans describe themselves as before.
-    ...(options.receiverOptions?.syslog ? { syslog: describeSyslog(options.receiverOptions) } : {})
+    ...(options.receiverOptions?.syslog ? { syslog: describeSyslog(options.receiverOptions) } : {}),
+    ...describeReceiverLimits(options.transports, options.receiverOptions)
   }
 }
 

@@ -7,6 +7,8 @@ import { BUILTIN_LIBS, HTTP_BASELINE, LIB_SETS } from '../engine/library-names.j
 import { TRANSPORT_HINTS, TRANSPORTS } from '../engine/transports.js'
 import { MAX_EVENTS, MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../limits.js'
 import { shippedScenarios } from './shipped-scenarios.js'
+import { DEFAULT_RECEIVER_MAX_BYTES, DEFAULT_RECEIVER_MAX_REQUESTS, DEFAULT_RECEIVER_MAX_VALUES, receiverLimits } from '../engine/receiver-limits.js'
+import { camel } from './options.js'
 import { UsageError } from '../errors.js'
 import { DEFAULT_MEASURE, MEASURES } from '../engine/instructions.js'
 import { cacheDirectory, list, parseShard, writableDirectory } from './validate.js'
@@ -36,6 +38,27 @@ export const SYSLOG_OPTIONS = [
   { name: 'syslog-port', int: { max: 65535 }, default: '514', matrix: true, describe: 'port of the server given by --syslog-host' },
   { name: 'syslog-output', matrix: true, describe: 'the output file of the server given by --syslog-host, when it is an rsyslog using docker/rsyslog.conf with its output shared with this machine (docker/compose.yaml): its events are then counted from that file like a local rsyslog\'s' }
 ]
+
+// What the otlp and forward receivers accept (src/sinks/receiver-limits.js, docs/destinations.md).
+const REFUSED = 'refused at once (OTLP: answered 413; forward: the connection is closed) and counted; a run missing events fails with that cause'
+export const RECEIVER_LIMIT_OPTIONS = [
+  { name: 'receiver-max-bytes', int: { min: 1024, max: 2 ** 30, why: ' (bytes)' }, matrix: true, defaultText: `${DEFAULT_RECEIVER_MAX_BYTES} (20 MiB, the OpenTelemetry Collector's default)`, describe: `otlp and forward only: the largest request body or forward message the embedded receiver reads, and the most one may inflate to (gzip); a bigger one is ${REFUSED}` },
+  { name: 'receiver-max-values', int: { max: 100_000_000 }, matrix: true, defaultText: String(DEFAULT_RECEIVER_MAX_VALUES), describe: `otlp and forward only: the most values (log records, attributes, strings, JSON objects, msgpack values) one request or message may decode into, counted on its bytes before it is decoded; more is ${REFUSED}` },
+  { name: 'receiver-max-requests', int: { max: 1000 }, matrix: true, defaultText: String(DEFAULT_RECEIVER_MAX_REQUESTS), describe: 'otlp and forward only: OTLP requests read and decoded at once (the others wait unread); forward messages still arriving may hold this many times --receiver-max-bytes on all connections together' }
+]
+
+const hasLimitedReceiver = (transport) => transport === 'otlp' || transport === 'forward'
+
+// The receiver limits given, for createReceiver (null: the default); refused without otlp or forward.
+export function receiverLimitOptions (given) {
+  const asked = RECEIVER_LIMIT_OPTIONS.map((option) => option.name).filter((name) => given[camel(name)] != null)
+  if (!asked.length) return {}
+  if (!given.transport.some(hasLimitedReceiver)) throw new UsageError(`--${asked.join(', --')} ${asked.length > 1 ? 'apply' : 'applies'} to the otlp and forward transports only (their embedded receivers): add --transport otlp or forward`)
+  return Object.fromEntries(asked.map((name) => [camel(name), given[camel(name)]]))
+}
+
+// The limits in force, recorded with the options where a transport has them.
+export const describeReceiverLimits = (transports, receiverOptions) => (transports.some(hasLimitedReceiver) ? { receiverLimits: receiverLimits(receiverOptions) } : {})
 
 // The order of the runs, for both commands (src/runner/orchestrator.js, docs/comparisons.md).
 export const ORDER_OPTIONS = [
@@ -70,6 +93,7 @@ export const RUN_OPTIONS = [
   { name: 'size', list: true, int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', matrix: true, scenario: 'sizes', describe: 'payload sizes in bytes: the payload is padded (or cut) to exactly that size' },
   { name: 'timeout', seconds: {}, default: '600', matrix: true, scenario: 'timeout', describe: 'limit per run in seconds; a run past it is killed and recorded as failed' },
   { name: 'max-old-space-size', int: { min: 8 }, defaultText: 'node\'s default', matrix: true, scenario: 'maxOldSpaceSize', describe: 'heap limit in MB for each worker (node --max-old-space-size), to reproduce memory blow-ups' },
+  ...RECEIVER_LIMIT_OPTIONS,
   { name: 'pipe-bytes', takes: 'bytes, 4096 to /proc/sys/fs/pipe-max-size', parse: String, numeric: true, defaultText: 'the system\'s (64 KiB)', matrix: true, describe: 'console only: the pipe buffer each worker\'s stdout gets (F_SETPIPE_SZ). A larger pipe lets a logger run ahead of its reader, so the default is what `node app.js | cat` gets' },
   ...SYSLOG_OPTIONS,
   { name: 'dir', parse: (value) => writableDirectory(value, 'dir'), defaultText: 'the system\'s temporary directory', describe: 'an existing directory for the runs\' files (the file transport\'s logs, the console capture): tmpfs and a disk are different benchmarks, and each file run records the file system type' },
@@ -106,6 +130,7 @@ export const HTTP_OPTIONS = [
   { name: 'load-cpus', scenario: 'loadCpus', one: true, defaultText: 'a quarter of the CPUs, at least one; with 2 CPUs: CPU 0', describe: 'CPUs for autocannon, log-bench\'s primary and the receiving end, disjoint from --server-cpus' },
   { name: 'port', int: { min: 0, max: 65535 }, default: '0', describe: 'port on 127.0.0.1 (0: a free port chosen by the system)' },
   ...SYSLOG_OPTIONS,
+  ...RECEIVER_LIMIT_OPTIONS,
   { name: 'out', defaultText: 'results/http-<timestamp>.json', describe: 'results JSON file; missing directories are created' },
   FORCE('--out'),
   ...ORDER_OPTIONS,

@@ -18,7 +18,7 @@ import { describeHttpOptions, parseHttpOptions } from './http.js'
 import { parseOrder } from './order-options.js'
 import { baselineMatcher } from '../report/compare.js'
 import { runName } from '../report/labels.js'
-import { HTTP_OPTIONS, RUN_OPTIONS } from './option-tables.js'
+import { describeReceiverLimits, HTTP_OPTIONS, receiverLimitOptions, RUN_OPTIONS } from './option-tables.js'
 import { argvFromApi, commandLine, signalOption, givenOptions, optionNamed, parseOption, parseOptions, scenarioArgv } from './options.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
 import { Job } from './job.js'
@@ -49,7 +49,7 @@ export async function parseRunOptions (argv, installs = {}) {
     sizes: (given.size ?? [null]).map((size) => ({ payload: payloadOfSize(size) })),
     timeoutMs: given.timeout * 1000,
     maxOldSpaceSize: given.maxOldSpaceSize,
-    receiverOptions: { ...await parseSyslogOptions(argv, given.transport), pipeBytes: given.pipeBytes == null ? 0 : pipeBytesOption(given.pipeBytes, given.transport), ...slowReceiverOptions(given) },
+    receiverOptions: { ...await parseSyslogOptions(argv, given.transport), pipeBytes: given.pipeBytes == null ? 0 : pipeBytesOption(given.pipeBytes, given.transport), ...slowReceiverOptions(given), ...receiverLimitOptions(given) },
     dir: given.dir
   }
 }
@@ -75,6 +75,7 @@ function describeOptions (options) {
     maxOldSpaceSize: options.maxOldSpaceSize,
     syslog: describeSyslog(options.receiverOptions),
     pipeBytes: options.receiverOptions.pipeBytes || null,
+    ...describeReceiverLimits(options.transports, options.receiverOptions),
     dir: options.dir,
     dirFsType: options.dir === null ? null : fsTypeOf(options.dir)
   }

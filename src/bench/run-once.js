@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Interrupted, RunFailure } from '../errors.js'
-import { openReceiver } from '../runner/receiver.js'
+import { failIfRefused, openReceiver } from '../runner/receiver.js'
 import { fsTypeOf } from '../engine/fs-type.js'
 import { makeRunDir } from '../engine/run-dir.js'
 import { forkWorker, killChildren, trackChild } from '../engine/children.js'
@@ -108,6 +108,7 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
       const instructions = counter ? workers.reduce((sum, w) => sum + readCount(counter, countFile(w.workerId)), 0) : null
       const sent = cpus * events
       const counts = await watch.race(receiver.settle({ sent }), 'verifying')
+      await failIfRefused(receiver, counts, sent)
       return { ok: true, counts, sent, state, workers, instructions }
     } catch (err) {
       if (err instanceof Interrupted) throw err
@@ -303,11 +304,11 @@ function workerExits (state, cpus) {
 
 // A run whose receiving end counted nothing at all (no event, not even a corrupt one) delivered
 // nothing: a failed run that says where nothing arrived and what to check, not a figure with a 100%
-// drop rate (an adapter writing to stderr would otherwise be the fastest console logger). A partial
-// loss stays a finding of an ok run.
+// drop rate (an adapter writing to stderr would otherwise be the fastest console logger). Only
+// corrupt arrivals is no delivery either. A partial loss stays a finding of an ok run.
 export function nothingDelivered (result, { transport, target, cpus }) {
-  if (!result.ok || result.received == null || !(result.sent > 0)) return result
-  if (result.received + (result.corrupt ?? 0) + (result.duplicates ?? 0) > 0) return result
+  if (!result.ok || result.received == null || !(result.sent > 0) || result.received > 0) return result
+  if (result.corrupt > 0) return { ...result, ok: false, status: 'failed', error: `0 of ${result.sent} events arrived intact over ${transport}: ${result.corrupt} corrupt arrivals (no log-bench event, or cut)`, failure: { kind: 'error' } }
   return { ...result, ok: false, status: 'failed', error: `${nothingArrivedWhere(transport, target, cpus)} (0 of ${result.sent} events)`, failure: { kind: 'nothing-arrived' } }
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import { payloadOfSize } from '../engine/message.js'
-import { openReceiver } from '../runner/receiver.js'
+import { failIfRefused, openReceiver } from '../runner/receiver.js'
 import { leftBehindReason } from '../engine/leftovers.js'
 import { makeRunDir } from '../engine/run-dir.js'
 import { startSampler } from '../engine/sampler.js'
@@ -79,6 +79,7 @@ async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, s
     const leftBehind = server.endLeftovers()
     if (leftBehind.length) throw new RunFailure(leftBehindReason(leftBehind))
     const counts = await guard.race(receiver.settle({ sent: closed.logged }), 'verifying the events')
+    await failIfRefused(receiver, counts, closed.logged)
     const verified = lib.adapter?.verifies !== false
     const reachedRate = load.rate && figures.loadSeconds > 0 ? figures.requests / figures.loadSeconds : null
     // Counted runs (load.amount) serve a number of requests at the simulator's pace: "up to" the rate.

@@ -14,3 +14,11 @@ export async function openReceiver (transport, options) {
     return { receiver: null, error: err.message }
   }
 }
+
+// After settle(): a receiver that refused what it was sent (the otlp and forward receivers'
+// limits) and misses events says why, and that is the run's failure.
+export async function failIfRefused (receiver, counts, sent) {
+  if (counts.received == null || counts.received >= sent) return
+  const cause = await receiver.failureCause?.()
+  if (cause) throw new RunFailure(cause)
+}

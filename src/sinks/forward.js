@@ -1,6 +1,7 @@
 import net from 'node:net'
 import { createRequire } from 'node:module'
 import { RunFailure } from '../errors.js'
+import { gunzipWithin, msgpackExtent, msgpackStart, receiverLimits, sizeText } from './receiver-limits.js'
 import { untilQuiet } from './syslog.js'
 import { dropRate, Verifier } from './verifier.js'
 
@@ -12,24 +13,13 @@ import { dropRate, Verifier } from './verifier.js'
 // FluentServer's, with the count it lacks: a message that is no transport message, or bytes that
 // are not msgpack, end that connection and count as malformedMessages; a connection that ends in
 // the middle of a message counts as cutConnections; the receiver goes on with the others.
-// The msgpack stream decoder drops a partial message at the end of its input without a word, so
-// the connection's bytes are followed by an end marker (a msgpack string of our own): decoded
-// whole, the connection ended between messages; swallowed into a partial message, it was cut.
+// Each message is delimited on its bytes before it is decoded (msgpackExtent), so that what the
+// limits refuse (receiver-limits.js: a message's size, what its entries inflate to, the values it
+// decodes into) closes the connection at once, counted as refusedMessages with its cause kept:
+// the run's failure when events are missing.
 const require = createRequire(import.meta.url)
 const protocol = require('@fluent-org/logger/build/src/protocol.js')
 const QUIET_MS = 500
-const END_OF_STREAM = 'log-bench: end of the connection'
-const END_MARKER = Buffer.from(protocol.encode(END_OF_STREAM))
-
-async function * withEndMarker (socket, state) {
-  try {
-    for await (const chunk of socket) yield chunk
-  } catch {
-    // A reset connection ends like a closed one: the marker tells whether a message was cut.
-  }
-  state.inputEnded = true
-  yield END_MARKER
-}
 
 // What the verifier reads of one record: the record as JSON, so the message ("w0 1: …" under
 // `message`, `msg` or a whole JSON line) and any fields are found wherever the client put them.
@@ -41,12 +31,22 @@ function recordText (record) {
   }
 }
 
-export async function createForwardReceiver ({ workers, events, payload, workload, quietMs = QUIET_MS }) {
+// One whole message's bytes through the protocol module's stream decoder, which reads a
+// PackedForward's entries sent as a msgpack str (as fluentd does) as bytes.
+async function decodeMessage (bytes) {
+  return (await protocol.decodeClientStream([bytes]).next()).value
+}
+
+export async function createForwardReceiver ({ workers, events, payload, workload, quietMs = QUIET_MS, ...options }) {
+  const limits = receiverLimits(options)
   const verifier = new Verifier({ workers, events, payload, workload })
-  const stats = { connections: 0, messages: 0, entries: 0, acks: 0, malformedMessages: 0, cutConnections: 0 }
+  const stats = { connections: 0, messages: 0, entries: 0, acks: 0, malformedMessages: 0, cutConnections: 0, refusedMessages: 0 }
+  let refusal = null
   let lastArrivalNs = null
   const sockets = new Set()
-  const server = net.createServer((socket) => {
+  // Half-open: a client that ends its side right after its last message still gets the acks that
+  // are written once that message is inflated and decoded.
+  const server = net.createServer({ allowHalfOpen: true }, (socket) => {
     stats.connections++
     sockets.add(socket)
     socket.on('close', () => sockets.delete(socket))
@@ -54,40 +54,99 @@ export async function createForwardReceiver ({ workers, events, payload, workloa
     serve(socket)
   })
 
+  // The messages of one connection, in order. The bytes of a message still arriving are kept in
+  // a buffer that doubles as needed and scanned once (msgpackExtent resumes where it stopped).
+  // Messages in progress hold at most maxBytes on a connection, maxBytes × maxRequests on all.
+  let heldBytes = 0
   async function serve (socket) {
-    let ended = false
-    const state = { inputEnded: false }
+    let buffer = Buffer.alloc(0)
+    let length = 0
+    let state = msgpackStart()
     try {
-      for await (const message of protocol.decodeClientStream(withEndMarker(socket, state))) {
-        if (message === END_OF_STREAM) {
-          ended = true
-          break
+      for await (const chunk of socket) {
+        if (length + chunk.length > buffer.length) {
+          const bigger = Buffer.allocUnsafe(Math.max(2 * buffer.length, length + chunk.length))
+          buffer.copy(bigger, 0, 0, length)
+          buffer = bigger
         }
-        // The decoder yields every whole message of a chunk before it takes the next, so anything it
-        // yields once the marker was taken was completed by the marker's bytes: a cut message.
-        if (state.inputEnded) break
-        if (!protocol.isClientTransportMessage(message)) {
-          stats.malformedMessages++
-          socket.destroy()
-          return
+        chunk.copy(buffer, length)
+        length += chunk.length
+        heldBytes += chunk.length
+        let offset = 0
+        for (;;) {
+          const extent = msgpackExtent(buffer.subarray(0, length), state, limits)
+          if (extent.incomplete) break
+          if (extent.malformed) return malformed(socket)
+          if (extent.refused) return refuse(socket, `a forward message ${extent.refused}`)
+          // A view, not a copy: take() is done with it before this loop reads on and reuses the buffer.
+          if (!await take(socket, buffer.subarray(offset, extent.end))) return
+          offset = extent.end
+          state = msgpackStart(offset)
         }
-        const { entries, chunk } = protocol.parseTransport(message)
-        stats.messages++
-        for (const [, record] of entries) verifier.check(recordText(record))
-        stats.entries += entries.length
-        lastArrivalNs = process.hrtime.bigint()
-        if (chunk) {
-          socket.write(protocol.encodeMessage(protocol.generateAck(chunk)))
-          stats.acks++
+        if (offset > 0) {
+          buffer.copy(buffer, 0, offset, length)
+          length -= offset
+          heldBytes -= offset
+          state.pos -= offset
         }
+        if (length > limits.maxBytes) return refuse(socket, `a forward message runs past ${sizeText(limits.maxBytes)}`)
+        if (heldBytes > limits.maxBytes * limits.maxRequests) return refuse(socket, `forward messages in progress hold more than ${sizeText(limits.maxBytes * limits.maxRequests)} on all connections`)
       }
-      if (!ended) stats.cutConnections++
     } catch {
-      // Bytes that are not msgpack, or a partial message that the end marker completed into nonsense.
-      if (state.inputEnded) stats.cutConnections++
-      else stats.malformedMessages++
-      socket.destroy()
+      // A reset connection ends like a closed one: what was pending was cut.
+    } finally {
+      heldBytes -= length
     }
+    if (length > 0) stats.cutConnections++
+  }
+
+  // Decodes and verifies one whole message; false when the connection was closed for it.
+  async function take (socket, bytes) {
+    let message
+    try {
+      message = await decodeMessage(bytes)
+    } catch {
+      return malformed(socket)
+    }
+    if (!protocol.isClientTransportMessage(message)) return malformed(socket)
+    const packed = protocol.isPackedForwardMode(message) || protocol.isCompressedPackedForwardMode(message)
+    let entries
+    let chunk
+    if (packed) {
+      chunk = message[2]?.chunk
+      const inflated = protocol.isCompressedPackedForwardMode(message) ? await gunzipWithin(message[1], limits.maxBytes, 'a CompressedPackedForward message\'s entries inflate') : { bytes: message[1] }
+      if (inflated.refused) return refuse(socket, inflated.refused)
+      if (inflated.malformed) return malformed(socket)
+      const values = packedValues(inflated.bytes, limits)
+      if (values.refused) return refuse(socket, `a PackedForward message ${values.refused} in its entries`)
+      try {
+        entries = protocol.decodeEntries(inflated.bytes)
+      } catch {
+        return malformed(socket)
+      }
+    } else ({ entries, chunk } = protocol.parseTransport(message))
+    stats.messages++
+    for (const [, record] of entries) verifier.check(recordText(record))
+    stats.entries += entries.length
+    lastArrivalNs = process.hrtime.bigint()
+    if (chunk) {
+      socket.write(protocol.encodeMessage(protocol.generateAck(chunk)))
+      stats.acks++
+    }
+    return true
+  }
+
+  function malformed (socket) {
+    stats.malformedMessages++
+    socket.destroy()
+    return false
+  }
+
+  function refuse (socket, cause) {
+    stats.refusedMessages++
+    refusal ??= `the forward receiver closed a connection: ${cause}`
+    socket.destroy()
+    return false
   }
 
   await new Promise((resolve, reject) => {
@@ -102,15 +161,31 @@ export async function createForwardReceiver ({ workers, events, payload, workloa
     attach () {},
     progress () { return { arrived: verifier.received } },
     async settle ({ sent }) {
-      const ask = async () => ({ received: verifier.received, arrivals: stats.entries + stats.malformedMessages + stats.cutConnections })
+      const ask = async () => ({ received: verifier.received, arrivals: stats.entries + stats.malformedMessages + stats.cutConnections + stats.refusedMessages })
       await untilQuiet(ask, (c) => c.arrivals, (c) => c.received >= sent, quietMs)
       const { received, corrupt, duplicates } = verifier
       return { sent, received, corrupt, duplicates, dropRate: dropRate(sent, received), lastArrivalNs, receiverStats: { ...stats } }
     },
     stats () { return { ...stats, received: verifier.received, corrupt: verifier.corrupt, duplicates: verifier.duplicates } },
+    async failureCause () { return refusal },
     async stop () {
       for (const socket of sockets) socket.destroy()
       await new Promise((resolve) => server.close(resolve))
     }
   }
+}
+
+// The values a PackedForward's entries (msgpack values one after another) decode into: { values }
+// or { refused }.
+function packedValues (bytes, { maxBytes, maxValues }) {
+  let values = 0
+  for (let offset = 0; offset < bytes.length;) {
+    const extent = msgpackExtent(bytes, msgpackStart(offset, values), { maxBytes, maxValues })
+    if (extent.refused) return extent
+    // Incomplete or malformed entries are the decoder's to refuse; what is counted so far is bounded.
+    if (!extent.end) return { values }
+    values = extent.values
+    offset = extent.end
+  }
+  return { values }
 }

@@ -1,7 +1,8 @@
 import http from 'node:http'
-import zlib from 'node:zlib'
 import { RunFailure } from '../errors.js'
 import { decodeRequest, JSON_RESPONSE, PROTOBUF_RESPONSE, recordText } from './otlp/decode.js'
+import { ExportLogsServiceRequest } from '../engine/otlp-proto.js'
+import { gunzipWithin, jsonValues, protobufValues, receiverLimits, sizeText } from './receiver-limits.js'
 import { untilQuiet } from './syslog.js'
 import { dropRate, Verifier } from './verifier.js'
 
@@ -10,62 +11,77 @@ import { dropRate, Verifier } from './verifier.js'
 // receiver would be. Every log record is checked by worker id and sequence (the record's body and
 // attributes; src/sinks/verifier.js); a request that is not an ExportLogsServiceRequest is answered
 // 400 and counted (malformedRequests), one whose connection ends before its body does is counted
-// (cutRequests); either way the receiver goes on.
+// (cutRequests); either way the receiver goes on. What the limits refuse (receiver-limits.js) is
+// answered at once, 413 or 415, counted (refusedRequests) and its cause kept: the run's failure
+// when events are missing.
 export const OTLP_PATH = '/v1/logs'
-// A batch processor's default batch (512 records) is far below this; a bigger body is refused
-// (413) and counted as malformed, so a runaway client cannot make the receiver hold gigabytes.
-export const MAX_REQUEST_BYTES = 64 * 1024 * 1024
 const QUIET_MS = 500
 
-export async function createOtlpReceiver ({ workers, events, payload, workload, quietMs = QUIET_MS }) {
+export async function createOtlpReceiver ({ workers, events, payload, workload, quietMs = QUIET_MS, ...options }) {
+  const { maxBytes, maxValues, maxRequests } = receiverLimits(options)
   const verifier = new Verifier({ workers, events, payload, workload })
-  const stats = { requests: 0, records: 0, malformedRequests: 0, cutRequests: 0, requestBytes: 0 }
+  const stats = { requests: 0, records: 0, malformedRequests: 0, cutRequests: 0, refusedRequests: 0, requestBytes: 0 }
+  let refusal = null
   let lastArrivalNs = null
+  // Requests past maxRequests wait unread, in order of arrival.
+  let active = 0
+  const waiting = []
+  const admit = (serve) => {
+    if (active >= maxRequests) return waiting.push(serve)
+    active++
+    serve().finally(() => {
+      active--
+      if (waiting.length) admit(waiting.shift())
+    })
+  }
+
+  const refuse = (req, res, status, cause) => {
+    stats.refusedRequests++
+    refusal ??= `the OTLP receiver refused a request: ${cause} (answered ${status})`
+    // The rest of a refused body is not read: the connection closes once the answer is out.
+    answer(res, status, 'text/plain', cause, { connection: 'close' })
+    res.once('finish', () => req.socket.destroy())
+  }
+
   const server = http.createServer((req, res) => {
     if (req.method !== 'POST' || req.url !== OTLP_PATH) {
       stats.malformedRequests++
       req.resume()
       return answer(res, 404, 'text/plain', `only POST ${OTLP_PATH} is served here`)
     }
-    const json = /^application\/json\b/i.test(req.headers['content-type'] ?? '')
     // OTLP/HTTP exporters may gzip their bodies (OTEL_EXPORTER_OTLP_COMPRESSION=gzip); nothing else is defined.
-    const gzip = /^gzip$/i.test(req.headers['content-encoding'] ?? '')
-    const chunks = []
-    let bytes = 0
-    let refused = false
-    req.on('data', (chunk) => {
-      if (refused) return
-      bytes += chunk.length
-      if (bytes > MAX_REQUEST_BYTES) {
-        refused = true
-        stats.malformedRequests++
-        answer(res, 413, 'text/plain', `a request body over ${MAX_REQUEST_BYTES} bytes`)
-        return
-      }
-      chunks.push(chunk)
-    })
-    // 'aborted' fires when the client's connection closed before the body was complete.
-    req.on('aborted', () => { if (!refused) countCut(req.socket) })
-    req.on('end', () => {
-      if (refused) return
-      stats.requests++
-      stats.requestBytes += bytes
-      let records
-      try {
-        const body = Buffer.concat(chunks, bytes)
-        records = decodeRequest(gzip ? zlib.gunzipSync(body, { maxOutputLength: MAX_REQUEST_BYTES }) : body, json)
-      } catch (err) {
-        stats.malformedRequests++
-        return answer(res, 400, 'text/plain', `not an ExportLogsServiceRequest: ${err.message}`)
-      }
-      for (const record of records) verifier.check(recordText(record))
-      stats.records += records.length
-      lastArrivalNs = process.hrtime.bigint()
-      answer(res, 200, json ? 'application/json' : 'application/x-protobuf', json ? JSON_RESPONSE : PROTOBUF_RESPONSE)
-    })
-    req.on('error', () => {})
+    const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase()
+    if (encoding !== 'identity' && encoding !== 'gzip') return refuse(req, res, 415, `content-encoding ${encoding} is not accepted (gzip or none)`)
+    const announced = Number(req.headers['content-length'])
+    if (announced > maxBytes) return refuse(req, res, 413, `request body of ${sizeText(announced)}, over the ${sizeText(maxBytes)} limit`)
+    admit(() => serve(req, res, encoding === 'gzip', /^application\/json\b/i.test(req.headers['content-type'] ?? '')))
   })
-  // A connection that ends inside a request is reported twice by node (the request's 'aborted',
+
+  async function serve (req, res, gzip, json) {
+    const body = await readBody(req, maxBytes)
+    if (body.cut) return countCut(req.socket)
+    if (body.refused) return refuse(req, res, 413, body.refused)
+    stats.requests++
+    stats.requestBytes += body.bytes.length
+    const inflated = gzip ? await gunzipWithin(body.bytes, maxBytes, 'request body inflates') : body
+    if (inflated.refused) return refuse(req, res, 413, inflated.refused)
+    let records
+    try {
+      if (inflated.malformed) throw new Error(inflated.malformed)
+      const values = json ? jsonValues(inflated.bytes, maxValues) : protobufValues(inflated.bytes, ExportLogsServiceRequest, maxValues)
+      if (values > maxValues) return refuse(req, res, 413, `request holds more than ${maxValues} values (records, attributes, strings)`)
+      records = decodeRequest(inflated.bytes, json)
+    } catch (err) {
+      stats.malformedRequests++
+      return answer(res, 400, 'text/plain', `not an ExportLogsServiceRequest: ${err.message}`)
+    }
+    for (const record of records) verifier.check(recordText(record))
+    stats.records += records.length
+    lastArrivalNs = process.hrtime.bigint()
+    answer(res, 200, json ? 'application/json' : 'application/x-protobuf', json ? JSON_RESPONSE : PROTOBUF_RESPONSE)
+  }
+
+  // A connection that ends inside a request is reported twice by node (the request's 'close' before its 'end',
   // and a clientError HPE_INVALID_EOF_STATE when it ended in the body or headers): counted once per
   // connection. A reset between requests (an idle keep-alive connection) is no cut request.
   const cutSockets = new WeakSet()
@@ -93,21 +109,46 @@ export async function createOtlpReceiver ({ workers, events, payload, workload, 
     progress () { return { arrived: verifier.received } },
     // Counted as requests arrive: what the verifier holds is already final when nothing more comes.
     async settle ({ sent }) {
-      const ask = async () => ({ received: verifier.received, arrivals: verifier.received + verifier.corrupt + verifier.duplicates + stats.malformedRequests })
+      const ask = async () => ({ received: verifier.received, arrivals: verifier.received + verifier.corrupt + verifier.duplicates + stats.malformedRequests + stats.refusedRequests })
       await untilQuiet(ask, (c) => c.arrivals, (c) => c.received >= sent, quietMs)
       const { received, corrupt, duplicates } = verifier
       return { sent, received, corrupt, duplicates, dropRate: dropRate(sent, received), lastArrivalNs, receiverStats: { ...stats } }
     },
     stats () { return { ...stats, received: verifier.received, corrupt: verifier.corrupt, duplicates: verifier.duplicates } },
+    async failureCause () { return refusal },
     async stop () {
+      waiting.length = 0
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
     }
   }
 }
 
-function answer (res, status, type, body) {
+function answer (res, status, type, body, headers = {}) {
   if (res.headersSent) return
-  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) })
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body), ...headers })
   res.end(body)
+}
+
+// A request's body, read up to maxBytes: { bytes }, { refused } past it (the rest is left unread),
+// or { cut } when the connection ended before the body did.
+function readBody (req, maxBytes) {
+  return new Promise((resolve) => {
+    const chunks = []
+    let length = 0
+    const onData = (chunk) => {
+      length += chunk.length
+      if (length <= maxBytes) return chunks.push(chunk)
+      req.off('data', onData)
+      req.pause()
+      resolve({ refused: `request body runs past ${sizeText(maxBytes)}` })
+    }
+    // A request that waited its turn may have lost its connection meanwhile.
+    if (req.destroyed) return resolve({ cut: true })
+    req.on('data', onData)
+    req.on('end', () => resolve({ bytes: Buffer.concat(chunks, length) }))
+    // 'close' before 'end': the client's connection closed before the body was complete.
+    req.on('close', () => resolve({ cut: true }))
+    req.on('error', () => {})
+  })
 }
