@@ -129,6 +129,10 @@ export interface ComparisonRow {
   verdict: 'faster' | 'slower' | 'same' | 'unclear' | null
   n: number
   nBaseline: number
+  /** Whether the row rests on the per-round ratios (6 or more complete rounds of one interleaved document). */
+  paired: boolean
+  /** The complete rounds both cells share; null where they did not run in rounds (blocked, or two documents). */
+  pairs: number | null
   [field: string]: unknown
 }
 
