@@ -44,7 +44,7 @@ export const ORDER_OPTIONS = [
   { name: 'seed', int: { min: 0, max: 2 ** 31 - 1 }, defaultText: 'a new one', describe: 'seed of the interleaved order, recorded in the results as env.order; give it again to repeat an order' }
 ]
 
-const ALPHA = { name: 'alpha', parse: parseAlpha, takes: 'a number between 0 and 1', default: String(DEFAULT_ALPHA), describe: 'significance level: p of the two-sided Mann–Whitney U test below it can read faster or slower' }
+const ALPHA = { name: 'alpha', parse: parseAlpha, takes: 'a number between 0 and 1', default: String(DEFAULT_ALPHA), describe: 'significance level: p of the comparison\'s two-sided test (Mann–Whitney U; Wilcoxon signed-rank where paired by round) below it can read faster or slower' }
 const NOISE = { name: 'noise', parse: parseNoise, takes: 'a fraction (0.02) or a percentage (2%)', default: `${DEFAULT_NOISE * 100}%`, describe: 'noise threshold: a difference whose 95% interval lies within ±noise reads same' }
 
 const libraries = `${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries)`
