@@ -47,8 +47,9 @@ function changeCell (entry, options) {
 // The control of a table: its 0-logs cells, each library's verdict against none. passed: every
 // library that ran reads `same` (a failed control cell cannot vouch for anything), with runs enough
 // on both sides that the test could have told them apart: with fewer than 4 + 4 runs Mann–Whitney
-// cannot reach p < 0.05, so the control could not fail (a comparison paired by round always can: it pairs from 6 rounds). failing: a control cell that reads a
-// difference (or has none to read); unclear: one whose interval is too wide to say `same`.
+// cannot reach p < 0.05, so the control could not fail (a comparison paired by round always can: it
+// pairs from 6 rounds). failing: a control cell that reads a difference (or has none to read);
+// unclear: one whose interval is too wide to say `same`.
 export function controlOf (entries) {
   const cells = entries.filter((s) => s.mode === 'route' && s.logsPerRequest === 0 && s.lib !== BASELINE && s.status !== 'unsupported')
   const tooFewRuns = cells.filter((s) => versusNone(s)?.p != null && !canTell(versusNone(s)))
