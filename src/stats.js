@@ -137,9 +137,10 @@ export const DEFAULT_ALPHA = 0.05
 //   would: the interval's centre sits on the threshold);
 // - paired, pairs: with `pairs` given (each [baseline, run] of one round, where the two cells ran
 //   interleaved in rounds), the comparison rests on the rounds once there are enough of them to
-//   reach p < alpha (PAIRED_MIN_ROUNDS): ratio, interval and p from the per-round ratios
-//   (comparePairs), so drift common to a round cancels. Fewer rounds stay unpaired. `pairs` counts
-//   the rounds given (null without), `paired` says which analysis the row used.
+//   reach p < alpha (at 0.05: PAIRED_MIN_ROUNDS): ratio, interval and p from the per-round ratios
+//   (pairedShift), so drift common to a round cancels. Fewer rounds stay unpaired. `pairs` counts
+//   the complete rounds (both values finite; null without pairs), `paired` says which analysis the
+//   row used.
 // Values that are not all positive (a drop rate of 0) have no ratio: the same on differences
 // (ratio null; difference, diffLow, diffHigh in the measure's own unit).
 export function compareRuns (baselineRuns, runs, { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE, better = 'lower', pairs = null } = {}) {
