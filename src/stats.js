@@ -199,9 +199,14 @@ function putInterval (result, shift, onRatios) {
   result.coverage = shift.coverage
 }
 
-// The fewest complete rounds whose pairs can reach p < 0.05 two-sided (signed-rank: 2 / 2^n, 0.031
-// at 6 rounds; 5 rounds give no less than 0.0625).
-export const PAIRED_MIN_ROUNDS = 6
+// The fewest complete rounds whose pairs can reach p < alpha two-sided (signed-rank: 2 / 2^n; at 0.05,
+// 6 rounds: 0.031, where 5 give no less than 0.0625).
+export function pairedMinRounds (alpha = DEFAULT_ALPHA) {
+  let n = 1
+  while (smallestSignedRankP(n) >= alpha) n++
+  return n
+}
+export const PAIRED_MIN_ROUNDS = pairedMinRounds()
 
 // The paired comparison of per-round differences d (logarithms of the per-round ratios, or
 // differences): the Wilcoxon signed-rank test (whether the d lie symmetrically about 0), the

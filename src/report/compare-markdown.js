@@ -1,5 +1,5 @@
 import { CONFIDENCE } from '../stats.js'
-import { FILES_METHOD, MEASURES, METHOD_NOTE, pairingText, worstFirst } from './compare.js'
+import { FILES_METHOD, MEASURES, methodNote, pairingText, worstFirst } from './compare.js'
 import { codeSpan, escapeCell } from './table.js'
 
 // compare --markdown: the comparison as a pull-request comment, short enough to read in one screen:
@@ -36,7 +36,7 @@ export function comparisonMarkdown (result, { baseLabel = null, newLabel = null,
     }
   }
   if (result.notCompared.length) out.push('', `Not compared: ${result.notCompared.length} cell${result.notCompared.length === 1 ? '' : 's'} (${name(result.notCompared[0])}${result.notCompared.length > 1 ? ', …' : ''}).`)
-  out.push('', `<sub>Medians of the finished runs; ratio = new / base (cell / baseline) with its distribution-free interval. ${result.mode === 'files' ? FILES_METHOD : METHOD_NOTE}</sub>`)
+  out.push('', `<sub>Medians of the finished runs; ratio = new / base (cell / baseline) with its distribution-free interval. ${result.mode === 'files' ? FILES_METHOD : methodNote(result.alpha)}</sub>`)
   return out.join('\n') + '\n'
 }
 

@@ -5,7 +5,7 @@ import { compared } from '../results/run-types/index.js'
 import { compareCellRuns, roundsOf } from '../results/rounds.js'
 import { reportRunType } from './run-types.js'
 import { environmentDifference } from '../results/read.js'
-import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, PAIRED_MIN_ROUNDS, minOf, smallestP } from '../stats.js'
+import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, minOf, pairedMinRounds, smallestP } from '../stats.js'
 import { figureColumns, terminalTable, visibleControls } from './table.js'
 import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatRunsToDecide, runName, unique } from './labels.js'
 
@@ -279,7 +279,7 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
   if (environmentNote) out.push(`note: ${environmentNote}`)
   if (result.ignoreVersion) out.push(`note: ${IGNORE_VERSION_NOTE}`)
   const band = `±${+(result.noise * 100).toFixed(2)}%`
-  out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its interval (distribution-free, Hodges–Lehmann; titled by the coverage its runs reach: ${CONFIDENCE * 100}% where they can). ${result.mode === 'files' ? FILES_METHOD : METHOD_NOTE} Verdict: faster/slower where p < ${result.alpha} and the whole interval lies beyond ${band} (--noise${ownNoise(result)}; for events/s and requests/s, more is faster); same where the whole interval lies within ${band}; unclear otherwise (the runs cannot tell), with about how many runs a side would decide it.`)
+  out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its interval (distribution-free, Hodges–Lehmann; titled by the coverage its runs reach: ${CONFIDENCE * 100}% where they can). ${result.mode === 'files' ? FILES_METHOD : methodNote(result.alpha)} Verdict: faster/slower where p < ${result.alpha} and the whole interval lies beyond ${band} (--noise${ownNoise(result)}; for events/s and requests/s, more is faster); same where the whole interval lies within ${band}; unclear otherwise (the runs cannot tell), with about how many runs a side would decide it.`)
   const measures = unique(result.comparisons.map((r) => r.measure))
   for (const measureName of measures) {
     const rows = result.comparisons.filter((r) => r.measure === measureName)
@@ -336,7 +336,7 @@ function intervalText (r, measure) {
 }
 
 // How a row was analysed, in words: which test, and on how many rounds.
-export const METHOD_NOTE = `Where the two cells ran interleaved in rounds in one document (column pairs), the comparison rests on the per-round ratios once ${PAIRED_MIN_ROUNDS} or more rounds finished on both sides (the fewest whose pairs can reach p < 0.05): the Hodges–Lehmann estimate of those ratios, its interval and the Wilcoxon signed-rank test, so drift common to a round cancels; otherwise ratio of medians, p from the two-sided Mann–Whitney U test.`
+export const methodNote = (alpha) => `Where the two cells ran interleaved in rounds in one document (column pairs), the comparison rests on the per-round ratios once ${pairedMinRounds(alpha)} or more rounds finished on both sides (the fewest whose pairs can reach p < ${alpha}): the Hodges–Lehmann estimate of those ratios, its interval and the Wilcoxon signed-rank test, so drift common to a round cancels; otherwise ratio of medians, p from the two-sided Mann–Whitney U test.`
 
 export const FILES_METHOD = 'Two documents, not interleaved with each other: p from the two-sided Mann–Whitney U test (unpaired).'
 
@@ -356,7 +356,7 @@ export const IGNORE_VERSION_NOTE = 'cells paired across library versions (--igno
 // The rows as JSON (--json): the comparisons and what could not be compared.
 export function comparisonJson (result) {
   const { mode, baseline, alpha, noise, ignoreVersion = false, comparisons, notCompared, onlyBase = [], onlyNew = [] } = result
-  return JSON.stringify({ mode, baseline, alpha, noise, ignoreVersion, confidence: CONFIDENCE, method: `paired rows (paired: true, on ${PAIRED_MIN_ROUNDS} or more complete rounds of one interleaved document): ratio the Hodges–Lehmann estimate of the per-round ratios, its distribution-free interval and p from the two-sided Wilcoxon signed-rank test on their logarithms; unpaired rows: ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test`, comparisons, notCompared, onlyBase, onlyNew }, null, 2) + '\n'
+  return JSON.stringify({ mode, baseline, alpha, noise, ignoreVersion, confidence: CONFIDENCE, method: `paired rows (paired: true, on ${pairedMinRounds(alpha)} or more complete rounds of one interleaved document): ratio the Hodges–Lehmann estimate of the per-round ratios, its distribution-free interval and p from the two-sided Wilcoxon signed-rank test on their logarithms; unpaired rows: ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test`, comparisons, notCompared, onlyBase, onlyNew }, null, 2) + '\n'
 }
 
 export function describeSource (file, dataset) {
