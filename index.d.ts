@@ -84,7 +84,8 @@ export interface RunOptions {
   /**
    * --runs: runs per cell, each in fresh processes; the summary gives their median with its interval. 4 is
    * the fewest with which a comparison can read faster or slower (the smallest p with 4 + 4 runs is 0.029,
-   * with 3 + 3 0.1); 5 + 5 reach 0.008
+   * with 3 + 3 0.1); 5 + 5 reach 0.008. From 6 the runs are compared round by round (paired, so drift common
+   * to a round cancels): 5 pairs cannot go below p 0.0625, 6 reach 0.031
    */
   runs?: number | string
   /** --size: payload sizes in bytes: the payload is padded (or cut) to exactly that size */
@@ -186,8 +187,8 @@ export interface RunOptions {
    */
   baseline?: string
   /**
-   * --alpha: with --baseline: significance level: p of the two-sided Mann–Whitney U test below it can read
-   * faster or slower
+   * --alpha: with --baseline: significance level: p of the comparison's two-sided test (Mann–Whitney U;
+   * Wilcoxon signed-rank where paired by round) below it can read faster or slower
    */
   alpha?: number | string
   /**
@@ -260,7 +261,9 @@ export interface HttpOptions {
   measure?: 'time' | 'instructions'
   /**
    * --runs: runs per cell, each in fresh processes. 4 is the fewest with which a comparison can read faster
-   * or slower (the smallest p with 4 + 4 runs is 0.029, with 3 + 3 0.1); 5 + 5 reach 0.008
+   * or slower (the smallest p with 4 + 4 runs is 0.029, with 3 + 3 0.1); 5 + 5 reach 0.008. From 6 the runs
+   * are compared round by round (paired, so drift common to a round cancels): 5 pairs cannot go below p
+   * 0.0625, 6 reach 0.031
    */
   runs?: number | string
   /** --server-cpus: CPUs for the server's workers, as taskset -c lists them (e.g. 1 or 2-7) */
@@ -335,7 +338,8 @@ export interface CompareOptions {
    */
   baseline?: string
   /**
-   * --alpha: significance level: p of the two-sided Mann–Whitney U test below it can read faster or slower
+   * --alpha: significance level: p of the comparison's two-sided test (Mann–Whitney U; Wilcoxon signed-rank
+   * where paired by round) below it can read faster or slower
    */
   alpha?: number | string
   /** --noise: noise threshold: a difference whose 95% interval lies within ±noise reads same */

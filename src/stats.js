@@ -1,6 +1,6 @@
 // Descriptive statistics over the runs of one cell. Inputs are plain arrays of numbers; nulls are dropped.
 
-function clean (values) {
+export function clean (values) {
   return values.filter((v) => typeof v === 'number' && Number.isFinite(v))
 }
 
@@ -128,7 +128,7 @@ export const GATE_VERDICTS = ['slower', 'faster', 'unclear', 'higher', 'lower']
 
 // The one comparison of two sets of runs (a cell against its baseline, or before against after),
 // for every module that compares. Returns:
-// - ratio: median(runs) / median(baselineRuns);
+// - ratio: median(runs) / median(baselineRuns) (paired: the estimate of the per-round ratio, below);
 // - ciLow, ciHigh: a distribution-free 95% interval for that ratio, the Hodges–Lehmann/Moses
 //   interval of the Mann–Whitney test on the logarithms (order statistics of the n·m pairwise
 //   ratios run/baseline run), with `coverage` the level achieved (below 95% with few runs: 3 + 3
@@ -140,11 +140,18 @@ export const GATE_VERDICTS = ['slower', 'faster', 'unclear', 'higher', 'lower']
 //   the whole interval lies inside ±noise (as criterion.rs); `unclear` otherwise (benchstat's `~`):
 //   the runs cannot tell, and `runsToDecide` estimates how many runs a side would (null when none
 //   would: the interval's centre sits on the threshold);
+// - paired, pairs: with `pairs` given (each [baseline, run] of one round, where the two cells ran
+//   interleaved in rounds), the comparison rests on the rounds once there are enough of them to
+//   reach p < alpha (at 0.05: PAIRED_MIN_ROUNDS): ratio, interval and p from the per-round ratios
+//   (pairedShift), so drift common to a round cancels. Fewer rounds stay unpaired. `pairs` counts
+//   the complete rounds (both values finite; null without pairs), `paired` says which analysis the
+//   row used.
 // Values that are not all positive (a drop rate of 0) have no ratio: the same on differences
 // (ratio null; difference, diffLow, diffHigh in the measure's own unit).
-export function compareRuns (baselineRuns, runs, { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE, better = 'lower' } = {}) {
+export function compareRuns (baselineRuns, runs, { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE, better = 'lower', pairs = null } = {}) {
   const xs = clean(baselineRuns)
   const ys = clean(runs)
+  const complete = pairs == null ? null : pairs.filter(([x, y]) => clean([x, y]).length === 2)
   const result = {
     n: ys.length,
     nBaseline: xs.length,
@@ -159,15 +166,35 @@ export function compareRuns (baselineRuns, runs, { alpha = DEFAULT_ALPHA, noise 
     coverage: null,
     p: null,
     verdict: null,
-    runsToDecide: null
+    runsToDecide: null,
+    paired: false,
+    pairs: complete?.length ?? null
   }
   if (xs.length === 0 || ys.length === 0) return result
   result.difference = result.median - result.baselineMedian
   const onRatios = [...xs, ...ys].every((v) => v > 0)
   const transform = onRatios ? Math.log : (v) => v
-  const shift = shiftInterval(xs.map(transform), ys.map(transform))
+  if (complete && smallestSignedRankP(complete.length) < alpha) {
+    const paired = pairedShift(complete.map(([x, y]) => transform(y) - transform(x)))
+    result.paired = true
+    if (onRatios) result.ratio = Math.exp(paired.estimate)
+    else result.difference = paired.estimate
+    putInterval(result, paired, onRatios)
+    result.p = paired.p
+  } else {
+    const shift = shiftInterval(xs.map(transform), ys.map(transform))
+    if (onRatios) result.ratio = result.median / result.baselineMedian
+    putInterval(result, shift, onRatios)
+    const test = xs.length >= 2 && ys.length >= 2 ? mannWhitneyU(xs, ys) : null
+    result.p = test?.p ?? null
+  }
+  result.verdict = verdictOf(result, { alpha, noise, better, onRatios })
+  if (result.verdict === 'unclear') result.runsToDecide = runsToDecide(result, { noise, onRatios })
+  return result
+}
+
+function putInterval (result, shift, onRatios) {
   if (onRatios) {
-    result.ratio = result.median / result.baselineMedian
     result.ciLow = Math.exp(shift.low)
     result.ciHigh = Math.exp(shift.high)
   } else {
@@ -175,11 +202,106 @@ export function compareRuns (baselineRuns, runs, { alpha = DEFAULT_ALPHA, noise 
     result.diffHigh = shift.high
   }
   result.coverage = shift.coverage
-  const test = xs.length >= 2 && ys.length >= 2 ? mannWhitneyU(xs, ys) : null
-  result.p = test?.p ?? null
-  result.verdict = verdictOf(result, { alpha, noise, better, onRatios })
-  if (result.verdict === 'unclear') result.runsToDecide = runsToDecide(result, { noise, onRatios })
-  return result
+}
+
+// The fewest complete rounds whose pairs can reach p < alpha two-sided (signed-rank: 2 / 2^n; at 0.05,
+// 6 rounds: 0.031, where 5 give no less than 0.0625).
+export function pairedMinRounds (alpha = DEFAULT_ALPHA) {
+  let n = 1
+  while (smallestSignedRankP(n) >= alpha) n++
+  return n
+}
+export const PAIRED_MIN_ROUNDS = pairedMinRounds()
+
+// The paired comparison of per-round differences d (logarithms of the per-round ratios, or
+// differences): the Wilcoxon signed-rank test (whether the d lie symmetrically about 0), the
+// Hodges–Lehmann estimate (the median of the Walsh averages (d_i + d_j) / 2, i ≤ j) and the
+// distribution-free interval that inverts the test: the k-th smallest and k-th largest Walsh average,
+// k from the exact distribution of the signed-rank statistic (normal approximation beyond
+// EXACT_MAX_RUNS pairs); `coverage` the level it achieves (5 pairs: 93.75%, 6: 96.9%).
+export function pairedShift (differences, level = CONFIDENCE) {
+  const d = clean(differences)
+  const n = d.length
+  if (n === 0) return { estimate: null, low: null, high: null, coverage: null, p: null }
+  const walsh = []
+  for (let i = 0; i < n; i++) for (let j = i; j < n; j++) walsh.push((d[i] + d[j]) / 2)
+  walsh.sort((a, b) => a - b)
+  const m = walsh.length
+  const tail = (1 - level) / 2
+  let k = 1
+  let coverage
+  if (n <= EXACT_MAX_RUNS) {
+    const cdf = signedRankCdf(n)
+    while (k + 1 <= (m + 1) / 2 && cdf[k] <= tail) k++
+    coverage = 1 - 2 * cdf[k - 1]
+  } else {
+    const sd = Math.sqrt(n * (n + 1) * (2 * n + 1) / 24)
+    k = Math.max(1, Math.floor(m / 2 - 1.959963984540054 * sd))
+    coverage = 1 - 2 * normalCdf((k - 1 + 0.5 - m / 2) / sd)
+  }
+  if (n === 1) coverage = 0
+  return { estimate: median(walsh), low: walsh[k - 1], high: walsh[m - k], coverage, p: n >= 2 ? signedRankTest(d).p : null }
+}
+
+// Wilcoxon signed-rank test, two-sided, on differences: zeros dropped (Wilcoxon's rule), ranks of
+// |d| with ties sharing their mean rank. Exact distribution without ties or zeros up to
+// EXACT_MAX_RUNS pairs, else the normal approximation with tie and continuity corrections.
+export function signedRankTest (differences) {
+  const d = clean(differences).filter((v) => v !== 0)
+  const n = d.length
+  if (n === 0) return { t: 0, p: 1, exact: false }
+  const sorted = d.map((v) => ({ size: Math.abs(v), positive: v > 0 })).sort((a, b) => a.size - b.size)
+  let t = 0
+  const tieSizes = []
+  for (let i = 0; i < n;) {
+    let j = i
+    while (j + 1 < n && sorted[j + 1].size === sorted[i].size) j++
+    const rank = (i + j) / 2 + 1
+    for (let k = i; k <= j; k++) if (sorted[k].positive) t += rank
+    if (j > i) tieSizes.push(j - i + 1)
+    i = j + 1
+  }
+  const total = n * (n + 1) / 2
+  const tMin = Math.min(t, total - t)
+  const exact = tieSizes.length === 0 && n <= EXACT_MAX_RUNS && clean(differences).length === n
+  if (exact) return { t, p: Math.min(1, 2 * signedRankCdf(n)[tMin]), exact: true }
+  const variance = n * (n + 1) * (2 * n + 1) / 24 - tieSizes.reduce((sum, s) => sum + (s ** 3 - s), 0) / 48
+  if (variance === 0) return { t, p: 1, exact: false }
+  const z = (Math.abs(t - total / 2) - 0.5) / Math.sqrt(variance)
+  return { t, p: Math.min(1, 2 * (1 - normalCdf(Math.max(0, z)))), exact: false }
+}
+
+// P(T ≤ t) for t = 0 … n(n+1)/2, T the signed-rank statistic of n pairs under the null: each rank's
+// sign a fair coin, so the distribution of the sum of a random subset of 1 … n, built up one rank at
+// a time in probabilities (counts would pass 2^53 at 54 pairs).
+const signedRankCdfs = new Map()
+function signedRankCdf (n) {
+  if (signedRankCdfs.has(n)) return signedRankCdfs.get(n)
+  let probabilities = [1]
+  for (let rank = 1; rank <= n; rank++) {
+    const next = new Array(probabilities.length + rank).fill(0)
+    probabilities.forEach((q, s) => {
+      next[s] += q / 2
+      next[s + rank] += q / 2
+    })
+    probabilities = next
+  }
+  const cdf = []
+  let below = 0
+  for (const q of probabilities) cdf.push((below += q))
+  signedRankCdfs.set(n, cdf)
+  return cdf
+}
+
+// The smallest two-sided p the signed-rank test can give with n pairs: every difference of one sign,
+// 2 / 2^n (5 pairs 0.0625, 6 pairs 0.031, 8 pairs 0.0078, 10 pairs 0.0020).
+export function smallestSignedRankP (n) {
+  return Math.min(1, 2 / 2 ** n)
+}
+
+// The smallest p a comparison's test could give with its runs: paired on its rounds, or unpaired.
+export function smallestP (comparison) {
+  return comparison.paired ? smallestSignedRankP(comparison.pairs) : smallestMannWhitneyP(comparison.nBaseline, comparison.n)
 }
 
 // The interval and the noise band on one scale: logarithms of the ratio, or the difference with the
@@ -204,7 +326,7 @@ function verdictOf (result, { alpha, noise, better, onRatios }) {
   return up ? 'higher' : 'lower'
 }
 
-// About how many runs a side would decide an `unclear` comparison: the interval narrows as 1/√n, so
+// About how many runs a side (paired: rounds) would decide an `unclear` comparison: the interval narrows as 1/√n, so
 // with n runs and half-width h it would take n·(h/gap)² for the interval to clear the threshold (its
 // centre beyond the band) or to fit inside it (its centre inside). At least one run more than now;
 // null where the centre sits on the threshold (no number of runs decides).
@@ -213,7 +335,7 @@ export function runsToDecide (result, { noise = DEFAULT_NOISE, onRatios = result
   const half = (high - low) / 2
   const gap = Math.abs(Math.abs(centre) - band)
   if (!(gap > 0) || !(half > 0)) return null
-  const n = Math.max(2, Math.min(result.n, result.nBaseline))
+  const n = Math.max(2, result.paired ? result.pairs : Math.min(result.n, result.nBaseline))
   return Math.max(n + 1, Math.ceil(n * (half / gap) ** 2))
 }
 

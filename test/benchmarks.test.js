@@ -55,4 +55,15 @@ test('bench:startup --quick: --version and each --help timed beside node -e 0', 
   for (const command of ['--version', '--help', 'run --help', 'http --help', 'report --help']) {
     assert.match(stdout, new RegExp(`^\\| log-bench ${command} +\\| +[\\d,]+ \\| +[+-][\\d,]+ \\| +(yes|\\*\\*no\\*\\*) \\|$`, 'm'))
   }
+test('bench:paired --quick: both machines, each comparison unpaired and paired, and the checks of the load step', async () => {
+  const { code, stdout, stderr } = await runScript('paired.js', ['--quick'])
+  assert.equal(code, 0, stderr)
+  assert.match(stdout, /^pino to a file, 2,000 events, 1 worker: .* sessions of 6 interleaved rounds \(--quick/m)
+  for (const machine of ['quiet', 'step']) {
+    for (const against of ['identical \\(A\\/A\\)', '\\+300 ns per call']) {
+      assert.match(stdout, new RegExp(`^\\| ${machine} \\| 6 \\| ${against} \\| [\\d.]+ \\[[\\d.]+, [\\d.]+\\] \\| ±[\\d.]+% \\| \\w+ \\| [\\d.]+ \\[[\\d.]+, [\\d.]+\\] 96\\.9% \\| ±[\\d.]+% \\| \\w+ \\|$`, 'm'))
+    }
+  }
+  assert.match(stdout, /^(met|NOT MET): A\/A under the step, 6 rounds: paired interval within ±10%$/m)
+  assert.match(stdout, /^(met|NOT MET): \+300 ns under the step, 6 rounds: slower, paired$/m)
 })

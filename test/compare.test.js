@@ -30,15 +30,57 @@ test('Mann-Whitney U: exact p for small samples, the normal approximation with t
 const ENV = { node: 'v20.0.0', os: 'Linux', cpuModel: 'Test CPU', cpuCount: 2, memoryBytes: 1 << 30, libVersions: {}, command: 'log-bench run', time: '2026-11-23T10:00:00.000Z', hostname: 'h' }
 
 // A results file with the given done times per library (file, 1 worker), unblocked at half of them.
-function resultsFile (dir, name, doneByLib, { transport = 'file', extra = [] } = {}) {
+function resultsFile (dir, name, doneByLib, { transport = 'file', extra = [], order = undefined } = {}) {
   const runs = []
   for (const [lib, times] of Object.entries(doneByLib)) {
     times.forEach((doneMs, i) => runs.push(syntheticRun({ lib, transport, run: i + 1, doneMs })))
   }
   const file = path.join(dir, name)
-  fs.writeFileSync(file, JSON.stringify({ schema: 1, tool: 'log-bench', kind: 'results', complete: true, interrupted: false, env: { ...ENV, time: `2026-11-23T10:00:0${name.length % 10}.000Z` }, runs: [...runs, ...extra], summary: [] }))
+  fs.writeFileSync(file, JSON.stringify({ schema: 1, tool: 'log-bench', kind: 'results', complete: true, interrupted: false, env: { ...ENV, time: `2026-11-23T10:00:0${name.length % 10}.000Z`, order }, runs: [...runs, ...extra], summary: [] }))
   return file
 }
+
+// A machine that drifts by up to ±30% from round to round, the same for every library of a round:
+// the factors of 8 rounds. pino's cell and a 5% slower one, each within 0.5% of that in every round.
+const DRIFT = [1.21, 0.74, 1.05, 0.83, 1.29, 0.92, 0.71, 1.13]
+const drifting = (centre) => DRIFT.map((f, i) => centre * f * (1 + 0.005 * Math.sin(i * 7 + centre)))
+
+test('log-bench compare --baseline pairs the rounds of an interleaved document: drift common to a round cancels; --json says paired and pairs', async () => {
+  const dir = tmpDir()
+  const libs = { pino: drifting(600), slow: drifting(630) }
+  const interleaved = resultsFile(dir, 'interleaved.json', libs, { order: { mode: 'interleaved', seed: 1 } })
+  const blocked = resultsFile(dir, 'blocked.json', libs, { order: { mode: 'blocked', seed: null } })
+  const rowOf = async (file, extra = []) => {
+    const ran = await runCli(['compare', file, '--baseline', 'pino', '--json', ...extra])
+    assert.equal(ran.code, 0, ran.stderr)
+    return JSON.parse(ran.stdout).comparisons.find((r) => r.lib === 'slow' && r.measure === 'doneMs')
+  }
+  const paired = await rowOf(interleaved)
+  assert.equal(paired.paired, true)
+  assert.equal(paired.pairs, 8)
+  assert.equal(paired.verdict, 'slower')
+  assert.equal(paired.p, 2 / 256)
+  assert.ok(paired.ciLow > 1.04 && paired.ciHigh < 1.06, JSON.stringify(paired))
+  // The same runs not run in rounds: the drift is noise to the unpaired test.
+  const unpaired = await rowOf(blocked)
+  assert.equal(unpaired.paired, false)
+  assert.equal(unpaired.pairs, null)
+  assert.equal(unpaired.verdict, 'unclear')
+  // Two documents are never paired, even when both ran in rounds.
+  const other = resultsFile(dir, 'other.json', { slow: drifting(630) }, { order: { mode: 'interleaved', seed: 2 } })
+  const files = JSON.parse((await runCli(['compare', resultsFile(dir, 'base.json', { slow: drifting(600) }, { order: { mode: 'interleaved', seed: 3 } }), other, '--json'])).stdout)
+  assert.ok(files.comparisons.every((r) => r.paired === false && r.pairs === null), JSON.stringify(files.comparisons))
+  // The tables say which: a pairs column in the terminal and in --markdown.
+  const text = await runCli(['compare', interleaved, '--baseline', 'pino'])
+  assert.match(text.stdout, /\| +p \| +pairs \| +verdict \|/)
+  assert.match(text.stdout, /\| file slow 1 worker +\|.*\| +0\.008 \| +paired, 8 \| +slower \|/)
+  const markdown = await runCli(['compare', interleaved, '--baseline', 'pino', '--markdown'])
+  assert.match(markdown.stdout, /\| 0\.008 \| paired, 8 \| \*\*slower\*\* \|/)
+  // 5 rounds cannot reach p < 0.05 paired: unpaired, and the row says how many rounds it had.
+  const five = resultsFile(dir, 'five.json', { pino: drifting(600).slice(0, 5), slow: drifting(630).slice(0, 5) }, { order: { mode: 'interleaved', seed: 1 } })
+  const short = await rowOf(five)
+  assert.deepEqual([short.paired, short.pairs], [false, 5])
+})
 
 const around = (centre, spread = 0.01) => [0.3, -0.8, 0.1, 0.9, -0.4, 0.6, -0.2, -0.9, 0.5, 0].map((u) => centre * (1 + spread * u))
 

@@ -85,7 +85,7 @@ describe('counted http tables (--measure instructions) on a page', () => {
   })
 
   it('the Summary says what logging costs per request where the control reads same, with the interval and verdict', () => {
-    const [sentence] = countedSentences(records({ factor: costs }))
+    const [sentence] = countedSentences({ runs: records({ factor: costs }) })
     assert.match(sentence, /^The server's instructions per request against no logging \(Console, 1 server worker, 100 requests\/s, instructions counted\): the control \(0 logs per request\) reads same \(pino [−+±]0\.\d% \[.*\] same, winston .* same\); logging costs pino at 5 × 20 characters \+6\.0% \[\+5\.\d%, \+6\.\d%\] slower, winston at 5 × 20 characters \+1[12]\.\d% \[.*\] slower\.$/)
     // A page of counted tables alone still opens with its Summary.
     const markdown = markdownBlocks(summarySection(dataset(records({ factor: costs })), ctx).blocks)
@@ -102,7 +102,7 @@ describe('counted http tables (--measure instructions) on a page', () => {
   })
 
   it('publishes no cost where the control does not read same, or has too few runs to tell', () => {
-    const noisy = countedSentences(records({ factor: (lib, logs) => (logs === 0 && lib === 'winston' ? 1.06 : costs(lib, logs)) }))
+    const noisy = countedSentences({ runs: records({ factor: (lib, logs) => (logs === 0 && lib === 'winston' ? 1.06 : costs(lib, logs)) }) })
     assert.match(noisy[0], /the control \(0 logs per request\) did not read same for every library \(.*winston \+[56]\.\d%.*\), so its differences are not findings\.$/)
     assert.doesNotMatch(noisy[0], /logging costs/)
     // Nor is a counted control's difference called the machine's noise: a count does not follow its speed.
@@ -113,7 +113,7 @@ describe('counted http tables (--measure instructions) on a page', () => {
     assert.match(glance, /\*\*The control reads a difference\.\*\* winston at 20 chars \(\+[56]\.\d%/)
     assert.match(glance, /after 1 s warm-up, 1 connection\. /)
     assert.doesNotMatch(glance, /Too noisy/)
-    const few = countedSentences(records({ runs: 3, factor: costs }))
+    const few = countedSentences({ runs: records({ runs: 3, factor: costs }) })
     assert.match(few[0], /had too few runs to tell libraries apart/)
   })
 })

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test'
 import { createApp, createEventSource } from '../src/http/app.js'
 import { loadFigures, startLoad, warmUpOneByOne } from '../src/http/load.js'
 import { summarizeHttp } from '../src/results/http-summary.js'
+import { roundsOf } from '../src/results/rounds.js'
 import { Verifier } from '../src/sinks/verifier.js'
 
 async function withServer (app, fn) {
@@ -158,5 +159,24 @@ describe('http results', () => {
     assert.deepEqual([bunyan.status, bunyan.errors, bunyan.reqPerSec], ['failed', ['boom'], null])
     const vs = summary.find((s) => s.lib === 'pino' && s.logsPerRequest === 5).throughputVsBaseline
     assert.deepEqual([vs.ratio, vs.verdict, vs.n, vs.nBaseline], [0.75, 'unclear', 1, 1])
+  })
+
+  it('compares each library with none round by round where the runs were interleaved: the 0-logs control reads same through the drift', () => {
+    // none and pino at 0 logs per request in 8 rounds of a machine drifting by up to ±30%, pino
+    // within ±0.5% of none in each round.
+    const drift = [1.21, 0.74, 1.05, 0.83, 1.29, 0.92, 0.71, 1.13]
+    const cell = { type: 'http', mode: 'route', transport: 'console', cpus: 1, logsPerRequest: 0, size: 20, ok: true, status: 'ok', latencyMs: { p50: 1 } }
+    const runs = drift.flatMap((f, i) => [
+      { ...cell, lib: 'none', run: i + 1, reqPerSec: { mean: 5000 * f } },
+      { ...cell, lib: 'pino', run: i + 1, reqPerSec: { mean: 5000 * f * (1 + 0.005 * Math.sin(i)) } }
+    ])
+    const against = (roundOf) => summarizeHttp(runs, { roundOf }).find((s) => s.lib === 'pino').throughputVsBaseline
+    const unpaired = against(null)
+    assert.deepEqual([unpaired.paired, unpaired.verdict], [false, 'unclear'])
+    const paired = against(roundsOf({ env: { order: { mode: 'interleaved', seed: 1 } } }))
+    assert.deepEqual([paired.paired, paired.pairs, paired.verdict], [true, 8, 'same'])
+    assert.ok(paired.ciLow > 0.99 && paired.ciHigh < 1.01, JSON.stringify(paired))
+    // Runs of a blocked order are not rounds.
+    assert.equal(against(roundsOf({ env: { order: { mode: 'blocked', seed: null } } })).paired, false)
   })
 })

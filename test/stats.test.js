@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { compareRuns, describe, medianInterval, outliers, seededRandom } from '../src/stats.js'
+import { compareRuns, describe, medianInterval, outliers, pairedShift, seededRandom, signedRankTest, smallestMannWhitneyP, smallestP, smallestSignedRankP } from '../src/stats.js'
 
 // A fixed pseudo-random sequence, so that these tests are the same on every run.
 const random = seededRandom
@@ -189,4 +189,107 @@ test('compareRuns: many runs use the normal approximation', () => {
   assert.ok(r.coverage > 0.94 && r.coverage < 0.96, String(r.coverage))
   assert.equal(compareRuns(base, base).verdict, 'unclear')
   assert.equal(compareRuns(base, base.map((v) => v * 1.001)).verdict, 'unclear')
+})
+
+test('signed-rank test: exact two-sided p for small n, and its smallest p for 5, 6, 8 and 10 pairs', () => {
+  // Every difference positive: T = n(n+1)/2, p = 2 / 2^n.
+  assert.deepEqual(signedRankTest([1, 2, 3, 4, 5]), { t: 15, p: 0.0625, exact: true })
+  // One negative of rank 2 among 6: T = 19, P(T ≤ 2) = 3/64 ({}, {1}, {2}), p = 6/64.
+  assert.deepEqual(signedRankTest([1, -2, 3, 4, 5, 6]), { t: 19, p: 6 / 64, exact: true })
+  // 10 pairs, ranks 1 and 3 negative: T = 51, min 4, P(T ≤ 4) = 7/1024 ({}, {1}, {2}, {3}, {1,2}, {4}, {1,3}).
+  assert.equal(signedRankTest([-1, 2, -3, 4, 5, 6, 7, 8, 9, 10]).p, 14 / 1024)
+  assert.deepEqual([5, 6, 8, 10].map(smallestSignedRankP), [0.0625, 0.03125, 0.0078125, 0.001953125])
+  // Zeros are dropped; tied sizes take the normal approximation.
+  assert.equal(signedRankTest([0, 0, 0]).p, 1)
+  assert.equal(signedRankTest([1, 1, 2, -1, 3, 4]).exact, false)
+})
+
+test('pairedShift: Hodges–Lehmann estimate of the Walsh averages and the exact interval with its coverage', () => {
+  // 3 pairs: Walsh averages of 1, 2, 6 are 1, 1.5, 2, 3.5, 4, 6: median (2 + 3.5) / 2.
+  const three = pairedShift([1, 2, 6])
+  assert.equal(three.estimate, 2.75)
+  // No cut reaches 95% below 6 pairs: the widest interval, at 1 − 2 / 2^n.
+  assert.deepEqual([three.low, three.high, three.coverage], [1, 6, 0.75])
+  const five = pairedShift([0.1, 0.2, 0.3, 0.4, 0.5])
+  assert.deepEqual([five.low, five.high, five.coverage], [0.1, 0.5, 0.9375])
+  // 10 pairs: k = 9 (P(T ≤ 8) = 25/1024), the 9th smallest and 9th largest of 55 Walsh averages.
+  const d = [3, 1, 4, 1.5, 5, 9, 2, 6, 5.5, 3.5]
+  const ten = pairedShift(d)
+  const walsh = []
+  for (let i = 0; i < d.length; i++) for (let j = i; j < d.length; j++) walsh.push((d[i] + d[j]) / 2)
+  walsh.sort((a, b) => a - b)
+  assert.equal(ten.coverage, 1 - 50 / 1024)
+  assert.deepEqual([ten.low, ten.high, ten.estimate], [walsh[8], walsh[46], walsh[27]])
+})
+
+test('pairedShift: the interval covers the true shift at least as often as it says (8 pairs, skewed differences)', () => {
+  const next = random(11)
+  let covered = 0
+  const trials = 2000
+  let coverage
+  for (let t = 0; t < trials; t++) {
+    // Symmetric about 0.3 (the signed-rank interval's assumption), heavy-tailed: a Laplace variate.
+    const d = Array.from({ length: 8 }, () => 0.3 + (next() < 0.5 ? 1 : -1) * -Math.log(1 - next()))
+    const r = pairedShift(d)
+    coverage = r.coverage
+    if (r.low <= 0.3 && r.high >= 0.3) covered++
+  }
+  assert.ok(coverage > 0.95 && coverage < 0.97, String(coverage))
+  assert.ok(covered / trials > coverage - 0.015 && covered / trials < 0.99, `covered ${covered / trials} at ${coverage}`)
+})
+
+test('compareRuns paired: drift common to a round cancels (unpaired reads unclear, paired decides) and fewer than 6 rounds stay unpaired', () => {
+  // 8 rounds of a machine that drifts by up to ±30% from round to round; the library is 5% slower
+  // than the baseline in every round, give or take 0.5%.
+  const next = random(5)
+  const drift = Array.from({ length: 8 }, () => 0.7 + 0.6 * next())
+  const base = drift.map((f) => 1000 * f)
+  const lib = drift.map((f) => 1050 * f * (1 + 0.01 * (next() - 0.5)))
+  const unpaired = compareRuns(base, lib)
+  assert.equal(unpaired.verdict, 'unclear')
+  assert.equal(unpaired.paired, false)
+  assert.equal(unpaired.pairs, null)
+  const pairs = base.map((b, i) => [b, lib[i]])
+  const paired = compareRuns(base, lib, { pairs })
+  assert.equal(paired.verdict, 'slower')
+  assert.equal(paired.paired, true)
+  assert.equal(paired.pairs, 8)
+  assert.ok(paired.ciLow > 1.04 && paired.ciHigh < 1.06, JSON.stringify(paired))
+  assert.equal(paired.p, 2 / 256)
+  // A round where either side failed (null) is no pair.
+  const gap = compareRuns(base, lib, { pairs: pairs.map((p, i) => (i === 3 ? [null, p[1]] : p)) })
+  assert.equal(gap.pairs, 7)
+  assert.equal(gap.paired, true)
+  // 5 rounds cannot reach p < 0.05 paired (smallest 0.0625): the unpaired test, and the rows say so.
+  const five = compareRuns(base.slice(0, 5), lib.slice(0, 5), { pairs: pairs.slice(0, 5) })
+  assert.equal(five.paired, false)
+  assert.equal(five.pairs, 5)
+  assert.equal(smallestP(five), smallestMannWhitneyP(5, 5))
+  assert.equal(smallestP(paired), 2 / 256)
+})
+
+test('compareRuns paired: A/As under drift are significant in about α of trials, read faster or slower in far fewer, and the interval agrees with p', () => {
+  // 6, 8 and 10 rounds, runs spread 2%, 5% and 13% within a round, the machine drifting by σ 20% from
+  // round to round (docs/comparisons.md quotes these figures: 78 significant, 18 called of 1,800).
+  const next = random(29)
+  let called = 0
+  let significant = 0
+  let total = 0
+  for (const n of [6, 8, 10]) {
+    for (const spread of [0.02, 0.05, 0.13]) {
+      for (let t = 0; t < 200; t++) {
+        const drift = lognormalRuns(next, n, 0.2, 1)
+        const pairs = drift.map((f) => [lognormalRuns(next, 1, spread, 1000 * f)[0], lognormalRuns(next, 1, spread, 1000 * f)[0]])
+        const r = compareRuns(pairs.map((p) => p[0]), pairs.map((p) => p[1]), { pairs })
+        assert.equal(r.paired, true)
+        total++
+        if (r.p < 0.05) significant++
+        if (r.verdict === 'faster' || r.verdict === 'slower') called++
+        assert.equal(r.p < 0.05, r.ciLow > 1 || r.ciHigh < 1, JSON.stringify(r))
+      }
+    }
+  }
+  assert.ok(significant / total <= 0.06, `significant in ${significant} of ${total}`)
+  assert.ok(called / total < 0.015, `A/A read faster or slower in ${called} of ${total}`)
+  assert.ok(called < significant / 2, `${called} calls of ${significant} significant tests`)
 })

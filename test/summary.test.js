@@ -33,6 +33,18 @@ describe('Summary: verdicts no stronger than the data', () => {
     assert.doesNotMatch(markdown, /\| pino +\|/)
   })
 
+  it('pairs the rounds of an interleaved document: a fastest the drift of each round hid is named', () => {
+    // 8 rounds of a machine whose speed changes by up to ±30% from round to round, for both libraries
+    // alike; pino 5% faster than winston in every round.
+    const drift = [1.21, 0.74, 1.05, 0.83, 1.29, 0.92, 0.71, 1.13]
+    const both = [...runs({ lib: 'pino', done: drift.map((f) => 1000 * f) }), ...runs({ lib: 'winston', done: drift.map((f, i) => 1050 * f * (1 + 0.001 * i)) })]
+    const unpaired = findings(dataset(both)).groups[0]
+    assert.deepEqual(unpaired.tie.map((c) => c.name), ['pino', 'winston'])
+    const paired = findings({ ...dataset(both), env: { ...dataset(both).env, order: { mode: 'interleaved', seed: 1 } } }).groups[0]
+    assert.deepEqual(paired.tie.map((c) => c.name), ['pino'])
+    assert.equal(paired.ranked[1].verdict, 'slower')
+  })
+
   it('names the fastest where compare separates it, with each other library as a multiple of it', () => {
     const markdown = markdownBlocks(summarySection(dataset([
       ...runs({ lib: 'pino', done: [100, 101, 102, 103, 104] }),

@@ -1,5 +1,5 @@
 import { CONFIDENCE } from '../stats.js'
-import { MEASURES, worstFirst } from './compare.js'
+import { FILES_METHOD, MEASURES, methodNote, pairingText, worstFirst } from './compare.js'
 import { codeSpan, escapeCell } from './table.js'
 
 // compare --markdown: the comparison as a pull-request comment, short enough to read in one screen:
@@ -24,10 +24,11 @@ export function comparisonMarkdown (result, { baseLabel = null, newLabel = null,
   const notes = [environmentNote, result.ignoreVersion ? 'cells paired across library versions: two sessions, not interleaved' : null].filter(Boolean)
   for (const note of notes) out.push('', `> ${escapeCell(note)}`)
   if (rows.length) {
-    out.push('', `| cell | measure | ${result.mode === 'files' ? 'base' : 'baseline'} | ${result.mode === 'files' ? 'new' : 'cell'} | ratio [${CONFIDENCE * 100}% CI] | p | verdict |`, '|---|---|---:|---:|---:|---:|---|')
+    const inRounds = rows.some((r) => r.pairs != null)
+    out.push('', `| cell | measure | ${result.mode === 'files' ? 'base' : 'baseline'} | ${result.mode === 'files' ? 'new' : 'cell'} | ratio [${CONFIDENCE * 100}% CI] | p |${inRounds ? ' pairs |' : ''} verdict |`, `|---|---|---:|---:|---:|---:|${inRounds ? '---|' : ''}---|`)
     for (const r of rows.slice(0, MAX_ROWS)) {
       const measure = MEASURES[r.type].find((m) => m.measure === r.measure)
-      out.push(`| ${name(r.cell)} | ${escapeCell(measure.title)} | ${measure.format(r.baselineMedian)} | ${measure.format(r.median)} | ${interval(r, measure)} | ${r.p == null ? 'n/a' : r.p < 0.001 ? '<0.001' : r.p.toFixed(3)} | ${r.verdict === 'slower' ? '**slower**' : r.verdict} |`)
+      out.push(`| ${name(r.cell)} | ${escapeCell(measure.title)} | ${measure.format(r.baselineMedian)} | ${measure.format(r.median)} | ${interval(r, measure)} | ${r.p == null ? 'n/a' : r.p < 0.001 ? '<0.001' : r.p.toFixed(3)} |${inRounds ? ` ${pairingText(r)} |` : ''} ${r.verdict === 'slower' ? '**slower**' : r.verdict} |`)
     }
     if (rows.length > MAX_ROWS) {
       const left = rows.slice(MAX_ROWS)
@@ -35,7 +36,7 @@ export function comparisonMarkdown (result, { baseLabel = null, newLabel = null,
     }
   }
   if (result.notCompared.length) out.push('', `Not compared: ${result.notCompared.length} cell${result.notCompared.length === 1 ? '' : 's'} (${name(result.notCompared[0])}${result.notCompared.length > 1 ? ', …' : ''}).`)
-  out.push('', '<sub>Medians of the finished runs; ratio = new / base (cell / baseline) with its distribution-free interval, p from the two-sided Mann–Whitney U test.</sub>')
+  out.push('', `<sub>Medians of the finished runs; ratio = new / base (cell / baseline) with its distribution-free interval. ${result.mode === 'files' ? FILES_METHOD : methodNote(result.alpha)}</sub>`)
   return out.join('\n') + '\n'
 }
 

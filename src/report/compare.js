@@ -2,9 +2,10 @@ import semver from 'semver'
 import { UsageError } from '../errors.js'
 import { CELL_FIELDS, comparisonGroupKey, cellKey, dimensionValue, inPlanOrder, RUN_TYPES, runTypeOf } from '../results/model.js'
 import { compared } from '../results/run-types/index.js'
+import { compareCellRuns, roundsOf } from '../results/rounds.js'
 import { reportRunType } from './run-types.js'
 import { environmentDifference } from '../results/read.js'
-import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, compareRuns, minOf, smallestMannWhitneyP } from '../stats.js'
+import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, minOf, pairedMinRounds, smallestP } from '../stats.js'
 import { figureColumns, terminalTable, visibleControls } from './table.js'
 import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatRunsToDecide, runName, unique } from './labels.js'
 
@@ -80,8 +81,7 @@ function namer (cells) {
   return ({ first, type }) => reportRunType(type).cellName(first, varies)
 }
 
-function row ({ cell, name, measure, baseline, baselineRuns, runs, options }) {
-  const values = (list) => list.filter((r) => r.ok).map(measure.value).filter((v) => typeof v === 'number' && Number.isFinite(v))
+function row ({ cell, name, measure, baseline, baselineRuns, runs, options, roundOf = null }) {
   const identity = Object.fromEntries(IDENTITY.filter((f) => cell.first[f] !== undefined || ['variant', 'workload', 'sink'].includes(f)).map((f) => [f, dimensionValue(cell.first, f)]))
   return {
     cell: name,
@@ -89,7 +89,7 @@ function row ({ cell, name, measure, baseline, baselineRuns, runs, options }) {
     measure: measure.measure,
     baseline,
     noise: measure.noise ?? options.noise,
-    ...compareRuns(values(baselineRuns), values(runs), { alpha: options.alpha, noise: measure.noise ?? options.noise, better: measure.better }),
+    ...compareCellRuns(baselineRuns, runs, measure.value, { alpha: options.alpha, noise: measure.noise ?? options.noise, better: measure.better, roundOf }),
     lost: lostShare(runs)
   }
 }
@@ -111,6 +111,7 @@ export function compareWithBaseline (dataset, baseline, { alpha = DEFAULT_ALPHA,
   const cells = [...cellsOf(dataset.runs).values()]
   const name = namer(cells)
   const isBaseline = baselineMatcher(baseline)
+  const roundOf = roundsOf(dataset)
   const result = { mode: 'baseline', baseline, alpha, noise, groupWords: groupWords(cells), comparisons: [], notCompared: [] }
   if (!cells.some((c) => isBaseline(c.first))) {
     result.notCompared.push(`no cell of ${baseline} in the results (libraries: ${unique(cells.map((c) => runName(c.first))).join(', ')})`)
@@ -133,7 +134,7 @@ export function compareWithBaseline (dataset, baseline, { alpha = DEFAULT_ALPHA,
       continue
     }
     for (const measure of MEASURES[cell.type].filter((m) => m.speed)) {
-      const compared = row({ cell, name: name(cell), measure, baseline, baselineRuns: base.runs, runs: cell.runs, options: { alpha, noise } })
+      const compared = row({ cell, name: name(cell), measure, baseline, baselineRuns: base.runs, runs: cell.runs, options: { alpha, noise }, roundOf })
       // A measure neither side recorded (times of counted runs, counts of timed ones) is no row.
       if (compared.n > 0 || compared.nBaseline > 0) result.comparisons.push(compared)
     }
@@ -273,32 +274,34 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
   if (environmentNote) out.push(`note: ${environmentNote}`)
   if (result.ignoreVersion) out.push(`note: ${IGNORE_VERSION_NOTE}`)
   const band = `±${+(result.noise * 100).toFixed(2)}%`
-  out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its interval (distribution-free, Hodges–Lehmann; titled by the coverage its runs reach: ${CONFIDENCE * 100}% where they can), p from the two-sided Mann–Whitney U test. Verdict: faster/slower where p < ${result.alpha} and the whole interval lies beyond ${band} (--noise${ownNoise(result)}; for events/s and requests/s, more is faster); same where the whole interval lies within ${band}; unclear otherwise (the runs cannot tell), with about how many runs a side would decide it.`)
+  out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its interval (distribution-free, Hodges–Lehmann; titled by the coverage its runs reach: ${CONFIDENCE * 100}% where they can). ${result.mode === 'files' ? FILES_METHOD : methodNote(result.alpha)} Verdict: faster/slower where p < ${result.alpha} and the whole interval lies beyond ${band} (--noise${ownNoise(result)}; for events/s and requests/s, more is faster); same where the whole interval lies within ${band}; unclear otherwise (the runs cannot tell), with about how many runs a side would decide it.`)
   const measures = unique(result.comparisons.map((r) => r.measure))
   for (const measureName of measures) {
     const rows = result.comparisons.filter((r) => r.measure === measureName)
     const measure = Object.values(MEASURES).flat().find((m) => m.measure === measureName && MEASURES[rows[0].type]?.includes(m))
+    const inRounds = rows.some((r) => r.pairs != null)
     const table = rows.map((r) => [
       r.cell + (r.lost > 0 ? ` (${(r.lost * 100).toFixed(2)}% lost)` : ''),
       `${measure.format(r.baselineMedian)} (n=${r.nBaseline})`,
       `${measure.format(r.median)} (n=${r.n})`,
       intervalText(r, measure),
       r.p == null ? 'n/a' : r.p < 0.001 ? '<0.001' : r.p.toFixed(3),
+      ...(inRounds ? [pairingText(r)] : []),
       verdictText(r)
     ])
     const coverages = unique(rows.map((r) => coverageTitle(r.coverage)))
     const title = coverages.length === 1 ? `[${coverages[0]} interval]` : '[interval] coverage'
     if (coverages.length > 1) rows.forEach((r, i) => { table[i][3] += ` ${coverageTitle(r.coverage)}` })
-    out.push('', measure.title, terminalTable({ columns: figureColumns(['cell', result.mode === 'files' ? 'base' : result.baseline, result.mode === 'files' ? 'new' : 'cell', `${result.mode === 'files' ? 'new/base' : 'ratio'} ${title}`, 'p', 'verdict']), rows: table }))
+    out.push('', measure.title, terminalTable({ columns: figureColumns(['cell', result.mode === 'files' ? 'base' : result.baseline, result.mode === 'files' ? 'new' : 'cell', `${result.mode === 'files' ? 'new/base' : 'ratio'} ${title}`, 'p', ...(inRounds ? ['pairs'] : []), 'verdict']), rows: table }))
   }
   const rows = result.comparisons
   if (rows.length === 0) out.push('', result.mode === 'files' ? 'no cell has finished runs in both files: nothing to compare' : 'nothing to compare')
   const short = rows.filter((r) => r.coverage != null && r.coverage < CONFIDENCE - 1e-9)
   if (short.length) out.push('', `intervals below ${CONFIDENCE * 100}% coverage: with ${unique(short.map((r) => `${r.nBaseline}+${r.n}`)).join(' / ')} runs no distribution-free interval reaches it (${unique(short.map((r) => coverageTitle(r.coverage))).join(' / ')} instead)`)
-  const powerless = rows.filter((r) => r.p != null && smallestMannWhitneyP(r.nBaseline, r.n) >= result.alpha)
+  const powerless = rows.filter((r) => r.p != null && smallestP(r) >= result.alpha)
   if (powerless.length) {
     const counts = unique(powerless.map((r) => `${r.nBaseline}+${r.n}`))
-    const smallest = minOf(powerless.map((r) => smallestMannWhitneyP(r.nBaseline, r.n)))
+    const smallest = minOf(powerless.map(smallestP))
     out.push('', `warning: with ${counts.join(' / ')} runs the smallest p the test can give is ${smallest.toFixed(3)}, not below ${result.alpha}: ${powerless.length === rows.length ? 'no' : `${powerless.length} of the`} comparison${powerless.length === rows.length ? '' : 's'} can read faster or slower however large the difference. Measure with --runs 5 or more (4+4: smallest p 0.029; 5+5: 0.008).`)
   }
   const testable = rows.filter((r) => r.p != null && !powerless.includes(r))
@@ -327,6 +330,16 @@ function intervalText (r, measure) {
   return `${signed(r.difference)} [${signed(r.diffLow)}, ${signed(r.diffHigh)}]`
 }
 
+// How a row was analysed, in words: which test, and on how many rounds.
+export const methodNote = (alpha) => `Where the two cells ran interleaved in rounds in one document (column pairs), the comparison rests on the per-round ratios once ${pairedMinRounds(alpha)} or more rounds finished on both sides (the fewest whose pairs can reach p < ${alpha}): the Hodges–Lehmann estimate of those ratios, its interval and the Wilcoxon signed-rank test, so drift common to a round cancels; otherwise ratio of medians, p from the two-sided Mann–Whitney U test.`
+
+export const FILES_METHOD = 'Two documents, not interleaved with each other: p from the two-sided Mann–Whitney U test (unpaired).'
+
+export function pairingText (r) {
+  if (r.paired) return `paired, ${r.pairs}`
+  return r.pairs == null ? 'unpaired' : `unpaired (${r.pairs} rounds)`
+}
+
 // `unclear` with about how many runs a side would decide it.
 function verdictText (r) {
   if (r.verdict !== 'unclear') return r.verdict
@@ -338,7 +351,7 @@ export const IGNORE_VERSION_NOTE = 'cells paired across library versions (--igno
 // The rows as JSON (--json): the comparisons and what could not be compared.
 export function comparisonJson (result) {
   const { mode, baseline, alpha, noise, ignoreVersion = false, comparisons, notCompared, onlyBase = [], onlyNew = [] } = result
-  return JSON.stringify({ mode, baseline, alpha, noise, ignoreVersion, confidence: CONFIDENCE, method: 'ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test', comparisons, notCompared, onlyBase, onlyNew }, null, 2) + '\n'
+  return JSON.stringify({ mode, baseline, alpha, noise, ignoreVersion, confidence: CONFIDENCE, method: `paired rows (paired: true, on ${pairedMinRounds(alpha)} or more complete rounds of one interleaved document): ratio the Hodges–Lehmann estimate of the per-round ratios, its distribution-free interval and p from the two-sided Wilcoxon signed-rank test on their logarithms; unpaired rows: ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test`, comparisons, notCompared, onlyBase, onlyNew }, null, 2) + '\n'
 }
 
 export function describeSource (file, dataset) {

@@ -1,6 +1,6 @@
 import { code, em, entries, textColumns } from './table.js'
 import { cellKey, dimensionValue, ofType, runsByCell } from '../results/model.js'
-import { compareRuns } from '../stats.js'
+import { compareCellRuns, roundsOf } from '../results/rounds.js'
 import { cpuLabel, formatMs, formatPct, libraryName, transportTitle, unique } from './labels.js'
 
 // "At a glance", at the top of a page with run results: per transport and worker count the
@@ -28,6 +28,7 @@ export const glanceSection = {
     const measures = unique(runs.map(measureOf))
     const counted = measures.includes('instructions')
     const rows = []
+    const roundOf = roundsOf(dataset)
     const runsOfCell = new Map(runsByCell(runs, 'run').map((cellRuns) => [cellKey(cellRuns[0]), cellRuns]))
     for (const transport of unique(runs.map((r) => r.transport))) {
       for (const cpus of unique(runs.filter((r) => r.transport === transport).map((r) => r.cpus)).sort((a, b) => a - b)) {
@@ -46,8 +47,8 @@ export const glanceSection = {
             cpuLabel(cpus),
             ...(byWorkload ? [workload] : []),
             ...(measure === 'instructions'
-              ? [em('counted, not timed'), em('counted, not timed'), entries(fastest(cells, 'instructionsPerEvent', name, lostShare, cellRuns, INSTRUCTIONS))]
-              : [entries(fastest(cells, 'unblockedMs', name, lostShare, cellRuns)), entries(fastest(cells, 'doneMs', name, lostShare, cellRuns)), ...(counted ? [em('timed')] : [])]),
+              ? [em('counted, not timed'), em('counted, not timed'), entries(fastest(cells, 'instructionsPerEvent', name, lostShare, cellRuns, roundOf, INSTRUCTIONS))]
+              : [entries(fastest(cells, 'unblockedMs', name, lostShare, cellRuns, roundOf)), entries(fastest(cells, 'doneMs', name, lostShare, cellRuns, roundOf)), ...(counted ? [em('timed')] : [])]),
             entries(cells.map((s) => losses(name(s), loss.get(s))).filter(Boolean)),
             entries(cells.map((s) => troubles(name(s), cellRuns.get(s))).filter(Boolean))
           ])
@@ -70,13 +71,13 @@ export const glanceSection = {
 // The fastest cell among those that delivered every event (or where nothing can be counted), by
 // medians; the cells whose runs compare cannot separate from it are named with it as a tie. A faster
 // cell that lost events is named after them, with its loss: finishing first by dropping events is
-// not being fast.
-function fastest (cells, measure, name, lostShare, cellRuns, format = MILLISECONDS) {
+// not being fast. Runs of one round are compared paired (src/results/rounds.js).
+function fastest (cells, measure, name, lostShare, cellRuns, roundOf, format = MILLISECONDS) {
   const ranked = cells.filter((s) => !BASELINES.has(s.lib) && s[measure]?.median != null).sort((a, b) => a[measure].median - b[measure].median)
   const whole = ranked.filter((s) => !(lostShare(s) > 0))
   const best = whole.length ? whole[0] : null
-  const values = (s) => (cellRuns.get(s) ?? []).filter((r) => r.ok).map((r) => r[measure])
-  const tied = best ? whole.filter((s) => s === best || compareRuns(values(best), values(s)).verdict !== 'slower') : []
+  const versus = (s) => compareCellRuns(cellRuns.get(best) ?? [], cellRuns.get(s) ?? [], (r) => r[measure], { roundOf })
+  const tied = best ? whole.filter((s) => s === best || versus(s).verdict !== 'slower') : []
   const winners = tied.length > 1
     ? [`tie (the runs do not separate them): ${tied.map((s) => `${name(s)} ${format(s[measure].median)}`).join(', ')}`]
     : tied.map((s) => `${name(s)} ${format(s[measure].median)}`)

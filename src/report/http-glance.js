@@ -1,7 +1,8 @@
 import { BASELINE, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
 import { cellKey } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
-import { DEFAULT_ALPHA, compareRuns, smallestMannWhitneyP } from '../stats.js'
+import { DEFAULT_ALPHA, smallestP } from '../stats.js'
+import { compareCellRuns, roundsOf } from '../results/rounds.js'
 import { formatChange, formatRunsToDecide, formatChangePct, formatNumber, formatPct, transportTitle, unique } from './labels.js'
 import { code, figureColumns, strong, textColumns } from './table.js'
 
@@ -46,8 +47,9 @@ function changeCell (entry, options) {
 // The control of a table: its 0-logs cells, each library's verdict against none. passed: every
 // library that ran reads `same` (a failed control cell cannot vouch for anything), with runs enough
 // on both sides that the test could have told them apart: with fewer than 4 + 4 runs Mann–Whitney
-// cannot reach p < 0.05, so the control could not fail. failing: a control cell that reads a
-// difference (or has none to read); unclear: one whose interval is too wide to say `same`.
+// cannot reach p < 0.05, so the control could not fail (a comparison paired by round always can: it
+// pairs from 6 rounds). failing: a control cell that reads a difference (or has none to read);
+// unclear: one whose interval is too wide to say `same`.
 export function controlOf (entries) {
   const cells = entries.filter((s) => s.mode === 'route' && s.logsPerRequest === 0 && s.lib !== BASELINE && s.status !== 'unsupported')
   const tooFewRuns = cells.filter((s) => versusNone(s)?.p != null && !canTell(versusNone(s)))
@@ -56,7 +58,7 @@ export function controlOf (entries) {
   return { measured: cells.length > 0, cells, failing, unclear, tooFewRuns, passed: cells.length > 0 && failing.length === 0 && unclear.length === 0 && tooFewRuns.length === 0 }
 }
 
-const canTell = (comparison) => smallestMannWhitneyP(comparison.nBaseline, comparison.n) < DEFAULT_ALPHA
+const canTell = (comparison) => smallestP(comparison) < DEFAULT_ALPHA
 
 // How far apart `same` can be here: the widest 95% interval of the control cells. A difference in the
 // table smaller than that is one the machine's noise could also have made.
@@ -106,21 +108,20 @@ export function cheapestAndDearest (entries, libs) {
 // Whether `a` costs less than `b` at every size (more requests per second, or less CPU or fewer
 // instructions per request), by compareRuns on their runs: a winner is named only where the runs
 // separate it from the next.
-function separated (a, b, runsOf) {
+function separated (a, b, runsOf, roundOf) {
   return a.cells.every((cell, i) => {
     const { value, better } = basisOf(cell)
-    const values = (entry) => runsOf(entry).filter((r) => r.ok).map(value)
-    return compareRuns(values(b.cells[i]), values(cell), { better }).verdict === 'faster'
+    return compareCellRuns(runsOf(b.cells[i]), runsOf(cell), value, { better, roundOf }).verdict === 'faster'
   })
 }
 
 // "pino: …" where the runs separate it from the next; otherwise the tie, with every library in it.
-function placeCell (ranked, index, sizes, runsOf) {
+function placeCell (ranked, index, sizes, runsOf, roundOf) {
   const step = index === 0 ? 1 : -1
   const tied = [ranked[index]]
   for (let i = index + step; i >= 0 && i < ranked.length; i += step) {
     const [better, worse] = step > 0 ? [tied[tied.length - 1], ranked[i]] : [ranked[i], tied[tied.length - 1]]
-    if (separated(better, worse, runsOf)) break
+    if (separated(better, worse, runsOf, roundOf)) break
     tied.push(ranked[i])
   }
   if (tied.length === 1) return describeRanked(ranked[index], sizes)
@@ -170,7 +171,7 @@ function tableTitle (entry) {
 }
 
 // The blocks of one table (see table.js): values that the page and the terminal both draw.
-function glanceBlocks (entries, runs) {
+function glanceBlocks (entries, runs, roundOf) {
   const out = [{ heading: tableTitle(entries[0]), level: 3 }]
   const route = entries.filter((s) => s.mode === 'route')
   const libs = unique(route.filter((s) => s.lib !== BASELINE).map((s) => s.lib))
@@ -213,7 +214,7 @@ function glanceBlocks (entries, runs) {
   const ranking = cheapestAndDearest(route, libs)
   if (ranking.length) {
     const runsOfEntry = (entry) => runs.filter((r) => cellKey(r) === cellKey(entry))
-    out.push({ columns: textColumns(['Logs per request', 'Cheapest', 'Most expensive']), rows: ranking.map((row) => [String(row.logs), placeCell(row.ranked, 0, row.sizes, runsOfEntry), placeCell(row.ranked, row.ranked.length - 1, row.sizes, runsOfEntry)]) })
+    out.push({ columns: textColumns(['Logs per request', 'Cheapest', 'Most expensive']), rows: ranking.map((row) => [String(row.logs), placeCell(row.ranked, 0, row.sizes, runsOfEntry, roundOf), placeCell(row.ranked, row.ranked.length - 1, row.sizes, runsOfEntry, roundOf)]) })
   }
 
   const middleware = entries.filter((s) => s.mode === 'middleware')
@@ -273,10 +274,10 @@ export function controlsByTable (summary) {
 // The Summary's sentence for each counted table (--measure instructions): its control, and where
 // that reads `same`, what each library's logging costs per request against none at each number of
 // logs and size, with the verdict. The rest of the Summary reads the closed-loop tables.
-export function countedSentences (runs) {
-  const counted = runs.filter((r) => runTypeName(r) === 'http' && r.measure === 'instructions')
+export function countedSentences (dataset) {
+  const counted = dataset.runs.filter((r) => runTypeName(r) === 'http' && r.measure === 'instructions')
   const out = []
-  for (const entries of entriesByTable(summarizeHttp(counted)).values()) {
+  for (const entries of entriesByTable(summarizeHttp(counted, { roundOf: roundsOf(dataset) })).values()) {
     const control = controlOf(entries)
     const where = `The server's instructions per request against no logging (${tableTitle(entries[0])})`
     if (!control.measured) {
@@ -304,7 +305,8 @@ export const httpGlanceSection = {
     const runs = dataset.runs.filter((r) => runTypeName(r) === 'http')
     // Beside run results (the versions page) the run's At a glance comes first: this one is HTTP's.
     const blocks = [{ heading: dataset.runs.some((r) => runTypeName(r) !== 'http') ? 'At a glance: HTTP' : 'At a glance' }]
-    for (const [key, entries] of entriesByTable(summarizeHttp(runs))) blocks.push(...glanceBlocks(entries, runs.filter((r) => tableOf(r) === key)))
+    const roundOf = roundsOf(dataset)
+    for (const [key, entries] of entriesByTable(summarizeHttp(runs, { roundOf }))) blocks.push(...glanceBlocks(entries, runs.filter((r) => tableOf(r) === key), roundOf))
     return { blocks, charts: [] }
   }
 }

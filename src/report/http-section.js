@@ -1,5 +1,6 @@
 import { UsageError } from '../errors.js'
 import { LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
+import { roundsOf } from '../results/rounds.js'
 import { cellKey } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
 import { chartFile } from './charts.js'
@@ -89,7 +90,7 @@ export const httpSection = {
   render (dataset, ctx) {
     const runs = dataset.runs.filter((r) => runTypeName(r) === 'http')
     runs.forEach(validateHttpRun)
-    const summary = summarizeHttp(runs)
+    const summary = summarizeHttp(runs, { roundOf: roundsOf(dataset) })
     const cells = httpCells({ runs, summary })
     const controls = controlsByTable(summary)
     const blocks = []

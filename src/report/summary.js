@@ -1,6 +1,7 @@
 import { cellKey, comparisonGroupKey, dimensionValue, ofType } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
-import { compareRuns, median, medianInterval } from '../stats.js'
+import { compareCellRuns, roundsOf } from '../results/rounds.js'
+import { median, medianInterval } from '../stats.js'
 import { axisTitle, chartFile, titles } from './charts.js'
 import { palette, translucent } from './colours.js'
 import { escapeMarkdown, findAnomalies } from './anomalies.js'
@@ -51,6 +52,7 @@ export function findings (dataset) {
     if (!groups.has(cell.group)) groups.set(cell.group, { key: cell.group, first: cell.first, cells: [] })
     groups.get(cell.group).cells.push(cell)
   }
+  const versus = comparer(measure, roundsOf(dataset))
   const varying = labelFields(type, [...groups.values()].map((g) => g.first))
   const result = []
   for (const group of groups.values()) {
@@ -62,12 +64,12 @@ export function findings (dataset) {
     const lossy = measured.filter((c) => c.lost > 0).sort(order)
     group.ranked = [...whole, ...lossy]
     group.best = whole[0] ?? null
-    group.tie = group.best ? whole.filter((c) => c === group.best || !separated(group.best, c, measure)) : []
+    group.tie = group.best ? whole.filter((c) => c === group.best || versus(group.best, c).verdict !== 'slower') : []
     // The only cell without loss is best by default, not by its runs.
     group.onlyWhole = whole.length === 1
     for (const cell of group.ranked) {
       cell.relative = group.best ? (measure.better === 'lower' ? cell.median / group.best.median : group.best.median / cell.median) : null
-      cell.verdict = group.best && cell !== group.best ? compareRuns(group.best.values, cell.values, { better: measure.better }).verdict : null
+      cell.verdict = group.best && cell !== group.best ? versus(group.best, cell).verdict : null
     }
     group.fasterButLossy = group.best ? lossy.filter((c) => order(c, group.best) < 0) : lossy
     result.push(group)
@@ -75,10 +77,11 @@ export function findings (dataset) {
   return { type, measure, groups: result, runsPerCell: unique([...cells.values()].map((c) => c.values.length).filter((n) => n > 0)).sort((a, b) => a - b) }
 }
 
-// Whether the runs of `other` are worse than those of `best` by compare's verdict.
-function separated (best, other, measure) {
-  const verdict = compareRuns(best.values, other.values, { better: measure.better }).verdict
-  return verdict === 'slower'
+// compare's comparison of one cell's runs with another's (paired by round where they ran in rounds).
+function comparer (measure, roundOf) {
+  return (base, other) => {
+    return compareCellRuns(base.runs, other.runs, measure.value, { better: measure.better, roundOf })
+  }
 }
 
 const LABEL_FIELDS = {
@@ -121,7 +124,7 @@ export function summarySection (dataset, ctx) {
   const found = findings(dataset)
   if (!found.groups.length) {
     // Only counted http tables: their sentences alone.
-    const counted = countedSentences(dataset.runs)
+    const counted = countedSentences(dataset)
     return { blocks: counted.length ? [{ heading: 'Summary' }, paragraph(counted.join(' '))] : [], charts: [] }
   }
   const anomalies = findAnomalies(dataset)
@@ -164,7 +167,7 @@ function sentences ({ measure, groups, runsPerCell }, anomalies, dataset) {
   }
   if (anomalies.length) out.push(`${anomalies.length} pattern${anomalies.length > 1 ? 's' : ''} in the runs ${anomalies.length > 1 ? 'are' : 'is'} explained under Anomalies below.`)
   // What the counted tables (the same on any machine) say, whatever the closed loop could not.
-  return [...out.slice(0, 6), ...countedSentences(dataset.runs)]
+  return [...out.slice(0, 6), ...countedSentences(dataset)]
 }
 
 // Sentences with names from the results in them: escaped on the page, as they are in the terminal.

@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js'
 import { codeSpan, escapeCell, markdownEscape as md, textColumns } from './table.js'
 import { cpuLabel, formatMs, formatPct, transportTitle, unique } from './labels.js'
 import { cellKey, ofType } from '../results/model.js'
-import { compareRuns } from '../stats.js'
+import { compareCellRuns, roundsOf } from '../results/rounds.js'
 
 // "Then and now": the seed article's published averages (a reference data file, see
 // results/reference/) beside ours, per library, transport and worker count, and for each
@@ -45,7 +45,8 @@ export const thenAndNowSection = {
     // A cell's finished runs' figures of one measure, for compare's verdict between two libraries.
     const runsOf = new Map()
     for (const r of ofType(dataset.runs ?? [], 'run')) if (r.ok) runsOf.set(cellKey(r), [...(runsOf.get(cellKey(r)) ?? []), r])
-    const values = (c, measure) => (runsOf.get(cellKey(ours(c))) ?? []).map((r) => r[measure]).filter((v) => typeof v === 'number')
+    const runsOfCell = (c) => runsOf.get(cellKey(ours(c))) ?? []
+    const roundOf = roundsOf(dataset)
     const otherCounts = unique(reference.cells.map(countOf).filter((n) => n !== reference.events)).sort((a, b) => b - a)
     const hw = reference.hardware
     const env = dataset.env
@@ -87,7 +88,7 @@ export const thenAndNowSection = {
           for (let i = 0; i < then.length; i++) {
             for (let j = i + 1; j < then.length; j++) if (now.indexOf(then[i]) > now.indexOf(then[j])) swapped.push([then[i], then[j]])
           }
-          const separated = swapped.filter(([was, ahead]) => compareRuns(values(byLib(ahead), measure), values(byLib(was), measure)).verdict === 'slower')
+          const separated = swapped.filter(([was, ahead]) => compareCellRuns(runsOfCell(byLib(ahead)), runsOfCell(byLib(was)), (r) => r[measure], { roundOf }).verdict === 'slower')
           const verdict = then.join() === now.join()
             ? 'holds'
             : fewest < MIN_RUNS_FOR_CHANGE

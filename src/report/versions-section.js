@@ -1,14 +1,14 @@
 import { cellKey, dimensionValue } from '../results/model.js'
 import semver from 'semver'
-import { median } from '../stats.js'
-import { compareRuns } from '../stats.js'
+import { PAIRED_MIN_ROUNDS, median } from '../stats.js'
+import { compareCellRuns, roundsOf } from '../results/rounds.js'
 import { figureColumns, strong } from './table.js'
 import { cpuLabel, formatCount, formatMs, transportTitle, unique } from './labels.js'
 
 // "At a glance" for results that hold several versions of a library (--lib pino@5,pino@10) or
 // several runtimes (--runtime node@22,bun): what changed, by how much, and whether the runs let us
 // call it a change, with compare's statistics (compareRuns: ratio of medians, the two-sided Mann–Whitney
-// U test, the ±2% noise threshold). Only cells that differ in that one dimension are set side by side, so every row
+// U test, paired by round from 6 rounds, the ±2% noise threshold). Only cells that differ in that one dimension are set side by side, so every row
 // compares runs made on one machine under the same conditions. Shown only when versions or
 // runtimes vary; other pages are unchanged.
 
@@ -21,13 +21,18 @@ export const versionsSection = {
   placement: 'top',
   render (dataset) {
     const out = []
-    const libraries = librariesTable(dataset.runs.filter(isRun))
-    const runtimes = runtimesTable(dataset.runs.filter(isRun), dataset.env)
-    const http = httpTable(dataset.runs.filter(isHttp))
+    const roundOf = roundsOf(dataset)
+    // Rows paired by round (compareRuns pairs from PAIRED_MIN_ROUNDS rounds) are said to be.
+    const inRounds = dataset.runs.some((r) => roundOf(r) != null && r.run >= PAIRED_MIN_ROUNDS)
+    const libraries = librariesTable(dataset.runs.filter(isRun), roundOf)
+    const runtimes = runtimesTable(dataset.runs.filter(isRun), dataset.env, roundOf)
+    const http = httpTable(dataset.runs.filter(isHttp), roundOf)
     if (!libraries && !runtimes && !http) return { blocks: [], charts: [] }
     out.push({ heading: 'At a glance: versions and runtimes' })
     out.push('Each row compares cells that differ in one thing only, measured on this machine in one session: ' +
-      '_ratio_ is the median of the newer (or other) side over the median of the baseline; p is that of `log-bench compare`\'s test (two-sided Mann–Whitney U on the runs), ' +
+      (inRounds
+        ? `_ratio_ is the median of the newer (or other) side over the median of the baseline, or where both ran ${PAIRED_MIN_ROUNDS} rounds or more, the estimate of their ratio within a round; p is that of \`log-bench compare\`'s test (the Wilcoxon signed-rank test on those ratios, else two-sided Mann–Whitney U on the runs), `
+        : '_ratio_ is the median of the newer (or other) side over the median of the baseline; p is that of `log-bench compare`\'s test (two-sided Mann–Whitney U on the runs), ') +
       'and the verdict is faster or slower only where p < 0.05 and the whole interval of the ratio lies beyond ±2%, `same` only where it lies within ±2%, and `unclear` otherwise (the runs do not tell). ' +
       'Times are _done_ (until every event had landed), in milliseconds; below 1 is faster.')
     if (libraries) out.push({ heading: 'The libraries: then and now', level: 3 }, libraries)
@@ -37,11 +42,12 @@ export const versionsSection = {
   }
 }
 
-// compare's judgement of two sets of runs (compareRuns, the one comparison): the ratio of medians,
-// p, and a verdict: faster or slower (for a rate, more is faster) where the runs separate them beyond
-// the noise threshold, `same` where the interval lies within it, `unclear` otherwise.
-function judge (xs, ys, { better }) {
-  const c = compareRuns(xs, ys, { better })
+// compare's judgement of two sets of runs (compareRuns, the one comparison, paired by round where
+// they ran in rounds): the ratio, p, and a verdict: faster or slower (for a rate, more is faster)
+// where the runs separate them beyond the noise threshold, `same` where the interval lies within it,
+// `unclear` otherwise.
+function judge (baselineRuns, runs, value, { better, roundOf }) {
+  const c = compareCellRuns(baselineRuns, runs, value, { better, roundOf })
   return { ratio: c.ratio, p: c.p, verdict: c.p == null || c.ratio == null ? null : c.verdict }
 }
 
@@ -53,7 +59,7 @@ function verdictCell (result) {
 
 // Done times compared, or why they cannot be: a side with no run that delivered every event (its
 // failures or its losses named), too few runs.
-function comparedCell (baseline, other, [baseName, otherName]) {
+function comparedCell (baseline, other, [baseName, otherName], roundOf) {
   for (const [runs, name] of [[baseline, baseName], [other, otherName]]) {
     if (delivered(runs).length > 0) continue
     const failed = runs.find((r) => !r.ok)
@@ -62,7 +68,7 @@ function comparedCell (baseline, other, [baseName, otherName]) {
     const share = lost.reduce((total, r) => total + r.dropRate, 0) / (lost.length || 1)
     return `${name} lost events in every run (${(share * 100).toFixed(1)}% on average): not compared`
   }
-  return [verdictCell(judge(delivered(baseline).map((r) => r.doneMs), delivered(other).map((r) => r.doneMs), { better: 'lower' })), lossNote([...baseline, ...other])]
+  return [verdictCell(judge(delivered(baseline), delivered(other), (r) => r.doneMs, { better: 'lower', roundOf })), lossNote([...baseline, ...other])]
 }
 
 // Runs that delivered: the ones a time may be compared on.
@@ -74,7 +80,7 @@ const lossNote = (runs) => {
 
 // Per library name: its oldest version is the baseline, every newer one is compared with it, in
 // each cell that differs only in the version.
-function librariesTable (runs) {
+function librariesTable (runs, roundOf) {
   const versioned = runs.filter((r) => r.libRange != null)
   const rows = []
   for (const lib of unique(versioned.map((r) => r.lib))) {
@@ -90,7 +96,7 @@ function librariesTable (runs) {
         const other = inGroup.filter((r) => r.libVersion === version)
         if (other.length === 0) continue
         rows.push([lib, versions[0], version, transportTitle(first.transport), cpuLabel(first.cpus),
-          `${doneMedian(baseline)} → ${doneMedian(other)}`, comparedCell(baseline, other, [`${lib} ${versions[0]}`, `${lib} ${version}`])])
+          `${doneMedian(baseline)} → ${doneMedian(other)}`, comparedCell(baseline, other, [`${lib} ${versions[0]}`, `${lib} ${version}`], roundOf)])
       }
     }
   }
@@ -100,7 +106,7 @@ function librariesTable (runs) {
 
 // Per library (and version): the runtime of the Node that ran log-bench is the baseline where it is
 // among them, else the first; every other runtime is compared with it.
-function runtimesTable (runs, env) {
+function runtimesTable (runs, env, roundOf) {
   const labels = unique(runs.map((r) => r.runtime).filter(Boolean))
   if (labels.length < 2) return null
   const own = `node ${String(env?.node ?? '').replace(/^v/, '')}`
@@ -118,7 +124,7 @@ function runtimesTable (runs, env) {
       const other = inGroup.filter((r) => r.runtime === label)
       if (other.length === 0) return '—'
       if (other.every((r) => r.status === 'unsupported')) return 'unsupported'
-      return [`${doneMedian(other)} ms, `, comparedCell(baseline, other, [base, label])]
+      return [`${doneMedian(other)} ms, `, comparedCell(baseline, other, [base, label], roundOf)]
     })
     rows.push([name, transportTitle(first.transport), cpuLabel(first.cpus), `${doneMedian(baseline)} ms`, ...cells])
   }
@@ -127,7 +133,7 @@ function runtimesTable (runs, env) {
 }
 
 // Each library's requests per second against `none` in the same http cell.
-function httpTable (runs) {
+function httpTable (runs, roundOf) {
   if (!runs.some((r) => r.libRange != null || (r.runtime && unique(runs.map((x) => x.runtime)).length > 1))) return null
   const rows = []
   const cellOf = (r) => cellKey(r, { except: ['lib', 'variant', 'middleware'] })
@@ -141,7 +147,7 @@ function httpTable (runs) {
       const libRuns = inGroup.filter((r) => (r.libRange != null ? `${r.lib}@${r.libVersion}` : r.lib) === name)
       const ok = libRuns.filter((r) => r.ok)
       const rates = ok.map((r) => r.reqPerSec?.mean).filter((v) => v != null)
-      const result = judge(noneRate, rates, { better: 'higher' })
+      const result = judge(none, ok, (r) => r.reqPerSec?.mean, { better: 'higher', roundOf })
       const lost = ok.filter((r) => r.dropRate > 0).length
       rows.push([name, `${transportTitle(first.transport)}, ${first.logsPerRequest} × ${first.size} B per request, ${cpuLabel(first.cpus)}`,
         formatCount(median(noneRate)), ok.length ? formatCount(median(rates)) : `failed: ${libRuns.find((r) => !r.ok)?.error ?? '?'}`,

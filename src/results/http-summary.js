@@ -12,7 +12,8 @@ export function httpCellOf (r) {
 export const LIBRARY_DIMENSIONS = COMPARED_DIMENSIONS
 
 // The summary entries of `http` cells (see summarizeType and the http type's relate(): requests per
-// second and p99 latency of each library against `none` in the same cell).
-export function summarizeHttp (runs) {
-  return summarizeType(HTTP_TYPE, runs)
+// second and p99 latency of each library against `none` in the same cell, paired by round where
+// `roundOf` knows the rounds: src/results/rounds.js).
+export function summarizeHttp (runs, { roundOf = null } = {}) {
+  return summarizeType(HTTP_TYPE, runs, { roundOf })
 }

@@ -2,6 +2,7 @@ import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { cellKey } from './model.js'
 import { optionDifferences } from './plans.js'
+import { roundsOf } from './rounds.js'
 import { SUMMARIZERS } from './summaries.js'
 import { environmentDifference } from './read.js'
 
@@ -64,7 +65,7 @@ export function mergeShards (inputs, { allowMixedHardware = false, summarizers =
     },
     runs: runs.map(({ shardFile, ...run }) => run)
   }
-  doc.summary = summarizers.flatMap((summarizeRuns) => summarizeRuns(doc.runs))
+  doc.summary = summarizers.flatMap((summarizeRuns) => summarizeRuns(doc.runs, { roundOf: roundsOf(doc) }))
   return { doc, missing }
 }
 

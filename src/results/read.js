@@ -4,6 +4,7 @@ import { readJsonFile } from './json-file.js'
 import { cellKey, inPlanOrder, runTypeName, SCHEMA_VERSION } from './model.js'
 import { runTypeOf } from './run-types/index.js'
 import { describeRecord } from './run-types/checks.js'
+import { roundsOf } from './rounds.js'
 import { SUMMARIZERS } from './summaries.js'
 import { ENV_REQUIRED } from './schema.js'
 
@@ -79,12 +80,13 @@ export function loadDocuments (docs) {
   // Cells of the known run types are summarized again here (the statistics of this log-bench, also
   // for older files); entries of other run types are passed through as their producers wrote them.
   const foreignSummary = docs.flatMap(({ doc }) => doc.summary.filter((s) => !runTypeOf(s)))
+  const envs = docs.map(({ file, doc }) => ({ file, env: doc.env, complete: doc.complete !== false, interrupted: doc.interrupted === true }))
   return {
     files,
     env: mergedEnv(docs.map((d) => d.doc.env)),
-    envs: docs.map(({ file, doc }) => ({ file, env: doc.env, complete: doc.complete !== false, interrupted: doc.interrupted === true })),
+    envs,
     runs,
-    summary: [...SUMMARIZERS.flatMap((summarizeRuns) => summarizeRuns(runs)), ...foreignSummary]
+    summary: [...SUMMARIZERS.flatMap((summarizeRuns) => summarizeRuns(runs, { roundOf: roundsOf({ envs }) })), ...foreignSummary]
   }
 }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import { UsageError } from '../errors.js'
 import { createDocument } from './model.js'
+import { roundsOf } from './rounds.js'
 import { SUMMARIZERS } from './summaries.js'
 import { writeJsonAtomic } from './write.js'
 
@@ -11,7 +12,7 @@ export function createStore ({ out, env, previous = null, summarizers = SUMMARIZ
   const doc = previous ? resumeDocument(previous, env) : createDocument(env)
   let saved = null
   const save = () => {
-    doc.summary = summarizers.flatMap((summarizeRuns) => summarizeRuns(doc.runs))
+    doc.summary = summarizers.flatMap((summarizeRuns) => summarizeRuns(doc.runs, { roundOf: roundsOf(doc) }))
     if (out == null) return
     try {
       writeJsonAtomic(out, doc)

@@ -1,4 +1,4 @@
-import { compareRuns } from '../../stats.js'
+import { compareCellRuns } from '../rounds.js'
 import { dimensionValue } from '../record.js'
 import { schemaProblem } from './checks.js'
 import { emptyMeasures } from '../schema.js'
@@ -89,20 +89,19 @@ function identity (first) {
   }
 }
 
-const COMPARISON_FIELDS = ['ratio', 'ciLow', 'ciHigh', 'coverage', 'p', 'verdict', 'runsToDecide', 'n', 'nBaseline']
+const COMPARISON_FIELDS = ['ratio', 'ciLow', 'ciHigh', 'coverage', 'p', 'verdict', 'runsToDecide', 'n', 'nBaseline', 'paired', 'pairs']
 const pick = (object, fields) => Object.fromEntries(fields.map((f) => [f, object[f]]))
 
 // Across cells: each library against `none` in the same cell (its comparison group), by the one
 // comparison (compareRuns): `throughputVsBaseline` (ratio of medians, its interval, p,
 // verdict) and `throughputChangePct`, that ratio as a change in percent; `p99VsBaseline` likewise
 // for the p99 latency (lower is better).
-function relate (entries, { runsOf, comparisonGroupKey, valueOf }) {
+function relate (entries, { runsOf, comparisonGroupKey, valueOf, roundOf = null }) {
   for (const entry of entries) {
     const baseline = entry.lib === BASELINE ? null : entries.find((s) => s.lib === BASELINE && comparisonGroupKey(s) === comparisonGroupKey(entry))
     const against = (field) => {
       const measure = MEASURES.find((m) => m.field === field)
-      const values = (e) => runsOf(e).map(valueOf(measure))
-      return baseline ? compareRuns(values(baseline), values(entry), { better: measure.better, ...(measure.noise ? { noise: measure.noise } : {}) }) : null
+      return baseline ? compareCellRuns(runsOf(baseline), runsOf(entry), valueOf(measure), { roundOf, better: measure.better, ...(measure.noise ? { noise: measure.noise } : {}) }) : null
     }
     const compared = against('reqPerSec')
     entry.throughputVsBaseline = compared?.ratio != null ? pick(compared, COMPARISON_FIELDS) : null

@@ -71,8 +71,9 @@ export const compared = (type) => type.measures.filter((m) => m.compare).map((m)
 
 // One entry per cell of a type: its identity, how many runs it has and how they ended, and each
 // summarised measure described (the seed's "Average" as mean, plus median, its interval, stddev,
-// min, max) over the runs that succeeded; then whatever the type relates across cells.
-export function summarizeType (type, runs) {
+// min, max) over the runs that succeeded; then whatever the type relates across cells (comparing
+// runs of one round paired where `roundOf` knows the rounds: src/results/rounds.js).
+export function summarizeType (type, runs, { roundOf = null } = {}) {
   const summary = []
   const okRuns = new Map()
   for (const cellRuns of runsByCell(runs, type.name)) {
@@ -91,7 +92,7 @@ export function summarizeType (type, runs) {
     okRuns.set(entry, ok)
     summary.push(entry)
   }
-  type.relate(summary, { runsOf: (entry) => okRuns.get(entry), cellKey, comparisonGroupKey, valueOf })
+  type.relate(summary, { runsOf: (entry) => okRuns.get(entry), cellKey, comparisonGroupKey, valueOf, roundOf })
   return summary
 }
 
