@@ -55,6 +55,8 @@ test('bench:startup --quick: --version and each --help timed beside node -e 0', 
   for (const command of ['--version', '--help', 'run --help', 'http --help', 'report --help']) {
     assert.match(stdout, new RegExp(`^\\| log-bench ${command} +\\| +[\\d,]+ \\| +[+-][\\d,]+ \\| +(yes|\\*\\*no\\*\\*) \\|$`, 'm'))
   }
+})
+
 test('bench:paired --quick: both machines, each comparison unpaired and paired, and the checks of the load step', async () => {
   const { code, stdout, stderr } = await runScript('paired.js', ['--quick'])
   assert.equal(code, 0, stderr)
