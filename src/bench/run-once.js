@@ -6,7 +6,7 @@ import { Interrupted, RunFailure } from '../errors.js'
 import { openReceiver } from '../runner/receiver.js'
 import { fsTypeOf } from '../engine/fs-type.js'
 import { makeRunDir } from '../engine/run-dir.js'
-import { forkWorker, killChildren, trackChild } from '../engine/children.js'
+import { forkWorker, killChildren, signalChild, startWorker, trackChild } from '../engine/children.js'
 import { MESSAGES } from '../engine/messages.js'
 import { endTagged, leftBehindReason, newRunTag, TAG_VARIABLE } from '../engine/leftovers.js'
 import { joinCosts, worstLoopDelay } from '../engine/costs.js'
@@ -86,7 +86,7 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
         // Counted (--measure instructions): the worker runs under the counter, which writes its count here.
         const forkedUnder = counter ? countingRuntime(runtime, counter, countFile(workerId)) : runtime
         // A receiver may give each worker its own stdout (the console transport's native pipe).
-        const worker = forkWorker({ exec: WORKER_FILE, execArgv, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime: forkedUnder, env: { [TAG_VARIABLE]: tag } })
+        const worker = startWorker(`worker ${workerId}`, () => forkWorker({ exec: WORKER_FILE, execArgv, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime: forkedUnder, env: { [TAG_VARIABLE]: tag } }))
         receiver.forked?.(workerId)
         workers.push(track(worker, config, receiver, state, watch, maxOldSpaceSize))
       }
@@ -138,7 +138,7 @@ async function endKeptAlive (workers, state, watch) {
   for (const w of workers) {
     if (w.exited || w.child.exitCode !== null || w.child.signalCode !== null) continue
     state.keptAlive.add(w.workerId)
-    w.child.kill('SIGKILL')
+    signalChild(w.child)
   }
 }
 

@@ -8,6 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import semver from 'semver'
 import { EXIT, exitCodeFor, Interrupted, STOP_SIGNALS, UsageError } from '../errors.js'
+import { signalChild } from '../engine/children.js'
 
 // --cache DIR, else $XDG_CACHE_HOME/log-bench, else ~/.cache/log-bench (the XDG base directory rule).
 export function cacheRoot (given = null, env = process.env) {
@@ -182,7 +183,7 @@ async function runNpm (args, { cwd = process.cwd(), what, cleanup = () => {}, si
   let aborted = false
   let stopping = false
   const stop = (name) => {
-    if (stopping) return child.kill('SIGKILL')
+    if (stopping) return signalChild(child)
     stopping = true
     const end = () => {
       let left = ''
@@ -191,13 +192,13 @@ async function runNpm (args, { cwd = process.cwd(), what, cleanup = () => {}, si
       process.exit(name === 'SIGTERM' ? EXIT.TERMINATED : name === 'SIGINT' ? EXIT.INTERRUPTED : exitCodeFor(name))
     }
     if (child.exitCode !== null || child.signalCode !== null) return end()
-    const force = setTimeout(() => child.kill('SIGKILL'), NPM_STOP_GRACE_MS)
+    const force = setTimeout(() => signalChild(child), NPM_STOP_GRACE_MS)
     child.once('exit', () => { clearTimeout(force); end() })
-    child.kill('SIGTERM')
+    signalChild(child, 'SIGTERM')
   }
   const abort = () => {
     aborted = true
-    child.kill('SIGTERM')
+    signalChild(child, 'SIGTERM')
   }
   if (signal) signal.addEventListener('abort', abort, { once: true })
   else for (const name of STOP_SIGNALS) process.on(name, stop)
