@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process'
 import cluster from 'node:cluster'
-import fs from 'node:fs'
 import { RunFailure } from '../errors.js'
+import { openFilesLimit } from '../limits.js'
 import { invalidMessage, oneLine } from './messages.js'
 
 // The primary's side of every process it forks (run workers, http server workers, the load
@@ -136,15 +136,6 @@ export function spawnReason (err) {
   if (err?.code === 'EMFILE' || /Too many open files/.test(err?.message)) return `${err.message} (the limit on open files, ulimit -n, is ${limit ?? 'reached'}: raise it or use fewer workers)`
   if (err?.code === 'EAGAIN') return `${err.message} (the system refused another process: a limit on processes, ulimit -u, or memory)`
   return err?.message ?? String(err)
-}
-
-// The soft limit on open files (ulimit -n) from /proc/self/limits, or null where that is unknown.
-function openFilesLimit () {
-  try {
-    return /^Max open files\s+(\d+)/m.exec(fs.readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? null
-  } catch {
-    return null
-  }
 }
 
 // Forks one worker process running `exec`, under `runtime` (see src/versions/runtimes.js; null: the
