@@ -56,6 +56,8 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
       if (outcome.ok) Object.assign(outcome, { ok: false, error: note })
       else outcome.error += `; ${note}`
     }
+    // A run that failed or was stopped is not slowed down any further (--receiver-rate, --receiver-stall).
+    if (!outcome?.ok) receiver.release?.()
     if (outcome && !outcome.ok && verify && state.releasedNs) outcome.partial = await countAfterFailure(receiver, cpus * events)
     await receiver.stop()
     fs.rmSync(dir, { recursive: true, force: true })
