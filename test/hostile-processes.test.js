@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { killChildren, signalChild } from '../src/engine/children.js'
-import { leftovers, readJson, runCli, tmpDir, waitFor } from './helpers.js'
+import { ADAPTERS, leftovers, readJson, ROOT, runCli, tmpDir, waitFor } from './helpers.js'
 
 // Processes and signals are hostile ground too: log-bench signals only the processes it started and
 // that still run, a fork the system refuses is a failed run with its reason, and every stop (a time
@@ -114,6 +115,38 @@ describe('a slowed or stalled receiving end never outlasts the run (--receiver-r
     assert.equal(r.code, 0, r.stderr)
     assert.ok(Date.now() - began < 45_000, `exits once the run is recorded (took ${Date.now() - began} ms)`)
     assert.equal(readJson(out).runs.length, 1)
+    assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
+  })
+})
+
+// Runs a module of API calls in a process of its own (a bug there must not take the test down):
+// resolves with its exit and output once it ends by itself.
+function apiScript (source, { timeoutMs = 90_000, env = {} } = {}) {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--input-type=module', '-e', source], { cwd: ROOT, timeout: timeoutMs, killSignal: 'SIGKILL', env: { ...process.env, ...env } }, (err, stdout, stderr) => {
+      resolve({ code: err ? err.code ?? null : 0, signal: err?.signal ?? null, stdout, stderr })
+    })
+  })
+}
+
+const API = JSON.stringify(path.join(ROOT, 'src', 'api', 'index.js'))
+const SLOW = JSON.stringify(path.join(ADAPTERS, 'slow.js'))
+
+describe('the API: a caller\'s listener and signal are the caller\'s', () => {
+  // Observed: the 'live' event is emitted from a timer, so the listener's throw was an uncaught
+  // exception that ended the caller's process (exit 1, a stack trace), where a 'run' listener's throw
+  // rejects the job.
+  it('a \'live\' listener that throws rejects the job with its error; the caller\'s process lives on, nothing is left', async () => {
+    const tmp = tmpDir()
+    const r = await apiScript(`
+      import { run } from ${API}
+      const job = run({ libs: [${SLOW}], transports: ['file'], events: 3000, runs: 2 })
+      job.on('live', () => { throw new Error('the listener failed') })
+      await job.then(() => console.log('resolved'), (err) => console.log('rejected: ' + err.message))
+    `, { env: { TMPDIR: tmp } })
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(r.stdout, 'rejected: the listener failed\n')
+    assert.equal(r.stderr, '')
     assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
   })
 })

@@ -100,7 +100,15 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
         startNs: state.releasedNs,
         heapOf: () => [...state.heap.values()].reduce((a, b) => a + b, 0)
       })
-      if (onLive) liveTimer = setInterval(() => onLive({ elapsedMs: ms(state.releasedNs, process.hrtime.bigint()), rssBytes: sampler.latestRssBytes(), ...receiver.progress?.() }), LIVE_EVERY_MS)
+      if (onLive) {
+        liveTimer = setInterval(() => {
+          try {
+            onLive({ elapsedMs: ms(state.releasedNs, process.hrtime.bigint()), rssBytes: sampler.latestRssBytes(), ...receiver.progress?.() })
+          } catch (err) {
+            watch.throw(err)
+          }
+        }, LIVE_EVERY_MS)
+      }
       if (ending === 'return') await endKeptAlive(workers, state, watch)
       await watch.until(() => workers.every((w) => w.exited && w.closed),
         () => (state.unblocked.size < cpus ? 'logging' : ending === 'close' ? 'waiting for the logger\'s close() to resolve' : `waiting for the worker to end (--ending ${ending})`))
