@@ -5,6 +5,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { killChildren, signalChild } from '../src/engine/children.js'
+import { ownerOf } from '../src/engine/run-dir.js'
+import { withLock } from '../src/versions/cache.js'
 import { ADAPTERS, leftovers, readJson, ROOT, runCli, tmpDir, waitFor } from './helpers.js'
 
 // Processes and signals are hostile ground too: log-bench signals only the processes it started and
@@ -148,5 +150,32 @@ describe('the API: a caller\'s listener and signal are the caller\'s', () => {
     assert.equal(r.stdout, 'rejected: the listener failed\n')
     assert.equal(r.stderr, '')
     assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
+  })
+})
+
+describe('the version cache\'s install lock knows its owner as the results lock does', () => {
+  // Observed: a lock held only a pid, so one left by a killed install whose pid the system had given
+  // to an unrelated live process made every install wait 10 minutes. The lock now names its owner's
+  // start time too (as the results lock does), and a pid that started at another time is not it.
+  it('names its owner with its start time, and takes over at once a lock whose live pid started at another time', async () => {
+    const root = tmpDir()
+    const lock = path.join(root, '.install.lock')
+    const held = await withLock(root, () => {}, async () => JSON.parse(fs.readFileSync(lock, 'utf8')))
+    assert.deepEqual(held, ownerOf(process.pid))
+    assert.ok(held.started, 'a start time where /proc tells it')
+    const reused = { ...ownerOf(process.ppid), started: String(Number(ownerOf(process.ppid).started) + 1) }
+    fs.writeFileSync(lock, JSON.stringify(reused))
+    const said = []
+    const began = Date.now()
+    assert.equal(await withLock(root, (line) => said.push(line), async () => 'installed'), 'installed')
+    assert.deepEqual(said, [], 'no wait')
+    assert.ok(Date.now() - began < 1000)
+    // The same pid with its own start time is a live owner: waited for.
+    fs.writeFileSync(lock, JSON.stringify(ownerOf(process.ppid)))
+    const waiting = withLock(root, (line) => said.push(line), async () => 'second')
+    await new Promise((resolve) => setTimeout(resolve, 400))
+    assert.match(said[0] ?? '', new RegExp(`waiting for process ${process.ppid}`))
+    fs.rmSync(lock)
+    assert.equal(await waiting, 'second')
   })
 })
