@@ -7,6 +7,7 @@ import { describe, it } from 'node:test'
 import { killChildren, signalChild } from '../src/engine/children.js'
 import { ownerOf } from '../src/engine/run-dir.js'
 import { withLock } from '../src/versions/cache.js'
+import { runCells } from '../src/runner/orchestrator.js'
 import { ADAPTERS, leftovers, readJson, ROOT, runCli, tmpDir, waitFor } from './helpers.js'
 
 // Processes and signals are hostile ground too: log-bench signals only the processes it started and
@@ -177,5 +178,49 @@ describe('the version cache\'s install lock knows its owner as the results lock 
     assert.match(said[0] ?? '', new RegExp(`waiting for process ${process.ppid}`))
     fs.rmSync(lock)
     assert.equal(await waiting, 'second')
+  })
+})
+
+describe('a huge plan is refused with its size before anything starts, unless asked for', () => {
+  const CPUS = Array.from({ length: 256 }, (_, i) => i + 1).join(',')
+
+  // Observed: 6,144,000 runs started at once, without a word (and a 210-million-cell matrix planned
+  // for 90 s first); SIGTERM then took 29 s.
+  it('--lib every,raw --transport console,file --cpus 1..256 --events 2^30 --runs 1000: exit 2, one line with the size and --yes', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const r = await runCli(['run', '--lib', 'every,raw', '--transport', 'console,file', '--cpus', CPUS, '--events', '1073741824', '--runs', '1000', '--out', out], { timeoutMs: 60_000 })
+    assert.equal(r.code, 2, r.stderr)
+    assert.match(r.stderr, /^log-bench: this plan is [\d,]+ runs of 6,144 cells, at least [\d,]+ hours by a rough estimate .*add --yes to start it/)
+    assert.equal(r.stderr.trim().split('\n').length, 1)
+    assert.equal(fs.existsSync(out), false)
+  })
+
+  // Observed: a scenario that would take a thousand hours started too.
+  it('a scenario file that would take a thousand hours is refused, naming the file', async () => {
+    const dir = tmpDir()
+    const file = path.join(dir, 'long.json')
+    fs.writeFileSync(file, JSON.stringify({ name: 'long', run: [{ libs: ['raw', 'pino'], transports: ['console', 'file'], cpus: [64], events: 1_000_000_000, runs: 10 }] }))
+    const r = await runCli(['run', '--scenario', file, '--out', path.join(dir, 'r.json')], { timeoutMs: 60_000 })
+    assert.equal(r.code, 2, r.stderr)
+    assert.match(r.stderr, /^log-bench: .*long\.json: this plan is 40 runs of 4 cells, at least [\d,]+ hours .*--yes/)
+  })
+
+  // Observed: each of 768 unsupported records rewrote the growing results file (SIGTERM waited 29 s).
+  it('unsupported cells are recorded in one save, not one rewrite each', async () => {
+    const cells = Array.from({ length: 50 }, (_, i) => ({ key: `k${i}`, label: `cell ${i}`, runs: 3, common: { type: 'run', lib: `l${i}` }, unsupported: 'no such transport', empty: () => ({}) }))
+    const saves = []
+    const doc = { runs: [] }
+    const store = {
+      doc,
+      finishedRuns: () => new Set(),
+      add (record) { doc.runs.push(record); saves.push(1) },
+      addAll (records) { doc.runs.push(...records); saves.push(records.length) },
+      complete () {}
+    }
+    const skipped = []
+    await runCells({ cells, store, progress: { begin () {}, skip: (label) => skipped.push(label), end () {} }, order: { mode: 'blocked' } })
+    assert.deepEqual(saves, [50])
+    assert.equal(doc.runs.length, 50)
+    assert.equal(skipped.length, 50)
   })
 })
