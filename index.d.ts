@@ -37,6 +37,8 @@ export interface RunOptions {
   alpha?: number | string
   noise?: number | string
   retryTimeouts?: boolean
+  /** Starts a plan past 100,000 runs or an estimated 24 hours; without it such a plan rejects with a UsageError naming its size. */
+  yes?: boolean
   /** Stops the current run (its workers end) and rejects with Interrupted. */
   signal?: AbortSignal
 }
