@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
+import { execFile, spawnSync } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import fs from 'node:fs'
 import path from 'node:path'
@@ -8,6 +8,7 @@ import { killChildren, signalChild } from '../src/engine/children.js'
 import { ownerOf } from '../src/engine/run-dir.js'
 import { withLock } from '../src/versions/cache.js'
 import { runCells } from '../src/runner/orchestrator.js'
+import { run, UsageError } from '../src/api/index.js'
 import { ADAPTERS, leftovers, readJson, ROOT, runCli, tmpDir, waitFor } from './helpers.js'
 
 // Processes and signals are hostile ground too: log-bench signals only the processes it started and
@@ -136,6 +137,42 @@ const API = JSON.stringify(path.join(ROOT, 'src', 'api', 'index.js'))
 const SLOW = JSON.stringify(path.join(ADAPTERS, 'slow.js'))
 
 describe('the API: a caller\'s listener and signal are the caller\'s', () => {
+  // Observed: events: NaN was reported as "got null" (JSON's word for it), events: 10n a TypeError.
+  it('wrong option types reject with a UsageError that shows the value given', async () => {
+    await assert.rejects(run({ libs: ['raw'], events: NaN }), (err) => err instanceof UsageError && err.message === 'events must be a string or a number, got NaN')
+    await assert.rejects(run({ libs: ['raw'], events: 10n }), (err) => err instanceof UsageError && err.message === 'events must be a string or a number, got 10n')
+    await assert.rejects(run({ libs: ['raw'], cpus: [1, Infinity] }), (err) => err instanceof UsageError && /^cpus must be a list of strings or numbers, got \[1,"Infinity"\]/.test(err.message))
+    await assert.rejects(run({ libs: ['raw'], force: 'yes' }), (err) => err instanceof UsageError && err.message === 'force must be true or false, got "yes"')
+    await assert.rejects(run({ libz: ['raw'] }), (err) => err instanceof UsageError && /^unknown option "libz" for run\(\)/.test(err.message))
+  })
+
+  // Already good when probed: recorded so that it stays so.
+  it('an AbortSignal aborted before the start, mid-run and after the end; two runs at once: nothing printed, nothing left running', async () => {
+    const tmp = tmpDir()
+    const r = await apiScript(`
+      import { run } from ${API}
+      const said = (p) => p.then((doc) => doc.runs.map((r) => r.status).join(','), (err) => err.constructor.name + ': ' + err.message)
+      const lines = []
+      const before = new AbortController()
+      before.abort()
+      lines.push('before: ' + await said(run({ libs: ['raw'], transports: ['file'], events: 10, runs: 1, signal: before.signal })))
+      const mid = new AbortController()
+      const job = run({ libs: [${SLOW}], transports: ['file'], events: 5000, runs: 1, signal: mid.signal })
+      job.on('run-start', () => setTimeout(() => mid.abort(), 500))
+      lines.push('mid-run: ' + await said(job))
+      const after = new AbortController()
+      lines.push('after: ' + await said(run({ libs: ['raw'], transports: ['file'], events: 10, runs: 1, signal: after.signal })))
+      after.abort()
+      const both = await Promise.all([said(run({ libs: ['raw'], transports: ['file'], events: 1000, runs: 1 })), said(run({ libs: ['pino'], transports: ['console'], events: 1000, runs: 1 }))])
+      lines.push('two at once: ' + both.join(' '))
+      process.stdout.write(lines.join('\\n') + '\\n')
+    `, { env: { TMPDIR: tmp } })
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(r.stdout, 'before: Interrupted: interrupted by abort\nmid-run: Interrupted: interrupted by abort\nafter: ok\ntwo at once: ok ok\n')
+    assert.equal(r.stderr, '')
+    assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
+  })
+
   // Observed: the 'live' event is emitted from a timer, so the listener's throw was an uncaught
   // exception that ended the caller's process (exit 1, a stack trace), where a 'run' listener's throw
   // rejects the job.
@@ -222,5 +259,45 @@ describe('a huge plan is refused with its size before anything starts, unless as
     assert.deepEqual(saves, [50])
     assert.equal(doc.runs.length, 50)
     assert.equal(skipped.length, 50)
+  })
+})
+
+describe('durability endings with adapters that do not end (--ending)', () => {
+  // Already good when probed: an adapter that ignores SIGTERM and forks a grandchild ends within the
+  // run's time limit under --ending sigterm, and its grandchild is ended and named under every ending.
+  it('ignores SIGTERM and forks a grandchild: each run ends within its limit, recorded with the reason, nothing left', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const tmp = tmpDir()
+    const r = await runCli(['run', '--lib', path.join(ADAPTERS, 'ignores-sigterm.js'), '--transport', 'file', '--ending', 'sigterm,exit', '--events', '100', '--runs', '1', '--timeout', '5', '--order', 'blocked', '--out', out], { env: { TMPDIR: tmp }, timeoutMs: 90_000 })
+    assert.equal(r.code, 0, r.stderr)
+    const byEnding = Object.fromEntries(readJson(out).runs.map((record) => [record.ending, record]))
+    assert.equal(byEnding.sigterm.failure.kind, 'timeout')
+    assert.match(byEnding.sigterm.error, /^timed out after 5 s while waiting for the worker to end \(--ending sigterm\); the adapter left 1 process running after its worker \(\d+ sleep 300\); log-bench ended it$/)
+    assert.match(byEnding.exit.error, /^the adapter left 1 process running after its worker \(\d+ sleep 300\); log-bench ended it$/)
+    assert.deepEqual(leftovers(r.tag), [])
+    assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
+  })
+})
+
+const noValgrind = spawnSync('valgrind', ['--version']).status === 0 ? false : 'valgrind is not installed (apt-get install valgrind)'
+
+describe('--measure instructions stopped mid-count', () => {
+  // Already good when probed: SIGTERM during a counted run exits 143 within seconds.
+  it('SIGTERM while valgrind counts: exit 143, the finished run saved, the counted run interrupted, no valgrind left', { skip: noValgrind }, async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const tmp = tmpDir()
+    let child
+    const pending = runCli(['run', '--lib', 'raw,pino', '--transport', 'file', '--measure', 'instructions', '--events', '1000', '--runs', '1', '--order', 'blocked', '--out', out], { env: { TMPDIR: tmp }, detached: true, timeoutMs: 240_000, onSpawn: (c) => { child = c } })
+    await waitFor(() => fs.existsSync(out) && readJson(out).runs.length === 1, 180_000)
+    await waitFor(() => fs.readdirSync(tmp).length > 0, 60_000)
+    const sentAt = Date.now()
+    process.kill(child.pid, 'SIGTERM')
+    const r = await pending
+    assert.ok(Date.now() - sentAt < 10_000, `exits within seconds (took ${Date.now() - sentAt} ms)`)
+    assert.equal(r.code, 143, r.stderr)
+    const doc = readJson(out)
+    assert.deepEqual(doc.runs.map((record) => [record.lib, record.status]), [['raw', 'ok'], ['pino', 'interrupted']])
+    assert.deepEqual(leftovers(r.tag), [], 'no valgrind or worker left')
+    assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
   })
 })
