@@ -200,6 +200,11 @@ export interface RunOptions {
    * recorded as skipped, with the reason)
    */
   retryTimeouts?: boolean
+  /**
+   * --yes: start a plan past the size log-bench asks about first (more than 100,000 runs, or at least 24
+   * hours by a rough estimate); without it such a plan is refused with its size
+   */
+  yes?: boolean
   /** Stops the current run (its workers end) and rejects with Interrupted. */
   signal?: AbortSignal
 }

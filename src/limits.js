@@ -25,5 +25,10 @@ export function openFilesLimit (limitsFile = '/proc/self/limits') {
     return null
   }
 }
+// Below this limit on open files the command line reads its modules a few at a time
+// (src/cli/load-hooks.js): node's loader reads a module's imports all at once, and log-bench's graph
+// needed about 90 descriptors that way (EMFILE at ulimit -n 72, 2026-11). Above it the hook's
+// cost (a loader thread: --help 1.2 s slower on a busy 2-core machine) buys nothing.
+export const FEW_OPEN_FILES = 512
 // Descriptors a Node process holds besides its connections (stdio, IPC, the event loop, libraries).
 export const FILES_BESIDES_CONNECTIONS = 64

@@ -32,11 +32,13 @@ export function tmpDir (prefix = 'lb-test-') {
 }
 
 // Runs the CLI as a user would. Every process it starts inherits a tag in its environment, so a test
-// can find any of them left behind afterwards (see leftovers).
-export function runCli (args, { cwd = ROOT, timeoutMs = 120_000, detached = false, onSpawn, env = {} } = {}) {
+// can find any of them left behind afterwards (see leftovers). openFiles: the limit on open files
+// (`ulimit -n`) it runs under.
+export function runCli (args, { cwd = ROOT, timeoutMs = 120_000, detached = false, onSpawn, env = {}, openFiles = null } = {}) {
   const tag = randomUUID()
+  const command = openFiles == null ? [process.execPath, BIN, ...args] : ['bash', '-c', `ulimit -n ${openFiles} && exec "$@"`, 'bash', process.execPath, BIN, ...args]
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(command[0], command.slice(1), {
       cwd,
       detached,
       env: { ...process.env, ...env, LOG_BENCH_TEST_TAG: tag },

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test'
 import { UsageError } from '../src/errors.js'
 import { splitVariant } from '../src/loggers/index.js'
 import { cellKey } from '../src/results/model.js'
+import { ownerOf } from '../src/engine/run-dir.js'
 import { cacheRoot, cachedVersions, checkRange, ensureInstalled, npmFailure, withLock } from '../src/versions/cache.js'
 import { parseRuntimes } from '../src/versions/runtimes.js'
 import { leftovers, readJson, runCli, tmpDir } from './helpers.js'
@@ -83,7 +84,7 @@ describe('the version cache', () => {
     const root = tmpDir()
     const lock = path.join(root, '.install.lock')
     fs.writeFileSync(lock, '999999999')
-    assert.equal(await withLock(root, () => {}, async () => fs.readFileSync(lock, 'utf8')), String(process.pid))
+    assert.deepEqual(JSON.parse(await withLock(root, () => {}, async () => fs.readFileSync(lock, 'utf8'))), ownerOf(process.pid))
     assert.equal(fs.existsSync(lock), false)
     // A live owner (this test's parent shell stands in): the second taker waits until it is released.
     fs.writeFileSync(lock, String(process.ppid))

@@ -107,7 +107,8 @@ export const RUN_OPTIONS = [
   { ...ALPHA, describe: 'with --baseline: ' + ALPHA.describe },
   { ...NOISE, describe: 'with --baseline: ' + NOISE.describe },
   QUIET,
-  { name: 'retry-timeouts', type: 'boolean', describe: 'run the rest of a cell after one of its runs hit --timeout (by default they are recorded as skipped, with the reason)' }
+  { name: 'retry-timeouts', type: 'boolean', describe: 'run the rest of a cell after one of its runs hit --timeout (by default they are recorded as skipped, with the reason)' },
+  { name: 'yes', type: 'boolean', describe: 'start a plan past the size log-bench asks about first (more than 100,000 runs, or at least 24 hours by a rough estimate); without it such a plan is refused with its size' }
 ]
 
 export const HTTP_OPTIONS = [

@@ -147,17 +147,29 @@ export function argvFromApi (table, options, command) {
 
 function apiValue (option, key, value) {
   if (option.type === 'boolean') {
-    if (typeof value !== 'boolean') throw new UsageError(`${key} must be true or false, got ${JSON.stringify(value)}`)
+    if (typeof value !== 'boolean') throw new UsageError(`${key} must be true or false, got ${shown(value)}`)
     return value
   }
   const scalar = (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))
   if (Array.isArray(value)) {
     if (!option.list) throw new UsageError(`${key} takes one value, not a list (--${option.name}: ${valuesText(option) || 'a value'})`)
-    if (!value.every(scalar)) throw new UsageError(`${key} must be a list of strings or numbers, got ${JSON.stringify(value)}`)
+    if (!value.every(scalar)) throw new UsageError(`${key} must be a list of strings or numbers, got ${shown(value)}`)
     return value.join(',')
   }
-  if (!scalar(value)) throw new UsageError(`${key} must be ${option.list ? 'a list (an array or a comma string)' : 'a string or a number'}, got ${JSON.stringify(value) ?? typeof value}`)
+  if (!scalar(value)) throw new UsageError(`${key} must be ${option.list ? 'a list (an array or a comma string)' : 'a string or a number'}, got ${shown(value)}`)
   return value
+}
+
+// A value as the caller wrote it, where JSON would hide it: NaN and Infinity read null there, and a
+// BigInt makes it throw (a TypeError, where bad input is a UsageError).
+function shown (value) {
+  const plain = (v) => (typeof v === 'bigint' ? `${v}n` : typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)
+  if (typeof plain(value) !== typeof value) return plain(value)
+  try {
+    return JSON.stringify(value, (k, v) => plain(v)) ?? typeof value
+  } catch {
+    return typeof value
+  }
 }
 
 // The command line that gives the same options, for a results file's env.command.

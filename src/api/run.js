@@ -8,7 +8,7 @@ import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
 import { fsTypeOf } from '../engine/fs-type.js'
 import { planRunCells } from '../bench/plan.js'
 import { payloadOfSize } from '../engine/message.js'
-import { loadScenario, selectShard } from './scenario.js'
+import { loadScenario, refuseHugePlan, runPlanSize, selectShard } from './scenario.js'
 import { collectEnv, libVersionsOf } from '../results/env.js'
 import { SCHEMA_VERSION } from '../results/model.js'
 import { lockResults } from '../results/lock.js'
@@ -85,6 +85,7 @@ function describeOptions (options) {
 // --resume and merge use to refuse results of a different plan.
 async function planFromOptions (argv, installs) {
   const options = await parseRunOptions(argv, installs)
+  refuseHugePlan(runPlanSize(options), argv.yes)
   const described = describeOptions(options)
   return {
     kind: 'options',
@@ -107,14 +108,22 @@ async function planFromScenario (file, dir, argv, installs) {
   const cells = []
   const libs = []
   const groups = []
+  const runGroups = []
   for (const [index, group] of (scenario.run ?? []).entries()) {
-    let options
     try {
-      options = await parseRunOptions({ ...scenarioArgv(RUN_OPTIONS, group), lib: scenarioLibs(group, scenario), cache: argv.cache, dir }, installs)
+      runGroups.push(await parseRunOptions({ ...scenarioArgv(RUN_OPTIONS, group), lib: scenarioLibs(group, scenario), cache: argv.cache, dir }, installs))
     } catch (err) {
       if (err instanceof UsageError) throw new UsageError(`${file}: run[${index}]: ${err.message}`)
       throw err
     }
+  }
+  const sizes = runGroups.map(runPlanSize)
+  try {
+    refuseHugePlan({ cells: sum(sizes, 'cells'), runs: sum(sizes, 'runs'), costMs: sum(sizes, 'costMs') }, argv.yes)
+  } catch (err) {
+    throw new UsageError(`${file}: ${err.message}`)
+  }
+  for (const options of runGroups) {
     cells.push(...newCells(cells, planRunCells(options)))
     libs.push(...options.libs.filter((l) => !libs.some((x) => x.name === l.name && x.version === l.version)))
     groups.push(describeOptions(options))
@@ -134,6 +143,8 @@ async function planFromScenario (file, dir, argv, installs) {
   }
   return { kind: 'scenario', name: scenario.name, file: scenario.file, id: `scenario:${scenario.name}:${scenario.id}`, options: { run: groups, http: httpGroups }, libs, cells, output: scenario.output ?? null }
 }
+
+const sum = (items, key) => items.reduce((total, item) => total + item[key], 0)
 
 // Two groups of a scenario can name one cell (pino@10 in one, the project's pino 10 under node@20 in
 // another): it is measured once, where it is first named.

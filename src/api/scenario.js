@@ -6,6 +6,9 @@ import { UsageError } from '../errors.js'
 import { readJsonFile } from '../results/json-file.js'
 import { comparisonGroupKey } from '../results/model.js'
 import { SCENARIOS_DIR, shippedScenarios } from './shipped-scenarios.js'
+import { DEFAULT_VARIANT } from '../loggers/index.js'
+import { cellUnsupported } from '../runner/unsupported.js'
+import { formatCount } from '../report/labels.js'
 
 const SCHEMA_FILE = path.join(SCENARIOS_DIR, 'schema.json')
 let validator = null
@@ -102,5 +105,36 @@ export function estimatedCostMs (cell) {
   if (cell.unsupported) return 0
   const c = cell.common
   if (c.type === 'http') return cell.runs * ((c.warmupSeconds + c.durationSeconds) * 1000 + 5000)
-  return cell.runs * (1000 + (c.events * c.cpus * (NS_PER_EVENT[c.transport] ?? 6000)) / 1e6)
+  return cell.runs * runCostMs(c)
+}
+
+const runCostMs = ({ transport, events, cpus }) => 1000 + (events * cpus * (NS_PER_EVENT[transport] ?? 6000)) / 1e6
+
+// The size of a `run` plan from its checked options (parseRunOptions), counted without building
+// its cells (a plan of millions of cells took a minute to build): { cells, runs, costMs }, where
+// runs and costMs (estimatedCostMs's) leave out the unsupported cells, which are recorded, not run.
+export function runPlanSize (options) {
+  const alike = options.runtimes.length * options.sizes.length * options.endings.length
+  const size = { cells: 0, runs: 0, costMs: 0 }
+  for (const transport of options.transports) {
+    for (const lib of options.libs) {
+      for (const workload of options.workloads) {
+        size.cells += alike * options.cpus.length
+        if (cellUnsupported(lib, lib.variant ?? DEFAULT_VARIANT, transport, workload)) continue
+        size.runs += alike * options.cpus.length * options.runs
+        for (const cpus of options.cpus) size.costMs += alike * options.runs * runCostMs({ transport, events: options.events, cpus })
+      }
+    }
+  }
+  return size
+}
+
+// Past either, a plan starts only when asked to (--yes, the API's yes: true).
+export const PLAN_LIMIT = { runs: 100_000, hours: 24 }
+
+// Refuses a plan past PLAN_LIMIT, with its size and how to go on: one line, before anything starts.
+export function refuseHugePlan ({ cells, runs, costMs }, yes) {
+  const hours = costMs / 3_600_000
+  if (yes || (runs <= PLAN_LIMIT.runs && hours <= PLAN_LIMIT.hours)) return
+  throw new UsageError(`this plan is ${formatCount(runs)} runs of ${formatCount(cells)} cells, at least ${formatCount(Math.ceil(hours))} hours by a rough estimate (a second of set-up per run, a few microseconds per event and worker); past ${formatCount(PLAN_LIMIT.runs)} runs or ${PLAN_LIMIT.hours} hours log-bench asks first: add --yes to start it, or give fewer --cpus, --events, --runs or libraries`)
 }

@@ -81,7 +81,7 @@ export function parseShard (text) {
   return { k, n }
 }
 
-// Every option given twice arrives as an array: one check for all commands (bin/log-bench.js), so
+// Every option given twice arrives as an array: one check for all commands (src/cli/main.js), so
 // `--out a --out b` is refused the same way everywhere. Positionals (report's and merge's files) may repeat.
 export function refuseRepeatedOptions (argv, positionals = ['files']) {
   for (const [key, value] of Object.entries(argv)) {

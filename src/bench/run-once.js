@@ -6,7 +6,7 @@ import { Interrupted, RunFailure } from '../errors.js'
 import { failIfRefused, openReceiver } from '../runner/receiver.js'
 import { fsTypeOf } from '../engine/fs-type.js'
 import { makeRunDir } from '../engine/run-dir.js'
-import { forkWorker, killChildren, trackChild } from '../engine/children.js'
+import { forkWorker, killChildren, signalChild, startWorker, trackChild } from '../engine/children.js'
 import { MESSAGES } from '../engine/messages.js'
 import { endTagged, leftBehindReason, newRunTag, TAG_VARIABLE } from '../engine/leftovers.js'
 import { joinCosts, worstLoopDelay } from '../engine/costs.js'
@@ -56,6 +56,8 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
       if (outcome.ok) Object.assign(outcome, { ok: false, error: note })
       else outcome.error += `; ${note}`
     }
+    // A run that failed or was stopped is not slowed down any further (--receiver-rate, --receiver-stall).
+    if (!outcome?.ok) receiver.release?.()
     if (outcome && !outcome.ok && verify && state.releasedNs) outcome.partial = await countAfterFailure(receiver, cpus * events)
     await receiver.stop()
     fs.rmSync(dir, { recursive: true, force: true })
@@ -86,7 +88,7 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
         // Counted (--measure instructions): the worker runs under the counter, which writes its count here.
         const forkedUnder = counter ? countingRuntime(runtime, counter, countFile(workerId)) : runtime
         // A receiver may give each worker its own stdout (the console transport's native pipe).
-        const worker = forkWorker({ exec: WORKER_FILE, execArgv, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime: forkedUnder, env: { [TAG_VARIABLE]: tag } })
+        const worker = startWorker(`worker ${workerId}`, () => forkWorker({ exec: WORKER_FILE, execArgv, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime: forkedUnder, env: { [TAG_VARIABLE]: tag } }))
         receiver.forked?.(workerId)
         workers.push(track(worker, config, receiver, state, watch, maxOldSpaceSize))
       }
@@ -98,7 +100,15 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
         startNs: state.releasedNs,
         heapOf: () => [...state.heap.values()].reduce((a, b) => a + b, 0)
       })
-      if (onLive) liveTimer = setInterval(() => onLive({ elapsedMs: ms(state.releasedNs, process.hrtime.bigint()), rssBytes: sampler.latestRssBytes(), ...receiver.progress?.() }), LIVE_EVERY_MS)
+      if (onLive) {
+        liveTimer = setInterval(() => {
+          try {
+            onLive({ elapsedMs: ms(state.releasedNs, process.hrtime.bigint()), rssBytes: sampler.latestRssBytes(), ...receiver.progress?.() })
+          } catch (err) {
+            watch.throw(err)
+          }
+        }, LIVE_EVERY_MS)
+      }
       if (ending === 'return') await endKeptAlive(workers, state, watch)
       await watch.until(() => workers.every((w) => w.exited && w.closed),
         () => (state.unblocked.size < cpus ? 'logging' : ending === 'close' ? 'waiting for the logger\'s close() to resolve' : `waiting for the worker to end (--ending ${ending})`))
@@ -139,7 +149,7 @@ async function endKeptAlive (workers, state, watch) {
   for (const w of workers) {
     if (w.exited || w.child.exitCode !== null || w.child.signalCode !== null) continue
     state.keptAlive.add(w.workerId)
-    w.child.kill('SIGKILL')
+    signalChild(w.child)
   }
 }
 

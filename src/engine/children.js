@@ -1,5 +1,7 @@
 import { fork } from 'node:child_process'
 import cluster from 'node:cluster'
+import { RunFailure } from '../errors.js'
+import { openFilesLimit } from '../limits.js'
 import { invalidMessage, oneLine } from './messages.js'
 
 // The primary's side of every process it forks (run workers, http server workers, the load
@@ -47,12 +49,20 @@ export function trackChild (child, { name, config, messages = {}, receiver = nul
     const invalid = invalidMessage(messages, msg)
     if (invalid) {
       entry.invalid = `${name} sent a malformed "${msg.type}" message (${invalid}); is the adapter calling process.send?`
-      child.kill('SIGKILL')
+      signalChild(child)
       return
     }
     if (msg.type === lastMessage) entry.closed = msg
     else if (msg.type === 'error') entry.error = `${name} failed while ${phaseName(phases, msg.phase)}: ${oneLine(msg.message)}`
     onMessage(msg)
+  })
+  // A fork that failed (EMFILE, EAGAIN: no process, so no 'exit' will follow) is the child's
+  // failure with the system's reason; any other 'error' (a send on a closed channel) is followed
+  // by the exit that is judged.
+  child.on('error', (err) => {
+    if (child.pid !== undefined || entry.exited) return
+    entry.exited = true
+    onExit(`${name} could not be started: ${spawnReason(err)}`, null, { kind: 'error' })
   })
   let exit = null
   const judge = () => {
@@ -98,13 +108,34 @@ export function exitReason (name, code, signal, stderrTail, maxOldSpaceSize) {
   return `${name} crashed with exit code ${code}${lastLine ? `: ${lastLine}` : ''}`
 }
 
+// Whether a child this process started is running and has a pid of its own. A child whose spawn
+// failed (EMFILE, EAGAIN) has no pid, yet node keeps its handle until the next tick, and kill() then
+// signals the pid the handle holds: 0 (this process's whole group, the user's shell with it) or
+// whatever else the field held.
+export function isRunning (child) {
+  return Number.isInteger(child?.pid) && child.pid > 0 && child.exitCode === null && child.signalCode === null
+}
+
+// The one way to signal a child: only one that runs (isRunning). Returns whether it was signalled.
+export function signalChild (child, signal = 'SIGKILL') {
+  return isRunning(child) && child.kill(signal)
+}
+
 // SIGKILLs every child still running; resolves once all have exited.
 export async function killChildren (children) {
   await Promise.all(children.map((child) => new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    if (!isRunning(child)) return resolve()
     child.once('exit', resolve)
-    child.kill('SIGKILL')
+    signalChild(child)
   })))
+}
+
+// Why a process could not be started, with what to change where the system's limits were the cause.
+export function spawnReason (err) {
+  const limit = openFilesLimit()
+  if (err?.code === 'EMFILE' || /Too many open files/.test(err?.message)) return `${err.message} (the limit on open files, ulimit -n, is ${limit ?? 'reached'}: raise it or use fewer workers)`
+  if (err?.code === 'EAGAIN') return `${err.message} (the system refused another process: a limit on processes, ulimit -u, or memory)`
+  return err?.message ?? String(err)
 }
 
 // Forks one worker process running `exec`, under `runtime` (see src/versions/runtimes.js; null: the
@@ -120,12 +151,30 @@ export function forkWorker ({ exec, execArgv = [], stdio, runtime = null, env = 
   const argv = [...(runtime?.execArgv ?? []), ...execArgv]
   if (runtime && runtime.name !== 'node') return fork(exec, [], { execPath: runtime.execPath, execArgv: argv, stdio, env: { ...process.env, ...env } })
   cluster.setupPrimary({ exec, execArgv: argv, args: [], stdio })
-  if (!runtime || runtime.execPath === process.execPath) return cluster.fork(env).process
+  if (!runtime || runtime.execPath === process.execPath) return clusterProcess(env)
   const own = process.execPath
   process.execPath = runtime.execPath
   try {
-    return cluster.fork(env).process
+    return clusterProcess(env)
   } finally {
     process.execPath = own
   }
+}
+
+// Runs `fork` (a forkWorker call, with whatever opens the worker's stdio); a fork that throws (the
+// system out of file descriptors or memory) is the run's failure with the reason, not the harness's.
+export function startWorker (name, fork) {
+  try {
+    return fork()
+  } catch (err) {
+    throw new RunFailure(`${name} could not be started: ${spawnReason(err)}`)
+  }
+}
+
+// A cluster worker repeats its process's 'error' (a failed spawn) on itself, where nobody listens:
+// the process's own 'error' is its tracker's (trackChild), so the repetition is dropped.
+function clusterProcess (env) {
+  const worker = cluster.fork(env)
+  worker.on('error', () => {})
+  return worker.process
 }

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { forkWorker, killChildren, trackChild } from '../engine/children.js'
+import { forkWorker, killChildren, startWorker, trackChild } from '../engine/children.js'
 import { MESSAGES } from '../engine/messages.js'
 import { endTagged, newRunTag, TAG_VARIABLE } from '../engine/leftovers.js'
 import { worstLoopDelay } from '../engine/costs.js'
@@ -27,7 +27,14 @@ export function startServer ({ libName, adapterFile, libDir = null, libVersion =
     const config = { libName, adapterFile, libDir, libVersion, mode, transport, workerId, port, size, measure: counter ? 'instructions' : 'time', target: receiver.target(workerId) }
     // A receiver may give each worker its own stdout (the console transport's native pipe).
     const forkedUnder = counter ? countingRuntime(runtime, counter, countFile(countDir, workerId), COUNTED_SERVER_NODE_FLAGS) : runtime
-    const child = forkWorker({ exec: SERVER_WORKER, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime: forkedUnder, env: { [TAG_VARIABLE]: tag } })
+    let child
+    try {
+      child = startWorker(`server worker ${workerId}`, () => forkWorker({ exec: SERVER_WORKER, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime: forkedUnder, env: { [TAG_VARIABLE]: tag } }))
+    } catch (err) {
+      // The workers already forked are this handle's to end (kill()).
+      reportFailure(err.message, err.failure)
+      break
+    }
     receiver.forked?.(workerId)
     const entry = trackChild(child, {
       name: `server worker ${workerId}`,

@@ -4,6 +4,7 @@ import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import semver from 'semver'
 import { UsageError } from '../errors.js'
+import { signalChild } from '../engine/children.js'
 import { cacheRoot, checkRange, ensureInstalled } from '../versions/cache.js'
 import { BUILTIN_LIBS, LIB_SETS, VERSIONED_LIBS } from '../engine/library-names.js'
 
@@ -91,7 +92,7 @@ function probeAdapter (file) {
     const child = fork(PROBE, [file], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'], execArgv: [] })
     let answer = null
     const timer = setTimeout(() => {
-      child.kill('SIGKILL')
+      signalChild(child)
       reject(new UsageError(`adapter ${file} did not finish loading within ${ADAPTER_LOAD_TIMEOUT_MS / 1000} s (a top-level await that never settles?)`))
     }, ADAPTER_LOAD_TIMEOUT_MS)
     child.on('message', (msg) => { answer ??= msg })

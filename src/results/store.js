@@ -35,6 +35,13 @@ export function createStore ({ out, env, previous = null, summarizers = SUMMARIZ
       doc.runs.push(record)
       save()
     },
+    // Records that took no time (unsupported cells, a cell's runs skipped after a time limit): one
+    // save for them all, not one rewrite of a growing file each.
+    addAll (records) {
+      if (!records.length) return
+      doc.runs.push(...records)
+      save()
+    },
     // Run numbers of a cell already in the document (resume skips them).
     finishedRuns (key, keyOf) {
       return new Set(doc.runs.filter((r) => keyOf(r) === key).map((r) => r.run))

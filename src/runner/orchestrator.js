@@ -61,20 +61,18 @@ export async function runCells ({ cells, store, signal, progress, retryTimeouts 
   const ended = new Set()
   try {
     const planIndex = (cell) => cell.planIndex ?? cells.indexOf(cell)
-    for (const cell of cells) {
-      if (!cell.unsupported) continue
-      ended.add(cell)
-      if (done.get(cell).size) continue
-      store.add({ ...cell.common, planIndex: planIndex(cell), run: 1, ...cell.empty(), ok: false, status: 'unsupported', error: cell.unsupported })
-      progress.skip(cell.label, cell.runs, `unsupported: ${cell.unsupported}`)
-    }
+    const unsupported = cells.filter((cell) => cell.unsupported)
+    for (const cell of unsupported) ended.add(cell)
+    const recorded = unsupported.filter((cell) => !done.get(cell).size)
+    store.addAll(recorded.map((cell) => ({ ...cell.common, planIndex: planIndex(cell), run: 1, ...cell.empty(), ok: false, status: 'unsupported', error: cell.unsupported })))
+    for (const cell of recorded) progress.skip(cell.label, cell.runs, `unsupported: ${cell.unsupported}`)
     for (const { cell, run } of scheduleRuns(cells, order)) {
       if (ended.has(cell) || done.get(cell).has(run)) continue
       const timedOut = retryTimeouts ? null : store.doc.runs.find((r) => cellKey(r) === cell.key && isTimeout(r))
       if (timedOut) {
         const rest = Array.from({ length: cell.runs - run + 1 }, (_, i) => run + i).filter((n) => !done.get(cell).has(n))
         const reason = skipReason(timedOut)
-        for (const n of rest) store.add({ ...cell.common, planIndex: planIndex(cell), run: n, ...cell.empty(), ok: false, status: 'skipped', error: reason, failure: skipFailure(timedOut) })
+        store.addAll(rest.map((n) => ({ ...cell.common, planIndex: planIndex(cell), run: n, ...cell.empty(), ok: false, status: 'skipped', error: reason, failure: skipFailure(timedOut) })))
         progress.skip(cell.label, rest.length, `${rest.length === 1 ? 'run' : 'runs'} ${rest.join(', ')} skipped: ${reason}`)
         ended.add(cell)
         continue

@@ -6,9 +6,11 @@ import { Interrupted, RunFailure } from '../errors.js'
 export function watcher (signal, timeoutMs) {
   let waiter = null
   let failure = null
+  let thrown = null
   let phase = 'starting'
   const check = () => {
     if (!waiter) return
+    if (thrown) return waiter.reject(thrown)
     if (signal?.aborted) return waiter.reject(new Interrupted(signal.reason ?? 'SIGINT'))
     if (failure) return waiter.reject(new RunFailure(failure.message, failure.kind))
     if (waiter.condition()) waiter.resolve()
@@ -24,6 +26,10 @@ export function watcher (signal, timeoutMs) {
     poke: check,
     // reason: the sentence; kind: what kind of failure it was (see RunFailure).
     fail (reason, kind = { kind: 'error' }) { failure ??= { message: reason, kind }; check() },
+    // An error that is not the run's but its caller's (a 'live' listener that threw, from a timer):
+    // the wait rejects with it as it is, so the run is ended and the job rejects with it, as it does
+    // when any other listener throws.
+    throw (err) { thrown ??= err; check() },
     until (condition, name) {
       phase = name
       return new Promise((resolve, reject) => {

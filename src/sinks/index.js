@@ -29,6 +29,7 @@ import { createSyslogReceiver } from './syslog.js'
  * @property {(run: { sent: number }) => Promise<ReceiverCounts>} settle  after every logger closed: wait
  *   until everything arrived or nothing more arrives, then verify and count
  * @property {() => Promise<(string|null)>} [failureCause]  why a failed run failed, when the receiver caused it (the console capture's disk full)
+ * @property {() => void} [release]  the run failed or was stopped: stop slowing down or stalling (--receiver-rate, --receiver-stall), read the rest at once
  * @property {string} doneMeans  what `done` measures up to with this receiver, recorded with the run
  * @property {() => Promise<void>} stop  stop everything it started; called once per run, after a failure too
  */

@@ -46,6 +46,7 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
   const native = slow ? null : nativePipeReader()
   const captureOf = (workerId) => path.join(dir, `stdout-w${workerId}.log`)
   const readers = []
+  const brakes = []
   let pipeBytes = null
   return {
     consumesStdout: true,
@@ -76,6 +77,7 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
       const fd = fs.openSync(captureOf(workerId), 'wx', 0o600)
       const reader = { fd, lastDataNs: null, bytes: 0, lines: 0, error: null, stallEndNs: null }
       const brake = slow ? slowReader(child.stdout, reader, slow) : null
+      if (brake) brakes.push(brake)
       reader.ended = new Promise((resolve) => {
         child.stdout.on('data', (chunk) => {
           reader.lastDataNs = process.hrtime.bigint()
@@ -137,7 +139,11 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
         afterStallMs: lastStallEndNs && lastArrivalNs ? Math.max(0, Number(lastArrivalNs - lastStallEndNs) / 1e6) : null
       }
     },
+    release () {
+      for (const brake of brakes) brake.release()
+    },
     async stop () {
+      for (const brake of brakes) brake.release()
       for (const reader of readers) {
         if (!reader) continue
         if (native) {

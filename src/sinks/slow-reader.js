@@ -1,6 +1,9 @@
 // A receiving end that reads slowly or stalls (--receiver-rate, --receiver-stall), for the console's
 // stream reader (pipe.js) and the embedded sink's TCP connections (embedded/listeners.js).
-//
+
+// The longest timer: node runs a longer one after 1 ms instead (TimeoutOverflowWarning).
+const MAX_TIMER_MS = 2 ** 31 - 1
+
 // slowReader(stream, reader, { rate, stallMs, stallAfterLines }) returns what to call with each
 // chunk once it has been taken in (after reader.bytes and reader.lines are counted). rate: no faster
 // than `rate` bytes a second from the first byte on; a chunk counts as read when the rate would
@@ -8,11 +11,17 @@
 // stallAfterLines lines arrived, nothing is read for stallMs (reader.stallEndNs is when that ends),
 // then reading goes on at the rate or at full speed. Nothing is read meanwhile, so the kernel's
 // buffer fills and the logger meets a full destination, as behind a stalled consumer.
+// Its release() ends the brake (the run failed, timed out or was stopped): the pending pause is
+// cleared and the rest is read at once, so that nothing waits hours for a timer of bytes ÷ rate.
 export function slowReader (stream, reader, { rate = null, stallMs = null, stallAfterLines }) {
   let firstNs = null
   let stalled = !stallMs
   let pausedNs = 0n
-  return () => {
+  let timer = null
+  let resumeNs = 0n
+  let released = false
+  const brake = () => {
+    if (released) return
     const nowNs = process.hrtime.bigint()
     firstNs ??= nowNs
     let waitMs = 0
@@ -31,8 +40,24 @@ export function slowReader (stream, reader, { rate = null, stallMs = null, stall
     }
     if (waitMs <= 0) return
     stream.pause()
-    setTimeout(() => stream.resume(), Math.ceil(waitMs))
+    // A chunk already buffered when the stream paused still comes: the pause lasts until the later
+    // of the two ends (one timer, so that release() clears it).
+    const untilNs = nowNs + BigInt(Math.ceil(waitMs * 1e6))
+    if (timer && untilNs <= resumeNs) return
+    clearTimeout(timer)
+    resumeNs = untilNs
+    timer = setTimeout(() => {
+      timer = null
+      stream.resume()
+    }, Math.min(Math.ceil(waitMs), MAX_TIMER_MS))
   }
+  brake.release = () => {
+    released = true
+    clearTimeout(timer)
+    timer = null
+    stream.resume()
+  }
+  return brake
 }
 
 // The slow reader's settings for one run, or null at full speed: the stall comes after the first

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { leaveSignalsToPrimary } from '../engine/child-side.js'
+import { signalChild, spawnReason } from '../engine/children.js'
 
 // A program that is not Node (rsyslogd) cannot notice that the harness died. It runs under this
 // small Node process instead, which holds an IPC channel to the primary: when the channel closes
@@ -26,7 +27,7 @@ export function spawnSupervised (command, args, { removeOnOrphan = [] } = {}) {
   }
   handle.kill = (signal = 'SIGTERM') => {
     if (supervisor.connected) supervisor.send({ type: 'kill', signal })
-    else supervisor.kill('SIGKILL')
+    else signalChild(supervisor)
   }
   return new Promise((resolve, reject) => {
     supervisor.on('message', (msg) => {
@@ -44,6 +45,9 @@ export function spawnSupervised (command, args, { removeOnOrphan = [] } = {}) {
       reject(new Error(`the supervisor of ${command} exited (${signal ?? `code ${code}`})`))
       ended(code, signal)
     })
+    supervisor.on('error', (err) => {
+      if (supervisor.pid === undefined) reject(new Error(`its supervisor could not be started: ${spawnReason(err)}`))
+    })
     supervisor.send({ type: 'start', command, args, removeOnOrphan })
   })
 }
@@ -52,7 +56,7 @@ function supervise () {
   let child = null
   let paths = []
   const orphaned = () => {
-    child?.kill('SIGKILL')
+    signalChild(child)
     for (const p of paths) fs.rmSync(p, { recursive: true, force: true })
     process.exit(0)
   }
@@ -66,7 +70,7 @@ function supervise () {
       child.once('spawn', () => process.send({ type: 'spawned', pid: child.pid }))
       child.once('exit', (code, signal) => process.send({ type: 'exit', code, signal }, () => process.exit(0)))
     } else if (msg?.type === 'kill') {
-      child?.kill(msg.signal)
+      signalChild(child, msg.signal)
     }
   })
 }

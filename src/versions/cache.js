@@ -8,6 +8,8 @@ import os from 'node:os'
 import path from 'node:path'
 import semver from 'semver'
 import { EXIT, exitCodeFor, Interrupted, STOP_SIGNALS, UsageError } from '../errors.js'
+import { signalChild } from '../engine/children.js'
+import { isAlive, ownerOf } from '../engine/run-dir.js'
 
 // --cache DIR, else $XDG_CACHE_HOME/log-bench, else ~/.cache/log-bench (the XDG base directory rule).
 export function cacheRoot (given = null, env = process.env) {
@@ -114,33 +116,36 @@ function makeDir (dir) {
   }
 }
 
-// One install at a time per cache: a lock file created exclusively, holding the owner's pid. A lock
-// whose owner is gone (killed mid-install) is taken over.
+// One install at a time per cache: a lock file created exclusively, naming its owner as the results
+// lock and run directories do (pid and start time, src/engine/run-dir.js). A lock whose owner is
+// gone (killed mid-install), or whose pid is now another process's (it started later), is taken
+// over at once. A lock of an older log-bench holds the pid alone: its owner is whatever has that pid.
 const LOCK_WAIT_MS = 10 * 60_000
 export async function withLock (root, progress, fn) {
   const lock = path.join(root, '.install.lock')
+  const mine = JSON.stringify(ownerOf(process.pid))
   const deadline = Date.now() + LOCK_WAIT_MS
   let told = false
   for (;;) {
     try {
-      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' })
+      fs.writeFileSync(lock, mine, { flag: 'wx' })
       break
     } catch (err) {
       if (err.code !== 'EEXIST') throw new UsageError(`cannot lock the version cache ${root}: ${err.code ?? err.message}`)
-      const owner = Number(readOr(lock, ''))
-      if (!alive(owner)) {
+      const owner = lockOwner(readOr(lock, ''))
+      if (!owner || !isAlive(owner)) {
         fs.rmSync(lock, { force: true })
         continue
       }
-      if (Date.now() > deadline) throw new UsageError(`the version cache ${root} has been locked by process ${owner} for ${LOCK_WAIT_MS / 60_000} minutes; if no log-bench is installing, remove ${lock}`)
-      if (!told) progress(`waiting for process ${owner}, which is installing into ${root}`)
+      if (Date.now() > deadline) throw new UsageError(`the version cache ${root} has been locked by process ${owner.pid} for ${LOCK_WAIT_MS / 60_000} minutes; if no log-bench is installing, remove ${lock}`)
+      if (!told) progress(`waiting for process ${owner.pid}, which is installing into ${root}`)
       told = true
       await new Promise((resolve) => setTimeout(resolve, 250))
     }
   }
   // Released also when the process exits inside fn (Ctrl-C during an install exits from there).
   const release = () => {
-    if (readOr(lock, '') === String(process.pid)) fs.rmSync(lock, { force: true })
+    if (readOr(lock, '') === mine) fs.rmSync(lock, { force: true })
   }
   process.once('exit', release)
   try {
@@ -159,14 +164,16 @@ function readOr (file, fallback) {
   }
 }
 
-function alive (pid) {
-  if (!Number.isInteger(pid) || pid <= 0) return false
+// The lock's owner, { pid, started }, or null where it names none (empty, unreadable, not a pid).
+function lockOwner (text) {
+  let owner
   try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return err.code === 'EPERM'
+    owner = JSON.parse(text)
+  } catch {
+    return null
   }
+  if (Number.isInteger(owner)) owner = { pid: owner, started: null }
+  return Number.isInteger(owner?.pid) && owner.pid > 0 ? owner : null
 }
 
 // Runs npm with its output captured: { code, stdout, stderr }. Given an AbortSignal, the npm child
@@ -182,7 +189,7 @@ async function runNpm (args, { cwd = process.cwd(), what, cleanup = () => {}, si
   let aborted = false
   let stopping = false
   const stop = (name) => {
-    if (stopping) return child.kill('SIGKILL')
+    if (stopping) return signalChild(child)
     stopping = true
     const end = () => {
       let left = ''
@@ -191,13 +198,13 @@ async function runNpm (args, { cwd = process.cwd(), what, cleanup = () => {}, si
       process.exit(name === 'SIGTERM' ? EXIT.TERMINATED : name === 'SIGINT' ? EXIT.INTERRUPTED : exitCodeFor(name))
     }
     if (child.exitCode !== null || child.signalCode !== null) return end()
-    const force = setTimeout(() => child.kill('SIGKILL'), NPM_STOP_GRACE_MS)
+    const force = setTimeout(() => signalChild(child), NPM_STOP_GRACE_MS)
     child.once('exit', () => { clearTimeout(force); end() })
-    child.kill('SIGTERM')
+    signalChild(child, 'SIGTERM')
   }
   const abort = () => {
     aborted = true
-    child.kill('SIGTERM')
+    signalChild(child, 'SIGTERM')
   }
   if (signal) signal.addEventListener('abort', abort, { once: true })
   else for (const name of STOP_SIGNALS) process.on(name, stop)

@@ -9,7 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { UsageError } from '../errors.js'
-import { forkWorker } from '../engine/children.js'
+import { forkWorker, signalChild, spawnReason } from '../engine/children.js'
 import { cacheRoot, ensureInstalled } from './cache.js'
 import { DEFAULT_RUNTIME, parseRuntimes } from './runtime-names.js'
 
@@ -109,8 +109,13 @@ function probeRuntime (execPath, execArgv) {
     let answer = null
     child.stderr?.on('data', (chunk) => { stderr = (stderr + chunk).slice(-4096) })
     child.on('message', (msg) => { if (msg?.type === 'runtime' && typeof msg.name === 'string') answer = msg })
-    const timer = setTimeout(() => child.kill('SIGKILL'), PROBE_TIMEOUT_MS)
-    child.on('error', (err) => { stderr += `\n${err.message}` })
+    const timer = setTimeout(() => signalChild(child), PROBE_TIMEOUT_MS)
+    child.on('error', (err) => {
+      // A spawn that failed has no 'exit' to wait for.
+      if (child.pid !== undefined) return (stderr += `\n${err.message}`)
+      clearTimeout(timer)
+      resolve({ unsupported: `cannot start a worker under ${execPath}: ${spawnReason(err)}` })
+    })
     child.once('exit', (code, signal) => {
       clearTimeout(timer)
       if (answer) return resolve({ name: answer.name, version: String(answer.version), unsupported: null })

@@ -1,5 +1,5 @@
 import { fork } from 'node:child_process'
-import { answerConfigure } from '../../engine/children.js'
+import { answerConfigure, signalChild, spawnReason } from '../../engine/children.js'
 import { RunFailure } from '../../errors.js'
 import { SINK_PROCESS } from './arrivals.js'
 
@@ -26,6 +26,8 @@ export async function spawnSink (options) {
   let stopping = false
   const exited = new Promise((resolve) => {
     child.once('exit', (code, signal) => resolve(sinkExitReason(child.pid, code, signal, stderrTail, stopping)))
+    // A fork that failed (EMFILE) has no 'exit' to come.
+    child.on('error', (err) => { if (child.pid === undefined) resolve(`the embedded syslog sink could not be started: ${spawnReason(err)}`) })
   })
   const pending = new Map()
   let nextId = 0
@@ -63,7 +65,7 @@ export async function spawnSink (options) {
     // A sink that died but is not reaped yet still looks connected: the send then fails (EPIPE),
     // which without a callback would be an uncaught 'error'. Its exit is awaited either way.
     if (child.connected) child.send({ type: 'stop' }, () => {})
-    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS)
+    const timer = setTimeout(() => signalChild(child), STOP_GRACE_MS)
     await exited
     clearTimeout(timer)
   }

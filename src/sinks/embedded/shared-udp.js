@@ -1,5 +1,5 @@
 import cluster from 'node:cluster'
-import { answerConfigure } from '../../engine/children.js'
+import { answerConfigure, signalChild, spawnReason } from '../../engine/children.js'
 import { receiveConfig } from '../../engine/child-side.js'
 import { dropRate, mergeVerified } from '../verifier.js'
 import { reportArrivals, SINK_PROCESS } from './arrivals.js'
@@ -21,7 +21,7 @@ export async function startSharedUdpSink (config, receivers) {
   const close = async () => {
     await Promise.all(readers.filter((w) => !w.isDead()).map((w) => new Promise((resolve) => {
       w.once('exit', resolve)
-      w.process.kill('SIGKILL')
+      signalChild(w.process)
     })))
     if (tcp) await tcp.close()
   }
@@ -33,6 +33,7 @@ export async function startSharedUdpSink (config, receivers) {
         else if (msg?.type === 'error') reject(new Error(msg.message ?? 'a UDP reader failed to start'))
       })
       w.once('exit', () => reject(new Error('a UDP reader of the sink exited while starting')))
+      w.on('error', (err) => { if (w.process.pid === undefined) reject(new Error(`a UDP reader of the sink could not be started: ${spawnReason(err)}`)) })
     })))
   } catch (err) {
     await close()
