@@ -5,7 +5,7 @@ import { compared } from '../results/run-types/index.js'
 import { reportRunType } from './run-types.js'
 import { environmentDifference } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, compareRuns, minOf, smallestMannWhitneyP } from '../stats.js'
-import { figureColumns, terminalTable, visibleControls } from './table.js'
+import { figureColumns, terminalTable, visibleControls, wrap } from './table.js'
 import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatRunsToDecide, runName, unique } from './labels.js'
 
 // Comparisons of cells, every one made by compareRuns (src/stats.js): a cell against the baseline
@@ -271,7 +271,7 @@ export function worstFirst (rows) {
   return [...rows].sort((a, b) => rank(a) - rank(b) || size(b) - size(a))
 }
 
-export function renderComparison (result, { baseLabel = null, newLabel = null, environmentNote = null } = {}) {
+export function renderComparison (result, { baseLabel = null, newLabel = null, environmentNote = null, width = Infinity } = {}) {
   const out = []
   if (result.mode === 'files') out.push(`base: ${baseLabel}`, `new:  ${newLabel}`)
   else out.push(`baseline: ${result.baseline} (each cell against the ${result.baseline} cell of the same ${result.groupWords ?? RUN_TYPES[0].groupWords})`)
@@ -294,7 +294,7 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
     const coverages = unique(rows.map((r) => coverageTitle(r.coverage)))
     const title = coverages.length === 1 ? `[${coverages[0]} interval]` : '[interval] coverage'
     if (coverages.length > 1) rows.forEach((r, i) => { table[i][3] += ` ${coverageTitle(r.coverage)}` })
-    out.push('', measure.title, terminalTable({ columns: figureColumns(['cell', result.mode === 'files' ? 'base' : result.baseline, result.mode === 'files' ? 'new' : 'cell', `${result.mode === 'files' ? 'new/base' : 'ratio'} ${title}`, 'p', 'verdict']), rows: table }))
+    out.push('', measure.title, terminalTable({ columns: figureColumns(['cell', result.mode === 'files' ? 'base' : result.baseline, result.mode === 'files' ? 'new' : 'cell', `${result.mode === 'files' ? 'new/base' : 'ratio'} ${title}`, 'p', 'verdict']), rows: table }, { width }))
   }
   const rows = result.comparisons
   if (rows.length === 0) out.push('', result.mode === 'files' ? 'no cell has finished runs in both files: nothing to compare' : 'nothing to compare')
@@ -317,7 +317,8 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
   if (result.onlyNew?.length) out.push('', `only in new (not compared): ${result.onlyNew.join(', ')}`)
   if (result.notCompared.length) out.push('', `not compared: ${result.notCompared.join(', ')}`)
   // Names, files and machines come from the results files: their controls are shown, never sent.
-  return visibleControls(out.join('\n')) + '\n'
+  // The tables fit `width` as drawn; every other line is wrapped to it.
+  return out.map((block) => (block.startsWith('|') ? visibleControls(block) : wrap(visibleControls(block), width))).join('\n') + '\n'
 }
 
 // The measures compared with their own threshold, in words for the header: ", instructions per event: ±1%".

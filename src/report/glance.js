@@ -61,7 +61,7 @@ export const glanceSection = {
           em('Lost'), ' counts events that never arrived intact, over all finished runs of the cell; "at the receiver\'s socket" is what the kernel dropped at the receiving UDP socket (', code('receiverSocketDrops'), '; a TCP stream is not dropped there), "before it" the rest (in the library, or a send that failed).',
           ...(workloads.includes('disabled') ? [' For the ', em('disabled'), ' workload nothing may arrive, so nothing is lost there.'] : [])]
       },
-      { columns: textColumns(['Transport', 'Workers', ...(byWorkload ? ['Workload'] : []), 'Fastest to unblock', 'Fastest to done', ...(counted ? ['Fewest instructions per event'] : []), 'Lost events', 'Failed, unsupported or skipped']), rows }
+      { columns: textColumns(['Transport', 'Workers', ...(byWorkload ? ['Workload'] : []), 'Fastest to unblock', 'Fastest to done', ...(counted ? ['Fewest instructions per event'] : []), 'Lost events', 'Failed, unsupported or skipped']), rows, keys: byWorkload ? 3 : 2 }
     ]
     return { blocks, charts: [] }
   }
