@@ -1,8 +1,7 @@
 import { prepareHttp } from '../api/http.js'
 import { HTTP_OPTIONS } from '../api/option-tables.js'
 import { addOptions } from '../api/options.js'
-import { terminalExport } from '../report/terminal.js'
-import { finishNotes, runInTerminal } from './session.js'
+import { printFinished, runInTerminal } from './session.js'
 
 export const command = 'http'
 export const describe = 'The cost of logging under HTTP load: an express server logging through each library, driven by autocannon; req/s and latency against the same app without logging'
@@ -18,8 +17,5 @@ export function builder (yargs) {
 export async function handler (argv) {
   const prepared = await prepareHttp(argv, { defaultOut: true, command: ['log-bench', ...process.argv.slice(2)].join(' ') })
   const doc = await runInTerminal(prepared, { quiet: argv.quiet })
-  if (!doc) return
-  terminalExport.write(doc)
-  for (const note of prepared.externalNotes) process.stdout.write(note)
-  process.stdout.write(`\nresults: ${prepared.out}${finishNotes(doc)}\n`)
+  if (doc) printFinished(doc, prepared, { json: argv.json })
 }

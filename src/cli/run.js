@@ -1,10 +1,7 @@
-import { baselineComparison } from '../api/session.js'
 import { prepareRun } from '../api/run.js'
 import { RUN_OPTIONS } from '../api/option-tables.js'
 import { addOptions, optionNamed } from '../api/options.js'
-import { terminalExport } from '../report/terminal.js'
-import { renderComparison } from '../report/compare.js'
-import { finishNotes, runInTerminal } from './session.js'
+import { printFinished, runInTerminal } from './session.js'
 
 // The default matrix's figures, as the option table gives them.
 const RUNS = optionNamed(RUN_OPTIONS, 'runs').default
@@ -31,10 +28,5 @@ export function builder (yargs) {
 export async function handler (argv) {
   const prepared = await prepareRun(argv, { defaultOut: true, command: ['log-bench', ...process.argv.slice(2)].join(' ') })
   const doc = await runInTerminal(prepared, { quiet: argv.quiet, resumeHint: ' (continue with --resume)' })
-  if (!doc) return
-  terminalExport.write(doc)
-  for (const note of prepared.externalNotes) process.stdout.write(note)
-  const comparison = baselineComparison(doc, prepared)
-  if (comparison) process.stdout.write(`\n${renderComparison(comparison)}`)
-  process.stdout.write(`\nresults: ${prepared.out}${finishNotes(doc)}\n`)
+  if (doc) printFinished(doc, prepared, { json: argv.json })
 }

@@ -104,6 +104,17 @@ export function formatChange (comparison, { interval = false } = {}) {
   return `${formatChangePct(comparison.ratio)}${range}${comparison.p == null ? '' : ` ${comparison.verdict}`}`
 }
 
+// A counted comparison's difference of medians in instructions, in the units a reader weighs: per
+// log call (a `run` event is one call), and for http per request and, where the route logs several
+// times, per log call: "+69,571 instructions per request, +13,914 per log call". No time: a count
+// taken under the simulator says nothing of the machine's instructions per µs (docs/costs.md).
+export function formatCountedDifference (difference, { type = 'run', logsPerRequest = null } = {}) {
+  if (difference == null) return ''
+  const signed = (v) => `${v > 0 ? '+' : v < 0 ? '−' : '±'}${formatCount(Math.abs(v))}`
+  if (type !== 'http') return `${signed(difference)} instructions per log call`
+  return `${signed(difference)} instructions per request${logsPerRequest > 0 ? `, ${signed(difference / logsPerRequest)} per log call` : ''}`
+}
+
 // compareRuns' runsToDecide in words ("about 31", "more than 1,000"): beyond 1,000 runs a side the
 // estimate says only that no practical number of runs would decide.
 export function formatRunsToDecide (n, { short = false } = {}) {

@@ -1,6 +1,7 @@
 import { renderSection, shownSections } from './markdown.js'
 import { terminalBlocks, terminalWidth } from './table.js'
 import { inPlanOrder } from '../results/model.js'
+import { closingAnswer, renderAnswer } from './answer.js'
 
 // The `terminal` export: the results page's sections drawn for a terminal (what `run` and `http`
 // print when they finish, and `report --format terminal`). The same blocks as the page (see
@@ -19,10 +20,12 @@ export function renderTerminal (dataset, { color = false, width } = {}) {
 
 export const terminalExport = {
   name: 'terminal',
-  describe: 'the tables on stdout, without charts (writes no file)',
+  describe: 'the tables on stdout, without charts, then the closing answer (writes no file)',
   targets: () => [],
   write (dataset, { stream = process.stdout } = {}) {
-    stream.write(renderTerminal(dataset, { color: Boolean(stream.isTTY), width: terminalWidth(stream) }))
+    const width = terminalWidth(stream)
+    stream.write(renderTerminal(dataset, { color: Boolean(stream.isTTY), width }))
+    stream.write(`\n${renderAnswer(closingAnswer(dataset), { width })}`)
     return []
   }
 }
