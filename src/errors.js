@@ -32,6 +32,7 @@ export const EXIT = Object.freeze({
 export class Interrupted extends Error {
   constructor (signal) {
     super(`interrupted by ${signal}`)
+    this.name = 'Interrupted'
     this.signal = signal
   }
 }
@@ -44,6 +45,8 @@ export class Interrupted extends Error {
 export class RunFailure extends Error {
   constructor (message, failure = { kind: 'error' }) {
     super(message)
+    // new.target: a ServerFailure or LoadFailure is named so, not RunFailure.
+    this.name = new.target.name
     this.failure = failure
   }
 }
