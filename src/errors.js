@@ -1,10 +1,12 @@
 import os from 'node:os'
 
 // A UsageError is bad input from the user: the CLI prints its message on one line and exits with code 2.
+// hint: where the message alone cannot say what would be right, a second line that says how to find out.
 export class UsageError extends Error {
-  constructor (message) {
+  constructor (message, { hint = null } = {}) {
     super(message)
     this.name = 'UsageError'
+    this.hint = hint
   }
 }
 

@@ -1,6 +1,6 @@
 import { renderSection, shownSections } from './markdown.js'
 import { terminalBlocks, terminalWidth } from './table.js'
-import { inPlanOrder } from '../results/model.js'
+import { inPlanOrder, workersLabel } from '../results/model.js'
 import { closingAnswer, renderAnswer } from './answer.js'
 
 // The `terminal` export: the results page's sections drawn for a terminal (what `run` and `http`
@@ -13,7 +13,7 @@ export function renderTerminal (dataset, { color = false, width } = {}) {
   const blocks = shownSections(data).flatMap((section) => renderSection(section, data, ctx).blocks)
   const failed = data.runs.filter((r) => r.status === 'failed')
   if (failed.length) {
-    blocks.push({ heading: 'Failed runs', level: 3 }, { text: failed.map((r) => `- ${r.lib} ${r.transport} ${r.cpus} cpu run ${r.run} failed: ${r.error}`).join('\n') })
+    blocks.push({ heading: 'Failed runs', level: 3 }, { text: failed.map((r) => `- ${r.lib} ${r.transport} ${workersLabel(r.cpus)} run ${r.run} failed: ${r.error}`).join('\n') })
   }
   return `\n${terminalBlocks(blocks, { color, width })}\n`
 }
