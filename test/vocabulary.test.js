@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict'
+import path from 'node:path'
 import { test } from 'node:test'
 import { compareWithBaseline } from '../src/report/compare.js'
 import { comparisonMarkdown } from '../src/report/compare-markdown.js'
@@ -7,7 +8,7 @@ import { coverageNote, coverageTitle } from '../src/report/labels.js'
 import { renderTerminal } from '../src/report/terminal.js'
 import { loadResults } from '../src/results/read.js'
 import { summarize } from '../src/results/model.js'
-import { syntheticRun } from './helpers.js'
+import { runCli, syntheticRun, tmpDir } from './helpers.js'
 
 const around = (centre, spread = 0.001) => [0.3, -0.8, 0.1, 0.9, -0.4].map((u) => centre * (1 + spread * u))
 // Counted runs have no times (src/bench/counted.js).
@@ -47,4 +48,13 @@ test('http counted table: the difference against none per request and per log ca
   const none = cell.find((s) => s.lib === 'none').instructionsPerRequest.median
   const difference = cell.find((s) => s.lib === 'pino').instructionsPerRequest.median - none
   assert.deepEqual(pino[3].lines[1], `+${Math.round(difference).toLocaleString('en-US')} instructions per request, +${Math.round(difference / 5).toLocaleString('en-US')} per log call`)
+})
+
+test('progress is numbered over the runs that run: an unsupported cell is said without a number', async () => {
+  const dir = tmpDir()
+  const result = await runCli(['run', '--lib', 'log4js,raw', '--transport', 'tcp', '--events', '200', '--runs', '2', '--out', path.join(dir, 'r.json')])
+  assert.equal(result.code, 0, result.stderr)
+  assert.match(result.stderr, /^log4js tcp 1 cpu: unsupported: /m)
+  const counters = [...result.stderr.matchAll(/^\[\s*(\d+)\/(\d+)\] raw tcp/gm)].map((m) => `${m[1]}/${m[2]}`)
+  assert.deepEqual(counters, ['1/2', '2/2'])
 })
