@@ -164,8 +164,10 @@ export function compare (results: Results, options: CompareOptions & { baseline:
 export function compare (base: Results, next: Results, options?: CompareOptions): Promise<Comparison>
 export function report (results: Results | Results[], options?: ReportOptions): Promise<{ files: string[], terminal: string | null }>
 
-/** Bad input: the message is the command line's one line. */
-export class UsageError extends Error {}
+/** Bad input: the message is the command line's one line; `hint`, where set, its second (how to find out what would be right). */
+export class UsageError extends Error {
+  hint: string | null
+}
 /** The signal stopped the session; `document` holds the runs so far (the current one as interrupted). */
 export class Interrupted extends Error {
   signal: string
