@@ -91,11 +91,13 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
   return { alpha, noise, groups }
 }
 
-// A ratio as how many times slower or faster, with its interval turned the same way.
+// A ratio as how many times slower or faster, with its interval turned the same way: the way the
+// verdict says, else (same, unclear) the way the medians lean.
 function turned (row, better) {
   if (row.ratio == null) return { times: null, low: null, high: null, direction: null }
   const cost = better === 'higher' ? [1 / row.ratio, 1 / row.ciHigh, 1 / row.ciLow] : [row.ratio, row.ciLow, row.ciHigh]
-  if (row.verdict === 'faster') return { times: 1 / cost[0], low: 1 / cost[2], high: 1 / cost[1], direction: 'faster' }
+  const faster = row.verdict === 'faster' || (row.verdict !== 'slower' && cost[0] < 1)
+  if (faster) return { times: 1 / cost[0], low: 1 / cost[2], high: 1 / cost[1], direction: 'faster' }
   return { times: cost[0], low: cost[1], high: cost[2], direction: 'slower' }
 }
 
@@ -103,10 +105,12 @@ function turned (row, better) {
 const digits = (row) => (row.high - row.low < 0.1 ? 3 : 2)
 const figure = (v, row) => v.toFixed(v < 10 ? digits(row) : 1)
 
+// The verdict in words; where the runs cannot tell, the way the medians lean with a question mark.
 function verdictWords (row, reference) {
-  if (row.p == null) return `against ${reference}: one run a side, no verdict`
+  const lean = `${row.direction ?? 'different'} than ${reference}?`
+  if (row.p == null) return `${lean} one run a side: no verdict`
   if (row.verdict === 'same') return `same as ${reference}`
-  if (row.verdict === 'unclear') return `unclear against ${reference}${row.runsToDecide == null ? '' : ` (${formatRunsToDecide(row.runsToDecide, { short: true })} runs a side would decide)`}`
+  if (row.verdict === 'unclear') return `${lean} unclear${row.runsToDecide == null ? '' : ` (${formatRunsToDecide(row.runsToDecide, { short: true })} runs a side would decide)`}`
   return `${row.verdict} than ${reference}`
 }
 
