@@ -1,10 +1,12 @@
 import os from 'node:os'
 
 // A UsageError is bad input from the user: the CLI prints its message on one line and exits with code 2.
+// hint: where the message alone cannot say what would be right, a second line that says how to find out.
 export class UsageError extends Error {
-  constructor (message) {
+  constructor (message, { hint = null } = {}) {
     super(message)
     this.name = 'UsageError'
+    this.hint = hint
   }
 }
 
@@ -32,6 +34,7 @@ export const EXIT = Object.freeze({
 export class Interrupted extends Error {
   constructor (signal) {
     super(`interrupted by ${signal}`)
+    this.name = 'Interrupted'
     this.signal = signal
   }
 }
@@ -44,6 +47,8 @@ export class Interrupted extends Error {
 export class RunFailure extends Error {
   constructor (message, failure = { kind: 'error' }) {
     super(message)
+    // new.target: a ServerFailure or LoadFailure is named so, not RunFailure.
+    this.name = new.target.name
     this.failure = failure
   }
 }

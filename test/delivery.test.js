@@ -22,7 +22,7 @@ test('an adapter writing to stderr: failed runs that say nothing arrived and whe
   assert.match(runs.find((r) => r.transport === 'console').error, /^nothing arrived on the workers' stdout: does the adapter write to stdout\? \(stderr is not read\) \(0 of 200 events\)$/)
   assert.match(runs.find((r) => r.transport === 'file').error, /^nothing arrived in the file the adapter was given \(.*\/w0\.log\): does the adapter write to the `file` it is given\? \(0 of 200 events\)$/)
   assert.ok(doc.summary.filter((s) => s.lib === 'stderr').every((s) => s.status === 'failed' && s.okRuns === 0))
-  assert.match(result.stdout, /stderr console 1 cpu run 1 failed: nothing arrived on the workers' stdout/)
+  assert.match(result.stdout, /stderr console 1 worker run 1 failed: nothing arrived on the workers' stdout/)
   // Never named fastest.
   const report = await runCli(['report', out, '--out', path.join(dir, 'page.md'), '--images', path.join(dir, 'images')])
   assert.equal(report.code, 0, report.stderr)

@@ -72,12 +72,19 @@ test('compare of two files with no cell in common is an error that says why, in 
     const result = await runCli(['compare', v9, v10, ...extra])
     assert.equal(result.code, 2, `${extra}: ${result.stderr}`)
     assert.equal(result.stdout, '')
-    assert.match(result.stderr, /^log-bench: no cell is in both .*pino9\.json and .*pino10\.json: their cells differ in the library's version \(pino 9\.14\.0 in .*; pino 10\.4\.0 in .*\)\. To compare two versions, measure them in one run, interleaved \(log-bench run --lib pino@9,pino@10, then compare that file --baseline pino@9\), or pair these two files' cells across versions with --ignore-version/)
+    // Two lines: the gist, then what to do.
+    assert.match(result.stderr, /^log-bench: no cell is in both .*pino9\.json and .*pino10\.json: their cells differ in the library's version \(pino 9\.14\.0 in .*; pino 10\.4\.0 in .*\)\nlog-bench: to compare two versions, measure them in one run, interleaved \(log-bench run --lib pino@9,pino@10, then compare that file --baseline pino@9\), or pair these two files' cells across versions with --ignore-version .*\n$/)
   }
   const consoleOnly = resultsFile(dir, 'console.json', [{ lib: 'pino', libVersion: '9.14.0', transport: 'console', times: around(600) }])
   const other = await runCli(['compare', v9, consoleOnly])
   assert.equal(other.code, 2)
-  assert.match(other.stderr, /no cell is in both .* \(they differ in transport file vs console; sink file vs pipe\): .*pino9\.json has file \(file\) pino 1 worker; .*console\.json has console \(pipe\) pino 1 worker\./)
+  assert.match(other.stderr, /^log-bench: no cell is in both .* \(they differ in transport file vs console; sink file vs pipe\): .*pino9\.json has file \(file\) pino 1 worker; .*console\.json has console \(pipe\) pino 1 worker\nlog-bench: compare pairs cells with the same library, .*; each file's cells: log-bench report .*pino9\.json --format terminal .*\n$/)
+  // Many cells and dimensions that differ: still two lines, a few cells named and how many more.
+  const many = resultsFile(dir, 'many.json', ['a', 'b', 'c', 'd', 'e'].map((lib) => ({ lib, transport: 'console', times: around(600) })))
+  const long = await runCli(['compare', v9, many])
+  assert.equal(long.code, 2)
+  assert.equal(long.stderr.split('\n').length, 3, long.stderr)
+  assert.match(long.stderr, /has console \(pipe\) a 1 worker and 4 more\n/)
   const failed = resultsFile(dir, 'failed.json', [{ lib: 'pino', libVersion: '9.14.0', times: [null, null] }])
   const none = await runCli(['compare', v9, failed])
   assert.equal(none.code, 2)

@@ -160,7 +160,7 @@ test('log-bench report writes the page, every linked chart as a non-blank PNG, a
 const BAD_INPUTS = [
   ['not-json.json', /not-json\.json: not valid JSON \(it ends too early\)/],
   ['schema-2.json', /schema-2\.json: results schema version 2; this log-bench reads version 1/],
-  ['missing-field.json', /missing-field\.json: runs\[1\] \(pino file 1 cpus run 2\) is missing field "doneMs"/],
+  ['missing-field.json', /missing-field\.json: runs\[1\] \(pino file 1 worker run 2\) is missing field "doneMs"/],
   ['no-such-file.json', /no-such-file\.json: cannot read it \(no such file\)/]
 ]
 

@@ -114,13 +114,13 @@ test('an http record read from a file is checked by its type: one line, exit 2',
   delete doc.runs[2].mode
   const file = path.join(dir, 'h.json')
   fs.writeFileSync(file, JSON.stringify(doc))
-  assert.throws(() => loadResults([file]), { name: 'UsageError', message: /h\.json: runs\[2\] \(winston console 1 cpus run 1\) is missing field "mode"$/ })
+  assert.throws(() => loadResults([file]), { name: 'UsageError', message: /h\.json: runs\[2\] \(winston console 1 worker run 1\) is missing field "mode"$/ })
   const broken = JSON.parse(fs.readFileSync(HTTP, 'utf8'))
   broken.runs[0].latencyMs = null
   fs.writeFileSync(file, JSON.stringify(broken))
   const { code, stderr } = await runCli(['compare', file, '--baseline', 'none'])
   assert.equal(code, 2)
-  assert.equal(stderr, `log-bench: ${file}: runs[0] (none console 1 cpus run 1) is marked ok but has no reqPerSec/latencyMs figures\n`)
+  assert.equal(stderr, `log-bench: ${file}: runs[0] (none console 1 worker run 1) is marked ok but has no reqPerSec/latencyMs figures\n`)
 })
 
 test('the schema says every transport and every receiving end a record can name', () => {

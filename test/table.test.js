@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { code, csvTable, em, left, markdownBlocks, markdownTable, right, strong, terminalBlocks, terminalTable } from '../src/report/table.js'
+import { code, csvTable, em, figureColumns, left, markdownBlocks, markdownTable, right, strong, terminalBlocks, terminalTable, terminalWidth } from '../src/report/table.js'
 import { renderTerminal } from '../src/report/terminal.js'
 import { loadResults } from '../src/results/read.js'
 import { readPages } from '../src/report/pages.js'
@@ -67,6 +67,33 @@ describe('the table model and its renderers', () => {
       for (const line of lines) assert.ok(line.replace(/\x1b\[\d+m/g, '').length <= 100, line)
       assert.equal(text.replace(/\x1b\[\d+m/g, '').replace(/\n/g, ' '), `Control. ${words.join(' ')}`)
     }
+  })
+
+  it('a table wider than the terminal: split into tables that repeat the row names, then wrapped; nothing lost', () => {
+    const titles = ['Library', ...Array.from({ length: 12 }, (_, i) => `measure ${i + 1}`)]
+    const rows = [['pino', ...titles.slice(1).map((_, i) => `${(i + 1) * 1111} ms`)], ['winston', ...titles.slice(1).map(() => '—')]]
+    const text = terminalTable({ columns: figureColumns(titles), rows }, { width: 60 })
+    const lines = text.split('\n')
+    for (const line of lines) assert.ok(line.length <= 60, line)
+    const parts = text.split('\n\n')
+    assert.ok(parts.length > 1, text)
+    for (const part of parts) assert.match(part, /^\| Library \|/, 'each part names its rows')
+    for (const cell of [...titles, ...rows[0]]) assert.ok(text.includes(cell), `${cell} is shown`)
+    // One column wider than the width on its own: its cells are wrapped between words.
+    const long = 'log4js has no syslog appender of its own, and the one that installs beside it sends over UDP only'
+    const wrapped = terminalTable({ columns: [left('Transport'), left('Why')], rows: [['tcp', long]], notes: [long] }, { width: 50 })
+    for (const line of wrapped.split('\n')) assert.ok(line.length <= 50, line)
+    assert.equal(wrapped.split('\n').filter((l) => l.startsWith('| ')).slice(1).map((l) => l.split('|')[2].trim()).join(' '), long)
+    // A table that fits is drawn as before.
+    assert.equal(terminalTable(TABLE, { width: 60 }), terminalTable(TABLE))
+  })
+
+  it('the width: $COLUMNS, else the terminal\'s, else 100 for a pipe; never below 40', () => {
+    assert.equal(terminalWidth({ isTTY: true, columns: 132 }, { COLUMNS: '80' }), 80)
+    assert.equal(terminalWidth({ isTTY: true, columns: 132 }, {}), 132)
+    assert.equal(terminalWidth({ isTTY: false }, {}), 100)
+    assert.equal(terminalWidth({ isTTY: false }, { COLUMNS: '10' }), 40)
+    assert.equal(terminalWidth({ isTTY: false }, { COLUMNS: 'wide' }), 100)
   })
 })
 

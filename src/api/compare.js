@@ -28,7 +28,10 @@ export function compareFrom (argv) {
   const base = load(argv.base, 1)
   const next = load(argv.new, 2)
   const result = compareDatasets(base, next, { ...options, baseLabel: sourceName(argv.base, 1), ignoreVersion })
-  if (result.comparisons.length === 0) throw new UsageError(whyNothingCompared(result, base, next, { baseFile: sourceName(argv.base, 1), newFile: sourceName(argv.new, 2) }))
+  if (result.comparisons.length === 0) {
+    const { message, hint } = whyNothingCompared(result, base, next, { baseFile: sourceName(argv.base, 1), newFile: sourceName(argv.new, 2) })
+    throw new UsageError(message, { hint })
+  }
   return { result, labels: { baseLabel: describeSource(sourceName(argv.base, 1), base), newLabel: describeSource(sourceName(argv.new, 2), next), environmentNote: environmentNoteFor(base, next) } }
 }
 

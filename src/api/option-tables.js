@@ -74,6 +74,7 @@ const CACHE = { name: 'cache', parse: cacheDirectory, defaultText: '$XDG_CACHE_H
 // Checked as names here; installed (and probed) once the other options are known to be right.
 const runtimeList = (value) => parseRuntimes(list(value, 'runtime')).map((r) => r.spec)
 const QUIET = { name: 'quiet', type: 'boolean', cliOnly: true, describe: 'no progress on stderr' }
+const JSON_ANSWER = { name: 'json', type: 'boolean', cliOnly: true, describe: 'print only the closing answer on stdout, as JSON ({ results, alpha, noise, groups: [{ group, measure, reference, rows }] }, each row as compare --json gives it, with how many times slower or faster), instead of the tables' }
 const FORCE = (where) => ({ name: 'force', type: 'boolean', describe: `replace an existing results file at ${where}; without it an existing file is refused` })
 
 export const RUN_OPTIONS = [
@@ -107,6 +108,7 @@ export const RUN_OPTIONS = [
   { ...ALPHA, describe: 'with --baseline: ' + ALPHA.describe },
   { ...NOISE, describe: 'with --baseline: ' + NOISE.describe },
   QUIET,
+  JSON_ANSWER,
   { name: 'retry-timeouts', type: 'boolean', describe: 'run the rest of a cell after one of its runs hit --timeout (by default they are recorded as skipped, with the reason)' },
   { name: 'yes', type: 'boolean', describe: 'start a plan past the size log-bench asks about first (more than 100,000 runs, or at least 24 hours by a rough estimate); without it such a plan is refused with its size' }
 ]
@@ -135,7 +137,8 @@ export const HTTP_OPTIONS = [
   { name: 'out', defaultText: 'results/http-<timestamp>.json', describe: 'results JSON file; missing directories are created' },
   FORCE('--out'),
   ...ORDER_OPTIONS,
-  QUIET
+  QUIET,
+  JSON_ANSWER
 ]
 
 export const REPORT_OPTIONS = [

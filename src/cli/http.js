@@ -14,11 +14,8 @@ export function builder (yargs) {
 
 // The command's work is imported when it runs, so that --help and --version start at once.
 export async function handler (argv) {
-  const [{ prepareHttp }, { runInTerminal, finishNotes }, { terminalExport }] = await Promise.all([import('../api/http.js'), import('./session.js'), import('../report/terminal.js')])
+  const [{ prepareHttp }, { runInTerminal, printFinished }] = await Promise.all([import('../api/http.js'), import('./session.js')])
   const prepared = await prepareHttp(argv, { defaultOut: true, command: ['log-bench', ...process.argv.slice(2)].join(' ') })
   const doc = await runInTerminal(prepared, { quiet: argv.quiet })
-  if (!doc) return
-  terminalExport.write(doc)
-  for (const note of prepared.externalNotes) process.stdout.write(note)
-  process.stdout.write(`\nresults: ${prepared.out}${finishNotes(doc)}\n`)
+  if (doc) printFinished(doc, prepared, { json: argv.json })
 }

@@ -29,11 +29,12 @@ process.on('warning', (warning) => {
   if (!String(warning?.message).startsWith('To load an ES module')) for (const print of printWarning) print(warning)
 })
 
-// Bad input: one line on stderr, exit 2. Anything else unexpected is a harness bug: exit 1.
+// Bad input: one line on stderr (and its hint, if any, on a second), exit 2. Anything else
+// unexpected is a harness bug: exit 1.
 function fail (err) {
   if (err instanceof UsageError) {
-    // One line, whatever a name in it holds: its controls and newlines are shown, never sent.
-    process.stderr.write(`log-bench: ${visibleControls(err.message).replace(/\n/g, '\\n')}\n`)
+    // One line each, whatever a name in them holds: their controls and newlines are shown, never sent.
+    for (const line of [err.message, err.hint].filter((text) => text != null)) process.stderr.write(`log-bench: ${visibleControls(line).replace(/\n/g, '\\n')}\n`)
     process.exit(EXIT.USAGE)
   }
   process.stderr.write(`log-bench: internal error: ${err?.stack ?? err}\n`)

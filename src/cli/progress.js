@@ -80,9 +80,11 @@ export function createProgress ({ stream = process.stderr, quiet = false, logEve
       }
       if (!quiet) print(`${counter()} ${label} run ${run}: ${detail}`)
     },
-    skip (label, runs, reason) {
-      finished += runs
-      if (!quiet) print(`${counter()} ${label}: ${reason}`)
+    // planned: false for runs that were never among those to do (an unsupported cell's): said
+    // without a number, so the count runs over the runs that run.
+    skip (label, runs, reason, { planned = true } = {}) {
+      if (planned) finished += runs
+      if (!quiet) print(`${planned ? `${counter()} ` : ''}${label}: ${reason}`)
     },
     note (text) {
       if (!quiet) print(text)

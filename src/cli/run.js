@@ -25,15 +25,8 @@ export function builder (yargs) {
 
 // The command's work is imported when it runs, so that --help and --version start at once.
 export async function handler (argv) {
-  const [{ prepareRun }, { baselineComparison }, { runInTerminal, finishNotes }, { terminalExport }, { renderComparison }] = await Promise.all([
-    import('../api/run.js'), import('../api/session.js'), import('./session.js'), import('../report/terminal.js'), import('../report/compare.js')
-  ])
+  const [{ prepareRun }, { runInTerminal, printFinished }] = await Promise.all([import('../api/run.js'), import('./session.js')])
   const prepared = await prepareRun(argv, { defaultOut: true, command: ['log-bench', ...process.argv.slice(2)].join(' ') })
   const doc = await runInTerminal(prepared, { quiet: argv.quiet, resumeHint: ' (continue with --resume)' })
-  if (!doc) return
-  terminalExport.write(doc)
-  for (const note of prepared.externalNotes) process.stdout.write(note)
-  const comparison = baselineComparison(doc, prepared)
-  if (comparison) process.stdout.write(`\n${renderComparison(comparison)}`)
-  process.stdout.write(`\nresults: ${prepared.out}${finishNotes(doc)}\n`)
+  if (doc) printFinished(doc, prepared, { json: argv.json })
 }

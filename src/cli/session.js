@@ -1,5 +1,9 @@
 import { exitCodeFor, Interrupted, STOP_SIGNALS } from '../errors.js'
-import { runPrepared } from '../api/session.js'
+import { baselineComparison, runPrepared } from '../api/session.js'
+import { answerJson, closingAnswer, renderAnswer } from '../report/answer.js'
+import { renderComparison } from '../report/compare.js'
+import { terminalWidth } from '../report/table.js'
+import { renderTerminal } from '../report/terminal.js'
 import { createProgress } from './progress.js'
 
 // The terminal's side of a session (run, http): progress on stderr; Ctrl-C, SIGTERM, a hang-up
@@ -29,6 +33,24 @@ export async function runInTerminal (prepared, { quiet = false, resumeHint = '' 
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal)
   }
+}
+
+// What run and http print on stdout when they finish: the tables (the terminal export), --baseline's
+// comparison, the closing answer and the results file; with --json, the closing answer as JSON alone.
+// Nothing is wider than the terminal (terminalWidth).
+export function printFinished (doc, prepared, { json = false, stream = process.stdout } = {}) {
+  const answer = closingAnswer(doc, prepared.comparison ?? {})
+  if (json) {
+    stream.write(answerJson(answer, { file: prepared.out }))
+    return
+  }
+  const width = terminalWidth(stream)
+  stream.write(renderTerminal(doc, { color: Boolean(stream.isTTY), width }))
+  for (const note of prepared.externalNotes) stream.write(note)
+  const comparison = baselineComparison(doc, prepared)
+  if (comparison) stream.write(`\n${renderComparison(comparison, { width })}`)
+  stream.write(`\n${renderAnswer(answer, { width, file: prepared.out })}`)
+  stream.write(`\nresults: ${prepared.out}${finishNotes(doc)}\n`)
 }
 
 // Failed and skipped runs, said after the results file's name.

@@ -1,6 +1,6 @@
-import { CONFIDENCE } from '../stats.js'
 import { FILES_METHOD, MEASURES, methodNote, pairingText, worstFirst } from './compare.js'
 import { codeSpan, escapeCell } from './table.js'
+import { coverageRange, coverageTitle, formatCountedDifference } from './labels.js'
 
 // compare --markdown: the comparison as a pull-request comment, short enough to read in one screen:
 // a line of counts, then one table of every verdict, worst first (slower before unclear before
@@ -19,16 +19,20 @@ export function comparisonMarkdown (result, { baseLabel = null, newLabel = null,
   const out = [
     '### log-bench comparison',
     '',
-    `${against}: ${tally || 'nothing compared'} (${rows.length} comparison${rows.length === 1 ? '' : 's'}; p < ${result.alpha}, noise ±${+(result.noise * 100).toFixed(2)}%)`
+    `${against}: ${tally || 'nothing compared'} (${rows.length} comparison${rows.length === 1 ? '' : 's'}; p < ${result.alpha}, noise ${thresholds(result)})`
   ]
   const notes = [environmentNote, result.ignoreVersion ? 'cells paired across library versions: two sessions, not interleaved' : null].filter(Boolean)
   for (const note of notes) out.push('', `> ${escapeCell(note)}`)
   if (rows.length) {
+    // Titled by the coverage the intervals reach (one formatter: coverageTitle); a row whose coverage
+    // differs from the others says its own.
+    const shown = rows.slice(0, MAX_ROWS)
     const inRounds = rows.some((r) => r.pairs != null)
-    out.push('', `| cell | measure | ${result.mode === 'files' ? 'base' : 'baseline'} | ${result.mode === 'files' ? 'new' : 'cell'} | ratio [${CONFIDENCE * 100}% CI] | p |${inRounds ? ' pairs |' : ''} verdict |`, `|---|---|---:|---:|---:|---:|${inRounds ? '---|' : ''}---|`)
-    for (const r of rows.slice(0, MAX_ROWS)) {
+    const coverages = [...new Set(shown.map((r) => coverageTitle(r.coverage)))]
+    out.push('', `| cell | measure | ${result.mode === 'files' ? 'base' : 'baseline'} | ${result.mode === 'files' ? 'new' : 'cell'} | ratio [${coverageRange(shown.map((r) => r.coverage))} interval] | p |${inRounds ? ' pairs |' : ''} verdict |`, `|---|---|---:|---:|---:|---:|${inRounds ? '---|' : ''}---|`)
+    for (const r of shown) {
       const measure = MEASURES[r.type].find((m) => m.measure === r.measure)
-      out.push(`| ${name(r.cell)} | ${escapeCell(measure.title)} | ${measure.format(r.baselineMedian)} | ${measure.format(r.median)} | ${interval(r, measure)} | ${r.p == null ? 'n/a' : r.p < 0.001 ? '<0.001' : r.p.toFixed(3)} |${inRounds ? ` ${pairingText(r)} |` : ''} ${r.verdict === 'slower' ? '**slower**' : r.verdict} |`)
+      out.push(`| ${name(r.cell)} | ${escapeCell(measure.title)} | ${measure.format(r.baselineMedian)} | ${measure.format(r.median)} | ${interval(r, measure, coverages.length > 1)}${counted(r)} | ${r.p == null ? 'n/a' : r.p < 0.001 ? '<0.001' : r.p.toFixed(3)} |${inRounds ? ` ${pairingText(r)} |` : ''} ${r.verdict === 'slower' ? '**slower**' : r.verdict} |`)
     }
     if (rows.length > MAX_ROWS) {
       const left = rows.slice(MAX_ROWS)
@@ -40,8 +44,21 @@ export function comparisonMarkdown (result, { baseLabel = null, newLabel = null,
   return out.join('\n') + '\n'
 }
 
-function interval (r, measure) {
-  const short = r.coverage != null && r.coverage < CONFIDENCE - 1e-9 ? ` (${(r.coverage * 100).toFixed(0)}%)` : ''
+// The thresholds the verdicts applied: --noise, and a measure's own where it has one (counted
+// instructions: ±1% per event, ±3% per request).
+function thresholds (result) {
+  const applied = [...new Set(result.comparisons.length ? result.comparisons.map((r) => r.noise ?? result.noise) : [result.noise])].sort((a, b) => a - b)
+  return applied.map((n) => `±${+(n * 100).toFixed(2)}%`).join(' or ')
+}
+
+// A counted row's difference of medians in instructions per log call (and per request).
+function counted (r) {
+  if (!['instructionsPerEvent', 'instructionsPerRequest'].includes(r.measure) || r.difference == null) return ''
+  return `<br>${formatCountedDifference(r.difference, { type: r.type, logsPerRequest: r.mode === 'middleware' ? null : r.logsPerRequest })}`
+}
+
+function interval (r, measure, ownCoverage) {
+  const short = ownCoverage ? ` (${coverageTitle(r.coverage)})` : ''
   if (r.ratio != null) return `${r.ratio.toFixed(3)} [${r.ciLow.toFixed(3)}, ${r.ciHigh.toFixed(3)}]${short}`
   const signed = (v) => `${v >= 0 ? '+' : ''}${measure.points ? `${(v * 100).toFixed(2)} pp` : measure.format(v)}`
   return `${signed(r.difference)} [${signed(r.diffLow)}, ${signed(r.diffHigh)}]${short}`

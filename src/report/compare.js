@@ -6,7 +6,7 @@ import { compareCellRuns, roundsOf } from '../results/rounds.js'
 import { reportRunType } from './run-types.js'
 import { environmentDifference } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, minOf, pairedMinRounds, smallestP } from '../stats.js'
-import { figureColumns, terminalTable, visibleControls } from './table.js'
+import { figureColumns, terminalTable, visibleControls, wrap } from './table.js'
 import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatRunsToDecide, runName, unique } from './labels.js'
 
 // Comparisons of cells, every one made by compareRuns (src/stats.js): a cell against the baseline
@@ -212,31 +212,40 @@ export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA, noise = DE
   return result
 }
 
-// Why two files gave nothing to compare, in one sentence that says what to do: the cells they share
-// have no finished runs, or no cell is in both and what differs (the library's version, most
-// often: two runs of one library at two versions), or the names of the cells on each side.
+// Why two files gave nothing to compare, in two lines: { message } the gist (the cells they share
+// have no finished runs, or no cell is in both and what differs: the library's version, most often),
+// and { hint } what to do or how to see each file's cells.
 export function whyNothingCompared (result, base, next, files = {}) {
-  return oneLine(nothingComparedReason(result, base, next, files))
+  const { message, hint } = nothingComparedReason(result, base, next, files)
+  return { message: oneLine(message), hint: oneLine(hint) }
 }
 
+// The first few of a list, and how many more.
+const few = (list, n = 2, separator = ', ') => (list.length > n ? `${list.slice(0, n).join(separator)} and ${list.length - n} more` : list.join(separator) || 'none')
+
 function nothingComparedReason (result, base, next, { baseFile = 'base', newFile = 'new' }) {
-  if (result.notCompared.length) return `nothing to compare between ${baseFile} and ${newFile}: ${result.notCompared.join('; ')}`
+  const seeCells = `each file's cells: log-bench report ${baseFile} --format terminal (and ${newFile}); its closing answer lists them by group`
+  if (result.notCompared.length) return { message: `nothing to compare between ${baseFile} and ${newFile}: ${few(result.notCompared)}`, hint: seeCells }
   const versions = (dataset) => unique([...cellsOf(dataset.runs).values()].map((c) => `${libraryLabel(c.first)} ${c.first.libVersion ?? '(no version)'}`))
   if (!result.ignoreVersion) {
     const baseKeys = new Set([...cellsOf(base.runs, withoutVersion).keys()])
     if ([...cellsOf(next.runs, withoutVersion).keys()].some((key) => baseKeys.has(key))) {
-      return `no cell is in both ${baseFile} and ${newFile}: their cells differ in the library's version (${versions(base).join(', ')} in ${baseFile}; ${versions(next).join(', ')} in ${newFile}). ` +
-        'To compare two versions, measure them in one run, interleaved (log-bench run --lib pino@9,pino@10, then compare that file --baseline pino@9), ' +
-        'or pair these two files\' cells across versions with --ignore-version (two sessions, not interleaved: the drift between them is part of each ratio)'
+      return {
+        message: `no cell is in both ${baseFile} and ${newFile}: their cells differ in the library's version (${few(versions(base), 3)} in ${baseFile}; ${few(versions(next), 3)} in ${newFile})`,
+        hint: 'to compare two versions, measure them in one run, interleaved (log-bench run --lib pino@9,pino@10, then compare that file --baseline pino@9), ' +
+          'or pair these two files\' cells across versions with --ignore-version (two sessions, not interleaved: the drift between them is part of each ratio)'
+      }
     }
   }
   const differing = CELL_FIELDS.filter((field) => field !== 'libVersion').map((field) => {
     const of = (dataset) => unique(dataset.runs.map((r) => String(dimensionValue(r, field) ?? '-')))
     const [a, b] = [of(base), of(next)]
-    return a.join() === b.join() ? null : `${field} ${a.join('/')} vs ${b.join('/')}`
+    return a.join() === b.join() ? null : `${field} ${few(a, 3, '/')} vs ${few(b, 3, '/')}`
   }).filter(Boolean)
-  const cells = (list) => (list.length > 4 ? `${list.slice(0, 4).join(', ')} and ${list.length - 4} more` : list.join(', ') || 'none')
-  return `no cell is in both ${baseFile} and ${newFile}${differing.length ? ` (they differ in ${differing.join('; ')})` : ''}: ${baseFile} has ${cells(result.onlyBase)}; ${newFile} has ${cells(result.onlyNew)}. compare pairs cells with the same library, version, transport, workers, workload, size, receiving end and events`
+  return {
+    message: `no cell is in both ${baseFile} and ${newFile}${differing.length ? ` (they differ in ${differing.slice(0, 2).join('; ')}${differing.length > 2 ? `; ${differing.length - 2} more dimensions` : ''})` : ''}: ${baseFile} has ${few(result.onlyBase, 1)}; ${newFile} has ${few(result.onlyNew, 1)}`,
+    hint: `compare pairs cells with the same library, version, transport, workers, workload, size, receiving end and events; ${seeCells}`
+  }
 }
 
 const libraryLabel = (run) => runName({ lib: run.lib, variant: run.variant })
@@ -267,7 +276,7 @@ export function worstFirst (rows) {
   return [...rows].sort((a, b) => rank(a) - rank(b) || size(b) - size(a))
 }
 
-export function renderComparison (result, { baseLabel = null, newLabel = null, environmentNote = null } = {}) {
+export function renderComparison (result, { baseLabel = null, newLabel = null, environmentNote = null, width = Infinity } = {}) {
   const out = []
   if (result.mode === 'files') out.push(`base: ${baseLabel}`, `new:  ${newLabel}`)
   else out.push(`baseline: ${result.baseline} (each cell against the ${result.baseline} cell of the same ${result.groupWords ?? RUN_TYPES[0].groupWords})`)
@@ -292,7 +301,7 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
     const coverages = unique(rows.map((r) => coverageTitle(r.coverage)))
     const title = coverages.length === 1 ? `[${coverages[0]} interval]` : '[interval] coverage'
     if (coverages.length > 1) rows.forEach((r, i) => { table[i][3] += ` ${coverageTitle(r.coverage)}` })
-    out.push('', measure.title, terminalTable({ columns: figureColumns(['cell', result.mode === 'files' ? 'base' : result.baseline, result.mode === 'files' ? 'new' : 'cell', `${result.mode === 'files' ? 'new/base' : 'ratio'} ${title}`, 'p', ...(inRounds ? ['pairs'] : []), 'verdict']), rows: table }))
+    out.push('', measure.title, terminalTable({ columns: figureColumns(['cell', result.mode === 'files' ? 'base' : result.baseline, result.mode === 'files' ? 'new' : 'cell', `${result.mode === 'files' ? 'new/base' : 'ratio'} ${title}`, 'p', ...(inRounds ? ['pairs'] : []), 'verdict']), rows: table }, { width }))
   }
   const rows = result.comparisons
   if (rows.length === 0) out.push('', result.mode === 'files' ? 'no cell has finished runs in both files: nothing to compare' : 'nothing to compare')
@@ -315,7 +324,8 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
   if (result.onlyNew?.length) out.push('', `only in new (not compared): ${result.onlyNew.join(', ')}`)
   if (result.notCompared.length) out.push('', `not compared: ${result.notCompared.join(', ')}`)
   // Names, files and machines come from the results files: their controls are shown, never sent.
-  return visibleControls(out.join('\n')) + '\n'
+  // The tables fit `width` as drawn; every other line is wrapped to it.
+  return out.map((block) => (block.startsWith('|') ? visibleControls(block) : wrap(visibleControls(block), width))).join('\n') + '\n'
 }
 
 // The measures compared with their own threshold, in words for the header: ", instructions per event: ±1%".

@@ -1,7 +1,7 @@
 import { httpCellOf } from '../results/http-summary.js'
 import { inPlanOrder } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
-import { coverageNote, formatBytes, formatChange, formatNumber, formatPct, libraryName } from './labels.js'
+import { coverageNote, formatBytes, formatChange, formatCountedDifference, formatNumber, formatPct, libraryName } from './labels.js'
 import { figureColumns } from './table.js'
 
 // The http result tables, shared by the terminal and the markdown report: per cell (mode, transport,
@@ -108,9 +108,16 @@ export function comparisonTable (summary) {
 }
 
 // Counted runs: the server's instructions per request with the change against none and its verdict
-// (±3% noise), what V8's compilers executed beside it (counted apart, not in the comparison), and
-// the requests and events that were counted. No time is shown: none was taken.
+// (±3% noise) and the difference of the medians per request and per log call, what V8's compilers
+// executed beside it (counted apart, not in the comparison), and the requests and events that were
+// counted. No time is shown: none was taken.
 function countedTable (summary) {
+  const none = summary.find((s) => s.lib === 'none')?.instructionsPerRequest?.median
+  const versusNone = (s) => {
+    const change = formatChange(s.instructionsPerRequestVsBaseline, { interval: true })
+    if (none == null || !change) return change
+    return { lines: [change, formatCountedDifference(s.instructionsPerRequest.median - none, { type: 'http', logsPerRequest: s.mode === 'middleware' ? null : s.logsPerRequest })] }
+  }
   const columns = figureColumns(['Library', 'Runs', 'Instructions/request', 'vs none', 'V8 compilers/request', 'Method', 'Events logged', 'Received', 'Drop', 'Errors'])
   const rows = summary.map((s) => {
     if (!s.instructionsPerRequest) return [libraryName(s), String(s.runs), s.status, '', '', '', '', '', '', shortError(s.errors[0])]
@@ -118,7 +125,7 @@ function countedTable (summary) {
       s.middleware ? `${libraryName(s)} (${s.middleware})` : libraryName(s),
       String(s.okRuns),
       withInterval(s.instructionsPerRequest, (v) => formatNumber(v)),
-      s.lib === 'none' ? 'baseline' : formatChange(s.instructionsPerRequestVsBaseline, { interval: true }),
+      s.lib === 'none' ? 'baseline' : versusNone(s),
       s.compilerInstructionsPerRequest ? formatNumber(s.compilerInstructionsPerRequest.median) : 'n/a',
       s.instructionsMethod ?? '',
       formatNumber(s.sent?.median),

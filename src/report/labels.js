@@ -1,5 +1,5 @@
 import { transportDescriptor } from '../engine/transports.js'
-import { dimensionValue, failureOf, RECORD_DEFAULTS } from '../results/model.js'
+import { dimensionValue, failureOf, RECORD_DEFAULTS, workersLabel } from '../results/model.js'
 
 // Words and number formats: the one set every exporter (terminal, markdown, charts, compare) uses.
 
@@ -22,10 +22,9 @@ export function runName (record) {
 // one (pino@9.14.0, winston@2.4.7 beside winston@3.19.0), without the workload.
 export const libraryName = (record) => runName({ lib: record.lib, variant: record.variant, libRange: record.libRange, libVersion: record.libVersion })
 
-// A run's `cpus` is its worker count, not CPUs it had: 8 workers may share 2 cores (the page says
-// how many the machine had), so labels say workers.
-export const cpuLabel = (n) => `${n} worker${n > 1 ? 's' : ''}`
-export const workerLabel = (n) => `${n} worker${n > 1 ? 's' : ''}`
+// A run's `cpus` is its worker count (workersLabel): labels say workers.
+export const cpuLabel = workersLabel
+export const workerLabel = workersLabel
 
 // Why a run has no number, in a few words: what a reader needs in a table cell.
 const FAILURE_LABELS = { 'out-of-memory': 'failed: out of memory', timeout: 'failed: timed out', killed: 'failed: killed', crashed: 'failed: worker crashed', 'nothing-arrived': 'failed: nothing arrived' }
@@ -90,9 +89,9 @@ export function coverageRange (coverages) {
   return low === high ? low : `${low.replace('%', '')}–${high}`
 }
 
-// An interval from few runs covers less than 95%: say how much (e.g. "; 67%").
+// An interval from few runs covers less than 95%: say how much, as its title says it (e.g. "; 93.7%").
 export function coverageNote (coverage) {
-  return coverage != null && coverage < 0.95 ? `; ${Math.floor(coverage * 100)}%` : ''
+  return coverage != null && coverage < 0.95 ? `; ${coverageTitle(coverage)}` : ''
 }
 
 // A comparison (compareRuns in src/stats.js) as a change with its verdict, optionally its interval:
@@ -102,6 +101,17 @@ export function formatChange (comparison, { interval = false } = {}) {
   const range = interval && comparison.ciLow != null && comparison.coverage > 0 ? ` [${formatChangePct(comparison.ciLow)}, ${formatChangePct(comparison.ciHigh)}${coverageNote(comparison.coverage)}]` : ''
   // Without a test (fewer than 2 runs a side) a verdict would be a guess: the change alone.
   return `${formatChangePct(comparison.ratio)}${range}${comparison.p == null ? '' : ` ${comparison.verdict}`}`
+}
+
+// A counted comparison's difference of medians in instructions, in the units a reader weighs: per
+// log call (a `run` event is one call), and for http per request and, where the route logs several
+// times, per log call: "+69,571 instructions per request, +13,914 per log call". No time: a count
+// taken under the simulator says nothing of the machine's instructions per µs (docs/costs.md).
+export function formatCountedDifference (difference, { type = 'run', logsPerRequest = null } = {}) {
+  if (difference == null) return ''
+  const signed = (v) => `${v > 0 ? '+' : v < 0 ? '−' : '±'}${formatCount(Math.abs(v))}`
+  if (type !== 'http') return `${signed(difference)} instructions per log call`
+  return `${signed(difference)} instructions per request${logsPerRequest > 0 ? `, ${signed(difference / logsPerRequest)} per log call` : ''}`
 }
 
 // compareRuns' runsToDecide in words ("about 31", "more than 1,000"): beyond 1,000 runs a side the

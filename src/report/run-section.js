@@ -339,8 +339,9 @@ function withInterval (d, titled, format = formatMs) {
 
 // The coverage a group's intervals reach, as their column's title: with the same runs in every
 // cell one figure ("75%" for 3 runs, "93.7%" for 5); otherwise the range.
+// The coverage of the intervals of a group's figures (times, or a counted group's instructions).
 export function groupCoverage (group) {
-  return coverageRange(group.summary.flatMap((s) => [s.doneMs?.ciCoverage, s.unblockedMs?.ciCoverage]).filter((c) => c != null))
+  return coverageRange(group.summary.flatMap((s) => group.figures.map((f) => s[f.field]?.ciCoverage)).filter((c) => c != null))
 }
 
 export const DETAILS_LEGEND = 'Median [interval, titled by the coverage its runs reach] ± coefficient of variation over the runs that finished (the interval is distribution-free, from order statistics; see docs/comparisons.md)'

@@ -88,10 +88,14 @@ const HTML_TAGS = { strong: 'strong', em: 'em', code: 'code' }
 const HTML = { mark: (kind, text) => `<${HTML_TAGS[kind]}>${text}</${HTML_TAGS[kind]}>`, joiner: '<br>', markdown: false, escape: escapeHtml }
 export const htmlText = (cell) => inline(cell, HTML)
 
-// The lines of a cell as the terminal shows them: one per entry of { lines }.
+// The lines of a cell as the terminal shows them: one per entry of { lines }; plain: the entry without
+// ANSI marks (what a line is wrapped from).
 function cellLines (cell, color) {
   const entries = cell != null && typeof cell === 'object' && !Array.isArray(cell) && cell.lines ? cell.lines : [cell]
-  return entries.map((entry) => ({ text: escapeCell(plainText(entry, { color })), width: escapeCell(plainText(entry)).length }))
+  return entries.map((entry) => {
+    const plain = escapeCell(plainText(entry))
+    return { text: escapeCell(plainText(entry, { color })), width: plain.length, plain }
+  })
 }
 
 const pad = (text, width, align, shown = text.length) => (align === 'right' ? ' '.repeat(width - shown) + text : text + ' '.repeat(width - shown))
@@ -106,21 +110,51 @@ export function markdownTable ({ columns, rows, notes = [] }) {
   return [[line(all[0]), rule, ...all.slice(1).map(line)].join('\n'), ...notes.map(markdownText)].join('\n\n')
 }
 
-// The terminal: the same grid without markdown's marks; a cell of several entries takes several
-// lines. color: ANSI bold and italic for emphasis (only when stdout is a TTY).
-export function terminalTable ({ columns, rows, notes = [] }, { color = false } = {}) {
-  const header = columns.map((c) => [{ text: escapeCell(plainText(c.title)), width: escapeCell(plainText(c.title)).length }])
+// The terminal: the same grid without markdowns marks; a cell of several entries takes several
+// lines. color: ANSI bold and italic for emphasis (only when stdout is a TTY). width: no line wider
+// (see terminalWidth): a table too wide is split into tables of fewer columns, each repeating the
+// first `keys` columns (1 unless the table says: what names a row), and a part still too wide has its
+// widest columns wrapped between words.
+export function terminalTable ({ columns, rows, notes = [], keys = 1 }, { color = false, width = Infinity } = {}) {
+  const header = columns.map((c) => cellLines(c.title, false))
   const body = rows.map((row) => columns.map((_, i) => cellLines(row[i], color)))
-  const widths = columns.map((_, i) => Math.max(3, ...[header, ...body].flatMap((row) => row[i].map((l) => l.width))))
+  const natural = columns.map((_, i) => Math.max(3, ...[header, ...body].flatMap((row) => row[i].map((l) => l.width))))
+  const shared = Array.from({ length: Math.min(keys, columns.length - 1) }, (_, i) => i)
+  const parts = []
+  for (let i = shared.length; i < columns.length; i++) {
+    const last = parts.at(-1)
+    if (last && gridWidth([...shared, ...last].map((k) => natural[k]).concat(natural[i])) <= width) last.push(i)
+    else parts.push([i])
+  }
+  const grids = (parts.length ? parts : [[]]).map((part) => grid([...shared, ...part], { columns, header, body, natural, width }))
+  return [grids.join('\n\n'), ...notes.map((note) => wrap(plainText(note, { color, joiner: ' ' }), width))].join('\n\n')
+}
+
+// A line of a grid: "| " + cells joined by " | " + " |".
+const gridWidth = (widths) => widths.reduce((sum, w) => sum + w, 0) + 3 * widths.length + 1
+
+// The grid of some columns (their indexes), its widest columns narrowed until it fits `width`: the
+// widths are capped at the largest figure that fits (no column below 3 characters), and a cell's
+// line longer than its column is wrapped.
+function grid (indexes, { columns, header, body, natural, width }) {
+  const widths = indexes.map((i) => natural[i])
+  if (gridWidth(widths) > width) {
+    const room = Math.max(3 * widths.length, width - gridWidth(widths.map(() => 0)))
+    let cap = Math.max(...widths)
+    while (cap > 3 && widths.reduce((sum, w) => sum + Math.min(w, cap), 0) > room) cap--
+    widths.forEach((w, k) => { widths[k] = Math.min(w, cap) })
+  }
+  const fitted = (cell, w) => cell.flatMap((entry) => (entry.width <= w ? [entry] : wrap(entry.plain, w).split('\n').map((text) => ({ text, width: text.length }))))
   const lines = (row) => {
-    const height = Math.max(...row.map((cell) => cell.length))
-    return Array.from({ length: height }, (_, k) => '| ' + row.map((cell, i) => {
-      const entry = cell[k] ?? { text: '', width: 0 }
-      return pad(entry.text, widths[i], columns[i].align, entry.width)
+    const cells = indexes.map((i, k) => fitted(row[i], widths[k]))
+    const height = Math.max(...cells.map((cell) => cell.length))
+    return Array.from({ length: height }, (_, line) => '| ' + cells.map((cell, k) => {
+      const entry = cell[line] ?? { text: '', width: 0 }
+      return pad(entry.text, widths[k], columns[indexes[k]].align, entry.width)
     }).join(' | ') + ' |')
   }
   const rule = '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|'
-  return [[...lines(header), rule, ...body.flatMap(lines)].join('\n'), ...notes.map((note) => wrap(plainText(note, { color, joiner: ' ' })))].join('\n\n')
+  return [...lines(header), rule, ...body.flatMap(lines)].join('\n')
 }
 
 // CSV (RFC 4180): a header of the titles, a line per row, plain text; notes are not data. Text that
@@ -149,14 +183,15 @@ export function markdownBlocks (blocks) {
 }
 
 // A paragraph for a terminal: lines of at most `width` visible characters (ANSI marks take none),
-// broken between words; a word longer than that keeps a line of its own.
-const WIDTH = 100
+// broken between words; a word longer than that is cut into pieces of that width.
+export const DEFAULT_WIDTH = 100
+const MIN_WIDTH = 40
 const visible = (text) => text.replace(/\x1b\[\d+m/g, '').length
-function wrap (text, width = WIDTH) {
+export function wrap (text, width = DEFAULT_WIDTH) {
   return text.split('\n').map((line) => {
     const lines = []
     let current = ''
-    for (const word of line.split(' ')) {
+    for (const word of line.split(' ').flatMap((w) => pieces(w, width))) {
       if (current && visible(current) + 1 + visible(word) > width) {
         lines.push(current)
         current = word
@@ -168,16 +203,43 @@ function wrap (text, width = WIDTH) {
   }).join('\n')
 }
 
+// A word in pieces of at most `width` visible characters, an ANSI mark never cut.
+function pieces (word, width) {
+  if (visible(word) <= width) return [word]
+  const out = ['']
+  let shown = 0
+  for (const [token] of word.matchAll(/\x1b\[\d+m|[^]/gu)) {
+    const mark = token.length > 1 && token.startsWith('\x1b')
+    if (!mark && shown === width) {
+      out.push('')
+      shown = 0
+    }
+    out[out.length - 1] += token
+    if (!mark) shown++
+  }
+  return out
+}
+
+// The width the terminal's tables and paragraphs fit: $COLUMNS where it is set (a shell's, or
+// `COLUMNS=100 log-bench run`), else the terminal's own width, else (a pipe, a file) 100; never
+// below 40.
+export function terminalWidth (stream = process.stdout, env = process.env) {
+  const asked = Number.parseInt(env.COLUMNS, 10)
+  const columns = asked > 0 ? asked : stream?.isTTY && stream.columns > 0 ? stream.columns : DEFAULT_WIDTH
+  return Math.max(MIN_WIDTH, columns)
+}
+
 // The same blocks for a terminal: markdown written for the page alone (strings) is left out;
-// headings are underlined (= for a section, - below it); paragraphs are wrapped.
-export function terminalBlocks (blocks, { color = false } = {}) {
+// headings are underlined (= for a section, - below it); paragraphs are wrapped; nothing is wider
+// than `width`.
+export function terminalBlocks (blocks, { color = false, width = DEFAULT_WIDTH } = {}) {
   return blocks.filter((block) => block != null && typeof block !== 'string').map((block) => {
-    if (isTable(block)) return terminalTable(block, { color })
+    if (isTable(block)) return terminalTable(block, { color, width })
     if (block.heading != null) {
       const title = plainText(block.heading, { joiner: ' ' })
       const shown = color ? `\x1b[1m${title}\x1b[22m` : title
-      return `${shown}\n${((block.level ?? 2) <= 2 ? '=' : '-').repeat(title.length)}`
+      return `${wrap(shown, width)}\n${((block.level ?? 2) <= 2 ? '=' : '-').repeat(Math.min(title.length, width))}`
     }
-    return wrap(plainText(block.text, { color, joiner: ' ' }))
+    return wrap(plainText(block.text, { color, joiner: ' ' }), width)
   }).join('\n\n')
 }

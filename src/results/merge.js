@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { UsageError } from '../errors.js'
-import { cellKey } from './model.js'
+import { cellKey, workersLabel } from './model.js'
 import { optionDifferences } from './plans.js'
 import { roundsOf } from './rounds.js'
 import { SUMMARIZERS } from './summaries.js'
@@ -45,7 +45,7 @@ export function mergeShards (inputs, { allowMixedHardware = false, summarizers =
   const owner = new Map()
   for (const run of runs) {
     const key = `${cellKey(run)}#${run.run}`
-    if (owner.has(key)) throw new UsageError(`${run.shardFile} and ${owner.get(key)} both hold ${run.lib} ${run.transport} ${run.cpus} cpus run ${run.run}: duplicate results`)
+    if (owner.has(key)) throw new UsageError(`${run.shardFile} and ${owner.get(key)} both hold ${run.lib} ${run.transport} ${workersLabel(run.cpus)} run ${run.run}: duplicate results`)
     owner.set(key, run.shardFile)
   }
   const missing = []

@@ -5,7 +5,7 @@ import { RESULTS_SCHEMA } from './schema.js'
 // The results model: a document of runs and their summary. The reading of a record's fields is in
 // record.js, cell keys and summaries of every run type in run-types/; both are re-exported here
 // for the readers of a results document.
-export { RECORD_DEFAULTS, cellStatus, defaultSink, dimensionValue, inPlanOrder, runTypeName } from './record.js'
+export { RECORD_DEFAULTS, cellStatus, defaultSink, dimensionValue, inPlanOrder, runTypeName, workersLabel } from './record.js'
 export { CELL_FIELDS, COMPARED_DIMENSIONS, cellKey, comparisonGroupKey, ofType, runsByCell, runTypeOf, RUN_TYPES } from './run-types/index.js'
 
 // The version of the results document (schema/results.schema.json), bumped on any incompatible change.

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { UsageError } from '../errors.js'
 import { readJsonFile } from './json-file.js'
-import { cellKey, inPlanOrder, runTypeName, SCHEMA_VERSION } from './model.js'
+import { cellKey, inPlanOrder, runTypeName, SCHEMA_VERSION, workersLabel } from './model.js'
 import { runTypeOf } from './run-types/index.js'
 import { describeRecord } from './run-types/checks.js'
 import { roundsOf } from './rounds.js'
@@ -134,7 +134,7 @@ function refuseMixedEventCounts (docs) {
       const key = cellKey(run, { except: ['events'] })
       const before = seen.get(key)
       if (before && before.events !== run.events) {
-        throw new UsageError(`${before.file} and ${file} both have ${run.lib} ${run.transport} ${run.cpus} cpus but with ${before.events} and ${run.events} events per worker; report them separately`)
+        throw new UsageError(`${before.file} and ${file} both have ${run.lib} ${run.transport} ${workersLabel(run.cpus)} but with ${before.events} and ${run.events} events per worker; report them separately`)
       }
       if (!before) seen.set(key, { file, events: run.events })
     }

@@ -8,6 +8,10 @@ import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
 
 // What a record means where it lacks a field that came later: the `run` type, the library's
 // default set-up, the seed's string call.
+// A worker count in words, "1 worker", "8 workers": a run's `cpus` is how many workers logged, not
+// how many CPUs they had (8 workers may share 2 cores).
+export const workersLabel = (n) => `${n} worker${n === 1 ? '' : 's'}`
+
 export const RECORD_DEFAULTS = Object.freeze({ type: 'run', variant: 'default', workload: DEFAULT_WORKLOAD, ending: DEFAULT_ENDING, measure: DEFAULT_MEASURE })
 
 // The receiving end a transport has when no syslog set-up names another (and what a record from

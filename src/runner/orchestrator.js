@@ -57,7 +57,8 @@ function shuffle (items, next) {
 // are recorded as skipped, with the reason, when its next turn comes, unless retryTimeouts.
 export async function runCells ({ cells, store, signal, progress, retryTimeouts = false, order = { mode: DEFAULT_ORDER, seed: 0 } }) {
   const done = new Map(cells.map((cell) => [cell, store.finishedRuns(cell.key, cellKey)]))
-  progress.begin(cells.reduce((n, cell) => n + (cell.unsupported ? (done.get(cell).size ? 0 : cell.runs) : cell.runs - done.get(cell).size), 0))
+  // The runs to do: an unsupported cell's are recorded, never run, and progress numbers the others.
+  progress.begin(cells.reduce((n, cell) => n + (cell.unsupported ? 0 : cell.runs - done.get(cell).size), 0))
   const ended = new Set()
   try {
     const planIndex = (cell) => cell.planIndex ?? cells.indexOf(cell)
@@ -65,7 +66,7 @@ export async function runCells ({ cells, store, signal, progress, retryTimeouts 
     for (const cell of unsupported) ended.add(cell)
     const recorded = unsupported.filter((cell) => !done.get(cell).size)
     store.addAll(recorded.map((cell) => ({ ...cell.common, planIndex: planIndex(cell), run: 1, ...cell.empty(), ok: false, status: 'unsupported', error: cell.unsupported })))
-    for (const cell of recorded) progress.skip(cell.label, cell.runs, `unsupported: ${cell.unsupported}`)
+    for (const cell of recorded) progress.skip(cell.label, cell.runs, `unsupported: ${cell.unsupported}`, { planned: false })
     for (const { cell, run } of scheduleRuns(cells, order)) {
       if (ended.has(cell) || done.get(cell).has(run)) continue
       const timedOut = retryTimeouts ? null : store.doc.runs.find((r) => cellKey(r) === cell.key && isTimeout(r))

@@ -1,4 +1,5 @@
 import { compileRecordValidator, recordDefinition } from '../schema.js'
+import { workersLabel } from '../record.js'
 
 // The checks of a record read from a file, from the results schema (src/results/schema.js): each
 // problem in words, naming the field, what it must be and what it was.
@@ -19,7 +20,7 @@ export function shown (value) {
 // A record in an error message: its library, transport, workers and run number, as far as it has them.
 export function describeRecord (run) {
   const name = (v) => (typeof v === 'string' ? v.slice(0, NAME_LIMIT) : null)
-  return [name(run.lib), name(run.transport), Number.isInteger(run.cpus) ? `${run.cpus} cpus` : null, Number.isInteger(run.run) ? `run ${run.run}` : null].filter(Boolean).join(' ')
+  return [name(run.lib), name(run.transport), Number.isInteger(run.cpus) ? workersLabel(run.cpus) : null, Number.isInteger(run.run) ? `run ${run.run}` : null].filter(Boolean).join(' ')
 }
 
 // What a field's schema asks for, in words: "an integer from 1 to 256 (the command line's limit)",

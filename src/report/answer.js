@@ -1,0 +1,169 @@
+import { BASELINE } from '../results/http-summary.js'
+import { comparisonGroupKey, cellKey, dimensionValue, inPlanOrder, ofType, runTypeOf } from '../results/model.js'
+import { BASELINES } from '../loggers/index.js'
+import { DEFAULT_ALPHA, DEFAULT_NOISE, median } from '../stats.js'
+import { compareWithBaseline, MEASURES } from './compare.js'
+import { basisOf } from './http-glance.js'
+import { cellTitle } from './http-tables.js'
+import { groupsOf } from './run-section.js'
+import { coverageRange, cpuLabel, formatCountedDifference, formatRunsToDecide, libraryName, runName, unique } from './labels.js'
+import { visibleControls, wrap } from './table.js'
+
+// The closing answer of `run` and `http` (and of `report --format terminal`), in hyperfine's manner:
+// per comparison group the fastest (or cheapest) library, then every other one as how many times
+// slower or faster than it, with the ratio's interval and the verdict. Every figure is a row of
+// compareWithBaseline (what `compare --baseline` prints), the group's fastest as the baseline: no
+// second comparison. The measure is the one a verdict rests on: done for `run`, instructions per
+// event for counted runs; for `http` requests/s, the server's CPU µs per request under --rate, or
+// its instructions per request when counted (basisOf).
+
+const NOT_A_LIBRARY = new Set([...BASELINES, BASELINE])
+
+function measureOf (run) {
+  const type = runTypeOf(run)?.name
+  const field = type === 'http'
+    ? basisOf(run).field
+    : dimensionValue(run, 'measure') === 'instructions' ? 'instructionsPerEvent' : 'doneMs'
+  return MEASURES[type]?.find((m) => m.measure === field) ?? null
+}
+
+// A group's name: an http cell's title (its load), or the run section's group title (transport and
+// whatever else sets the transport's groups apart) with the workers.
+function groupNamer (dataset) {
+  const runs = ofType(dataset.runs, 'run')
+  const titles = new Map()
+  for (const group of groupsOf(runs, ofType(dataset.summary ?? [], 'run'))) {
+    for (const run of group.runs) titles.set(cellKey(run), group.title)
+  }
+  return (first) => (runTypeOf(first).name === 'http' ? cellTitle(first) : `${titles.get(cellKey(first))}, ${cpuLabel(first.cpus)}`)
+}
+
+const nameOf = (run) => `${libraryName(run)}${run.middleware ? ` (${run.middleware})` : ''}`
+
+// The answer as data (run and http print it; --json prints it as it is): { alpha, noise, groups:
+// [{ group, type, measure, title, better, counted, reference: { library, median, n } | null, rows:
+// [compare's row for the measure + library, times, low, high, direction], notCompared }] }.
+// times [low, high]: how many times slower (direction 'slower': a time, an instruction count, or
+// the reference's requests/s over the library's) or faster than the reference; the interval is the
+// ratio's, turned the same way.
+export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE } = {}) {
+  const byGroup = new Map()
+  for (const run of inPlanOrder(dataset.runs)) {
+    if (!measureOf(run)) continue
+    const key = comparisonGroupKey(run)
+    if (!byGroup.has(key)) byGroup.set(key, [])
+    byGroup.get(key).push(run)
+  }
+  const groupName = groupNamer(dataset)
+  const groups = []
+  for (const runs of byGroup.values()) {
+    const measure = measureOf(runs[0])
+    const cells = new Map()
+    for (const run of runs) {
+      if (!cells.has(cellKey(run))) cells.set(cellKey(run), [])
+      cells.get(cellKey(run)).push(run)
+    }
+    const medianOf = (cellRuns) => median(cellRuns.filter((r) => r.ok).map(measure.value).filter((v) => typeof v === 'number'))
+    const measured = [...cells.values()].filter((cellRuns) => medianOf(cellRuns) != null)
+    const sign = measure.better === 'higher' ? -1 : 1
+    const ranked = [...measured].sort((a, b) => sign * (medianOf(a) - medianOf(b)))
+    // The fastest library, baselines (noop, raw, none) aside unless the group holds nothing else.
+    const reference = ranked.find((cellRuns) => !NOT_A_LIBRARY.has(cellRuns[0].lib)) ?? ranked[0] ?? null
+    const entry = {
+      group: groupName(runs[0]),
+      type: runTypeOf(runs[0]).name,
+      measure: measure.measure,
+      title: measure.title,
+      better: measure.better,
+      counted: dimensionValue(runs[0], 'measure') === 'instructions',
+      reference: reference ? { library: nameOf(reference[0]), median: medianOf(reference), n: reference.filter((r) => r.ok).length } : null,
+      rows: [],
+      notCompared: []
+    }
+    for (const cellRuns of reference ? [...cells.values()].filter((c) => c !== reference) : []) {
+      const result = compareWithBaseline({ ...dataset, runs: [...reference, ...cellRuns] }, runName(reference[0]), { alpha, noise })
+      const row = result.comparisons.find((r) => r.measure === measure.measure)
+      if (row) entry.rows.push({ library: nameOf(cellRuns[0]), logsPerRequest: cellRuns[0].logsPerRequest ?? null, ...row, ...turned(row, measure.better) })
+      else entry.notCompared.push(`${nameOf(cellRuns[0])}: ${result.notCompared[0] ?? 'no finished run'}`)
+    }
+    groups.push(entry)
+  }
+  return { alpha, noise, groups }
+}
+
+// A ratio as how many times slower or faster, with its interval turned the same way: the way the
+// verdict says, else (same, unclear) the way the medians lean.
+function turned (row, better) {
+  if (row.ratio == null) return { times: null, low: null, high: null, direction: null }
+  const cost = better === 'higher' ? [1 / row.ratio, 1 / row.ciHigh, 1 / row.ciLow] : [row.ratio, row.ciLow, row.ciHigh]
+  const faster = row.verdict === 'faster' || (row.verdict !== 'slower' && cost[0] < 1)
+  if (faster) return { times: 1 / cost[0], low: 1 / cost[2], high: 1 / cost[1], direction: 'faster' }
+  return { times: cost[0], low: cost[1], high: cost[2], direction: 'slower' }
+}
+
+// Two decimals, three where the interval is narrower than 0.1 (a count's 1.004 [1.002, 1.006]).
+const digits = (row) => (row.high - row.low < 0.1 ? 3 : 2)
+const figure = (v, row) => v.toFixed(v < 10 ? digits(row) : 1)
+
+// The verdict in words; where the runs cannot tell, the way the medians lean with a question mark.
+function verdictWords (row, reference) {
+  const lean = `${row.direction ?? 'different'} than ${reference}?`
+  if (row.p == null) return `${lean} one run a side: no verdict`
+  if (row.verdict === 'same') return `same as ${reference}`
+  if (row.verdict === 'unclear') return `${lean} unclear${row.runsToDecide == null ? '' : ` (${formatRunsToDecide(row.runsToDecide, { short: true })} runs a side would decide)`}`
+  return `${row.verdict} than ${reference}`
+}
+
+// One line per library: "winston  2.10× [1.90, 2.31] slower than pino"; a counted one adds the
+// difference in instructions per log call (and per request).
+function answerLine (row, group, nameWidth) {
+  const ratio = row.times == null ? 'no ratio' : `${figure(row.times, row)}× [${figure(row.low, row)}, ${figure(row.high, row)}]`
+  const counted = group.counted ? ` (${formatCountedDifference(row.difference, { type: group.type, logsPerRequest: row.middleware ? null : row.logsPerRequest })})` : ''
+  const lost = row.lost > 0 ? `, ${(row.lost * 100).toFixed(2)}% of its events lost` : ''
+  return `${row.library.padEnd(nameWidth)}  ${ratio} ${verdictWords(row, group.reference.library)}${counted}${lost}`
+}
+
+// A line indented by two spaces, its continuations by four, within `width`.
+function indented (line, width) {
+  return wrap(line, width - 4).split('\n').map((text, i) => `${i ? '    ' : '  '}${text}`).join('\n')
+}
+
+function groupHeading (group) {
+  const format = MEASURES[group.type].find((m) => m.measure === group.measure).format
+  if (!group.reference) return `${group.group}: no finished run`
+  const best = group.counted || group.measure === 'serverCpuUsPerRequest' ? 'cheapest' : 'fastest'
+  return `${group.group}: ${best} ${group.reference.library}, ${group.title}: ${format(group.reference.median)} (median of ${group.reference.n} run${group.reference.n === 1 ? '' : 's'})`
+}
+
+// The answer for a terminal, no line wider than `width`; file: the results file, for the pointer
+// to `log-bench report`.
+export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
+  const shown = answer.groups.filter((g) => g.reference)
+  if (!shown.length) return ''
+  const rows = shown.flatMap((g) => g.rows)
+  const coverage = coverageRange(rows.map((r) => r.coverage))
+  const out = [
+    'Answer',
+    '======',
+    // Names come from adapters and results files: their controls are shown, never sent.
+    wrap(`Per group, each library against the fastest (or cheapest) of its group, as \`log-bench compare --baseline\` compares them: how many times slower or faster [the ratio's ${coverage} interval], and the verdict (p < ${answer.alpha}, noise ±${noiseText(rows, answer.noise)}).`, width)
+  ]
+  for (const group of shown) {
+    const nameWidth = Math.max(0, ...group.rows.map((r) => r.library.length))
+    out.push('', wrap(visibleControls(groupHeading(group)), width), ...group.rows.map((row) => indented(visibleControls(answerLine(row, group, nameWidth)), width)), ...group.notCompared.map((text) => indented(visibleControls(`not compared: ${text}`), width)))
+    if (!group.rows.length && !group.notCompared.length) out.push('  alone in its group: nothing to compare')
+  }
+  if (file) out.push('', wrap(visibleControls(`Full tables and charts: log-bench report ${file}`), width))
+  return out.join('\n') + '\n'
+}
+
+// The thresholds the verdicts applied: --noise, or a measure's own (counted instructions).
+function noiseText (rows, noise) {
+  const applied = unique(rows.map((r) => r.noise ?? noise)).sort((a, b) => a - b)
+  return (applied.length ? applied : [noise]).map((n) => `${+(n * 100).toFixed(2)}%`).join(' or ±')
+}
+
+// --json: the answer's rows and where the results are.
+export function answerJson (answer, { file = null } = {}) {
+  return JSON.stringify({ results: file, ...answer }, null, 2) + '\n'
+}
