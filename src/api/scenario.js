@@ -4,6 +4,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Ajv from 'ajv/dist/2020.js'
 import { UsageError } from '../errors.js'
+import { MAX_SHARDS } from '../limits.js'
 import { readJsonFile } from '../results/json-file.js'
 import { comparisonGroupKey } from '../results/model.js'
 
@@ -86,7 +87,7 @@ export function parseShard (text) {
   const match = /^(\d+)\/(\d+)$/.exec(String(text).trim())
   const k = match && Number(match[1])
   const n = match && Number(match[2])
-  if (!match || n < 1 || k < 1 || k > n) throw new UsageError(`--shard must be k/n with 1 <= k <= n (e.g. 1/2), got "${text}"`)
+  if (!match || n < 1 || k < 1 || k > n || n > MAX_SHARDS) throw new UsageError(`--shard must be k/n with 1 <= k <= n <= ${MAX_SHARDS.toLocaleString('en-US')} (e.g. 1/2), got "${text}"`)
   return { k, n }
 }
 
@@ -107,7 +108,9 @@ export function assignGroups (cells, n) {
     const key = comparisonGroupKey(cell.common)
     groups.set(key, (groups.get(key) ?? 0) + estimatedCostMs(cell))
   }
-  const load = Array.from({ length: n }, () => 0)
+  // Each group goes to the first of the least-loaded shards, so shards past the number of groups
+  // never receive one: no more shards are counted than there are groups.
+  const load = Array.from({ length: Math.min(n, groups.size) }, () => 0)
   const owner = new Map()
   const byCost = [...groups.entries()].map(([key, cost], index) => ({ key, cost, index })).sort((a, b) => b.cost - a.cost || a.index - b.index)
   for (const { key, cost } of byCost) {

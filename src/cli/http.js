@@ -19,7 +19,7 @@ export async function handler (argv) {
   const prepared = await prepareHttp(argv, { defaultOut: true, command: ['log-bench', ...process.argv.slice(2)].join(' ') })
   const doc = await runInTerminal(prepared, { quiet: argv.quiet })
   if (!doc) return
-  terminalExport.write(doc)
+  terminalExport.print(doc)
   for (const note of prepared.externalNotes) process.stdout.write(note)
   process.stdout.write(`\nresults: ${prepared.out}${finishNotes(doc)}\n`)
 }

@@ -32,7 +32,7 @@ export async function handler (argv) {
   const prepared = await prepareRun(argv, { defaultOut: true, command: ['log-bench', ...process.argv.slice(2)].join(' ') })
   const doc = await runInTerminal(prepared, { quiet: argv.quiet, resumeHint: ' (continue with --resume)' })
   if (!doc) return
-  terminalExport.write(doc)
+  terminalExport.print(doc)
   for (const note of prepared.externalNotes) process.stdout.write(note)
   const comparison = baselineComparison(doc, prepared)
   if (comparison) process.stdout.write(`\n${renderComparison(comparison)}`)

@@ -1,4 +1,3 @@
-import { writeFileAtomic } from '../results/write.js'
 import { RUN_TYPES, runTypeOf } from '../results/run-types/index.js'
 import { dimensionValue } from '../results/model.js'
 
@@ -70,10 +69,9 @@ export const bmfExport = {
   name: 'bmf',
   describe: 'Bencher Metric Format for `bencher run --adapter json`: each cell\'s median and its interval per measure, in a .bmf.json beside --out',
   targets: ({ out }) => [`${stem(out)}.bmf.json`],
-  write (dataset, options) {
+  files (dataset, options) {
     const [file] = bmfExport.targets(options)
-    writeFileAtomic(file, json(toBmf(dataset)))
-    return [file]
+    return [{ file, data: json(toBmf(dataset)) }]
   }
 }
 
@@ -81,10 +79,8 @@ export const benchmarkActionExport = {
   name: 'benchmark-action',
   describe: 'github-action-benchmark\'s custom formats: -smaller-is-better.json (tool customSmallerIsBetter: times) and -bigger-is-better.json (customBiggerIsBetter: events/s, requests/s) beside --out',
   targets: ({ out }) => [`${stem(out)}-smaller-is-better.json`, `${stem(out)}-bigger-is-better.json`],
-  write (dataset, options) {
+  files (dataset, options) {
     const [smaller, bigger] = benchmarkActionExport.targets(options)
-    writeFileAtomic(smaller, json(toBenchmarkAction(dataset, 'lower')))
-    writeFileAtomic(bigger, json(toBenchmarkAction(dataset, 'higher')))
-    return [smaller, bigger]
+    return [{ file: smaller, data: json(toBenchmarkAction(dataset, 'lower')) }, { file: bigger, data: json(toBenchmarkAction(dataset, 'higher')) }]
   }
 }

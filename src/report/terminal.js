@@ -21,8 +21,8 @@ export const terminalExport = {
   name: 'terminal',
   describe: 'the tables on stdout, without charts (writes no file)',
   targets: () => [],
-  write (dataset, { stream = process.stdout } = {}) {
+  files: () => [],
+  print (dataset, { stream = process.stdout } = {}) {
     stream.write(renderTerminal(dataset, { color: Boolean(stream.isTTY) }))
-    return []
   }
 }

@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, it } from 'node:test'
+import { run, UsageError } from '../src/api/index.js'
+import { assignGroups } from '../src/api/scenario.js'
+import { mountTmpfs, ROOT, runCli, tmpDir } from './helpers.js'
+
+// Hostile documents and outputs (issue 42, sections 4 and 5): each case names its family, the input,
+// what is expected; a refusal is one line on stderr, exit 2, no stack, nothing half-written.
+
+const RESULTS = path.join(ROOT, 'test', 'fixtures', 'report', 'results.json')
+
+function assertRefused (result, pattern) {
+  assert.equal(result.code, 2, result.stderr + result.stdout)
+  assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+  assert.match(result.stderr, pattern)
+  assert.doesNotMatch(result.stderr, /internal error|\n\s+at /)
+}
+
+describe('outputs: all of a command\'s files land together or none', () => {
+  it('report --format csv,bmf,benchmark-action on a 16 KB file system: exit 2, nothing written; the retry with room is not refused', async (t) => {
+    const dir = mountTmpfs(t, 'size=16k')
+    if (!dir) return
+    const args = ['report', RESULTS, '--format', 'csv,bmf,benchmark-action', '--out', path.join(dir, 'page.md')]
+    assertRefused(await runCli(args), /^log-bench: cannot write .*: no space left on device \(ENOSPC\)$/m)
+    assert.deepEqual(fs.readdirSync(dir), [])
+    execFileSync('mount', ['-o', 'remount,size=1m', dir])
+    const retry = await runCli(args)
+    assert.equal(retry.code, 0, retry.stderr)
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['page-bigger-is-better.json', 'page-smaller-is-better.json', 'page-summary.csv', 'page.bmf.json', 'page.csv'])
+  })
+
+  it('report --pages with room for one page of two: neither page in either format, no chart', async (t) => {
+    // One page and its charts take about 830 KB here, its results file 100 KB.
+    const dir = mountTmpfs(t, 'size=1300k')
+    if (!dir) return
+    fs.copyFileSync(RESULTS, path.join(dir, 'r.json'))
+    const page = (name) => ({ out: `${name}.md`, results: ['r.json'], images: `img-${name}` })
+    fs.writeFileSync(path.join(dir, 'pages.json'), JSON.stringify({ pages: [page('a'), page('b')] }))
+    assertRefused(await runCli(['report', '--pages', 'pages.json', '--format', 'md,html'], { cwd: dir }), /^log-bench: cannot write .*no space left on device \(ENOSPC\)$/m)
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['pages.json', 'r.json'])
+  })
+})
+
+describe('bad --shard values: one line, exit 2; a UsageError through the API', () => {
+  const cases = [
+    { input: '1/1000000000', before: 'a V8 out-of-memory abort (exit 134)', pattern: /^log-bench: --shard must be k\/n with 1 <= k <= n <= 1,000 \(e\.g\. 1\/2\), got "1\/1000000000"$/m },
+    { input: '1/4294967296', before: 'exit 1, a RangeError stack', pattern: /^log-bench: --shard must be k\/n .*got "1\/4294967296"$/m },
+    { input: '-1/2', before: '"unknown option or command: 1"', pattern: /^log-bench: --shard must be k\/n .*got "-1\/2"$/m }
+  ]
+  for (const { input, before, pattern } of cases) {
+    it(`--shard ${input} (was ${before})`, async () => {
+      const out = path.join(tmpDir(), 'r.json')
+      assertRefused(await runCli(['run', '--lib', 'noop', '--events', '10', '--runs', '1', '--shard', input, '--out', out]), pattern)
+      assert.equal(fs.existsSync(out), false)
+      await assert.rejects(run({ libs: ['noop'], events: 10, runs: 1, shard: input }), (err) => err instanceof UsageError && /^--shard must be k\/n/.test(err.message))
+    })
+  }
+
+  it('--shard with no value after it: one line naming the option', async () => {
+    assertRefused(await runCli(['run', '--lib', 'noop', '--shard']), /^log-bench: --shard needs a value after it/)
+  })
+
+  it('more shards than comparison groups: assigned as with one shard per group, no shard counted past them', () => {
+    const cell = (transport) => ({ common: { type: 'run', lib: 'noop', variant: 'default', workload: 'string', transport, cpus: 1, events: 1000, size: 13 }, runs: 1, unsupported: null })
+    const cells = ['console', 'file', 'udp'].map(cell)
+    assert.deepEqual([...assignGroups(cells, 1000)], [...assignGroups(cells, 3)])
+  })
+})
+
+describe('API options of the wrong type: a UsageError naming the value as it was given', () => {
+  const cases = [
+    { label: 'events: NaN', options: { events: NaN }, before: '"got null"', pattern: /^events must be a finite number or a string, got NaN$/ },
+    { label: 'events: Infinity', options: { events: Infinity }, before: '"got null"', pattern: /^events must be a finite number or a string, got Infinity$/ },
+    { label: 'events: 10n', options: { events: 10n }, before: 'a TypeError (Do not know how to serialize a BigInt)', pattern: /^events must be a finite number or a string, got 10n \(a BigInt\)$/ },
+    { label: 'force: 10n', options: { force: 10n }, before: 'a TypeError', pattern: /^force must be true or false, got 10n \(a BigInt\)$/ },
+    { label: 'libs: [\'noop\', NaN]', options: { libs: ['noop', NaN] }, before: '"got [noop,null]"', pattern: /^libs must be a list of finite numbers or strings, got \["noop", NaN\]$/ }
+  ]
+  for (const { label, options, before, pattern } of cases) {
+    it(`${label} (was ${before})`, async () => {
+      await assert.rejects(run({ libs: ['noop'], ...options }), (err) => err instanceof UsageError && pattern.test(err.message))
+    })
+  }
+})
