@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict'
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { run, UsageError } from '../src/api/index.js'
 import { assignGroups } from '../src/api/scenario.js'
+import { MAX_DRAWN, refuseUndrawable } from '../src/report/chart-values.js'
 import { mountTmpfs, ROOT, runCli, tmpDir } from './helpers.js'
 
 // Hostile documents and outputs (issue 42, sections 4 and 5): each case names its family, the input,
@@ -83,4 +84,38 @@ describe('API options of the wrong type: a UsageError naming the value as it was
       await assert.rejects(run({ libs: ['noop'], ...options }), (err) => err instanceof UsageError && pattern.test(err.message))
     })
   }
+})
+
+// The fixture with its first doneMs replaced.
+function withDoneMs (dir, value) {
+  const file = path.join(dir, 'r.json')
+  fs.writeFileSync(file, fs.readFileSync(RESULTS, 'utf8').replace(/"doneMs": ?[0-9.]+/, `"doneMs": ${value}`))
+  return file
+}
+
+describe('absurd figures in a schema-valid document: a clear refusal within seconds, never a hang', () => {
+  for (const format of ['md', 'html']) {
+    it(`report --format ${format} of a doneMs of 1.7e308 (was: the chart's tick loop never ended, memory growing)`, async () => {
+      const dir = tmpDir()
+      const file = withDoneMs(dir, '1.7e308')
+      assertRefused(await runCli(['report', file, '--format', format, '--out', path.join(dir, 'p.md'), '--images', path.join(dir, 'img')], { timeoutMs: 60_000 }), /^log-bench: cannot draw the chart file\/benchmarks\.png: it would plot 1\.7e\+308, beyond the ±1e300 a chart's axis can span/m)
+      assert.deepEqual(fs.readdirSync(dir), ['r.json'])
+    })
+  }
+
+  it('the refusal\'s bound: 1e300 is drawn, 1.7e308 and -1.7e308 are not', () => {
+    const spec = (value) => ({ file: 'x.png', config: { type: 'bar', data: { labels: ['a'], datasets: [{ label: 'a', data: [value], errorBars: [{ low: 0, high: value }] }] } } })
+    assert.doesNotThrow(() => refuseUndrawable(spec(MAX_DRAWN)))
+    for (const value of [1.7e308, -1.7e308]) assert.throws(() => refuseUndrawable(spec(value)), (err) => err instanceof UsageError)
+  })
+
+  it('an SVG axis whose step is below its ends\' precision (1e20 to 1e20 + 16384) ends (was: an endless loop)', () => {
+    const script = `import { chartFigure } from ${JSON.stringify(path.join(ROOT, 'src', 'report', 'svg-chart.js'))}
+const svg = chartFigure({ width: 600, height: 400, config: { type: 'line', data: { datasets: [{ label: 'a', data: [{ x: 1, y: 1e20 }, { x: 2, y: 1e20 + 16384 }] }] }, options: { scales: { x: { type: 'linear' }, y: { type: 'linear' } } } } }, { id: 'c1' })
+process.stdout.write(String(svg.match(/class="tick"/g).length))`
+    // In a child process: the endless loop was synchronous, and only a kill ends it.
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 })
+    assert.equal(child.status, 0, child.stderr || `ended by ${child.signal}`)
+    assert.ok(Number(child.stdout) > 0)
+  })
 })
