@@ -160,3 +160,12 @@ export function fill (dir, free) {
   const bytes = bavail * bsize - free
   if (bytes > 0) fs.writeFileSync(path.join(dir, 'filler'), Buffer.alloc(bytes))
 }
+
+let syntheticDocuments = 0
+// A results document holding `runs` (see syntheticRun), each one a distinct invocation (its start
+// time), as report and compare refuse the same invocation given twice.
+export function syntheticResults (runs, env = {}) {
+  syntheticDocuments++
+  const time = new Date(Date.UTC(2026, 10, 23, 10) + syntheticDocuments * 1000).toISOString()
+  return { schema: 1, tool: 'log-bench', kind: 'results', complete: true, interrupted: false, env: { node: 'v20.0.0', os: 'Linux', cpuModel: 'Test CPU', cpuCount: 2, memoryBytes: 1 << 30, libVersions: {}, command: 'log-bench run', time, hostname: 'h', ...env }, runs, summary: [] }
+}

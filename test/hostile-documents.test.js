@@ -6,7 +6,7 @@ import { describe, it } from 'node:test'
 import { run, UsageError } from '../src/api/index.js'
 import { assignGroups } from '../src/api/scenario.js'
 import { MAX_DRAWN, refuseUndrawable } from '../src/report/chart-values.js'
-import { mountTmpfs, ROOT, runCli, tmpDir } from './helpers.js'
+import { mountTmpfs, ROOT, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
 
 // Hostile documents and outputs (issue 42, sections 4 and 5): each case names its family, the input,
 // what is expected; a refusal is one line on stderr, exit 2, no stack, nothing half-written.
@@ -117,5 +117,35 @@ process.stdout.write(String(svg.match(/class="tick"/g).length))`
     const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 60_000 })
     assert.equal(child.status, 0, child.stderr || `ended by ${child.signal}`)
     assert.ok(Number(child.stdout) > 0)
+  })
+})
+
+// Two documents of one cell, 5 runs each, the new one 10% slower: 5 + 5 runs reach p = 0.008.
+function beforeAfter (dir, { double = false } = {}) {
+  const times = [600, 606, 597, 603, 601]
+  const write = (name, factor) => {
+    const runs = times.map((t, i) => syntheticRun({ lib: 'pino', run: i + 1, doneMs: t * factor }))
+    const file = path.join(dir, name)
+    fs.writeFileSync(file, JSON.stringify(syntheticResults(double ? [...runs, ...runs.map((r) => ({ ...r }))] : runs)))
+    return file
+  }
+  return [write('before.json', 1), write('after.json', 1.1)]
+}
+
+describe('duplicated records are refused at read', () => {
+  it('compare of two documents whose every run is recorded twice (was: n = 10 per side, p < 0.001 instead of 0.008)', async () => {
+    const dir = tmpDir()
+    const once = await runCli(['compare', ...beforeAfter(dir), '--json'])
+    assert.equal(once.code, 0, once.stderr)
+    const row = JSON.parse(once.stdout).comparisons.find((r) => r.measure === 'doneMs')
+    assert.equal(row.p.toFixed(3), '0.008')
+    const twice = await runCli(['compare', ...beforeAfter(tmpDir(), { double: true })])
+    assertRefused(twice, /^log-bench: .*before\.json: runs\[0\] and runs\[5\] are both pino file 1 cpus run 1 of one cell: a run recorded twice would be counted twice; keep one of them$/m)
+  })
+
+  it('report and merge refuse the same file', async () => {
+    const [doubled] = beforeAfter(tmpDir(), { double: true })
+    assertRefused(await runCli(['report', doubled, '--format', 'terminal']), /runs\[0\] and runs\[5\] are both pino file 1 cpus run 1/)
+    assertRefused(await runCli(['merge', doubled, doubled, '--out', path.join(tmpDir(), 'm.json')]), /runs\[0\] and runs\[5\] are both pino file 1 cpus run 1/)
   })
 })
