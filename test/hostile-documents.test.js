@@ -149,3 +149,38 @@ describe('duplicated records are refused at read', () => {
     assertRefused(await runCli(['merge', doubled, doubled, '--out', path.join(tmpDir(), 'm.json')]), /runs\[0\] and runs\[5\] are both pino file 1 cpus run 1/)
   })
 })
+
+describe('merge of shards measured at different commits', () => {
+  // Two shards of one plan, their runs in different comparison groups, at the given commits.
+  function shards (dir, commits) {
+    return commits.map((gitCommit, i) => {
+      const runs = [1, 2].map((run) => syntheticRun({ lib: 'pino', transport: i ? 'console' : 'file', run, doneMs: 600 + run }))
+      const file = path.join(dir, `s${i + 1}.json`)
+      fs.writeFileSync(file, JSON.stringify(syntheticResults(runs, { gitCommit, logBenchVersion: '1.0.0', plan: { id: 'plan-1', kind: 'options', name: null, shard: `${i + 1}/2`, cells: 2 } })))
+      return file
+    })
+  }
+  const A = 'a'.repeat(40)
+  const B = 'b'.repeat(40)
+
+  it('refused naming both commits (was: merged, keeping the first shard\'s commit silently)', async () => {
+    const dir = tmpDir()
+    const out = path.join(dir, 'm.json')
+    assertRefused(await runCli(['merge', ...shards(dir, [A, B]), '--out', out]), new RegExp(`^log-bench: .*s1\\.json and .*s2\\.json were measured by different log-bench code: commit ${A.slice(0, 12)} \\(log-bench 1\\.0\\.0\\) vs commit ${B.slice(0, 12)} \\(log-bench 1\\.0\\.0\\): .*--allow-mixed-commits`, 'm'))
+    assert.equal(fs.existsSync(out), false)
+  })
+
+  it('--allow-mixed-commits: merged, the document names no commit, env.shards names each; one commit is kept where all shards share it', async () => {
+    const dir = tmpDir()
+    const out = path.join(dir, 'm.json')
+    const result = await runCli(['merge', ...shards(dir, [A, B]), '--out', out, '--allow-mixed-commits'])
+    assert.equal(result.code, 0, result.stderr)
+    const { env } = JSON.parse(fs.readFileSync(out, 'utf8'))
+    assert.equal(env.gitCommit, null)
+    assert.deepEqual(env.shards.map((s) => s.gitCommit), [A, B])
+    const same = path.join(dir, 'same.json')
+    const alike = await runCli(['merge', ...shards(tmpDir(), [A, A]), '--out', same])
+    assert.equal(alike.code, 0, alike.stderr)
+    assert.equal(JSON.parse(fs.readFileSync(same, 'utf8')).env.gitCommit, A)
+  })
+})

@@ -134,7 +134,8 @@ export const COMPARE_OPTIONS = [
 export const MERGE_OPTIONS = [
   { name: 'out', describe: 'merged results JSON file (required; its directory is created)' },
   FORCE('--out'),
-  { name: 'allow-mixed-hardware', type: 'boolean', describe: 'merge shards measured on different machines (same Node and library versions); each run keeps its shard, env.shards lists each machine' }
+  { name: 'allow-mixed-hardware', type: 'boolean', describe: 'merge shards measured on different machines (same Node and library versions); each run keeps its shard, env.shards lists each machine' },
+  { name: 'allow-mixed-commits', type: 'boolean', describe: 'merge shards measured by different log-bench commits or versions; the merged env names no commit, env.shards names each shard\'s' }
 ]
 
 const PORT_OR_FREE = { min: 0, max: 65535 }
