@@ -184,3 +184,33 @@ describe('merge of shards measured at different commits', () => {
     assert.equal(JSON.parse(fs.readFileSync(same, 'utf8')).env.gitCommit, A)
   })
 })
+
+describe('compare: what it cannot compare, in words', () => {
+  const write = (dir, name, runs) => {
+    const file = path.join(dir, name)
+    fs.writeFileSync(file, JSON.stringify(syntheticResults(runs)))
+    return file
+  }
+  const pino = (times) => times.map((doneMs, i) => syntheticRun({ lib: 'pino', run: i + 1, doneMs }))
+
+  it('a file with 0 runs, as base, as new and with --baseline: "has no runs" (was: "they differ in type run vs ; lib pino vs ; …")', async () => {
+    const dir = tmpDir()
+    const empty = write(dir, 'empty.json', [])
+    const full = write(dir, 'full.json', pino([600, 601, 602]))
+    for (const args of [[full, empty], [empty, full], [empty, '--baseline', 'pino']]) {
+      assertRefused(await runCli(['compare', ...args]), /^log-bench: .*empty\.json has no runs: nothing to compare/m)
+    }
+  })
+
+  it('a base median of 0: the difference in the ratio column carries its unit (was: "+1.0 [+0.90, +1.2]", read as a ratio)', async () => {
+    const dir = tmpDir()
+    const zero = write(dir, 'zero.json', pino([0, 0, 0, 0, 0]))
+    const some = write(dir, 'some.json', pino([1, 1.2, 0.9, 1.1, 1]))
+    for (const flag of [[], ['--markdown']]) {
+      const result = await runCli(['compare', zero, some, ...flag])
+      assert.equal(result.code, 0, result.stderr)
+      assert.match(result.stdout, /\| \+1\.0 ms \[\+0\.90 ms, \+1\.2 ms\] \|/)
+      assert.match(result.stdout, /\| \+1,000,000 events\/s \[\+833,333 events\/s, \+1,111,111 events\/s\] \|/)
+    }
+  })
+})

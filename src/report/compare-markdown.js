@@ -1,5 +1,5 @@
 import { CONFIDENCE } from '../stats.js'
-import { MEASURES, worstFirst } from './compare.js'
+import { differenceText, MEASURES, worstFirst } from './compare.js'
 import { codeSpan, escapeCell } from './table.js'
 
 // compare --markdown: the comparison as a pull-request comment, short enough to read in one screen:
@@ -42,6 +42,5 @@ export function comparisonMarkdown (result, { baseLabel = null, newLabel = null,
 function interval (r, measure) {
   const short = r.coverage != null && r.coverage < CONFIDENCE - 1e-9 ? ` (${(r.coverage * 100).toFixed(0)}%)` : ''
   if (r.ratio != null) return `${r.ratio.toFixed(3)} [${r.ciLow.toFixed(3)}, ${r.ciHigh.toFixed(3)}]${short}`
-  const signed = (v) => `${v >= 0 ? '+' : ''}${measure.points ? `${(v * 100).toFixed(2)} pp` : measure.format(v)}`
-  return `${signed(r.difference)} [${signed(r.diffLow)}, ${signed(r.diffHigh)}]${short}`
+  return `${differenceText(r, measure)}${short}`
 }

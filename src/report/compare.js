@@ -48,6 +48,8 @@ export const MEASURES = Object.fromEntries(RUN_TYPES.map((type) => [type.name, c
   better: m.better,
   speed: m.compare === 'speed',
   points: m.unit === 'share',
+  // The unit written after a difference (a format of bytes carries its own).
+  unit: m.unit === 'bytes' ? null : m.shownIn ?? m.unit,
   // A measure's own noise threshold (counted instructions: ±1%), else --noise.
   noise: m.noise ?? null,
   value: m.value
@@ -328,7 +330,13 @@ function ownNoise (result) {
 
 function intervalText (r, measure) {
   if (r.ratio != null) return `${r.ratio.toFixed(3)} [${r.ciLow.toFixed(3)}, ${r.ciHigh.toFixed(3)}]`
-  const signed = (v) => `${v >= 0 ? '+' : ''}${measure.points ? `${(v * 100).toFixed(2)} pp` : measure.format(v)}`
+  return differenceText(r, measure)
+}
+
+// Where no ratio can be taken (a share, or a base median of 0), the difference with its interval,
+// each figure with its unit: the column is titled as a ratio, and "+0.50" alone would read as one.
+export function differenceText (r, measure) {
+  const signed = (v) => `${v >= 0 ? '+' : ''}${measure.points ? `${(v * 100).toFixed(2)} pp` : `${measure.format(v)}${measure.unit ? ` ${measure.unit}` : ''}`}`
   return `${signed(r.difference)} [${signed(r.diffLow)}, ${signed(r.diffHigh)}]`
 }
 
