@@ -11,6 +11,12 @@ export function visibleControls (text) {
   })
 }
 
+// JSON text with the same characters written as \u escapes (JSON.stringify escapes only C0): the
+// values read back unchanged, and the text shown on a terminal acts on nothing.
+export function jsonWithEscapedControls (json) {
+  return json.replace(INVISIBLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
 // A value someone else gave (an API caller's option, a child's message), short enough for one line
 // of an error, as it was written: JSON would say null for NaN and Infinity, and throws on a BigInt.
 export function describeValue (value) {

@@ -214,3 +214,41 @@ describe('compare: what it cannot compare, in words', () => {
     }
   })
 })
+
+describe('names from a results file in CSV and JSON output', () => {
+  // pino renamed to a formula, winston to an @-formula, noop to C1 and bidi characters; a failed
+  // run's reason starting with "-".
+  function injected (dir) {
+    const doc = JSON.parse(fs.readFileSync(RESULTS, 'utf8'))
+    const names = { pino: '=HYPERLINK("http://evil/")', winston: '@SUM(1)', noop: 'abc\u202eevil\x9b31m' }
+    for (const run of doc.runs) if (Object.hasOwn(names, run.lib)) run.lib = names[run.lib]
+    Object.assign(doc.runs.find((r) => r.status === 'failed'), { error: '-2+3+cmd|x' })
+    const file = path.join(dir, 'r.json')
+    fs.writeFileSync(file, JSON.stringify(doc))
+    return file
+  }
+
+  it('CSV: text starting with = + - @ gets a leading \' (OWASP), negative numbers stay numbers (already so: recorded)', async () => {
+    const dir = tmpDir()
+    const result = await runCli(['report', injected(dir), '--format', 'csv', '--out', path.join(dir, 'p.md')])
+    assert.equal(result.code, 0, result.stderr)
+    for (const name of ['p.csv', 'p-summary.csv']) {
+      const csv = fs.readFileSync(path.join(dir, name), 'utf8')
+      assert.match(csv, /,"'=HYPERLINK\(""http:\/\/evil\/""\)",/)
+      assert.match(csv, /,'@SUM\(1\),/)
+      assert.doesNotMatch(csv, /(^|,)"?[=+@]/m)
+    }
+    assert.match(fs.readFileSync(path.join(dir, 'p.csv'), 'utf8'), /,'-2\+3\+cmd\|x(,|$)/m)
+    const { csvTable } = await import('../src/report/table.js')
+    assert.equal(csvTable({ columns: [{ title: 'a' }, { title: 'b' }], rows: [[-1.5, '-1.5']] }), "a,b\n-1.5,'-1.5\n")
+  })
+
+  it('compare --json: C1 and bidi characters are \\u escapes in every string, the values read back unchanged (was: raw)', async () => {
+    const dir = tmpDir()
+    const result = await runCli(['compare', injected(dir), '--baseline', 'raw', '--json'])
+    assert.equal(result.code, 0, result.stderr)
+    assert.doesNotMatch(result.stdout, /[\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/)
+    assert.match(result.stdout, /"lib": "abc\\u202eevil\\u009b31m"/)
+    assert.ok(JSON.parse(result.stdout).comparisons.some((r) => r.lib === 'abc\u202eevil\x9b31m'))
+  })
+})

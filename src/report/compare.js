@@ -6,6 +6,7 @@ import { reportRunType } from './run-types.js'
 import { environmentDifference } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, compareRuns, minOf, smallestMannWhitneyP } from '../stats.js'
 import { figureColumns, terminalTable, visibleControls } from './table.js'
+import { jsonWithEscapedControls } from '../escape.js'
 import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatRunsToDecide, runName, unique } from './labels.js'
 
 // Comparisons of cells, every one made by compareRuns (src/stats.js): a cell against the baseline
@@ -351,7 +352,8 @@ export const IGNORE_VERSION_NOTE = 'cells paired across library versions (--igno
 // The rows as JSON (--json): the comparisons and what could not be compared.
 export function comparisonJson (result) {
   const { mode, baseline, alpha, noise, ignoreVersion = false, comparisons, notCompared, onlyBase = [], onlyNew = [] } = result
-  return JSON.stringify({ mode, baseline, alpha, noise, ignoreVersion, confidence: CONFIDENCE, method: 'ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test', comparisons, notCompared, onlyBase, onlyNew }, null, 2) + '\n'
+  // Names come from the results files: C1 and bidi characters are escaped, as the tables show them.
+  return jsonWithEscapedControls(JSON.stringify({ mode, baseline, alpha, noise, ignoreVersion, confidence: CONFIDENCE, method: 'ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test', comparisons, notCompared, onlyBase, onlyNew }, null, 2)) + '\n'
 }
 
 export function describeSource (file, dataset) {
