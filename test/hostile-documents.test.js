@@ -3,10 +3,10 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { run, UsageError } from '../src/api/index.js'
+import { compare, report, run, UsageError } from '../src/api/index.js'
 import { assignGroups } from '../src/api/scenario.js'
 import { MAX_DRAWN, refuseUndrawable } from '../src/report/chart-values.js'
-import { mountTmpfs, ROOT, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
+import { fill, mountTmpfs, readJson, ROOT, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
 
 // Hostile documents and outputs (issue 42, sections 4 and 5): each case names its family, the input,
 // what is expected; a refusal is one line on stderr, exit 2, no stack, nothing half-written.
@@ -250,5 +250,120 @@ describe('names from a results file in CSV and JSON output', () => {
     assert.doesNotMatch(result.stdout, /[\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/)
     assert.match(result.stdout, /"lib": "abc\\u202eevil\\u009b31m"/)
     assert.ok(JSON.parse(result.stdout).comparisons.some((r) => r.lib === 'abc\u202eevil\x9b31m'))
+  })
+})
+
+// Section 5: compare --fail-on and every export fed crafted documents through the API (a document
+// object can hold what JSON cannot: NaN, Infinity). Each: a UsageError of one line, or a correct output.
+describe('crafted documents: compare --baseline and the exports', () => {
+  const pino = (times, extra = {}) => times.map((doneMs, i) => syntheticRun({ lib: 'pino', run: i + 1, doneMs, ...extra }))
+  const raw = (times) => times.map((doneMs, i) => syntheticRun({ lib: 'raw', run: i + 1, doneMs }))
+  const FORMATS = ['csv', 'bmf', 'benchmark-action', 'md', 'html']
+  const refused = (pattern) => Object.fromEntries(['compare', ...FORMATS].map((what) => [what, pattern]))
+  const cases = [
+    { name: 'NaN', runs: () => [...pino([NaN, 600, 601]), ...raw([500, 501, 502])], expect: refused(/^results document 1: runs\[0\] \(pino file 1 cpus run 1\): unblockedMs must be a finite number >= 0 or null, got NaN$/) },
+    { name: 'Infinity', runs: () => [...pino([Infinity, 600, 601]), ...raw([500, 501, 502])], expect: refused(/^results document 1: runs\[0\] .*: unblockedMs must be a finite number >= 0 or null, got a number beyond a double's range/) },
+    { name: 'a negative count', runs: () => [...pino([600, 601, 602], { sent: -5 }), ...raw([500, 501, 502])], expect: refused(/^results document 1: runs\[0\] .*: sent must be a whole number of events >= 0 or null, got -5$/) },
+    { name: 'duplicated cells', runs: () => { const runs = [...pino([600, 601, 602]), ...raw([500, 501, 502])]; return [...runs, ...runs] }, expect: refused(/^results document 1: runs\[0\] and runs\[6\] are both pino file 1 cpus run 1 of one cell/) },
+    { name: 'done at 1e308 against 500 ms', runs: () => [...pino([1e308, 1e308, 1e308, 1e308, 1e308]), ...raw([500, 501, 502, 503, 504])], expect: { compare: 'slower', csv: true, bmf: true, 'benchmark-action': true, md: /^cannot draw the chart file\/benchmarks\.png: it would plot/, html: /^cannot draw the chart file\/benchmarks\.png/ } },
+    { name: 'zero runs', runs: () => [], expect: { compare: /^results document 1 has no runs: nothing to compare/, csv: true, bmf: true, 'benchmark-action': true, md: true, html: true } },
+    { name: 'one run a side', runs: () => [...pino([600]), ...raw([500])], expect: { compare: 'unclear', csv: true, bmf: true, 'benchmark-action': true, md: true, html: true } }
+  ]
+  for (const { name, runs, expect } of cases) {
+    it(name, async () => {
+      const doc = syntheticResults(runs())
+      const gate = expect.compare
+      if (gate instanceof RegExp) await assert.rejects(compare(doc, { baseline: 'raw' }), (err) => err instanceof UsageError && gate.test(err.message))
+      else assert.deepEqual((await compare(doc, { baseline: 'raw' })).comparisons.filter((r) => r.measure === 'doneMs').map((r) => r.verdict), [gate])
+      for (const format of FORMATS) {
+        const dir = tmpDir()
+        const options = { format, out: path.join(dir, 'p.md'), images: path.join(dir, 'img') }
+        if (expect[format] instanceof RegExp) {
+          await assert.rejects(report(doc, options), (err) => err instanceof UsageError && expect[format].test(err.message) && !err.message.includes('\n'), format)
+          assert.deepEqual(fs.readdirSync(dir), [], format)
+        } else {
+          const { files } = await report(doc, options)
+          assert.ok(files.length > 0 && files.every((file) => fs.statSync(file).size > 0), format)
+        }
+      }
+    })
+  }
+
+  it('compare --fail-on on a crafted file: exit 3 for a verdict it names, 2 for a refused file, never 0 for nothing compared', async () => {
+    const dir = tmpDir()
+    const file = (name, runs) => { const f = path.join(dir, name); fs.writeFileSync(f, JSON.stringify(syntheticResults(runs))); return f }
+    const big = await runCli(['compare', file('big.json', [...pino([1e308, 1e308, 1e308, 1e308, 1e308]), ...raw([500, 501, 502, 503, 504])]), '--baseline', 'raw', '--fail-on', 'slower'])
+    assert.equal(big.code, 3, big.stderr)
+    const one = file('one.json', [...pino([600]), ...raw([500])])
+    assert.equal((await runCli(['compare', one, '--baseline', 'raw', '--fail-on', 'slower'])).code, 0)
+    assert.equal((await runCli(['compare', one, '--baseline', 'raw', '--fail-on', 'unclear'])).code, 3)
+    assertRefused(await runCli(['compare', file('none.json', []), '--baseline', 'raw', '--fail-on', 'slower']), /none\.json has no runs/)
+  })
+})
+
+describe('version ranges, the registry and the version cache', () => {
+  const marker = path.join(tmpDir(), 'touched')
+  const cases = [
+    { lib: `pino@$(touch ${marker})`, pattern: /^log-bench: "pino@\$\(touch .*\)": "\$\(touch .*\)" is neither a version range \(9, 2\.4\.7, \^9\.1\) nor a dist-tag \(latest\)$/m },
+    { lib: 'pino@`id`', pattern: /is neither a version range/ },
+    { lib: 'pino@;rm -rf /', pattern: /is neither a version range/ },
+    { lib: 'pino@../../x', pattern: /is neither a version range/ },
+    // A name holding "/" is an adapter's path: resolved and refused as a file that is not there.
+    { lib: '@../../x@1', pattern: /^log-bench: adapter file not found: .*x@1$/m }
+  ]
+  for (const { lib, pattern } of cases) {
+    it(`--lib '${lib}': one line, exit 2, nothing run or installed (already so: recorded)`, async () => {
+      const cache = tmpDir()
+      assertRefused(await runCli(['run', '--lib', lib, '--cache', cache, '--events', '10', '--runs', '1', '--out', path.join(tmpDir(), 'r.json')]), pattern)
+      assert.equal(fs.existsSync(marker), false)
+      assert.deepEqual(fs.readdirSync(cache), [])
+    })
+  }
+
+  it('a registry that cannot be reached and nothing cached: one line naming it, exit 2 (already so: recorded)', async () => {
+    const result = await runCli(['run', '--lib', 'pino@9', '--cache', tmpDir(), '--events', '10', '--runs', '1', '--out', path.join(tmpDir(), 'r.json')], { env: { npm_config_registry: 'http://127.0.0.1:9' } })
+    assertRefused(result, /^log-bench: cannot install pino@9: the npm registry is unreachable \(ECONNREFUSED\) and no cached version matches/m)
+  })
+
+  it('a corrupted version in the cache (its package.json not JSON): a failed run with the reason (already so: recorded)', async () => {
+    const cache = tmpDir()
+    const dir = path.join(cache, 'libs', 'pino@9.1.0')
+    fs.mkdirSync(path.join(dir, 'node_modules', 'pino'), { recursive: true })
+    fs.writeFileSync(path.join(dir, '.log-bench-complete'), '')
+    fs.writeFileSync(path.join(dir, 'node_modules', 'pino', 'package.json'), '{not json')
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'pino@9.1.0', '--cache', cache, '--transport', 'file', '--events', '10', '--runs', '1', '--quiet', '--out', out], { env: { npm_config_registry: 'http://127.0.0.1:9' } })
+    assert.equal(result.code, 0, result.stderr)
+    const [record] = readJson(out).runs
+    assert.equal(record.status, 'failed')
+    assert.match(record.error, /^worker 0 failed while building the logger: Error parsing .*pino\/package\.json/)
+  })
+})
+
+describe('TMPDIR on a full 2 MB file system', () => {
+  it('full before the run: the run fails with the reason, exit 0 with the results, no directory left (was: exit 1, a stack, an empty run directory left)', async (t) => {
+    const tmp = mountTmpfs(t, 'size=2m')
+    if (!tmp) return
+    fill(tmp, 0)
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'raw', '--transport', 'file', '--events', '1000', '--runs', '1', '--quiet', '--out', out], { env: { TMPDIR: tmp } })
+    assert.equal(result.code, 0, result.stderr)
+    assert.doesNotMatch(result.stderr, /internal error|\n\s+at /)
+    const [record] = readJson(out).runs
+    assert.equal(record.status, 'failed')
+    assert.equal(record.error, `cannot make the run's directory in ${tmp}: no space left on device (ENOSPC)`)
+    assert.deepEqual(fs.readdirSync(tmp), ['filler'])
+  })
+
+  it('filling up during the runs: each run fails with ENOSPC as its reason, nothing left in TMPDIR (already so: recorded)', async (t) => {
+    const tmp = mountTmpfs(t, 'size=2m')
+    if (!tmp) return
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'raw', '--transport', 'file,console', '--events', '200000', '--runs', '1', '--quiet', '--out', out], { env: { TMPDIR: tmp } })
+    assert.equal(result.code, 0, result.stderr)
+    const runs = readJson(out).runs
+    assert.deepEqual(runs.map((r) => r.status), ['failed', 'failed'])
+    for (const r of runs) assert.match(r.error, /ENOSPC/)
+    assert.deepEqual(fs.readdirSync(tmp), [])
   })
 })
