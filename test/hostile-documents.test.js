@@ -355,6 +355,32 @@ describe('TMPDIR on a full 2 MB file system', () => {
     assert.deepEqual(fs.readdirSync(tmp), ['filler'])
   })
 
+  it('http, full before the run: the run fails with the reason, exit 0 (was: the same crash as run)', async (t) => {
+    const tmp = mountTmpfs(t, 'size=2m')
+    if (!tmp) return
+    fill(tmp, 0)
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['http', '--lib', 'none', '--duration', '1', '--warmup', '0', '--runs', '1', '--quiet', '--out', out], { env: { TMPDIR: tmp } })
+    assert.equal(result.code, 0, result.stderr)
+    const [record] = readJson(out).runs
+    assert.equal(record.error, `cannot make the run's directory in ${tmp}: no space left on device (ENOSPC)`)
+    assert.deepEqual(fs.readdirSync(tmp), ['filler'])
+  })
+
+  it('merge --out on a full file system: one line, exit 2, nothing written (already so: recorded)', async (t) => {
+    const dir = mountTmpfs(t, 'size=2m')
+    if (!dir) return
+    const shardsDir = tmpDir()
+    const shard = (k, transport) => {
+      const file = path.join(shardsDir, `s${k}.json`)
+      fs.writeFileSync(file, JSON.stringify(syntheticResults([syntheticRun({ lib: 'noop', transport, run: 1, doneMs: 5 })], { gitCommit: null, logBenchVersion: '1.0.0', plan: { id: 'p', kind: 'options', name: null, shard: `${k}/2`, cells: 2 } })))
+      return file
+    }
+    fill(dir, 0)
+    assertRefused(await runCli(['merge', shard(1, 'file'), shard(2, 'console'), '--out', path.join(dir, 'm.json')]), /^log-bench: cannot write .*m\.json: no space left on device \(ENOSPC\)$/m)
+    assert.deepEqual(fs.readdirSync(dir), ['filler'])
+  })
+
   it('filling up during the runs: each run fails with ENOSPC as its reason, nothing left in TMPDIR (already so: recorded)', async (t) => {
     const tmp = mountTmpfs(t, 'size=2m')
     if (!tmp) return
