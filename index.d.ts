@@ -165,8 +165,8 @@ export interface RunOptions {
    */
   resume?: boolean
   /**
-   * --shard: run only share k of n of the plan (e.g. 1/4), in whole comparison groups balanced by estimated
-   * cost; join the shards with log-bench merge
+   * --shard: run only share k of n of the plan (e.g. 1/4; n at most 1,000), in whole comparison groups
+   * balanced by estimated cost; join the shards with log-bench merge
    */
   shard?: string
   /**
@@ -449,7 +449,7 @@ export interface ResultsEnv {
   plan?: Record<string, unknown>
   /** the order of the runs: { mode, seed } */
   order?: Record<string, unknown>
-  /** merged files: each shard's machine */
+  /** merged files: each shard's machine, commit and log-bench version */
   shards?: unknown[]
 }
 

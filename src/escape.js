@@ -10,3 +10,25 @@ export function visibleControls (text) {
     return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`
   })
 }
+
+// JSON text with the same characters written as \u escapes (JSON.stringify escapes only C0): the
+// values read back unchanged, and the text shown on a terminal acts on nothing.
+export function jsonWithEscapedControls (json) {
+  return json.replace(INVISIBLE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`)
+}
+
+// A value someone else gave (an API caller's option, a child's message), short enough for one line
+// of an error, as it was written: JSON would say null for NaN and Infinity, and throws on a BigInt.
+export function describeValue (value) {
+  if (value === undefined) return 'missing'
+  let shown
+  try {
+    if (typeof value === 'number') shown = String(value)
+    else if (typeof value === 'bigint') shown = `${value}n (a BigInt)`
+    else if (Array.isArray(value)) shown = `[${value.map(describeValue).join(', ')}]`
+    else shown = JSON.stringify(value) ?? String(value)
+  } catch {
+    shown = typeof value
+  }
+  return shown.length > 40 ? `${shown.slice(0, 40)}…` : shown
+}

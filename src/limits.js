@@ -12,6 +12,8 @@ export const MAX_EVENTS = 2 ** 30
 export const MAX_SIZE_BYTES = 1 << 20
 // Runs per cell (--runs).
 export const MAX_RUNS = 1000
+// Shares of a plan (--shard k/n): merge names every shard it misses.
+export const MAX_SHARDS = 1000
 
 // File descriptors a process may hold (the soft RLIMIT_NOFILE, `ulimit -n`), from /proc; null
 // where it cannot be read. An http run's load generator holds one per connection, and so may a

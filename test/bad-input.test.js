@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { readJson, ROOT, runCli, tmpDir } from './helpers.js'
+import { fill, mountTmpfs, readJson, ROOT, runCli, tmpDir } from './helpers.js'
 
 // Every bad input, for every command: exit code 2, exactly one line on stderr saying what was
 // wrong, no stack trace, and nothing left behind in the working directory or in TMPDIR.
@@ -103,23 +103,6 @@ describe('bad input: one line, exit code 2, no stack, nothing left behind', () =
   })
 })
 
-// These need a file system of their own (root, to mount a tmpfs); elsewhere they are skipped.
-function mountTmpfs (t, options) {
-  const mount = tmpDir('lb-mount-')
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', mount], { stdio: 'ignore' })
-  } catch {
-    fs.rmdirSync(mount)
-    t.skip('cannot mount a tmpfs here (needs root)')
-    return null
-  }
-  t.after(() => {
-    execFileSync('umount', [mount])
-    fs.rmdirSync(mount)
-  })
-  return mount
-}
-
 describe('outputs that cannot be written', () => {
   it('no --out in a read-only working directory', async (t) => {
     const cwd = mountTmpfs(t, 'size=64k')
@@ -180,13 +163,6 @@ describe('a full disk is named where it happened, and leaves nothing half-writte
     assert.deepEqual(listTree(dir), before)
   })
 })
-
-// Leaves `free` bytes free on the file system of dir.
-function fill (dir, free) {
-  const { bavail, bsize } = fs.statfsSync(dir)
-  const bytes = bavail * bsize - free
-  if (bytes > 0) fs.writeFileSync(path.join(dir, 'filler'), Buffer.alloc(bytes))
-}
 
 describe('failures that are results, not bad input', () => {
   it('raw over UDP to a host that does not resolve records the failed lookup as the run\'s error', async () => {

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -142,4 +142,37 @@ export function syntheticRun ({ lib, run, doneMs, libVersion = '1', transport = 
     maxRssBytes: 1e8,
     ...rest
   }
+}
+
+// These need a file system of their own (root, to mount a tmpfs); elsewhere they are skipped.
+export function mountTmpfs (t, options) {
+  const mount = tmpDir('lb-mount-')
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', mount], { stdio: 'ignore' })
+  } catch {
+    fs.rmdirSync(mount)
+    t.skip('cannot mount a tmpfs here (needs root)')
+    return null
+  }
+  t.after(() => {
+    execFileSync('umount', [mount])
+    fs.rmdirSync(mount)
+  })
+  return mount
+}
+
+// Leaves `free` bytes free on the file system of dir.
+export function fill (dir, free) {
+  const { bavail, bsize } = fs.statfsSync(dir)
+  const bytes = bavail * bsize - free
+  if (bytes > 0) fs.writeFileSync(path.join(dir, 'filler'), Buffer.alloc(bytes))
+}
+
+let syntheticDocuments = 0
+// A results document holding `runs` (see syntheticRun), each one a distinct invocation (its start
+// time), as report and compare refuse the same invocation given twice.
+export function syntheticResults (runs, env = {}) {
+  syntheticDocuments++
+  const time = new Date(Date.UTC(2026, 10, 23, 10) + syntheticDocuments * 1000).toISOString()
+  return { schema: 1, tool: 'log-bench', kind: 'results', complete: true, interrupted: false, env: { node: 'v20.0.0', os: 'Linux', cpuModel: 'Test CPU', cpuCount: 2, memoryBytes: 1 << 30, libVersions: {}, command: 'log-bench run', time, hostname: 'h', ...env }, runs, summary: [] }
 }

@@ -63,10 +63,11 @@ describe('names in a results file are data', () => {
     const doc = JSON.parse(fs.readFileSync(RESULTS, 'utf8'))
     for (const run of doc.runs) {
       if ((run.type ?? 'run') !== 'run') continue
-      run.transport = '../../escaped'
+      // Each transport keeps a name of its own: runs of two cells made one would be one run twice.
+      run.transport = `../../escaped-${run.transport}`
       if (run.lib === 'pino') run.lib = '../../../pi|no\nx'
     }
-    for (const entry of doc.summary) entry.transport = '../../escaped'
+    for (const entry of doc.summary) entry.transport = `../../escaped-${entry.transport}`
     const base = tmpDir()
     const work = path.join(base, 'a', 'b')
     fs.mkdirSync(work, { recursive: true })

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
+import { cellKey } from '../src/results/model.js'
 import { loadResults } from '../src/results/read.js'
 import { renderPage } from '../src/report/markdown.js'
 import { timeseriesChart } from '../src/report/run-charts.js'
@@ -18,9 +19,13 @@ const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'report', 'results.json')
 function syntheticResults (n, { seriesLength = 0 } = {}) {
   const doc = JSON.parse(fs.readFileSync(FIXTURE, 'utf8'))
   const templates = doc.runs.filter((r) => (r.type ?? 'run') === 'run' && r.ok)
+  // Numbered run by run within each cell: a cell's run number twice is refused at read.
+  const runsOf = new Map()
   doc.runs = Array.from({ length: n }, (_, i) => {
     const t = templates[i % templates.length]
-    return { ...t, run: Math.floor(i / templates.length) + 1, doneMs: t.doneMs * (1 + (i % 7) / 10), timeseries: [] }
+    const run = (runsOf.get(cellKey(t)) ?? 0) + 1
+    runsOf.set(cellKey(t), run)
+    return { ...t, run, doneMs: t.doneMs * (1 + (i % 7) / 10), timeseries: [] }
   })
   doc.summary = []
   const file = path.join(tmpDir(), `synthetic-${n}.json`)

@@ -40,10 +40,10 @@ const sourceName = (source, index) => (isDocument(source) ? `results document ${
 
 // A results file by path, or a results document given to the API (checked as a file is).
 function load (source, index) {
-  if (!isDocument(source)) return loadResults([String(source)])
   const file = sourceName(source, index)
-  validateDocument(source, file)
-  return loadDocuments([{ file, doc: source }])
+  const dataset = isDocument(source) ? (validateDocument(source, file), loadDocuments([{ file, doc: source }])) : loadResults([file])
+  if (dataset.runs.length === 0) throw new UsageError(`${file} has no runs: nothing to compare (an interrupted run saves its file before its first run ends)`)
+  return dataset
 }
 
 // The API: compare(doc, { baseline }) or compare(before, after, options); each a results document

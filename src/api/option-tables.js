@@ -102,7 +102,7 @@ export const RUN_OPTIONS = [
   { name: 'out', defaultText: 'the scenario\'s output, else results/run-<timestamp>.json', describe: 'results JSON file; missing directories are created' },
   FORCE('--out (or the scenario\'s output)'),
   { name: 'resume', type: 'boolean', describe: 'continue the unfinished results file given by --out (or the scenario\'s output): finished runs are kept, the rest run' },
-  { name: 'shard', parse: parseShard, takes: 'k/n', describe: 'run only share k of n of the plan (e.g. 1/4), in whole comparison groups balanced by estimated cost; join the shards with log-bench merge' },
+  { name: 'shard', parse: parseShard, takes: 'k/n', describe: 'run only share k of n of the plan (e.g. 1/4; n at most 1,000), in whole comparison groups balanced by estimated cost; join the shards with log-bench merge' },
   ...ORDER_OPTIONS,
   { name: 'baseline', describe: 'at the end, compare every cell with this library\'s cell of the same transport, workers, workload, size and receiving end: ratio of medians with its 95% interval, p and a verdict (faster, slower, same), as compare --baseline' },
   { ...ALPHA, describe: 'with --baseline: ' + ALPHA.describe },
@@ -162,7 +162,8 @@ export const COMPARE_OPTIONS = [
 export const MERGE_OPTIONS = [
   { name: 'out', describe: 'merged results JSON file (required; its directory is created)' },
   FORCE('--out'),
-  { name: 'allow-mixed-hardware', type: 'boolean', describe: 'merge shards measured on different machines (same Node and library versions); each run keeps its shard, env.shards lists each machine' }
+  { name: 'allow-mixed-hardware', type: 'boolean', describe: 'merge shards measured on different machines (same Node and library versions); each run keeps its shard, env.shards lists each machine' },
+  { name: 'allow-mixed-commits', type: 'boolean', describe: 'merge shards measured by different log-bench commits or versions; the merged env names no commit, env.shards names each shard\'s' }
 ]
 
 const PORT_OR_FREE = { min: 0, max: 65535 }

@@ -1,4 +1,5 @@
 import { UsageError } from '../errors.js'
+import { describeValue } from '../escape.js'
 import { list, MAX_SECONDS, oneOf, positiveInt, positiveIntList, seconds } from './validate.js'
 
 // An option table lists each option of a command once: its name, what it means, its default, the
@@ -90,7 +91,9 @@ export function addOptions (yargs, table) {
     const fallback = defaultText(option)
     yargs.option(option.name, {
       type: option.type ?? 'string',
-      ...(option.type === 'boolean' ? { default: false } : {}),
+      // A value is the next word, even one that starts with "-" (--shard -1/2): our parser says
+      // what is wrong with it, where yargs would read it as options of its own (-1, -/, -2).
+      ...(option.type === 'boolean' ? { default: false } : { nargs: 1 }),
       describe: `${option.describe[0].toUpperCase()}${option.describe.slice(1)}${values}${fallback && option.type !== 'boolean' ? ` [default: ${fallback}]` : ''}`
     })
   }
@@ -147,29 +150,17 @@ export function argvFromApi (table, options, command) {
 
 function apiValue (option, key, value) {
   if (option.type === 'boolean') {
-    if (typeof value !== 'boolean') throw new UsageError(`${key} must be true or false, got ${shown(value)}`)
+    if (typeof value !== 'boolean') throw new UsageError(`${key} must be true or false, got ${describeValue(value)}`)
     return value
   }
   const scalar = (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))
   if (Array.isArray(value)) {
     if (!option.list) throw new UsageError(`${key} takes one value, not a list (--${option.name}: ${valuesText(option) || 'a value'})`)
-    if (!value.every(scalar)) throw new UsageError(`${key} must be a list of strings or numbers, got ${shown(value)}`)
+    if (!value.every(scalar)) throw new UsageError(`${key} must be a list of finite numbers or strings, got ${describeValue(value)}`)
     return value.join(',')
   }
-  if (!scalar(value)) throw new UsageError(`${key} must be ${option.list ? 'a list (an array or a comma string)' : 'a string or a number'}, got ${shown(value)}`)
+  if (!scalar(value)) throw new UsageError(`${key} must be ${option.list ? 'a list (an array or a comma string)' : 'a finite number or a string'}, got ${describeValue(value)}`)
   return value
-}
-
-// A value as the caller wrote it, where JSON would hide it: NaN and Infinity read null there, and a
-// BigInt makes it throw (a TypeError, where bad input is a UsageError).
-function shown (value) {
-  const plain = (v) => (typeof v === 'bigint' ? `${v}n` : typeof v === 'number' && !Number.isFinite(v) ? String(v) : v)
-  if (typeof plain(value) !== typeof value) return plain(value)
-  try {
-    return JSON.stringify(value, (k, v) => plain(v)) ?? typeof value
-  } catch {
-    return typeof value
-  }
 }
 
 // The command line that gives the same options, for a results file's env.command.

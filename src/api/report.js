@@ -3,7 +3,7 @@ import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { loadDocuments, loadResults, readResultsFile, validateDocument } from '../results/read.js'
 import { removeEmptyTree } from '../results/write.js'
-import { exporterFor } from '../report/exporters.js'
+import { exporterFor, writeExports } from '../report/exporters.js'
 import { PAGE_FORMATS, readPages, replaceWrittenList, writePages } from '../report/pages.js'
 import { REPORT_OPTIONS } from './option-tables.js'
 import { argvFromApi, givenOptions, optionNamed, parseOption, parseOptions } from './options.js'
@@ -52,15 +52,13 @@ export function reportFrom (argv, { stream }) {
       refuseExisting(file, { force: options.force, label })
     }
   }
-  const written = []
   try {
-    for (const format of options.formats) written.push(...exporterFor(format).write(dataset, options))
+    return { files: writeExports(options.formats, dataset, options), images: options.images }
   } catch (err) {
     // Nothing half-written: not even the page's directory made for it above.
-    if (firstMissing && !written.length) removeEmptyTree(firstMissing)
+    if (firstMissing) removeEmptyTree(firstMissing)
     throw err
   }
-  return { files: written, images: options.images }
 }
 
 // The topmost directory of `dir` that does not exist yet, or null.

@@ -87,7 +87,9 @@ export function assignGroups (cells, n) {
     const key = comparisonGroupKey(cell.common)
     groups.set(key, (groups.get(key) ?? 0) + estimatedCostMs(cell))
   }
-  const load = Array.from({ length: n }, () => 0)
+  // Each group goes to the first of the least-loaded shards, so shards past the number of groups
+  // never receive one: no more shards are counted than there are groups.
+  const load = Array.from({ length: Math.min(n, groups.size) }, () => 0)
   const owner = new Map()
   const byCost = [...groups.entries()].map(([key, cost], index) => ({ key, cost, index })).sort((a, b) => b.cost - a.cost || a.index - b.index)
   for (const { key, cost } of byCost) {

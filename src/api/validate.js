@@ -4,6 +4,7 @@ import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { ioReason } from '../results/write.js'
 import { leavesDir } from '../paths.js'
+import { MAX_SHARDS } from '../limits.js'
 
 // The checks of option values, so that each command gives the same one-line answers to bad input;
 // which option takes which check, with what limits, is in the option tables (option-tables.js).
@@ -77,7 +78,7 @@ export function parseShard (text) {
   const match = /^(\d+)\/(\d+)$/.exec(String(text).trim())
   const k = match && Number(match[1])
   const n = match && Number(match[2])
-  if (!match || n < 1 || k < 1 || k > n) throw new UsageError(`--shard must be k/n with 1 <= k <= n (e.g. 1/2), got "${text}"`)
+  if (!match || n < 1 || k < 1 || k > n || n > MAX_SHARDS) throw new UsageError(`--shard must be k/n with 1 <= k <= n <= ${MAX_SHARDS.toLocaleString('en-US')} (e.g. 1/2), got "${text}"`)
   return { k, n }
 }
 

@@ -34,11 +34,17 @@ export const RETURN_LIMIT_MS = 5000
 // { elapsedMs, arrived, bytes, rssBytes } (the receiver's progress() and the workers' summed RSS).
 export async function runOnce ({ adapterFile, libDir = null, libVersion = null, runtime = null, transport, cpus, events, payload, workload = DEFAULT_WORKLOAD, variant = 'default', timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {}, baseDir = os.tmpdir(), onLive = null, rate = null, ending = DEFAULT_ENDING, callTiming = DEFAULT_CALL_TIMING, counter = null }) {
   const beganNs = process.hrtime.bigint()
-  const dir = makeRunDir(baseDir)
   const workers = []
   const state = { releasedNs: null, started: new Map(), unblocked: new Map(), held: new Map(), closed: new Map(), exits: new Map(), keptAlive: new Set(), heap: new Map(), leftBehind: [] }
+  const failedBefore = (error) => judgeArrivals(finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify, rate, ending }), { workload, events })
+  let dir
+  try {
+    dir = makeRunDir(baseDir)
+  } catch (err) {
+    return failedBefore(err.message)
+  }
   const { receiver, error } = await openReceiver(transport, { workers: cpus, events, payload, workload, dir, ...receiverOptions })
-  if (error) return judgeArrivals(finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify, rate, ending }), { workload, events })
+  if (error) return failedBefore(error)
   let sampler = null
   let liveTimer = null
   let outcome

@@ -44,6 +44,8 @@ function fail (err) {
 function usageMessage (msg) {
   const unknown = /^Unknown arguments?: (.*)$/.exec(msg.split('\n')[0])
   if (unknown) return `unknown option or command: ${unknown[1]} (see log-bench --help, or log-bench <command> --help)`
+  const valueless = /^Not enough arguments following: (.*)$/.exec(msg.split('\n')[0])
+  if (valueless) return `--${valueless[1]} needs a value after it (see log-bench <command> --help)`
   return msg.split('\n')[0]
 }
 
@@ -67,7 +69,8 @@ try {
         y.showHelp((text) => process.stderr.write(`${text}\n`))
         process.exit(EXIT.USAGE)
       }
-      throw err ?? new UsageError(usageMessage(msg))
+      // yargs' own checks (a value missing after an option) come as a YError: bad input too.
+      throw err && err.name !== 'YError' ? err : new UsageError(usageMessage(msg ?? err.message))
     })
     .epilogue('Exit codes: 0 finished (failed runs are results, recorded in the JSON), 1 harness error, 2 bad input, 3 compare --fail-on found a verdict it names, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP), 131 SIGQUIT: the runs so far are saved.')
     .wrap(Math.min(110, process.stdout.columns || 110))

@@ -5,6 +5,7 @@
 // talks to its cluster master over the same channel). A bad message fails that run only.
 
 import hdr from 'hdr-histogram-js'
+import { describeValue } from '../escape.js'
 
 const MAX_TIMESTAMP = 2n ** 64n - 1n
 const MAX_TEXT = 500
@@ -93,14 +94,6 @@ export function invalidMessage (kinds, msg) {
     if (!check(msg[name])) return `its "${name}" is ${describeValue(msg[name])}, not ${EXPECT.get(check)}`
   }
   return fields.$?.(msg) ?? null
-}
-
-// A value from a foreign message, short enough for one line of an error.
-function describeValue (value) {
-  if (value === undefined) return 'missing'
-  let shown
-  try { shown = typeof value === 'bigint' ? `${value}n` : JSON.stringify(value) ?? String(value) } catch { shown = typeof value }
-  return shown.length > 40 ? `${shown.slice(0, 40)}…` : shown
 }
 
 // A failure text from a child, as one line of bounded length.

@@ -16,10 +16,19 @@ const swept = new Set()
 export function makeRunDir (baseDir, prefix = 'log-bench-') {
   const note = sweepOnce(baseDir)
   if (note) process.stderr.write(`log-bench: ${note}\n`)
-  const dir = fs.mkdtempSync(path.join(baseDir, prefix))
-  fs.writeFileSync(path.join(dir, OWNER_FILE), JSON.stringify(ownerOf(process.pid)) + '\n', { flag: 'wx' })
-  return dir
+  let dir = null
+  try {
+    dir = fs.mkdtempSync(path.join(baseDir, prefix))
+    fs.writeFileSync(path.join(dir, OWNER_FILE), JSON.stringify(ownerOf(process.pid)) + '\n', { flag: 'wx' })
+    return dir
+  } catch (err) {
+    // A full TMPDIR (or --dir) fails the run with this reason, and leaves no directory behind.
+    if (dir) fs.rmSync(dir, { recursive: true, force: true })
+    throw new Error(`cannot make the run's directory in ${baseDir}: ${RUN_DIR_REASONS[err.code] ?? err.message}${RUN_DIR_REASONS[err.code] ? ` (${err.code})` : ''}`)
+  }
 }
+
+const RUN_DIR_REASONS = { ENOSPC: 'no space left on device', EDQUOT: 'disk quota exceeded', EROFS: 'read-only file system', EACCES: 'permission denied' }
 
 // The first time in this process for a base directory: removes the stale run directories there and
 // says so in words (null when there were none, or it was swept before). A session sweeps the base

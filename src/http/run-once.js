@@ -42,7 +42,12 @@ export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus,
 async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement, counter }) {
   const observed = placement?.pinned ? { primary: cpusOf(process.pid) } : {}
   const failed = (error) => ({ ...HTTP_TYPE.empty(), placement: placementRecord(placement, observed), ok: false, status: 'failed', error })
-  const dir = makeRunDir(os.tmpdir(), 'log-bench-http-')
+  let dir
+  try {
+    dir = makeRunDir(os.tmpdir(), 'log-bench-http-')
+  } catch (err) {
+    return failed(err.message)
+  }
   const { receiver, error } = await openReceiver(transport, { workers: cpus, events: null, payload: payloadOfSize(size), dir, ...receiverOptions })
   if (error) {
     fs.rmSync(dir, { recursive: true, force: true })

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas'
 import { Chart, registerables } from 'chart.js'
 import { visibleControls } from '../escape.js'
+import { refuseUndrawable } from './chart-values.js'
 
 // Renders Chart.js charts to PNG in Node. @napi-rs/canvas ships prebuilt Skia binaries as npm
 // packages, so `npm install` needs no Cairo headers and no compiler (node-canvas, behind
@@ -116,7 +117,8 @@ function withVisibleText (config) {
 }
 
 // spec: { file (relative to the images directory), width, height, config (a Chart.js config) }
-export function renderChart ({ width = 1000, height = 520, config: given }) {
+export function renderChart ({ file, width = 1000, height = 520, config: given }) {
+  refuseUndrawable({ file, config: given })
   warnWithoutFonts()
   const config = withVisibleText(given)
   const canvas = createCanvas(width, height)

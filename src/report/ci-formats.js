@@ -1,4 +1,3 @@
-import { writeFileAtomic } from '../results/write.js'
 import { RUN_TYPES, runTypeOf } from '../results/run-types/index.js'
 import { dimensionValue } from '../results/model.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
@@ -71,20 +70,17 @@ const stem = (out) => out.replace(/\.[^./\\]*$/, '')
 export const bmfExport = {
   name: 'bmf',
   targets: ({ out }) => [`${stem(out)}.bmf.json`],
-  write (dataset, options) {
+  files (dataset, options) {
     const [file] = bmfExport.targets(options)
-    writeFileAtomic(file, json(toBmf(dataset)))
-    return [file]
+    return [{ file, data: json(toBmf(dataset)) }]
   }
 }
 
 export const benchmarkActionExport = {
   name: 'benchmark-action',
   targets: ({ out }) => [`${stem(out)}-smaller-is-better.json`, `${stem(out)}-bigger-is-better.json`],
-  write (dataset, options) {
+  files (dataset, options) {
     const [smaller, bigger] = benchmarkActionExport.targets(options)
-    writeFileAtomic(smaller, json(toBenchmarkAction(dataset, 'lower')))
-    writeFileAtomic(bigger, json(toBenchmarkAction(dataset, 'higher')))
-    return [smaller, bigger]
+    return [{ file: smaller, data: json(toBenchmarkAction(dataset, 'lower')) }, { file: bigger, data: json(toBenchmarkAction(dataset, 'higher')) }]
   }
 }

@@ -1,4 +1,4 @@
-import { FILES_METHOD, MEASURES, methodNote, pairingText, worstFirst } from './compare.js'
+import { differenceText, FILES_METHOD, MEASURES, methodNote, pairingText, worstFirst } from './compare.js'
 import { codeSpan, escapeCell } from './table.js'
 import { coverageRange, coverageTitle, formatCountedDifference } from './labels.js'
 
@@ -60,6 +60,5 @@ function counted (r) {
 function interval (r, measure, ownCoverage) {
   const short = ownCoverage ? ` (${coverageTitle(r.coverage)})` : ''
   if (r.ratio != null) return `${r.ratio.toFixed(3)} [${r.ciLow.toFixed(3)}, ${r.ciHigh.toFixed(3)}]${short}`
-  const signed = (v) => `${v >= 0 ? '+' : ''}${measure.points ? `${(v * 100).toFixed(2)} pp` : measure.format(v)}`
-  return `${signed(r.difference)} [${signed(r.diffLow)}, ${signed(r.diffHigh)}]${short}`
+  return `${differenceText(r, measure)}${short}`
 }

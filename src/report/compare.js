@@ -7,6 +7,7 @@ import { reportRunType } from './run-types.js'
 import { environmentDifference } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, minOf, pairedMinRounds, smallestP } from '../stats.js'
 import { figureColumns, terminalTable, visibleControls, wrap } from './table.js'
+import { jsonWithEscapedControls } from '../escape.js'
 import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatRunsToDecide, runName, unique } from './labels.js'
 
 // Comparisons of cells, every one made by compareRuns (src/stats.js): a cell against the baseline
@@ -49,6 +50,8 @@ export const MEASURES = Object.fromEntries(RUN_TYPES.map((type) => [type.name, c
   better: m.better,
   speed: m.compare === 'speed',
   points: m.unit === 'share',
+  // The unit written after a difference (a format of bytes carries its own).
+  unit: m.unit === 'bytes' ? null : m.shownIn ?? m.unit,
   // A measure's own noise threshold (counted instructions: ±1%), else --noise.
   noise: m.noise ?? null,
   value: m.value
@@ -336,7 +339,13 @@ function ownNoise (result) {
 
 function intervalText (r, measure) {
   if (r.ratio != null) return `${r.ratio.toFixed(3)} [${r.ciLow.toFixed(3)}, ${r.ciHigh.toFixed(3)}]`
-  const signed = (v) => `${v >= 0 ? '+' : ''}${measure.points ? `${(v * 100).toFixed(2)} pp` : measure.format(v)}`
+  return differenceText(r, measure)
+}
+
+// Where no ratio can be taken (a share, or a base median of 0), the difference with its interval,
+// each figure with its unit: the column is titled as a ratio, and "+0.50" alone would read as one.
+export function differenceText (r, measure) {
+  const signed = (v) => `${v >= 0 ? '+' : ''}${measure.points ? `${(v * 100).toFixed(2)} pp` : `${measure.format(v)}${measure.unit ? ` ${measure.unit}` : ''}`}`
   return `${signed(r.difference)} [${signed(r.diffLow)}, ${signed(r.diffHigh)}]`
 }
 
@@ -361,7 +370,8 @@ export const IGNORE_VERSION_NOTE = 'cells paired across library versions (--igno
 // The rows as JSON (--json): the comparisons and what could not be compared.
 export function comparisonJson (result) {
   const { mode, baseline, alpha, noise, ignoreVersion = false, comparisons, notCompared, onlyBase = [], onlyNew = [] } = result
-  return JSON.stringify({ mode, baseline, alpha, noise, ignoreVersion, confidence: CONFIDENCE, method: `paired rows (paired: true, on ${pairedMinRounds(alpha)} or more complete rounds of one interleaved document): ratio the Hodges–Lehmann estimate of the per-round ratios, its distribution-free interval and p from the two-sided Wilcoxon signed-rank test on their logarithms; unpaired rows: ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test`, comparisons, notCompared, onlyBase, onlyNew }, null, 2) + '\n'
+  // Names come from the results files: C1 and bidi characters are escaped, as the tables show them.
+  return jsonWithEscapedControls(JSON.stringify({ mode, baseline, alpha, noise, ignoreVersion, confidence: CONFIDENCE, method: `paired rows (paired: true, on ${pairedMinRounds(alpha)} or more complete rounds of one interleaved document): ratio the Hodges–Lehmann estimate of the per-round ratios, its distribution-free interval and p from the two-sided Wilcoxon signed-rank test on their logarithms; unpaired rows: ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test`, comparisons, notCompared, onlyBase, onlyNew }, null, 2)) + '\n'
 }
 
 export function describeSource (file, dataset) {

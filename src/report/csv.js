@@ -1,4 +1,3 @@
-import { writeFileAtomic } from '../results/write.js'
 import { CELL_FIELDS, dimensionValue, RUN_TYPES, runTypeName } from '../results/model.js'
 import { recordFields } from '../results/schema.js'
 import { csvTable, left } from './table.js'
@@ -76,10 +75,8 @@ export const csvExport = {
     const base = out.replace(/\.[^./\\]*$/, '')
     return [`${base}.csv`, `${base}-summary.csv`]
   },
-  write (dataset, options) {
+  files (dataset, options) {
     const [file, summaryFile] = csvExport.targets(options)
-    writeFileAtomic(file, toCsv(dataset))
-    writeFileAtomic(summaryFile, summaryCsv(dataset))
-    return [file, summaryFile]
+    return [{ file, data: toCsv(dataset) }, { file: summaryFile, data: summaryCsv(dataset) }]
   }
 }

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto'
-import { writeFileAtomic } from '../results/write.js'
 import { pageBlocks } from './markdown.js'
 import { chartFigure } from './svg-chart.js'
 import { escapeHtml, headingId, inlineMarkdown, markdownToHtml, unescapeHtml } from './html-text.js'
@@ -218,9 +217,7 @@ export function htmlFile (out) {
 export const htmlExport = {
   name: 'html',
   targets: ({ out }) => [htmlFile(out)],
-  write (dataset, { out, page = {} }) {
-    const file = htmlFile(out)
-    writeFileAtomic(file, renderHtmlPage(dataset, page))
-    return [file]
+  files (dataset, { out, page = {} }) {
+    return [{ file: htmlFile(out), data: renderHtmlPage(dataset, page) }]
   }
 }

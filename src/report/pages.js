@@ -4,6 +4,7 @@ import path from 'node:path'
 import { leavesDir } from '../paths.js'
 import { UsageError } from '../errors.js'
 import { loadResults } from '../results/read.js'
+import { writeFilesAtomic } from '../results/write.js'
 import { exporterFor } from './exporters.js'
 import { readReference } from './then-and-now.js'
 import { SECTIONS } from './sections.js'
@@ -80,19 +81,21 @@ export function writePages (pages, { checkOutput = () => {}, formats = ['md'] } 
     checkOutput(page, exporters.flatMap((exporter) => fileOf(exporter, page)))
     checkCompanions(page)
   }
-  const written = []
+  // Every page in every format, with its charts, lands together or none does (writeFilesAtomic).
+  const files = []
   for (const { page, dataset, reference } of loaded) {
     for (const exporter of exporters) {
       // The markdown page has detail pages and a CSV beside it; its HTML twin links to them.
       const companions = exporter.name === 'md' ? { details: page.details ? path.resolve(page.details) : null, sources: page.results, csv: page.csv } : {}
-      written.push(...exporter.write(dataset, {
+      files.push(...exporter.files(dataset, {
         out: path.resolve(page.out),
         images: path.resolve(page.images),
         page: { title: page.title, nav: navOf(pages, page, exporter), reference, sections: page.sections, link: linkOf(pages, page, exporter), ...companions }
       }))
     }
   }
-  return written
+  writeFilesAtomic(files)
+  return files.map(({ file }) => file)
 }
 
 // The file a format writes for a page (the .md page itself, or the .html beside it).

@@ -1,7 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
-import { writeFilesAtomic } from '../results/write.js'
 import { renderPage } from './markdown.js'
 import { renderCharts } from './charts.js'
 import { toCsv } from './csv.js'
@@ -15,7 +14,7 @@ export const resultsReadme = {
   // from its Reproduce block.
   // force: false (report without --force) refuses charts that exist, before any is drawn; --pages
   // regenerates its own charts.
-  write (dataset, { out, images, page = {}, force = true, imagesText = images }) {
+  files (dataset, { out, images, page = {}, force = true, imagesText = images }) {
     const pageDir = path.dirname(path.resolve(out))
     const linkFrom = (dir) => (file) => path.relative(dir, path.resolve(file)).split(path.sep).join('/')
     const imageLink = (file) => linkFrom(pageDir)(path.resolve(images, file))
@@ -27,11 +26,10 @@ export const resultsReadme = {
     const rendered = renderPage(dataset, { imageLink, name: path.basename(out, '.md'), details, links, ...rest })
     const existing = force ? [] : rendered.charts.map((chart) => path.resolve(images, chart.file)).filter((file) => fs.existsSync(file))
     if (existing.length) throw new UsageError(`--images ${imagesText} already holds ${existing.length === 1 ? 'a chart' : `${existing.length} of the ${rendered.charts.length} charts`} this report draws (${path.relative(path.resolve(images), existing[0])}): add --force to replace ${existing.length === 1 ? 'it' : 'them'}, or give another --images`)
-    // The page, its detail pages, its CSV and its charts together, or nothing of them (a full disk half-way).
+    // The charts first: renamed in this order, a page never links to a chart not yet in place.
     const pngs = renderCharts(rendered.charts, images)
     const pages = [{ file: path.resolve(out), data: rendered.markdown }, ...rendered.details.map((d) => ({ file: path.resolve(detailsDir, `${d.slug}.md`), data: d.markdown }))]
     const table = csv ? [{ file: path.resolve(csv), data: toCsv(dataset, { series: false }) }] : []
-    writeFilesAtomic([...pngs, ...table, ...pages])
-    return [...pages.map((p) => p.file), ...table.map((t) => t.file), ...pngs.map((png) => png.file)]
+    return [...pngs, ...table, ...pages]
   }
 }

@@ -1,5 +1,6 @@
 import { escapeHtml } from './html-text.js'
 import { formatNumber } from './labels.js'
+import { refuseUndrawable } from './chart-values.js'
 
 // The report's charts as inline SVG for the HTML page: the same Chart.js configurations that
 // charts.js draws to PNG (run-charts.js, http-charts.js, …), so both formats show the same data,
@@ -99,8 +100,14 @@ function numericScale (options = {}, values, { count = 6 } = {}) {
   // Decimals the step needs: 0.25 two, 2.5 one, 25 none.
   const magnitude = Math.floor(Math.log10(step) + 1e-9)
   const digits = Math.max(0, -magnitude + (Math.abs(step / 10 ** magnitude - 2.5) < 1e-9 ? 1 : 0))
+  // Counted, not stepped until past hi: where the step is below the ends' precision (1e20 and
+  // 1e20 + 16384), v += step would never move.
   const ticks = []
-  for (let v = lo; v <= hi + step * 1e-6; v += step) ticks.push({ value: v, label: formatNumber(Math.abs(v) < step * 1e-6 ? 0 : v, digits) })
+  const spaces = Math.floor((hi - lo) / step + 1e-6)
+  for (let i = 0; i <= spaces; i++) {
+    const v = lo + i * step
+    ticks.push({ value: v, label: formatNumber(Math.abs(v) < step * 1e-6 ? 0 : v, digits) })
+  }
   return { min: lo, max: hi, log, ticks, at: (v) => (v - lo) / (hi - lo) }
 }
 
@@ -108,7 +115,8 @@ function numericScale (options = {}, values, { count = 6 } = {}) {
 
 // spec: { width, height, config } as the sections give it; id: unique on the page (clip path, caption).
 // Returns the <figure> with its caption, legend and SVG.
-export function chartFigure ({ width = 1000, height = 520, config }, { id }) {
+export function chartFigure ({ file, width = 1000, height = 520, config }, { id }) {
+  refuseUndrawable({ file, config })
   const options = config.options ?? {}
   const plugins = options.plugins ?? {}
   const datasets = config.data?.datasets ?? []

@@ -21,10 +21,10 @@ export function renderTerminal (dataset, { color = false, width } = {}) {
 export const terminalExport = {
   name: 'terminal',
   targets: () => [],
-  write (dataset, { stream = process.stdout } = {}) {
+  files: () => [],
+  print (dataset, { stream = process.stdout } = {}) {
     const width = terminalWidth(stream)
     stream.write(renderTerminal(dataset, { color: Boolean(stream.isTTY), width }))
     stream.write(`\n${renderAnswer(closingAnswer(dataset), { width })}`)
-    return []
   }
 }

@@ -7,11 +7,14 @@ import { SUMMARIZERS } from './summaries.js'
 import { environmentDifference } from './read.js'
 
 const HARDWARE_FIELDS = ['hostname', 'cpuModel', 'cpuCount', 'memoryBytes', 'os', 'node']
+// What measured: shards of two commits of log-bench may measure differently (a fix to the timing,
+// a changed default), so a merged document names one commit only where every shard had it.
+const CODE_FIELDS = ['gitCommit', 'logBenchVersion']
 
 // Joins the shards of one plan (log-bench run --shard k/n) into the document the unsharded run
 // would have written: same cells in the same order. Refuses results of different plans, a shard
 // given twice, a run present in two files, and (unless allowed) shards measured on different hardware.
-export function mergeShards (inputs, { allowMixedHardware = false, summarizers = SUMMARIZERS } = {}) {
+export function mergeShards (inputs, { allowMixedHardware = false, allowMixedCommits = false, summarizers = SUMMARIZERS } = {}) {
   // A scenario run whole on one machine (--shard 1/1, as the results workflow runs `versions`) is one
   // shard: merging it checks it and writes the unsharded document like any merge.
   const oneWhole = inputs.length === 1 && inputs[0].doc.env?.plan?.shard === '1/1'
@@ -37,6 +40,11 @@ export function mergeShards (inputs, { allowMixedHardware = false, summarizers =
       throw new UsageError(`${first.file} and ${file} were measured in different environments (${difference})${isHardwareOnly(first.doc.env, doc.env) ? ': add --allow-mixed-hardware to merge them anyway, each run keeping the shard it came from' : ''}`)
     }
   }
+  const mixedCode = shards.find(({ doc }) => CODE_FIELDS.some((field) => (doc.env[field] ?? null) !== (first.doc.env[field] ?? null)))
+  if (mixedCode && !allowMixedCommits) {
+    const code = (env) => `${env.gitCommit ? `commit ${env.gitCommit.slice(0, 12)}` : 'no commit recorded'} (log-bench ${env.logBenchVersion ?? 'unknown'})`
+    throw new UsageError(`${first.file} and ${mixedCode.file} were measured by different log-bench code: ${code(first.doc.env)} vs ${code(mixedCode.doc.env)}: measure every shard at one commit, or add --allow-mixed-commits to merge them anyway (env.shards then names each shard's commit)`)
+  }
   const runs = interleave(shards, n)
   // Shards from different machines: every run says which (its shard holds whole comparison groups,
   // so a group is one machine), and reports keep each machine's groups in tables of their own.
@@ -58,9 +66,11 @@ export function mergeShards (inputs, { allowMixedHardware = false, summarizers =
     interrupted: shards.some(({ doc }) => doc.interrupted === true),
     env: {
       ...first.doc.env,
+      // Several versions comma-separated, as env.libVersions holds a library measured at several.
+      ...(mixedCode ? { gitCommit: null, logBenchVersion: [...new Set(shards.map(({ doc }) => doc.env.logBenchVersion ?? 'unknown'))].join(', ') } : {}),
       libVersions: Object.assign({}, ...shards.map(({ doc }) => doc.env.libVersions)),
       plan: { ...first.doc.env.plan, shard: null, shardCells: first.doc.env.plan.cells, mergedShards: [...seen.keys()].sort((a, b) => a - b).map((k) => `${k}/${n}`), missingShards: missing },
-      shards: shards.map(({ file, doc, shard }) => ({ shard: `${shard.k}/${shard.n}`, file, ...pick(doc.env, HARDWARE_FIELDS), time: doc.env.time, finishedAt: doc.env.finishedAt ?? null, complete: doc.complete === true })),
+      shards: shards.map(({ file, doc, shard }) => ({ shard: `${shard.k}/${shard.n}`, file, ...pick(doc.env, HARDWARE_FIELDS), ...pick(doc.env, CODE_FIELDS), time: doc.env.time, finishedAt: doc.env.finishedAt ?? null, complete: doc.complete === true })),
       finishedAt: shards.map(({ doc }) => doc.env.finishedAt ?? doc.env.time).sort().at(-1)
     },
     runs: runs.map(({ shardFile, ...run }) => run)

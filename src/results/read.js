@@ -33,6 +33,20 @@ export function validateDocument (doc, file) {
   if (!Array.isArray(doc.runs)) throw bad('missing field "runs" (expected an array)')
   if (!Array.isArray(doc.summary)) throw bad('missing field "summary" (expected an array)')
   doc.runs.forEach((run, index) => validateRun(run, index, bad))
+  refuseRepeatedRuns(doc.runs, bad)
+}
+
+// One run recorded twice would be counted twice: every record of a file doubled made n = 10 per
+// side of 5 runs, and p < 0.001 of 0.008. Refused rather than deduplicated: the two may differ, and
+// which one was measured cannot be known; merge refuses a run held by two shards the same way.
+function refuseRepeatedRuns (runs, bad) {
+  const seen = new Map()
+  runs.forEach((run, index) => {
+    if (!runTypeOf(run)) return
+    const key = `${cellKey(run)}#${run.run}`
+    if (seen.has(key)) throw bad(`runs[${seen.get(key)}] and runs[${index}] are both ${describeRecord(run)} of one cell: a run recorded twice would be counted twice; keep one of them`)
+    seen.set(key, index)
+  })
 }
 
 // A record of a known run type is checked by its type (run-types/); other types pass through to
