@@ -1,6 +1,6 @@
 import { BASELINE } from '../results/http-summary.js'
 import { comparisonGroupKey, cellKey, dimensionValue, inPlanOrder, ofType, runTypeOf } from '../results/model.js'
-import { BASELINES } from '../loggers/index.js'
+import { BASELINES } from '../engine/library-names.js'
 import { DEFAULT_ALPHA, DEFAULT_NOISE, median } from '../stats.js'
 import { compareWithBaseline, MEASURES } from './compare.js'
 import { basisOf } from './http-glance.js'
