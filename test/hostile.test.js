@@ -330,6 +330,22 @@ describe('round two: a misbehaving adapter is a recorded result with its true re
     })
   }
 
+  // Its close() resolves before the event loop turns on the console and a file (synchronous writes):
+  // the worker must still give the rejection its turn rather than exit as soon as close() resolved.
+  it('a promise rejected on the turn after the 100th call, nobody awaiting it, fails the run on every transport', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const transports = ['console', 'file', 'udp', 'tcp']
+    const result = await runCli(['run', '--lib', path.join(ADAPTERS, 'rejects-later.js'), '--transport', transports.join(','), '--events', '1000', '--runs', '1', '--timeout', '60', '--quiet', '--out', out], { timeoutMs: 240_000 })
+    assert.equal(result.code, 0, result.stderr)
+    const runs = readJson(out).runs
+    assert.deepEqual(runs.map((r) => r.transport).sort(), [...transports].sort())
+    for (const run of runs) {
+      assert.equal(run.status, 'failed', `${run.transport}: ${run.error}`)
+      assert.equal(run.error, 'worker 0 failed while running (uncaught error): background flush failed', run.transport)
+    }
+    assert.deepEqual(leftovers(result.tag), [])
+  })
+
   it('a default export that is a Promise is one line that says so', async () => {
     const result = await runCli(['run', '--lib', MISBEHAVES, '--out', path.join(tmpDir(), 'r.json')], { env: { LOG_BENCH_FIXTURE_MODE: 'promise-export' } })
     assert.equal(result.code, 2, result.stderr)
