@@ -71,6 +71,14 @@ export function trackChild (child, { name, config, messages = {}, receiver = nul
     setTimeout(() => { exit.late = true; judge() }, LATE_EXIT_MS).unref()
   })
   child.once('disconnect', judge)
+  // A message to a child that has just gone fails with an 'error' (EPIPE, or its channel closed
+  // meanwhile): its exit says what happened. A child that could not be started has no exit to wait for.
+  child.on('error', (err) => {
+    if (child.pid !== undefined) return
+    entry.error ??= `${name} could not be started: ${oneLine(err.message)}`
+    exit = { code: null, signal: null, late: true }
+    judge()
+  })
   return entry
 }
 
@@ -120,12 +128,21 @@ export function forkWorker ({ exec, execArgv = [], stdio, runtime = null, env = 
   const argv = [...(runtime?.execArgv ?? []), ...execArgv]
   if (runtime && runtime.name !== 'node') return fork(exec, [], { execPath: runtime.execPath, execArgv: argv, stdio, env: { ...process.env, ...env } })
   cluster.setupPrimary({ exec, execArgv: argv, args: [], stdio })
-  if (!runtime || runtime.execPath === process.execPath) return cluster.fork(env).process
+  if (!runtime || runtime.execPath === process.execPath) return clusterFork(env)
   const own = process.execPath
   process.execPath = runtime.execPath
   try {
-    return cluster.fork(env).process
+    return clusterFork(env)
   } finally {
     process.execPath = own
   }
+}
+
+// node:cluster re-emits its process's 'error' on the Worker, where nothing else listens: its own
+// answer to a worker that was ended while it started to listen failed with EPIPE and took the
+// harness down (an http run interrupted at that moment). trackChild follows the process's errors.
+function clusterFork (env) {
+  const worker = cluster.fork(env)
+  worker.on('error', () => {})
+  return worker.process
 }
