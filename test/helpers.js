@@ -27,8 +27,9 @@ export function tmpDir (prefix = 'lb-test-') {
 }
 
 // Runs the CLI as a user would. Every process it starts inherits a tag in its environment, so a test
-// can find any of them left behind afterwards (see leftovers).
-export function runCli (args, { cwd = ROOT, timeoutMs = 120_000, detached = false, onSpawn, env = {} } = {}) {
+// can find any of them left behind afterwards (see leftovers). timeoutMs guards against a hang, not
+// a speed: a six-run http command took more than 120 s at load average 25 on 2 cores.
+export function runCli (args, { cwd = ROOT, timeoutMs = 600_000, detached = false, onSpawn, env = {} } = {}) {
   const tag = randomUUID()
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {

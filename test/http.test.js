@@ -184,10 +184,10 @@ describe('log-bench http failures: each becomes a failed run with its reason, an
   it('Ctrl-C: exit 130, the document says interrupted, nothing left running', async () => {
     const out = path.join(tmpDir(), 'i.json')
     let child
-    const finished = runCli(['http', '--lib', 'none,pino', '--duration', '20', '--warmup', '0', '--out', out], { onSpawn: (c) => { child = c }, timeoutMs: 240_000 })
+    const finished = runCli(['http', '--lib', 'none,pino', '--duration', '20', '--warmup', '0', '--out', out], { onSpawn: (c) => { child = c } })
     // Interrupt while the first run's server is under load: once the load generator runs, however
     // long a busy machine takes to get there (the test's own time limit bounds the wait).
-    await waitFor(() => childrenOf(child).some((cmdline) => cmdline.includes('load-driver.js')), 200_000)
+    await waitFor(() => childrenOf(child).some((cmdline) => cmdline.includes('load-driver.js')), 500_000)
     child.kill('SIGINT')
     const result = await finished
     assert.equal(result.code, 130, result.stderr)

@@ -66,7 +66,7 @@ describe('a failing logger is a result, not a reason to stop', () => {
     const libs = ['crashing', 'exiting', 'hanging'].map((n) => path.join(ADAPTERS, `${n}.js`)).join(',') + ',raw'
     // 20 s, not less: the healthy raw runs share the limit, and at load average 20 on 2 cores raw
     // (2 workers, 1,000 events) took more than 3 s from its first call to the end of verifying.
-    const result = await runCli(['run', '--lib', libs, '--transport', 'file', '--cpus', '2', '--events', '1000', '--runs', '2', '--timeout', '20', '--out', out], { timeoutMs: 300_000 })
+    const result = await runCli(['run', '--lib', libs, '--transport', 'file', '--cpus', '2', '--events', '1000', '--runs', '2', '--timeout', '20', '--out', out])
     assert.equal(result.code, 0, result.stderr)
     const doc = readJson(out)
     assert.equal(doc.complete, true)
@@ -133,7 +133,7 @@ describe('Ctrl-C, SIGTERM, a hang-up and SIGQUIT all end a run the same way', ()
         detached: true,
         onSpawn: (c) => { child = c }
       })
-      await waitFor(() => fs.existsSync(out) && readJson(out).runs.length === 1, 30_000)
+      await waitFor(() => fs.existsSync(out) && readJson(out).runs.length === 1, 300_000)
       await new Promise((resolve) => setTimeout(resolve, 500))
       const sentAt = Date.now()
       process.kill(-child.pid, signal)
