@@ -18,7 +18,6 @@ export function builder (yargs) {
 export async function handler (argv) {
   const prepared = await prepareHttp(argv, { defaultOut: true, command: ['log-bench', ...process.argv.slice(2)].join(' ') })
   const doc = await runInTerminal(prepared, { quiet: argv.quiet })
-  if (!doc) return
   terminalExport.write(doc)
   for (const note of prepared.externalNotes) process.stdout.write(note)
   process.stdout.write(`\nresults: ${prepared.out}${finishNotes(doc)}\n`)

@@ -31,7 +31,6 @@ export function builder (yargs) {
 export async function handler (argv) {
   const prepared = await prepareRun(argv, { defaultOut: true, command: ['log-bench', ...process.argv.slice(2)].join(' ') })
   const doc = await runInTerminal(prepared, { quiet: argv.quiet, resumeHint: ' (continue with --resume)' })
-  if (!doc) return
   terminalExport.write(doc)
   for (const note of prepared.externalNotes) process.stdout.write(note)
   const comparison = baselineComparison(doc, prepared)
