@@ -92,7 +92,10 @@ export interface RunOptions {
   sizes?: List<number | string>
   /** As `sizes`. */
   size?: List<number | string>
-  /** --timeout: limit per run in seconds; a run past it is killed and recorded as failed */
+  /**
+   * --timeout: limit per run in seconds, counted from the start of logging (starting the workers and building
+   * the loggers has its own: the longer of this and 60 s); a run past it is killed and recorded as failed
+   */
   timeout?: number | string
   /**
    * --max-old-space-size: heap limit in MB for each worker (node --max-old-space-size), to reproduce memory

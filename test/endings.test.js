@@ -17,7 +17,7 @@ const EXITS = {
 
 async function runEndings (args) {
   const out = path.join(tmpDir(), 'endings.json')
-  const result = await runCli(['run', '--runs', '1', '--quiet', '--out', out, ...args], { timeoutMs: 180_000 })
+  const result = await runCli(['run', '--runs', '1', '--quiet', '--out', out, ...args])
   assert.equal(result.code, 0, result.stderr)
   return readJson(out).runs
 }

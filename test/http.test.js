@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { leftovers, readJson, ROOT, runCli, tmpDir, rsyslogSkip } from './helpers.js'
+import { leftovers, readJson, ROOT, runCli, tmpDir, rsyslogSkip, waitFor } from './helpers.js'
 import { inPlanOrder } from '../src/results/model.js'
 
 const CRASHING = path.join(ROOT, 'test', 'fixtures', 'http-crashing-adapter.js')
@@ -200,8 +200,9 @@ describe('log-bench http failures: each becomes a failed run with its reason, an
     const out = path.join(tmpDir(), 'i.json')
     let child
     const finished = runCli(['http', '--lib', 'none,pino', '--duration', '20', '--warmup', '0', '--out', out], { onSpawn: (c) => { child = c } })
-    // Interrupt while the first run's server is under load.
-    for (let i = 0; i < 100 && leftoversOf(child) < 3; i++) await new Promise((resolve) => setTimeout(resolve, 100))
+    // Interrupt while the first run's server is under load: once the load generator runs, however
+    // long a busy machine takes to get there (the test's own time limit bounds the wait).
+    await waitFor(() => childrenOf(child).some((cmdline) => cmdline.includes('load-driver.js')), 500_000)
     child.kill('SIGINT')
     const result = await finished
     assert.equal(result.code, 130, result.stderr)
@@ -213,16 +214,16 @@ describe('log-bench http failures: each becomes a failed run with its reason, an
   })
 })
 
-// Processes whose parent is the CLI: the server worker(s) and the load generator.
-function leftoversOf (child) {
-  let count = 0
+// The command lines of the processes whose parent is the CLI: the server worker(s) and the load generator.
+function childrenOf (child) {
+  const found = []
   for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
     try {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1')
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === child.pid) count++
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === child.pid) found.push(fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1'))
     } catch {}
   }
-  return count
+  return found
 }
 
 describe('log-bench http over syslog: the same receiving ends as run', () => {

@@ -77,6 +77,25 @@ describe('the watcher (time limit and interrupt of run and http)', () => {
     }
   })
 
+  it('restart(limit): the new limit counts from then, a phase after it has the whole of it', async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] })
+    const watch = watcher(null, 60_000)
+    try {
+      t.mock.timers.tick(59_999)
+      watch.restart(3000)
+      const waiting = watch.until(() => false, 'logging')
+      let timedOut = false
+      waiting.catch(() => { timedOut = true })
+      t.mock.timers.tick(2999)
+      await new Promise((resolve) => setImmediate(resolve))
+      assert.equal(timedOut, false)
+      t.mock.timers.tick(1)
+      await assert.rejects(waiting, (err) => err instanceof RunFailure && err.message === 'timed out after 3 s while logging')
+    } finally {
+      watch.dispose()
+    }
+  })
+
   it('turns an abort into Interrupted', async () => {
     const controller = new AbortController()
     const watch = watcher(controller.signal, 60_000)

@@ -26,6 +26,11 @@ const ms = (fromNs, toNs) => Number(toNs - fromNs) / 1e6
 // --ending return: a process that has not ended by itself this long after its last call is held
 // alive by the logger (an open socket, a timer); it is ended with SIGKILL and recorded as keptAlive.
 export const RETURN_LIMIT_MS = 5000
+// --timeout counts from the release: starting the workers and building their loggers is not the
+// run's time (nor timed), and on a busy machine it is the machine's speed (8 to 11 s a run with 2
+// workers of raw at load average 22 to 28 on 2 cores, when --timeout 3 failed every run there).
+// A create() that never resolves still fails the run, after the longer of this and --timeout.
+const SETUP_LIMIT_MS = 60_000
 
 // One run of one cell in fresh processes: fork the workers, wait until every logger is built,
 // release them together, wait until every adapter has closed and the receiver has seen the last
@@ -85,7 +90,7 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
 
   async function drive () {
     const execArgv = maxOldSpaceSize ? [`--max-old-space-size=${maxOldSpaceSize}`] : []
-    const watch = watcher(signal, timeoutMs)
+    const watch = watcher(signal, Math.max(timeoutMs, SETUP_LIMIT_MS))
     // The receiving end dying (a sink or rsyslogd killed) is the cause of whatever the loggers do next.
     receiver.onFailure?.((reason) => watch.fail(`${reason} during the run`))
     try {
@@ -99,6 +104,7 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
         workers.push(track(worker, config, receiver, state, watch, maxOldSpaceSize))
       }
       await watch.until(() => workers.every((w) => w.ready), 'building the logger')
+      watch.restart(timeoutMs)
       state.releasedNs = process.hrtime.bigint()
       for (const w of workers) w.child.send({ type: 'start' })
       sampler = startSampler({

@@ -4,7 +4,7 @@
 // Timestamps are on the primary's clock (now() in src/engine/child-side.js), sent as strings so the
 // primary can compare them across processes. What the calls cost besides time is recorded by
 // src/engine/costs.js.
-import { createLogger, exitProcess, fail, failOnUncaught, leaveSignalsToPrimary, now, receiveConfig } from '../engine/child-side.js'
+import { createLogger, exitAfterATurn, fail, failOnUncaught, leaveSignalsToPrimary, now, receiveConfig } from '../engine/child-side.js'
 import { encodeHistogram, newHistogram, startCpuRecord, startGcRecord, startIoRecord, startLoopDelay, timerFloorNs } from '../engine/costs.js'
 import { messagePrefix } from '../engine/message.js'
 
@@ -138,7 +138,7 @@ function run (logger, floorNs) {
     }
     if (config.ending && config.ending !== 'close') return endProcess(config.ending, figures('ended', now()))
     closed(logger).then(
-      () => process.send(figures('closed', now()), () => exitProcess(0)),
+      () => process.send(figures('closed', now()), exitAfterATurn),
       (err) => fail('close', err))
   }
   if (rate) {
@@ -177,7 +177,7 @@ function endProcess (ending, figures) {
 // adapter's close(), which resolves when the library says everything is written), then exit.
 function onSigtermClose (logger) {
   process.once('SIGTERM', () => {
-    closed(logger).then(() => exitProcess(0), (err) => fail('close', err))
+    closed(logger).then(exitAfterATurn, (err) => fail('close', err))
   })
 }
 

@@ -17,5 +17,5 @@ export async function handler (argv) {
   const [{ prepareHttp }, { runInTerminal, printFinished }] = await Promise.all([import('../api/http.js'), import('./session.js')])
   const prepared = await prepareHttp(argv, { defaultOut: true, command: ['log-bench', ...process.argv.slice(2)].join(' ') })
   const doc = await runInTerminal(prepared, { quiet: argv.quiet })
-  if (doc) printFinished(doc, prepared, { json: argv.json })
+  printFinished(doc, prepared, { json: argv.json })
 }

@@ -28,5 +28,5 @@ export async function handler (argv) {
   const [{ prepareRun }, { runInTerminal, printFinished }] = await Promise.all([import('../api/run.js'), import('./session.js')])
   const prepared = await prepareRun(argv, { defaultOut: true, command: ['log-bench', ...process.argv.slice(2)].join(' ') })
   const doc = await runInTerminal(prepared, { quiet: argv.quiet, resumeHint: ' (continue with --resume)' })
-  if (doc) printFinished(doc, prepared, { json: argv.json })
+  printFinished(doc, prepared, { json: argv.json })
 }

@@ -8,7 +8,7 @@ import { createProgress } from './progress.js'
 
 // The terminal's side of a session (run, http): progress on stderr; Ctrl-C, SIGTERM, a hang-up
 // (SIGHUP) and SIGQUIT stop the current run and keep what finished (a second one exits at once).
-// Returns the document, or null when interrupted (process.exitCode is then set).
+// Returns the document; an interrupt exits with its code once the results so far are saved.
 export async function runInTerminal (prepared, { quiet = false, resumeHint = '' } = {}) {
   const controller = new AbortController()
   const onSignal = (signal) => {
@@ -28,8 +28,9 @@ export async function runInTerminal (prepared, { quiet = false, resumeHint = '' 
   } catch (err) {
     if (!(err instanceof Interrupted)) throw err
     process.stderr.write(`interrupted: results so far are in ${prepared.out}${resumeHint}\n`)
-    process.exitCode = exitCodeFor(err.signal)
-    return null
+    // The results are saved and every process of the run has ended: the exit does not wait for the
+    // event loop to empty, which any handle a cut-short run left open would prevent.
+    process.exit(exitCodeFor(err.signal))
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal)
   }

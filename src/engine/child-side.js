@@ -59,6 +59,14 @@ export function fail (phase, err) {
   process.send({ type: 'error', phase, message: thrownText(err).split('\n')[0] }, () => exitProcess(1))
 }
 
+// Ends a process whose work is done, once the event loop has turned once more. A logger can leave a
+// failure for that turn (a setImmediate or a 0 ms timer that throws, or that rejects a promise nobody
+// awaits), which would end a process that went on running; a close() whose writes are synchronous
+// (stdout, a file) resolves before it. A failure in that turn is how the process ends (see fail).
+export function exitAfterATurn () {
+  setTimeout(() => { if (!failed) exitProcess(0) }, 0)
+}
+
 // What a logger threw, in words, whatever it threw: an Error's message; a string, number or null as
 // it is; an object without a prototype (which String() cannot convert) or any other object as JSON.
 export function thrownText (err) {

@@ -81,6 +81,14 @@ export function trackChild (child, { name, config, messages = {}, receiver = nul
     setTimeout(() => { exit.late = true; judge() }, LATE_EXIT_MS).unref()
   })
   child.once('disconnect', judge)
+  // A message to a child that has just gone fails with an 'error' (EPIPE, or its channel closed
+  // meanwhile): its exit says what happened. A child that could not be started has no exit to wait for.
+  child.on('error', (err) => {
+    if (child.pid !== undefined) return
+    entry.error ??= `${name} could not be started: ${oneLine(err.message)}`
+    exit = { code: null, signal: null, late: true }
+    judge()
+  })
   return entry
 }
 
@@ -171,8 +179,10 @@ export function startWorker (name, fork) {
   }
 }
 
-// A cluster worker repeats its process's 'error' (a failed spawn) on itself, where nobody listens:
-// the process's own 'error' is its tracker's (trackChild), so the repetition is dropped.
+// node:cluster re-emits its process's 'error' on the Worker, where nothing else listens: a failed
+// spawn, or its own answer to a worker ended while it started to listen failing with EPIPE (an http
+// run interrupted at that moment took the harness down). The process's own 'error' is its
+// tracker's (trackChild), so the repetition is dropped.
 function clusterProcess (env) {
   const worker = cluster.fork(env)
   worker.on('error', () => {})

@@ -5,7 +5,7 @@
 import http from 'node:http'
 import v8 from 'node:v8'
 import vm from 'node:vm'
-import { createLogger, exitProcess, fail, failOnUncaught, leaveSignalsToPrimary, receiveConfig } from '../engine/child-side.js'
+import { createLogger, exitAfterATurn, exitProcess, fail, failOnUncaught, leaveSignalsToPrimary, receiveConfig } from '../engine/child-side.js'
 import { startLoopDelay } from '../engine/costs.js'
 import { createApp, createEventSource } from './app.js'
 import { REQUEST_LOGGERS } from './request-loggers.js'
@@ -66,7 +66,7 @@ async function stop (server, logger, events, cpu, measuredMs, eventLoopDelayNs, 
     eventLoopDelayNs,
     served,
     maxRssBytes: process.resourceUsage().maxRSS * 1024
-  }, () => exitProcess(0))
+  }, exitAfterATurn)
 }
 
 // Counted: one full collection of the heap, so that the count holds collecting what the requests left

@@ -15,11 +15,12 @@ export function watcher (signal, timeoutMs) {
     if (failure) return waiter.reject(new RunFailure(failure.message, failure.kind))
     if (waiter.condition()) waiter.resolve()
   }
-  const timer = setTimeout(() => {
+  const onTimeout = () => {
     const limitS = timeoutMs / 1000
     failure ??= { message: `timed out after ${limitS} s while ${typeof phase === 'function' ? phase() : phase}`, kind: { kind: 'timeout', limitS } }
     check()
-  }, timeoutMs)
+  }
+  let timer = setTimeout(onTimeout, timeoutMs)
   const onAbort = () => check()
   signal?.addEventListener('abort', onAbort)
   return {
@@ -44,6 +45,12 @@ export function watcher (signal, timeoutMs) {
         check()
         promise.then(resolve, reject)
       }).finally(() => { waiter = null })
+    },
+    // A new limit, counted from now (a run's setup has its own: see SETUP_LIMIT_MS in src/bench/run-once.js).
+    restart (limitMs) {
+      timeoutMs = limitMs
+      clearTimeout(timer)
+      timer = setTimeout(onTimeout, timeoutMs)
     },
     dispose () {
       clearTimeout(timer)
