@@ -98,7 +98,7 @@ describe('absurd figures in a schema-valid document: a clear refusal within seco
     it(`report --format ${format} of a doneMs of 1.7e308 (was: the chart's tick loop never ended, memory growing)`, async () => {
       const dir = tmpDir()
       const file = withDoneMs(dir, '1.7e308')
-      assertRefused(await runCli(['report', file, '--format', format, '--out', path.join(dir, 'p.md'), '--images', path.join(dir, 'img')], { timeoutMs: 60_000 }), /^log-bench: cannot draw the chart file\/benchmarks\.png: it would plot 1\.7e\+308, beyond the ±1e300 a chart's axis can span/m)
+      assertRefused(await runCli(['report', file, '--format', format, '--out', path.join(dir, 'p.md'), '--images', path.join(dir, 'img')], { timeoutMs: 60_000 }), /^log-bench: cannot draw the chart \S+\.png: it would plot 1\.7e\+308, beyond the ±1e300 a chart's axis can span/m)
       assert.deepEqual(fs.readdirSync(dir), ['r.json'])
     })
   }
@@ -140,13 +140,13 @@ describe('duplicated records are refused at read', () => {
     const row = JSON.parse(once.stdout).comparisons.find((r) => r.measure === 'doneMs')
     assert.equal(row.p.toFixed(3), '0.008')
     const twice = await runCli(['compare', ...beforeAfter(tmpDir(), { double: true })])
-    assertRefused(twice, /^log-bench: .*before\.json: runs\[0\] and runs\[5\] are both pino file 1 cpus run 1 of one cell: a run recorded twice would be counted twice; keep one of them$/m)
+    assertRefused(twice, /^log-bench: .*before\.json: runs\[0\] and runs\[5\] are both pino file 1 worker run 1 of one cell: a run recorded twice would be counted twice; keep one of them$/m)
   })
 
   it('report and merge refuse the same file', async () => {
     const [doubled] = beforeAfter(tmpDir(), { double: true })
-    assertRefused(await runCli(['report', doubled, '--format', 'terminal']), /runs\[0\] and runs\[5\] are both pino file 1 cpus run 1/)
-    assertRefused(await runCli(['merge', doubled, doubled, '--out', path.join(tmpDir(), 'm.json')]), /runs\[0\] and runs\[5\] are both pino file 1 cpus run 1/)
+    assertRefused(await runCli(['report', doubled, '--format', 'terminal']), /runs\[0\] and runs\[5\] are both pino file 1 worker run 1/)
+    assertRefused(await runCli(['merge', doubled, doubled, '--out', path.join(tmpDir(), 'm.json')]), /runs\[0\] and runs\[5\] are both pino file 1 worker run 1/)
   })
 })
 
@@ -261,11 +261,11 @@ describe('crafted documents: compare --baseline and the exports', () => {
   const FORMATS = ['csv', 'bmf', 'benchmark-action', 'md', 'html']
   const refused = (pattern) => Object.fromEntries(['compare', ...FORMATS].map((what) => [what, pattern]))
   const cases = [
-    { name: 'NaN', runs: () => [...pino([NaN, 600, 601]), ...raw([500, 501, 502])], expect: refused(/^results document 1: runs\[0\] \(pino file 1 cpus run 1\): unblockedMs must be a finite number >= 0 or null, got NaN$/) },
+    { name: 'NaN', runs: () => [...pino([NaN, 600, 601]), ...raw([500, 501, 502])], expect: refused(/^results document 1: runs\[0\] \(pino file 1 worker run 1\): unblockedMs must be a finite number >= 0 or null, got NaN$/) },
     { name: 'Infinity', runs: () => [...pino([Infinity, 600, 601]), ...raw([500, 501, 502])], expect: refused(/^results document 1: runs\[0\] .*: unblockedMs must be a finite number >= 0 or null, got a number beyond a double's range/) },
     { name: 'a negative count', runs: () => [...pino([600, 601, 602], { sent: -5 }), ...raw([500, 501, 502])], expect: refused(/^results document 1: runs\[0\] .*: sent must be a whole number of events >= 0 or null, got -5$/) },
-    { name: 'duplicated cells', runs: () => { const runs = [...pino([600, 601, 602]), ...raw([500, 501, 502])]; return [...runs, ...runs] }, expect: refused(/^results document 1: runs\[0\] and runs\[6\] are both pino file 1 cpus run 1 of one cell/) },
-    { name: 'done at 1e308 against 500 ms', runs: () => [...pino([1e308, 1e308, 1e308, 1e308, 1e308]), ...raw([500, 501, 502, 503, 504])], expect: { compare: 'slower', csv: true, bmf: true, 'benchmark-action': true, md: /^cannot draw the chart file\/benchmarks\.png: it would plot/, html: /^cannot draw the chart file\/benchmarks\.png/ } },
+    { name: 'duplicated cells', runs: () => { const runs = [...pino([600, 601, 602]), ...raw([500, 501, 502])]; return [...runs, ...runs] }, expect: refused(/^results document 1: runs\[0\] and runs\[6\] are both pino file 1 worker run 1 of one cell/) },
+    { name: 'done at 1e308 against 500 ms', runs: () => [...pino([1e308, 1e308, 1e308, 1e308, 1e308]), ...raw([500, 501, 502, 503, 504])], expect: { compare: 'slower', csv: true, bmf: true, 'benchmark-action': true, md: /^cannot draw the chart \S+\.png: it would plot/, html: /^cannot draw the chart \S+\.png/ } },
     { name: 'zero runs', runs: () => [], expect: { compare: /^results document 1 has no runs: nothing to compare/, csv: true, bmf: true, 'benchmark-action': true, md: true, html: true } },
     { name: 'one run a side', runs: () => [...pino([600]), ...raw([500])], expect: { compare: 'unclear', csv: true, bmf: true, 'benchmark-action': true, md: true, html: true } }
   ]
