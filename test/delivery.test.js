@@ -37,11 +37,11 @@ test('an adapter writing to stderr: failed runs that say nothing arrived and whe
   }
 })
 
-test('nothingDelivered: a run where nothing, or nothing intact, arrived; partial loss and uncounted runs stay ok', () => {
+test('nothingDelivered: only a run where nothing at all arrived; partial loss and uncounted runs stay ok', () => {
   const ok = { ok: true, status: 'ok', error: null, sent: 100 }
   assert.equal(nothingDelivered({ ...ok, received: 0, corrupt: 0, duplicates: 0 }, { transport: 'udp', target: { host: '127.0.0.1', port: 5140 }, cpus: 1 }).error, 'nothing arrived at 127.0.0.1:5140 over udp: does the adapter send to the host and port it is given? (0 of 100 events)')
   assert.equal(nothingDelivered({ ...ok, received: 1, corrupt: 0, duplicates: 0 }, { transport: 'file', target: {}, cpus: 1 }).ok, true)
-  assert.equal(nothingDelivered({ ...ok, received: 0, corrupt: 3, duplicates: 0 }, { transport: 'otlp', target: {}, cpus: 1 }).error, '0 of 100 events arrived intact over otlp: 3 corrupt arrivals (no log-bench event, or cut)', 'only corrupt arrivals deliver nothing either')
+  assert.equal(nothingDelivered({ ...ok, received: 0, corrupt: 3, duplicates: 0 }, { transport: 'file', target: {}, cpus: 1 }).ok, true, 'corrupt arrivals are arrivals: a different failure')
   assert.equal(nothingDelivered({ ...ok, received: null }, { transport: 'console', cpus: 1 }).ok, true, 'uncounted (noop, external server)')
   assert.match(nothingDelivered({ ...ok, received: 0, corrupt: 0, duplicates: 0 }, { transport: 'file', target: { file: '/x/worker-0.log' }, cpus: 2 }).error, /\(\/x\/worker-0\.log, one per worker: 2\)/)
 })

@@ -326,11 +326,13 @@ function workerExits (state, cpus) {
 
 // A run whose receiving end counted nothing at all (no event, not even a corrupt one) delivered
 // nothing: a failed run that says where nothing arrived and what to check, not a figure with a 100%
-// drop rate (an adapter writing to stderr would otherwise be the fastest console logger). Only
-// corrupt arrivals is no delivery either. A partial loss stays a finding of an ok run.
+// drop rate (an adapter writing to stderr would otherwise be the fastest console logger). Corrupt
+// arrivals are arrivals: a logger that drops a workload's fields from every line is that finding
+// (received 0, every line counted corrupt), and a receiver that refused what it was sent fails
+// the run with its cause (failIfRefused). A partial loss stays a finding of an ok run.
 export function nothingDelivered (result, { transport, target, cpus }) {
-  if (!result.ok || result.received == null || !(result.sent > 0) || result.received > 0) return result
-  if (result.corrupt > 0) return { ...result, ok: false, status: 'failed', error: `0 of ${result.sent} events arrived intact over ${transport}: ${result.corrupt} corrupt arrivals (no log-bench event, or cut)`, failure: { kind: 'error' } }
+  if (!result.ok || result.received == null || !(result.sent > 0)) return result
+  if (result.received + (result.corrupt ?? 0) + (result.duplicates ?? 0) > 0) return result
   return { ...result, ok: false, status: 'failed', error: `${nothingArrivedWhere(transport, target, cpus)} (0 of ${result.sent} events)`, failure: { kind: 'nothing-arrived' } }
 }
 
