@@ -139,9 +139,9 @@ const SLOW = JSON.stringify(path.join(ADAPTERS, 'slow.js'))
 describe('the API: a caller\'s listener and signal are the caller\'s', () => {
   // Observed: events: NaN was reported as "got null" (JSON's word for it), events: 10n a TypeError.
   it('wrong option types reject with a UsageError that shows the value given', async () => {
-    await assert.rejects(run({ libs: ['raw'], events: NaN }), (err) => err instanceof UsageError && err.message === 'events must be a string or a number, got NaN')
-    await assert.rejects(run({ libs: ['raw'], events: 10n }), (err) => err instanceof UsageError && err.message === 'events must be a string or a number, got 10n')
-    await assert.rejects(run({ libs: ['raw'], cpus: [1, Infinity] }), (err) => err instanceof UsageError && /^cpus must be a list of strings or numbers, got \[1,"Infinity"\]/.test(err.message))
+    await assert.rejects(run({ libs: ['raw'], events: NaN }), (err) => err instanceof UsageError && err.message === 'events must be a finite number or a string, got NaN')
+    await assert.rejects(run({ libs: ['raw'], events: 10n }), (err) => err instanceof UsageError && err.message === 'events must be a finite number or a string, got 10n (a BigInt)')
+    await assert.rejects(run({ libs: ['raw'], cpus: [1, Infinity] }), (err) => err instanceof UsageError && /^cpus must be a list of finite numbers or strings, got \[1, Infinity\]/.test(err.message))
     await assert.rejects(run({ libs: ['raw'], force: 'yes' }), (err) => err instanceof UsageError && err.message === 'force must be true or false, got "yes"')
     await assert.rejects(run({ libz: ['raw'] }), (err) => err instanceof UsageError && /^unknown option "libz" for run\(\)/.test(err.message))
   })

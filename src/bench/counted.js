@@ -11,10 +11,15 @@ import { runOnce } from './run-once.js'
 // measures taken under the simulator that are not times left out: nothing in it is a time.
 export async function runCounted (options) {
   const { events, cpus, counter } = options
-  const [single, double] = await Promise.all([
+  // Both passes end (their processes stopped, their directories removed) before an interrupt or a
+  // failure of one is passed on: Promise.all would pass it on while the other still cleans up.
+  const passes = await Promise.allSettled([
     runOnce({ ...options, events }),
     runOnce({ ...options, events: 2 * events })
   ])
+  const thrown = passes.find((p) => p.status === 'rejected')
+  if (thrown) throw thrown.reason
+  const [single, double] = passes.map((p) => p.value)
   if (!single.ok) return withoutTimes(single)
   if (!double.ok) {
     return withoutTimes({ ...single, ok: false, status: 'failed', error: `the pass of ${2 * events} events per worker (the counted difference's second pass) failed: ${double.error}`, failure: double.failure ?? { kind: 'error' } })
