@@ -6,7 +6,7 @@ import { axisTitle, chartFile, titles } from './charts.js'
 import { palette, translucent } from './colours.js'
 import { escapeMarkdown, findAnomalies } from './anomalies.js'
 import { formatCount, formatMs, formatPct, formatRatio, libraryName, transportTitle, unique } from './labels.js'
-import { figureColumns } from './table.js'
+import { figureColumns, wrap } from './table.js'
 import { countedSentences } from './http-glance.js'
 
 // `## Summary`, the first section of a page: a few plain sentences made from the findings that
@@ -232,7 +232,7 @@ export function headlineChart ({ measure, groups }, conditions) {
   const fit = Math.max(8, Math.floor((width - 120) / groups.length / 7))
   const labels = parts.map((list) => {
     const own = list.filter((part) => !shared.includes(part))
-    return (own.length ? own : list).flatMap((part) => wrapWords(part, fit))
+    return (own.length ? own : list).flatMap((part) => wrap(part, fit, { cutWords: false }).split('\n'))
   })
   // Headroom above the highest whisker for a "lossy" note (about 70 px of rotated text).
   const top = Math.max(...datasets.flatMap((d) => [...d.data, ...d.errorBars.map((range) => range?.[1])]).filter((v) => v > 0))
@@ -255,15 +255,4 @@ export function headlineChart ({ measure, groups }, conditions) {
       }
     }
   }
-}
-
-// Words into lines of at most `width` characters (a longer word stands alone).
-function wrapWords (text, width) {
-  const lines = []
-  for (const word of String(text).split(' ')) {
-    const last = lines.length ? lines[lines.length - 1] : null
-    if (last != null && last.length + 1 + word.length <= width) lines[lines.length - 1] = `${last} ${word}`
-    else lines.push(word)
-  }
-  return lines
 }

@@ -183,15 +183,16 @@ export function markdownBlocks (blocks) {
 }
 
 // A paragraph for a terminal: lines of at most `width` visible characters (ANSI marks take none),
-// broken between words; a word longer than that is cut into pieces of that width.
+// broken between words; a word longer than that is cut into pieces of that width, or, with
+// cutWords false (a chart's label), stands alone on its line.
 export const DEFAULT_WIDTH = 100
 const MIN_WIDTH = 40
 const visible = (text) => text.replace(/\x1b\[\d+m/g, '').length
-export function wrap (text, width = DEFAULT_WIDTH) {
+export function wrap (text, width = DEFAULT_WIDTH, { cutWords = true } = {}) {
   return text.split('\n').map((line) => {
     const lines = []
     let current = ''
-    for (const word of line.split(' ').flatMap((w) => pieces(w, width))) {
+    for (const word of line.split(' ').flatMap((w) => (cutWords ? pieces(w, width) : [w]))) {
       if (current && visible(current) + 1 + visible(word) > width) {
         lines.push(current)
         current = word

@@ -7,13 +7,17 @@ import { UsageError } from '../errors.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
+// log-bench's own package.json, read once.
+let ownPackage = null
+const packageJson = () => (ownPackage ??= JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')))
+
 export function toolVersion () {
-  return JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version
+  return packageJson().version
 }
 
 // The repository to clone for the code a results file was measured with (package.json's repository).
 export function repositoryUrl () {
-  const { repository } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'))
+  const { repository } = packageJson()
   const url = typeof repository === 'string' ? repository : repository?.url
   return typeof url === 'string' ? url.replace(/^git\+/, '') : null
 }
