@@ -12,8 +12,9 @@ import { slowReader, slowReading } from './slow-reader.js'
 // writing to a full non-blocking pipe waits (pino's SonicBoom sleeps 100 ms on each EAGAIN): the
 // run would then measure the harness, not the logger. `done` is still the last byte read from the
 // pipe; memory stays flat (nothing is held, the capture goes to disk). The sampled events' arrivals
-// (delivery latency) are timed by where the capture had grown to when: per chunk read by node's
-// reader (within 1 ms), by watching the capture files' sizes with the native one (within WATCH_EVERY_MS).
+// (delivery latency) are timed by how many bytes had been read when: per read, within 1 ms, by
+// either reader (a native reader built before it kept those times: by watching the capture files'
+// sizes, within WATCH_EVERY_MS).
 //
 // The reader is native where it was built (native/pipe_reader.c: a real pipe(2), as a shell makes
 // for `| cat`, drained by one thread per worker at kernel speed), else node's own stream reading of a
@@ -51,8 +52,8 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
   const brakes = []
   let pipeBytes = null
   const captures = Array.from({ length: workers }, (_, workerId) => captureOf(workerId))
-  const watch = native ? watchFiles(captures, WATCH_EVERY_MS) : null
-  const arrivalIndexes = native ? watch.indexes : captures.map(() => arrivalIndex())
+  const watch = native && !native.timesArrivals ? watchFiles(captures, WATCH_EVERY_MS) : null
+  const arrivalIndexes = watch ? watch.indexes : captures.map(() => arrivalIndex())
   return {
     consumesStdout: true,
     doneMeans: 'the last byte read from the workers\' stdout pipes',
@@ -62,8 +63,10 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
       if (!native) return 'pipe'
       let settle
       const ended = new Promise((resolve) => { settle = resolve })
-      const [handle, writeFd, granted] = native.open(wantedPipeBytes, captureOf(workerId), (lastDataNs, bytes, error) => {
+      const [handle, writeFd, granted] = native.open(wantedPipeBytes, captureOf(workerId), (lastDataNs, bytes, error, arrivals) => {
         readers[workerId].end = { lastDataNs: lastDataNs || null, bytes, error }
+        // The reader's own [bytes, ns] pairs (null: it could not keep them, nothing is timed).
+        if (!watch) arrivalIndexes[workerId] = arrivals && { sizes: arrivals.filter((_, i) => i % 2 === 0), times: arrivals.filter((_, i) => i % 2 === 1) }
         settle(readers[workerId].end)
       })
       pipeBytes = granted

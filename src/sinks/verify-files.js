@@ -18,7 +18,7 @@ export async function verifyFiles (files, { workers, events, payload, workload, 
   if (threads <= 1) return verifyShare(files, { workers, events, payload, workload, arrivalIndexes })
   const shareOf = (list, t) => list?.filter((_, i) => i % threads === t) ?? null
   // Only the index's data crosses to a thread (its note() cannot).
-  const indexData = arrivalIndexes?.map(({ sizes, times }) => ({ sizes, times })) ?? null
+  const indexData = arrivalIndexes?.map((index) => index && { sizes: index.sizes, times: index.times }) ?? null
   const shares = Array.from({ length: threads }, (_, t) => ({ files: shareOf(files, t), arrivalIndexes: shareOf(indexData, t) }))
   const parts = await Promise.all(shares.map((share) => new Promise((resolve, reject) => {
     const thread = new Worker(new URL(import.meta.url), { workerData: { ...share, workers, events, payload, workload } })
