@@ -93,6 +93,8 @@ export function recordMeasures (typeName, code = {}) {
   }
   const measures = found.sort((a, b) => a.measure.order - b.measure.order).map(({ measure, source, read }) => {
     const name = measure.name ?? read.field
+    const unknownKey = Object.keys(measure).find((key) => !MEASURE_KEYS.includes(key))
+    if (unknownKey) throw new Error(`schema/results.schema.json: ${typeName}'s measure ${name} has x-measure "${unknownKey}", not one of ${MEASURE_KEYS.join(', ')}`)
     const { value, compareValue } = code[name] ?? {}
     const reads = read.member != null ? (r) => r[read.field]?.[read.member] : name === read.field ? undefined : null
     if (value === undefined && reads === null) throw new Error(`${typeName}'s measure ${name} (on ${read.field}) needs a value function: it is named apart from the field it reads`)
@@ -103,6 +105,7 @@ export function recordMeasures (typeName, code = {}) {
   return measures
 }
 
+const MEASURE_KEYS = ['order', 'name', 'unit', 'shownIn', 'better', 'summary', 'compare', 'noise', 'title']
 const omitUndefined = (object) => Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined))
 
 // A record's measures before anything is measured (a run that failed to start, was skipped or is
