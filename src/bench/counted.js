@@ -1,4 +1,5 @@
 import { runOnce } from './run-once.js'
+import { uncountedFields } from '../results/schema.js'
 
 // One run of a `--measure instructions` cell: two passes of the cell in fresh processes, N and 2N
 // events per worker, every worker counted whole by the counter (src/engine/instructions.js). What
@@ -39,10 +40,9 @@ export async function runCounted (options) {
 }
 
 // Times, rates and CPU figures taken under the simulator run 20 to 50 times slow and are not times;
-// memory under valgrind is valgrind's. They stay out of the record (null), never shown as times.
-const SIMULATED = ['unblockedMs', 'doneMs', 'eventsPerSec', 'mbPerSec', 'loggingMs', 'cpuUserMs', 'cpuSystemMs',
-  'cpuMainThreadMs', 'cpuOtherThreadsMs', 'nsCpuPerEvent', 'callLatencyNs', 'eventLoopDelayNs', 'gcPauseMs', 'gcMaxPauseMs',
-  'overheadMs', 'startSpreadMs', 'maxRssBytes', 'totalRssPeakBytes', 'primaryPeakRssBytes']
+// memory under valgrind is valgrind's. They stay out of the record (null), never shown as times:
+// the schema's fields marked x-counted: false.
+const SIMULATED = uncountedFields('run')
 
 function withoutTimes (record) {
   const out = { ...record }

@@ -1,4 +1,5 @@
 import { runHttpOnce } from './run-once.js'
+import { uncountedFields } from '../results/schema.js'
 
 // One run of an http cell under --measure instructions: the server's workers counted whole (every
 // thread) over a run of N requests and one of 2N at the same fixed rate (--rate; N = rate ×
@@ -40,7 +41,7 @@ export async function runHttpCounted (options) {
 }
 
 // Requests/s, latency and CPU under the simulator are not times (see src/bench/counted.js).
-const SIMULATED = ['reachedRate', 'reqPerSec', 'bytesPerSec', 'latencyMs', 'serverCpuUserMs', 'serverCpuSystemMs', 'serverCpuPct', 'serverCpuUsPerRequest', 'eventLoopDelayNs', 'maxRssBytes', 'totalRssPeakBytes']
+const SIMULATED = uncountedFields('http')
 
 function withoutTimes (record) {
   const out = { ...record }
