@@ -10,13 +10,14 @@ import { uncountedFields } from '../results/schema.js'
 // close). The passes run at the same time, one per core: a count does not depend on the CPU time a
 // process gets. The record is the N pass's (its counts of events are the cell's), with the
 // measures taken under the simulator that are not times left out: nothing in it is a time.
-export async function runCounted (options) {
-  const { events, cpus, counter } = options
+// settings: the cell's (measure 'instructions', instructionsMethod and instructionsTool among them).
+export async function runCounted (settings, { signal = null } = {}) {
+  const { events, cpus } = settings
   // Both passes end (their processes stopped, their directories removed) before an interrupt or a
   // failure of one is passed on: Promise.all would pass it on while the other still cleans up.
   const passes = await Promise.allSettled([
-    runOnce({ ...options, events }),
-    runOnce({ ...options, events: 2 * events })
+    runOnce(settings, { signal }),
+    runOnce({ ...settings, events: 2 * events }, { signal })
   ])
   const thrown = passes.find((p) => p.status === 'rejected')
   if (thrown) throw thrown.reason
@@ -30,7 +31,7 @@ export async function runCounted (options) {
   return withoutTimes({
     ...single,
     instructionsPerEvent: (double.instructions - single.instructions) / sent,
-    instructionsMethod: counter.method,
+    instructionsMethod: settings.instructionsMethod,
     syscallsReadPerEvent: perEvent('syscallsReadPerEvent'),
     syscallsWritePerEvent: perEvent('syscallsWritePerEvent'),
     bytesWrittenPerEvent: perEvent('bytesWrittenPerEvent'),
