@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { findings, headlineChart, summarySection, LOG_AXIS_SPAN } from '../src/report/summary.js'
-import { bimodal, findAnomalies, KNOWN } from '../src/report/anomalies.js'
-import { chartFile } from '../src/report/charts.js'
-import { libraryColour, palette } from '../src/report/colours.js'
-import { markdownBlocks } from '../src/report/table.js'
+import { bimodal, findAnomalies, KNOWN } from '../src/draw/anomalies.js'
+import { chartFile } from '../src/draw/charts.js'
+import { libraryColour, palette } from '../src/draw/colours.js'
+import { markdownBlocks } from '../src/draw/table.js'
 
 // Runs as `run` records them, with only what the summary and the anomaly rules read.
 function runs ({ lib, libVersion = '1.0.0', libRange = null, runtime = null, transport = 'file', cpus = 1, done, received = 1000, sent = 1000 }) {

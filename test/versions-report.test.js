@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { versionsSection } from '../src/report/versions-section.js'
-import { markdownBlocks } from '../src/report/table.js'
+import { markdownBlocks } from '../src/draw/table.js'
 
 // Runs as `run` records them, with only what the section reads.
 function runs ({ lib, libVersion, libRange = null, runtime = 'node 20.20.2', transport = 'file', cpus = 1, done }) {

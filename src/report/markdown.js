@@ -1,11 +1,11 @@
 import { UsageError } from '../errors.js'
 import { SECTIONS } from './sections.js'
-import { formatBytes, formatNumber, unique } from './labels.js'
-import { code, codeSpan, escapeCell, markdownBlocks, markdownEscape, textColumns } from './table.js'
+import { formatBytes, formatNumber, unique } from '../draw/labels.js'
+import { code, codeSpan, escapeCell, markdownBlocks, markdownEscape, textColumns } from '../draw/table.js'
 import { dimensionValue, ofType } from '../results/model.js'
 import { repositoryUrl } from '../results/env.js'
 import { summarySection } from './summary.js'
-import { anomalyBlocks, escapeMarkdown, findAnomalies } from './anomalies.js'
+import { anomalyBlocks, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
 
 // The results page: what was measured where, then each section's tables and chart links.
 // Everything on it comes from the results; nothing depends on when the report is generated, so

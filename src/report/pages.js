@@ -6,9 +6,9 @@ import { UsageError } from '../errors.js'
 import { loadResults } from '../results/read.js'
 import { writeFilesAtomic } from '../results/write.js'
 import { exporterFor } from './exporters.js'
-import { readReference } from './then-and-now.js'
+import { readReference } from '../run/then-and-now.js'
 import { SECTIONS } from './sections.js'
-import { markdownEscape } from './table.js'
+import { markdownEscape } from '../draw/table.js'
 import { writeFileAtomic } from '../results/write.js'
 
 // Several results pages from several results files, listed in one pages file (results/pages.json):

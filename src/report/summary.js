@@ -2,12 +2,12 @@ import { cellKey, comparisonGroupKey, dimensionValue, ofType } from '../results/
 import { runTypeName } from '../results/record.js'
 import { compareCellRuns, roundsOf } from '../results/rounds.js'
 import { median, medianInterval } from '../stats.js'
-import { axisTitle, chartFile, titles } from './charts.js'
-import { palette, translucent } from './colours.js'
-import { escapeMarkdown, findAnomalies } from './anomalies.js'
-import { formatCount, formatMs, formatPct, formatRatio, libraryName, transportTitle, unique } from './labels.js'
-import { figureColumns, wrap } from './table.js'
-import { countedSentences } from './http-glance.js'
+import { axisTitle, chartFile, titles } from '../draw/charts.js'
+import { palette, translucent } from '../draw/colours.js'
+import { escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
+import { formatCount, formatMs, formatPct, formatRatio, libraryName, transportTitle, unique } from '../draw/labels.js'
+import { figureColumns, wrap } from '../draw/table.js'
+import { countedSentences } from '../http/glance.js'
 
 // `## Summary`, the first section of a page: a few plain sentences made from the findings that
 // survive their statistics, one headline chart and a short findings table with each library as a

@@ -2,8 +2,8 @@ import { cellKey, dimensionValue } from '../results/model.js'
 import semver from 'semver'
 import { PAIRED_MIN_ROUNDS, median } from '../stats.js'
 import { compareCellRuns, roundsOf } from '../results/rounds.js'
-import { figureColumns, strong } from './table.js'
-import { cpuLabel, formatCount, formatMs, transportTitle, unique } from './labels.js'
+import { figureColumns, strong } from '../draw/table.js'
+import { cpuLabel, formatCount, formatMs, transportTitle, unique } from '../draw/labels.js'
 
 // "At a glance" for results that hold several versions of a library (--lib pino@5,pino@10) or
 // several runtimes (--runtime node@22,bun): what changed, by how much, and whether the runs let us

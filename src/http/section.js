@@ -3,11 +3,11 @@ import { LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
 import { roundsOf } from '../results/rounds.js'
 import { cellKey } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
-import { chartFile } from './charts.js'
-import { costChart, costOf, latencyChart } from './http-charts.js'
-import { controlsByTable, tableOf } from './http-glance.js'
-import { cellTitle, comparisonTable, httpCells, latencyTable, medianRuns, requestsTable } from './http-tables.js'
-import { cpuLabel, libraryName, transportTitle, unique } from './labels.js'
+import { chartFile } from '../draw/charts.js'
+import { costChart, costOf, latencyChart } from './charts.js'
+import { controlsByTable, tableOf } from './glance.js'
+import { cellTitle, comparisonTable, httpCells, latencyTable, medianRuns, requestsTable } from './tables.js'
+import { cpuLabel, libraryName, transportTitle, unique } from '../draw/labels.js'
 
 // The report section for `http` results: per (mode, transport, workers) a chart of requests per
 // second per library, then per (logs per request × size) the seed's Latency and Req/Sec tables, the

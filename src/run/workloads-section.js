@@ -1,7 +1,7 @@
-import { axisTitle, titles } from './charts.js'
-import { palette } from './colours.js'
-import { cpuLabel, formatBytes, formatCount, formatMs, formatPct, runName, transportTitle, unique } from './labels.js'
-import { figureColumns } from './table.js'
+import { axisTitle, titles } from '../draw/charts.js'
+import { palette } from '../draw/colours.js'
+import { cpuLabel, formatBytes, formatCount, formatMs, formatPct, runName, transportTitle, unique } from '../draw/labels.js'
+import { figureColumns } from '../draw/table.js'
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { medianOf } from './costs-section.js'
 

@@ -3,8 +3,8 @@ import { cellKey } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
 import { DEFAULT_ALPHA, smallestP } from '../stats.js'
 import { compareCellRuns, roundsOf } from '../results/rounds.js'
-import { formatChange, formatRunsToDecide, formatChangePct, formatNumber, formatPct, transportTitle, unique } from './labels.js'
-import { code, figureColumns, strong, textColumns } from './table.js'
+import { formatChange, formatRunsToDecide, formatChangePct, formatNumber, formatPct, transportTitle, unique } from '../draw/labels.js'
+import { code, figureColumns, strong, textColumns } from '../draw/table.js'
 
 // "At a glance" for a page of `http` results. Per table (transport, server workers, placement and
 // load), first the control: at 0 logs per request the route logs nothing, so every library must read

@@ -1,7 +1,7 @@
-import { code, em, entries, textColumns } from './table.js'
+import { code, em, entries, textColumns } from '../draw/table.js'
 import { cellKey, dimensionValue, ofType, runsByCell } from '../results/model.js'
 import { compareCellRuns, roundsOf } from '../results/rounds.js'
-import { cpuLabel, formatMs, formatPct, libraryName, transportTitle, unique } from './labels.js'
+import { cpuLabel, formatMs, formatPct, libraryName, transportTitle, unique } from '../draw/labels.js'
 
 // "At a glance", at the top of a page with run results: per transport and worker count the
 // fastest library to unblock and to done (baselines aside), every cell that lost events and where,
