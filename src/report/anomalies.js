@@ -1,9 +1,10 @@
 import { visibleControls } from '../escape.js'
 import semver from 'semver'
-import { cellKey, dimensionValue, ofType } from '../results/model.js'
+import { cellKey, comparisonGroupKey, dimensionValue, ofType } from '../results/model.js'
 import { median } from '../stats.js'
 import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
-import { formatCount, formatMs, libraryName, transportTitle, unique, workerLabel } from './labels.js'
+import { formatCount, formatMs, formatNumber, formatPct, formatRatio, libraryName, transportTitle, unique, workerLabel } from './labels.js'
+import { DEFAULT_ENDING, endingTitle } from '../engine/endings.js'
 
 // Patterns in the runs that a reader would otherwise take for noise or for a fast library, found by
 // rules over the data (never a figure written down here), each explained where an explanation is
@@ -82,20 +83,26 @@ export function findAnomalies (dataset) {
   for (const cellRuns of cells.values()) {
     const ok = cellRuns.filter((r) => r.ok)
     const first = cellRuns[0]
-    const constant = constantLoss(ok)
+    // Under an ending that ends the process (exit, a signal) a loss is the durability matrix's
+    // finding, not an anomaly.
+    const ended = (dimensionValue(first, 'ending') ?? DEFAULT_ENDING) !== DEFAULT_ENDING
+    const constant = ended ? null : constantLoss(ok)
     if (constant) found.push(explain({ pattern: 'constant-loss', cell: first, text: constant }))
     else {
-      // A loss that varies is in the At a glance table already; it is listed here only where its
-      // cause is known (KNOWN's pattern 'loss').
+      // Runs whose losses differ widely are listed with each run's loss; a loss that varies less is
+      // in the At a glance table already, and listed here only where its cause is known.
       const varying = varyingLoss(ok)
-      const anomaly = varying && explain({ pattern: 'loss', cell: first, text: varying })
-      if (anomaly?.explanation) found.push(anomaly)
+      const ranged = varying ? null : lossRange(ok)
+      const anomaly = ranged && explain({ pattern: 'loss', cell: first, text: ranged })
+      if (varying) found.push(explain({ pattern: 'loss', cell: first, text: varying }))
+      else if (anomaly?.explanation) found.push(anomaly)
     }
     const modes = bimodal(ok.map((r) => r.doneMs))
     // The slowest single call sampled, where the runs timed calls: a stall shows there too.
     const slowest = Math.max(0, ...ok.map((r) => r.callLatencyNs?.max ?? 0))
     if (modes) found.push(explain({ pattern: 'bimodal', cell: first, text: `${modes}${slowest > 0 ? `; the slowest single call sampled took ${formatMs(slowest / 1e6)} ms` : ''}` }))
   }
+  found.push(...slowOnOneTransport(cells))
   found.push(...slowRuntimes(cells))
   return found
 }
@@ -121,7 +128,7 @@ function lossesOf (ok) {
 }
 
 // Events lost in some finished run, by an amount that varies: the range over the runs.
-function varyingLoss (ok) {
+function lossRange (ok) {
   const { counted, lost } = lossesOf(ok)
   if (!lost.some((n) => n > 0)) return null
   const [low, high] = [Math.min(...lost), Math.max(...lost)]
@@ -129,6 +136,19 @@ function varyingLoss (ok) {
   const of = `of ${formatCount(expectedOf(counted[0]))} events a run`
   if (whole) return `loses up to ${formatCount(high)} ${of}, and none in ${whole} of its ${counted.length} runs`
   return `loses ${formatCount(low)}${high > low ? `–${formatCount(high)}` : ''} ${of} over its ${counted.length} runs`
+}
+
+// Runs of one cell whose losses differ widely (the most lost at least twice the least, and apart by
+// a hundredth of the events or more): each run's loss, so that a pooled share does not hide them.
+export const LOSS_SPREAD = 2
+function varyingLoss (ok) {
+  const { counted, lost } = lossesOf(ok)
+  if (counted.length < 2 || !lost.some((n) => n > 0)) return null
+  const [low, high] = [Math.min(...lost), Math.max(...lost)]
+  const expected = expectedOf(counted[0])
+  if (high < low * LOSS_SPREAD || (high - low) < expected / 100) return null
+  const perRun = counted.map((r, i) => `${formatCount(lost[i])} (${formatPct(lost[i] / expectedOf(r))})`)
+  return `loses ${perRun.slice(0, -1).join(', ')} and ${perRun[perRun.length - 1]} of ${formatCount(expected)} events in its ${counted.length} runs, in run order: losses this far apart are not one behaviour, so the pooled share describes no run`
 }
 
 // The runs fall in two groups with a gap of BIMODAL_GAP× between them: their median would describe
@@ -166,6 +186,59 @@ function slowRuntimes (cells) {
   return found
 }
 
+// A library this many times as long as the fastest library of its comparison on one transport,
+// and less than that on every other transport it was measured on with the same workers and load.
+export const SLOW_FACTOR = 3
+const BASELINE_LIBS = new Set(['noop', 'raw', 'none'])
+
+// CPU per event in ns: the run's own figure (main thread and other threads), else the workers' CPU
+// time over the events sent.
+function cpuPerEvent (r) {
+  const own = r.nsCpuPerEvent
+  if (own != null && typeof own === 'object') return (own.mainThread ?? 0) + (own.otherThreads ?? 0)
+  if (typeof own === 'number') return own
+  return r.cpuUserMs != null && r.sent > 0 ? ((r.cpuUserMs + (r.cpuSystemMs ?? 0)) * 1e6) / r.sent : null
+}
+
+function slowOnOneTransport (cells) {
+  const groups = new Map()
+  for (const runs of cells.values()) {
+    const first = runs[0]
+    // Only times that rank (verdict-rules.js): no kill, no kill timer, not two groups of runs.
+    if (BASELINE_LIBS.has(first.lib) || ['sigterm', 'sigkill'].includes(dimensionValue(first, 'ending')) || runs.some((r) => r.keptAlive)) continue
+    const done = runs.filter((r) => r.ok && (r.received == null || r.received >= expectedOf(r))).map((r) => r.doneMs).filter((v) => v > 0)
+    if (!done.length || bimodal(done)) continue
+    // CPU per event: the runs' own figure, else the workers' CPU time over the events sent.
+    const cpu = runs.filter((r) => r.ok).map(cpuPerEvent).filter((v) => v > 0)
+    const key = String(comparisonGroupKey(first))
+    if (!groups.has(key)) groups.set(key, [])
+    groups.get(key).push({ first, done: median(done), cpu: cpu.length ? median(cpu) : null })
+  }
+  // Each library's multiple of its comparison's fastest, per transport.
+  const byLibrary = new Map()
+  for (const entries of groups.values()) {
+    if (entries.length < 2) continue
+    const fastest = entries.reduce((a, b) => (b.done < a.done ? b : a))
+    for (const e of entries) {
+      const key = `${libraryName(e.first)}\u0000${cellKey(e.first, { except: ['lib', 'variant', 'transport', 'sink'] })}`
+      if (!byLibrary.has(key)) byLibrary.set(key, [])
+      byLibrary.get(key).push({ ...e, factor: e.done / fastest.done, fastest })
+    }
+  }
+  const found = []
+  for (const list of byLibrary.values()) {
+    if (list.length < 2) continue
+    const slow = list.filter((e) => e.factor >= SLOW_FACTOR)
+    if (slow.length !== 1) continue
+    const [e] = slow
+    const elsewhere = list.filter((x) => x !== e)
+    const most = Math.max(...elsewhere.map((x) => x.factor))
+    const cpu = e.cpu != null && e.fastest.cpu != null ? `; CPU per event ${formatNumber(e.cpu / 1000, 1)} µs against ${formatNumber(e.fastest.cpu / 1000, 1)} µs` : ''
+    found.push(explain({ pattern: 'slow-transport', cell: e.first, text: `takes ${formatRatio(e.factor)} as long to done as ${libraryName(e.fastest.first)}, the fastest there (medians ${formatMs(e.done)} ms against ${formatMs(e.fastest.done)} ms${cpu}), but at most ${formatRatio(most)} on ${unique(elsewhere.map((x) => transportTitle(x.first.transport))).join(', ')}` }))
+  }
+  return found
+}
+
 function explain (anomaly) {
   const { lib, libVersion, transport } = anomaly.cell
   // A 'loss' explanation covers a constant loss too.
@@ -173,7 +246,7 @@ function explain (anomaly) {
     libVersion && semver.valid(libVersion) && semver.satisfies(libVersion, k.range))
   return {
     ...anomaly,
-    where: `${libraryName(anomaly.cell)}${anomaly.cell.libRange == null && libVersion ? ` ${libVersion}` : ''}, ${transportTitle(transport)}, ${workerLabel(anomaly.cell.cpus)}${dimensionValue(anomaly.cell, 'workload') !== DEFAULT_WORKLOAD ? `, ${dimensionValue(anomaly.cell, 'workload')} workload` : ''}${dimensionValue(anomaly.cell, 'runtime') ? `, ${dimensionValue(anomaly.cell, 'runtime')}` : ''}`,
+    where: `${libraryName(anomaly.cell)}${anomaly.cell.libRange == null && libVersion ? ` ${libVersion}` : ''}, ${transportTitle(transport)}, ${workerLabel(anomaly.cell.cpus)}${dimensionValue(anomaly.cell, 'workload') !== DEFAULT_WORKLOAD ? `, ${dimensionValue(anomaly.cell, 'workload')} workload` : ''}${dimensionValue(anomaly.cell, 'runtime') ? `, ${dimensionValue(anomaly.cell, 'runtime')}` : ''}${(dimensionValue(anomaly.cell, 'ending') ?? DEFAULT_ENDING) !== DEFAULT_ENDING ? `, ending ${endingTitle(dimensionValue(anomaly.cell, 'ending'))}` : ''}${anomaly.cell.receiverStallMs != null ? `, reader stalled ${formatCount(anomaly.cell.receiverStallMs)} ms` : ''}${anomaly.cell.receiverRate != null ? `, read at ${formatCount(anomaly.cell.receiverRate)} B/s` : ''}`,
     explanation: known ? { text: known.text, upstream: known.upstream } : null
   }
 }
@@ -183,15 +256,15 @@ export function anomalyList (anomalies) {
   return anomalies.map((a) => {
     const why = a.explanation
       ? ` Why: ${a.explanation.text}${a.explanation.upstream.length ? ` (${a.explanation.upstream.map((url) => `[${url.replace('https://github.com/', '').replace('/issues/', '#').replace('/pull/', ' PR #')}](${url})`).join(', ')})` : ''}.`
-      : ' Why: not known; no upstream issue is known to log-bench for it.'
+      : ' Why: not known yet.'
     return `- **${escapeMarkdown(a.where)}** ${escapeMarkdown(a.text)}.${why}`
   }).join('\n')
 }
 
 // The Anomalies section of a page.
 export function anomalyBlocks (anomalies) {
-  if (!anomalies.length) return []
-  return [{ heading: 'Anomalies' }, 'Patterns in the runs that the tables alone would hide, found by rules over the runs (a loss identical in every run, runs in two groups, a runtime several times slower than Node, a loss whose cause is known), each with its explanation where one is known.', anomalyList(anomalies)]
+  const intro = `Patterns in the runs that the tables alone would hide, found by rules over the runs: a loss identical in every run (under \`close()\`: a loss under another ending is the durability matrix's finding), runs whose losses differ widely (each run's loss shown), runs in two groups ${BIMODAL_GAP}× or more apart, a library ${SLOW_FACTOR}× or more as long as the fastest on one transport only, a runtime ${RUNTIME_FACTOR}× or more slower than Node. Each is listed with its figures and its cause where one is known (measured, or tracked upstream), "not known yet" otherwise.`
+  return [{ heading: 'Anomalies' }, intro, anomalies.length ? anomalyList(anomalies) : '_None found in these runs._']
 }
 
 // Text from results files inside markdown written by hand: every mark that could start a link, an

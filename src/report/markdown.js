@@ -6,6 +6,7 @@ import { dimensionValue, ofType } from '../results/model.js'
 import { repositoryUrl } from '../results/env.js'
 import { summarySection } from './summary.js'
 import { anomalyBlocks, escapeMarkdown, findAnomalies } from './anomalies.js'
+import { durabilitySection, keptChart, keptSentences } from './durability-section.js'
 
 // The results page: what was measured where, then each section's tables and chart links.
 // Everything on it comes from the results; nothing depends on when the report is generated, so
@@ -46,8 +47,12 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
   const charts = []
   // The page opens with its summary: the findings that survive their statistics, then the rest.
   const summary = summarySection(dataset, ctx)
-  out.push(...summary.blocks)
-  charts.push(...summary.charts)
+  // A page of endings (durability) is led by what was kept: its speed chart and table come after
+  // the kept matrices.
+  const keptFirst = keptSentences(ofType(runs, 'run')).length > 0 && sections.includes(durabilitySection)
+  const kept = keptFirst ? keptChart(ofType(runs, 'run'), ctx.conditions) : null
+  out.push(...(kept ? [...summary.blocks.slice(0, 2), image(kept.file, 'Headline: events kept per library, transport and ending')] : summary.blocks))
+  charts.push(...(kept ? [kept] : []), ...summary.charts)
   out.push(intro(dataset))
   const incomplete = dataset.envs.filter((e) => !e.complete)
   if (incomplete.length) {
@@ -64,6 +69,7 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
     }
   }
   render(true)
+  if (kept && summary.blocks.length > 2) out.push({ heading: 'Speed, after what was kept' }, 'Time until done per ending, where the process ended by itself: no ranking where a signal or log-bench\'s kill timer ended the runs, and none named fastest where runs fall in two groups.', ...summary.blocks.slice(2))
   out.push(...anomalyBlocks(findAnomalies(dataset)))
   if (links) out.push('## Reproduce', reproduce(dataset, links))
   out.push('## Hardware and Software', hardwareTable(dataset))
