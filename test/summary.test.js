@@ -120,6 +120,40 @@ describe('colours and chart names', () => {
   })
 })
 
+describe('one rule for verdicts (issue 41)', () => {
+  it('ranks no time that a kill or the kill timer ended, and names no fastest on runs in two groups', () => {
+    const ended = (ending, list) => list.map((r) => ({ ...r, ending }))
+    const killed = findings(dataset([
+      ...ended('sigkill', runs({ lib: 'pino', done: [100, 101, 102, 103, 104] })),
+      ...ended('sigkill', runs({ lib: 'winston', done: [200, 202, 204, 206, 208] }))
+    ])).groups[0]
+    assert.equal(killed.best, null)
+    assert.match(killed.undecided, /^not ranked: SIGKILL ends the process/)
+    assert.equal(killed.ranked[1].verdict, null)
+    const timer = findings(dataset([
+      ...ended('return', runs({ lib: 'pino', done: [100, 101, 102, 103, 104] })),
+      ...ended('return', runs({ lib: 'winston', done: [5100, 5102, 5104, 5106, 5108] }).map((r) => ({ ...r, keptAlive: true })))
+    ])).groups[0]
+    assert.match(timer.undecided, /kill timer ended winston's runs/)
+    const split = findings(dataset([
+      ...runs({ lib: 'pino', done: [40, 42, 140, 150, 160] }),
+      ...runs({ lib: 'winston', done: [300, 302, 304, 306, 308] })
+    ])).groups[0]
+    assert.equal(split.best, null)
+    assert.match(split.undecided, /pino's runs fall in two groups/)
+    const markdown = markdownBlocks(summarySection(dataset([...runs({ lib: 'pino', done: [40, 42, 140, 150, 160] }), ...runs({ lib: 'winston', done: [300, 302, 304, 306, 308] })]), ctx).blocks)
+    assert.match(markdown, /\| not decided: pino's runs fall in two groups \|/)
+    assert.doesNotMatch(markdown, /slower/)
+  })
+
+  it('keeps the summary within 2,000 characters however many comparisons', () => {
+    const many = Array.from({ length: 60 }, (_, i) => [...runs({ lib: 'pino', cpus: i + 1, done: [100, 101, 102, 103, 104] }), ...runs({ lib: 'winston', cpus: i + 1, done: [200, 202, 204, 206, 208] })]).flat()
+    const [, paragraph] = summarySection(dataset(many), ctx).blocks
+    assert.ok(paragraph.text.plain.length <= 2000, `${paragraph.text.plain.length} characters`)
+    assert.match(paragraph.text.plain, /Every comparison is in the table below\.$/)
+  })
+})
+
 describe('anomalies: found by rules, explained where known', () => {
   it('finds a loss identical in every run, and explains winston 3.2.1 on a file with its upstream issue', () => {
     const found = findAnomalies(dataset(runs({ lib: 'winston', libVersion: '3.2.1', transport: 'file', cpus: 8, done: [300, 310, 320], sent: 8000, received: 7200 })))
@@ -132,6 +166,18 @@ describe('anomalies: found by rules, explained where known', () => {
     assert.equal(fixed[0].explanation, null)
     // A loss that varies is not the pattern.
     assert.deepEqual(findAnomalies(dataset(runs({ lib: 'winston', libVersion: '3.2.1', done: [300, 310, 320], received: [900, 901, 900] }))), [])
+  })
+
+  it('lists a library far slower than the fastest on one transport only, with its figures and no cause invented', () => {
+    const cell = (lib, transport, done) => runs({ lib, transport, done })
+    const found = findAnomalies(dataset([
+      ...cell('pino', 'file', [100, 101, 102]), ...cell('log4js', 'file', [900, 905, 910]),
+      ...cell('pino', 'console', [100, 101, 102]), ...cell('log4js', 'console', [150, 151, 152])
+    ])).filter((a) => a.pattern === 'slow-transport')
+    assert.equal(found.length, 1)
+    assert.match(found[0].where, /^log4js 1\.0\.0, Filesystem/)
+    assert.match(found[0].text, /takes 8\.87× as long to done as pino, the fastest there \(medians 905 ms against 101 ms\), but at most 1\.50× on Console/)
+    assert.equal(found[0].explanation, null)
   })
 
   it('lists a loss that varies only where its cause is known (KNOWN pattern \'loss\')', () => {

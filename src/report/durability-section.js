@@ -92,6 +92,17 @@ export function keptSentences (runs) {
   return out
 }
 
+// One library under one ending over every transport measured, for the scorecard: "every event
+// (Console, Filesystem)" or what it kept where it lost; null where it was not measured.
+export function keptAcross (runs, lib, ending) {
+  const ended = runs.filter((r) => !slowed(r) && libraryName(r) === lib && endingOf(r) === ending)
+  const measured = unique(ended.map((r) => r.transport)).map((t) => ({ t, k: keptOf(ended.filter((r) => r.transport === t)) })).filter(({ k }) => k.kept !== null)
+  if (!measured.length) return null
+  const lost = measured.filter(({ k }) => !keptAll(k))
+  if (!lost.length) return `every event (${measured.map(({ t }) => transportTitle(t)).join(', ')})`
+  return lost.map(({ t, k }) => `${transportTitle(t)}: ${keptText(k)}`).join('; ')
+}
+
 // The durability page's headline: the share of events kept per library, grouped by transport and
 // ending (the lowest run's share, the question being whether the logs survive; whiskers from the
 // lowest to the highest run). null without endings.

@@ -7,6 +7,7 @@ import { repositoryUrl } from '../results/env.js'
 import { summarySection } from './summary.js'
 import { anomalyBlocks, escapeMarkdown, findAnomalies } from './anomalies.js'
 import { durabilitySection, keptChart, keptSentences } from './durability-section.js'
+import { scorecardBlocks } from './scorecard.js'
 
 // The results page: what was measured where, then each section's tables and chart links.
 // Everything on it comes from the results; nothing depends on when the report is generated, so
@@ -31,7 +32,8 @@ export function renderPage (dataset, { imageLink, details = null, ...options }) 
 
 // The page as blocks (see table.js), for markdown (above) and HTML (html.js) alike. image(file, alt)
 // is the block that shows a chart where a section places it; detailImage the same from a detail page.
-export function pageBlocks (dataset, { image, detailImage = null, sections = SECTIONS, title = 'log-bench results', nav = null, reference = null, name = 'results', details = null, links = null }) {
+// scorecard: the pages of report --pages (results index only), see scorecard.js.
+export function pageBlocks (dataset, { image, detailImage = null, sections = SECTIONS, title = 'log-bench results', nav = null, reference = null, name = 'results', details = null, links = null, scorecard = null }) {
   const env = dataset.env
   const ctx = {
     image,
@@ -58,6 +60,7 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
   if (incomplete.length) {
     out.push(`> **Incomplete:** ${incomplete.map((e) => codeSpan(e.file)).join(', ')} ${incomplete.length > 1 ? 'were' : 'was'} ${incomplete.some((e) => e.interrupted) ? 'interrupted' : 'not finished'}; cells it did not reach are missing.`)
   }
+  if (scorecard) out.push(...scorecardBlocks(scorecard))
   const shown = shownSections(dataset, sections)
   const render = (placed) => {
     for (const section of shown) {
