@@ -176,7 +176,7 @@ describe('anomalies: found by rules, explained where known', () => {
     ])).filter((a) => a.pattern === 'slow-transport')
     assert.equal(found.length, 1)
     assert.match(found[0].where, /^log4js 1\.0\.0, Filesystem/)
-    assert.match(found[0].text, /takes 8\.87× as long to done as pino, the fastest there \(medians 905 ms against 101 ms\), but at most 1\.50× on Console/)
+    assert.match(found[0].text, /takes 8\.96× as long to done as pino, the fastest there \(medians 905 ms against 101 ms\), but at most 1\.50× on Console/)
     assert.equal(found[0].explanation, null)
   })
 
