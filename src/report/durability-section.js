@@ -75,7 +75,7 @@ export function keptSentences (runs) {
   const transports = unique(ended.map((r) => r.transport))
   const cell = (lib, transport, ending) => keptOf(ended.filter((r) => libraryName(r) === lib && r.transport === transport && endingOf(r) === ending))
   const out = []
-  for (const [ending, words] of [...ASKED, ['sigkill', 'on SIGKILL']]) {
+  for (const [ending, words] of ASKED) {
     if (!ended.some((r) => endingOf(r) === ending)) continue
     const whole = []
     const losing = []
@@ -86,8 +86,8 @@ export function keptSentences (runs) {
       if (!lost.length) whole.push(lib)
       else losing.push(`${lib} ${lost.map(({ t, k }) => `${keptText(k)} on ${transportTitle(t)}`).join(', ')}`)
     }
-    const parts = [whole.length ? `${whole.join(', ')} kept every event on every transport measured` : 'no library kept every event everywhere', ...(losing.length ? [`kept: ${losing.join('; ')}`] : [])]
-    out.push(`${words[0].toUpperCase()}${words.slice(1)}, ${parts.join('; ')}.`)
+    const parts = [whole.length ? `every event kept by ${whole.join(', ').replace(/, ([^,]+)$/, ' and $1')} on every transport measured` : 'no library kept every event everywhere', ...(losing.length ? [`kept: ${losing.join('; ')}`] : [])]
+    out.push(`${words[0].toUpperCase()}${words.slice(1)}: ${parts.join('; ')}.`)
   }
   return out
 }

@@ -151,13 +151,13 @@ export function summarySection (dataset, ctx) {
   if (!found.groups.length) {
     // Only counted http tables: their sentences alone.
     const counted = countedSentences(dataset)
-    return { blocks: counted.length ? [{ heading: 'Summary' }, paragraph(counted.join(' '))] : [], charts: [] }
+    return { blocks: counted.length ? [{ heading: 'Summary' }, summaryText(counted.map((text) => ({ text })))] : [], charts: [] }
   }
   const anomalies = findAnomalies(dataset)
   const chart = { file: chartFile(ctx.summaryChart ?? 'summary'), ...headlineChart(found, ctx.conditions) }
   const blocks = [
     { heading: 'Summary' },
-    paragraph(sentences(found, anomalies, dataset).join(' ')),
+    summaryText(sentences(found, anomalies, dataset)),
     ctx.image(chart.file, `Headline: ${found.measure.title} per library and comparison`),
     findingsTable(found)
   ]
@@ -173,8 +173,10 @@ export const SUMMARY_LIMIT = 2000
 function sentences (found, anomalies, dataset) {
   const { measure, groups, runsPerCell } = found
   const items = []
-  const add = (priority, text) => items.push({ priority, text, order: items.length })
-  for (const text of keptSentences(ofType(dataset.runs, 'run'))) add(0, text)
+  const add = (priority, text, { item = false } = {}) => items.push({ priority, text, item, order: items.length })
+  // A page of endings says what each ending kept; its losses are that list, not a second one.
+  const kept = keptSentences(ofType(dataset.runs, 'run'))
+  for (const text of kept) add(0, text, { item: true })
   const fewest = runsPerCell[0] ?? 0
   if (fewest < 5) add(1, `With ${fewest} run${fewest === 1 ? '' : 's'} ${runsPerCell.length > 1 ? 'in some cells' : 'per cell'}, intervals are wide: 5 runs or more are needed to call a difference.`)
   const undecided = new Map()
@@ -188,7 +190,7 @@ function sentences (found, anomalies, dataset) {
     if (text) add(g.tie.length > 1 ? 3 : 2, text)
   }
   for (const [reason, list] of undecided) add(4, `${list.map((g) => g.label).join('; ')}: ${reason}.`)
-  const losses = lossSentence(found, dataset, anomalies)
+  const losses = kept.length ? null : lossSentence(found, dataset, anomalies)
   if (losses) add(1, losses)
   const odd = anomalies.filter((a) => a.pattern !== 'constant-loss' || !dimensionValue(a.cell, 'ending') || dimensionValue(a.cell, 'ending') === 'close')
   if (odd.length) add(5, `Anomalies below: ${odd.slice(0, 2).map((a) => `${a.where} ${a.text.split(':')[0]}`).join('; ')}${odd.length > 2 ? '; and more' : ''} (cause: ${odd.slice(0, 2).every((a) => a.explanation) ? 'given there' : 'not known yet where not given'}).`)
@@ -200,9 +202,18 @@ function sentences (found, anomalies, dataset) {
     chosen.push(item)
     used += item.text.length + 1
   }
-  const out = chosen.sort((x, y) => x.order - y.order).map((i) => i.text)
-  if (chosen.length < items.length) out.push('Every comparison is in the table below.')
+  const out = chosen.sort((x, y) => x.order - y.order)
+  if (chosen.length < items.length) out.push({ text: 'Every comparison is in the table below.' })
   return out
+}
+
+// The sentences as one block: those marked item (what each ending kept) as a list first, the rest
+// as a paragraph. Escaped on the page, as they are in the terminal.
+function summaryText (sentences) {
+  const items = sentences.filter((s) => s.item).map((s) => s.text)
+  const rest = sentences.filter((s) => !s.item).map((s) => s.text).join(' ')
+  const markdown = [items.map((t) => `- ${escapeMarkdown(t)}`).join('\n'), rest && escapeMarkdown(rest)].filter(Boolean).join('\n\n')
+  return { text: { markdown, plain: [...items, ...(rest ? [rest] : [])].join('\n') } }
 }
 
 // "Filesystem, 1 worker: bunyan fastest (643 ms); pino takes 1.12× as long, winston 1.71×, log4js 13.5×."
@@ -243,9 +254,6 @@ function lossSentence ({ groups }, dataset, anomalies) {
   })
   return `Events lost: ${shown.join('. ')}${lossy.length > 4 ? `; ${lossy.length - 4} more cell${lossy.length - 4 > 1 ? 's' : ''} in the table` : ''}. A cell that lost events is never named fastest.`
 }
-
-// Sentences with names from the results in them: escaped on the page, as they are in the terminal.
-const paragraph = (text) => ({ text: { markdown: escapeMarkdown(text), plain: text } })
 
 // One row per comparison: the best (or the tie), its median, and every other library as a multiple
 // of it with compare's verdict against it.
