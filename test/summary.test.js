@@ -176,8 +176,21 @@ describe('anomalies: found by rules, explained where known', () => {
     ])).filter((a) => a.pattern === 'slow-transport')
     assert.equal(found.length, 1)
     assert.match(found[0].where, /^log4js 1\.0\.0, Filesystem/)
-    assert.match(found[0].text, /takes 8\.96× as long to done as pino, the fastest there \(medians 905 ms against 101 ms\), but at most 1\.50× on Console/)
+    assert.match(found[0].text, /takes 8\.96× as long to done as pino, the fastest there \(905 ms against 101 ms\), but at most 1\.50× on Console/)
     assert.equal(found[0].explanation, null)
+  })
+
+  it('lists a library first to unblock but late to done, and HTTP rounds that moved every cell, none included', () => {
+    const timed = (lib, unblocked, done) => runs({ lib, done }).map((r, i) => ({ ...r, unblockedMs: unblocked[i] }))
+    const late = findAnomalies(dataset([...timed('pino', [50, 51, 52], [400, 410, 420]), ...timed('bunyan', [90, 91, 92], [200, 201, 202])])).filter((a) => a.pattern === 'done-late')
+    assert.equal(late.length, 1)
+    assert.match(late[0].text, /^returns from its calls first \(unblocked 51 ms, medians\) but is done 2\.04× after bunyan, the first done \(410 ms against 201 ms\)/)
+    const http = (lib, rates) => rates.map((mean, i) => ({ type: 'http', lib, libVersion: '1.0.0', mode: 'route', transport: 'console', sink: 'pipe', cpus: 1, logsPerRequest: 5, size: 20, connections: 10, run: i + 1, ok: true, status: 'ok', reqPerSec: { mean } }))
+    const drift = findAnomalies(dataset([...http('none', [5000, 5010, 4990, 4000, 4100]), ...http('pino', [4000, 4010, 3990, 3200, 3300]), ...http('winston', [3000, 3010, 2990, 2400, 2500])])).filter((a) => a.pattern === 'round-drift')
+    assert.equal(drift.length, 1)
+    assert.match(drift[0].text, /^in rounds 4, 5 of 5 every one of its 3 cells, the app without logging \(`none`\) included, served 16%–20% fewer requests per second than its own median/)
+    // One cell that held its rate: no drift common to the round.
+    assert.deepEqual(findAnomalies(dataset([...http('none', [5000, 5010, 4990, 4990, 5000]), ...http('pino', [4000, 4010, 3990, 3200, 3300]), ...http('winston', [3000, 3010, 2990, 2400, 2500])])).filter((a) => a.pattern === 'round-drift'), [])
   })
 
   it('lists a loss that varies only where its cause is known (KNOWN pattern \'loss\')', () => {

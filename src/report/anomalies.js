@@ -103,6 +103,8 @@ export function findAnomalies (dataset) {
     if (modes) found.push(explain({ pattern: 'bimodal', cell: first, text: `${modes}${slowest > 0 ? `; the slowest single call sampled took ${formatMs(slowest / 1e6)} ms` : ''}` }))
   }
   found.push(...slowOnOneTransport(cells))
+  found.push(...doneLongAfterUnblocked(cells))
+  found.push(...roundDrift(ofType(dataset.runs, 'http')))
   found.push(...slowRuntimes(cells))
   return found
 }
@@ -234,7 +236,82 @@ function slowOnOneTransport (cells) {
     const elsewhere = list.filter((x) => x !== e)
     const most = Math.max(...elsewhere.map((x) => x.factor))
     const cpu = e.cpu != null && e.fastest.cpu != null ? `; CPU per event ${formatNumber(e.cpu / 1000, 1)} µs against ${formatNumber(e.fastest.cpu / 1000, 1)} µs` : ''
-    found.push(explain({ pattern: 'slow-transport', cell: e.first, text: `takes ${formatRatio(e.factor)} as long to done as ${libraryName(e.fastest.first)}, the fastest there (medians ${formatMs(e.done)} ms against ${formatMs(e.fastest.done)} ms${cpu}), but at most ${formatRatio(most)} on ${unique(elsewhere.map((x) => transportTitle(x.first.transport))).join(', ')}` }))
+    found.push(explain({ pattern: 'slow-transport', cell: e.first, text: `takes ${formatRatio(e.factor)} as long to done as ${libraryName(e.fastest.first)}, the fastest there (${formatMs(e.done)} ms against ${formatMs(e.fastest.done)} ms${cpu}), but at most ${formatRatio(most)} on ${unique(elsewhere.map((x) => transportTitle(x.first.transport))).join(', ')}` }))
+  }
+  return found
+}
+
+// A library whose calls return first in its comparison but whose events arrive this many times later
+// than the fastest to done: the work it saves its caller is done after the calls return.
+export const LATE_FACTOR = 1.5
+
+function doneLongAfterUnblocked (cells) {
+  const groups = new Map()
+  for (const runs of cells.values()) {
+    const first = runs[0]
+    if (BASELINE_LIBS.has(first.lib) || ['sigterm', 'sigkill'].includes(dimensionValue(first, 'ending')) || runs.some((r) => r.keptAlive)) continue
+    // A cell that lost events in any run is not compared on time (summary.js's rule too).
+    if (runs.some((r) => r.ok && r.received != null && r.received < expectedOf(r))) continue
+    const whole = runs.filter((r) => r.ok)
+    const done = whole.map((r) => r.doneMs).filter((v) => v > 0)
+    const unblocked = whole.map((r) => r.unblockedMs).filter((v) => v > 0)
+    if (!done.length || !unblocked.length || bimodal(done)) continue
+    const key = String(comparisonGroupKey(first))
+    if (!groups.has(key)) groups.set(key, [])
+    groups.get(key).push({ first, done: median(done), unblocked: median(unblocked) })
+  }
+  const found = []
+  for (const entries of groups.values()) {
+    if (entries.length < 2) continue
+    const firstOut = entries.reduce((a, b) => (b.unblocked < a.unblocked ? b : a))
+    const firstDone = entries.reduce((a, b) => (b.done < a.done ? b : a))
+    if (firstOut === firstDone || firstOut.done < firstDone.done * LATE_FACTOR) continue
+    found.push(explain({ pattern: 'done-late', cell: firstOut.first, text: `returns from its calls first (unblocked ${formatMs(firstOut.unblocked)} ms, medians) but is done ${formatRatio(firstOut.done / firstDone.done)} after ${libraryName(firstDone.first)}, the first done (${formatMs(firstOut.done)} ms against ${formatMs(firstDone.done)} ms): its work goes on after its calls return` }))
+  }
+  return found
+}
+
+// HTTP rounds in which every cell of a table, the app without logging included, served this much
+// fewer (or more) requests per second than its own median: something common to the round (the
+// machine), not a library, moved them.
+export const ROUND_SHIFT = 0.1
+
+function roundDrift (runs) {
+  const timed = runs.filter((r) => r.ok && r.rate == null && r.measure !== 'instructions' && typeof r.reqPerSec?.mean === 'number' && r.run != null)
+  const tables = new Map()
+  for (const run of timed) {
+    const key = cellKey(run, { except: ['lib', 'variant', 'middleware', 'mode', 'logsPerRequest', 'size', 'libVersion'] })
+    if (!tables.has(key)) tables.set(key, [])
+    tables.get(key).push(run)
+  }
+  const found = []
+  for (const tableRuns of tables.values()) {
+    const byCell = new Map()
+    for (const run of tableRuns) {
+      const key = cellKey(run)
+      if (!byCell.has(key)) byCell.set(key, [])
+      byCell.get(key).push(run)
+    }
+    if (byCell.size < 3 || !tableRuns.some((r) => r.lib === 'none')) continue
+    const medians = new Map([...byCell].map(([key, list]) => [key, median(list.map((r) => r.reqPerSec.mean))]))
+    const shifted = []
+    for (const round of unique(tableRuns.map((r) => r.run)).sort((a, b) => a - b)) {
+      const ratios = [...byCell].map(([key, list]) => list.find((r) => r.run === round)?.reqPerSec.mean / medians.get(key)).filter((v) => Number.isFinite(v))
+      if (ratios.length < byCell.size) continue
+      if (ratios.every((v) => v < 1 - ROUND_SHIFT) || ratios.every((v) => v > 1 + ROUND_SHIFT)) shifted.push({ round, low: Math.min(...ratios), high: Math.max(...ratios) })
+    }
+    if (!shifted.length) continue
+    const first = tableRuns[0]
+    const fewer = shifted[0].high < 1
+    const pct = (v) => `${Math.round(Math.abs(1 - v) * 100)}%`
+    const [low, high] = fewer ? [Math.max(...shifted.map((s) => s.high)), Math.min(...shifted.map((s) => s.low))] : [Math.min(...shifted.map((s) => s.low)), Math.max(...shifted.map((s) => s.high))]
+    found.push({
+      pattern: 'round-drift',
+      cell: first,
+      where: `HTTP, ${transportTitle(first.transport)}, ${first.cpus} server worker${first.cpus > 1 ? 's' : ''}`,
+      text: `in round${shifted.length > 1 ? 's' : ''} ${shifted.map((s) => s.round).join(', ')} of ${unique(tableRuns.map((r) => r.run)).length} every one of its ${byCell.size} cells, the app without logging (\`none\`) included, served ${pct(low)}–${pct(high)} ${fewer ? 'fewer' : 'more'} requests per second than its own median: a change common to every library in ${shifted.length > 1 ? 'those rounds' : 'that round'}, not one library's, which comparisons paired by round cancel`,
+      explanation: null
+    })
   }
   return found
 }
@@ -263,7 +340,7 @@ export function anomalyList (anomalies) {
 
 // The Anomalies section of a page.
 export function anomalyBlocks (anomalies) {
-  const intro = `Patterns in the runs that the tables alone would hide, found by rules over the runs: a loss identical in every run (under \`close()\`: a loss under another ending is the durability matrix's finding), runs whose losses differ widely (each run's loss shown), runs in two groups ${BIMODAL_GAP}× or more apart, a library ${SLOW_FACTOR}× or more as long as the fastest on one transport only, a runtime ${RUNTIME_FACTOR}× or more slower than Node. Each is listed with its figures and its cause where one is known (measured, or tracked upstream), "not known yet" otherwise.`
+  const intro = `Patterns in the runs that the tables alone would hide, found by rules over the runs: a loss identical in every run (under \`close()\`: a loss under another ending is the durability matrix's finding), runs whose losses differ widely (each run's loss shown), runs in two groups ${BIMODAL_GAP}× or more apart, a library ${SLOW_FACTOR}× or more as long as the fastest on one transport only, a library first to unblock but ${LATE_FACTOR}× or more later to done than the first done, a runtime ${RUNTIME_FACTOR}× or more slower than Node, HTTP rounds in which every cell, the app without logging included, moved ${ROUND_SHIFT * 100}% or more from its median. Each is listed with its figures and its cause where one is known (measured, or tracked upstream), "not known yet" otherwise.`
   return [{ heading: 'Anomalies' }, intro, anomalies.length ? anomalyList(anomalies) : '_None found in these runs._']
 }
 
