@@ -164,6 +164,17 @@ export function summarySection (dataset, ctx) {
   return { blocks, charts: [chart] }
 }
 
+// An anomaly's pattern in a few words, for the Summary's pointer to the Anomalies section.
+const PATTERN_WORDS = {
+  'constant-loss': 'the same loss in every run',
+  loss: 'losses that differ from run to run',
+  bimodal: 'runs in two groups',
+  'slow-transport': 'far slower on one transport only',
+  'done-late': 'first to unblock, late to done',
+  'slow-runtime': 'slower under another runtime',
+  'round-drift': 'every cell moved in some rounds'
+}
+
 // At most this many characters of sentences: a summary a reader takes in at a glance.
 export const SUMMARY_LIMIT = 2000
 
@@ -193,7 +204,7 @@ function sentences (found, anomalies, dataset) {
   const losses = kept.length ? null : lossSentence(found, dataset, anomalies)
   if (losses) add(1, losses)
   const odd = anomalies.filter((a) => a.pattern !== 'constant-loss' || !dimensionValue(a.cell, 'ending') || dimensionValue(a.cell, 'ending') === 'close')
-  if (odd.length) add(5, `Anomalies below: ${odd.slice(0, 2).map((a) => `${a.where} ${a.text.split(':')[0]}`).join('; ')}${odd.length > 2 ? '; and more' : ''} (cause: ${odd.slice(0, 2).every((a) => a.explanation) ? 'given there' : 'not known yet where not given'}).`)
+  if (odd.length) add(5, `Anomalies below, with their figures: ${odd.slice(0, 3).map((a) => `${a.where} (${PATTERN_WORDS[a.pattern] ?? a.pattern})`).join('; ')}${odd.length > 3 ? `; ${odd.length - 3} more` : ''}.`)
   for (const text of countedSentences(dataset)) add(1, text)
   const chosen = []
   let used = 0
@@ -234,7 +245,8 @@ const list = (names) => names.join(', ').replace(/, ([^,]+)$/, ' and $1')
 // socket or before it), and the cause where the data shows it: `raw`, the plainest sender, losing
 // as much in the same comparison means the receiving end drops events whoever sends them.
 function lossSentence ({ groups }, dataset, anomalies) {
-  const lossy = groups.flatMap((g) => g.ranked.filter((c) => c.lost > 0).map((c) => ({ c, g }))).sort((a, b) => b.c.lost - a.c.lost)
+  const lossy = groups.map((g) => ({ g, cells: g.ranked.filter((c) => c.lost > 0).sort((x, y) => y.lost - x.lost) })).filter((e) => e.cells.length)
+    .sort((x, y) => y.cells[0].lost - x.cells[0].lost)
   if (!lossy.length) return null
   const rawLoss = new Map()
   for (const run of ofType(dataset.runs, 'run').filter((r) => r.lib === 'raw' && r.ok && r.received != null)) {
@@ -242,17 +254,31 @@ function lossSentence ({ groups }, dataset, anomalies) {
     const [lost, expected] = rawLoss.get(key) ?? [0, 0]
     rawLoss.set(key, [lost + Math.max(0, (run.expected ?? run.sent) - run.received), expected + (run.expected ?? run.sent)])
   }
-  const shown = lossy.slice(0, 4).map(({ c, g }) => {
+  const whereOf = (c) => {
     const ok = c.runs.filter((r) => r.ok && r.received != null)
     const lost = ok.reduce((n, r) => n + Math.max(0, (r.expected ?? r.sent) - r.received), 0)
-    const atSocket = ok.every((r) => r.receiverSocketDrops != null || r.transport === 'tcp') ? ok.reduce((n, r) => n + (r.receiverSocketDrops ?? 0), 0) : null
-    const where = atSocket == null ? '' : atSocket >= lost ? ', all at the receiver\'s socket' : atSocket === 0 ? ', all before the receiver' : `, ${formatPct(atSocket / lost)} of it at the receiver's socket`
+    if (!ok.every((r) => r.receiverSocketDrops != null || r.transport === 'tcp')) return ''
+    const atSocket = ok.reduce((n, r) => n + (r.receiverSocketDrops ?? 0), 0)
+    return atSocket >= lost ? 'at the receiver\'s socket' : atSocket === 0 ? 'before the receiver' : `${formatPct(atSocket / lost)} of it at the receiver's socket`
+  }
+  const shown = lossy.slice(0, 4).map(({ g, cells }) => {
+    const wheres = cells.map(whereOf)
+    const same = wheres.every((w) => w === wheres[0])
+    // Runs whose losses differ widely (an anomaly): the pooled share with the runs' range.
+    const spread = (c) => {
+      if (!anomalies.some((a) => a.pattern === 'loss' && a.cell && cellKey(a.cell) === c.key)) return ''
+      const shares = c.runs.filter((r) => r.ok && r.received != null).map((r) => Math.max(0, (r.expected ?? r.sent) - r.received) / (r.expected ?? r.sent))
+      return ` pooled, ${formatPct(Math.min(...shares))}–${formatPct(Math.max(...shares))} by run`
+    }
+    const list = cells.map((c, i) => `${c.name} ${formatPct(c.lost)}${spread(c)}${!same && wheres[i] ? ` (${wheres[i]})` : ''}`)
     const [rawLost, rawExpected] = rawLoss.get(g.key) ?? [0, 0]
-    const known = anomalies.find((a) => a.explanation && a.cell && cellKey(a.cell) === c.key)
-    const cause = rawExpected && rawLost > 0 ? `; \`raw\`, the plainest sender, lost ${formatPct(rawLost / rawExpected)} there too: the receiving end drops them, whoever sends` : known ? '; cause under Anomalies' : '; cause not known yet'
-    return `${c.name} on ${g.label} ${formatPct(c.lost)}${where}${cause}`
+    const known = cells.filter((c) => anomalies.some((a) => a.explanation && a.cell && cellKey(a.cell) === c.key))
+    const cause = rawExpected && rawLost > 0
+      ? `raw, the plainest sender, lost ${formatPct(rawLost / rawExpected)} there too: the receiving end drops them, whoever sends`
+      : known.length === cells.length ? 'cause under Anomalies' : known.length ? `cause under Anomalies for ${list.length > 1 ? known.map((c) => c.name).join(', ') : 'it'}, not known yet for the rest` : 'cause not known yet'
+    return `${g.label}: ${list.join(', ')}${same && wheres[0] ? `, ${cells.length > 1 ? 'all ' : ''}${wheres[0]}` : ''}; ${cause}`
   })
-  return `Events lost: ${shown.join('. ')}${lossy.length > 4 ? `; ${lossy.length - 4} more cell${lossy.length - 4 > 1 ? 's' : ''} in the table` : ''}. A cell that lost events is never named fastest.`
+  return `Events lost: ${shown.join('. ')}${lossy.length > 4 ? `; ${lossy.length - 4} more comparison${lossy.length - 4 > 1 ? 's' : ''} in the table` : ''}. A cell that lost events is never named fastest.`
 }
 
 // One row per comparison: the best (or the tie), its median, and every other library as a multiple
