@@ -1,9 +1,10 @@
 import { visibleControls } from '../escape.js'
 import semver from 'semver'
-import { cellKey, dimensionValue, ofType } from '../results/model.js'
+import { cellKey, comparisonGroupKey, dimensionValue, ofType } from '../results/model.js'
 import { median } from '../stats.js'
 import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
-import { formatCount, formatMs, libraryName, transportTitle, unique, workerLabel } from './labels.js'
+import { formatCount, formatMs, formatNumber, formatPct, formatRatio, libraryName, transportTitle, unique, workerLabel } from './labels.js'
+import { DEFAULT_ENDING, endingTitle } from '../engine/endings.js'
 
 // Patterns in the runs that a reader would otherwise take for noise or for a fast library, found by
 // rules over the data (never a figure written down here), each explained where an explanation is
@@ -82,20 +83,28 @@ export function findAnomalies (dataset) {
   for (const cellRuns of cells.values()) {
     const ok = cellRuns.filter((r) => r.ok)
     const first = cellRuns[0]
-    const constant = constantLoss(ok)
+    // Under an ending that ends the process (exit, a signal) a loss is the durability matrix's
+    // finding, not an anomaly.
+    const ended = (dimensionValue(first, 'ending') ?? DEFAULT_ENDING) !== DEFAULT_ENDING
+    const constant = ended ? null : constantLoss(ok)
     if (constant) found.push(explain({ pattern: 'constant-loss', cell: first, text: constant }))
     else {
-      // A loss that varies is in the At a glance table already; it is listed here only where its
-      // cause is known (KNOWN's pattern 'loss').
+      // Runs whose losses differ widely are listed with each run's loss; a loss that varies less is
+      // in the At a glance table already, and listed here only where its cause is known.
       const varying = varyingLoss(ok)
-      const anomaly = varying && explain({ pattern: 'loss', cell: first, text: varying })
-      if (anomaly?.explanation) found.push(anomaly)
+      const ranged = varying ? null : lossRange(ok)
+      const anomaly = ranged && explain({ pattern: 'loss', cell: first, text: ranged })
+      if (varying) found.push(explain({ pattern: 'loss', cell: first, text: varying }))
+      else if (anomaly?.explanation) found.push(anomaly)
     }
     const modes = bimodal(ok.map((r) => r.doneMs))
     // The slowest single call sampled, where the runs timed calls: a stall shows there too.
     const slowest = Math.max(0, ...ok.map((r) => r.callLatencyNs?.max ?? 0))
     if (modes) found.push(explain({ pattern: 'bimodal', cell: first, text: `${modes}${slowest > 0 ? `; the slowest single call sampled took ${formatMs(slowest / 1e6)} ms` : ''}` }))
   }
+  found.push(...slowOnOneTransport(cells))
+  found.push(...doneLongAfterUnblocked(cells))
+  found.push(...roundDrift(ofType(dataset.runs, 'http')))
   found.push(...slowRuntimes(cells))
   return found
 }
@@ -121,7 +130,7 @@ function lossesOf (ok) {
 }
 
 // Events lost in some finished run, by an amount that varies: the range over the runs.
-function varyingLoss (ok) {
+function lossRange (ok) {
   const { counted, lost } = lossesOf(ok)
   if (!lost.some((n) => n > 0)) return null
   const [low, high] = [Math.min(...lost), Math.max(...lost)]
@@ -129,6 +138,19 @@ function varyingLoss (ok) {
   const of = `of ${formatCount(expectedOf(counted[0]))} events a run`
   if (whole) return `loses up to ${formatCount(high)} ${of}, and none in ${whole} of its ${counted.length} runs`
   return `loses ${formatCount(low)}${high > low ? `–${formatCount(high)}` : ''} ${of} over its ${counted.length} runs`
+}
+
+// Runs of one cell whose losses differ widely (the most lost at least twice the least, and apart by
+// a hundredth of the events or more): each run's loss, so that a pooled share does not hide them.
+export const LOSS_SPREAD = 2
+function varyingLoss (ok) {
+  const { counted, lost } = lossesOf(ok)
+  if (counted.length < 2 || !lost.some((n) => n > 0)) return null
+  const [low, high] = [Math.min(...lost), Math.max(...lost)]
+  const expected = expectedOf(counted[0])
+  if (high < low * LOSS_SPREAD || (high - low) < expected / 100) return null
+  const perRun = counted.map((r, i) => `${formatCount(lost[i])} (${formatPct(lost[i] / expectedOf(r))})`)
+  return `loses ${perRun.slice(0, -1).join(', ')} and ${perRun[perRun.length - 1]} of ${formatCount(expected)} events in its ${counted.length} runs, in run order: losses this far apart are not one behaviour, so the pooled share describes no run`
 }
 
 // The runs fall in two groups with a gap of BIMODAL_GAP× between them: their median would describe
@@ -166,6 +188,134 @@ function slowRuntimes (cells) {
   return found
 }
 
+// A library this many times as long as the fastest library of its comparison on one transport,
+// and less than that on every other transport it was measured on with the same workers and load.
+export const SLOW_FACTOR = 3
+const BASELINE_LIBS = new Set(['noop', 'raw', 'none'])
+
+// CPU per event in ns: the run's own figure (main thread and other threads), else the workers' CPU
+// time over the events sent.
+function cpuPerEvent (r) {
+  const own = r.nsCpuPerEvent
+  if (own != null && typeof own === 'object') return (own.mainThread ?? 0) + (own.otherThreads ?? 0)
+  if (typeof own === 'number') return own
+  return r.cpuUserMs != null && r.sent > 0 ? ((r.cpuUserMs + (r.cpuSystemMs ?? 0)) * 1e6) / r.sent : null
+}
+
+function slowOnOneTransport (cells) {
+  const groups = new Map()
+  for (const runs of cells.values()) {
+    const first = runs[0]
+    // Only times that rank (verdict-rules.js): no kill, no kill timer, not two groups of runs.
+    if (BASELINE_LIBS.has(first.lib) || ['sigterm', 'sigkill'].includes(dimensionValue(first, 'ending')) || runs.some((r) => r.keptAlive)) continue
+    const done = runs.filter((r) => r.ok && (r.received == null || r.received >= expectedOf(r))).map((r) => r.doneMs).filter((v) => v > 0)
+    if (!done.length || bimodal(done)) continue
+    // CPU per event: the runs' own figure, else the workers' CPU time over the events sent.
+    const cpu = runs.filter((r) => r.ok).map(cpuPerEvent).filter((v) => v > 0)
+    const key = String(comparisonGroupKey(first))
+    if (!groups.has(key)) groups.set(key, [])
+    groups.get(key).push({ first, done: median(done), cpu: cpu.length ? median(cpu) : null })
+  }
+  // Each library's multiple of its comparison's fastest, per transport.
+  const byLibrary = new Map()
+  for (const entries of groups.values()) {
+    if (entries.length < 2) continue
+    const fastest = entries.reduce((a, b) => (b.done < a.done ? b : a))
+    for (const e of entries) {
+      const key = `${libraryName(e.first)}\u0000${cellKey(e.first, { except: ['lib', 'variant', 'transport', 'sink'] })}`
+      if (!byLibrary.has(key)) byLibrary.set(key, [])
+      byLibrary.get(key).push({ ...e, factor: e.done / fastest.done, fastest })
+    }
+  }
+  const found = []
+  for (const list of byLibrary.values()) {
+    if (list.length < 2) continue
+    const slow = list.filter((e) => e.factor >= SLOW_FACTOR)
+    if (slow.length !== 1) continue
+    const [e] = slow
+    const elsewhere = list.filter((x) => x !== e)
+    const most = Math.max(...elsewhere.map((x) => x.factor))
+    const cpu = e.cpu != null && e.fastest.cpu != null ? `; CPU per event ${formatNumber(e.cpu / 1000, 1)} µs against ${formatNumber(e.fastest.cpu / 1000, 1)} µs` : ''
+    found.push(explain({ pattern: 'slow-transport', cell: e.first, text: `takes ${formatRatio(e.factor)} as long to done as ${libraryName(e.fastest.first)}, the fastest there (${formatMs(e.done)} ms against ${formatMs(e.fastest.done)} ms${cpu}), but at most ${formatRatio(most)} on ${unique(elsewhere.map((x) => transportTitle(x.first.transport))).join(', ')}` }))
+  }
+  return found
+}
+
+// A library whose calls return first in its comparison but whose events arrive this many times later
+// than the fastest to done: the work it saves its caller is done after the calls return.
+export const LATE_FACTOR = 1.5
+
+function doneLongAfterUnblocked (cells) {
+  const groups = new Map()
+  for (const runs of cells.values()) {
+    const first = runs[0]
+    if (BASELINE_LIBS.has(first.lib) || ['sigterm', 'sigkill'].includes(dimensionValue(first, 'ending')) || runs.some((r) => r.keptAlive)) continue
+    // A cell that lost events in any run is not compared on time (summary.js's rule too).
+    if (runs.some((r) => r.ok && r.received != null && r.received < expectedOf(r))) continue
+    const whole = runs.filter((r) => r.ok)
+    const done = whole.map((r) => r.doneMs).filter((v) => v > 0)
+    const unblocked = whole.map((r) => r.unblockedMs).filter((v) => v > 0)
+    if (!done.length || !unblocked.length || bimodal(done)) continue
+    const key = String(comparisonGroupKey(first))
+    if (!groups.has(key)) groups.set(key, [])
+    groups.get(key).push({ first, done: median(done), unblocked: median(unblocked) })
+  }
+  const found = []
+  for (const entries of groups.values()) {
+    if (entries.length < 2) continue
+    const firstOut = entries.reduce((a, b) => (b.unblocked < a.unblocked ? b : a))
+    const firstDone = entries.reduce((a, b) => (b.done < a.done ? b : a))
+    if (firstOut === firstDone || firstOut.done < firstDone.done * LATE_FACTOR) continue
+    found.push(explain({ pattern: 'done-late', cell: firstOut.first, text: `returns from its calls first (unblocked ${formatMs(firstOut.unblocked)} ms, medians) but is done ${formatRatio(firstOut.done / firstDone.done)} after ${libraryName(firstDone.first)}, the first done (${formatMs(firstOut.done)} ms against ${formatMs(firstDone.done)} ms): its work goes on after its calls return` }))
+  }
+  return found
+}
+
+// HTTP rounds in which every cell of a table, the app without logging included, served this much
+// fewer (or more) requests per second than its own median: something common to the round (the
+// machine), not a library, moved them.
+export const ROUND_SHIFT = 0.1
+
+function roundDrift (runs) {
+  const timed = runs.filter((r) => r.ok && r.rate == null && r.measure !== 'instructions' && typeof r.reqPerSec?.mean === 'number' && r.run != null)
+  const tables = new Map()
+  for (const run of timed) {
+    const key = cellKey(run, { except: ['lib', 'variant', 'middleware', 'mode', 'logsPerRequest', 'size', 'libVersion'] })
+    if (!tables.has(key)) tables.set(key, [])
+    tables.get(key).push(run)
+  }
+  const found = []
+  for (const tableRuns of tables.values()) {
+    const byCell = new Map()
+    for (const run of tableRuns) {
+      const key = cellKey(run)
+      if (!byCell.has(key)) byCell.set(key, [])
+      byCell.get(key).push(run)
+    }
+    if (byCell.size < 3 || !tableRuns.some((r) => r.lib === 'none')) continue
+    const medians = new Map([...byCell].map(([key, list]) => [key, median(list.map((r) => r.reqPerSec.mean))]))
+    const shifted = []
+    for (const round of unique(tableRuns.map((r) => r.run)).sort((a, b) => a - b)) {
+      const ratios = [...byCell].map(([key, list]) => list.find((r) => r.run === round)?.reqPerSec.mean / medians.get(key)).filter((v) => Number.isFinite(v))
+      if (ratios.length < byCell.size) continue
+      if (ratios.every((v) => v < 1 - ROUND_SHIFT) || ratios.every((v) => v > 1 + ROUND_SHIFT)) shifted.push({ round, low: Math.min(...ratios), high: Math.max(...ratios) })
+    }
+    if (!shifted.length) continue
+    const first = tableRuns[0]
+    const fewer = shifted[0].high < 1
+    const pct = (v) => `${Math.round(Math.abs(1 - v) * 100)}%`
+    const [low, high] = fewer ? [Math.max(...shifted.map((s) => s.high)), Math.min(...shifted.map((s) => s.low))] : [Math.min(...shifted.map((s) => s.low)), Math.max(...shifted.map((s) => s.high))]
+    found.push({
+      pattern: 'round-drift',
+      cell: first,
+      where: `HTTP, ${transportTitle(first.transport)}, ${first.cpus} server worker${first.cpus > 1 ? 's' : ''}`,
+      text: `in round${shifted.length > 1 ? 's' : ''} ${shifted.map((s) => s.round).join(', ')} of ${unique(tableRuns.map((r) => r.run)).length} every one of its ${byCell.size} cells, the app without logging (\`none\`) included, served ${pct(low)}–${pct(high)} ${fewer ? 'fewer' : 'more'} requests per second than its own median: a change common to every library in ${shifted.length > 1 ? 'those rounds' : 'that round'}, not one library's, which comparisons paired by round cancel`,
+      explanation: null
+    })
+  }
+  return found
+}
+
 function explain (anomaly) {
   const { lib, libVersion, transport } = anomaly.cell
   // A 'loss' explanation covers a constant loss too.
@@ -173,7 +323,7 @@ function explain (anomaly) {
     libVersion && semver.valid(libVersion) && semver.satisfies(libVersion, k.range))
   return {
     ...anomaly,
-    where: `${libraryName(anomaly.cell)}${anomaly.cell.libRange == null && libVersion ? ` ${libVersion}` : ''}, ${transportTitle(transport)}, ${workerLabel(anomaly.cell.cpus)}${dimensionValue(anomaly.cell, 'workload') !== DEFAULT_WORKLOAD ? `, ${dimensionValue(anomaly.cell, 'workload')} workload` : ''}${dimensionValue(anomaly.cell, 'runtime') ? `, ${dimensionValue(anomaly.cell, 'runtime')}` : ''}`,
+    where: `${libraryName(anomaly.cell)}${anomaly.cell.libRange == null && libVersion ? ` ${libVersion}` : ''}, ${transportTitle(transport)}, ${workerLabel(anomaly.cell.cpus)}${dimensionValue(anomaly.cell, 'workload') !== DEFAULT_WORKLOAD ? `, ${dimensionValue(anomaly.cell, 'workload')} workload` : ''}${dimensionValue(anomaly.cell, 'runtime') ? `, ${dimensionValue(anomaly.cell, 'runtime')}` : ''}${(dimensionValue(anomaly.cell, 'ending') ?? DEFAULT_ENDING) !== DEFAULT_ENDING ? `, ending ${endingTitle(dimensionValue(anomaly.cell, 'ending'))}` : ''}${anomaly.cell.receiverStallMs != null ? `, reader stalled ${formatCount(anomaly.cell.receiverStallMs)} ms` : ''}${anomaly.cell.receiverRate != null ? `, read at ${formatCount(anomaly.cell.receiverRate)} B/s` : ''}`,
     explanation: known ? { text: known.text, upstream: known.upstream } : null
   }
 }
@@ -183,15 +333,15 @@ export function anomalyList (anomalies) {
   return anomalies.map((a) => {
     const why = a.explanation
       ? ` Why: ${a.explanation.text}${a.explanation.upstream.length ? ` (${a.explanation.upstream.map((url) => `[${url.replace('https://github.com/', '').replace('/issues/', '#').replace('/pull/', ' PR #')}](${url})`).join(', ')})` : ''}.`
-      : ' Why: not known; no upstream issue is known to log-bench for it.'
+      : ' Why: not known yet.'
     return `- **${escapeMarkdown(a.where)}** ${escapeMarkdown(a.text)}.${why}`
   }).join('\n')
 }
 
 // The Anomalies section of a page.
 export function anomalyBlocks (anomalies) {
-  if (!anomalies.length) return []
-  return [{ heading: 'Anomalies' }, 'Patterns in the runs that the tables alone would hide, found by rules over the runs (a loss identical in every run, runs in two groups, a runtime several times slower than Node, a loss whose cause is known), each with its explanation where one is known.', anomalyList(anomalies)]
+  const intro = `Patterns in the runs that the tables alone would hide, found by rules over the runs: a loss identical in every run (under \`close()\`: a loss under another ending is the durability matrix's finding), runs whose losses differ widely (each run's loss shown), runs in two groups ${BIMODAL_GAP}× or more apart, a library ${SLOW_FACTOR}× or more as long as the fastest on one transport only, a library first to unblock but ${LATE_FACTOR}× or more later to done than the first done, a runtime ${RUNTIME_FACTOR}× or more slower than Node, HTTP rounds in which every cell, the app without logging included, moved ${ROUND_SHIFT * 100}% or more from its median. Each is listed with its figures and its cause where one is known (measured, or tracked upstream), "not known yet" otherwise.`
+  return [{ heading: 'Anomalies' }, intro, anomalies.length ? anomalyList(anomalies) : '_None found in these runs._']
 }
 
 // Text from results files inside markdown written by hand: every mark that could start a link, an

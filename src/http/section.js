@@ -115,7 +115,9 @@ export const httpSection = {
         blocks.push({ heading: cellTitle(cell), level: 3 })
         // Counted runs (--measure instructions) took no times: no latency or requests/s tables.
         if (cell.runs.some((r) => r.ok && r.reqPerSec)) blocks.push(latencyTable(medianRuns(cell.runs)), requestsTable(medianRuns(cell.runs)))
-        blocks.push(comparisonTable(cell.summary))
+        // The one rule (verdict-rules.js): no verdict where the control failed (the control's own
+        // cells, at 0 logs per request, keep theirs: they are the control).
+        blocks.push(comparisonTable(cell.summary, { decided: control.passed || cell.logsPerRequest === 0 }))
         // Latency is a time: a counted cell has none to draw.
         if (cell.measure !== 'instructions' && cell.summary.some((s) => s.okRuns > 0)) {
           const tag = cell.mode === 'middleware' ? `${cell.size}c` : `${cell.logsPerRequest}x${cell.size}c`

@@ -3,7 +3,7 @@ import { comparisonGroupKey, cellKey, dimensionValue, inPlanOrder, ofType, runTy
 import { BASELINES } from '../engine/library-names.js'
 import { DEFAULT_ALPHA, DEFAULT_NOISE, median } from '../stats.js'
 import { compareWithBaseline, MEASURES } from './compare.js'
-import { basisOf } from '../http/glance.js'
+import { basisOf } from '../results/http-summary.js'
 import { cellTitle } from '../http/tables.js'
 import { groupsOf } from '../run/section.js'
 import { coverageRange, cpuLabel, formatCountedDifference, formatRunsToDecide, libraryName, runName, unique } from '../draw/labels.js'
