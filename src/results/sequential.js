@@ -1,5 +1,5 @@
 import { DEFAULT_ALPHA, DEFAULT_NOISE, smallestSignedRankP } from '../stats.js'
-import { comparisonGroupKey } from './run-types/index.js'
+import { dimensionValue } from './record.js'
 
 // --runs auto: rounds as the question needs. A comparison group (the cells that differ only by
 // library) runs round after round, and at fixed round counts, the looks, its comparisons are
@@ -39,16 +39,20 @@ export function sequentialDesign ({ min, max }, { alpha = DEFAULT_ALPHA, noise =
 }
 
 // The design of a run's group in the document(s) it came from, or null where it ran a fixed number
-// of runs: a function of a run, as roundsOf's.
+// of runs: a function of a run, as roundsOf's. A design names its groups by what their cells share
+// (every dimension but the library's: { type, transport, cpus, … }), so that this module needs no run
+// type (they compare through it: src/results/run-types/http.js).
 export function designsOf (source) {
   const envs = source?.envs ?? [{ file: null, env: source?.env }]
-  const designs = new Map()
-  for (const { file = null, env } of envs) {
-    for (const design of env?.order?.sequential ?? []) {
-      for (const group of design.groups ?? []) designs.set(`${file ?? ''}#${group}`, design)
-    }
+  const designs = envs.flatMap(({ file = null, env }) => (env?.order?.sequential ?? []).map((design) => ({ file, design })))
+  if (!designs.length) return () => null
+  const found = new WeakMap()
+  const matches = (run, group) => Object.entries(group).every(([field, value]) => dimensionValue(run, field) === value)
+  return (run) => {
+    if (!run) return null
+    if (!found.has(run)) found.set(run, designs.find(({ file, design }) => file === (run.file ?? null) && (design.groups ?? []).some((group) => matches(run, group)))?.design ?? null)
+    return found.get(run)
   }
-  return (run) => (designs.size && run ? designs.get(`${run.file ?? ''}#${comparisonGroupKey(run)}`) ?? null : null)
 }
 
 // The comparison options for two cells of a group that ran under a design: at the look's α (the α

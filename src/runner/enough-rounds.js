@@ -1,4 +1,4 @@
-import { cellKey, comparisonGroupKey, runTypeOf } from '../results/model.js'
+import { cellKey, COMPARED_DIMENSIONS, comparisonGroupKey, dimensionValue, runTypeOf } from '../results/model.js'
 import { compared } from '../results/run-types/index.js'
 import { compareCellRuns, roundsOf } from '../results/rounds.js'
 import { median } from '../stats.js'
@@ -8,17 +8,20 @@ import { median } from '../stats.js'
 // cell the others are compared with). Nothing here depends on how a cell executes its runs.
 
 // The design of each group, as the results record it (env.order.sequential): one entry per design,
-// with the comparison groups that ran under it. Null where no cell runs under --runs auto.
+// with the comparison groups that ran under it, each as what its cells share (every dimension but
+// the library's). Null where no cell runs under --runs auto.
 export function recordedDesigns (cells) {
   const designs = new Map()
   for (const cell of cells) {
     if (!cell.rounds) continue
     const { design } = cell.rounds
-    if (!designs.has(design)) designs.set(design, new Set())
-    designs.get(design).add(comparisonGroupKey(cell.common))
+    if (!designs.has(design)) designs.set(design, new Map())
+    designs.get(design).set(comparisonGroupKey(cell.common), groupOf(cell.common))
   }
-  return designs.size ? [...designs].map(([design, groups]) => ({ ...design, groups: [...groups] })) : null
+  return designs.size ? [...designs].map(([design, groups]) => ({ ...design, groups: [...groups.values()] })) : null
 }
+
+const groupOf = (common) => Object.fromEntries(runTypeOf(common).dimensions.filter((f) => !COMPARED_DIMENSIONS.includes(f) && f !== 'libVersion').map((f) => [f, dimensionValue(common, f)]))
 
 // A judge for runCells: (cell, run) → null while the cell's group should go on, or the reason it
 // stops before `run`. A group is judged once per look, before its first run of the round after the
