@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import path from 'node:path'
 import { runCells } from '../src/runner/orchestrator.js'
 import { runSession } from '../src/runner/session.js'
+import { mergeShards } from '../src/results/merge.js'
 import { createProgress } from '../src/cli/progress.js'
 import { createStore } from '../src/results/store.js'
 import { cellKey, summarize } from '../src/results/model.js'
@@ -133,4 +134,19 @@ test('A/A under --runs auto: the share read faster or slower stays at or under Î
   const { falsePositives, aas } = simulateAA({ aas: 400, seed: 7 })
   assert.equal(aas, 400)
   assert.ok(falsePositives / aas <= 0.05, `${falsePositives} of ${aas}`)
+})
+
+test('merge keeps every shard\'s --runs auto groups under their design', () => {
+  const design = { min: 6, max: 20, looks: [6, 9, 14, 20], alpha: 0.05, lookAlpha: 0.05 / 3, noise: 0.02, baseline: null }
+  const shard = (k, transport) => ({
+    file: `s${k}.json`,
+    doc: {
+      schema: 1,
+      complete: true,
+      env: { time: 't', plan: { id: 'p', shard: `${k}/2`, cells: 2 }, libVersions: {}, order: { mode: 'interleaved', seed: 1, sequential: [{ ...design, groups: [{ transport }] }] } },
+      runs: [{ type: 'run', lib: 'a', transport, cpus: 1, events: 10, size: 13, run: 1, ok: true, status: 'ok', doneMs: 1, planIndex: k - 1 }]
+    }
+  })
+  const { doc } = mergeShards([shard(1, 'file'), shard(2, 'console')], { summarizers: [] })
+  assert.deepEqual(doc.env.order.sequential, [{ ...design, groups: [{ transport: 'file' }, { transport: 'console' }] }])
 })
