@@ -458,7 +458,10 @@ export interface ResultsEnv {
   resumedAt?: Array<string>
   /** what was planned: kind, name, file, id, shard, cells, shardCells */
   plan?: Record<string, unknown>
-  /** the order of the runs: { mode, seed } */
+  /**
+   * the order of the runs: { mode, seed }, and under --runs auto sequential: [{ min, max, looks, alpha,
+   * lookAlpha, noise, baseline, groups }] (docs/comparisons.md)
+   */
   order?: Record<string, unknown>
   /** merged files: each shard's machine, commit and log-bench version */
   shards?: unknown[]
