@@ -22,14 +22,13 @@ export function looksFor ({ min, max }) {
   return looks
 }
 
-// The α each look tests at: α / K for the smallest K at which no more than K looks can reach
-// p < α / K (a look that cannot spends nothing), so that the union over the looks stays at most α.
+// The α each look tests at: the largest a such that the looks whose pairs can reach p < a, times a,
+// make at most α (Bonferroni: the union over the looks stays at most α; a look that cannot reach it
+// spends nothing). The largest is α / c for some count c, or a look's smallest p itself.
 export function lookAlphaFor (alpha, looks) {
-  for (let k = 1; k <= looks.length; k++) {
-    const each = alpha / k
-    if (looks.filter((n) => smallestSignedRankP(n) < each).length <= k) return each
-  }
-  return alpha / looks.length
+  const reaching = (a) => looks.filter((n) => smallestSignedRankP(n) < a).length
+  const candidates = [...looks.map((_, i) => alpha / (i + 1)), ...looks.map(smallestSignedRankP).filter((p) => p <= alpha)]
+  return Math.max(...candidates.filter((a) => reaching(a) * a <= alpha))
 }
 
 // The design recorded for the groups of a --runs auto plan.
