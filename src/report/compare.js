@@ -308,6 +308,8 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
   }
   const rows = result.comparisons
   if (rows.length === 0) out.push('', result.mode === 'files' ? 'no cell has finished runs in both files: nothing to compare' : 'nothing to compare')
+  const designed = rows.filter((r) => r.looks != null)
+  if (designed.length) out.push('', `${designed.length === rows.length ? 'every comparison' : `${designed.length} of the ${rows.length} comparisons`} ran under --runs auto: judged at ${unique(designed.map((r) => r.looks.join(', '))).join(' / ')} rounds, each look at p < ${unique(designed.map((r) => +r.alpha.toPrecision(3))).join(' / ')} (${result.alpha} split across the looks that can reach it), paired, so that identical code reads faster or slower no more often than ${result.alpha} however many looks it took`)
   const short = rows.filter((r) => r.coverage != null && r.coverage < CONFIDENCE - 1e-9)
   if (short.length) out.push('', `intervals below ${CONFIDENCE * 100}% coverage: with ${unique(short.map((r) => `${r.nBaseline}+${r.n}`)).join(' / ')} runs no distribution-free interval reaches it (${unique(short.map((r) => coverageTitle(r.coverage))).join(' / ')} instead)`)
   const powerless = rows.filter((r) => r.p != null && smallestP(r) >= result.alpha)
