@@ -85,7 +85,11 @@ export interface RunOptions {
    * --runs: runs per cell, each in fresh processes; the summary gives their median with its interval. 4 is
    * the fewest with which a comparison can read faster or slower (the smallest p with 4 + 4 runs is 0.029,
    * with 3 + 3 0.1); 5 + 5 reach 0.008. From 6 the runs are compared round by round (paired, so drift common
-   * to a round cancels): 5 pairs cannot go below p 0.0625, 6 reach 0.031
+   * to a round cancels): 5 pairs cannot go below p 0.0625, 6 reach 0.031. auto: rounds until every comparison
+   * of a group (each cell against --baseline's library, and against its neighbour in the ranking) reads
+   * faster, slower or same, judged at 6, 9, 14 and 20 rounds with α split across those looks so that an A/A
+   * reads faster or slower no more often than --alpha (docs/comparisons.md); auto:MIN..MAX sets the first and
+   * last look; what is undecided at MAX reads unclear
    */
   runs?: number | string
   /** --size: payload sizes in bytes: the payload is padded (or cut) to exactly that size */
@@ -190,12 +194,13 @@ export interface RunOptions {
    */
   baseline?: string
   /**
-   * --alpha: with --baseline: significance level: p of the comparison's two-sided test (Mann–Whitney U;
-   * Wilcoxon signed-rank where paired by round) below it can read faster or slower
+   * --alpha: with --baseline or --runs auto: significance level: p of the comparison's two-sided test
+   * (Mann–Whitney U; Wilcoxon signed-rank where paired by round) below it can read faster or slower
    */
   alpha?: number | string
   /**
-   * --noise: with --baseline: noise threshold: a difference whose 95% interval lies within ±noise reads same
+   * --noise: with --baseline or --runs auto: noise threshold: a difference whose 95% interval lies within
+   * ±noise reads same
    */
   noise?: number | string
   /**
@@ -271,7 +276,10 @@ export interface HttpOptions {
    * --runs: runs per cell, each in fresh processes. 4 is the fewest with which a comparison can read faster
    * or slower (the smallest p with 4 + 4 runs is 0.029, with 3 + 3 0.1); 5 + 5 reach 0.008. From 6 the runs
    * are compared round by round (paired, so drift common to a round cancels): 5 pairs cannot go below p
-   * 0.0625, 6 reach 0.031
+   * 0.0625, 6 reach 0.031. auto: rounds until every comparison of a group (each cell against none, and
+   * against its neighbour in the ranking) reads faster, slower or same, judged at 6, 9, 14 and 20 rounds with
+   * α split across those looks so that an A/A reads faster or slower no more often than α 0.05
+   * (docs/comparisons.md); auto:MIN..MAX sets the first and last look; what is undecided at MAX reads unclear
    */
   runs?: number | string
   /** --server-cpus: CPUs for the server's workers, as taskset -c lists them (e.g. 1 or 2-7) */
@@ -450,7 +458,10 @@ export interface ResultsEnv {
   resumedAt?: Array<string>
   /** what was planned: kind, name, file, id, shard, cells, shardCells */
   plan?: Record<string, unknown>
-  /** the order of the runs: { mode, seed } */
+  /**
+   * the order of the runs: { mode, seed }, and under --runs auto sequential: [{ min, max, looks, alpha,
+   * lookAlpha, noise, baseline, groups }] (docs/comparisons.md)
+   */
   order?: Record<string, unknown>
   /** merged files: each shard's machine, commit and log-bench version */
   shards?: unknown[]

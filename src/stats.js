@@ -145,10 +145,11 @@ export const GATE_VERDICTS = ['slower', 'faster', 'unclear', 'higher', 'lower']
 //   reach p < alpha (at 0.05: PAIRED_MIN_ROUNDS): ratio, interval and p from the per-round ratios
 //   (pairedShift), so drift common to a round cancels. Fewer rounds stay unpaired. `pairs` counts
 //   the complete rounds (both values finite; null without pairs), `paired` says which analysis the
-//   row used.
+//   row used. `minPairs` pairs from that many complete rounds instead (a --runs auto group's looks
+//   test their rounds as pairs whatever alpha: src/results/sequential.js).
 // Values that are not all positive (a drop rate of 0) have no ratio: the same on differences
 // (ratio null; difference, diffLow, diffHigh in the measure's own unit).
-export function compareRuns (baselineRuns, runs, { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE, better = 'lower', pairs = null } = {}) {
+export function compareRuns (baselineRuns, runs, { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE, better = 'lower', pairs = null, minPairs = null } = {}) {
   const xs = clean(baselineRuns)
   const ys = clean(runs)
   const complete = pairs == null ? null : pairs.filter(([x, y]) => clean([x, y]).length === 2)
@@ -174,7 +175,7 @@ export function compareRuns (baselineRuns, runs, { alpha = DEFAULT_ALPHA, noise 
   result.difference = result.median - result.baselineMedian
   const onRatios = [...xs, ...ys].every((v) => v > 0)
   const transform = onRatios ? Math.log : (v) => v
-  if (complete && smallestSignedRankP(complete.length) < alpha) {
+  if (complete && (minPairs == null ? smallestSignedRankP(complete.length) < alpha : complete.length >= minPairs)) {
     const paired = pairedShift(complete.map(([x, y]) => transform(y) - transform(x)))
     result.paired = true
     if (onRatios) result.ratio = Math.exp(paired.estimate)

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { ROOT } from './helpers.js'
 
-// npm run bench:harness, bench:truth and bench:startup are measurements run by hand; their --quick
+// npm run bench:harness, bench:truth, bench:startup, bench:paired and bench:runs-auto are measurements run by hand; their --quick
 // modes run every step of each in seconds, here, so that none can break unnoticed. Their figures at
 // that size say nothing and are not checked; what is checked: exit 0, every table printed, no step failed.
 function runScript (script, args) {
@@ -68,4 +68,20 @@ test('bench:paired --quick: both machines, each comparison unpaired and paired, 
   }
   assert.match(stdout, /^(met|NOT MET): A\/A under the step, 6 rounds: paired interval within ±10%$/m)
   assert.match(stdout, /^(met|NOT MET): \+300 ns under the step, 6 rounds: slower, paired$/m)
+})
+
+test('bench:runs-auto --quick: the design, and each line of A/As and the A/B with its rounds', async () => {
+  const { code, stdout, stderr } = await runScript('runs-auto.js', ['--quick'])
+  assert.equal(code, 0, stderr)
+  assert.match(stdout, /^--runs auto \(6 to 20 rounds\): looks at 6, 9, 14, 20 rounds, each at α 0\.0167 \(α 0\.05\); 400 sessions each, seed 1 \(--quick/m)
+  for (const line of ['A/A, --noise 2%', 'A/A, --noise 0', 'A/A, --noise 0, naive \\(a look at every round from 6 to 20, each at α 0\\.05\\)', 'A/B 5% slower, --noise 2%']) {
+    assert.match(stdout, new RegExp(`^${line}: faster or slower \\d+ \\([\\d.]+%\\), same \\d+, unclear \\d+.*; stopped after \\(rounds: sessions\\) \\d+: \\d+`, 'm'))
+  }
+})
+
+test('bench:ties: the first places that are ties, unpaired, as judged and paired, from a page\'s JSON', async () => {
+  const { code, stdout, stderr } = await runScript('ties.js', ['results/seed-article.json'])
+  assert.equal(code, 0, stderr)
+  assert.match(stdout, /^results\/seed-article\.json \(5 rounds; paired, the smallest p is 0\.0625\)$/m)
+  for (const how of ['unpaired', 'as the pages judge', 'paired, every round']) assert.match(stdout, new RegExp(`^  ${how}: \\d+ of 8 first places are ties; interval of the second against the first: ±[\\d.]+% \\(median\\)$`, 'm'))
 })

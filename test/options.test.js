@@ -84,6 +84,7 @@ test('each option of run and http is defined once, and the scenario schema takes
   const run = scenarioSchema().properties.run.items.properties
   assert.deepEqual(run.transports.items.enum, RUN_OPTIONS.find((o) => o.name === 'transport').values)
   assert.equal(run.cpus.items.maximum, 256)
-  assert.equal(run.runs.maximum, 1000)
+  assert.equal(run.runs.oneOf[0].maximum, 1000)
+  assert.equal(run.runs.oneOf[1].pattern, '^auto(:[0-9]+\\.\\.[0-9]+)?$')
   assert.equal(scenarioSchema().properties.http.items.properties.transport.enum.length, run.transports.items.enum.length)
 })

@@ -9,7 +9,9 @@ import { collectEnv, libVersionsOf } from '../results/env.js'
 import { defaultOutput, outputFile, refuseToReplace, temporaryDirectory } from './validate.js'
 import { COUNTED_CONNECTIONS, DEFAULT_CONNECTIONS, describeReceiverLimits, HTTP_OPTIONS, receiverLimitOptions } from './option-tables.js'
 import { argvFromApi, commandLine, signalOption, parseOptions } from './options.js'
-import { parseOrder } from './order-options.js'
+import { parseOrder, planRounds, withRounds } from './order-options.js'
+import { maxRuns, runsText } from './runs-option.js'
+import { DEFAULT_ALPHA, DEFAULT_NOISE } from '../stats.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
 import { Job } from './job.js'
 import { runPrepared } from './session.js'
@@ -60,7 +62,8 @@ export async function parseHttpOptions (argv, installs = {}) {
       ...(given.rate ? { rate: given.rate } : {})
     },
     counter: countingServer(given),
-    runs: given.runs,
+    runs: maxRuns(given.runs),
+    rounds: given.runs,
     port: given.port
   }
   refuseBeyondOpenFiles(options.load.connections)
@@ -101,7 +104,7 @@ export function describeHttpOptions (options) {
     sizes: options.sizes,
     ...options.load,
     ...(options.counter ? { measure: 'instructions', instructionsMethod: options.counter.instructionsMethod } : {}),
-    runs: options.runs,
+    runs: runsText(options.rounds),
     port: options.port,
     serverCpus: options.placement.serverCpus,
     loadCpus: options.placement.loadCpus,
@@ -123,7 +126,9 @@ export async function prepareHttp (argv, { defaultOut = false, command = command
     options: describeHttpOptions(options)
   })
   const note = externalNote(describeSyslog(options.receiverOptions))
-  return { cells: runTypes.http.plan(options), out, env, previous: null, order: parseOrder(argv), retryTimeouts: false, comparison: null, release, externalNotes: note ? [note] : [] }
+  const order = parseOrder(argv)
+  const cells = planRounds(withRounds(runTypes.http.plan(options), options.rounds), order, { alpha: DEFAULT_ALPHA, noise: DEFAULT_NOISE, baseline: BASELINE, isBaseline: (common) => common.lib === BASELINE })
+  return { cells, out, env, previous: null, order, retryTimeouts: false, comparison: null, release, externalNotes: note ? [note] : [] }
 }
 
 // The API: http(options) measures what `log-bench http` would with the same options (see docs/api.md).

@@ -8,13 +8,14 @@ import { list, MAX_SECONDS, oneOf, positiveInt, positiveIntList, seconds } from 
 // option tables of docs/cli.md are all derived from it (see the functions below).
 //
 // An option: { name, describe, default?, defaultText?, type?: 'boolean', list?, values?, hints?,
-//   noun?, int?: { min, max, why }, seconds?: { allowZero }, parse?, numeric?, matrix?, scenario?, one?, cliOnly? }
+//   noun?, int?: { min, max, why }, seconds?: { allowZero }, parse?, numeric?, schema?, matrix?, scenario?, one?, cliOnly? }
 //   default     the value as it would be typed, applied when the option is not given
 //   defaultText how --help and the docs name a default that is not one literal value
 //   list        a comma list; values: the names allowed (hints: what to say for names people try)
 //   int         whole numbers (min 1 unless said); seconds: a time in seconds
 //   parse       a parser of its own, for what the kinds above do not cover
 //   numeric     with parse: a number, which the API takes as a number or as typed (index.d.ts)
+//   schema      with parse: the JSON Schema of its value in a scenario group
 //   matrix      defines cells: `run` refuses it beside --scenario
 //   scenario    its key in a scenario group; one: that key holds one value, not a list
 //   cliOnly     the terminal's alone (quiet, json): the API does not take it
@@ -112,6 +113,7 @@ export function optionsMarkdown (table) {
 export function scenarioProperty (option) {
   const describe = { description: option.describe }
   const item = (() => {
+    if (option.schema) return option.schema
     if (option.type === 'boolean') return { type: 'boolean' }
     if (option.values) return { enum: option.values }
     if (option.int) return { type: 'integer', minimum: option.int.min ?? 1, ...(option.int.max == null ? {} : { maximum: option.int.max }) }

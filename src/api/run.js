@@ -14,9 +14,11 @@ import { SCHEMA_VERSION } from '../results/model.js'
 import { lockResults } from '../results/lock.js'
 import { optionDifferences } from '../results/plans.js'
 import { describeHttpOptions, parseHttpOptions } from './http.js'
-import { parseOrder } from './order-options.js'
+import { parseOrder, planRounds, withRounds } from './order-options.js'
+import { maxRuns, runsText } from './runs-option.js'
+import { BASELINE as HTTP_BASELINE } from '../results/http-summary.js'
 import { baselineMatcher } from '../report/compare.js'
-import { runName } from '../report/labels.js'
+import { runName } from '../draw/labels.js'
 import { describeReceiverLimits, HTTP_OPTIONS, receiverLimitOptions, RUN_OPTIONS } from './option-tables.js'
 import { argvFromApi, commandLine, signalOption, givenOptions, optionNamed, parseOption, parseOptions, scenarioArgv } from './options.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
@@ -44,7 +46,8 @@ export async function parseRunOptions (argv, installs = {}) {
     endings: given.ending,
     // The counter is found before anything runs: without one, a line that says how to install it.
     counter: given.measure === 'instructions' ? countingWorkers(given) : null,
-    runs: given.runs,
+    runs: maxRuns(given.runs),
+    rounds: given.runs,
     sizes: (given.size ?? [null]).map((size) => ({ payload: payloadOfSize(size) })),
     timeoutMs: given.timeout * 1000,
     maxOldSpaceSize: given.maxOldSpaceSize,
@@ -68,7 +71,7 @@ function describeOptions (options) {
     ...(options.endings.length === 1 && options.endings[0] === DEFAULT_ENDING ? {} : { endings: options.endings }),
     ...(options.receiverOptions.receiverRate ? { receiverRate: options.receiverOptions.receiverRate } : {}),
     ...(options.receiverOptions.receiverStallMs ? { receiverStallMs: options.receiverOptions.receiverStallMs } : {}),
-    runs: options.runs,
+    runs: runsText(options.rounds),
     sizes: options.sizes.map((s) => Buffer.byteLength(s.payload)),
     timeoutSeconds: options.timeoutMs / 1000,
     maxOldSpaceSize: options.maxOldSpaceSize,
@@ -92,7 +95,7 @@ async function planFromOptions (argv, installs) {
     id: `options:${JSON.stringify(described)}`,
     options: described,
     libs: options.libs,
-    cells: runTypes.run.plan(options),
+    cells: withRounds(runTypes.run.plan(options), options.rounds),
     output: null
   }
 }
@@ -123,7 +126,7 @@ async function planFromScenario (file, dir, argv, installs) {
     throw new UsageError(`${file}: ${err.message}`)
   }
   for (const options of runGroups) {
-    cells.push(...newCells(cells, runTypes.run.plan(options)))
+    cells.push(...newCells(cells, withRounds(runTypes.run.plan(options), options.rounds)))
     libs.push(...options.libs.filter((l) => !libs.some((x) => x.name === l.name && x.version === l.version)))
     groups.push(describeOptions(options))
   }
@@ -136,7 +139,7 @@ async function planFromScenario (file, dir, argv, installs) {
       if (err instanceof UsageError) throw new UsageError(`${file}: http[${index}]: ${err.message}`)
       throw err
     }
-    cells.push(...newCells(cells, runTypes.http.plan(options)))
+    cells.push(...newCells(cells, withRounds(runTypes.http.plan(options), options.rounds)))
     libs.push(...options.libs.filter((l) => l.adapter && !libs.some((x) => x.name === l.name && x.version === l.version)))
     httpGroups.push(describeHttpOptions(options))
   }
@@ -227,6 +230,7 @@ export async function prepareRun (argv, { defaultOut = false, command = commandL
   const order = parseOrder(argv)
   const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir, argv, installs) : await planFromOptions(argv, installs)
   const comparison = parseBaseline(argv, plan)
+  planRounds(plan.cells, order, roundsOptions(argv, comparison))
   plan.cells.forEach((cell, index) => { cell.planIndex = index })
   const cells = selectShard(plan.cells, shard)
   const out = resolveOutput(argv, plan, defaultOut)
@@ -256,6 +260,14 @@ export function run (options = {}) {
     if (comparison) progress.comparison?.(comparison)
     return doc
   })
+}
+
+// --runs auto's design: at --alpha and --noise; a run cell is compared with --baseline's library,
+// an http cell with the app without logging.
+function roundsOptions (argv, comparison) {
+  const { alpha, noise } = parseOptions(RUN_OPTIONS.filter((o) => ['alpha', 'noise'].includes(o.name)), argv)
+  const isBaseline = comparison ? baselineMatcher(comparison.baseline) : () => false
+  return { alpha, noise, baseline: comparison?.baseline ?? null, isBaseline: (common) => (common.type === 'http' ? common.lib === HTTP_BASELINE : isBaseline(common)) }
 }
 
 // --baseline: a library of this plan (checked before anything runs), with --alpha and --noise.

@@ -8,7 +8,7 @@ import { comparisonGroupKey } from '../results/model.js'
 import { SCENARIOS_DIR, shippedScenarios } from './shipped-scenarios.js'
 import { DEFAULT_VARIANT } from '../loggers/index.js'
 import { cellUnsupported } from '../runner/unsupported.js'
-import { formatCount } from '../report/labels.js'
+import { formatCount } from '../draw/labels.js'
 
 const SCHEMA_FILE = path.join(SCENARIOS_DIR, 'schema.json')
 let validator = null

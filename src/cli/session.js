@@ -2,7 +2,7 @@ import { exitCodeFor, Interrupted, STOP_SIGNALS } from '../errors.js'
 import { baselineComparison, runPrepared } from '../api/session.js'
 import { answerJson, closingAnswer, renderAnswer } from '../report/answer.js'
 import { renderComparison } from '../report/compare.js'
-import { terminalWidth } from '../report/table.js'
+import { terminalWidth } from '../draw/table.js'
 import { renderTerminal } from '../report/terminal.js'
 import { createProgress } from './progress.js'
 

@@ -6,9 +6,9 @@ import { compareCellRuns, roundsOf } from '../results/rounds.js'
 import { reportRunType } from './run-types.js'
 import { environmentDifference } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, minOf, pairedMinRounds, smallestP } from '../stats.js'
-import { figureColumns, terminalTable, visibleControls, wrap } from './table.js'
+import { figureColumns, terminalTable, visibleControls, wrap } from '../draw/table.js'
 import { jsonWithEscapedControls } from '../escape.js'
-import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatRunsToDecide, runName, unique } from './labels.js'
+import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatRunsToDecide, runName, unique } from '../draw/labels.js'
 
 // Comparisons of cells, every one made by compareRuns (src/stats.js): a cell against the baseline
 // library's cell of the same comparison group in one file (--baseline), or each cell of one file
@@ -308,6 +308,8 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
   }
   const rows = result.comparisons
   if (rows.length === 0) out.push('', result.mode === 'files' ? 'no cell has finished runs in both files: nothing to compare' : 'nothing to compare')
+  const designed = rows.filter((r) => r.looks != null)
+  if (designed.length) out.push('', `${designed.length === rows.length ? 'every comparison' : `${designed.length} of the ${rows.length} comparisons`} ran under --runs auto: judged at ${unique(designed.map((r) => r.looks.join(', '))).join(' / ')} rounds, each look at p < ${unique(designed.map((r) => +r.alpha.toPrecision(3))).join(' / ')} (${result.alpha} split across the looks that can reach it), paired, so that identical code reads faster or slower no more often than ${result.alpha} however many looks it took`)
   const short = rows.filter((r) => r.coverage != null && r.coverage < CONFIDENCE - 1e-9)
   if (short.length) out.push('', `intervals below ${CONFIDENCE * 100}% coverage: with ${unique(short.map((r) => `${r.nBaseline}+${r.n}`)).join(' / ')} runs no distribution-free interval reaches it (${unique(short.map((r) => coverageTitle(r.coverage))).join(' / ')} instead)`)
   const powerless = rows.filter((r) => r.p != null && smallestP(r) >= result.alpha)

@@ -69,6 +69,7 @@ export function mergeShards (inputs, { allowMixedHardware = false, allowMixedCom
       // Several versions comma-separated, as env.libVersions holds a library measured at several.
       ...(mixedCode ? { gitCommit: null, logBenchVersion: [...new Set(shards.map(({ doc }) => doc.env.logBenchVersion ?? 'unknown'))].join(', ') } : {}),
       libVersions: Object.assign({}, ...shards.map(({ doc }) => doc.env.libVersions)),
+      ...mergedOrder(shards),
       plan: { ...first.doc.env.plan, shard: null, shardCells: first.doc.env.plan.cells, mergedShards: [...seen.keys()].sort((a, b) => a - b).map((k) => `${k}/${n}`), missingShards: missing },
       shards: shards.map(({ file, doc, shard }) => ({ shard: `${shard.k}/${shard.n}`, file, ...pick(doc.env, HARDWARE_FIELDS), ...pick(doc.env, CODE_FIELDS), time: doc.env.time, finishedAt: doc.env.finishedAt ?? null, complete: doc.complete === true })),
       finishedAt: shards.map(({ doc }) => doc.env.finishedAt ?? doc.env.time).sort().at(-1)
@@ -124,4 +125,18 @@ function describePlan (plan) {
 
 function pick (object, fields) {
   return Object.fromEntries(fields.map((f) => [f, object[f]]))
+}
+
+// --runs auto: each shard records the design of its own groups (env.order.sequential); the merged
+// document holds every shard's groups under their design.
+function mergedOrder (shards) {
+  const designs = new Map()
+  for (const { doc } of shards) {
+    for (const { groups = [], ...design } of doc.env.order?.sequential ?? []) {
+      const key = JSON.stringify(design)
+      if (!designs.has(key)) designs.set(key, { ...design, groups: [] })
+      designs.get(key).groups.push(...groups)
+    }
+  }
+  return designs.size ? { order: { ...shards[0].doc.env.order, sequential: [...designs.values()] } } : {}
 }

@@ -3,9 +3,10 @@ import { seededRandom } from '../stats.js'
 import { cellKey, comparisonGroupKey, failureOf, recordedSettings, runTypeOf } from '../results/model.js'
 import { Interrupted } from '../errors.js'
 import { DEFAULT_ORDER } from './orders.js'
+import { roundsJudge } from './enough-rounds.js'
 
 // The cell loop that `run` and `http` share: the order of the runs, resume, time-limit skips and
-// interrupts. A cell (planned by src/bench/plan.js or src/http/matrix.js) is plain data:
+// interrupts. A cell (planned by src/run/plan.js or src/http/matrix.js) is plain data:
 // { key, label, settings, runs, unsupported, runDirBase }. Its run type, looked up by the settings'
 // type in the runTypes given (src/api/run-types.js), executes one of its runs
 // (execute(settings, { signal, onLive })) and describes a finished one (describe(record)); its
@@ -58,7 +59,9 @@ function shuffle (items, next) {
 // --resume). Each finished run is saved, with the time it started (startedAt, epoch ms), before the
 // next starts, so the results list the runs in the order they ran; an interrupt is recorded and
 // rethrown. A run that hit the time limit would most likely hit it again: the cell's remaining runs
-// are recorded as skipped, with the reason, when its next turn comes, unless retryTimeouts.
+// are recorded as skipped, with the reason, when its next turn comes, unless retryTimeouts. A cell
+// planned with --runs auto (cell.rounds) stops, with the rest of its group, once a look finds the
+// group's comparisons decided (roundsJudge): its remaining runs are not run, and not recorded.
 export async function runCells ({ cells, runTypes, store, signal, progress, retryTimeouts = false, order = { mode: DEFAULT_ORDER, seed: 0 } }) {
   const typeOf = (cell) => runTypes[cell.settings.type] ?? failNoType(cell)
   // Every record of a cell starts with its settings' record fields; one that measured nothing then
@@ -70,6 +73,7 @@ export async function runCells ({ cells, runTypes, store, signal, progress, retr
   // The runs to do: an unsupported cell's are recorded, never run, and progress numbers the others.
   progress.begin(cells.reduce((n, cell) => n + (cell.unsupported ? 0 : cell.runs - done.get(cell).size), 0))
   const ended = new Set()
+  const enough = roundsJudge(cells, store)
   try {
     const unsupported = cells.filter((cell) => cell.unsupported)
     for (const cell of unsupported) ended.add(cell)
@@ -78,6 +82,13 @@ export async function runCells ({ cells, runTypes, store, signal, progress, retr
     for (const cell of recorded) progress.skip(cell.label, cell.runs, `unsupported: ${cell.unsupported}`, { planned: false })
     for (const { cell, run } of scheduleRuns(cells, order)) {
       if (ended.has(cell) || done.get(cell).has(run)) continue
+      const stopped = enough(cell, run)
+      if (stopped) {
+        const rest = Array.from({ length: cell.runs - run + 1 }, (_, i) => run + i).filter((n) => !done.get(cell).has(n)).length
+        progress.skip(cell.label, rest, stopped)
+        ended.add(cell)
+        continue
+      }
       const timedOut = retryTimeouts ? null : store.doc.runs.find((r) => cellKey(r) === cell.key && isTimeout(r))
       if (timedOut) {
         const rest = Array.from({ length: cell.runs - run + 1 }, (_, i) => run + i).filter((n) => !done.get(cell).has(n))

@@ -4,6 +4,7 @@ import { fallbackReaderNotes } from '../sinks/index.js'
 import { sweepOnce } from '../engine/run-dir.js'
 import { busyWarning } from '../results/env.js'
 import { DEFAULT_ORDER, newSeed, runCells } from './orchestrator.js'
+import { recordedDesigns } from './enough-rounds.js'
 
 // What a session tells about its progress; each member may be left out. The CLI draws it on
 // stderr (src/cli/progress.js), the API emits it as events (src/api/job.js).
@@ -15,12 +16,14 @@ const SILENT = { begin () {}, runStart () {}, live () {}, runEnd () {}, skip () 
 // signal handlers: the caller's `signal` (an AbortSignal) stops the current run and keeps what
 // finished. Its reason names what stopped it ('SIGINT' from the CLI); any other reason is 'abort'.
 // The order of the runs (interleaved with a seed, or blocked) is recorded as env.order; --resume
-// continues in the order of the file it resumes.
+// continues in the order of the file it resumes. Cells planned with --runs auto record their
+// groups' design as env.order.sequential (recordedDesigns).
 // Resolves to the document; an interrupt rejects with Interrupted, whose `document` holds the
 // runs so far (the current one recorded as interrupted), also saved to `out`.
 export async function runSession ({ cells, runTypes, out = null, env, previous = null, retryTimeouts = false, order = { mode: DEFAULT_ORDER, seed: null }, signal = null, progress = {} }) {
   const report = { ...SILENT, ...progress }
-  env.order = previous?.env?.order ?? { mode: order.mode, seed: order.mode === 'blocked' ? null : order.seed ?? newSeed() }
+  const sequential = recordedDesigns(cells)
+  env.order = previous?.env?.order ?? { mode: order.mode, seed: order.mode === 'blocked' ? null : order.seed ?? newSeed(), ...(sequential ? { sequential } : {}) }
   const controller = new AbortController()
   const onAbort = () => controller.abort(typeof signal.reason === 'string' ? signal.reason : 'abort')
   if (signal?.aborted) onAbort()
