@@ -137,6 +137,16 @@ function groupHeading (group) {
 
 // The answer for a terminal, no line wider than `width`; file: the results file, for the pointer
 // to `log-bench report`.
+// Groups measured under --runs auto are tested at the α of each look (compare's rows carry it):
+// say so, with the α the verdicts used, so the header's p < α is not read as theirs.
+function designedNote (rows, alpha) {
+  const designed = rows.filter((r) => r.looks)
+  if (!designed.length) return ''
+  const looks = [...new Set(designed.map((r) => r.looks.join(', ')))].join(' / ')
+  const each = [...new Set(designed.map((r) => +r.alpha.toPrecision(3)))].join(' / ')
+  return ` ${designed.length === rows.length ? 'Every group' : 'Groups'} under --runs auto: judged at ${looks} rounds, each look at p < ${each} (${alpha} split across the looks), paired.`
+}
+
 export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
   const shown = answer.groups.filter((g) => g.reference)
   if (!shown.length) return ''
@@ -146,7 +156,7 @@ export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
     'Answer',
     '======',
     // Names come from adapters and results files: their controls are shown, never sent.
-    wrap(`Per group, each library against the fastest (or cheapest) of its group, as \`log-bench compare --baseline\` compares them: how many times slower or faster [the ratio's ${coverage} interval], and the verdict (p < ${answer.alpha}, noise ±${noiseText(rows, answer.noise)}).`, width)
+    wrap(`Per group, each library against the fastest (or cheapest) of its group, as \`log-bench compare --baseline\` compares them: how many times slower or faster [the ratio's ${coverage} interval], and the verdict (p < ${answer.alpha}, noise ±${noiseText(rows, answer.noise)}).${designedNote(rows, answer.alpha)}`, width)
   ]
   for (const group of shown) {
     const nameWidth = Math.max(0, ...group.rows.map((r) => r.library.length))
