@@ -141,6 +141,34 @@ for (const transport of ['console', 'tcp']) {
   })
 }
 
+describe('a second stop signal', () => {
+  // Observed: a second signal exited 143 at once with the document as it was (interrupted: false)
+  // and the current run's directory and workers left behind.
+  it('SIGINT then SIGTERM: exit 143 at once, the runs finished so far saved and marked interrupted, no directory or process left', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const tmp = tmpDir()
+    let child
+    const pending = runCli(['run', '--lib', path.join(ADAPTERS, 'slow.js'), '--transport', 'file', '--events', '3000', '--runs', '5', '--out', out], { env: { TMPDIR: tmp }, detached: true, timeoutMs: 120_000, onSpawn: (c) => { child = c } })
+    // One run saved and the next one's directory made: the second run is under way.
+    await waitFor(() => {
+      try { return readJson(out).runs.length >= 1 && fs.readdirSync(tmp).length > 0 } catch { return false }
+    }, 90_000)
+    // Both before log-bench's next turn of its event loop: the first one's orderly stop cannot end first.
+    process.kill(child.pid, 'SIGINT')
+    process.kill(child.pid, 'SIGTERM')
+    const r = await pending
+    assert.equal(r.code, 143, r.stderr)
+    assert.match(r.stderr, /SIGTERM again: stopped at once; the runs finished so far are in /)
+    const doc = readJson(out)
+    assert.equal(doc.interrupted, true)
+    assert.equal(doc.complete, false)
+    assert.ok(doc.runs.length >= 1)
+    for (const record of doc.runs) assert.equal(record.status, 'ok')
+    assert.deepEqual(leftovers(r.tag), [])
+    assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
+  })
+})
+
 // Runs a module of API calls in a process of its own (a bug there must not take the test down):
 // resolves with its exit and output once it ends by itself.
 function apiScript (source, { timeoutMs = 90_000, env = {} } = {}) {

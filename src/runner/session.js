@@ -42,6 +42,7 @@ export async function runSession ({ cells, out = null, env, previous = null, ret
     else store.discardIfEmpty()
     throw err
   } finally {
+    store.close()
     signal?.removeEventListener('abort', onAbort)
   }
 }
