@@ -288,6 +288,20 @@ describe('a huge plan is refused with its size before anything starts, unless as
     assert.match(r.stderr, /^log-bench: .*long\.json: this plan is 40 runs of 4 cells, at least [\d,]+ hours .*--yes/)
   })
 
+  // Observed: an http group of a scenario was not counted before its cells were built: 100 runs of
+  // 10 hours of load (a thousand hours) started at once.
+  it('a scenario whose http group would take a thousand hours is refused, naming the file', async () => {
+    const dir = tmpDir()
+    const file = path.join(dir, 'long-http.json')
+    fs.writeFileSync(file, JSON.stringify({ name: 'long-http', http: [{ libs: ['pino'], cpus: [1], duration: 36_000, runs: 50 }] }))
+    const out = path.join(dir, 'r.json')
+    const r = await runCli(['run', '--scenario', file, '--out', out], { timeoutMs: 60_000 })
+    assert.equal(r.code, 2, r.stderr)
+    assert.match(r.stderr, /^log-bench: .*long-http\.json: this plan is 100 runs of 2 cells, at least 1,00\d hours .*--yes/)
+    assert.equal(r.stderr.trim().split('\n').length, 1)
+    assert.equal(fs.existsSync(out), false)
+  })
+
   // Observed: each of 768 unsupported records rewrote the growing results file (SIGTERM waited 29 s).
   it('unsupported cells are recorded in one save, not one rewrite each', async () => {
     const cells = Array.from({ length: 50 }, (_, i) => ({ key: `k${i}`, label: `cell ${i}`, runs: 3, common: { type: 'run', lib: `l${i}` }, unsupported: 'no such transport', empty: () => ({}) }))
