@@ -192,6 +192,24 @@ describe('the API: a caller\'s listener and signal are the caller\'s', () => {
     await assert.rejects(run({ libz: ['raw'] }), (err) => err instanceof UsageError && /^unknown option "libz" for run\(\)/.test(err.message))
   })
 
+  // Family: the JS API, wrong option types. Each: the input, the one error expected; observed
+  // before: out: 42 resolved, having written a results file named "42" in the working directory
+  // (the others already so: recorded).
+  it('more wrong types: a number for a path, a signal that is not an AbortSignal, options that are not an object', async () => {
+    const cwd = process.cwd()
+    const cases = [
+      [() => run({ libs: ['raw'], transports: ['file'], events: 10, runs: 1, out: 42 }), 'out must be a path (a string), got 42'],
+      [() => run({ libs: ['raw'], cache: 7 }), 'cache must be a path (a string), got 7'],
+      [() => run({ libs: ['raw'], signal: 'stop' }), 'signal must be an AbortSignal (new AbortController().signal) for run(), got string'],
+      [() => run({ libs: ['raw'], signal: {} }), 'signal must be an AbortSignal (new AbortController().signal) for run(), got object'],
+      [() => run(null), 'run() takes an options object, e.g. run({ libs: [\'pino\'] })'],
+      [() => run(['raw']), 'run() takes an options object, e.g. run({ libs: [\'pino\'] })'],
+      [() => run({ libs: ['raw'], events: { n: 1 } }), 'events must be a finite number or a string, got {"n":1}']
+    ]
+    for (const [call, message] of cases) await assert.rejects(call(), (err) => err instanceof UsageError && err.message === message, message)
+    assert.equal(fs.existsSync(path.join(cwd, '42')), false)
+  })
+
   // Already good when probed: recorded so that it stays so.
   it('an AbortSignal aborted before the start, mid-run and after the end; two runs at once: nothing printed, nothing left running', async () => {
     const tmp = tmpDir()
