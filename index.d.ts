@@ -480,6 +480,12 @@ export interface RunTypeRecord {
   runtime?: string
   /** where the events went: `console`, `file`, `udp`, `tcp`, `otlp` or `forward` */
   transport: string
+  /** worker processes logging at once */
+  cpus: number
+  /** payload size */
+  size: number
+  /** events each worker logs */
+  events: number
   /**
    * the receiving end: `pipe` (console), `file`, `embedded-udp`, `embedded-tcp`, `embedded-otlp` or
    * `embedded-forward` (log-bench's own receivers), `rsyslog-udp` or `rsyslog-tcp` (an rsyslogd started for
@@ -487,12 +493,6 @@ export interface RunTypeRecord {
    * `rsyslog` in older records
    */
   sink?: string
-  /** worker processes logging at once */
-  cpus: number
-  /** events each worker logs */
-  events: number
-  /** payload size */
-  size: number
   /** paced logging: events per second per worker (absent: a tight loop) */
   rate?: number
   /**
@@ -850,12 +850,12 @@ export interface HttpRecord {
   libRange?: string
   /** what the server workers ran under */
   runtime?: string
-  /** `route` (the route logs) or `middleware` (the library's own request logger) */
-  mode: 'route' | 'middleware'
   /** the request logger (e.g. `pino-http`); `null` in route mode */
   middleware?: string | null
   /** its version; `null` in route mode */
   middlewareVersion?: string | null
+  /** `route` (the route logs) or `middleware` (the library's own request logger) */
+  mode: 'route' | 'middleware'
   /** where the server logs: `console`, `file`, `udp`, `tcp`, `otlp` or `forward` */
   transport: string
   /**

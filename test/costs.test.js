@@ -54,7 +54,7 @@ describe('joining the workers\' costs', () => {
   })
 })
 
-const run = (adapter, transport, extra = {}) => runOnce({ adapterFile: adapter, transport, cpus: 1, events: 20_000, payload: payloadOfSize(null), timeoutMs: 120_000, baseDir: tmpDir(), ...extra })
+const run = (adapter, transport, extra = {}) => runOnce({ adapterFile: adapter, transport, cpus: 1, events: 20_000, payload: payloadOfSize(null), timeoutMs: 120_000, dir: tmpDir(), ...extra })
 
 describe('costs recorded by a run', () => {
   it('log4js, pino, pino:transport and raw on console and file: bytes, GC, call latency and CPU per thread', async () => {

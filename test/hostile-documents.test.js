@@ -65,7 +65,7 @@ describe('bad --shard values: one line, exit 2; a UsageError through the API', (
   })
 
   it('more shards than comparison groups: assigned as with one shard per group, no shard counted past them', () => {
-    const cell = (transport) => ({ common: { type: 'run', lib: 'noop', variant: 'default', workload: 'string', transport, cpus: 1, events: 1000, size: 13 }, runs: 1, unsupported: null })
+    const cell = (transport) => ({ settings: { type: 'run', lib: 'noop', variant: 'default', workload: 'string', transport, cpus: 1, events: 1000, size: 13 }, runs: 1, unsupported: null })
     const cells = ['console', 'file', 'udp'].map(cell)
     assert.deepEqual([...assignGroups(cells, 1000)], [...assignGroups(cells, 3)])
   })

@@ -322,7 +322,7 @@ describe('a huge plan is refused with its size before anything starts, unless as
 
   // Observed: each of 768 unsupported records rewrote the growing results file (SIGTERM waited 29 s).
   it('unsupported cells are recorded in one save, not one rewrite each', async () => {
-    const cells = Array.from({ length: 50 }, (_, i) => ({ key: `k${i}`, label: `cell ${i}`, runs: 3, common: { type: 'run', lib: `l${i}` }, unsupported: 'no such transport', empty: () => ({}) }))
+    const cells = Array.from({ length: 50 }, (_, i) => ({ key: `k${i}`, label: `cell ${i}`, runs: 3, settings: { type: 'run', lib: `l${i}` }, unsupported: 'no such transport' }))
     const saves = []
     const doc = { runs: [] }
     const store = {
@@ -333,7 +333,7 @@ describe('a huge plan is refused with its size before anything starts, unless as
       complete () {}
     }
     const skipped = []
-    await runCells({ cells, store, progress: { begin () {}, skip: (label) => skipped.push(label), end () {} }, order: { mode: 'blocked' } })
+    await runCells({ cells, runTypes: {}, store, progress: { begin () {}, skip: (label) => skipped.push(label), end () {} }, order: { mode: 'blocked' } })
     assert.deepEqual(saves, [50])
     assert.equal(doc.runs.length, 50)
     assert.equal(skipped.length, 50)

@@ -58,13 +58,13 @@ test('the counters\' outputs are read, and a missing or empty one is the run\'s 
   const dir = tmpDir()
   const cg = path.join(dir, 'cg.out')
   fs.writeFileSync(cg, 'desc: I1 cache: 32768 B\ncmd: node worker.js\nevents: Ir\nfl=x\n1 2\nsummary: 1374791339\n')
-  assert.equal(readCount({ method: 'valgrind' }, cg), 1374791339)
+  assert.equal(readCount({ instructionsMethod: 'valgrind' }, cg), 1374791339)
   const perf = path.join(dir, 'perf.out')
   fs.writeFileSync(perf, '# started on Tue Nov 24\n\n2811466,,instructions:u,1082457,100.00,,\n')
-  assert.equal(readCount({ method: 'perf' }, perf), 2811466)
+  assert.equal(readCount({ instructionsMethod: 'perf' }, perf), 2811466)
   fs.writeFileSync(perf, '<not supported>,,instructions:u,0,100.00,,\n')
-  assert.throws(() => readCount({ method: 'perf' }, perf), /no instruction count/)
-  assert.throws(() => readCount({ method: 'valgrind' }, path.join(dir, 'absent')), /count was not written/)
+  assert.throws(() => readCount({ instructionsMethod: 'perf' }, perf), /no instruction count/)
+  assert.throws(() => readCount({ instructionsMethod: 'valgrind' }, path.join(dir, 'absent')), /count was not written/)
 })
 
 test('V8\'s compilers are counted apart from cachegrind\'s per-function counts; perf cannot tell them apart', () => {
@@ -83,24 +83,24 @@ test('V8\'s compilers are counted apart from cachegrind\'s per-function counts; 
   ].join('\n'))
   // TurboFan's two lines, Maglev's, the compiler's std:: containers and Sparkplug's; not the
   // driver that decides to compile (v8::internal::Compiler), the collector nor the builtins.
-  assert.equal(readCompilerCount({ method: 'valgrind' }, cg), 300 + 45 + 5 + 7 + 11)
-  assert.equal(readCount({ method: 'valgrind' }, cg), 3768)
-  assert.equal(readCompilerCount({ method: 'perf' }, cg), null)
-  assert.throws(() => readCompilerCount({ method: 'valgrind' }, path.join(dir, 'absent')), /count was not written/)
+  assert.equal(readCompilerCount({ instructionsMethod: 'valgrind' }, cg), 300 + 45 + 5 + 7 + 11)
+  assert.equal(readCount({ instructionsMethod: 'valgrind' }, cg), 3768)
+  assert.equal(readCompilerCount({ instructionsMethod: 'perf' }, cg), null)
+  assert.throws(() => readCompilerCount({ instructionsMethod: 'valgrind' }, path.join(dir, 'absent')), /count was not written/)
   fs.writeFileSync(cg, 'events: Ir\nfn=v8::internal::compiler::Pipeline::Run()\n0 many\nsummary: 10\n')
-  assert.throws(() => readCompilerCount({ method: 'valgrind' }, cg), /per-function counts are unreadable/)
+  assert.throws(() => readCompilerCount({ instructionsMethod: 'valgrind' }, cg), /per-function counts are unreadable/)
 })
 
 test('a counted worker runs Node under the counter with the flags that keep the count stable', () => {
-  const runtime = countingRuntime({ name: 'node', label: 'node 20', execPath: '/opt/node', execArgv: [] }, { method: 'valgrind', tool: '/usr/bin/valgrind' }, '/tmp/x.out')
+  const runtime = countingRuntime({ name: 'node', label: 'node 20', execPath: '/opt/node', execArgv: [] }, { instructionsMethod: 'valgrind', instructionsTool: '/usr/bin/valgrind' }, '/tmp/x.out')
   assert.equal(runtime.execPath, '/usr/bin/valgrind')
   assert.deepEqual(runtime.execArgv.slice(-5), ['/opt/node', '--single-threaded', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1'])
   assert.ok(runtime.execArgv.includes('--cachegrind-out-file=/tmp/x.out'))
   assert.ok(runtime.execArgv.includes('--cache-sim=no'))
   // A counted http server collects as its allocation says, and its old generation once, at its end.
-  const server = countingRuntime({ name: 'node', label: 'node 20', execPath: '/opt/node', execArgv: ['--stack-size=2000'] }, { method: 'valgrind', tool: '/usr/bin/valgrind' }, '/tmp/s.out', COUNTED_SERVER_NODE_FLAGS)
+  const server = countingRuntime({ name: 'node', label: 'node 20', execPath: '/opt/node', execArgv: ['--stack-size=2000'] }, { instructionsMethod: 'valgrind', instructionsTool: '/usr/bin/valgrind' }, '/tmp/s.out', COUNTED_SERVER_NODE_FLAGS)
   assert.deepEqual(server.execArgv.slice(-9), ['/opt/node', ...COUNTED_NODE_FLAGS, '--no-incremental-marking', '--no-minor-gc-task', '--initial-old-space-size=1024', '--stack-size=2000'])
-  const perf = countingRuntime(null, { method: 'perf', tool: '/usr/bin/perf' }, '/tmp/p.out')
+  const perf = countingRuntime(null, { instructionsMethod: 'perf', instructionsTool: '/usr/bin/perf' }, '/tmp/p.out')
   assert.deepEqual(perf.execArgv.slice(0, 8), ['stat', '-x,', '-e', 'instructions:u', '-o', '/tmp/p.out', '--', process.execPath])
 })
 

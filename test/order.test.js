@@ -8,28 +8,22 @@ import { createStore } from '../src/results/store.js'
 import { cellKey, comparisonGroupKey, inPlanOrder, summarize } from '../src/results/model.js'
 import { readJson, runCli, tmpDir } from './helpers.js'
 
-// Cells of runCells' shape whose runs only record that they ran.
-function fakeCells ({ libs = ['a', 'b', 'c'], transports = ['console', 'file'], runs = 3, execute } = {}) {
+// Cells of runCells' shape (plain data) whose runs only record that they ran.
+function fakeCells ({ libs = ['a', 'b', 'c'], transports = ['console', 'file'], runs = 3 } = {}) {
   const cells = []
   for (const transport of transports) {
     for (const lib of libs) {
-      const common = { type: 'run', lib, variant: 'default', workload: 'string', transport, cpus: 1, events: 10, size: 13 }
-      cells.push({
-        key: cellKey(common),
-        label: `${lib} ${transport}`,
-        common,
-        runs,
-        unsupported: null,
-        describe: () => 'ok',
-        empty: () => ({ doneMs: null }),
-        execute: execute ? (signal) => execute(common, signal) : async () => ({ ok: true, status: 'ok', error: null, doneMs: 1 })
-      })
+      const settings = { type: 'run', lib, variant: 'default', workload: 'string', transport, cpus: 1, events: 10, size: 13 }
+      cells.push({ key: cellKey(settings), label: `${lib} ${transport}`, settings, runs, unsupported: null })
     }
   }
   return cells
 }
 
-const label = ({ cell, run }) => `${cell.common.lib}/${cell.common.transport}#${run}`
+// A run type that executes a cell's settings with `execute` (by default: a run that took 1 ms).
+const fakeTypes = (execute = async () => ({ ok: true, status: 'ok', error: null, doneMs: 1 })) => ({ run: { name: 'run', execute, describe: () => 'ok' } })
+
+const label = ({ cell, run }) => `${cell.settings.lib}/${cell.settings.transport}#${run}`
 
 test('interleaved: rounds, each comparison group together, shuffled from the seed', () => {
   const cells = fakeCells()
@@ -41,8 +35,8 @@ test('interleaved: rounds, each comparison group together, shuffled from the see
     assert.ok(slice.every((o) => o.run === round + 1))
     assert.equal(new Set(slice.map((o) => o.cell)).size, 6)
     // A group's cells run one after the other: the first three are one transport, all libraries.
-    assert.equal(new Set(slice.slice(0, 3).map((o) => comparisonGroupKey(o.cell.common))).size, 1)
-    assert.deepEqual(slice.slice(0, 3).map((o) => o.cell.common.lib).sort(), ['a', 'b', 'c'])
+    assert.equal(new Set(slice.slice(0, 3).map((o) => comparisonGroupKey(o.cell.settings))).size, 1)
+    assert.deepEqual(slice.slice(0, 3).map((o) => o.cell.settings.lib).sort(), ['a', 'b', 'c'])
   }
   // The same seed, the same order; other seeds, other orders.
   assert.deepEqual(scheduleRuns(cells, { seed: 42 }).map(label), order.map(label))
@@ -71,17 +65,15 @@ test('cells with different run counts: later rounds hold the cells that still ha
 test('runCells: records startedAt and plan positions, lists runs as they ran, skips the rest of a timed-out cell, resumes', async () => {
   const out = path.join(tmpDir(), 'r.json')
   let calls = 0
-  const cells = fakeCells({
-    runs: 3,
-    execute: async (common) => {
-      calls++
-      if (common.lib === 'b' && common.transport === 'file') return { ok: false, status: 'failed', error: 'timed out after 1 s', doneMs: null }
-      return { ok: true, status: 'ok', error: null, doneMs: 1 }
-    }
+  const cells = fakeCells({ runs: 3 })
+  const runTypes = fakeTypes(async (settings) => {
+    calls++
+    if (settings.lib === 'b' && settings.transport === 'file') return { ok: false, status: 'failed', error: 'timed out after 1 s', doneMs: null }
+    return { ok: true, status: 'ok', error: null, doneMs: 1 }
   })
   cells.forEach((cell, i) => { cell.planIndex = 10 + i })
   const store = createStore({ out, env: { time: 't' }, summarizers: [summarize] })
-  await runCells({ cells, store, progress: createProgress({ quiet: true }), order: { mode: 'interleaved', seed: 5 } })
+  await runCells({ cells, runTypes, store, progress: createProgress({ quiet: true }), order: { mode: 'interleaved', seed: 5 } })
   const runs = store.doc.runs
   // b/file timed out in round 1: its runs 2 and 3 are recorded skipped on its next turn, not run.
   assert.equal(calls, 3 * 6 - 2)
@@ -100,7 +92,7 @@ test('runCells: records startedAt and plan positions, lists runs as they ran, sk
   const previous = { ...store.doc, runs: runs.slice(0, 7) }
   const resumed = createStore({ out, env: { time: 'u' }, previous, summarizers: [summarize] })
   calls = 0
-  await runCells({ cells, store: resumed, progress: createProgress({ quiet: true }), order: { mode: 'interleaved', seed: 5 } })
+  await runCells({ cells, runTypes, store: resumed, progress: createProgress({ quiet: true }), order: { mode: 'interleaved', seed: 5 } })
   assert.equal(calls, 18 - 7 - 2)
   assert.deepEqual(resumed.doc.runs.map((r) => `${r.lib}/${r.transport}#${r.run}`).sort(), runs.map((r) => `${r.lib}/${r.transport}#${r.run}`).sort())
 })

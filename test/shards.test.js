@@ -7,7 +7,7 @@ import { comparisonGroupKey, inPlanOrder } from '../src/results/model.js'
 import { readJson, runCli, tmpDir } from './helpers.js'
 
 function cell (lib, transport, cpus, events = 1000) {
-  return { common: { type: 'run', lib, variant: 'default', workload: 'string', transport, cpus, events, size: 13 }, runs: 3, unsupported: null }
+  return { settings: { type: 'run', lib, variant: 'default', workload: 'string', transport, cpus, events, size: 13 }, runs: 3, unsupported: null }
 }
 
 test('shards hold whole comparison groups, every cell once, balanced by estimated cost', () => {
@@ -22,15 +22,15 @@ test('shards hold whole comparison groups, every cell once, balanced by estimate
     for (const shard of shards) {
       // Cells keep their plan order.
       assert.deepEqual(shard, cells.filter((c) => shard.includes(c)))
-      for (const key of new Set(shard.map((c) => comparisonGroupKey(c.common)))) {
-        assert.equal(shard.filter((c) => comparisonGroupKey(c.common) === key).length, 4, `shard of ${n}: a whole group`)
+      for (const key of new Set(shard.map((c) => comparisonGroupKey(c.settings)))) {
+        assert.equal(shard.filter((c) => comparisonGroupKey(c.settings) === key).length, 4, `shard of ${n}: a whole group`)
       }
     }
   }
   // Three 8-worker groups and three 1-worker groups in 2 shards: each shard gets about half the cost,
   // not every 8-worker group in one shard.
   const [one, two] = [1, 2].map((k) => selectShard(cells, { k, n: 2 }))
-  const workerEvents = (shard) => shard.reduce((sum, c) => sum + c.common.cpus, 0)
+  const workerEvents = (shard) => shard.reduce((sum, c) => sum + c.settings.cpus, 0)
   assert.ok(Math.abs(workerEvents(one) - workerEvents(two)) <= 28, `${workerEvents(one)} vs ${workerEvents(two)}`)
   // More shards than groups: the extra shards are empty, nothing is lost.
   assert.equal(new Set(assignGroups(cells.slice(0, 4), 3).values()).size, 1)

@@ -1,7 +1,7 @@
 import { UsageError } from '../errors.js'
 import { instructionsMethod } from '../engine/instructions.js'
 import { BUILTIN_LIBS, LIB_SETS, isAdapterPath, loadLibraries } from '../loggers/index.js'
-import { planHttpCells } from '../http/matrix.js'
+import { runTypes } from './run-types.js'
 import { planPlacement } from '../http/placement.js'
 import { BASELINE } from '../results/http-summary.js'
 import { lockResults } from '../results/lock.js'
@@ -100,7 +100,7 @@ export function describeHttpOptions (options) {
     logsPerRequest: options.logsPerRequest,
     sizes: options.sizes,
     ...options.load,
-    ...(options.counter ? { measure: 'instructions', instructionsMethod: options.counter.method } : {}),
+    ...(options.counter ? { measure: 'instructions', instructionsMethod: options.counter.instructionsMethod } : {}),
     runs: options.runs,
     port: options.port,
     serverCpus: options.placement.serverCpus,
@@ -123,7 +123,7 @@ export async function prepareHttp (argv, { defaultOut = false, command = command
     options: describeHttpOptions(options)
   })
   const note = externalNote(describeSyslog(options.receiverOptions))
-  return { cells: planHttpCells(options), out, env, previous: null, order: parseOrder(argv), retryTimeouts: false, comparison: null, release, externalNotes: note ? [note] : [] }
+  return { cells: runTypes.http.plan(options), out, env, previous: null, order: parseOrder(argv), retryTimeouts: false, comparison: null, release, externalNotes: note ? [note] : [] }
 }
 
 // The API: http(options) measures what `log-bench http` would with the same options (see docs/api.md).

@@ -6,14 +6,13 @@ import { UsageError } from '../errors.js'
 import { isAdapterPath, libLabel, loadLibraries } from '../loggers/index.js'
 import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
 import { fsTypeOf } from '../engine/fs-type.js'
-import { planRunCells } from '../bench/plan.js'
+import { runTypes } from './run-types.js'
 import { payloadOfSize } from '../engine/message.js'
 import { httpPlanSize, loadScenario, refuseHugePlan, runPlanSize, selectShard } from './scenario.js'
 import { collectEnv, libVersionsOf } from '../results/env.js'
 import { SCHEMA_VERSION } from '../results/model.js'
 import { lockResults } from '../results/lock.js'
 import { optionDifferences } from '../results/plans.js'
-import { planHttpCells } from '../http/matrix.js'
 import { describeHttpOptions, parseHttpOptions } from './http.js'
 import { parseOrder } from './order-options.js'
 import { baselineMatcher } from '../report/compare.js'
@@ -65,7 +64,7 @@ function describeOptions (options) {
     cpus: options.cpus,
     events: options.events,
     ...(options.rate ? { rate: options.rate } : {}),
-    ...(options.counter ? { measure: 'instructions', instructionsMethod: options.counter.method } : {}),
+    ...(options.counter ? { measure: 'instructions', instructionsMethod: options.counter.instructionsMethod } : {}),
     ...(options.endings.length === 1 && options.endings[0] === DEFAULT_ENDING ? {} : { endings: options.endings }),
     ...(options.receiverOptions.receiverRate ? { receiverRate: options.receiverOptions.receiverRate } : {}),
     ...(options.receiverOptions.receiverStallMs ? { receiverStallMs: options.receiverOptions.receiverStallMs } : {}),
@@ -93,7 +92,7 @@ async function planFromOptions (argv, installs) {
     id: `options:${JSON.stringify(described)}`,
     options: described,
     libs: options.libs,
-    cells: planRunCells(options),
+    cells: runTypes.run.plan(options),
     output: null
   }
 }
@@ -134,12 +133,12 @@ async function planFromScenario (file, dir, argv, installs) {
     throw new UsageError(`${file}: ${err.message}`)
   }
   for (const options of runGroups) {
-    cells.push(...newCells(cells, planRunCells(options)))
+    cells.push(...newCells(cells, runTypes.run.plan(options)))
     libs.push(...options.libs.filter((l) => !libs.some((x) => x.name === l.name && x.version === l.version)))
     groups.push(describeOptions(options))
   }
   for (const options of httpGroups) {
-    cells.push(...newCells(cells, planHttpCells(options)))
+    cells.push(...newCells(cells, runTypes.http.plan(options)))
     libs.push(...options.libs.filter((l) => l.adapter && !libs.some((x) => x.name === l.name && x.version === l.version)))
   }
   return { kind: 'scenario', name: scenario.name, file: scenario.file, id: `scenario:${scenario.name}:${scenario.id}`, options: { run: groups, http: httpGroups.map(describeHttpOptions) }, libs, cells, output: scenario.output ?? null }
@@ -264,9 +263,9 @@ export function run (options = {}) {
 function parseBaseline (argv, plan) {
   const { baseline, alpha, noise } = parseOptions(RUN_OPTIONS.filter((o) => ['baseline', 'alpha', 'noise'].includes(o.name)), argv)
   if (baseline == null) return null
-  const names = [...new Set(plan.cells.map((c) => runName(c.common)))]
+  const names = [...new Set(plan.cells.map((c) => runName(c.settings)))]
   const isBaseline = baselineMatcher(baseline.trim())
-  if (!plan.cells.some((c) => isBaseline(c.common))) throw new UsageError(`--baseline must be one of the libraries this run measures (${names.join(', ')}), got "${baseline}"`)
+  if (!plan.cells.some((c) => isBaseline(c.settings))) throw new UsageError(`--baseline must be one of the libraries this run measures (${names.join(', ')}), got "${baseline}"`)
   return { baseline: baseline.trim(), alpha, noise }
 }
 

@@ -80,13 +80,13 @@ function describeError (error) {
 export function selectShard (cells, shard) {
   if (!shard) return cells
   const owner = assignGroups(cells, shard.n)
-  return cells.filter((cell) => owner.get(comparisonGroupKey(cell.common)) === shard.k)
+  return cells.filter((cell) => owner.get(comparisonGroupKey(cell.settings)) === shard.k)
 }
 
 export function assignGroups (cells, n) {
   const groups = new Map()
   for (const cell of cells) {
-    const key = comparisonGroupKey(cell.common)
+    const key = comparisonGroupKey(cell.settings)
     groups.set(key, (groups.get(key) ?? 0) + estimatedCostMs(cell))
   }
   // Each group goes to the first of the least-loaded shards, so shards past the number of groups
@@ -107,7 +107,7 @@ export function assignGroups (cells, n) {
 const NS_PER_EVENT = { console: 6000, file: 6000, udp: 10000, tcp: 8000, otlp: 30000, forward: 30000 }
 export function estimatedCostMs (cell) {
   if (cell.unsupported) return 0
-  const c = cell.common
+  const c = cell.settings
   if (c.type === 'http') return cell.runs * ((c.warmupSeconds + c.durationSeconds) * 1000 + 5000)
   return cell.runs * runCostMs(c)
 }

@@ -1,5 +1,6 @@
 import { compareWithBaseline } from '../report/compare.js'
 import { runSession } from '../runner/session.js'
+import { runTypes } from './run-types.js'
 
 // A prepared plan ({ cells, out, env, previous, order, retryTimeouts, comparison, release }, from
 // prepareRun or prepareHttp), run to its results document; see runSession. The output's lock is
@@ -7,7 +8,7 @@ import { runSession } from '../runner/session.js'
 export async function runPrepared (prepared, { signal = null, progress = {} } = {}) {
   const { cells, out, env, previous, order, retryTimeouts, release } = prepared
   try {
-    return await runSession({ cells, out, env, previous, order, retryTimeouts, signal, progress })
+    return await runSession({ cells, runTypes, out, env, previous, order, retryTimeouts, signal, progress })
   } finally {
     release()
   }

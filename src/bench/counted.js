@@ -1,4 +1,5 @@
 import { runOnce } from './run-once.js'
+import { uncountedFields } from '../results/schema.js'
 
 // One run of a `--measure instructions` cell: two passes of the cell in fresh processes, N and 2N
 // events per worker, every worker counted whole by the counter (src/engine/instructions.js). What
@@ -9,13 +10,14 @@ import { runOnce } from './run-once.js'
 // close). The passes run at the same time, one per core: a count does not depend on the CPU time a
 // process gets. The record is the N pass's (its counts of events are the cell's), with the
 // measures taken under the simulator that are not times left out: nothing in it is a time.
-export async function runCounted (options) {
-  const { events, cpus, counter } = options
+// settings: the cell's (measure 'instructions', instructionsMethod and instructionsTool among them).
+export async function runCounted (settings, { signal = null } = {}) {
+  const { events, cpus } = settings
   // Both passes end (their processes stopped, their directories removed) before an interrupt or a
   // failure of one is passed on: Promise.all would pass it on while the other still cleans up.
   const passes = await Promise.allSettled([
-    runOnce({ ...options, events }),
-    runOnce({ ...options, events: 2 * events })
+    runOnce(settings, { signal }),
+    runOnce({ ...settings, events: 2 * events }, { signal })
   ])
   const thrown = passes.find((p) => p.status === 'rejected')
   if (thrown) throw thrown.reason
@@ -29,7 +31,7 @@ export async function runCounted (options) {
   return withoutTimes({
     ...single,
     instructionsPerEvent: (double.instructions - single.instructions) / sent,
-    instructionsMethod: counter.method,
+    instructionsMethod: settings.instructionsMethod,
     syscallsReadPerEvent: perEvent('syscallsReadPerEvent'),
     syscallsWritePerEvent: perEvent('syscallsWritePerEvent'),
     bytesWrittenPerEvent: perEvent('bytesWrittenPerEvent'),
@@ -39,10 +41,9 @@ export async function runCounted (options) {
 }
 
 // Times, rates and CPU figures taken under the simulator run 20 to 50 times slow and are not times;
-// memory under valgrind is valgrind's. They stay out of the record (null), never shown as times.
-const SIMULATED = ['unblockedMs', 'doneMs', 'eventsPerSec', 'mbPerSec', 'loggingMs', 'cpuUserMs', 'cpuSystemMs',
-  'cpuMainThreadMs', 'cpuOtherThreadsMs', 'nsCpuPerEvent', 'callLatencyNs', 'eventLoopDelayNs', 'gcPauseMs', 'gcMaxPauseMs',
-  'overheadMs', 'startSpreadMs', 'maxRssBytes', 'totalRssPeakBytes', 'primaryPeakRssBytes']
+// memory under valgrind is valgrind's. They stay out of the record (null), never shown as times:
+// the schema's fields marked x-counted: false.
+const SIMULATED = uncountedFields('run')
 
 function withoutTimes (record) {
   const out = { ...record }

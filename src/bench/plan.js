@@ -2,17 +2,15 @@ import os from 'node:os'
 import { cellKey, defaultSink } from '../results/model.js'
 import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
 import { DEFAULT_VARIANT, libLabel } from '../loggers/index.js'
-import { currentRuntime } from '../versions/runtimes.js'
+import { currentRuntime, runtimeBinary } from '../versions/runtimes.js'
 import { cellUnsupported, runtimeUnsupported } from '../runner/unsupported.js'
-import { runOnce } from './run-once.js'
-import { runCounted } from './counted.js'
 import { countingUnsupported } from '../engine/instructions.js'
-import { RUN_TYPE } from '../results/run-types/run.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
 
 // Expands checked `run` options into cells in the order they run: transport, library (and
-// variant), runtime, workload, worker count, size. A cell knows how to execute one of its runs and
-// what an empty record looks like.
+// variant), runtime, workload, worker count, size. A cell is plain data: its settings (everything
+// one of its runs needs, one name per field, the record's and the option's name where they have
+// one; src/bench/run-type.js executes them) and how the session treats it (label, runs, unsupported).
 export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD], runtimes = [currentRuntime()], cpus, sizes, events, rate = null, endings = [DEFAULT_ENDING], counter = null, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
   const cells = []
   for (const transport of transports) {
@@ -25,7 +23,8 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
             for (const { payload, ending } of sizes.flatMap((size) => endings.map((ending) => ({ ...size, ending })))) {
               const sink = receiverOptions.sinkName?.(transport) ?? defaultSink(transport)
               const slow = SLOWED_SINKS.includes(sink) ? slowReceiver(receiverOptions) : {}
-              const common = {
+              // The record's fields first, in its order (recordedSettings takes them from here).
+              const settings = {
                 type: 'run',
                 lib: lib.name,
                 variant,
@@ -43,22 +42,18 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
                 ending,
                 ...slow,
                 // Counted instructions are another measurement (nothing in them is a time), and so
-                // is each counter; a timed record has neither.
-                ...(counter ? { measure: 'instructions', instructionsMethod: counter.method } : {})
+                // is each counter; a timed record has neither (instructionsTool: the counter's binary).
+                ...(counter ? { measure: 'instructions', ...counter } : {}),
+                ...runSettings({ lib, runtime, payload, timeoutMs, maxOldSpaceSize, receiverOptions, dir })
               }
-              const execute = counter ? runCounted : runOnce
               cells.push({
-                key: cellKey(common),
-                label: `${libLabel(lib.name, variant, lib.range != null ? lib.version : null)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${common.size !== 13 ? ` ${common.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}${rate ? ` at ${rate}/s` : ''}${counter ? ' (instructions)' : ''}${ending !== DEFAULT_ENDING ? ` ending ${ending}` : ''}${slow.receiverRate ? ` read at ${slow.receiverRate} B/s` : ''}${slow.receiverStallMs ? ` stalled ${slow.receiverStallMs} ms` : ''}${runtimes.length > 1 || runtime.spec !== 'node' ? ` (${runtime.label})` : ''}`,
-                describe: counter ? describeCounted : describeRun,
-                common,
+                key: cellKey(settings),
+                label: `${libLabel(lib.name, variant, lib.range != null ? lib.version : null)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${settings.size !== 13 ? ` ${settings.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}${rate ? ` at ${rate}/s` : ''}${counter ? ' (instructions)' : ''}${ending !== DEFAULT_ENDING ? ` ending ${ending}` : ''}${slow.receiverRate ? ` read at ${slow.receiverRate} B/s` : ''}${slow.receiverStallMs ? ` stalled ${slow.receiverStallMs} ms` : ''}${runtimes.length > 1 || runtime.spec !== 'node' ? ` (${runtime.label})` : ''}`,
+                settings,
                 runs,
                 unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ?? (counter ? countingUnsupported(runtime) : null) ?? cellUnsupported(lib, variant, transport, workload) ?? endingUnsupported(lib, ending),
-                empty: RUN_TYPE.empty,
                 // Where its run directories go: the session removes what a killed log-bench left there first.
-                runDirBase: dir ?? os.tmpdir(),
-                // An adapter whose declarations are unusable (src/loggers/index.js) fails every run with the reason.
-                execute: lib.problem ? async () => ({ ...RUN_TYPE.empty(), ok: false, status: 'failed', error: lib.problem, failure: { kind: 'error' } }) : (signal, onLive) => execute({ adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version, runtime, transport, cpus: workers, events, payload, workload, variant, rate, ending, counter, timeoutMs, maxOldSpaceSize, signal, verify: lib.adapter.verifies !== false, receiverOptions: { ...receiverOptions, ...slow }, baseDir: dir ?? undefined, onLive: counter ? null : onLive })
+                runDirBase: dir ?? os.tmpdir()
               })
             }
           }
@@ -67,6 +62,26 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
     }
   }
   return cells
+}
+
+// How a run is made, beside what its record says: the adapter's file and folder (adapterProblem: an
+// adapter whose declarations are unusable, src/loggers/index.js, fails every run with the reason),
+// the message's payload, the runtime's binary, the limits, the receiving end's options (the
+// receiver's own: the slowing ones are the record's receiverRate and receiverStallMs) and --dir.
+function runSettings ({ lib, runtime, payload, timeoutMs, maxOldSpaceSize, receiverOptions, dir }) {
+  const { sinkName, receiverRate, receiverStallMs, ...receiver } = receiverOptions
+  return {
+    adapterFile: lib.file,
+    libDir: lib.libDir ?? null,
+    ...(lib.problem ? { adapterProblem: lib.problem } : {}),
+    verify: lib.adapter.verifies !== false,
+    payload,
+    runtimeBinary: runtimeBinary(runtime),
+    timeoutMs,
+    maxOldSpaceSize,
+    receiver,
+    dir: dir ?? null
+  }
 }
 
 // The receiving ends that --receiver-rate and --receiver-stall can slow: the console's stream
@@ -88,16 +103,4 @@ function endingUnsupported (lib, ending) {
 function baselineVersion (lib, runtime) {
   if (runtime.spec === 'node') return lib.version
   return runtime.name === 'node' ? `v${runtime.version}` : runtime.version
-}
-
-function describeCounted (record) {
-  const received = record.received != null ? `, received ${record.received}/${record.expected ?? record.sent}` : ''
-  const syscalls = record.syscallsWritePerEvent != null ? `, ${record.syscallsWritePerEvent.toFixed(3)} write syscalls` : ''
-  return `${Math.round(record.instructionsPerEvent).toLocaleString('en-US')} instructions per event (${record.instructionsMethod})${syscalls}${received}`
-}
-
-function describeRun (record) {
-  const received = record.received != null ? `, received ${record.received}/${record.expected ?? record.sent}` : ''
-  const paced = record.rate && record.loggingMs != null ? ` (paced over ${record.loggingMs.toFixed(0)} ms)` : ''
-  return `unblocked ${record.unblockedMs.toFixed(0)} ms${paced}, done ${record.doneMs.toFixed(0)} ms${received}`
 }

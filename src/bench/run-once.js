@@ -35,9 +35,16 @@ const SETUP_LIMIT_MS = 60_000
 // One run of one cell in fresh processes: fork the workers, wait until every logger is built,
 // release them together, wait until every adapter has closed and the receiver has seen the last
 // event, then verify. Never throws for a logger's failure: that becomes { ok: false, error }.
-// onLive, if given, receives about every 0.5 s what the run looks like from outside:
-// { elapsedMs, arrived, bytes, rssBytes } (the receiver's progress() and the workers' summed RSS).
-export async function runOnce ({ adapterFile, libDir = null, libVersion = null, runtime = null, transport, cpus, events, payload, workload = DEFAULT_WORKLOAD, variant = 'default', timeoutMs, maxOldSpaceSize, signal, verify = true, receiverOptions = {}, baseDir = os.tmpdir(), onLive = null, rate = null, ending = DEFAULT_ENDING, callTiming = DEFAULT_CALL_TIMING, counter = null }) {
+// settings: the cell's (src/bench/plan.js), read as they are; each worker's configuration is the
+// settings plus its workerId and target (where its receiving end listens), so the worker reads the
+// same names. signal (an AbortSignal) interrupts the run. onLive, if given, receives about every
+// 0.5 s what the run looks like from outside: { elapsedMs, arrived, bytes, rssBytes } (the
+// receiver's progress() and the workers' summed RSS).
+export async function runOnce (settings, { signal = null, onLive = null } = {}) {
+  const { transport, cpus, events, payload, workload = DEFAULT_WORKLOAD, timeoutMs, maxOldSpaceSize = null, verify = true, rate = null, ending = DEFAULT_ENDING } = settings
+  const baseDir = settings.dir ?? os.tmpdir()
+  const runtime = settings.runtimeBinary ?? null
+  const counted = settings.measure === 'instructions'
   const beganNs = process.hrtime.bigint()
   const workers = []
   const state = { releasedNs: null, started: new Map(), unblocked: new Map(), held: new Map(), closed: new Map(), exits: new Map(), keptAlive: new Set(), heap: new Map(), leftBehind: [] }
@@ -48,7 +55,7 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
   } catch (err) {
     return failedBefore(err.message)
   }
-  const { receiver, error } = await openReceiver(transport, { workers: cpus, events, payload, workload, dir, ...receiverOptions })
+  const { receiver, error } = await openReceiver(transport, { workers: cpus, events, payload, workload, dir, ...settings.receiver, receiverRate: settings.receiverRate, receiverStallMs: settings.receiverStallMs })
   if (error) return failedBefore(error)
   let sampler = null
   let liveTimer = null
@@ -95,9 +102,9 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
     receiver.onFailure?.((reason) => watch.fail(`${reason} during the run`))
     try {
       for (let workerId = 0; workerId < cpus; workerId++) {
-        const config = { adapterFile, libDir, libVersion, transport, workerId, events, payload, workload, variant, rate, ending, callTiming, measure: counter ? 'instructions' : 'time', target: receiver.target(workerId) }
+        const config = { ...settings, ending, callTiming: settings.callTiming ?? DEFAULT_CALL_TIMING, workerId, target: receiver.target(workerId) }
         // Counted (--measure instructions): the worker runs under the counter, which writes its count here.
-        const forkedUnder = counter ? countingRuntime(runtime, counter, countFile(workerId)) : runtime
+        const forkedUnder = counted ? countingRuntime(runtime, settings, countFile(workerId)) : runtime
         // A receiver may give each worker its own stdout (the console transport's native pipe).
         const worker = startWorker(`worker ${workerId}`, () => forkWorker({ exec: WORKER_FILE, execArgv, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime: forkedUnder, env: { [TAG_VARIABLE]: tag } }))
         receiver.forked?.(workerId)
@@ -127,7 +134,7 @@ export async function runOnce ({ adapterFile, libDir = null, libVersion = null, 
       // Before counting: a helper holding a worker's stdout would keep the console pipe open.
       state.leftBehind = endTagged(tag)
       if (state.leftBehind.length) throw new RunFailure(leftBehindReason(state.leftBehind))
-      const instructions = counter ? workers.reduce((sum, w) => sum + readCount(counter, countFile(w.workerId)), 0) : null
+      const instructions = counted ? workers.reduce((sum, w) => sum + readCount(settings, countFile(w.workerId)), 0) : null
       const sent = cpus * events
       const counts = await watch.race(receiver.settle({ sent }), 'verifying')
       await failIfRefused(receiver, counts, sent)

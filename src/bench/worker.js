@@ -10,6 +10,8 @@ import { messagePrefix } from '../engine/message.js'
 
 leaveSignalsToPrimary()
 const stopFailingOnUncaught = failOnUncaught()
+// The cell's settings (src/bench/plan.js) under their own names, plus this worker's workerId and
+// target (where its receiving end listens: a file, or host, port and protocol).
 const config = await receiveConfig()
 
 let heapPeakBytes = 0

@@ -60,12 +60,13 @@ function perfCounts (perf) {
 
 // Which counter runs: valgrind where installed (the same count on any machine, the anchor of the
 // comparisons), else perf where the kernel exposes the counter. Neither: a UsageError that says how
-// to install valgrind.
+// to install valgrind. The fields are a cell's settings' (the method is also its records'), and the
+// functions below read them from the settings as they are.
 export function instructionsMethod (env = process.env) {
   const valgrind = onPath('valgrind', env)
-  if (valgrind) return { method: 'valgrind', tool: valgrind }
+  if (valgrind) return { instructionsMethod: 'valgrind', instructionsTool: valgrind }
   const perf = onPath('perf', env)
-  if (perf && perfCounts(perf)) return { method: 'perf', tool: perf }
+  if (perf && perfCounts(perf)) return { instructionsMethod: 'perf', instructionsTool: perf }
   throw new UsageError(`--measure instructions needs valgrind (not found on PATH${perf ? '; perf is there but this kernel does not expose the instructions counter' : ''}): install it with \`${INSTALL_VALGRIND}\``)
 }
 
@@ -79,10 +80,10 @@ export function countingUnsupported (runtime) {
 export function countingRuntime (runtime, counter, outFile, nodeFlags = []) {
   const node = runtime?.execPath ?? process.execPath
   const nodeArgs = [...COUNTED_NODE_FLAGS, ...nodeFlags, ...(runtime?.execArgv ?? [])]
-  const toolArgs = counter.method === 'valgrind'
+  const toolArgs = counter.instructionsMethod === 'valgrind'
     ? [...VALGRIND_ARGS, `--cachegrind-out-file=${outFile}`]
     : ['stat', '-x,', '-e', 'instructions:u', '-o', outFile, '--']
-  return { name: 'node', label: runtime?.label ?? 'node', execPath: counter.tool, execArgv: [...toolArgs, node, ...nodeArgs] }
+  return { name: 'node', label: runtime?.label ?? 'node', execPath: counter.instructionsTool, execArgv: [...toolArgs, node, ...nodeArgs] }
 }
 
 // V8's optimizing and baseline compilers (TurboFan, Maglev, Sparkplug): a function whose demangled
@@ -94,8 +95,8 @@ const COMPILER_FUNCTION = /v8::internal::(?:compiler|maglev|baseline)::/
 // The count a finished counted process left in outFile.
 export function readCount (counter, outFile) {
   const text = countText(counter, outFile)
-  const match = counter.method === 'valgrind' ? /^summary: (\d+)/m.exec(text) : /^(\d+),[^,]*,instructions/m.exec(text)
-  if (!match) throw new RunFailure(`the ${counter.method} output holds no instruction count`)
+  const match = counter.instructionsMethod === 'valgrind' ? /^summary: (\d+)/m.exec(text) : /^(\d+),[^,]*,instructions/m.exec(text)
+  if (!match) throw new RunFailure(`the ${counter.instructionsMethod} output holds no instruction count`)
   return Number(match[1])
 }
 
@@ -103,7 +104,7 @@ export function readCount (counter, outFile) {
 // cachegrind's per-function counts ("fn=<name>" then "<line> <count>" lines); null for perf, which
 // counts the process as one number.
 export function readCompilerCount (counter, outFile) {
-  if (counter.method !== 'valgrind') return null
+  if (counter.instructionsMethod !== 'valgrind') return null
   const text = countText(counter, outFile)
   let compiler = false
   let total = 0
@@ -122,7 +123,7 @@ export function readCompilerCount (counter, outFile) {
     }
     start = end + 1
   }
-  if (!Number.isFinite(total)) throw new RunFailure(`the ${counter.method} output's per-function counts are unreadable`)
+  if (!Number.isFinite(total)) throw new RunFailure(`the ${counter.instructionsMethod} output's per-function counts are unreadable`)
   return total
 }
 
@@ -130,6 +131,6 @@ function countText (counter, outFile) {
   try {
     return fs.readFileSync(outFile, 'utf8')
   } catch (err) {
-    throw new RunFailure(`the ${counter.method} count was not written (${err.code ?? err.message}): did the worker end normally?`)
+    throw new RunFailure(`the ${counter.instructionsMethod} count was not written (${err.code ?? err.message}): did the worker end normally?`)
   }
 }

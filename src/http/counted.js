@@ -1,4 +1,5 @@
 import { runHttpOnce } from './run-once.js'
+import { uncountedFields } from '../results/schema.js'
 
 // One run of an http cell under --measure instructions: the server's workers counted whole (every
 // thread) over a run of N requests and one of 2N at the same fixed rate (--rate; N = rate ×
@@ -12,16 +13,16 @@ import { runHttpOnce } from './run-once.js'
 // that falls between request N and 2N follows V8's tiering decisions rather than what a request
 // costs (docs/costs.md, "V8's compilers apart"). The record is the first run's, with what the
 // simulator makes of times left out.
-export async function runHttpCounted (options) {
-  const { load, counter } = options
-  const amount = Math.max(1, Math.round(load.rate * load.durationSeconds))
+export async function runHttpCounted (settings, { signal = null } = {}) {
+  const { rate, durationSeconds, warmupSeconds } = settings
+  const amount = Math.max(1, Math.round(rate * durationSeconds))
   // The warm-up too is a number of requests (--rate × --warmup), the same in both runs: a warm-up of
   // --warmup seconds served however many requests the simulator's pace allowed (56 fewer in one run
   // than in the other, once), and those requests, still compiling, weigh more than the rest.
-  const warmupAmount = Math.round(load.rate * load.warmupSeconds)
-  const single = await runHttpOnce({ ...options, load: { ...load, amount, warmupAmount } })
+  const warmupAmount = Math.round(rate * warmupSeconds)
+  const single = await runHttpOnce({ ...settings, amount, warmupAmount }, { signal })
   if (!single.ok) return withoutTimes(single)
-  const double = await runHttpOnce({ ...options, load: { ...load, amount: 2 * amount, warmupAmount } })
+  const double = await runHttpOnce({ ...settings, amount: 2 * amount, warmupAmount }, { signal })
   const failed = (error) => withoutTimes({ ...single, ok: false, status: 'failed', error })
   if (!double.ok) return failed(`the counted run of ${2 * amount} requests (the difference's second run) failed: ${double.error}`)
   // The requests the server answered, warm-ups included (autocannon does not count the ones it gave
@@ -34,13 +35,13 @@ export async function runHttpCounted (options) {
     ...single,
     instructionsPerRequest: (double.instructions - single.instructions - (compiler ?? 0)) / requests,
     compilerInstructionsPerRequest: compiler == null ? null : compiler / requests,
-    instructionsMethod: counter.method,
+    instructionsMethod: settings.instructionsMethod,
     countedRequests: requests
   })
 }
 
 // Requests/s, latency and CPU under the simulator are not times (see src/bench/counted.js).
-const SIMULATED = ['reachedRate', 'reqPerSec', 'bytesPerSec', 'latencyMs', 'serverCpuUserMs', 'serverCpuSystemMs', 'serverCpuPct', 'serverCpuUsPerRequest', 'eventLoopDelayNs', 'maxRssBytes', 'totalRssPeakBytes']
+const SIMULATED = uncountedFields('http')
 
 function withoutTimes (record) {
   const out = { ...record }

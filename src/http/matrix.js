@@ -1,11 +1,8 @@
 import os from 'node:os'
 import { cellUnsupported, runtimeUnsupported } from '../runner/unsupported.js'
-import { currentRuntime } from '../versions/runtimes.js'
+import { currentRuntime, runtimeBinary } from '../versions/runtimes.js'
 import { cellKey, defaultSink } from '../results/model.js'
 import { middlewareUnsupportedReason, requestLoggerInfo } from './request-loggers.js'
-import { runHttpOnce } from './run-once.js'
-import { HTTP_TYPE } from '../results/run-types/http.js'
-import { runHttpCounted } from './counted.js'
 import { countingUnsupported } from '../engine/instructions.js'
 import { BASELINE } from '../results/http-summary.js'
 import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
@@ -17,13 +14,14 @@ const COUNTED_SETUP_SECONDS = 600
 
 // Cells in plan order: transport, workers, logs per request, size, then the libraries with the `none`
 // baseline first (runCells interleaves their runs, or keeps this order with --order blocked).
-// Each cell has the shape runCells (src/runner/orchestrator.js) executes, like the cells of `run`.
+// Each cell has the shape runCells (src/runner/orchestrator.js) runs, like the cells of `run`: plain
+// data, its settings executed by src/http/run-type.js.
 export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, runtimes = [currentRuntime()], receiverOptions = {}, placement = null, counter = null }) {
   const ordered = [...libs.filter((l) => l.name === BASELINE), ...libs.filter((l) => l.name !== BASELINE)]
   // Counted, the longer of the two runs is twice --rate × --duration requests (src/http/counted.js), and the server
   // starts and warms up under the simulator, tens of times slower than on the CPU.
   const timeoutMs = (load.warmupSeconds + (counter ? 2 : 1) * load.durationSeconds + (counter ? COUNTED_SETUP_SECONDS : SETUP_AND_VERIFY_SECONDS)) * 1000
-  const execute = counter ? runHttpCounted : runHttpOnce
+  const { sinkName, ...receiver } = receiverOptions
   const cells = []
   // Request loggers come with their control: the route at 0 logs per request, the same libraries
   // loaded and nothing logged (one size: at 0 logs it changes nothing). Its verdicts say whether the
@@ -46,7 +44,8 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
       for (const size of sizes) {
         for (const runtime of runtimes) {
           for (const lib of libs) {
-            const common = {
+            // The record's fields first, in its order (recordedSettings takes them from here).
+            const settings = {
               type: 'http',
               lib: lib.name,
               libVersion: lib.version,
@@ -63,18 +62,26 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
               // Where the server and the load run is part of what is measured (null: not pinned).
               serverCpus: placement?.serverCpus ?? null,
               loadCpus: placement?.loadCpus ?? null,
-              ...(counter ? { measure: 'instructions', instructionsMethod: counter.method } : {})
+              ...(counter ? { measure: 'instructions', ...counter } : {}),
+              // How the runs are made, beside what the record says (adapterProblem: see src/bench/plan.js;
+              // taskset: the server and the load are pinned, else notPinned says why not).
+              adapterFile: lib.file ?? null,
+              libDir: lib.libDir ?? null,
+              ...(lib.problem ? { adapterProblem: lib.problem } : {}),
+              verify: lib.adapter?.verifies !== false,
+              runtimeBinary: runtimeBinary(runtime),
+              port,
+              timeoutMs,
+              receiver,
+              ...(placement?.pinned ? { taskset: placement.taskset } : { notPinned: placement?.reason ?? 'not asked for' })
             }
             cells.push({
-              key: cellKey(common),
-              label: cellLabel(common),
-              describe: counter ? describeCountedHttpRun : describeHttpRun,
-              common,
+              key: cellKey(settings),
+              label: cellLabel(settings),
+              settings,
               runs,
               unsupported: (counter ? countingUnsupported(runtime) : null) ?? unsupportedReason({ lib, mode, transport, runtime, workers }),
-              empty: HTTP_TYPE.empty,
-              runDirBase: os.tmpdir(),
-              execute: lib.problem ? async () => ({ ...HTTP_TYPE.empty(), ok: false, status: 'failed', error: lib.problem, failure: { kind: 'error' } }) : (signal) => execute({ lib, runtime, mode, transport, cpus: workers, logsPerRequest: logs, size, load, port, signal, timeoutMs, receiverOptions, placement, counter })
+              runDirBase: os.tmpdir()
             })
           }
         }
@@ -100,13 +107,4 @@ export function cellLabel ({ lib, libRange, libVersion, runtime, mode, transport
   const what = mode === 'middleware' ? 'request logger' : `${logsPerRequest} logs/request`
   const name = libRange != null ? `${lib}@${libVersion}` : lib
   return `http ${name} ${what}, ${size} B, ${transport}, ${cpus} cpu${cpus > 1 ? 's' : ''}${rate ? ` at ${rate} req/s` : ''}${measure === 'instructions' ? ' (instructions)' : ''}${runtime && runtime !== currentRuntime().label ? ` (${runtime})` : ''}`
-}
-
-function describeHttpRun (record) {
-  return `${Math.round(record.reqPerSec.mean).toLocaleString('en-US')} req/s, p99 ${record.latencyMs.p99} ms, ${record.serverCpuUsPerRequest == null ? '' : `server CPU ${record.serverCpuUsPerRequest.toFixed(1)} µs/request, `}events ${record.received ?? '?'}/${record.sent}`
-}
-
-function describeCountedHttpRun (record) {
-  const compiler = record.compilerInstructionsPerRequest == null ? '' : ` + ${Math.round(record.compilerInstructionsPerRequest).toLocaleString('en-US')} in V8's compilers`
-  return `${Math.round(record.instructionsPerRequest).toLocaleString('en-US')} server instructions per request${compiler} (${record.instructionsMethod}, ${record.countedRequests} requests counted), events ${record.received ?? '?'}/${record.sent}`
 }

@@ -134,8 +134,9 @@ export async function pin (placement, pid, cpus, what, { attempts = 4 } = {}) {
 
 // Puts this process (and so what it starts from now on: the receiving end, autocannon, the server's
 // workers until they are moved) on the load's CPUs for one run. restore() puts it back where it was.
+// placement: a cell's settings (src/http/matrix.js), pinned where they name taskset.
 export async function pinPrimary (placement) {
-  if (!placement?.pinned) return { restore: async () => {} }
+  if (!placement?.taskset) return { restore: async () => {} }
   const before = cpusOf(process.pid)
   await pin(placement, process.pid, placement.loadCpus, 'log-bench\'s primary process')
   return {
@@ -146,8 +147,9 @@ export async function pinPrimary (placement) {
 }
 
 // What a run records about where it ran: the planned lists and the ones the kernel reported for each
-// process, or why nothing was pinned.
+// process, or why nothing was pinned. placement: a cell's settings ({ serverCpus, loadCpus, taskset }
+// pinned, { notPinned } not).
 export function placementRecord (placement, observed = {}) {
-  if (!placement?.pinned) return { pinned: false, reason: placement?.reason ?? 'not asked for' }
+  if (!placement?.taskset) return { pinned: false, reason: placement?.notPinned ?? 'not asked for' }
   return { pinned: true, serverCpus: placement.serverCpus, loadCpus: placement.loadCpus, observed }
 }

@@ -23,32 +23,36 @@ const REACHED_RATE_SHARE = 0.95
 // server, its logger or the load generator becomes { ok: false, error }; only an interrupt throws.
 // Every process started here is gone when this returns. With a placement (src/http/placement.js) this
 // process, and so the receiving end and autocannon, runs on the load's CPUs and the server's workers
-// on theirs; the record says where each one ran.
-export async function runHttpOnce ({ lib, runtime = null, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions = {}, placement = null, counter = null }) {
+// on theirs; the record says where each one ran. settings: the cell's (src/http/matrix.js), with
+// amount and warmupAmount where the load is a number of requests (src/http/counted.js).
+export async function runHttpOnce (settings, { signal = null } = {}) {
   let primary
   try {
-    primary = await pinPrimary(placement)
+    primary = await pinPrimary(settings)
   } catch (err) {
-    if (err instanceof RunFailure) return { ...HTTP_TYPE.empty(), placement: placementRecord(placement), ok: false, status: 'failed', error: err.message }
+    if (err instanceof RunFailure) return { ...HTTP_TYPE.empty(), placement: placementRecord(settings), ok: false, status: 'failed', error: err.message }
     throw err
   }
   try {
-    return await measure({ lib, runtime, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement, counter })
+    return await measure(settings, signal)
   } finally {
     await primary.restore()
   }
 }
 
-async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, size, load, port, signal, timeoutMs, receiverOptions, placement, counter }) {
-  const observed = placement?.pinned ? { primary: cpusOf(process.pid) } : {}
-  const failed = (error) => ({ ...HTTP_TYPE.empty(), placement: placementRecord(placement, observed), ok: false, status: 'failed', error })
+async function measure (settings, signal) {
+  const { mode, transport, cpus, logsPerRequest, size, rate = null, amount = null, timeoutMs } = settings
+  const counted = settings.measure === 'instructions'
+  const pinned = Boolean(settings.taskset)
+  const observed = pinned ? { primary: cpusOf(process.pid) } : {}
+  const failed = (error) => ({ ...HTTP_TYPE.empty(), placement: placementRecord(settings, observed), ok: false, status: 'failed', error })
   let dir
   try {
     dir = makeRunDir(os.tmpdir(), 'log-bench-http-')
   } catch (err) {
     return failed(err.message)
   }
-  const { receiver, error } = await openReceiver(transport, { workers: cpus, events: null, payload: payloadOfSize(size), dir, ...receiverOptions })
+  const { receiver, error } = await openReceiver(transport, { workers: cpus, events: null, payload: payloadOfSize(size), dir, ...settings.receiver })
   if (error) {
     fs.rmSync(dir, { recursive: true, force: true })
     return failed(error)
@@ -58,30 +62,30 @@ async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, s
   let loader = null
   let sampler = null
   try {
-    server = startServer({ libName: lib.name, adapterFile: lib.file, libDir: lib.libDir ?? null, libVersion: lib.version ?? null, runtime, mode, transport, cpus, port, size, receiver, counter, countDir: dir })
+    server = startServer(settings, { receiver, countDir: dir })
     server.failed.catch((err) => guard.fail(err.message, err.failure))
-    if (placement?.pinned) observed.server = await Promise.all(server.pids.map((pid, i) => pin(placement, pid, placement.serverCpus, `server worker ${i}`)))
+    if (pinned) observed.server = await Promise.all(server.pids.map((pid, i) => pin(settings, pid, settings.serverCpus, `server worker ${i}`)))
     const { port: boundPort } = await guard.race(server.listening, 'starting the server')
     const url = `http://127.0.0.1:${boundPort}/logging`
     const body = JSON.stringify({ logsPerRequest: mode === 'route' ? logsPerRequest : 0, size })
     // Under the simulator the first requests compile the app's code, seconds each: one request at a
     // time until it answers promptly, so that the load finds it warm (both counted runs do the same).
-    if (counter) await guard.race(warmUpOneByOne(url, body, WARM_UP_REQUESTS), 'warming the counted server up')
+    if (counted) await guard.race(warmUpOneByOne(url, body, WARM_UP_REQUESTS), 'warming the counted server up')
     // Listening is not answering: a server's first request loads and compiles express's body parser
     // and the route, over a second on a busy machine, which took the whole of a --duration 1 (no
     // request completed). The load starts once the server has answered one request (logging none).
     else await guard.race(warmUpOneByOne(url, JSON.stringify({ logsPerRequest: 0, size }), 1), 'waiting for the server\'s first answer')
     loader = startLoad({
+      ...settings,
       url,
       body,
-      ...load,
       onMeasuring () {
         server.measure()
         sampler = startSampler({ pids: server.pids, startNs: process.hrtime.bigint(), heapOf: () => null })
       }
     })
     loader.result.catch((err) => guard.fail(err.message, err.failure))
-    if (placement?.pinned) observed.load = cpusOf(loader.pid)
+    if (pinned) observed.load = cpusOf(loader.pid)
     const figures = await guard.race(loader.result, 'under load')
     const sample = sampler.stop()
     const closed = await guard.race(server.stop(), 'closing the server and its logger')
@@ -89,19 +93,19 @@ async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, s
     if (leftBehind.length) throw new RunFailure(leftBehindReason(leftBehind))
     const counts = await guard.race(receiver.settle({ sent: closed.logged }), 'verifying the events')
     await failIfRefused(receiver, counts, closed.logged)
-    const verified = lib.adapter?.verifies !== false
-    const reachedRate = load.rate && figures.loadSeconds > 0 ? figures.requests / figures.loadSeconds : null
-    // Counted runs (load.amount) serve a number of requests at the simulator's pace: "up to" the rate.
-    const shortOfRate = reachedRate != null && load.amount == null && reachedRate < REACHED_RATE_SHARE * load.rate
+    const verified = settings.verify !== false
+    const reachedRate = rate && figures.loadSeconds > 0 ? figures.requests / figures.loadSeconds : null
+    // Counted runs (amount) serve a number of requests at the simulator's pace: "up to" the rate.
+    const shortOfRate = reachedRate != null && amount == null && reachedRate < REACHED_RATE_SHARE * rate
     // A run in which no request completed measured nothing: not a rate of 0.
-    const unanswered = figures.requests === 0 ? `no request completed in ${load.durationSeconds} s of load (${figures.timeouts ?? 0} timed out, ${figures.requestErrors ?? 0} errors)` : null
-    const error = unanswered ?? (shortOfRate ? `reached ${Math.round(reachedRate).toLocaleString('en-US')} of ${load.rate.toLocaleString('en-US')} requests/s` : null)
+    const unanswered = figures.requests === 0 ? `no request completed in ${settings.durationSeconds} s of load (${figures.timeouts ?? 0} timed out, ${figures.requestErrors ?? 0} errors)` : null
+    const error = unanswered ?? (shortOfRate ? `reached ${Math.round(reachedRate).toLocaleString('en-US')} of ${rate.toLocaleString('en-US')} requests/s` : null)
     return {
       ok: error === null,
       status: error === null ? 'ok' : 'failed',
       error,
       reachedRate,
-      placement: placementRecord(placement, observed),
+      placement: placementRecord(settings, observed),
       ...figures,
       serverCpuUserMs: closed.cpuUserMs,
       serverCpuSystemMs: closed.cpuSystemMs,
@@ -109,7 +113,7 @@ async function measure ({ lib, runtime, mode, transport, cpus, logsPerRequest, s
       // The server's CPU time (user and system, every worker) over the requests autocannon completed
       // while it was measured: its work per request, where requests/s is also the machine's speed.
       serverCpuUsPerRequest: figures.requests > 0 ? ((closed.cpuUserMs + closed.cpuSystemMs) * 1000) / figures.requests : null,
-      ...(counter ? { instructions: closed.instructions, compilerInstructions: closed.compilerInstructions, served: closed.served } : {}),
+      ...(counted ? { instructions: closed.instructions, compilerInstructions: closed.compilerInstructions, served: closed.served } : {}),
       maxRssBytes: closed.maxRssBytes,
       eventLoopDelayNs: closed.eventLoopDelayNs,
       totalRssPeakBytes: sample.peakRssBytes || null,

@@ -14,6 +14,7 @@ import { REQUEST_LOGGERS } from './request-loggers.js'
 leaveSignalsToPrimary()
 process.on('disconnect', () => exitProcess(0))
 failOnUncaught()
+// The cell's settings (src/http/matrix.js) under their own names, plus this worker's workerId and target.
 const config = await receiveConfig()
 
 async function main () {
@@ -23,8 +24,8 @@ async function main () {
   if (config.adapterFile) {
     logger = await createLogger(config)
     if (config.mode === 'middleware') {
-      if (!logger.logger) throw new Error(`the ${config.libName} adapter exposes no logger object for ${config.transport}, which its request logger needs`)
-      requestLogger = await REQUEST_LOGGERS[config.libName].create(logger.logger, () => events.next(config.size))
+      if (!logger.logger) throw new Error(`the ${config.lib} adapter exposes no logger object for ${config.transport}, which its request logger needs`)
+      requestLogger = await REQUEST_LOGGERS[config.lib].create(logger.logger, () => events.next(config.size))
     }
   }
   const log = logger && config.mode === 'route' ? (message) => logger.log(message) : null

@@ -14,8 +14,13 @@ const countFile = (dir, workerId) => path.join(dir, `instructions-${workerId}.ou
 // Forks the server's cluster workers (stdout and stderr are pipes to this process, read by the
 // receiver like `run` reads its workers). `listening` resolves with the port once every worker
 // listens; `failed` rejects with the reason as soon as a worker fails or exits before it was stopped.
-// counter (--measure instructions): each worker runs under it and leaves its count in countDir.
-export function startServer ({ libName, adapterFile, libDir = null, libVersion = null, runtime = null, mode, transport, cpus, port, size, receiver, counter = null, countDir = null }) {
+// settings: the cell's (src/http/matrix.js); each worker's configuration is the settings plus its
+// workerId and target, under the same names. Counted (measure 'instructions'): each worker runs
+// under the counter and leaves its count in countDir.
+export function startServer (settings, { receiver, countDir = null }) {
+  const { cpus } = settings
+  const runtime = settings.runtimeBinary ?? null
+  const counted = settings.measure === 'instructions'
   let reportFailure
   const failed = new Promise((resolve, reject) => { reportFailure = (reason, kind) => reject(new ServerFailure(reason, kind)) })
   failed.catch(() => {})
@@ -24,9 +29,9 @@ export function startServer ({ libName, adapterFile, libDir = null, libVersion =
   let announce
   const listening = new Promise((resolve) => { announce = resolve })
   for (let workerId = 0; workerId < cpus; workerId++) {
-    const config = { libName, adapterFile, libDir, libVersion, mode, transport, workerId, port, size, measure: counter ? 'instructions' : 'time', target: receiver.target(workerId) }
+    const config = { ...settings, workerId, target: receiver.target(workerId) }
     // A receiver may give each worker its own stdout (the console transport's native pipe).
-    const forkedUnder = counter ? countingRuntime(runtime, counter, countFile(countDir, workerId), COUNTED_SERVER_NODE_FLAGS) : runtime
+    const forkedUnder = counted ? countingRuntime(runtime, settings, countFile(countDir, workerId), COUNTED_SERVER_NODE_FLAGS) : runtime
     let child
     try {
       child = startWorker(`server worker ${workerId}`, () => forkWorker({ exec: SERVER_WORKER, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime: forkedUnder, env: { [TAG_VARIABLE]: tag } }))
@@ -81,9 +86,9 @@ export function startServer ({ libName, adapterFile, libDir = null, libVersion =
         eventLoopDelayNs: worstLoopDelay(closed.map((c) => c.eventLoopDelayNs ?? null)),
         maxRssBytes: Math.max(...closed.map((c) => c.maxRssBytes)),
         // Each worker's count, once it has exited (the counter writes it at the exit).
-        instructions: counter ? entries.reduce((total, e) => total + readCount(counter, countFile(countDir, e.workerId)), 0) : null,
+        instructions: counted ? entries.reduce((total, e) => total + readCount(settings, countFile(countDir, e.workerId)), 0) : null,
         // Of those, V8's compilers' (null where the counter cannot tell them apart: perf).
-        compilerInstructions: counter ? sumOrNull(entries.map((e) => readCompilerCount(counter, countFile(countDir, e.workerId)))) : null
+        compilerInstructions: counted ? sumOrNull(entries.map((e) => readCompilerCount(settings, countFile(countDir, e.workerId)))) : null
       }
     },
     // Processes the adapter started in the server workers, still running: ended, and named.

@@ -2,17 +2,21 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Ajv from 'ajv/dist/2020.js'
+import { dimensionValue, RECORD_DEFAULTS } from './record.js'
 
 // The one definition of the results document: schema/results.schema.json (shipped in the package).
 // The reader's checks (run-types/checks.js), the CSV columns, docs/results.md's field tables
-// (npm run docs:results) and the API's types come from it. A field of a run record is one entry
-// under $defs.runRecord (or httpRecord) with its type, limits, unit (x-unit) and meaning.
+// (npm run docs:results), the API's types and each run type's dimensions, summary identity,
+// measures and what a counted run leaves out come from it. A field of a run record is one entry
+// under $defs.runRecord (or httpRecord) with its type, limits, unit (x-unit), meaning and role
+// (the annotations below; docs/results.md, "Annotations").
 
 export const RESULTS_SCHEMA_FILE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'schema', 'results.schema.json')
 export const RESULTS_SCHEMA = JSON.parse(fs.readFileSync(RESULTS_SCHEMA_FILE, 'utf8'))
 
-// Annotations of ours beside the standard keywords: a figure's unit, and the reason for a maximum.
-const ANNOTATIONS = ['x-unit', 'x-limit']
+// Annotations of ours beside the standard keywords (the validator's strict mode refuses keywords it
+// was not told of): a figure's unit, the reason for a maximum, and a field's role in its run type.
+export const ANNOTATIONS = ['x-unit', 'x-limit', 'x-dimension', 'x-dimensions-from', 'x-identity', 'x-measure', 'x-counted']
 
 // The validator of one run record (by its type: $defs.record). Every error is reported (allErrors),
 // so that the reader can pass the fields it does not know (additionalProperties) and still see the rest.
@@ -34,6 +38,75 @@ export function recordFields (typeName) {
 }
 
 export const ENV_REQUIRED = RESULTS_SCHEMA.$defs.env.required
+
+// What identifies a cell of a type, in key order: the dimensions of the type its record names in
+// x-dimensions-from (an http cell is a run cell's dimensions, then its load), then the fields marked
+// x-dimension, by their number. The number is the field's place in the cell key (the JSON of the
+// dimensions' values in order): renumbering changes every cell key, and --resume and merge with
+// them, so a number must run on from the last (an error at load says otherwise).
+export function recordDimensions (typeName) {
+  const definition = recordDefinition(typeName)
+  const inherited = definition['x-dimensions-from'] ? recordDimensions(definition['x-dimensions-from']) : []
+  const own = recordFields(typeName).filter(({ schema }) => schema['x-dimension'] != null).sort((a, b) => a.schema['x-dimension'] - b.schema['x-dimension'])
+  own.forEach(({ field, schema }, index) => {
+    if (schema['x-dimension'] !== inherited.length + index + 1) throw new Error(`schema/results.schema.json: ${typeName}Record's ${field} has x-dimension ${schema['x-dimension']}, expected ${inherited.length + index + 1}`)
+  })
+  return [...inherited, ...own.map(({ field }) => field)]
+}
+
+// The fields of a cell's summary entry that say what it is, in the schema's order: the record's own
+// dimensions but its type, and what describes the cell without telling cells apart (x-identity: a
+// library's version range, an http request logger's version).
+export function identityFields (typeName) {
+  const dimensions = recordDimensions(typeName)
+  return recordFields(typeName).filter(({ field, schema }) => field !== 'type' && (dimensions.includes(field) || schema['x-identity'])).map(({ field }) => field)
+}
+
+// A cell's summary identity from its first run: each identity field as the run has it (null where
+// it lacks one), a field with a default (variant, workload, ending, measure) read with it.
+export function identityReader (typeName) {
+  const fields = identityFields(typeName)
+  return (first) => Object.fromEntries(fields.map((field) => [field, Object.hasOwn(RECORD_DEFAULTS, field) ? dimensionValue(first, field) : first[field] ?? null]))
+}
+
+// What a counted run (--measure instructions) leaves out, null in its record (x-counted: false):
+// times, rates and CPU under the simulator are not times, and memory under valgrind is valgrind's.
+export function uncountedFields (typeName) {
+  return recordFields(typeName).filter(({ schema }) => schema['x-counted'] === false).map(({ field }) => field)
+}
+
+// A type's measures, in their order (x-measure's `order`): { field, unit, shownIn?, better,
+// summary?, compare?, noise?, title?, value?, compareValue? }. x-measure sits on a record's field
+// (the measure reads that field and is named after it) or on a member of an object field (it reads
+// that member and has a `name`); a field may hold a list of them. The unit is x-measure's, else the
+// field's x-unit. `code` gives, by measure name, what cannot be JSON: `value` for a measure read
+// some other way than its field or member, `compareValue` where compare reads the run differently
+// from the summary. A measure named apart from what it reads needs a value; code for a measure the
+// schema does not have is an error.
+export function recordMeasures (typeName, code = {}) {
+  const found = []
+  for (const { field, schema } of recordFields(typeName)) {
+    for (const measure of [schema['x-measure'] ?? []].flat()) found.push({ measure, source: schema, read: { field } })
+    for (const [member, inner] of Object.entries(schema.properties ?? {})) {
+      for (const measure of [inner['x-measure'] ?? []].flat()) found.push({ measure, source: inner, read: { field, member } })
+    }
+  }
+  const measures = found.sort((a, b) => a.measure.order - b.measure.order).map(({ measure, source, read }) => {
+    const name = measure.name ?? read.field
+    const unknownKey = Object.keys(measure).find((key) => !MEASURE_KEYS.includes(key))
+    if (unknownKey) throw new Error(`schema/results.schema.json: ${typeName}'s measure ${name} has x-measure "${unknownKey}", not one of ${MEASURE_KEYS.join(', ')}`)
+    const { value, compareValue } = code[name] ?? {}
+    const reads = read.member != null ? (r) => r[read.field]?.[read.member] : name === read.field ? undefined : null
+    if (value === undefined && reads === null) throw new Error(`${typeName}'s measure ${name} (on ${read.field}) needs a value function: it is named apart from the field it reads`)
+    return omitUndefined({ field: name, unit: measure.unit ?? source['x-unit'], shownIn: measure.shownIn, better: measure.better, summary: measure.summary, compare: measure.compare, noise: measure.noise, title: measure.title, value: value ?? reads, compareValue })
+  })
+  const unknown = Object.keys(code).filter((name) => !measures.some((m) => m.field === name))
+  if (unknown.length) throw new Error(`${typeName}'s code for measures the schema does not define: ${unknown.join(', ')}`)
+  return measures
+}
+
+const MEASURE_KEYS = ['order', 'name', 'unit', 'shownIn', 'better', 'summary', 'compare', 'noise', 'title']
+const omitUndefined = (object) => Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined))
 
 // A record's measures before anything is measured (a run that failed to start, was skipped or is
 // unsupported): every field of the type that can be null, null (a time series: empty), except its

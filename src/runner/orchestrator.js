@@ -1,12 +1,16 @@
 import { randomInt } from 'node:crypto'
 import { seededRandom } from '../stats.js'
-import { cellKey, comparisonGroupKey, failureOf } from '../results/model.js'
+import { cellKey, comparisonGroupKey, failureOf, recordedSettings, runTypeOf } from '../results/model.js'
 import { Interrupted } from '../errors.js'
 import { DEFAULT_ORDER } from './orders.js'
 
 // The cell loop that `run` and `http` share: the order of the runs, resume, time-limit skips and
-// interrupts. A cell (planned by src/bench/plan.js or src/http/matrix.js) knows how to execute one
-// of its runs and what an empty record looks like.
+// interrupts. A cell (planned by src/bench/plan.js or src/http/matrix.js) is plain data:
+// { key, label, settings, runs, unsupported, runDirBase }. Its run type, looked up by the settings'
+// type in the runTypes given (src/api/run-types.js), executes one of its runs
+// (execute(settings, { signal, onLive })) and describes a finished one (describe(record)); its
+// records carry the settings' record fields (recordedSettings) and, before anything is measured,
+// the type's empty measures.
 
 export { DEFAULT_ORDER }
 
@@ -26,7 +30,7 @@ export function scheduleRuns (cells, { mode = DEFAULT_ORDER, seed = 0 } = {}) {
   if (mode === 'blocked') return cells.flatMap((cell) => Array.from({ length: cell.runs }, (_, i) => ({ cell, run: i + 1 })))
   const groups = new Map()
   for (const cell of cells) {
-    const key = comparisonGroupKey(cell.common)
+    const key = comparisonGroupKey(cell.settings)
     if (!groups.has(key)) groups.set(key, [])
     groups.get(key).push(cell)
   }
@@ -55,17 +59,22 @@ function shuffle (items, next) {
 // next starts, so the results list the runs in the order they ran; an interrupt is recorded and
 // rethrown. A run that hit the time limit would most likely hit it again: the cell's remaining runs
 // are recorded as skipped, with the reason, when its next turn comes, unless retryTimeouts.
-export async function runCells ({ cells, store, signal, progress, retryTimeouts = false, order = { mode: DEFAULT_ORDER, seed: 0 } }) {
+export async function runCells ({ cells, runTypes, store, signal, progress, retryTimeouts = false, order = { mode: DEFAULT_ORDER, seed: 0 } }) {
+  const typeOf = (cell) => runTypes[cell.settings.type] ?? failNoType(cell)
+  // Every record of a cell starts with its settings' record fields; one that measured nothing then
+  // has the type's empty measures.
+  const unmeasured = (cell) => ({ ...recordedSettings(cell.settings), planIndex: planIndex(cell) })
+  const empty = (cell) => runTypeOf(cell.settings).empty()
+  const planIndex = (cell) => cell.planIndex ?? cells.indexOf(cell)
   const done = new Map(cells.map((cell) => [cell, store.finishedRuns(cell.key, cellKey)]))
   // The runs to do: an unsupported cell's are recorded, never run, and progress numbers the others.
   progress.begin(cells.reduce((n, cell) => n + (cell.unsupported ? 0 : cell.runs - done.get(cell).size), 0))
   const ended = new Set()
   try {
-    const planIndex = (cell) => cell.planIndex ?? cells.indexOf(cell)
     const unsupported = cells.filter((cell) => cell.unsupported)
     for (const cell of unsupported) ended.add(cell)
     const recorded = unsupported.filter((cell) => !done.get(cell).size)
-    store.addAll(recorded.map((cell) => ({ ...cell.common, planIndex: planIndex(cell), run: 1, ...cell.empty(), ok: false, status: 'unsupported', error: cell.unsupported })))
+    store.addAll(recorded.map((cell) => ({ ...unmeasured(cell), run: 1, ...empty(cell), ok: false, status: 'unsupported', error: cell.unsupported })))
     for (const cell of recorded) progress.skip(cell.label, cell.runs, `unsupported: ${cell.unsupported}`, { planned: false })
     for (const { cell, run } of scheduleRuns(cells, order)) {
       if (ended.has(cell) || done.get(cell).has(run)) continue
@@ -73,7 +82,7 @@ export async function runCells ({ cells, store, signal, progress, retryTimeouts 
       if (timedOut) {
         const rest = Array.from({ length: cell.runs - run + 1 }, (_, i) => run + i).filter((n) => !done.get(cell).has(n))
         const reason = skipReason(timedOut)
-        store.addAll(rest.map((n) => ({ ...cell.common, planIndex: planIndex(cell), run: n, ...cell.empty(), ok: false, status: 'skipped', error: reason, failure: skipFailure(timedOut) })))
+        store.addAll(rest.map((n) => ({ ...unmeasured(cell), run: n, ...empty(cell), ok: false, status: 'skipped', error: reason, failure: skipFailure(timedOut) })))
         progress.skip(cell.label, rest.length, `${rest.length === 1 ? 'run' : 'runs'} ${rest.join(', ')} skipped: ${reason}`)
         ended.add(cell)
         continue
@@ -81,14 +90,14 @@ export async function runCells ({ cells, store, signal, progress, retryTimeouts 
       progress.runStart({ label: cell.label, run, runs: cell.runs })
       const startedAt = Date.now()
       try {
-        const result = await cell.execute(signal, (figures) => progress.live(figures))
+        const result = await typeOf(cell).execute(cell.settings, { signal, onLive: (figures) => progress.live(figures) })
         if (signal?.aborted) throw new Interrupted(signal.reason)
-        const record = { ...cell.common, planIndex: planIndex(cell), run, startedAt, ...result }
+        const record = { ...unmeasured(cell), run, startedAt, ...result }
         store.add(record)
-        progress.runEnd(cell.label, run, record.ok ? cell.describe(record) : `FAILED: ${record.error}${record.countedAfterFailure && record.received != null ? ` (${record.received} of ${record.sent} events had arrived)` : ''}`, { record })
+        progress.runEnd(cell.label, run, record.ok ? typeOf(cell).describe(record) : `FAILED: ${record.error}${record.countedAfterFailure && record.received != null ? ` (${record.received} of ${record.sent} events had arrived)` : ''}`, { record })
       } catch (err) {
         if (!(err instanceof Interrupted)) throw err
-        store.interrupted({ ...cell.common, planIndex: planIndex(cell), run, startedAt, ...cell.empty(), ok: false, status: 'interrupted', error: err.message })
+        store.interrupted({ ...unmeasured(cell), run, startedAt, ...empty(cell), ok: false, status: 'interrupted', error: err.message })
         throw err
       }
     }
@@ -96,6 +105,10 @@ export async function runCells ({ cells, store, signal, progress, retryTimeouts 
   } finally {
     progress.end()
   }
+}
+
+function failNoType (cell) {
+  throw new Error(`no run type "${cell.settings.type}" to execute ${cell.label}`)
 }
 
 // A run past its time limit (the watcher's failure, in run and http alike).

@@ -9,7 +9,8 @@ import { DEFAULT_ORDER, newSeed, runCells } from './orchestrator.js'
 // stderr (src/cli/progress.js), the API emits it as events (src/api/job.js).
 const SILENT = { begin () {}, runStart () {}, live () {}, runEnd () {}, skip () {}, note () {}, warning () {}, end () {} }
 
-// Runs cells of any type into one results document, the same way for every caller: durable on disk
+// Runs cells of any type into one results document, the same way for every caller (runTypes: the
+// run types by name that execute the cells, see runCells): durable on disk
 // after every run when `out` is given, in memory only otherwise. Prints nothing and installs no
 // signal handlers: the caller's `signal` (an AbortSignal) stops the current run and keeps what
 // finished. Its reason names what stopped it ('SIGINT' from the CLI); any other reason is 'abort'.
@@ -17,7 +18,7 @@ const SILENT = { begin () {}, runStart () {}, live () {}, runEnd () {}, skip () 
 // continues in the order of the file it resumes.
 // Resolves to the document; an interrupt rejects with Interrupted, whose `document` holds the
 // runs so far (the current one recorded as interrupted), also saved to `out`.
-export async function runSession ({ cells, out = null, env, previous = null, retryTimeouts = false, order = { mode: DEFAULT_ORDER, seed: null }, signal = null, progress = {} }) {
+export async function runSession ({ cells, runTypes, out = null, env, previous = null, retryTimeouts = false, order = { mode: DEFAULT_ORDER, seed: null }, signal = null, progress = {} }) {
   const report = { ...SILENT, ...progress }
   env.order = previous?.env?.order ?? { mode: order.mode, seed: order.mode === 'blocked' ? null : order.seed ?? newSeed() }
   const controller = new AbortController()
@@ -27,7 +28,7 @@ export async function runSession ({ cells, out = null, env, previous = null, ret
   // Not progress but warnings about what is measured.
   const busy = busyWarning(env)
   if (busy) report.warning(busy)
-  for (const note of fallbackReaderNotes([...new Set(cells.map((cell) => cell.common.sink))])) report.warning(note)
+  for (const note of fallbackReaderNotes([...new Set(cells.map((cell) => cell.settings.sink))])) report.warning(note)
   for (const dir of new Set(cells.map((cell) => cell.runDirBase).filter(Boolean))) {
     const swept = sweepOnce(dir)
     if (swept) report.warning(swept)
@@ -35,7 +36,7 @@ export async function runSession ({ cells, out = null, env, previous = null, ret
   if (previous) report.note(`resuming ${out}: ${previous.runs.filter((r) => r.status !== 'interrupted').length} finished runs kept`)
   const store = createStore({ out, env, previous })
   try {
-    await runCells({ cells, store, signal: controller.signal, progress: report, retryTimeouts, order: store.doc.env.order ?? { mode: 'blocked' } })
+    await runCells({ cells, runTypes, store, signal: controller.signal, progress: report, retryTimeouts, order: store.doc.env.order ?? { mode: 'blocked' } })
     return store.doc
   } catch (err) {
     if (err instanceof Interrupted) err.document = store.doc

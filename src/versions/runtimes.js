@@ -46,6 +46,12 @@ export async function resolveRuntimes (entries, { cache = null, progress, signal
   return resolved
 }
 
+// What forks a process under a runtime (forkWorker in src/engine/children.js): its name and binary,
+// as a cell's settings carry it (plain data; the record names the runtime by its label).
+export function runtimeBinary (runtime) {
+  return { name: runtime.name, execPath: runtime.execPath, execArgv: runtime.execArgv }
+}
+
 // The Node running log-bench: nothing to install or check.
 export function currentRuntime () {
   return { spec: DEFAULT_RUNTIME, name: 'node', version: process.versions.node, label: `node ${process.versions.node}`, execPath: process.execPath, execArgv: [], unsupported: null }

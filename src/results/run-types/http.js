@@ -1,11 +1,27 @@
 import { compareCellRuns } from '../rounds.js'
-import { dimensionValue } from '../record.js'
 import { schemaProblem } from './checks.js'
-import { emptyMeasures } from '../schema.js'
-import { RUN_TYPE } from './run.js'
+import { emptyMeasures, identityReader, recordDimensions, recordMeasures } from '../schema.js'
 import { HTTP_BASELINE as BASELINE } from '../../engine/library-names.js'
 
 // The `http` type (log-bench http): an express server that logs, under autocannon load.
+
+// The library every http cell is compared with (the same app without logging), under its run type's name.
+export { BASELINE }
+
+// An http cell is a run cell's dimensions, then its load: the fields `http` records for it (the
+// schema's httpRecord: x-dimensions-from run, then its own x-dimension fields).
+const DIMENSIONS = recordDimensions('http')
+
+// As for run (see src/results/run-types/run.js), from the schema's x-measure annotations. Per run,
+// the requests per second are autocannon's one-second samples (their mean is the run's figure) and
+// the latencies its percentiles. The server's work per request (docs/costs.md): CPU time on every
+// http run, instructions under --measure instructions. Under --rate they answer "what does the
+// logger cost per request" where requests/s also measures the machine's speed of the moment. What
+// V8's compilers executed per request, counted apart (valgrind only), is shown, not compared.
+const MEASURES = recordMeasures('http', {
+  // The server's event-loop delay under load: the p99 of its worker with the highest, in ms.
+  eventLoopDelayP99Ms: { value: (r) => (r.eventLoopDelayNs?.p99 == null ? null : r.eventLoopDelayNs.p99 / 1e6) }
+})
 
 // Counted instructions per request have a noise threshold of their own, wider than per event's ±1%:
 // a counted server's count per request over 300 more requests moves in steps of about 1.3% from run
@@ -13,44 +29,8 @@ import { HTTP_BASELINE as BASELINE } from '../../engine/library-names.js'
 // docs/costs.md). ±1% would read identical code `unclear` however many runs it had. Since a counted
 // server collects garbage as its allocation says (docs/costs.md, "Collections that follow
 // allocation") its count repeats to under 1% (0.07–0.61% per cell); the threshold stays until
-// more than one session has measured that.
-export const REQUEST_INSTRUCTIONS_NOISE = 0.03
-
-// The library every http cell is compared with (the same app without logging), under its run type's name.
-export { BASELINE }
-
-// An http cell is also told apart by its load: these are the fields `http` records for it.
-const LOAD_DIMENSIONS = ['mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds', 'serverCpus', 'loadCpus']
-
-// As for run (see src/results/run-types/run.js). Per run, the requests per second are autocannon's
-// one-second samples (their mean is the run's figure) and the latencies its percentiles.
-const MEASURES = [
-  { field: 'reqPerSec', unit: 'requests/s', better: 'higher', summary: true, compare: 'speed', title: 'http requests/s', value: (r) => r.reqPerSec?.mean },
-  { field: 'bytesPerSec', unit: 'bytes/s', better: 'higher', summary: true, value: (r) => r.bytesPerSec?.mean },
-  { field: 'latencyP2_5Ms', unit: 'ms', better: 'lower', summary: true, value: (r) => r.latencyMs?.p2_5 },
-  { field: 'latencyP50Ms', unit: 'ms', better: 'lower', summary: true, value: (r) => r.latencyMs?.p50 },
-  { field: 'latencyP97_5Ms', unit: 'ms', better: 'lower', summary: true, value: (r) => r.latencyMs?.p97_5 },
-  { field: 'latencyP99Ms', unit: 'ms', better: 'lower', summary: true, compare: 'speed', title: 'http latency p99 (ms)', value: (r) => r.latencyMs?.p99 },
-  { field: 'latencyMeanMs', unit: 'ms', better: 'lower', summary: true, value: (r) => r.latencyMs?.mean },
-  { field: 'latencyMaxMs', unit: 'ms', better: 'lower', summary: true, value: (r) => r.latencyMs?.max },
-  { field: 'requestErrors', unit: 'count', better: 'lower', summary: true },
-  { field: 'timeouts', unit: 'count', better: 'lower', summary: true },
-  { field: 'non2xx', unit: 'count', better: 'lower', summary: true },
-  { field: 'serverCpuPct', unit: '%', better: null, summary: true },
-  // The server's work per request (docs/costs.md): CPU time on every http run, instructions under
-  // --measure instructions. Under --rate they answer "what does the logger cost per request"
-  // where requests/s also measures the machine's speed of the moment.
-  { field: 'serverCpuUsPerRequest', unit: 'µs', better: 'lower', summary: true, compare: 'speed', title: 'server CPU µs per request' },
-  { field: 'instructionsPerRequest', unit: 'instructions', better: 'lower', summary: true, compare: 'speed', noise: REQUEST_INSTRUCTIONS_NOISE, title: 'server instructions per request' },
-  // What V8's compilers executed per request, counted apart (valgrind only): shown, not compared.
-  { field: 'compilerInstructionsPerRequest', unit: 'instructions', better: 'lower', summary: true },
-  // The server's event-loop delay under load: the p99 of its worker with the highest, in ms.
-  { field: 'eventLoopDelayP99Ms', unit: 'ms', better: 'lower', summary: true, value: (r) => (r.eventLoopDelayNs?.p99 == null ? null : r.eventLoopDelayNs.p99 / 1e6) },
-  { field: 'maxRssBytes', unit: 'bytes', better: null, summary: true },
-  { field: 'sent', unit: 'count', better: null, summary: true },
-  { field: 'received', unit: 'count', better: null, summary: true },
-  { field: 'dropRate', unit: 'share', better: 'lower', summary: true, compare: true, title: 'http drop rate' }
-]
+// more than one session has measured that. The figure is the schema's (x-measure noise).
+export const REQUEST_INSTRUCTIONS_NOISE = MEASURES.find((m) => m.field === 'instructionsPerRequest').noise
 
 // The results schema's checks ($defs.httpRecord), then: a finished run has its load figures.
 function validate (run) {
@@ -63,31 +43,7 @@ function validate (run) {
   return null
 }
 
-function identity (first) {
-  return {
-    lib: first.lib,
-    libVersion: first.libVersion,
-    libRange: first.libRange ?? null,
-    runtime: first.runtime ?? null,
-    middleware: first.middleware,
-    middlewareVersion: first.middlewareVersion,
-    mode: first.mode,
-    transport: first.transport,
-    sink: first.sink,
-    cpus: first.cpus,
-    logsPerRequest: first.logsPerRequest,
-    size: first.size,
-    durationSeconds: first.durationSeconds,
-    warmupSeconds: first.warmupSeconds,
-    connections: first.connections,
-    pipelining: first.pipelining,
-    serverCpus: first.serverCpus ?? null,
-    loadCpus: first.loadCpus ?? null,
-    rate: first.rate ?? null,
-    measure: dimensionValue(first, 'measure'),
-    instructionsMethod: first.instructionsMethod ?? null
-  }
-}
+const identity = identityReader('http')
 
 const COMPARISON_FIELDS = ['ratio', 'ciLow', 'ciHigh', 'coverage', 'p', 'verdict', 'runsToDecide', 'n', 'nBaseline', 'paired', 'pairs']
 const pick = (object, fields) => Object.fromEntries(fields.map((f) => [f, object[f]]))
@@ -119,11 +75,11 @@ function relate (entries, { runsOf, comparisonGroupKey, valueOf, roundOf = null 
 export const HTTP_TYPE = {
   name: 'http',
   command: 'log-bench http',
-  dimensions: [...RUN_TYPE.dimensions, ...LOAD_DIMENSIONS],
+  dimensions: DIMENSIONS,
   measures: MEASURES,
   groupWords: 'transport, workers and load',
   validate,
-  empty: () => emptyMeasures('http', [...RUN_TYPE.dimensions, ...LOAD_DIMENSIONS]),
+  empty: () => emptyMeasures('http', DIMENSIONS),
   identity,
   counts: () => ({}),
   relate

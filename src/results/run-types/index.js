@@ -2,6 +2,7 @@ import { describe } from '../../stats.js'
 import { cellStatus, dimensionValue, inPlanOrder, runTypeName } from '../record.js'
 import { HTTP_TYPE } from './http.js'
 import { RUN_TYPE } from './run.js'
+import { recordFields } from '../schema.js'
 
 // The run types, each one module (run.js, http.js): what identifies its cells (dimensions), what it
 // measures (measures: field, unit, direction, summarised and/or compared), how a record read from
@@ -34,6 +35,14 @@ export function cellKey (record, { except = [] } = {}) {
   const fields = (runTypeOf(record) ?? RUN_TYPE).dimensions
   const left = except.includes('lib') ? [...except, 'libVersion'] : except
   return JSON.stringify(fields.filter((f) => !left.includes(f)).map((f) => dimensionValue(record, f)))
+}
+
+// A cell's settings as each of its records carries them: the settings' fields that the type's
+// record has (its identity: lib, transport, cpus, events…), in the settings' order; what only says
+// how the runs are made (the adapter's file, the payload, the time limit) stays out.
+export function recordedSettings (settings) {
+  const fields = new Set(recordFields(runTypeName(settings)).map((f) => f.field))
+  return Object.fromEntries(Object.entries(settings).filter(([field]) => fields.has(field)))
 }
 
 // What tells the cells of one comparison group apart: the library, its variant and (http) its
