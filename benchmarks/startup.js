@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { figureColumns, terminalTable } from '../src/report/table.js'
+import { figureColumns, terminalTable } from '../src/draw/table.js'
 import { median } from '../src/stats.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')

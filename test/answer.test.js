@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import { closingAnswer, renderAnswer } from '../src/report/answer.js'
-import { formatCountedDifference } from '../src/report/labels.js'
+import { formatCountedDifference } from '../src/draw/labels.js'
 import { loadResults } from '../src/results/read.js'
 import { runCli, syntheticRun, tmpDir } from './helpers.js'
 

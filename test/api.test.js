@@ -129,10 +129,10 @@ test('aborting through the signal stops the current run, ends its workers and re
   assert.equal(fs.existsSync(path.join(dir, '.r.json.lock')), false)
 })
 
-// The workers (src/bench/worker.js) this process has forked and that are alive now.
+// The workers (src/run/worker.js) this process has forked and that are alive now.
 function workerPids () {
   const out = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' })
-  return out.split('\n').map((line) => line.trim().split(/\s+/)).filter(([, ppid, ...args]) => Number(ppid) === process.pid && args.join(' ').includes(path.join(ROOT, 'src', 'bench', 'worker.js'))).map(([pid]) => Number(pid))
+  return out.split('\n').map((line) => line.trim().split(/\s+/)).filter(([, ppid, ...args]) => Number(ppid) === process.pid && args.join(' ').includes(path.join(ROOT, 'src', 'run', 'worker.js'))).map(([pid]) => Number(pid))
 }
 
 test('the results schema: its limits are the command line\'s, every field has a meaning, docs/results.md is generated from it', () => {

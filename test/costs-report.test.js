@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { costsSection } from '../src/report/costs-section.js'
-import { renderChart } from '../src/report/charts.js'
-import { workloadsSection } from '../src/report/workloads-section.js'
+import { costsSection } from '../src/run/costs-section.js'
+import { renderChart } from '../src/draw/charts.js'
+import { workloadsSection } from '../src/run/workloads-section.js'
 import { summarize } from '../src/results/model.js'
-import { markdownBlocks } from '../src/report/table.js'
+import { markdownBlocks } from '../src/draw/table.js'
 
 const ctx = { image: (file, alt) => `![${alt}](${file})`, conditions: 'test machine' }
 

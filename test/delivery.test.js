@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { ADAPTERS, leftovers, readJson, runCli, tmpDir } from './helpers.js'
-import { nothingDelivered } from '../src/bench/run-once.js'
+import { nothingDelivered } from '../src/run/run-once.js'
 
 test('an adapter writing to stderr: failed runs that say nothing arrived and where, never the fastest', async () => {
   const dir = tmpDir()

@@ -5,7 +5,7 @@ import path from 'node:path'
 import { describe, it } from 'node:test'
 import { compare, report, run, UsageError } from '../src/api/index.js'
 import { assignGroups } from '../src/api/scenario.js'
-import { MAX_DRAWN, refuseUndrawable } from '../src/report/chart-values.js'
+import { MAX_DRAWN, refuseUndrawable } from '../src/draw/chart-values.js'
 import { fill, mountTmpfs, readJson, ROOT, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
 
 // Hostile documents and outputs (issue 42, sections 4 and 5): each case names its family, the input,
@@ -239,7 +239,7 @@ describe('names from a results file in CSV and JSON output', () => {
       assert.doesNotMatch(csv, /(^|,)"?[=+@]/m)
     }
     assert.match(fs.readFileSync(path.join(dir, 'p.csv'), 'utf8'), /,'-2\+3\+cmd\|x(,|$)/m)
-    const { csvTable } = await import('../src/report/table.js')
+    const { csvTable } = await import('../src/draw/table.js')
     assert.equal(csvTable({ columns: [{ title: 'a' }, { title: 'b' }], rows: [[-1.5, '-1.5']] }), "a,b\n-1.5,'-1.5\n")
   })
 

@@ -8,11 +8,11 @@ import { ROOT, runCli, tmpDir } from './helpers.js'
 import { loadResults } from '../src/results/read.js'
 import { pageBlocks } from '../src/report/markdown.js'
 import { htmlFile, renderHtmlPage } from '../src/report/html.js'
-import { inlineMarkdown, markdownToHtml, safeHref } from '../src/report/html-text.js'
+import { inlineMarkdown, markdownToHtml, safeHref } from '../src/draw/html-text.js'
 import { chartFigure } from '../src/report/svg-chart.js'
 import { headlineChart } from '../src/report/summary.js'
-import { libraryColour } from '../src/report/colours.js'
-import { isTable } from '../src/report/table.js'
+import { libraryColour } from '../src/draw/colours.js'
+import { isTable } from '../src/draw/table.js'
 
 // report --format html: one self-contained page with the markdown page's tables and its charts as
 // inline SVG. Checked here as text (escaping, the policy, the same tables and charts as the model)

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { summarizeHttp } from '../src/results/http-summary.js'
-import { cheapestAndDearest, controlOf, httpGlanceSection } from '../src/report/http-glance.js'
+import { cheapestAndDearest, controlOf, httpGlanceSection } from '../src/http/glance.js'
 import { renderPage } from '../src/report/markdown.js'
-import { markdownBlocks } from '../src/report/table.js'
+import { markdownBlocks } from '../src/draw/table.js'
 import { renderTerminal } from '../src/report/terminal.js'
 
 // Synthetic http records: per run number, the libraries in one round (the order `http` writes them

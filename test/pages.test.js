@@ -117,7 +117,17 @@ test('every committed page is short, opens with its summary and a chart, and is 
       }
     }
     if (page.csv) assert.ok(fs.existsSync(path.join(ROOT, page.csv)), `${page.csv} is not committed`)
+    // Issue 41: a summary that answers in at most 2,000 characters, without counting comparisons; an
+    // Anomalies section on every page.
+    const summary = markdown.slice(markdown.indexOf('## Summary') + 10).split(/\n\n/).find((p) => p.trim() && !p.startsWith('!['))
+    assert.ok(summary.length <= 2000, `${page.out}: its summary is ${summary.length} characters`)
+    assert.doesNotMatch(summary, /compared on .* in \d+ comparisons|in \d+ of the \d+/, `${page.out}: its summary counts comparisons`)
+    assert.match(markdown, /^## Anomalies$/m, `${page.out}: no Anomalies section`)
   }
+  // The results index carries the scorecard, each figure linking to its page.
+  const index = fs.readFileSync(path.join(ROOT, pages[0].out), 'utf8')
+  assert.match(index, /^## Scorecard$/m)
+  for (const page of pages.filter((p) => /durability|http/.test(p.out))) assert.match(index, new RegExp(`\\]\\(${path.basename(page.out).replace('.', '\\.')}#`), `the scorecard links no figure of ${page.out}`)
 })
 
 // Issue 29: every page's runs from one commit and one machine, and at least 5 finished runs in

@@ -7,7 +7,7 @@ import { ROOT, runCli, tmpDir } from './helpers.js'
 import { UsageError } from '../src/errors.js'
 import { loadResults } from '../src/results/read.js'
 import { renderPage } from '../src/report/markdown.js'
-import { runSection } from '../src/report/run-section.js'
+import { runSection } from '../src/run/section.js'
 import { SECTIONS } from '../src/report/sections.js'
 import { toCsv } from '../src/report/csv.js'
 import { EXPORTERS } from '../src/report/exporters.js'
@@ -106,7 +106,7 @@ test('CSV: one row per run with every numeric field', () => {
 })
 
 test('CSV: text a spreadsheet would run as a formula stays text; numbers, negative ones too, stay numbers', async () => {
-  const { csvTable } = await import('../src/report/table.js')
+  const { csvTable } = await import('../src/draw/table.js')
   const csv = csvTable({ columns: [{ title: 'lib' }, { title: 'error' }, { title: 'ratio' }], rows: [['=HYPERLINK("http://x","y")', '@SUM(A1)', -0.5], ['+1', '-2', 3]] })
   const [, first, second] = csv.trimEnd().split('\n')
   assert.equal(first, '"\'=HYPERLINK(""http://x"",""y"")",\'@SUM(A1),-0.5')
@@ -196,7 +196,7 @@ test('report refuses two machines in one page and an unknown format, with exit 2
 })
 
 test('the report says how much of a UDP loss was the receiving socket\'s full buffer', async () => {
-  const { lossAtReceiver } = await import('../src/report/run-section.js')
+  const { lossAtReceiver } = await import('../src/run/section.js')
   const run = (sent, received, receiverSocketDrops, ok = true) => ({ ok, sent, received, receiverSocketDrops })
   assert.equal(lossAtReceiver([run(100, 100, 0)]), null, 'nothing lost: nothing to say')
   assert.equal(lossAtReceiver([run(100, 90, null)]), null, 'not a UDP receiver: unknown, nothing said')
@@ -205,7 +205,7 @@ test('the report says how much of a UDP loss was the receiving socket\'s full bu
 })
 
 test('failure labels come from the recorded kind, and from the words only in records written before it', async () => {
-  const { failureReason } = await import('../src/report/labels.js')
+  const { failureReason } = await import('../src/draw/labels.js')
   const failed = (failure, error) => ({ status: 'failed', error, ...(failure ? { failure } : {}) })
   // A sentence that mentions a time-out is not a time limit when its kind says otherwise.
   assert.equal(failureReason(failed({ kind: 'error' }, 'worker 0 failed while closing the logger: request timed out')), 'failed')
@@ -220,7 +220,7 @@ test('failure labels come from the recorded kind, and from the words only in rec
 })
 
 test('Then and now at fewer events than the article: an Events column, orders only, and no "changed" for a cell that finishes at fewer events', async () => {
-  const { thenAndNowSection } = await import('../src/report/then-and-now.js')
+  const { thenAndNowSection } = await import('../src/run/then-and-now.js')
   const { summarize } = await import('../src/results/model.js')
   const { syntheticRun } = await import('./helpers.js')
   const runs = []
@@ -254,7 +254,7 @@ test('Then and now at fewer events than the article: an Events column, orders on
 })
 
 test('Then and now calls an order changed only where compare separates the swapped libraries now', async () => {
-  const { thenAndNowSection } = await import('../src/report/then-and-now.js')
+  const { thenAndNowSection } = await import('../src/run/then-and-now.js')
   const { summarize } = await import('../src/results/model.js')
   const { syntheticRun } = await import('./helpers.js')
   const reference = {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { findings, headlineChart, summarySection, LOG_AXIS_SPAN } from '../src/report/summary.js'
-import { bimodal, findAnomalies, KNOWN } from '../src/report/anomalies.js'
-import { chartFile } from '../src/report/charts.js'
-import { libraryColour, palette } from '../src/report/colours.js'
-import { markdownBlocks } from '../src/report/table.js'
+import { bimodal, findAnomalies, KNOWN } from '../src/draw/anomalies.js'
+import { chartFile } from '../src/draw/charts.js'
+import { libraryColour, palette } from '../src/draw/colours.js'
+import { markdownBlocks } from '../src/draw/table.js'
 
 // Runs as `run` records them, with only what the summary and the anomaly rules read.
 function runs ({ lib, libVersion = '1.0.0', libRange = null, runtime = null, transport = 'file', cpus = 1, done, received = 1000, sent = 1000 }) {
@@ -29,7 +29,7 @@ describe('Summary: verdicts no stronger than the data', () => {
       ...runs({ lib: 'winston', done: [7136, 6500, 7900, 6700, 7300] })
     ]), ctx).blocks)
     assert.match(markdown, /\| tie: pino, winston \|/)
-    assert.match(markdown, /In no comparison do the runs separate the fastest from the next\. In 1 the first places are a tie/)
+    assert.match(markdown, /pino and winston tie for fastest \([\d,]+ ms, [\d,]+ ms: the runs do not separate them\)/)
     assert.doesNotMatch(markdown, /\| pino +\|/)
   })
 
@@ -52,7 +52,8 @@ describe('Summary: verdicts no stronger than the data', () => {
     ]), ctx).blocks)
     assert.match(markdown, /^## Summary\n/)
     assert.match(markdown, /\| Filesystem \| +pino \| +102 ms \| +winston 2\.00× slower \|/)
-    assert.match(markdown, /it is pino in 1 of the 1\./)
+    assert.match(markdown, /: pino fastest \(102 ms\); winston 2\.00× as long\./)
+    assert.doesNotMatch(markdown, /comparisons?\b.*\bof the 1\b/)
   })
 
   it('never names a cell that lost events fastest, and marks its bar lossy', () => {
@@ -119,6 +120,40 @@ describe('colours and chart names', () => {
   })
 })
 
+describe('one rule for verdicts (issue 41)', () => {
+  it('ranks no time that a kill or the kill timer ended, and names no fastest on runs in two groups', () => {
+    const ended = (ending, list) => list.map((r) => ({ ...r, ending }))
+    const killed = findings(dataset([
+      ...ended('sigkill', runs({ lib: 'pino', done: [100, 101, 102, 103, 104] })),
+      ...ended('sigkill', runs({ lib: 'winston', done: [200, 202, 204, 206, 208] }))
+    ])).groups[0]
+    assert.equal(killed.best, null)
+    assert.match(killed.undecided, /^not ranked: SIGKILL ends the process/)
+    assert.equal(killed.ranked[1].verdict, null)
+    const timer = findings(dataset([
+      ...ended('return', runs({ lib: 'pino', done: [100, 101, 102, 103, 104] })),
+      ...ended('return', runs({ lib: 'winston', done: [5100, 5102, 5104, 5106, 5108] }).map((r) => ({ ...r, keptAlive: true })))
+    ])).groups[0]
+    assert.match(timer.undecided, /kill timer ended winston's runs/)
+    const split = findings(dataset([
+      ...runs({ lib: 'pino', done: [40, 42, 140, 150, 160] }),
+      ...runs({ lib: 'winston', done: [300, 302, 304, 306, 308] })
+    ])).groups[0]
+    assert.equal(split.best, null)
+    assert.match(split.undecided, /pino's runs fall in two groups/)
+    const markdown = markdownBlocks(summarySection(dataset([...runs({ lib: 'pino', done: [40, 42, 140, 150, 160] }), ...runs({ lib: 'winston', done: [300, 302, 304, 306, 308] })]), ctx).blocks)
+    assert.match(markdown, /\| not decided: pino's runs fall in two groups \|/)
+    assert.doesNotMatch(markdown, /slower/)
+  })
+
+  it('keeps the summary within 2,000 characters however many comparisons', () => {
+    const many = Array.from({ length: 60 }, (_, i) => [...runs({ lib: 'pino', cpus: i + 1, done: [100, 101, 102, 103, 104] }), ...runs({ lib: 'winston', cpus: i + 1, done: [200, 202, 204, 206, 208] })]).flat()
+    const [, paragraph] = summarySection(dataset(many), ctx).blocks
+    assert.ok(paragraph.text.plain.length <= 2000, `${paragraph.text.plain.length} characters`)
+    assert.match(paragraph.text.plain, /Every comparison is in the table below\.$/)
+  })
+})
+
 describe('anomalies: found by rules, explained where known', () => {
   it('finds a loss identical in every run, and explains winston 3.2.1 on a file with its upstream issue', () => {
     const found = findAnomalies(dataset(runs({ lib: 'winston', libVersion: '3.2.1', transport: 'file', cpus: 8, done: [300, 310, 320], sent: 8000, received: 7200 })))
@@ -133,6 +168,31 @@ describe('anomalies: found by rules, explained where known', () => {
     assert.deepEqual(findAnomalies(dataset(runs({ lib: 'winston', libVersion: '3.2.1', done: [300, 310, 320], received: [900, 901, 900] }))), [])
   })
 
+  it('lists a library far slower than the fastest on one transport only, with its figures and no cause invented', () => {
+    const cell = (lib, transport, done) => runs({ lib, transport, done })
+    const found = findAnomalies(dataset([
+      ...cell('pino', 'file', [100, 101, 102]), ...cell('log4js', 'file', [900, 905, 910]),
+      ...cell('pino', 'console', [100, 101, 102]), ...cell('log4js', 'console', [150, 151, 152])
+    ])).filter((a) => a.pattern === 'slow-transport')
+    assert.equal(found.length, 1)
+    assert.match(found[0].where, /^log4js 1\.0\.0, Filesystem/)
+    assert.match(found[0].text, /takes 8\.96× as long to done as pino, the fastest there \(905 ms against 101 ms\), but at most 1\.50× on Console/)
+    assert.equal(found[0].explanation, null)
+  })
+
+  it('lists a library first to unblock but late to done, and HTTP rounds that moved every cell, none included', () => {
+    const timed = (lib, unblocked, done) => runs({ lib, done }).map((r, i) => ({ ...r, unblockedMs: unblocked[i] }))
+    const late = findAnomalies(dataset([...timed('pino', [50, 51, 52], [400, 410, 420]), ...timed('bunyan', [90, 91, 92], [200, 201, 202])])).filter((a) => a.pattern === 'done-late')
+    assert.equal(late.length, 1)
+    assert.match(late[0].text, /^returns from its calls first \(unblocked 51 ms, medians\) but is done 2\.04× after bunyan, the first done \(410 ms against 201 ms\)/)
+    const http = (lib, rates) => rates.map((mean, i) => ({ type: 'http', lib, libVersion: '1.0.0', mode: 'route', transport: 'console', sink: 'pipe', cpus: 1, logsPerRequest: 5, size: 20, connections: 10, run: i + 1, ok: true, status: 'ok', reqPerSec: { mean } }))
+    const drift = findAnomalies(dataset([...http('none', [5000, 5010, 4990, 4000, 4100]), ...http('pino', [4000, 4010, 3990, 3200, 3300]), ...http('winston', [3000, 3010, 2990, 2400, 2500])])).filter((a) => a.pattern === 'round-drift')
+    assert.equal(drift.length, 1)
+    assert.match(drift[0].text, /^in rounds 4, 5 of 5 every one of its 3 cells, the app without logging \(`none`\) included, served 16%–20% fewer requests per second than its own median/)
+    // One cell that held its rate: no drift common to the round.
+    assert.deepEqual(findAnomalies(dataset([...http('none', [5000, 5010, 4990, 4990, 5000]), ...http('pino', [4000, 4010, 3990, 3200, 3300]), ...http('winston', [3000, 3010, 2990, 2400, 2500])])).filter((a) => a.pattern === 'round-drift'), [])
+  })
+
   it('lists a loss that varies only where its cause is known (KNOWN pattern \'loss\')', () => {
     KNOWN.push({ lib: 'winston', range: '*', transport: 'tcp', pattern: 'loss', text: 'a known cause', upstream: ['https://github.com/example/x/issues/1'] })
     try {
@@ -140,7 +200,8 @@ describe('anomalies: found by rules, explained where known', () => {
       assert.equal(found.length, 1)
       assert.equal(found[0].pattern, 'loss')
       assert.match(found[0].text, /loses 580–620 of 1,000 events a run over its 3 runs/)
-      assert.match(findAnomalies(dataset(runs({ lib: 'winston', libVersion: '3.19.0', transport: 'tcp', done: [300, 310, 320], sent: 1000, received: [400, 1000, 420] })))[0].text, /loses up to 600 of 1,000 events a run, and none in 1 of its 3 runs/)
+      // Losses far apart (none in one run): each run's loss, listed whatever the cause.
+      assert.match(findAnomalies(dataset(runs({ lib: 'winston', libVersion: '3.19.0', transport: 'tcp', done: [300, 310, 320], sent: 1000, received: [400, 1000, 420] })))[0].text, /loses 600 \(60\.00%\), 0 \(0\.00%\) and 580 \(58\.00%\) of 1,000 events in its 3 runs, in run order/)
       // The same explanation covers a constant loss there; a varying loss with no known cause is not listed.
       assert.equal(findAnomalies(dataset(runs({ lib: 'winston', libVersion: '3.19.0', transport: 'tcp', done: [300, 310, 320], sent: 1000, received: 400 })))[0].explanation.text, 'a known cause')
       assert.deepEqual(findAnomalies(dataset(runs({ lib: 'bunyan', libVersion: '2.0.5', transport: 'tcp', done: [300, 310, 320], sent: 1000, received: [400, 380, 420] }))), [])

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { code, csvTable, em, figureColumns, left, markdownBlocks, markdownTable, right, strong, terminalBlocks, terminalTable, terminalWidth } from '../src/report/table.js'
+import { code, csvTable, em, figureColumns, left, markdownBlocks, markdownTable, right, strong, terminalBlocks, terminalTable, terminalWidth } from '../src/draw/table.js'
 import { renderTerminal } from '../src/report/terminal.js'
 import { loadResults } from '../src/results/read.js'
 import { readPages } from '../src/report/pages.js'

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { versionsSection } from '../src/report/versions-section.js'
-import { markdownBlocks } from '../src/report/table.js'
+import { markdownBlocks } from '../src/draw/table.js'
 
 // Runs as `run` records them, with only what the section reads.
 function runs ({ lib, libVersion, libRange = null, runtime = 'node 20.20.2', transport = 'file', cpus = 1, done }) {
@@ -25,7 +25,8 @@ describe('At a glance: versions and runtimes', () => {
     assert.match(markdown, /## At a glance: versions and runtimes/)
     const pino = markdown.split('\n').find((l) => l.startsWith('| pino '))
     assert.match(pino, /\| 5\.17\.0 +\| 10\.4\.0 +\|/)
-    assert.match(pino, /0\.\d\d× \(p 0\.\d+\) \*\*faster\*\*/)
+    // A ratio of times under 1 is worded as how many times faster, never "0.50× faster".
+    assert.match(pino, /\| +[12]\.\d\d× \*\*faster\*\* \(p 0\.\d+\) \|/)
     const winston = markdown.split('\n').find((l) => l.startsWith('| winston '))
     // 5 runs a side spread ±2%: the interval reaches past the ±2% band, so not `same` but unclear.
     assert.match(winston, /\*\*unclear\*\*/)
@@ -45,19 +46,25 @@ describe('At a glance: versions and runtimes', () => {
     ])
     assert.match(markdown, /\| Library \| +Transport \| +Workers \| node 20\.20\.2 \(baseline\) \| +bun 1\.4\.5 \| +deno 2\.9\.6 \|/)
     const row = markdown.split('\n').find((l) => l.startsWith('| pino '))
-    assert.match(row, /152 ms, 1\.\d\d× \(p 0\.\d+\) \*\*slower\*\*/)
+    assert.match(row, /152 ms, 1\.\d\d× \*\*slower\*\* \(p 0\.\d+\)/)
     assert.match(row, /\| unsupported \|$/)
   })
 
   it('compares each library with none under http, in requests per second', () => {
-    const http = (lib, libVersion, libRange, rates) => rates.map((mean, i) => ({ type: 'http', lib, libVersion, libRange, runtime: 'node 20.20.2', mode: 'route', middleware: null, transport: 'console', sink: 'pipe', cpus: 1, logsPerRequest: 5, size: 20, connections: 10, pipelining: 1, durationSeconds: 5, warmupSeconds: 1, run: i + 1, ok: true, dropRate: 0, reqPerSec: { mean } }))
-    const markdown = render([
+    const http = (lib, libVersion, libRange, rates, logsPerRequest = 5) => rates.map((mean, i) => ({ type: 'http', lib, libVersion, libRange, runtime: 'node 20.20.2', mode: 'route', middleware: null, transport: 'console', sink: 'pipe', cpus: 1, logsPerRequest, size: 20, connections: 10, pipelining: 1, durationSeconds: 5, warmupSeconds: 1, run: i + 1, ok: true, dropRate: 0, reqPerSec: { mean } }))
+    const measured = [
       ...http('none', null, null, [5000, 5100, 5050, 4950, 5020]),
       ...http('winston', '2.4.7', '2', [2000, 2100, 2050, 1990, 2020]),
       ...http('pino', '10.4.0', null, [4000, 4100, 4050, 3990, 4020])
-    ])
-    const winston = markdown.split('\n').find((l) => l.startsWith('| winston@2.4.7 '))
-    assert.match(winston, /\| +5,020 \| +2,020 \| 0\.40× \(p 0\.\d+\) \*\*slower\*\* \| every event/)
+    ]
+    // Without a control (0 logs per request) the table decides nothing.
+    const alone = render(measured).split('\n').find((l) => l.startsWith('| winston@2.4.7 '))
+    assert.match(alone, /\| +5,020 \| +2,020 \| not decided: no control \(0 logs per request\) was measured with this table \| every event/)
+    // With a control that reads same, the verdict is given.
+    const same = [5000, 5001, 5002, 5003, 5004, 5005]
+    const markdown = render([...measured, ...http('none', null, null, same, 0), ...http('winston', '2.4.7', '2', same, 0), ...http('pino', '10.4.0', null, same, 0)])
+    const winston = markdown.split('\n').find((l) => l.startsWith('| winston@2.4.7 ') && l.includes('5 × 20'))
+    assert.match(winston, /\| +5,020 \| +2,020 \| 0\.40× the requests\/s \(p 0\.\d+\) \*\*slower\*\* \| every event/)
     assert.ok(markdown.split('\n').some((l) => l.startsWith('| pino ')))
   })
 })

@@ -3,15 +3,15 @@ import path from 'node:path'
 import { test } from 'node:test'
 import { compareWithBaseline } from '../src/report/compare.js'
 import { comparisonMarkdown } from '../src/report/compare-markdown.js'
-import { comparisonTable } from '../src/report/http-tables.js'
-import { coverageNote, coverageTitle } from '../src/report/labels.js'
+import { comparisonTable } from '../src/http/tables.js'
+import { coverageNote, coverageTitle } from '../src/draw/labels.js'
 import { renderTerminal } from '../src/report/terminal.js'
 import { loadResults } from '../src/results/read.js'
 import { summarize } from '../src/results/model.js'
 import { runCli, syntheticRun, tmpDir } from './helpers.js'
 
 const around = (centre, spread = 0.001) => [0.3, -0.8, 0.1, 0.9, -0.4].map((u) => centre * (1 + spread * u))
-// Counted runs have no times (src/bench/counted.js).
+// Counted runs have no times (src/run/counted.js).
 const counted = (lib, centre) => around(centre).map((instructionsPerEvent, i) => ({ ...syntheticRun({ lib, run: i + 1, doneMs: 1, measure: 'instructions', instructionsMethod: 'valgrind', instructionsPerEvent }), doneMs: null, unblockedMs: null, eventsPerSec: null }))
 
 test('an interval below 95% is titled by its real coverage, the same in every format', () => {

@@ -1,4 +1,4 @@
-import { RUN_EXECUTOR } from '../bench/run-type.js'
+import { RUN_EXECUTOR } from '../run/run-type.js'
 import { HTTP_EXECUTOR } from '../http/run-type.js'
 import { runTypeNamed } from '../results/run-types/index.js'
 import { reportRunType } from '../report/run-types.js'

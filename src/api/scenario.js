@@ -8,7 +8,7 @@ import { comparisonGroupKey } from '../results/model.js'
 import { SCENARIOS_DIR, shippedScenarios } from './shipped-scenarios.js'
 import { DEFAULT_VARIANT } from '../loggers/index.js'
 import { cellUnsupported } from '../runner/unsupported.js'
-import { formatCount } from '../report/labels.js'
+import { formatCount } from '../draw/labels.js'
 import { middlewareUnsupportedReason } from '../http/request-loggers.js'
 import { BASELINE } from '../results/http-summary.js'
 

@@ -3,7 +3,7 @@ import { baselineComparison, runPrepared } from '../api/session.js'
 import { lastResort } from '../engine/last-resort.js'
 import { answerJson, closingAnswer, renderAnswer } from '../report/answer.js'
 import { renderComparison } from '../report/compare.js'
-import { terminalWidth } from '../report/table.js'
+import { terminalWidth } from '../draw/table.js'
 import { renderTerminal } from '../report/terminal.js'
 import { createProgress } from './progress.js'
 

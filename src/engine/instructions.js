@@ -7,7 +7,7 @@ import { isExecutable } from './executable.js'
 // --measure instructions: a worker process counted whole (every thread) by a CPU simulator
 // (valgrind's cachegrind) or, where the kernel exposes them, hardware counters (perf stat). Both
 // count from the process's start to its end; what the logging costs between the start barrier and
-// done is the difference between a pass of 2N events and a pass of N events (src/bench/counted.js).
+// done is the difference between a pass of 2N events and a pass of N events (src/run/counted.js).
 // docs/costs.md "Method and limits" has the method and what it does not count.
 
 export const MEASURES = ['time', 'instructions']

@@ -40,7 +40,7 @@ export async function runHttpCounted (settings, { signal = null } = {}) {
   })
 }
 
-// Requests/s, latency and CPU under the simulator are not times (see src/bench/counted.js).
+// Requests/s, latency and CPU under the simulator are not times (see src/run/counted.js).
 const SIMULATED = uncountedFields('http')
 
 function withoutTimes (record) {

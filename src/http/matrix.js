@@ -25,7 +25,7 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
   const cells = []
   // Request loggers come with their control: the route at 0 logs per request, the same libraries
   // loaded and nothing logged (one size: at 0 logs it changes nothing). Its verdicts say whether the
-  // machine's noise leaves the request loggers' differences readable (src/report/http-glance.js).
+  // machine's noise leaves the request loggers' differences readable (src/http/glance.js).
   const passes = mode === 'middleware'
     ? [{ mode: 'route', logs: [0], sizes: sizes.slice(0, 1), libs: ordered.filter((l) => l.name === BASELINE || !middlewareUnsupportedReason(l.name)) }, { mode, logs: [null], sizes, libs: ordered }]
     : [{ mode, logs: logsPerRequest, sizes, libs: ordered }]
@@ -63,7 +63,7 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
               serverCpus: placement?.serverCpus ?? null,
               loadCpus: placement?.loadCpus ?? null,
               ...(counter ? { measure: 'instructions', ...counter } : {}),
-              // How the runs are made, beside what the record says (adapterProblem: see src/bench/plan.js;
+              // How the runs are made, beside what the record says (adapterProblem: see src/run/plan.js;
               // taskset: the server and the load are pinned, else notPinned says why not).
               adapterFile: lib.file ?? null,
               libDir: lib.libDir ?? null,

@@ -3,7 +3,7 @@ import { runHttpOnce } from './run-once.js'
 import { runHttpCounted } from './counted.js'
 import { HTTP_TYPE } from '../results/run-types/http.js'
 
-// The `http` type's side of running, as src/bench/run-type.js is the `run` type's: plan(options) →
+// The `http` type's side of running, as src/run/run-type.js is the `run` type's: plan(options) →
 // cells, execute(settings, { signal }) → a record's measures for one run, describe(record) → its
 // progress line.
 export const HTTP_EXECUTOR = {

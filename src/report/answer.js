@@ -3,11 +3,11 @@ import { comparisonGroupKey, cellKey, dimensionValue, inPlanOrder, ofType, runTy
 import { BASELINES } from '../engine/library-names.js'
 import { DEFAULT_ALPHA, DEFAULT_NOISE, median } from '../stats.js'
 import { compareWithBaseline, MEASURES } from './compare.js'
-import { basisOf } from './http-glance.js'
-import { cellTitle } from './http-tables.js'
-import { groupsOf } from './run-section.js'
-import { coverageRange, cpuLabel, formatCountedDifference, formatRunsToDecide, libraryName, runName, unique } from './labels.js'
-import { visibleControls, wrap } from './table.js'
+import { basisOf } from '../results/http-summary.js'
+import { cellTitle } from '../http/tables.js'
+import { groupsOf } from '../run/section.js'
+import { coverageRange, cpuLabel, formatCountedDifference, formatRunsToDecide, libraryName, runName, unique } from '../draw/labels.js'
+import { visibleControls, wrap } from '../draw/table.js'
 
 // The closing answer of `run` and `http` (and of `report --format terminal`), in hyperfine's manner:
 // per comparison group the fastest (or cheapest) library, then every other one as how many times

@@ -1,6 +1,6 @@
 import { differenceText, FILES_METHOD, MEASURES, methodNote, pairingText, worstFirst } from './compare.js'
-import { codeSpan, escapeCell } from './table.js'
-import { coverageRange, coverageTitle, formatCountedDifference } from './labels.js'
+import { codeSpan, escapeCell } from '../draw/table.js'
+import { coverageRange, coverageTitle, formatCountedDifference } from '../draw/labels.js'
 
 // compare --markdown: the comparison as a pull-request comment, short enough to read in one screen:
 // a line of counts, then one table of every verdict, worst first (slower before unclear before

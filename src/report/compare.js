@@ -6,9 +6,9 @@ import { compareCellRuns, roundsOf } from '../results/rounds.js'
 import { reportRunType } from './run-types.js'
 import { environmentDifference } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, minOf, pairedMinRounds, smallestP } from '../stats.js'
-import { figureColumns, terminalTable, visibleControls, wrap } from './table.js'
+import { figureColumns, terminalTable, visibleControls, wrap } from '../draw/table.js'
 import { jsonWithEscapedControls } from '../escape.js'
-import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatRunsToDecide, runName, unique } from './labels.js'
+import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatRunsToDecide, runName, unique } from '../draw/labels.js'
 
 // Comparisons of cells, every one made by compareRuns (src/stats.js): a cell against the baseline
 // library's cell of the same comparison group in one file (--baseline), or each cell of one file

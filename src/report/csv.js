@@ -1,6 +1,6 @@
 import { CELL_FIELDS, dimensionValue, RUN_TYPES, runTypeName } from '../results/model.js'
 import { recordFields } from '../results/schema.js'
-import { csvTable, left } from './table.js'
+import { csvTable, left } from '../draw/table.js'
 
 // The `csv` export: one row per run with its identity and every numeric field, for spreadsheets
 // and pandas. The identity is the cell's (src/results/model.js), so rows group in a spreadsheet as

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { pageBlocks } from './markdown.js'
 import { chartFigure } from './svg-chart.js'
-import { escapeHtml, headingId, inlineMarkdown, markdownToHtml, unescapeHtml } from './html-text.js'
-import { htmlText, isTable, plainText } from './table.js'
+import { escapeHtml, headingId, inlineMarkdown, markdownToHtml, unescapeHtml } from '../draw/html-text.js'
+import { htmlText, isTable, plainText } from '../draw/table.js'
 
 // The `html` export: the results page as one self-contained HTML file. The same blocks as the
 // markdown page (pageBlocks: the same sections, tables and prose), its charts drawn inline as SVG

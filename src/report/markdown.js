@@ -1,11 +1,13 @@
 import { UsageError } from '../errors.js'
 import { SECTIONS } from './sections.js'
-import { formatBytes, formatNumber, unique } from './labels.js'
-import { code, codeSpan, escapeCell, markdownBlocks, markdownEscape, textColumns } from './table.js'
+import { formatBytes, formatNumber, unique } from '../draw/labels.js'
+import { code, codeSpan, escapeCell, markdownBlocks, markdownEscape, textColumns } from '../draw/table.js'
 import { dimensionValue, ofType } from '../results/model.js'
 import { repositoryUrl } from '../results/env.js'
 import { summarySection } from './summary.js'
-import { anomalyBlocks, escapeMarkdown, findAnomalies } from './anomalies.js'
+import { anomalyBlocks, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
+import { durabilitySection, keptChart, keptSentences } from '../run/durability-section.js'
+import { scorecardBlocks } from './scorecard.js'
 
 // The results page: what was measured where, then each section's tables and chart links.
 // Everything on it comes from the results; nothing depends on when the report is generated, so
@@ -30,7 +32,8 @@ export function renderPage (dataset, { imageLink, details = null, ...options }) 
 
 // The page as blocks (see table.js), for markdown (above) and HTML (html.js) alike. image(file, alt)
 // is the block that shows a chart where a section places it; detailImage the same from a detail page.
-export function pageBlocks (dataset, { image, detailImage = null, sections = SECTIONS, title = 'log-bench results', nav = null, reference = null, name = 'results', details = null, links = null }) {
+// scorecard: the pages of report --pages (results index only), see scorecard.js.
+export function pageBlocks (dataset, { image, detailImage = null, sections = SECTIONS, title = 'log-bench results', nav = null, reference = null, name = 'results', details = null, links = null, scorecard = null }) {
   const env = dataset.env
   const ctx = {
     image,
@@ -46,13 +49,18 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
   const charts = []
   // The page opens with its summary: the findings that survive their statistics, then the rest.
   const summary = summarySection(dataset, ctx)
-  out.push(...summary.blocks)
-  charts.push(...summary.charts)
+  // A page of endings (durability) is led by what was kept: its speed chart and table come after
+  // the kept matrices.
+  const keptFirst = keptSentences(ofType(runs, 'run')).length > 0 && sections.includes(durabilitySection)
+  const kept = keptFirst ? keptChart(ofType(runs, 'run'), ctx.conditions) : null
+  out.push(...(kept ? [...summary.blocks.slice(0, 2), image(kept.file, 'Headline: events kept per library, transport and ending')] : summary.blocks))
+  charts.push(...(kept ? [kept] : []), ...summary.charts)
   out.push(intro(dataset))
   const incomplete = dataset.envs.filter((e) => !e.complete)
   if (incomplete.length) {
     out.push(`> **Incomplete:** ${incomplete.map((e) => codeSpan(e.file)).join(', ')} ${incomplete.length > 1 ? 'were' : 'was'} ${incomplete.some((e) => e.interrupted) ? 'interrupted' : 'not finished'}; cells it did not reach are missing.`)
   }
+  if (scorecard) out.push(...scorecardBlocks(scorecard))
   const shown = shownSections(dataset, sections)
   const render = (placed) => {
     for (const section of shown) {
@@ -64,6 +72,7 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
     }
   }
   render(true)
+  if (kept && summary.blocks.length > 2) out.push({ heading: 'Speed, after what was kept' }, 'Time until done per ending, where the process ended by itself: no ranking where a signal or log-bench\'s kill timer ended the runs, and none named fastest where runs fall in two groups.', ...summary.blocks.slice(2))
   out.push(...anomalyBlocks(findAnomalies(dataset)))
   if (links) out.push('## Reproduce', reproduce(dataset, links))
   out.push('## Hardware and Software', hardwareTable(dataset))

@@ -6,9 +6,9 @@ import { UsageError } from '../errors.js'
 import { loadResults } from '../results/read.js'
 import { writeFilesAtomic } from '../results/write.js'
 import { exporterFor } from './exporters.js'
-import { readReference } from './then-and-now.js'
+import { readReference } from '../run/then-and-now.js'
 import { SECTIONS } from './sections.js'
-import { markdownEscape } from './table.js'
+import { markdownEscape } from '../draw/table.js'
 import { writeFileAtomic } from '../results/write.js'
 
 // Several results pages from several results files, listed in one pages file (results/pages.json):
@@ -83,6 +83,9 @@ export function writePages (pages, { checkOutput = () => {}, formats = ['md'] } 
   }
   // Every page in every format, with its charts, lands together or none does (writeFilesAtomic).
   const files = []
+  // The results index (the first page) carries the scorecard: every page's figures per library.
+  const index = loaded[0].page
+  const scorecard = loaded.map(({ page, dataset }) => ({ dataset, href: relativeLink(path.dirname(path.resolve(index.out)), path.resolve(page.out)) }))
   for (const { page, dataset, reference } of loaded) {
     for (const exporter of exporters) {
       // The markdown page has detail pages and a CSV beside it; its HTML twin links to them.
@@ -90,7 +93,7 @@ export function writePages (pages, { checkOutput = () => {}, formats = ['md'] } 
       files.push(...exporter.files(dataset, {
         out: path.resolve(page.out),
         images: path.resolve(page.images),
-        page: { title: page.title, nav: navOf(pages, page, exporter), reference, sections: page.sections, link: linkOf(pages, page, exporter), ...companions }
+        page: { title: page.title, nav: navOf(pages, page, exporter), reference, sections: page.sections, link: linkOf(pages, page, exporter), ...(page === index ? { scorecard } : {}), ...companions }
       }))
     }
   }

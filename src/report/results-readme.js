@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
 import { renderPage } from './markdown.js'
-import { renderCharts } from './charts.js'
+import { renderCharts } from '../draw/charts.js'
 import { toCsv } from './csv.js'
 
 // The `md` export: the results page and every chart it links.

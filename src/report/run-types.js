@@ -1,5 +1,5 @@
 import { dimensionValue, RUN_TYPES } from '../results/model.js'
-import { cpuLabel, libraryName } from './labels.js'
+import { cpuLabel, libraryName } from '../draw/labels.js'
 import { SECTIONS } from './sections.js'
 
 // The report's side of each run type (src/results/run-types/ holds its dimensions, measures,

@@ -1,13 +1,13 @@
-import { glanceSection } from './glance.js'
+import { glanceSection } from '../run/glance.js'
 import { versionsSection } from './versions-section.js'
-import { costsSection } from './costs-section.js'
-import { runSection } from './run-section.js'
-import { thenAndNowSection } from './then-and-now.js'
-import { httpSection } from './http-section.js'
-import { httpGlanceSection } from './http-glance.js'
-import { workloadsSection } from './workloads-section.js'
-import { destinationsSection } from './destinations-section.js'
-import { durabilitySection } from './durability-section.js'
+import { costsSection } from '../run/costs-section.js'
+import { runSection } from '../run/section.js'
+import { thenAndNowSection } from '../run/then-and-now.js'
+import { httpSection } from '../http/section.js'
+import { httpGlanceSection } from '../http/glance.js'
+import { workloadsSection } from '../run/workloads-section.js'
+import { destinationsSection } from '../run/destinations-section.js'
+import { durabilitySection } from '../run/durability-section.js'
 
 // The report's sections, in page order. A section claims run types and renders them:
 //   { name, types: ['run'], render(dataset, ctx) → { blocks, charts: [{ file, width, height, config }] } }

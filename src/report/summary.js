@@ -2,12 +2,15 @@ import { cellKey, comparisonGroupKey, dimensionValue, ofType } from '../results/
 import { runTypeName } from '../results/record.js'
 import { compareCellRuns, roundsOf } from '../results/rounds.js'
 import { median, medianInterval } from '../stats.js'
-import { axisTitle, chartFile, titles } from './charts.js'
-import { palette, translucent } from './colours.js'
-import { escapeMarkdown, findAnomalies } from './anomalies.js'
-import { formatCount, formatMs, formatPct, formatRatio, libraryName, transportTitle, unique } from './labels.js'
-import { figureColumns, wrap } from './table.js'
-import { countedSentences } from './http-glance.js'
+import { axisTitle, chartFile, titles } from '../draw/charts.js'
+import { palette, translucent } from '../draw/colours.js'
+import { bimodal, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
+import { formatCount, formatMs, formatPct, formatRatio, libraryName, transportTitle, unique } from '../draw/labels.js'
+import { figureColumns, wrap } from '../draw/table.js'
+import { controlsByTable, countedSentences, tableOf } from '../http/glance.js'
+import { summarizeHttp } from '../results/http-summary.js'
+import { notDecidedBimodal, notDecidedControl, notRanked, shortReason } from '../draw/verdict-rules.js'
+import { keptSentences } from '../run/durability-section.js'
 
 // `## Summary`, the first section of a page: a few plain sentences made from the findings that
 // survive their statistics, one headline chart and a short findings table with each library as a
@@ -35,8 +38,15 @@ export function findings (dataset) {
   // rates (CPU per request) and counted runs have their own tables under At a glance.
   const runs = ofType(dataset.runs, type).filter((r) => !(type === 'http' && (r.mode !== 'route' || r.logsPerRequest === 0 || r.rate != null || r.measure === 'instructions')))
   const cells = new Map()
+  const unsupported = new Map()
   for (const run of runs) {
-    if (BASELINES.has(run.lib) || run.status === 'unsupported') continue
+    if (BASELINES.has(run.lib)) continue
+    if (run.status === 'unsupported') {
+      const group = String(comparisonGroupKey(run))
+      if (!unsupported.has(group)) unsupported.set(group, new Set())
+      unsupported.get(group).add(libraryName(run))
+      continue
+    }
     const key = cellKey(run)
     if (!cells.has(key)) cells.set(key, { key, group: String(comparisonGroupKey(run)), first: run, name: libraryName(run), runs: [] })
     cells.get(key).runs.push(run)
@@ -52,7 +62,10 @@ export function findings (dataset) {
     if (!groups.has(cell.group)) groups.set(cell.group, { key: cell.group, first: cell.first, cells: [] })
     groups.get(cell.group).cells.push(cell)
   }
-  const versus = comparer(measure, roundsOf(dataset))
+  const roundOf = roundsOf(dataset)
+  const versus = comparer(measure, roundOf)
+  // http: a table whose control (0 logs per request) does not read same decides nothing.
+  const controls = type === 'http' ? controlsByTable(summarizeHttp(ofType(dataset.runs, 'http'), { roundOf })) : null
   const varying = labelFields(type, [...groups.values()].map((g) => g.first))
   const result = []
   for (const group of groups.values()) {
@@ -63,13 +76,25 @@ export function findings (dataset) {
     const whole = measured.filter((c) => !(c.lost > 0)).sort(order)
     const lossy = measured.filter((c) => c.lost > 0).sort(order)
     group.ranked = [...whole, ...lossy]
+    group.unsupported = [...(unsupported.get(group.key) ?? [])]
     group.best = whole[0] ?? null
     group.tie = group.best ? whole.filter((c) => c === group.best || versus(group.best, c).verdict !== 'slower') : []
     // The only cell without loss is best by default, not by its runs.
     group.onlyWhole = whole.length === 1
+    // The one rule (verdict-rules.js): no ranking where the control failed, where a kill ended the
+    // runs, or where the first places' runs fall in two groups.
+    const control = controls?.get(tableOf(group.first))
+    group.undecided = (control && notDecidedControl(control)) || notRanked(group.cells) || (group.best ? notDecidedBimodal(group.tie, measure.value) : null)
+    if (group.undecided) {
+      group.best = null
+      group.tie = []
+      group.onlyWhole = false
+    }
     for (const cell of group.ranked) {
       cell.relative = group.best ? (measure.better === 'lower' ? cell.median / group.best.median : group.best.median / cell.median) : null
       cell.verdict = group.best && cell !== group.best ? versus(group.best, cell).verdict : null
+      // A cell whose runs fall in two groups gets no verdict: its median describes neither.
+      if (cell.verdict && bimodal(cell.values)) cell.verdict = 'runs in two groups'
     }
     group.fasterButLossy = group.best ? lossy.filter((c) => order(c, group.best) < 0) : lossy
     result.push(group)
@@ -115,6 +140,7 @@ function groupLabel (record, fields) {
 
 // "pino" or "tie: pino, winston".
 function bestName (group) {
+  if (group.undecided) return shortReason(group.undecided)
   if (!group.best) return 'none without loss'
   if (group.onlyWhole) return `${group.best.name} (the only one without loss)`
   return group.tie.length > 1 ? `tie: ${group.tie.map((c) => c.name).join(', ')}` : group.best.name
@@ -125,58 +151,134 @@ export function summarySection (dataset, ctx) {
   if (!found.groups.length) {
     // Only counted http tables: their sentences alone.
     const counted = countedSentences(dataset)
-    return { blocks: counted.length ? [{ heading: 'Summary' }, paragraph(counted.join(' '))] : [], charts: [] }
+    return { blocks: counted.length ? [{ heading: 'Summary' }, summaryText(counted.map((text) => ({ text })))] : [], charts: [] }
   }
   const anomalies = findAnomalies(dataset)
   const chart = { file: chartFile(ctx.summaryChart ?? 'summary'), ...headlineChart(found, ctx.conditions) }
   const blocks = [
     { heading: 'Summary' },
-    paragraph(sentences(found, anomalies, dataset).join(' ')),
+    summaryText(sentences(found, anomalies, dataset)),
     ctx.image(chart.file, `Headline: ${found.measure.title} per library and comparison`),
     findingsTable(found)
   ]
   return { blocks, charts: [chart] }
 }
 
-function sentences ({ measure, groups, runsPerCell }, anomalies, dataset) {
-  const out = []
-  const libs = unique(groups.flatMap((g) => g.cells.map((c) => c.name)))
-  const env = dataset.env
-  const workers = unique(groups.map((g) => dimensionValue(g.first, 'cpus'))).sort((a, b) => a - b)
-  const most = workers[workers.length - 1]
-  const machine = `${workers.join(', ').replace(/, (\d+)$/, ' and $1')} worker${most > 1 ? 's' : ''} on ${env.cpuCount} core${env.cpuCount > 1 ? 's' : ''}${most > env.cpuCount ? ', so the larger counts share cores' : ''}`
-  out.push(`${libs.length} ${libs.length === 1 ? 'library' : 'libraries'} compared on ${measure.title} in ${groups.length} comparison${groups.length > 1 ? 's' : ''} (${machine}), ${runsLine(runsPerCell)} per cell.`)
-  const fewest = runsPerCell[0] ?? 0
-  if (fewest < 5) out.push(`With ${fewest} run${fewest === 1 ? '' : 's'} ${runsPerCell.length > 1 ? 'in some cells' : 'per cell'}, intervals are wide and many comparisons read unclear: 5 runs or more are needed to call a difference.`)
-  const named = groups.filter((g) => g.best && g.tie.length === 1 && !g.onlyWhole)
-  const alone = groups.filter((g) => g.onlyWhole)
-  const ties = groups.filter((g) => g.tie.length > 1)
-  const counts = new Map()
-  for (const g of named) counts.set(g.best.name, (counts.get(g.best.name) ?? 0) + 1)
-  const winners = [...counts].sort((a, b) => b[1] - a[1]).map(([name, n]) => `${name} in ${n}`)
-  if (named.length) out.push(`Where the runs separate the ${measure.best} from the next, it is ${winners.join(', ')} of the ${groups.length}.`)
-  else out.push(`In no comparison do the runs separate the ${measure.best} from the next.`)
-  const rest = []
-  if (ties.length) rest.push(`in ${ties.length} the first places are a tie (the runs cannot tell them apart)`)
-  if (alone.length) rest.push(`in ${alone.length} only one library delivered every event (${unique(alone.map((g) => g.best.name)).join(', ')})`)
-  if (rest.length) out.push(`${rest.join('; ').replace(/^i/, 'I')}.`)
-  const lossy = groups.flatMap((g) => g.ranked.filter((c) => c.lost > 0).map((c) => ({ c, g }))).sort((a, b) => b.c.lost - a.c.lost)
-  if (lossy.length) {
-    const shown = lossy.slice(0, 3).map(({ c, g }) => `${c.name} on ${g.label} (${formatPct(c.lost)})`)
-    out.push(`${lossy.length} cell${lossy.length > 1 ? 's' : ''} lost events, most ${shown.join(', ')}${lossy.length > 3 ? ` and ${lossy.length - 3} more` : ''}: a cell that lost events is never named ${measure.best}, and its bar is drawn pale and marked "lossy".`)
-  }
-  if (anomalies.length) out.push(`${anomalies.length} pattern${anomalies.length > 1 ? 's' : ''} in the runs ${anomalies.length > 1 ? 'are' : 'is'} explained under Anomalies below.`)
-  // What the counted tables (the same on any machine) say, whatever the closed loop could not.
-  return [...out.slice(0, 6), ...countedSentences(dataset)]
+// An anomaly's pattern in a few words, for the Summary's pointer to the Anomalies section.
+const PATTERN_WORDS = {
+  'constant-loss': 'the same loss in every run',
+  loss: 'losses that differ from run to run',
+  bimodal: 'runs in two groups',
+  'slow-transport': 'far slower on one transport only',
+  'done-late': 'first to unblock, late to done',
+  'slow-runtime': 'slower under another runtime',
+  'round-drift': 'every cell moved in some rounds'
 }
 
-// Sentences with names from the results in them: escaped on the page, as they are in the terminal.
-const paragraph = (text) => ({ text: { markdown: escapeMarkdown(text), plain: text } })
+// At most this many characters of sentences: a summary a reader takes in at a glance.
+export const SUMMARY_LIMIT = 2000
 
-function runsLine (counts) {
-  if (!counts.length) return 'no runs'
-  const [low, high] = [counts[0], counts[counts.length - 1]]
-  return low === high ? `${low} run${low === 1 ? '' : 's'}` : `${low} to ${high} runs`
+// What a reader should take away, in words with figures: per comparison who is first and by how
+// much (or why nothing is decided), who lost events where and why where the data shows it, then the
+// anomalies. Each sentence has a priority; the most important fill SUMMARY_LIMIT, in page order.
+function sentences (found, anomalies, dataset) {
+  const { measure, groups, runsPerCell } = found
+  const items = []
+  const add = (priority, text, { item = false } = {}) => items.push({ priority, text, item, order: items.length })
+  // A page of endings says what each ending kept; its losses are that list, not a second one.
+  const kept = keptSentences(ofType(dataset.runs, 'run'))
+  for (const text of kept) add(0, text, { item: true })
+  const fewest = runsPerCell[0] ?? 0
+  if (fewest < 5) add(1, `With ${fewest} run${fewest === 1 ? '' : 's'} ${runsPerCell.length > 1 ? 'in some cells' : 'per cell'}, intervals are wide: 5 runs or more are needed to call a difference.`)
+  const undecided = new Map()
+  for (const g of groups) {
+    if (g.undecided) {
+      if (!undecided.has(g.undecided)) undecided.set(g.undecided, [])
+      undecided.get(g.undecided).push(g)
+      continue
+    }
+    const text = groupSentence(g, measure)
+    if (text) add(g.tie.length > 1 ? 3 : 2, text)
+  }
+  for (const [reason, list] of undecided) add(4, `${list.map((g) => g.label).join('; ')}: ${reason}.`)
+  const losses = kept.length ? null : lossSentence(found, dataset, anomalies)
+  if (losses) add(1, losses)
+  const odd = anomalies.filter((a) => a.pattern !== 'constant-loss' || !dimensionValue(a.cell, 'ending') || dimensionValue(a.cell, 'ending') === 'close')
+  if (odd.length) add(5, `Anomalies below, with their figures: ${odd.slice(0, 3).map((a) => `${a.where} (${PATTERN_WORDS[a.pattern] ?? a.pattern})`).join('; ')}${odd.length > 3 ? `; ${odd.length - 3} more` : ''}.`)
+  for (const text of countedSentences(dataset)) add(1, text)
+  const chosen = []
+  let used = 0
+  for (const item of [...items].sort((x, y) => x.priority - y.priority || x.order - y.order)) {
+    if (used + item.text.length + 1 > SUMMARY_LIMIT - 60) continue
+    chosen.push(item)
+    used += item.text.length + 1
+  }
+  const out = chosen.sort((x, y) => x.order - y.order)
+  if (chosen.length < items.length) out.push({ text: 'Every comparison is in the table below.' })
+  return out
+}
+
+// The sentences as one block: those marked item (what each ending kept) as a list first, the rest
+// as a paragraph. Escaped on the page, as they are in the terminal.
+function summaryText (sentences) {
+  const items = sentences.filter((s) => s.item).map((s) => s.text)
+  const rest = sentences.filter((s) => !s.item).map((s) => s.text).join(' ')
+  const markdown = [items.map((t) => `- ${escapeMarkdown(t)}`).join('\n'), rest && escapeMarkdown(rest)].filter(Boolean).join('\n\n')
+  return { text: { markdown, plain: [...items, ...(rest ? [rest] : [])].join('\n') } }
+}
+
+// "Filesystem, 1 worker: bunyan fastest (643 ms); pino takes 1.12× as long, winston 1.71×, log4js 13.5×."
+function groupSentence (g, measure) {
+  if (!g.best) return null
+  const rate = measure.better === 'higher'
+  const first = g.tie.length > 1
+    ? `${list(g.tie.map((c) => c.name))} tie for ${measure.best} (${g.tie.map((c) => measure.format(c.median)).join(', ')}: the runs do not separate them)`
+    : `${g.best.name} ${g.onlyWhole ? `is the only one that delivered every event (${measure.format(g.best.median)})` : `${measure.best} (${measure.format(g.best.median)})`}`
+  const rest = g.ranked.filter((c) => !g.tie.includes(c) && c !== g.best && !(c.lost > 0))
+  const others = rest.map((c, i) => `${c.name} ${formatRatio(c.relative)}${i === 0 ? (rate ? ' fewer requests/s' : ' as long') : ''}${c.verdict && c.verdict !== 'slower' ? ` (${c.verdict})` : ''}`)
+  return `${g.label}: ${first}${others.length ? `; ${others.join(', ')}` : ''}.`
+}
+
+const list = (names) => names.join(', ').replace(/, ([^,]+)$/, ' and $1')
+
+// Who lost events where, the largest first: the share, where it was lost (at the receiving UDP
+// socket or before it), and the cause where the data shows it: `raw`, the plainest sender, losing
+// as much in the same comparison means the receiving end drops events whoever sends them.
+function lossSentence ({ groups }, dataset, anomalies) {
+  const lossy = groups.map((g) => ({ g, cells: g.ranked.filter((c) => c.lost > 0).sort((x, y) => y.lost - x.lost) })).filter((e) => e.cells.length)
+    .sort((x, y) => y.cells[0].lost - x.cells[0].lost)
+  if (!lossy.length) return null
+  const rawLoss = new Map()
+  for (const run of ofType(dataset.runs, 'run').filter((r) => r.lib === 'raw' && r.ok && r.received != null)) {
+    const key = String(comparisonGroupKey(run))
+    const [lost, expected] = rawLoss.get(key) ?? [0, 0]
+    rawLoss.set(key, [lost + Math.max(0, (run.expected ?? run.sent) - run.received), expected + (run.expected ?? run.sent)])
+  }
+  const whereOf = (c) => {
+    const ok = c.runs.filter((r) => r.ok && r.received != null)
+    const lost = ok.reduce((n, r) => n + Math.max(0, (r.expected ?? r.sent) - r.received), 0)
+    if (!ok.every((r) => r.receiverSocketDrops != null || r.transport === 'tcp')) return ''
+    const atSocket = ok.reduce((n, r) => n + (r.receiverSocketDrops ?? 0), 0)
+    return atSocket >= lost ? 'at the receiver\'s socket' : atSocket === 0 ? 'before the receiver' : `${formatPct(atSocket / lost)} of it at the receiver's socket`
+  }
+  const shown = lossy.slice(0, 4).map(({ g, cells }) => {
+    const wheres = cells.map(whereOf)
+    const same = wheres.every((w) => w === wheres[0])
+    // Runs whose losses differ widely (an anomaly): the pooled share with the runs' range.
+    const spread = (c) => {
+      if (!anomalies.some((a) => a.pattern === 'loss' && a.cell && cellKey(a.cell) === c.key)) return ''
+      const shares = c.runs.filter((r) => r.ok && r.received != null).map((r) => Math.max(0, (r.expected ?? r.sent) - r.received) / (r.expected ?? r.sent))
+      return ` pooled, ${formatPct(Math.min(...shares))}–${formatPct(Math.max(...shares))} by run`
+    }
+    const list = cells.map((c, i) => `${c.name} ${formatPct(c.lost)}${spread(c)}${!same && wheres[i] ? ` (${wheres[i]})` : ''}`)
+    const [rawLost, rawExpected] = rawLoss.get(g.key) ?? [0, 0]
+    const known = cells.filter((c) => anomalies.some((a) => a.explanation && a.cell && cellKey(a.cell) === c.key))
+    const cause = rawExpected && rawLost > 0
+      ? `raw, the plainest sender, lost ${formatPct(rawLost / rawExpected)} there too: the receiving end drops them, whoever sends`
+      : known.length === cells.length ? 'cause under Anomalies' : known.length ? `cause under Anomalies for ${list.length > 1 ? known.map((c) => c.name).join(', ') : 'it'}, not known yet for the rest` : 'cause not known yet'
+    return `${g.label}: ${list.join(', ')}${same && wheres[0] ? `, ${cells.length > 1 ? 'all ' : ''}${wheres[0]}` : ''}; ${cause}`
+  })
+  return `Events lost: ${shown.join('. ')}${lossy.length > 4 ? `; ${lossy.length - 4} more comparison${lossy.length - 4 > 1 ? 's' : ''} in the table` : ''}. A cell that lost events is never named fastest.`
 }
 
 // One row per comparison: the best (or the tie), its median, and every other library as a multiple
@@ -187,7 +289,8 @@ function findingsTable ({ measure, groups }) {
     g.label,
     bestName(g),
     g.best ? measure.format(g.best.median) : '—',
-    g.ranked.filter((c) => c !== g.best).map((c) => `${c.name} ${c.relative == null ? measure.format(c.median) : formatRatio(c.relative)}${c.lost > 0 ? ` lossy ${formatPct(c.lost)}` : c.verdict ? ` ${c.verdict}` : ''}`).join('; ')
+    [...g.ranked.filter((c) => c !== g.best).map((c) => `${c.name} ${c.lost > 0 || c.relative == null ? measure.format(c.median) : formatRatio(c.relative)}${c.lost > 0 ? ` lossy ${formatPct(c.lost)}` : c.verdict ? ` ${c.verdict}` : ''}`),
+      ...g.unsupported.map((name) => `${name} unsupported`)].join('; ')
   ])
   return { columns, rows }
 }
@@ -230,9 +333,11 @@ export function headlineChart ({ measure, groups }, conditions) {
   const width = Math.max(1000, Math.min(2400, 120 + groups.length * Math.max(libs.length * 16, longestWord * 7 + 12)))
   // A label's lines fit its group's band (about 7 px a character at the chart's tick size).
   const fit = Math.max(8, Math.floor((width - 120) / groups.length / 7))
-  const labels = parts.map((list) => {
+  // A library the comparison could not run is named under its label: no bar is not a fast bar.
+  const labels = parts.map((list, i) => {
     const own = list.filter((part) => !shared.includes(part))
-    return (own.length ? own : list).flatMap((part) => wrap(part, fit, { cutWords: false }).split('\n'))
+    const unsupported = groups[i].unsupported?.length ? [`${groups[i].unsupported.join(', ')}: unsupported`] : []
+    return [...(own.length ? own : list), ...unsupported].flatMap((part) => wrap(part, fit, { cutWords: false }).split('\n'))
   })
   // Headroom above the highest whisker for a "lossy" note (about 70 px of rotated text).
   const top = Math.max(...datasets.flatMap((d) => [...d.data, ...d.errorBars.map((range) => range?.[1])]).filter((v) => v > 0))

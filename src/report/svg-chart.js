@@ -1,6 +1,6 @@
-import { escapeHtml } from './html-text.js'
-import { formatNumber } from './labels.js'
-import { refuseUndrawable } from './chart-values.js'
+import { escapeHtml } from '../draw/html-text.js'
+import { formatNumber } from '../draw/labels.js'
+import { refuseUndrawable } from '../draw/chart-values.js'
 
 // The report's charts as inline SVG for the HTML page: the same Chart.js configurations that
 // charts.js draws to PNG (run-charts.js, http-charts.js, …), so both formats show the same data,

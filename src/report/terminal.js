@@ -1,5 +1,5 @@
 import { renderSection, shownSections } from './markdown.js'
-import { terminalBlocks, terminalWidth } from './table.js'
+import { terminalBlocks, terminalWidth } from '../draw/table.js'
 import { inPlanOrder, workersLabel } from '../results/model.js'
 import { closingAnswer, renderAnswer } from './answer.js'
 

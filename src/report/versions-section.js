@@ -2,8 +2,11 @@ import { cellKey, dimensionValue } from '../results/model.js'
 import semver from 'semver'
 import { PAIRED_MIN_ROUNDS, median } from '../stats.js'
 import { compareCellRuns, roundsOf } from '../results/rounds.js'
-import { figureColumns, strong } from './table.js'
-import { cpuLabel, formatCount, formatMs, transportTitle, unique } from './labels.js'
+import { figureColumns, strong } from '../draw/table.js'
+import { cpuLabel, formatCount, formatMs, transportTitle, unique } from '../draw/labels.js'
+import { notDecidedControl, timeRatioWords } from '../draw/verdict-rules.js'
+import { controlsByTable, tableOf } from '../http/glance.js'
+import { summarizeHttp } from '../results/http-summary.js'
 
 // "At a glance" for results that hold several versions of a library (--lib pino@5,pino@10) or
 // several runtimes (--runtime node@22,bun): what changed, by how much, and whether the runs let us
@@ -51,10 +54,18 @@ function judge (baselineRuns, runs, value, { better, roundOf }) {
   return { ratio: c.ratio, p: c.p, verdict: c.p == null || c.ratio == null ? null : c.verdict }
 }
 
-// "0.62× (p 0.008) **faster**", or why there is no verdict.
-function verdictCell (result) {
+// "20× **faster** (p 0.008)" for times (a ratio under 1 is faster, worded as how many times), "0.97×
+// the time (p 0.690) **unclear**" where the runs do not decide; for requests/s "0.79× the requests/s";
+// or why there is no verdict.
+function verdictCell (result, { rate = false } = {}) {
   if (result.verdict == null) return 'not enough runs'
-  return [`${result.ratio.toFixed(2)}× (p ${result.p < 0.001 ? '< 0.001' : result.p.toFixed(3)}) `, strong(result.verdict)]
+  const p = `(p ${result.p < 0.001 ? '< 0.001' : result.p.toFixed(3)})`
+  if (rate) return [`${result.ratio.toFixed(2)}× the requests/s ${p} `, strong(result.verdict)]
+  if (result.verdict === 'faster' || result.verdict === 'slower') {
+    const words = timeRatioWords(result.ratio)
+    return [`${words.replace(/ (faster|slower)$/, '')} `, strong(words.replace(/^.* /, '')), ` ${p}`]
+  }
+  return [`${result.ratio.toFixed(2)}× the time ${p} `, strong(result.verdict)]
 }
 
 // Done times compared, or why they cannot be: a side with no run that delivered every event (its
@@ -101,7 +112,7 @@ function librariesTable (runs, roundOf) {
     }
   }
   if (rows.length === 0) return null
-  return { columns: figureColumns(['Library', 'Then', 'Now', 'Transport', 'Workers', 'Done ms (medians)', 'Now ÷ then']), rows }
+  return { columns: figureColumns(['Library', 'Then', 'Now', 'Transport', 'Workers', 'Done ms (medians)', 'Now against then']), rows }
 }
 
 // Per library (and version): the runtime of the Node that ran log-bench is the baseline where it is
@@ -136,6 +147,9 @@ function runtimesTable (runs, env, roundOf) {
 function httpTable (runs, roundOf) {
   if (!runs.some((r) => r.libRange != null || (r.runtime && unique(runs.map((x) => x.runtime)).length > 1))) return null
   const rows = []
+  // The one rule (verdict-rules.js): where the table's control (0 logs per request) does not read
+  // same, or none was measured, its differences are not decided.
+  const controls = controlsByTable(summarizeHttp(runs, { roundOf }))
   const cellOf = (r) => cellKey(r, { except: ['lib', 'variant', 'middleware'] })
   for (const group of unique(runs.map(cellOf))) {
     const inGroup = runs.filter((r) => cellOf(r) === group)
@@ -148,10 +162,11 @@ function httpTable (runs, roundOf) {
       const ok = libRuns.filter((r) => r.ok)
       const rates = ok.map((r) => r.reqPerSec?.mean).filter((v) => v != null)
       const result = judge(none, ok, (r) => r.reqPerSec?.mean, { better: 'higher', roundOf })
+      const withheld = notDecidedControl(controls.get(tableOf(first)) ?? { passed: false, measured: false })
       const lost = ok.filter((r) => r.dropRate > 0).length
       rows.push([name, `${transportTitle(first.transport)}, ${first.logsPerRequest} × ${first.size} B per request, ${cpuLabel(first.cpus)}`,
         formatCount(median(noneRate)), ok.length ? formatCount(median(rates)) : `failed: ${libRuns.find((r) => !r.ok)?.error ?? '?'}`,
-        ok.length ? verdictCell(result) : '—', lost ? `${lost} of ${ok.length} runs lost events` : 'every event'])
+        ok.length ? (withheld ?? verdictCell(result, { rate: true })) : '—', lost ? `${lost} of ${ok.length} runs lost events` : 'every event'])
     }
   }
   if (rows.length === 0) return null

@@ -17,3 +17,16 @@ export const LIBRARY_DIMENSIONS = COMPARED_DIMENSIONS
 export function summarizeHttp (runs, { roundOf = null } = {}) {
   return summarizeType(HTTP_TYPE, runs, { roundOf })
 }
+
+// What a library's verdict rests on: requests per second under a closed loop; under a fixed request
+// rate (--rate), where every library serves the same requests per second, the server's CPU time per
+// request; in a counted cell (--measure instructions) its instructions per request (no times were
+// taken there). comparison: the summary's entry against none; value: a run's figure; better: which
+// way is cheaper; unit: the words for the figure, where it is not requests/s; field: the summary
+// entry's figure (median and interval) that a chart draws. entry may also be a section's group of
+// cells (it has their measure and rate).
+export function basisOf (entry) {
+  if (entry.measure === 'instructions') return { comparison: entry.instructionsPerRequestVsBaseline, value: (r) => r.instructionsPerRequest, better: 'lower', unit: 'instructions/request', field: 'instructionsPerRequest' }
+  if (entry.rate != null) return { comparison: entry.cpuPerRequestVsBaseline, value: (r) => r.serverCpuUsPerRequest, better: 'lower', unit: 'server CPU µs/request', field: 'serverCpuUsPerRequest' }
+  return { comparison: entry.throughputVsBaseline, value: (r) => r.reqPerSec?.mean, better: 'higher', unit: null, field: 'reqPerSec' }
+}

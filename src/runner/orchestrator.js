@@ -5,7 +5,7 @@ import { Interrupted } from '../errors.js'
 import { DEFAULT_ORDER } from './orders.js'
 
 // The cell loop that `run` and `http` share: the order of the runs, resume, time-limit skips and
-// interrupts. A cell (planned by src/bench/plan.js or src/http/matrix.js) is plain data:
+// interrupts. A cell (planned by src/run/plan.js or src/http/matrix.js) is plain data:
 // { key, label, settings, runs, unsupported, runDirBase }. Its run type, looked up by the settings'
 // type in the runTypes given (src/api/run-types.js), executes one of its runs
 // (execute(settings, { signal, onLive })) and describes a finished one (describe(record)); its

@@ -46,7 +46,7 @@ export function watcher (signal, timeoutMs) {
         promise.then(resolve, reject)
       }).finally(() => { waiter = null })
     },
-    // A new limit, counted from now (a run's setup has its own: see SETUP_LIMIT_MS in src/bench/run-once.js).
+    // A new limit, counted from now (a run's setup has its own: see SETUP_LIMIT_MS in src/run/run-once.js).
     restart (limitMs) {
       timeoutMs = limitMs
       clearTimeout(timer)

@@ -9,7 +9,7 @@ import { createSyslogReceiver } from './syslog.js'
 // The receiving end of each transport (src/engine/transports.js lists them). A receiver hands each
 // worker its destination (target), may read the worker's stdout (attach), and after the run counts
 // what arrived (settle). What every receiver provides, and what the runners of `run`
-// (src/bench/run-once.js) and `http` (src/http/) call, in the order they call it:
+// (src/run/run-once.js) and `http` (src/http/) call, in the order they call it:
 
 /**
  * A receiving end of one run, made by createReceiver(transport, options): started (listening, its

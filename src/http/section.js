@@ -3,11 +3,11 @@ import { LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
 import { roundsOf } from '../results/rounds.js'
 import { cellKey } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
-import { chartFile } from './charts.js'
-import { costChart, costOf, latencyChart } from './http-charts.js'
-import { controlsByTable, tableOf } from './http-glance.js'
-import { cellTitle, comparisonTable, httpCells, latencyTable, medianRuns, requestsTable } from './http-tables.js'
-import { cpuLabel, libraryName, transportTitle, unique } from './labels.js'
+import { chartFile } from '../draw/charts.js'
+import { costChart, costOf, latencyChart } from './charts.js'
+import { controlsByTable, tableOf } from './glance.js'
+import { cellTitle, comparisonTable, httpCells, latencyTable, medianRuns, requestsTable } from './tables.js'
+import { cpuLabel, libraryName, transportTitle, unique } from '../draw/labels.js'
 
 // The report section for `http` results: per (mode, transport, workers) a chart of requests per
 // second per library, then per (logs per request × size) the seed's Latency and Req/Sec tables, the
@@ -115,7 +115,9 @@ export const httpSection = {
         blocks.push({ heading: cellTitle(cell), level: 3 })
         // Counted runs (--measure instructions) took no times: no latency or requests/s tables.
         if (cell.runs.some((r) => r.ok && r.reqPerSec)) blocks.push(latencyTable(medianRuns(cell.runs)), requestsTable(medianRuns(cell.runs)))
-        blocks.push(comparisonTable(cell.summary))
+        // The one rule (verdict-rules.js): no verdict where the control failed (the control's own
+        // cells, at 0 logs per request, keep theirs: they are the control).
+        blocks.push(comparisonTable(cell.summary, { decided: control.passed || cell.logsPerRequest === 0 }))
         // Latency is a time: a counted cell has none to draw.
         if (cell.measure !== 'instructions' && cell.summary.some((s) => s.okRuns > 0)) {
           const tag = cell.mode === 'middleware' ? `${cell.size}c` : `${cell.logsPerRequest}x${cell.size}c`

@@ -1,9 +1,9 @@
-import { axisTitle, chartFile, titles } from './charts.js'
-import { palette } from './colours.js'
-import { groupsOf } from './run-section.js'
+import { axisTitle, chartFile, titles } from '../draw/charts.js'
+import { palette } from '../draw/colours.js'
+import { groupsOf } from './section.js'
 import { median, minOf } from '../stats.js'
-import { figureColumns } from './table.js'
-import { cpuLabel, formatBytes, formatCount, formatMs, formatNumber, runName, unique } from './labels.js'
+import { figureColumns } from '../draw/table.js'
+import { cpuLabel, formatBytes, formatCount, formatMs, formatNumber, runName, unique } from '../draw/labels.js'
 import { ofType } from '../results/model.js'
 
 // "What each call costs": per group of `run` cells (a transport, and whatever else sets cells apart),

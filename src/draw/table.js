@@ -12,6 +12,8 @@ import { escapeHtml } from './html-text.js'
 //     puts each on a line of its own, CSV with a newline inside the quoted field;
 //   - [cell, …]: spans of one line ("**12.3** (2 of 3 runs)");
 //   - { markdown, plain }: text markdown writes otherwise (an escaped mark: "\\*" and "*");
+//   - { value, href }: a link to another page of the project (a relative href, built by log-bench,
+//     never from a results file): markdown [value](href), HTML <a> to the page's .html twin, plain value;
 //   - null or undefined: empty.
 // A page is a list of blocks (see markdownBlocks): a table, { text } (a paragraph), { heading, level },
 // or a string of markdown written for the page alone (prose about charts, links); the terminal draws
@@ -76,16 +78,24 @@ function inline (cell, style) {
   if (Array.isArray(cell)) return cell.map((span) => inline(span, style)).join('')
   if (cell.lines) return cell.lines.map((line) => inline(line, style)).join(style.joiner)
   if (cell.markdown != null) return style.markdown ? cell.markdown : escape(visibleControls(cell.plain))
+  if (cell.href != null) {
+    const text = inline(cell.value, style)
+    return style.link ? style.link(text, cell.href) : text
+  }
   const value = inline(cell.value, cell.emphasis === 'code' && style.markdown ? { ...style, escape: visibleControls } : style)
   return cell.emphasis && style.mark ? style.mark(cell.emphasis, value) : value
 }
 
-const MARKDOWN = { mark: (kind, text) => MARKDOWN_MARKS[kind](text), joiner: '<br>', markdown: true, escape: markdownEscape }
+// A link's target: relative only (no scheme), its parentheses and spaces encoded so that it cannot end
+// the link; anything else is shown as its text alone.
+const safeHref = (href) => (/^[a-z][a-z0-9+.-]*:/i.test(href) || /^\/\//.test(href) ? null : encodeURI(href).replace(/[()]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`))
+const MARKDOWN = { mark: (kind, text) => MARKDOWN_MARKS[kind](text), joiner: '<br>', markdown: true, escape: markdownEscape, link: (text, href) => (safeHref(href) ? `[${text}](${safeHref(href)})` : text) }
 export const markdownText = (cell) => inline(cell, MARKDOWN)
 export const plainText = (cell, { color = false, joiner = '\n' } = {}) => inline(cell, { mark: color ? (kind, text) => ANSI[kind](text) : null, joiner, markdown: false, escape: visibleControls })
 // HTML (html.js): every text escaped, marks as elements, the entries of a cell on lines of their own.
 const HTML_TAGS = { strong: 'strong', em: 'em', code: 'code' }
-const HTML = { mark: (kind, text) => `<${HTML_TAGS[kind]}>${text}</${HTML_TAGS[kind]}>`, joiner: '<br>', markdown: false, escape: escapeHtml }
+// A link to another page leads to its HTML twin (report --pages writes one beside every page).
+const HTML = { mark: (kind, text) => `<${HTML_TAGS[kind]}>${text}</${HTML_TAGS[kind]}>`, joiner: '<br>', markdown: false, escape: escapeHtml, link: (text, href) => (safeHref(href) ? `<a href="${escapeHtml(safeHref(href).replace(/\.md(?=$|#)/, '.html'))}">${text}</a>` : text) }
 export const htmlText = (cell) => inline(cell, HTML)
 
 // The lines of a cell as the terminal shows them: one per entry of { lines }; plain: the entry without

@@ -1,10 +1,10 @@
-import { BASELINE, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
+import { basisOf, BASELINE, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
 import { cellKey } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
 import { DEFAULT_ALPHA, smallestP } from '../stats.js'
 import { compareCellRuns, roundsOf } from '../results/rounds.js'
-import { formatChange, formatRunsToDecide, formatChangePct, formatNumber, formatPct, transportTitle, unique } from './labels.js'
-import { code, figureColumns, strong, textColumns } from './table.js'
+import { formatChange, formatRunsToDecide, formatChangePct, formatNumber, formatPct, transportTitle, unique } from '../draw/labels.js'
+import { code, figureColumns, strong, textColumns } from '../draw/table.js'
 
 // "At a glance" for a page of `http` results. Per table (transport, server workers, placement and
 // load), first the control: at 0 logs per request the route logs nothing, so every library must read
@@ -16,18 +16,6 @@ import { code, figureColumns, strong, textColumns } from './table.js'
 // The cells of one table differ only in library, mode (route or request logger), logs and size.
 export const tableOf = (record) => cellKey(record, { except: [...LIBRARY_DIMENSIONS, 'mode', 'logsPerRequest', 'size'] })
 
-// What a library's verdict rests on: requests per second under a closed loop; under a fixed request
-// rate (--rate), where every library serves the same requests per second, the server's CPU time per
-// request; in a counted cell (--measure instructions) its instructions per request (no times were
-// taken there). comparison: the summary's entry against none; value: a run's figure; better: which
-// way is cheaper; unit: the words for the figure, where it is not requests/s; field: the summary
-// entry's figure (median and interval) that a chart draws. entry may also be a section's group of
-// cells (it has their measure and rate).
-export function basisOf (entry) {
-  if (entry.measure === 'instructions') return { comparison: entry.instructionsPerRequestVsBaseline, value: (r) => r.instructionsPerRequest, better: 'lower', unit: 'instructions/request', field: 'instructionsPerRequest' }
-  if (entry.rate != null) return { comparison: entry.cpuPerRequestVsBaseline, value: (r) => r.serverCpuUsPerRequest, better: 'lower', unit: 'server CPU µs/request', field: 'serverCpuUsPerRequest' }
-  return { comparison: entry.throughputVsBaseline, value: (r) => r.reqPerSec?.mean, better: 'higher', unit: null, field: 'reqPerSec' }
-}
 const versusNone = (entry) => basisOf(entry).comparison
 
 // What a grid cell says for one library: its change and verdict, or why there is none; a loss is

@@ -1,8 +1,8 @@
 import { httpCellOf } from '../results/http-summary.js'
 import { inPlanOrder } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
-import { coverageNote, formatBytes, formatChange, formatCountedDifference, formatNumber, formatPct, libraryName } from './labels.js'
-import { figureColumns } from './table.js'
+import { coverageNote, formatBytes, formatChange, formatCountedDifference, formatNumber, formatPct, libraryName } from '../draw/labels.js'
+import { figureColumns } from '../draw/table.js'
 
 // The http result tables, shared by the terminal and the markdown report: per cell (mode, transport,
 // workers, logs per request, size) the seed's Latency and Req/Sec tables with a row per library,
@@ -72,11 +72,12 @@ const withInterval = (d, format) => (d ? `${format(d.median)}${interval(d, forma
 
 // One row per library: median req/s with its 95% interval and its change against none with the
 // verdict, latency, the server's cost, and how many of the events it logged arrived.
-export function comparisonTable (summary) {
+// decided: false where the table's control failed (verdict-rules.js): changes without verdicts.
+export function comparisonTable (summary, { decided = true } = {}) {
   // Results recorded before the server measured its event loop have no such column.
   const loop = summary.some((s) => s.eventLoopDelayP99Ms)
   // Counted runs (--measure instructions) have no times: their own table.
-  if (summary.some((s) => s.measure === 'instructions')) return countedTable(summary)
+  if (summary.some((s) => s.measure === 'instructions')) return countedTable(summary, { decided })
   // The server's CPU time per request, where the runs recorded it (older ones did not).
   const cpu = summary.some((s) => s.serverCpuUsPerRequest)
   const columns = figureColumns(['Library', 'Runs', 'Req/s', 'vs none', 'p50', 'p99', 'p99 vs none', 'Server CPU', ...(cpu ? ['CPU µs/request', 'CPU vs none'] : []), ...(loop ? ['Loop delay p99'] : []), 'Peak RSS', 'Events logged', 'Received', 'Drop', 'Errors'])
@@ -90,12 +91,12 @@ export function comparisonTable (summary) {
       s.middleware ? `${libraryName(s)} (${s.middleware})` : libraryName(s),
       String(s.okRuns),
       withInterval(s.reqPerSec, (v) => formatNumber(v)),
-      s.lib === 'none' ? 'baseline' : formatChange(s.throughputVsBaseline, { interval: true }),
+      s.lib === 'none' ? 'baseline' : formatChange(s.throughputVsBaseline, { interval: true, decided }),
       latency(s.latencyP50Ms?.median),
       withInterval(s.latencyP99Ms, (v) => latency(v)),
-      s.lib === 'none' ? '' : formatChange(s.p99VsBaseline),
+      s.lib === 'none' ? '' : formatChange(s.p99VsBaseline, { decided }),
       s.serverCpuPct ? `${s.serverCpuPct.median.toFixed(0)}%` : '',
-      ...(cpu ? [withInterval(s.serverCpuUsPerRequest, (v) => `${formatNumber(v, 1)} µs`), s.lib === 'none' ? 'baseline' : formatChange(s.cpuPerRequestVsBaseline, { interval: true })] : []),
+      ...(cpu ? [withInterval(s.serverCpuUsPerRequest, (v) => `${formatNumber(v, 1)} µs`), s.lib === 'none' ? 'baseline' : formatChange(s.cpuPerRequestVsBaseline, { interval: true, decided })] : []),
       ...(loop ? [latency(s.eventLoopDelayP99Ms?.median, 1)] : []),
       formatBytes(s.maxRssBytes?.median),
       formatNumber(s.sent?.median),
@@ -111,10 +112,10 @@ export function comparisonTable (summary) {
 // (±3% noise) and the difference of the medians per request and per log call, what V8's compilers
 // executed beside it (counted apart, not in the comparison), and the requests and events that were
 // counted. No time is shown: none was taken.
-function countedTable (summary) {
+function countedTable (summary, { decided = true } = {}) {
   const none = summary.find((s) => s.lib === 'none')?.instructionsPerRequest?.median
   const versusNone = (s) => {
-    const change = formatChange(s.instructionsPerRequestVsBaseline, { interval: true })
+    const change = formatChange(s.instructionsPerRequestVsBaseline, { interval: true, decided })
     if (none == null || !change) return change
     return { lines: [change, formatCountedDifference(s.instructionsPerRequest.median - none, { type: 'http', logsPerRequest: s.mode === 'middleware' ? null : s.logsPerRequest })] }
   }

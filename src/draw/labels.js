@@ -96,11 +96,13 @@ export function coverageNote (coverage) {
 
 // A comparison (compareRuns in src/stats.js) as a change with its verdict, optionally its interval:
 // "−10.0% [−12.1%, −8.2%] slower".
-export function formatChange (comparison, { interval = false } = {}) {
+// decided: false where the page's rule withholds every verdict on these figures (a failed control,
+// src/draw/verdict-rules.js): the change and its interval, then "not decided".
+export function formatChange (comparison, { interval = false, decided = true } = {}) {
   if (comparison?.ratio == null) return ''
   const range = interval && comparison.ciLow != null && comparison.coverage > 0 ? ` [${formatChangePct(comparison.ciLow)}, ${formatChangePct(comparison.ciHigh)}${coverageNote(comparison.coverage)}]` : ''
   // Without a test (fewer than 2 runs a side) a verdict would be a guess: the change alone.
-  return `${formatChangePct(comparison.ratio)}${range}${comparison.p == null ? '' : ` ${comparison.verdict}`}`
+  return `${formatChangePct(comparison.ratio)}${range}${comparison.p == null ? '' : decided ? ` ${comparison.verdict}` : ' not decided'}`
 }
 
 // A counted comparison's difference of medians in instructions, in the units a reader weighs: per

@@ -1,7 +1,8 @@
-import { code, em, entries, textColumns } from './table.js'
+import { code, em, entries, textColumns } from '../draw/table.js'
 import { cellKey, dimensionValue, ofType, runsByCell } from '../results/model.js'
 import { compareCellRuns, roundsOf } from '../results/rounds.js'
-import { cpuLabel, formatMs, formatPct, libraryName, transportTitle, unique } from './labels.js'
+import { notDecidedBimodal, notRanked } from '../draw/verdict-rules.js'
+import { cpuLabel, formatMs, formatPct, libraryName, transportTitle, unique } from '../draw/labels.js'
 
 // "At a glance", at the top of a page with run results: per transport and worker count the
 // fastest library to unblock and to done (baselines aside), every cell that lost events and where,
@@ -81,6 +82,11 @@ function fastest (cells, measure, name, lostShare, cellRuns, roundOf, format = M
   const best = whole.length ? whole[0] : null
   const versus = (s) => compareCellRuns(cellRuns.get(best) ?? [], cellRuns.get(s) ?? [], (r) => r[measure], { roundOf })
   const tied = best ? whole.filter((s) => s === best || versus(s).verdict !== 'slower') : []
+  // The one rule (verdict-rules.js): no fastest where a kill ended the runs or the first places'
+  // runs fall in two groups.
+  const named = (list) => list.map((s) => ({ name: name(s), runs: cellRuns.get(s) ?? [] }))
+  const withheld = notRanked(named(ranked)) ?? (tied.length ? notDecidedBimodal(named(tied), (r) => r[measure]) : null)
+  if (withheld) return [withheld]
   const winners = tied.length > 1
     ? [`tie (the runs do not separate them): ${tied.map((s) => `${name(s)} ${format(s[measure].median)}`).join(', ')}`]
     : tied.map((s) => `${name(s)} ${format(s[measure].median)}`)

@@ -1,7 +1,7 @@
-import { axisTitle, titles } from './charts.js'
-import { palette } from './colours.js'
-import { cpuLabel, formatBytes, formatCount, formatMs, formatPct, runName, transportTitle, unique } from './labels.js'
-import { figureColumns } from './table.js'
+import { axisTitle, titles } from '../draw/charts.js'
+import { palette } from '../draw/colours.js'
+import { cpuLabel, formatBytes, formatCount, formatMs, formatPct, runName, transportTitle, unique } from '../draw/labels.js'
+import { figureColumns } from '../draw/table.js'
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { medianOf } from './costs-section.js'
 
@@ -79,17 +79,20 @@ function nsPerEventChart ({ title, workloads, libs, summary, cpus, size, conditi
     backgroundColor: colours.get(lib),
     data: workloads.map((workload) => cellOf(lib, workload)?.nsPerEvent?.median ?? null)
   }))
-  const notes = [`${cpuLabel(cpus)} · median over the runs that finished · lower is better · a missing bar: unsupported or failed (see the table)`, conditions]
+  // A library that cannot run a workload is named under its label: no bar is not a fast bar.
+  const unsupported = (workload) => libs.filter((lib) => cellOf(lib, workload)?.status === 'unsupported')
+  const labels = workloads.map((workload) => (unsupported(workload).length ? [workload, `${unsupported(workload).join(', ')}:`, 'unsupported'] : workload))
+  const notes = [`${cpuLabel(cpus)} · median over the runs that finished · lower is better · a missing bar: unsupported (named under the workload) or failed (see the table)`, conditions]
   return {
     width: 1100,
     height: 560,
     config: {
       type: 'bar',
-      data: { labels: workloads, datasets },
+      data: { labels, datasets },
       options: {
         plugins: titles(`${title}: ns per log call, per library`, notes),
         scales: {
-          x: { title: axisTitle('workload') },
+          x: { title: axisTitle('workload'), ticks: { maxRotation: 0, autoSkip: false } },
           y: { beginAtZero: true, title: axisTitle('ns per event (unblocked time / events per worker)') }
         }
       }

@@ -10,7 +10,7 @@ import { DEFAULT_ENDING } from '../engine/endings.js'
 // Expands checked `run` options into cells in the order they run: transport, library (and
 // variant), runtime, workload, worker count, size. A cell is plain data: its settings (everything
 // one of its runs needs, one name per field, the record's and the option's name where they have
-// one; src/bench/run-type.js executes them) and how the session treats it (label, runs, unsupported).
+// one; src/run/run-type.js executes them) and how the session treats it (label, runs, unsupported).
 export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD], runtimes = [currentRuntime()], cpus, sizes, events, rate = null, endings = [DEFAULT_ENDING], counter = null, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
   const cells = []
   for (const transport of transports) {

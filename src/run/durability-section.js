@@ -1,7 +1,7 @@
-import { axisTitle, chartFile, titles } from './charts.js'
-import { libraryColour } from './colours.js'
-import { codeSpan, escapeCell, figureColumns, strong } from './table.js'
-import { formatBytes, formatCount, formatMs, libraryName, transportTitle, unique } from './labels.js'
+import { axisTitle, chartFile, titles } from '../draw/charts.js'
+import { libraryColour, palette } from '../draw/colours.js'
+import { codeSpan, escapeCell, figureColumns, strong, wrap } from '../draw/table.js'
+import { formatBytes, formatCount, formatMs, libraryName, transportTitle, unique } from '../draw/labels.js'
 import { dimensionValue, ofType } from '../results/model.js'
 import { DEFAULT_ENDING, ENDINGS, endingTitle } from '../engine/endings.js'
 import { transportDescriptor } from '../engine/transports.js'
@@ -33,9 +33,10 @@ export const durabilitySection = {
     if (!runs.some((r) => endingOf(r) !== DEFAULT_ENDING || slowed(r))) return { blocks: [], charts: [] }
     const ended = runs.filter((r) => !slowed(r))
     // Said here, not under "How to read the numbers": that part is shown on every page with runs.
-    const out = [{ heading: 'Do the logs survive?' }, HOW_TO_READ.join('\n')]
+    const out = [{ heading: 'Do the logs survive?' }]
     const charts = []
     if (ended.some((r) => endingOf(r) !== DEFAULT_ENDING)) out.push(...endingsBlocks(ended))
+    out.push(HOW_TO_READ.join('\n'))
     const stalled = runs.filter((r) => r.receiverStallMs != null)
     if (stalled.length) {
       const part = stallBlocks(stalled, ended, ctx)
@@ -65,6 +66,86 @@ function keptText ({ kept, sent, unsupported, reason, keptAlive }) {
   return `${low === high ? formatCount(low) : `${formatCount(low)}–${formatCount(high)}`} of ${formatCount(sent)}${keptAlive ? ', never ended' : ''}`
 }
 
+// The Summary's first sentences on a page of endings: per ending asked, who kept every event on
+// every transport measured, and what each other library kept where. [] without endings.
+export function keptSentences (runs) {
+  const ended = runs.filter((r) => !slowed(r))
+  if (!ended.some((r) => endingOf(r) !== DEFAULT_ENDING)) return []
+  const libs = unique(ended.map(libraryName)).filter((l) => l !== 'raw' && l !== 'noop')
+  const transports = unique(ended.map((r) => r.transport))
+  const cell = (lib, transport, ending) => keptOf(ended.filter((r) => libraryName(r) === lib && r.transport === transport && endingOf(r) === ending))
+  const out = []
+  for (const [ending, words] of ASKED) {
+    if (!ended.some((r) => endingOf(r) === ending)) continue
+    const whole = []
+    const losing = []
+    for (const lib of libs) {
+      const measured = transports.map((t) => ({ t, k: cell(lib, t, ending) })).filter(({ k }) => k.kept !== null)
+      if (!measured.length) continue
+      const lost = measured.filter(({ k }) => !keptAll(k))
+      if (!lost.length) whole.push(lib)
+      else losing.push(`${lib} ${lost.map(({ t, k }) => `${keptText(k)} on ${transportTitle(t)}`).join(', ')}`)
+    }
+    const parts = [whole.length ? `every event kept by ${whole.join(', ').replace(/, ([^,]+)$/, ' and $1')} on every transport measured` : 'no library kept every event everywhere', ...(losing.length ? [`kept: ${losing.join('; ')}`] : [])]
+    out.push(`${words[0].toUpperCase()}${words.slice(1)}: ${parts.join('; ')}.`)
+  }
+  return out
+}
+
+// One library under one ending over every transport measured, for the scorecard: "every event
+// (Console, Filesystem)" or what it kept where it lost; null where it was not measured.
+export function keptAcross (runs, lib, ending) {
+  const ended = runs.filter((r) => !slowed(r) && libraryName(r) === lib && endingOf(r) === ending)
+  const measured = unique(ended.map((r) => r.transport)).map((t) => ({ t, k: keptOf(ended.filter((r) => r.transport === t)) })).filter(({ k }) => k.kept !== null)
+  if (!measured.length) return null
+  const lost = measured.filter(({ k }) => !keptAll(k))
+  if (!lost.length) return `every event (${measured.map(({ t }) => transportTitle(t)).join(', ')})`
+  return lost.map(({ t, k }) => `${transportTitle(t)}: ${keptText(k)}`).join('; ')
+}
+
+// The durability page's headline: the share of events kept per library, grouped by transport and
+// ending (the lowest run's share, the question being whether the logs survive; whiskers from the
+// lowest to the highest run). null without endings.
+export function keptChart (runs, conditions) {
+  const ended = runs.filter((r) => !slowed(r))
+  if (!ended.some((r) => endingOf(r) !== DEFAULT_ENDING)) return null
+  const libs = unique(ended.map(libraryName)).filter((l) => l !== 'noop')
+  const transports = unique(ended.map((r) => r.transport))
+  const endings = ENDINGS.map((e) => e.name).filter((name) => ended.some((r) => endingOf(r) === name))
+  const groups = transports.flatMap((t) => endings.filter((e) => ended.some((r) => r.transport === t && endingOf(r) === e)).map((e) => ({ t, e })))
+  const colours = palette(libs)
+  const datasets = libs.map((lib) => {
+    const cells = groups.map(({ t, e }) => keptOf(ended.filter((r) => libraryName(r) === lib && r.transport === t && endingOf(r) === e)))
+    const share = (k, i) => (k.kept === null || !k.sent ? null : (k.kept[i] / k.sent) * 100)
+    return {
+      label: lib,
+      backgroundColor: colours.get(lib),
+      data: cells.map((k) => share(k, 0)),
+      errorBars: cells.map((k) => (k.kept === null || k.kept[0] === k.kept[1] ? null : [share(k, 0), share(k, 1)])),
+      barNotes: cells.map((k) => (k.kept !== null && k.kept[1] === 0 ? 'none kept' : k.unsupported ? 'unsupported' : null))
+    }
+  })
+  const width = Math.max(1000, Math.min(2400, 120 + groups.length * libs.length * 14))
+  // A label's lines fit its group's band (about 7 px a character at the chart's tick size).
+  const fit = Math.max(6, Math.floor((width - 120) / groups.length / 7))
+  return {
+    file: chartFile('summary-kept'),
+    width,
+    height: 560,
+    config: {
+      type: 'bar',
+      data: { labels: groups.map(({ t, e }) => [transportTitle(t), endingTitle(e)].flatMap((part) => wrap(part, fit, { cutWords: false }).split('\n'))), datasets },
+      options: {
+        plugins: titles('Events kept per library, transport and ending', ['the run that kept the fewest · whiskers: fewest to most over the runs · higher is better', conditions]),
+        scales: {
+          x: { ticks: { maxRotation: 0, autoSkip: false } },
+          y: { beginAtZero: true, max: 100, title: axisTitle('events kept (% of logged)') }
+        }
+      }
+    }
+  }
+}
+
 const lostAll = (k) => k.kept !== null && k.kept[1] === 0
 const keptAll = (k) => k.kept !== null && k.kept[0] === k.sent
 
@@ -76,6 +157,16 @@ function endingsBlocks (runs) {
   const cell = (lib, transport, ending) => keptOf(runs.filter((r) => libraryName(r) === lib && r.transport === transport && endingOf(r) === ending))
   out.push({ heading: 'Which logger keeps your logs when the process exits, crashes or is told to stop', level: 3 })
   out.push(`Each worker logged its events in the seed's tight loop, then its process ended one way; the receiving end counted every event that arrived. ${codeSpan('close()')} is the best case (the library's own flush awaited); the others are how services really end. The plain scripts of ${codeSpan('npm run bench:durability')} end the same libraries the same way outside log-bench: run it with ${codeSpan('--against')} and this results file to confirm that each loss is the library's, not the harness's.`)
+  for (const transport of transports) {
+    out.push({ heading: `${transportTitle(transport)}: kept of logged, per ending`, level: 4 })
+    const columns = figureColumns(['Library', ...endings.map(endingTitle)])
+    const rows = libs.filter((lib) => runs.some((r) => libraryName(r) === lib && r.transport === transport)).map((lib) => [lib, ...endings.map((e) => {
+      const k = cell(lib, transport, e)
+      const text = k.kept === null && !runs.some((r) => libraryName(r) === lib && r.transport === transport && endingOf(r) === e) ? '—' : keptText(k)
+      return k.kept !== null && !keptAll(k) ? strong(text) : text
+    })])
+    out.push({ columns, rows })
+  }
   const lines = []
   for (const lib of libs.filter((l) => l !== 'raw' && l !== 'noop')) {
     const parts = []
@@ -105,16 +196,6 @@ function endingsBlocks (runs) {
   }
   if (lines.length) out.push(lines.join('\n'))
   out.push(...rawWords(transports, endings, cell))
-  for (const transport of transports) {
-    out.push({ heading: `${transportTitle(transport)}: kept of logged, per ending`, level: 3 })
-    const columns = figureColumns(['Library', ...endings.map(endingTitle)])
-    const rows = libs.filter((lib) => runs.some((r) => libraryName(r) === lib && r.transport === transport)).map((lib) => [lib, ...endings.map((e) => {
-      const k = cell(lib, transport, e)
-      const text = k.kept === null && !runs.some((r) => libraryName(r) === lib && r.transport === transport && endingOf(r) === e) ? '—' : keptText(k)
-      return k.kept !== null && !keptAll(k) ? strong(text) : text
-    })])
-    out.push({ columns, rows })
-  }
   return out
 }
 

@@ -1,10 +1,10 @@
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { CONFIDENCE, median, relativeHalfWidth, runsForHalfWidth } from '../stats.js'
-import { code, em, escaped, figureColumns, strong } from './table.js'
-import { chartFile, safeSegment } from './charts.js'
-import { anomalyList, findAnomalies } from './anomalies.js'
-import { benchmarksChart, dropRateChart, representativeRun, summaryOf, timeseriesChart } from './run-charts.js'
-import { coverageRange, coverageTitle, cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
+import { code, em, escaped, figureColumns, strong } from '../draw/table.js'
+import { chartFile, safeSegment } from '../draw/charts.js'
+import { anomalyList, findAnomalies } from '../draw/anomalies.js'
+import { benchmarksChart, dropRateChart, representativeRun, summaryOf, timeseriesChart } from './charts.js'
+import { coverageRange, coverageTitle, cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, runName, transportTitle, unique } from '../draw/labels.js'
 
 // The report section for `run` results (the core matrix): the seed's layout per transport, a
 // table per library with Test 1..N and Average, a summary per transport, and the charts.

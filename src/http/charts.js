@@ -1,8 +1,8 @@
-import { axisTitle, titles } from './charts.js'
+import { axisTitle, titles } from '../draw/charts.js'
 import { BASELINE } from '../results/http-summary.js'
-import { palette } from './colours.js'
-import { coverageRange, libraryName } from './labels.js'
-import { basisOf } from './http-glance.js'
+import { palette } from '../draw/colours.js'
+import { coverageRange, libraryName } from '../draw/labels.js'
+import { basisOf } from '../results/http-summary.js'
 
 // Chart.js configurations for `http` results: what to draw. Rendering is charts.js's job.
 
@@ -16,7 +16,7 @@ const interval = (d) => (d?.n > 1 ? [d.ciLow, d.ciHigh] : null)
 const highestOf = (datasets) => Math.max(0, ...datasets.flatMap((d) => d.errorBars.map((range) => range?.[1] ?? 0)))
 const whiskers = (summaries, field = 'reqPerSec') => `whiskers: the interval of the median (${coverageRange(summaries.map((s) => s[field]?.ciCoverage).filter((c) => c != null))} coverage)`
 
-// What a table's bars show: the figure its verdicts rest on (basisOf in http-glance.js), requests
+// What a table's bars show: the figure its verdicts rest on (basisOf in src/results/http-summary.js), requests
 // per second under a closed loop, the server's CPU time per request at a fixed rate (--rate), its
 // instructions per request when counted; name is the chart file's, title the words for it.
 const CHARTED = {

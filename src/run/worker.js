@@ -10,7 +10,7 @@ import { messagePrefix } from '../engine/message.js'
 
 leaveSignalsToPrimary()
 const stopFailingOnUncaught = failOnUncaught()
-// The cell's settings (src/bench/plan.js) under their own names, plus this worker's workerId and
+// The cell's settings (src/run/plan.js) under their own names, plus this worker's workerId and
 // target (where its receiving end listens: a file, or host, port and protocol).
 const config = await receiveConfig()
 

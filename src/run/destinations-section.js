@@ -1,5 +1,5 @@
-import { formatBytes, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from './labels.js'
-import { escaped, left, right, strong } from './table.js'
+import { formatBytes, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from '../draw/labels.js'
+import { escaped, left, right, strong } from '../draw/table.js'
 import { ofType } from '../results/model.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
 

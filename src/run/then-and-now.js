@@ -1,7 +1,7 @@
 import { readJsonFile } from '../results/json-file.js'
 import { UsageError } from '../errors.js'
-import { codeSpan, escapeCell, markdownEscape as md, textColumns } from './table.js'
-import { cpuLabel, formatMs, formatPct, transportTitle, unique } from './labels.js'
+import { codeSpan, escapeCell, markdownEscape as md, textColumns } from '../draw/table.js'
+import { cpuLabel, formatMs, formatPct, transportTitle, unique } from '../draw/labels.js'
 import { cellKey, ofType } from '../results/model.js'
 import { compareCellRuns, roundsOf } from '../results/rounds.js'
 

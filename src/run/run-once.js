@@ -35,7 +35,7 @@ const SETUP_LIMIT_MS = 60_000
 // One run of one cell in fresh processes: fork the workers, wait until every logger is built,
 // release them together, wait until every adapter has closed and the receiver has seen the last
 // event, then verify. Never throws for a logger's failure: that becomes { ok: false, error }.
-// settings: the cell's (src/bench/plan.js), read as they are; each worker's configuration is the
+// settings: the cell's (src/run/plan.js), read as they are; each worker's configuration is the
 // settings plus its workerId and target (where its receiving end listens), so the worker reads the
 // same names. signal (an AbortSignal) interrupts the run. onLive, if given, receives about every
 // 0.5 s what the run looks like from outside: { elapsedMs, arrived, bytes, rssBytes } (the

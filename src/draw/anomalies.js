@@ -1,0 +1,351 @@
+import { visibleControls } from '../escape.js'
+import semver from 'semver'
+import { cellKey, comparisonGroupKey, dimensionValue, ofType } from '../results/model.js'
+import { median } from '../stats.js'
+import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
+import { formatCount, formatMs, formatNumber, formatPct, formatRatio, libraryName, transportTitle, unique, workerLabel } from './labels.js'
+import { DEFAULT_ENDING, endingTitle } from '../engine/endings.js'
+
+// Patterns in the runs that a reader would otherwise take for noise or for a fast library, found by
+// rules over the data (never a figure written down here), each explained where an explanation is
+// known: KNOWN, keyed by library, version range, transport and pattern, with the upstream issue.
+
+// A pattern's explanation where one is known. `range` is a semver range of the library's version;
+// `transport` (optional) narrows it. Text says why, `upstream` where it is tracked (empty where the
+// cause is a documented default rather than a bug).
+export const KNOWN = [
+  {
+    lib: 'winston',
+    range: '>=3.0.0 <3.19.0',
+    transport: 'file',
+    pattern: 'constant-loss',
+    text: 'the File transport emits `finish` when its internal stream drains, before the file write completes, so the lines still in flight when the logger ends never reach the file; fixed in winston 3.19.0',
+    upstream: ['https://github.com/winstonjs/winston/issues/1504', 'https://github.com/winstonjs/winston/pull/2594']
+  },
+  {
+    lib: 'pino',
+    range: '>=5.0.0 <6.0.0',
+    transport: 'console',
+    pattern: 'bimodal',
+    text: 'pino 5 writes to stdout through sonic-boom 0.7 in synchronous mode, which sleeps 100 ms (a blocking Atomics.wait) each time a write to the full stdout pipe returns EAGAIN; a run in which the pipe fills pays that sleep again and again (its slowest call sampled is about 100 ms), a run in which the reader keeps up never does',
+    upstream: ['https://github.com/pinojs/sonic-boom/pull/33', 'https://github.com/pinojs/pino/issues/783']
+  },
+  {
+    lib: 'pino',
+    range: '*',
+    transport: 'otlp',
+    pattern: 'constant-loss',
+    text: "the OpenTelemetry SDK's BatchLogRecordProcessor on its defaults holds a queue of 2,048 records and one export batch of 512 in flight, and drops every record past that without telling the caller (2,560 arrive however many are logged in a tight loop); `node benchmarks/otlp-drops.js` shows the same with the SDK alone",
+    upstream: []
+  },
+  {
+    lib: 'winston',
+    range: '*',
+    transport: 'otlp',
+    pattern: 'constant-loss',
+    text: "the OpenTelemetry SDK's BatchLogRecordProcessor on its defaults holds a queue of 2,048 records and one export batch of 512 in flight, and drops every record past that without telling the caller (2,560 arrive however many are logged in a tight loop); `node benchmarks/otlp-drops.js` shows the same with the SDK alone",
+    upstream: []
+  },
+  {
+    lib: 'bunyan',
+    range: '*',
+    transport: 'otlp',
+    pattern: 'constant-loss',
+    text: "the OpenTelemetry SDK's BatchLogRecordProcessor on its defaults holds a queue of 2,048 records and one export batch of 512 in flight, and drops every record past that without telling the caller (2,560 arrive however many are logged in a tight loop); `node benchmarks/otlp-drops.js` shows the same with the SDK alone",
+    upstream: []
+  },
+  {
+    lib: 'logtape',
+    range: '*',
+    transport: 'otlp',
+    pattern: 'constant-loss',
+    text: '@logtape/otel exports each record in a request of its own, and the OTLP exporter refuses exports beyond its concurrencyLimit of 30 in flight ("Concurrent export limit reached"), so the records logged while 30 requests are open are dropped',
+    upstream: []
+  }
+]
+
+// Two groups of runs this far apart (the slower group's fastest over the faster group's slowest) are
+// two behaviours, not spread.
+export const BIMODAL_GAP = 2
+// A runtime this many times slower than Node on the same cell is a finding of its own.
+export const RUNTIME_FACTOR = 3
+
+// Every pattern found: { pattern, cell (a record of it), where (words), text, explanation }.
+export function findAnomalies (dataset) {
+  const runs = ofType(dataset.runs, 'run')
+  const cells = new Map()
+  for (const run of runs) {
+    const key = cellKey(run)
+    if (!cells.has(key)) cells.set(key, [])
+    cells.get(key).push(run)
+  }
+  const found = []
+  for (const cellRuns of cells.values()) {
+    const ok = cellRuns.filter((r) => r.ok)
+    const first = cellRuns[0]
+    // Under an ending that ends the process (exit, a signal) a loss is the durability matrix's
+    // finding, not an anomaly.
+    const ended = (dimensionValue(first, 'ending') ?? DEFAULT_ENDING) !== DEFAULT_ENDING
+    const constant = ended ? null : constantLoss(ok)
+    if (constant) found.push(explain({ pattern: 'constant-loss', cell: first, text: constant }))
+    else {
+      // Runs whose losses differ widely are listed with each run's loss; a loss that varies less is
+      // in the At a glance table already, and listed here only where its cause is known.
+      const varying = varyingLoss(ok)
+      const ranged = varying ? null : lossRange(ok)
+      const anomaly = ranged && explain({ pattern: 'loss', cell: first, text: ranged })
+      if (varying) found.push(explain({ pattern: 'loss', cell: first, text: varying }))
+      else if (anomaly?.explanation) found.push(anomaly)
+    }
+    const modes = bimodal(ok.map((r) => r.doneMs))
+    // The slowest single call sampled, where the runs timed calls: a stall shows there too.
+    const slowest = Math.max(0, ...ok.map((r) => r.callLatencyNs?.max ?? 0))
+    if (modes) found.push(explain({ pattern: 'bimodal', cell: first, text: `${modes}${slowest > 0 ? `; the slowest single call sampled took ${formatMs(slowest / 1e6)} ms` : ''}` }))
+  }
+  found.push(...slowOnOneTransport(cells))
+  found.push(...doneLongAfterUnblocked(cells))
+  found.push(...roundDrift(ofType(dataset.runs, 'http')))
+  found.push(...slowRuntimes(cells))
+  return found
+}
+
+// Every finished run lost exactly the same number of events (at least two runs): a count that does
+// not vary is not the machine's noise but something the library or its transport does every time.
+function constantLoss (ok) {
+  const { counted, lost } = lossesOf(ok)
+  if (counted.length < 2 || counted.length < ok.length) return null
+  if (!(lost[0] > 0) || lost.some((n) => n !== lost[0])) return null
+  const workers = counted[0].cpus
+  const perWorker = workers > 1 && lost[0] % workers === 0 ? ` (${formatCount(lost[0] / workers)} per worker)` : ''
+  return `receives exactly ${formatCount(counted[0].received)} of ${formatCount(expectedOf(counted[0]))} events in every one of its ${counted.length} runs: ${formatCount(lost[0])} lost each time${perWorker}, a deterministic loss rather than noise`
+}
+
+// What should have arrived in a run: the events sent (0 for a disabled level, as `expected` says).
+const expectedOf = (r) => r.expected ?? r.sent
+
+// The finished runs whose arrivals were counted, and the events each lost.
+function lossesOf (ok) {
+  const counted = ok.filter((r) => r.received != null && expectedOf(r) != null)
+  return { counted, lost: counted.map((r) => expectedOf(r) - r.received) }
+}
+
+// Events lost in some finished run, by an amount that varies: the range over the runs.
+function lossRange (ok) {
+  const { counted, lost } = lossesOf(ok)
+  if (!lost.some((n) => n > 0)) return null
+  const [low, high] = [Math.min(...lost), Math.max(...lost)]
+  const whole = lost.filter((n) => n <= 0).length
+  const of = `of ${formatCount(expectedOf(counted[0]))} events a run`
+  if (whole) return `loses up to ${formatCount(high)} ${of}, and none in ${whole} of its ${counted.length} runs`
+  return `loses ${formatCount(low)}${high > low ? `–${formatCount(high)}` : ''} ${of} over its ${counted.length} runs`
+}
+
+// Runs of one cell whose losses differ widely (the most lost at least twice the least, and apart by
+// a hundredth of the events or more): each run's loss, so that a pooled share does not hide them.
+export const LOSS_SPREAD = 2
+function varyingLoss (ok) {
+  const { counted, lost } = lossesOf(ok)
+  if (counted.length < 2 || !lost.some((n) => n > 0)) return null
+  const [low, high] = [Math.min(...lost), Math.max(...lost)]
+  const expected = expectedOf(counted[0])
+  if (high < low * LOSS_SPREAD || (high - low) < expected / 100) return null
+  const perRun = counted.map((r, i) => `${formatCount(lost[i])} (${formatPct(lost[i] / expectedOf(r))})`)
+  return `loses ${perRun.slice(0, -1).join(', ')} and ${perRun[perRun.length - 1]} of ${formatCount(expected)} events in its ${counted.length} runs, in run order: losses this far apart are not one behaviour, so the pooled share describes no run`
+}
+
+// The runs fall in two groups with a gap of BIMODAL_GAP× between them: their median would describe
+// neither. null below 3 runs.
+export function bimodal (values) {
+  const xs = values.filter((v) => typeof v === 'number' && v > 0).sort((a, b) => a - b)
+  if (xs.length < 3) return null
+  let at = -1
+  let widest = 1
+  for (let i = 1; i < xs.length; i++) {
+    const gap = xs[i] / xs[i - 1]
+    if (gap > widest) [widest, at] = [gap, i]
+  }
+  if (widest < BIMODAL_GAP) return null
+  const group = (list) => (list.length === 1 ? `1 run at ${formatMs(list[0])} ms` : `${list.length} runs at ${formatMs(list[0])}–${formatMs(list[list.length - 1])} ms`)
+  return `its done times fall in two groups, ${group(xs.slice(0, at))} and ${group(xs.slice(at))} (${widest.toFixed(1)}× apart): two behaviours, not spread, so its median and interval describe neither`
+}
+
+// The same library, transport, workers and workload under another runtime, RUNTIME_FACTOR× or more
+// slower than under Node: by the medians of done.
+function slowRuntimes (cells) {
+  const found = []
+  const entries = [...cells.values()].map((runs) => ({ first: runs[0], done: runs.filter((r) => r.ok).map((r) => r.doneMs).filter((v) => v > 0) })).filter((e) => e.done.length)
+  const runtimeOf = (r) => String(dimensionValue(r, 'runtime') ?? '')
+  const sameCell = (a, b) => cellKey(a, { except: ['runtime'] }) === cellKey(b, { except: ['runtime'] })
+  for (const other of entries.filter((e) => runtimeOf(e.first) && !runtimeOf(e.first).startsWith('node'))) {
+    const nodes = entries.filter((e) => e !== other && runtimeOf(e.first).startsWith('node') && sameCell(e.first, other.first))
+    if (!nodes.length) continue
+    const factors = nodes.map((n) => median(other.done) / median(n.done))
+    if (Math.min(...factors) < RUNTIME_FACTOR) continue
+    const [low, high] = [Math.min(...factors), Math.max(...factors)]
+    const range = high / low < 1.05 ? `${low.toFixed(1)}×` : `${low.toFixed(1)}–${high.toFixed(1)}×`
+    found.push(explain({ pattern: 'slow-runtime', cell: other.first, text: `under ${runtimeOf(other.first)} takes ${range} as long to done as under ${unique(nodes.map((n) => runtimeOf(n.first))).join(', ')} (medians of done): the runtime, not the library, sets this time` }))
+  }
+  return found
+}
+
+// A library this many times as long as the fastest library of its comparison on one transport,
+// and less than that on every other transport it was measured on with the same workers and load.
+export const SLOW_FACTOR = 3
+const BASELINE_LIBS = new Set(['noop', 'raw', 'none'])
+
+// CPU per event in ns: the run's own figure (main thread and other threads), else the workers' CPU
+// time over the events sent.
+function cpuPerEvent (r) {
+  const own = r.nsCpuPerEvent
+  if (own != null && typeof own === 'object') return (own.mainThread ?? 0) + (own.otherThreads ?? 0)
+  if (typeof own === 'number') return own
+  return r.cpuUserMs != null && r.sent > 0 ? ((r.cpuUserMs + (r.cpuSystemMs ?? 0)) * 1e6) / r.sent : null
+}
+
+function slowOnOneTransport (cells) {
+  const groups = new Map()
+  for (const runs of cells.values()) {
+    const first = runs[0]
+    // Only times that rank (verdict-rules.js): no kill, no kill timer, not two groups of runs.
+    if (BASELINE_LIBS.has(first.lib) || ['sigterm', 'sigkill'].includes(dimensionValue(first, 'ending')) || runs.some((r) => r.keptAlive)) continue
+    const done = runs.filter((r) => r.ok && (r.received == null || r.received >= expectedOf(r))).map((r) => r.doneMs).filter((v) => v > 0)
+    if (!done.length || bimodal(done)) continue
+    // CPU per event: the runs' own figure, else the workers' CPU time over the events sent.
+    const cpu = runs.filter((r) => r.ok).map(cpuPerEvent).filter((v) => v > 0)
+    const key = String(comparisonGroupKey(first))
+    if (!groups.has(key)) groups.set(key, [])
+    groups.get(key).push({ first, done: median(done), cpu: cpu.length ? median(cpu) : null })
+  }
+  // Each library's multiple of its comparison's fastest, per transport.
+  const byLibrary = new Map()
+  for (const entries of groups.values()) {
+    if (entries.length < 2) continue
+    const fastest = entries.reduce((a, b) => (b.done < a.done ? b : a))
+    for (const e of entries) {
+      const key = `${libraryName(e.first)}\u0000${cellKey(e.first, { except: ['lib', 'variant', 'transport', 'sink'] })}`
+      if (!byLibrary.has(key)) byLibrary.set(key, [])
+      byLibrary.get(key).push({ ...e, factor: e.done / fastest.done, fastest })
+    }
+  }
+  const found = []
+  for (const list of byLibrary.values()) {
+    if (list.length < 2) continue
+    const slow = list.filter((e) => e.factor >= SLOW_FACTOR)
+    if (slow.length !== 1) continue
+    const [e] = slow
+    const elsewhere = list.filter((x) => x !== e)
+    const most = Math.max(...elsewhere.map((x) => x.factor))
+    const cpu = e.cpu != null && e.fastest.cpu != null ? `; CPU per event ${formatNumber(e.cpu / 1000, 1)} µs against ${formatNumber(e.fastest.cpu / 1000, 1)} µs` : ''
+    found.push(explain({ pattern: 'slow-transport', cell: e.first, text: `takes ${formatRatio(e.factor)} as long to done as ${libraryName(e.fastest.first)}, the fastest there (${formatMs(e.done)} ms against ${formatMs(e.fastest.done)} ms${cpu}), but at most ${formatRatio(most)} on ${unique(elsewhere.map((x) => transportTitle(x.first.transport))).join(', ')}` }))
+  }
+  return found
+}
+
+// A library whose calls return first in its comparison but whose events arrive this many times later
+// than the fastest to done: the work it saves its caller is done after the calls return.
+export const LATE_FACTOR = 1.5
+
+function doneLongAfterUnblocked (cells) {
+  const groups = new Map()
+  for (const runs of cells.values()) {
+    const first = runs[0]
+    if (BASELINE_LIBS.has(first.lib) || ['sigterm', 'sigkill'].includes(dimensionValue(first, 'ending')) || runs.some((r) => r.keptAlive)) continue
+    // A cell that lost events in any run is not compared on time (summary.js's rule too).
+    if (runs.some((r) => r.ok && r.received != null && r.received < expectedOf(r))) continue
+    const whole = runs.filter((r) => r.ok)
+    const done = whole.map((r) => r.doneMs).filter((v) => v > 0)
+    const unblocked = whole.map((r) => r.unblockedMs).filter((v) => v > 0)
+    if (!done.length || !unblocked.length || bimodal(done)) continue
+    const key = String(comparisonGroupKey(first))
+    if (!groups.has(key)) groups.set(key, [])
+    groups.get(key).push({ first, done: median(done), unblocked: median(unblocked) })
+  }
+  const found = []
+  for (const entries of groups.values()) {
+    if (entries.length < 2) continue
+    const firstOut = entries.reduce((a, b) => (b.unblocked < a.unblocked ? b : a))
+    const firstDone = entries.reduce((a, b) => (b.done < a.done ? b : a))
+    if (firstOut === firstDone || firstOut.done < firstDone.done * LATE_FACTOR) continue
+    found.push(explain({ pattern: 'done-late', cell: firstOut.first, text: `returns from its calls first (unblocked ${formatMs(firstOut.unblocked)} ms, medians) but is done ${formatRatio(firstOut.done / firstDone.done)} after ${libraryName(firstDone.first)}, the first done (${formatMs(firstOut.done)} ms against ${formatMs(firstDone.done)} ms): its work goes on after its calls return` }))
+  }
+  return found
+}
+
+// HTTP rounds in which every cell of a table, the app without logging included, served this much
+// fewer (or more) requests per second than its own median: something common to the round (the
+// machine), not a library, moved them.
+export const ROUND_SHIFT = 0.1
+
+function roundDrift (runs) {
+  const timed = runs.filter((r) => r.ok && r.rate == null && r.measure !== 'instructions' && typeof r.reqPerSec?.mean === 'number' && r.run != null)
+  const tables = new Map()
+  for (const run of timed) {
+    const key = cellKey(run, { except: ['lib', 'variant', 'middleware', 'mode', 'logsPerRequest', 'size', 'libVersion'] })
+    if (!tables.has(key)) tables.set(key, [])
+    tables.get(key).push(run)
+  }
+  const found = []
+  for (const tableRuns of tables.values()) {
+    const byCell = new Map()
+    for (const run of tableRuns) {
+      const key = cellKey(run)
+      if (!byCell.has(key)) byCell.set(key, [])
+      byCell.get(key).push(run)
+    }
+    if (byCell.size < 3 || !tableRuns.some((r) => r.lib === 'none')) continue
+    const medians = new Map([...byCell].map(([key, list]) => [key, median(list.map((r) => r.reqPerSec.mean))]))
+    const shifted = []
+    for (const round of unique(tableRuns.map((r) => r.run)).sort((a, b) => a - b)) {
+      const ratios = [...byCell].map(([key, list]) => list.find((r) => r.run === round)?.reqPerSec.mean / medians.get(key)).filter((v) => Number.isFinite(v))
+      if (ratios.length < byCell.size) continue
+      if (ratios.every((v) => v < 1 - ROUND_SHIFT) || ratios.every((v) => v > 1 + ROUND_SHIFT)) shifted.push({ round, low: Math.min(...ratios), high: Math.max(...ratios) })
+    }
+    if (!shifted.length) continue
+    const first = tableRuns[0]
+    const fewer = shifted[0].high < 1
+    const pct = (v) => `${Math.round(Math.abs(1 - v) * 100)}%`
+    const [low, high] = fewer ? [Math.max(...shifted.map((s) => s.high)), Math.min(...shifted.map((s) => s.low))] : [Math.min(...shifted.map((s) => s.low)), Math.max(...shifted.map((s) => s.high))]
+    found.push({
+      pattern: 'round-drift',
+      cell: first,
+      where: `HTTP, ${transportTitle(first.transport)}, ${first.cpus} server worker${first.cpus > 1 ? 's' : ''}`,
+      text: `in round${shifted.length > 1 ? 's' : ''} ${shifted.map((s) => s.round).join(', ')} of ${unique(tableRuns.map((r) => r.run)).length} every one of its ${byCell.size} cells, the app without logging (\`none\`) included, served ${pct(low)}–${pct(high)} ${fewer ? 'fewer' : 'more'} requests per second than its own median: a change common to every library in ${shifted.length > 1 ? 'those rounds' : 'that round'}, not one library's, which comparisons paired by round cancel`,
+      explanation: null
+    })
+  }
+  return found
+}
+
+function explain (anomaly) {
+  const { lib, libVersion, transport } = anomaly.cell
+  // A 'loss' explanation covers a constant loss too.
+  const known = KNOWN.find((k) => k.lib === lib && (k.pattern === anomaly.pattern || (k.pattern === 'loss' && anomaly.pattern === 'constant-loss')) && (!k.transport || k.transport === transport) &&
+    libVersion && semver.valid(libVersion) && semver.satisfies(libVersion, k.range))
+  return {
+    ...anomaly,
+    where: `${libraryName(anomaly.cell)}${anomaly.cell.libRange == null && libVersion ? ` ${libVersion}` : ''}, ${transportTitle(transport)}, ${workerLabel(anomaly.cell.cpus)}${dimensionValue(anomaly.cell, 'workload') !== DEFAULT_WORKLOAD ? `, ${dimensionValue(anomaly.cell, 'workload')} workload` : ''}${dimensionValue(anomaly.cell, 'runtime') ? `, ${dimensionValue(anomaly.cell, 'runtime')}` : ''}${(dimensionValue(anomaly.cell, 'ending') ?? DEFAULT_ENDING) !== DEFAULT_ENDING ? `, ending ${endingTitle(dimensionValue(anomaly.cell, 'ending'))}` : ''}${anomaly.cell.receiverStallMs != null ? `, reader stalled ${formatCount(anomaly.cell.receiverStallMs)} ms` : ''}${anomaly.cell.receiverRate != null ? `, read at ${formatCount(anomaly.cell.receiverRate)} B/s` : ''}`,
+    explanation: known ? { text: known.text, upstream: known.upstream } : null
+  }
+}
+
+// One markdown list item per pattern, with its explanation or "not known".
+export function anomalyList (anomalies) {
+  return anomalies.map((a) => {
+    const why = a.explanation
+      ? ` Why: ${a.explanation.text}${a.explanation.upstream.length ? ` (${a.explanation.upstream.map((url) => `[${url.replace('https://github.com/', '').replace('/issues/', '#').replace('/pull/', ' PR #')}](${url})`).join(', ')})` : ''}.`
+      : ' Why: not known yet.'
+    return `- **${escapeMarkdown(a.where)}** ${escapeMarkdown(a.text)}.${why}`
+  }).join('\n')
+}
+
+// The Anomalies section of a page.
+export function anomalyBlocks (anomalies) {
+  const intro = `Patterns in the runs that the tables alone would hide, found by rules over the runs: a loss identical in every run (under \`close()\`: a loss under another ending is the durability matrix's finding), runs whose losses differ widely (each run's loss shown), runs in two groups ${BIMODAL_GAP}× or more apart, a library ${SLOW_FACTOR}× or more as long as the fastest on one transport only, a library first to unblock but ${LATE_FACTOR}× or more later to done than the first done, a runtime ${RUNTIME_FACTOR}× or more slower than Node, HTTP rounds in which every cell, the app without logging included, moved ${ROUND_SHIFT * 100}% or more from its median. Each is listed with its figures and its cause where one is known (measured, or tracked upstream), "not known yet" otherwise.`
+  return [{ heading: 'Anomalies' }, intro, anomalies.length ? anomalyList(anomalies) : '_None found in these runs._']
+}
+
+// Text from results files inside markdown written by hand: every mark that could start a link, an
+// emphasis, code, HTML or a table cell is escaped.
+export function escapeMarkdown (text) {
+  return visibleControls(String(text)).replace(/[\\`*_[\]<>|#]/g, (ch) => `\\${ch}`)
+}
