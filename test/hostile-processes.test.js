@@ -108,7 +108,7 @@ for (const transport of ['console', 'tcp']) {
         }), 60_000)
       } else {
         // The worker has come and gone (pino's close() resolved): the rest waits unread at the sink.
-        const worker = () => taggedPids(tag, /bench\/worker\.js/).length > 0
+        const worker = () => taggedPids(tag, /\/worker\.js/).length > 0
         await waitFor(worker, 60_000)
         await waitFor(() => !worker(), 60_000)
       }
