@@ -82,3 +82,24 @@ test('run ends with the answer, one line per library naming a ratio with its int
   for (const line of narrow.stdout.split('\n')) assert.ok(line.length <= 60, `${line.length}: ${line}`)
   assert.match(narrow.stdout, /\nAnswer\n=+\n/)
 })
+
+test('the closing answer follows the pages\' one rule: no ranking where SIGTERM, SIGKILL or the kill timer ended the runs, no fastest where a cell\'s runs fall in two groups', () => {
+  const dir = tmpDir()
+  const killed = resultsFile(dir, [...cell('pino', around(600), { ending: 'sigterm' }), ...cell('winston', around(900), { ending: 'sigterm' })])
+  const [group] = closingAnswer(loadResults([killed])).groups
+  assert.match(group.withheld, /^not ranked: .*SIGTERM/i)
+  assert.equal(group.rows.length, 1, 'the rows stay in the data (--json)')
+  const text = renderAnswer(closingAnswer(loadResults([killed])), { width: 100 })
+  assert.doesNotMatch(text, /fastest pino|than pino/)
+  assert.match(text, /not ranked/)
+
+  const timer = resultsFile(tmpDir(), [...cell('pino', around(600)), ...cell('winston', around(5900), { keptAlive: true })])
+  assert.match(closingAnswer(loadResults([timer])).groups[0].withheld, /kill timer ended winston/)
+
+  const twoGroups = [100, 101, 99, 100, 102, 400, 401, 399, 400, 398]
+  const split = resultsFile(tmpDir(), [...cell('pino', twoGroups), ...cell('winston', around(900))])
+  assert.match(closingAnswer(loadResults([split])).groups[0].withheld, /^not decided: pino's runs fall in two groups/)
+
+  const plain = resultsFile(tmpDir(), [...cell('pino', around(600)), ...cell('winston', around(900))])
+  assert.equal(closingAnswer(loadResults([plain])).groups[0].withheld, null)
+})

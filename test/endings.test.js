@@ -83,6 +83,16 @@ test('--receiver-stall on console: nothing is read for the stall, every event st
   assert.ok(run.afterStallMs >= 0 && run.afterStallMs < run.doneMs, `afterStallMs ${run.afterStallMs}`)
 })
 
+// Observed: pino's 2,000 lines (185 KB) fit in the socket's buffer, the worker ended, and node
+// resumed its stdout on the child's exit: recorded ok, done 143 ms, under --receiver-stall 600000.
+test('--receiver-stall on console holds after the worker has ended (node resumes a child\'s stdout when it exits)', async () => {
+  const runs = await runEndings(['--lib', 'pino', '--transport', 'console', '--events', '2000', '--receiver-stall', '700'])
+  const [run] = runs
+  assert.equal(run.ok, true, run.error)
+  assert.equal(run.received, 2000)
+  assert.ok(run.doneMs >= 700, `done ${run.doneMs} ms`)
+})
+
 test('--receiver-rate and --receiver-stall are refused without the console or tcp transport', async () => {
   const result = await runCli(['run', '--lib', 'raw', '--transport', 'file', '--receiver-stall', '100', '--out', path.join(tmpDir(), 'x.json')])
   assert.equal(result.code, 2)

@@ -320,6 +320,55 @@ describe('version ranges, the registry and the version cache', () => {
     })
   }
 
+  // Probed again (family: version ranges with shell metacharacters; input: the range; expected: one
+  // line, exit 2, nothing run, installed or executed; observed: so, recorded).
+  const shellRanges = [
+    ['pino@>=9 <10 && touch', /"pino@>=9 <10 && touch .*": ">=9 <10 && touch .*" is neither a version range/],
+    ['pino@9 || $(touch', /"9 \|\| \$\(touch .*\)" is neither a version range/],
+    ['pino@9 | touch', /"9 \| touch .*" is neither a version range/],
+    ['pino@latest;touch', /"latest;touch .*" is neither a version range/]
+  ]
+  for (const [prefix, pattern] of shellRanges) {
+    const lib = prefix.endsWith('$(touch') ? `${prefix} ${marker})` : `${prefix} ${marker}`
+    it(`--lib '${lib}': one line, exit 2, nothing run, installed or executed (already so: recorded)`, async () => {
+      const cache = tmpDir()
+      assertRefused(await runCli(['run', '--lib', lib, '--cache', cache, '--events', '10', '--runs', '1', '--out', path.join(tmpDir(), 'r.json')]), pattern)
+      assert.equal(fs.existsSync(marker), false)
+      assert.deepEqual(fs.readdirSync(cache), [])
+    })
+  }
+
+  // Family: runtimes by range (the same check, under the runtime's package name); observed: so, recorded.
+  // (A range holding "/" is a path to a runtime: refused as one that does not exist.)
+  it('--runtime \'node@$(id)\' and --runtime node@../../x: one line, exit 2 (already so: recorded)', async () => {
+    assertRefused(await runCli(['run', '--lib', 'raw', '--runtime', 'node@$(id)', '--cache', tmpDir(), '--events', '10', '--runs', '1', '--out', path.join(tmpDir(), 'r.json')]), /^log-bench: "node-[\w-]+@\$\(id\)": "\$\(id\)" is neither a version range/m)
+    assertRefused(await runCli(['run', '--lib', 'raw', '--runtime', 'node@../../x', '--events', '10', '--runs', '1', '--out', path.join(tmpDir(), 'r.json')]), /^log-bench: --runtime node@\.\.\/\.\.\/x: .* does not exist$/m)
+    assert.equal(fs.existsSync(marker), false)
+  })
+
+  // Family: a corrupted version cache. Input: its libs directory is a file; expected and observed
+  // (recorded): without the registry, the one line that nothing cached matches, exit 2.
+  it('a cache whose libs directory is a file, the registry unreachable: one line, exit 2 (already so: recorded)', async () => {
+    const cache = tmpDir()
+    fs.writeFileSync(path.join(cache, 'libs'), '')
+    const result = await runCli(['run', '--lib', 'pino@9', '--cache', cache, '--events', '10', '--runs', '1', '--out', path.join(tmpDir(), 'r.json')], { env: { npm_config_registry: 'http://127.0.0.1:9' } })
+    assertRefused(result, /^log-bench: cannot install pino@9: the npm registry is unreachable \(ECONNREFUSED\) and no cached version matches/m)
+  })
+
+  // Input: a version marked complete whose package is gone; expected and observed (recorded): a
+  // failed run with the loader's reason, the results saved, exit 0.
+  it('a cached version marked complete whose package is missing: a failed run with the reason (already so: recorded)', async () => {
+    const cache = tmpDir()
+    fs.mkdirSync(path.join(cache, 'libs', 'pino@9.1.0'), { recursive: true })
+    fs.writeFileSync(path.join(cache, 'libs', 'pino@9.1.0', '.log-bench-complete'), '')
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'pino@9.1.0', '--cache', cache, '--transport', 'file', '--events', '10', '--runs', '1', '--quiet', '--out', out], { env: { npm_config_registry: 'http://127.0.0.1:9' } })
+    assert.equal(result.code, 0, result.stderr)
+    const [record] = readJson(out).runs
+    assert.equal(record.status, 'failed')
+    assert.match(record.error, /^worker 0 failed while building the logger: Cannot find module 'pino'/)
+  })
+
   it('a registry that cannot be reached and nothing cached: one line naming it, exit 2 (already so: recorded)', async () => {
     const result = await runCli(['run', '--lib', 'pino@9', '--cache', tmpDir(), '--events', '10', '--runs', '1', '--out', path.join(tmpDir(), 'r.json')], { env: { npm_config_registry: 'http://127.0.0.1:9' } })
     assertRefused(result, /^log-bench: cannot install pino@9: the npm registry is unreachable \(ECONNREFUSED\) and no cached version matches/m)

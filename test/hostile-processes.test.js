@@ -9,7 +9,7 @@ import { ownerOf } from '../src/engine/run-dir.js'
 import { withLock } from '../src/versions/cache.js'
 import { runCells } from '../src/runner/orchestrator.js'
 import { run, UsageError } from '../src/api/index.js'
-import { ADAPTERS, leftovers, readJson, ROOT, runCli, tmpDir, waitFor } from './helpers.js'
+import { ADAPTERS, leftovers, readJson, ROOT, runCli, taggedPids, tmpDir, waitFor } from './helpers.js'
 
 // Processes and signals are hostile ground too: log-bench signals only the processes it started and
 // that still run, a fork the system refuses is a failed run with its reason, and every stop (a time
@@ -67,58 +67,104 @@ describe('signals go only to processes log-bench started and that still run', ()
   })
 })
 
-describe('a slowed or stalled receiving end never outlasts the run (--receiver-rate, --receiver-stall)', () => {
-  const slowRun = (extra, out, tmp, options = {}) => runCli(['run', '--lib', 'pino', '--transport', 'console', '--events', '2000', '--runs', '1', '--out', out, ...extra], { env: { TMPDIR: tmp }, detached: true, timeoutMs: 90_000, ...options })
+// On the console the worker's stdout is read slowly; on tcp each connection at the embedded sink,
+// which runs in a process of its own and is released by a message.
+for (const transport of ['console', 'tcp']) {
+  describe(`a slowed or stalled receiving end never outlasts the run (--receiver-rate, --receiver-stall, ${transport})`, () => {
+    const slowRun = (extra, out, tmp, options = {}) => runCli(['run', '--lib', 'pino', '--transport', transport, '--events', '2000', '--runs', '1', '--out', out, ...extra], { env: { TMPDIR: tmp }, detached: true, timeoutMs: 90_000, ...options })
 
-  // Observed: still running 45 s after --timeout 10 (the paused reader awaited a timer of bytes ÷
-  // rate: 65,536 s for its first chunk); at --receiver-rate 2000 recorded "timed out" after 94 s.
-  it('--receiver-rate 1 with --timeout 3: the run is recorded timed out and log-bench exits at once', async () => {
-    const out = path.join(tmpDir(), 'r.json')
-    const tmp = tmpDir()
-    const began = Date.now()
-    const r = await slowRun(['--receiver-rate', '1', '--timeout', '3'], out, tmp)
-    assert.equal(r.code, 0, r.stderr)
-    assert.ok(Date.now() - began < 45_000, `exits soon after its time limit (took ${Date.now() - began} ms)`)
-    const [record] = readJson(out).runs
-    assert.equal(record.status, 'failed')
-    assert.match(record.error, /^timed out after 3 s/)
-    assert.equal(record.failure.kind, 'timeout')
-    assert.deepEqual(leftovers(r.tag), [])
-    assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
+    // Observed (console): still running 45 s after --timeout 10 (the paused reader awaited a timer of
+    // bytes ÷ rate: 65,536 s for its first chunk); at --receiver-rate 2000 recorded "timed out" after
+    // 94 s. Observed (tcp, --timeout 5): recorded ok, 1 of 2,000 received, done 131 s (the sink's
+    // count ended on a quiet period while the brake held the rest unread, and its done was the
+    // brake's due time of a byte still in the kernel's buffer).
+    it('--receiver-rate 1 with --timeout 3: the run is recorded timed out and log-bench exits at once', async () => {
+      const out = path.join(tmpDir(), 'r.json')
+      const tmp = tmpDir()
+      const began = Date.now()
+      const r = await slowRun(['--receiver-rate', '1', '--timeout', '3'], out, tmp)
+      assert.equal(r.code, 0, r.stderr)
+      assert.ok(Date.now() - began < 45_000, `exits soon after its time limit (took ${Date.now() - began} ms)`)
+      const [record] = readJson(out).runs
+      assert.equal(record.status, 'failed')
+      assert.match(record.error, /^timed out after 3 s/)
+      assert.equal(record.failure.kind, 'timeout')
+      assert.deepEqual(leftovers(r.tag), [])
+      assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
+    })
+
+    // Observed (console): 30 s after SIGTERM still running; a second signal exited 143 with runs: [],
+    // interrupted: false and the run directory left behind.
+    it('SIGTERM while the reader is paused: exit 143 at once, the run recorded interrupted, nothing left', async () => {
+      const out = path.join(tmpDir(), 'r.json')
+      const tmp = tmpDir()
+      let child
+      let tag
+      const pending = slowRun(['--receiver-rate', '1', '--timeout', '600'], out, tmp, { onSpawn: (c, t) => { child = c; tag = t } })
+      if (transport === 'console') {
+        // The capture file has its first bytes: the reader has read a chunk and paused for hours.
+        await waitFor(() => fs.readdirSync(tmp).some((dir) => {
+          try { return fs.statSync(path.join(tmp, dir, 'stdout-w0.log')).size > 0 } catch { return false }
+        }), 60_000)
+      } else {
+        // The worker has come and gone (pino's close() resolved): the rest waits unread at the sink.
+        const worker = () => taggedPids(tag, /\/worker\.js/).length > 0
+        await waitFor(worker, 60_000)
+        await waitFor(() => !worker(), 60_000)
+      }
+      const sentAt = Date.now()
+      process.kill(child.pid, 'SIGTERM')
+      const r = await pending
+      assert.ok(Date.now() - sentAt < 10_000, `exits within seconds of SIGTERM (took ${Date.now() - sentAt} ms)`)
+      assert.equal(r.code, 143, r.stderr)
+      const doc = readJson(out)
+      assert.equal(doc.interrupted, true)
+      assert.equal(doc.runs[0].status, 'interrupted')
+      assert.deepEqual(leftovers(r.tag), [])
+      assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
+    })
+
+    // Observed (console): the results written, then the process stayed alive until the 600 s stall
+    // timer fired.
+    it('--receiver-stall 600000: log-bench exits once its results are written', async () => {
+      const out = path.join(tmpDir(), 'r.json')
+      const tmp = tmpDir()
+      const began = Date.now()
+      const r = await slowRun(['--receiver-stall', '600000', '--timeout', '10'], out, tmp)
+      assert.equal(r.code, 0, r.stderr)
+      assert.ok(Date.now() - began < 45_000, `exits once the run is recorded (took ${Date.now() - began} ms)`)
+      const [record] = readJson(out).runs
+      assert.match(record.error, /^timed out after 10 s/)
+      assert.deepEqual(leftovers(r.tag), [])
+      assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
+    })
   })
+}
 
-  // Observed: 30 s after SIGTERM still running; a second signal exited 143 with runs: [],
-  // interrupted: false and the run directory left behind.
-  it('SIGTERM while the reader is paused: exit 143 at once, the run recorded interrupted, nothing left', async () => {
+describe('a second stop signal', () => {
+  // Observed: a second signal exited 143 at once with the document as it was (interrupted: false)
+  // and the current run's directory and workers left behind.
+  it('SIGINT then SIGTERM: exit 143 at once, the runs finished so far saved and marked interrupted, no directory or process left', async () => {
     const out = path.join(tmpDir(), 'r.json')
     const tmp = tmpDir()
     let child
-    const pending = slowRun(['--receiver-rate', '1', '--timeout', '600'], out, tmp, { onSpawn: (c) => { child = c } })
-    // The capture file has its first bytes: the reader has read a chunk and paused for hours.
-    await waitFor(() => fs.readdirSync(tmp).some((dir) => {
-      try { return fs.statSync(path.join(tmp, dir, 'stdout-w0.log')).size > 0 } catch { return false }
-    }), 60_000)
-    const sentAt = Date.now()
+    const pending = runCli(['run', '--lib', path.join(ADAPTERS, 'slow.js'), '--transport', 'file', '--events', '3000', '--runs', '5', '--out', out], { env: { TMPDIR: tmp }, detached: true, timeoutMs: 120_000, onSpawn: (c) => { child = c } })
+    // One run saved and the next one's directory made: the second run is under way.
+    await waitFor(() => {
+      try { return readJson(out).runs.length >= 1 && fs.readdirSync(tmp).length > 0 } catch { return false }
+    }, 90_000)
+    // Both before log-bench's next turn of its event loop: the first one's orderly stop cannot end first.
+    process.kill(child.pid, 'SIGINT')
     process.kill(child.pid, 'SIGTERM')
     const r = await pending
-    assert.ok(Date.now() - sentAt < 10_000, `exits within seconds of SIGTERM (took ${Date.now() - sentAt} ms)`)
     assert.equal(r.code, 143, r.stderr)
+    assert.match(r.stderr, /SIGTERM again: stopped at once; the runs finished so far are in /)
     const doc = readJson(out)
     assert.equal(doc.interrupted, true)
-    assert.equal(doc.runs[0].status, 'interrupted')
+    assert.equal(doc.complete, false)
+    assert.ok(doc.runs.length >= 1)
+    for (const record of doc.runs) assert.equal(record.status, 'ok')
     assert.deepEqual(leftovers(r.tag), [])
-    assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
-  })
-
-  // Observed: the results written, then the process stayed alive until the 600 s stall timer fired.
-  it('--receiver-stall 600000: log-bench exits once its results are written', async () => {
-    const out = path.join(tmpDir(), 'r.json')
-    const tmp = tmpDir()
-    const began = Date.now()
-    const r = await slowRun(['--receiver-stall', '600000', '--timeout', '10'], out, tmp)
-    assert.equal(r.code, 0, r.stderr)
-    assert.ok(Date.now() - began < 45_000, `exits once the run is recorded (took ${Date.now() - began} ms)`)
-    assert.equal(readJson(out).runs.length, 1)
     assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
   })
 })
@@ -144,6 +190,24 @@ describe('the API: a caller\'s listener and signal are the caller\'s', () => {
     await assert.rejects(run({ libs: ['raw'], cpus: [1, Infinity] }), (err) => err instanceof UsageError && /^cpus must be a list of finite numbers or strings, got \[1, Infinity\]/.test(err.message))
     await assert.rejects(run({ libs: ['raw'], force: 'yes' }), (err) => err instanceof UsageError && err.message === 'force must be true or false, got "yes"')
     await assert.rejects(run({ libz: ['raw'] }), (err) => err instanceof UsageError && /^unknown option "libz" for run\(\)/.test(err.message))
+  })
+
+  // Family: the JS API, wrong option types. Each: the input, the one error expected; observed
+  // before: out: 42 resolved, having written a results file named "42" in the working directory
+  // (the others already so: recorded).
+  it('more wrong types: a number for a path, a signal that is not an AbortSignal, options that are not an object', async () => {
+    const cwd = process.cwd()
+    const cases = [
+      [() => run({ libs: ['raw'], transports: ['file'], events: 10, runs: 1, out: 42 }), 'out must be a path (a string), got 42'],
+      [() => run({ libs: ['raw'], cache: 7 }), 'cache must be a path (a string), got 7'],
+      [() => run({ libs: ['raw'], signal: 'stop' }), 'signal must be an AbortSignal (new AbortController().signal) for run(), got string'],
+      [() => run({ libs: ['raw'], signal: {} }), 'signal must be an AbortSignal (new AbortController().signal) for run(), got object'],
+      [() => run(null), 'run() takes an options object, e.g. run({ libs: [\'pino\'] })'],
+      [() => run(['raw']), 'run() takes an options object, e.g. run({ libs: [\'pino\'] })'],
+      [() => run({ libs: ['raw'], events: { n: 1 } }), 'events must be a finite number or a string, got {"n":1}']
+    ]
+    for (const [call, message] of cases) await assert.rejects(call(), (err) => err instanceof UsageError && err.message === message, message)
+    assert.equal(fs.existsSync(path.join(cwd, '42')), false)
   })
 
   // Already good when probed: recorded so that it stays so.
@@ -240,6 +304,20 @@ describe('a huge plan is refused with its size before anything starts, unless as
     const r = await runCli(['run', '--scenario', file, '--out', path.join(dir, 'r.json')], { timeoutMs: 60_000 })
     assert.equal(r.code, 2, r.stderr)
     assert.match(r.stderr, /^log-bench: .*long\.json: this plan is 40 runs of 4 cells, at least [\d,]+ hours .*--yes/)
+  })
+
+  // Observed: an http group of a scenario was not counted before its cells were built: 100 runs of
+  // 10 hours of load (a thousand hours) started at once.
+  it('a scenario whose http group would take a thousand hours is refused, naming the file', async () => {
+    const dir = tmpDir()
+    const file = path.join(dir, 'long-http.json')
+    fs.writeFileSync(file, JSON.stringify({ name: 'long-http', http: [{ libs: ['pino'], cpus: [1], duration: 36_000, runs: 50 }] }))
+    const out = path.join(dir, 'r.json')
+    const r = await runCli(['run', '--scenario', file, '--out', out], { timeoutMs: 60_000 })
+    assert.equal(r.code, 2, r.stderr)
+    assert.match(r.stderr, /^log-bench: .*long-http\.json: this plan is 100 runs of 2 cells, at least 1,00\d hours .*--yes/)
+    assert.equal(r.stderr.trim().split('\n').length, 1)
+    assert.equal(fs.existsSync(out), false)
   })
 
   // Observed: each of 768 unsupported records rewrote the growing results file (SIGTERM waited 29 s).

@@ -10,6 +10,7 @@ import { cellKey, summarize } from '../src/results/model.js'
 import { parseRuns } from '../src/api/runs-option.js'
 import { looksFor, lookAlphaFor, sequentialDesign } from '../src/results/sequential.js'
 import { compareWithBaseline } from '../src/report/compare.js'
+import { closingAnswer, renderAnswer } from '../src/report/answer.js'
 import { seededRandom, smallestSignedRankP } from '../src/stats.js'
 import { simulateAA } from '../benchmarks/runs-auto.js'
 import { runCli, tmpDir } from './helpers.js'
@@ -123,6 +124,9 @@ test('--runs auto records its design (looks, α and the α of each look, the gro
   assert.equal(row.verdict, 'unclear')
   // compare --alpha 0.01 splits 0.01 across the same looks.
   assert.equal(compareWithBaseline(split, 'a', { alpha: 0.01 }).comparisons[0].alpha, lookAlphaFor(0.01, [6, 9, 14, 20]))
+  // The closing answer says its verdicts were tested at the look's α, not the header's 0.05.
+  const answer = renderAnswer(closingAnswer(split))
+  assert.match(answer, /under --runs auto: judged at 6, 9, 14, 20 rounds, each look at p < 0\.0167 \(0\.05 split across the looks\), paired/)
   // Without the design the same runs read slower at 0.05.
   const plain = { ...doc, env: { ...doc.env, order: { mode: 'interleaved', seed: 1 } } }
   assert.equal(compareWithBaseline(plain, 'a').comparisons.find((r) => r.measure === 'doneMs').verdict, 'slower')

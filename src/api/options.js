@@ -150,11 +150,15 @@ export function argvFromApi (table, options, command) {
   return argv
 }
 
+// Options that name a file or directory: a number there is a wrong type, not a file named "42".
+const PATH_OPTIONS = new Set(['out', 'dir', 'cache', 'scenario', 'syslog-output', 'images', 'pages'])
+
 function apiValue (option, key, value) {
   if (option.type === 'boolean') {
     if (typeof value !== 'boolean') throw new UsageError(`${key} must be true or false, got ${describeValue(value)}`)
     return value
   }
+  if (PATH_OPTIONS.has(option.name) && typeof value !== 'string') throw new UsageError(`${key} must be a path (a string), got ${describeValue(value)}`)
   const scalar = (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))
   if (Array.isArray(value)) {
     if (!option.list) throw new UsageError(`${key} takes one value, not a list (--${option.name}: ${valuesText(option) || 'a value'})`)

@@ -8,7 +8,7 @@ import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
 import { fsTypeOf } from '../engine/fs-type.js'
 import { runTypes } from './run-types.js'
 import { payloadOfSize } from '../engine/message.js'
-import { loadScenario, refuseHugePlan, runPlanSize, selectShard } from './scenario.js'
+import { httpPlanSize, loadScenario, refuseHugePlan, runPlanSize, selectShard } from './scenario.js'
 import { collectEnv, libVersionsOf } from '../results/env.js'
 import { SCHEMA_VERSION } from '../results/model.js'
 import { lockResults } from '../results/lock.js'
@@ -119,7 +119,17 @@ async function planFromScenario (file, dir, argv, installs) {
       throw err
     }
   }
-  const sizes = runGroups.map(runPlanSize)
+  const httpGroups = []
+  for (const [index, group] of (scenario.http ?? []).entries()) {
+    try {
+      httpGroups.push(await parseHttpOptions({ ...scenarioArgv(HTTP_OPTIONS, group), lib: scenarioLibs(group, scenario), cache: argv.cache }, installs))
+    } catch (err) {
+      if (err instanceof UsageError) throw new UsageError(`${file}: http[${index}]: ${err.message}`)
+      throw err
+    }
+  }
+  // Counted before any cell is built: the http groups' runs too (a thousand hours of load asks first).
+  const sizes = [...runGroups.map(runPlanSize), ...httpGroups.map(httpPlanSize)]
   try {
     refuseHugePlan({ cells: sum(sizes, 'cells'), runs: sum(sizes, 'runs'), costMs: sum(sizes, 'costMs') }, argv.yes)
   } catch (err) {
@@ -130,20 +140,11 @@ async function planFromScenario (file, dir, argv, installs) {
     libs.push(...options.libs.filter((l) => !libs.some((x) => x.name === l.name && x.version === l.version)))
     groups.push(describeOptions(options))
   }
-  const httpGroups = []
-  for (const [index, group] of (scenario.http ?? []).entries()) {
-    let options
-    try {
-      options = await parseHttpOptions({ ...scenarioArgv(HTTP_OPTIONS, group), lib: scenarioLibs(group, scenario), cache: argv.cache }, installs)
-    } catch (err) {
-      if (err instanceof UsageError) throw new UsageError(`${file}: http[${index}]: ${err.message}`)
-      throw err
-    }
+  for (const options of httpGroups) {
     cells.push(...newCells(cells, withRounds(runTypes.http.plan(options), options.rounds)))
     libs.push(...options.libs.filter((l) => l.adapter && !libs.some((x) => x.name === l.name && x.version === l.version)))
-    httpGroups.push(describeHttpOptions(options))
   }
-  return { kind: 'scenario', name: scenario.name, file: scenario.file, id: `scenario:${scenario.name}:${scenario.id}`, options: { run: groups, http: httpGroups }, libs, cells, output: scenario.output ?? null }
+  return { kind: 'scenario', name: scenario.name, file: scenario.file, id: `scenario:${scenario.name}:${scenario.id}`, options: { run: groups, http: httpGroups.map(describeHttpOptions) }, libs, cells, output: scenario.output ?? null }
 }
 
 const sum = (items, key) => items.reduce((total, item) => total + item[key], 0)

@@ -9,6 +9,8 @@ import { SCENARIOS_DIR, shippedScenarios } from './shipped-scenarios.js'
 import { DEFAULT_VARIANT } from '../loggers/index.js'
 import { cellUnsupported } from '../runner/unsupported.js'
 import { formatCount } from '../draw/labels.js'
+import { middlewareUnsupportedReason } from '../http/request-loggers.js'
+import { BASELINE } from '../results/http-summary.js'
 
 const SCHEMA_FILE = path.join(SCENARIOS_DIR, 'schema.json')
 let validator = null
@@ -131,6 +133,19 @@ export function runPlanSize (options) {
   return size
 }
 
+// The size of an `http` plan from its checked options (parseHttpOptions), counted without building
+// its cells, as runPlanSize: the cells planHttpCells makes (src/http/matrix.js), the runs of those a
+// request logger can run (other unsupported cells are rare and counted as run: an estimate on the
+// long side), each the load's warm-up and duration plus its set-up (estimatedCostMs).
+export function httpPlanSize ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, runs, runtimes = [null] }) {
+  const alike = transports.length * cpus.length * runtimes.length
+  const middlewareLibs = libs.filter((l) => l.name === BASELINE || !middlewareUnsupportedReason(l.name)).length
+  // With --middleware, the route at 0 logs per request runs first as the control (one size).
+  const cells = alike * (mode === 'middleware' ? middlewareLibs + sizes.length * libs.length : logsPerRequest.length * sizes.length * libs.length)
+  const run = alike * runs * (mode === 'middleware' ? middlewareLibs + sizes.length * middlewareLibs : logsPerRequest.length * sizes.length * libs.length)
+  return { cells, runs: run, costMs: run * ((load.warmupSeconds + load.durationSeconds) * 1000 + 5000) }
+}
+
 // Past either, a plan starts only when asked to (--yes, the API's yes: true).
 export const PLAN_LIMIT = { runs: 100_000, hours: 24 }
 
@@ -138,5 +153,5 @@ export const PLAN_LIMIT = { runs: 100_000, hours: 24 }
 export function refuseHugePlan ({ cells, runs, costMs }, yes) {
   const hours = costMs / 3_600_000
   if (yes || (runs <= PLAN_LIMIT.runs && hours <= PLAN_LIMIT.hours)) return
-  throw new UsageError(`this plan is ${formatCount(runs)} runs of ${formatCount(cells)} cells, at least ${formatCount(Math.ceil(hours))} hours by a rough estimate (a second of set-up per run, a few microseconds per event and worker); past ${formatCount(PLAN_LIMIT.runs)} runs or ${PLAN_LIMIT.hours} hours log-bench asks first: add --yes to start it, or give fewer --cpus, --events, --runs or libraries`)
+  throw new UsageError(`this plan is ${formatCount(runs)} runs of ${formatCount(cells)} cells, at least ${formatCount(Math.ceil(hours))} hours by a rough estimate (a second of set-up per run, a few microseconds per event and worker; for http, the load's warm-up and duration and 5 s of set-up per run); past ${formatCount(PLAN_LIMIT.runs)} runs or ${PLAN_LIMIT.hours} hours log-bench asks first: add --yes to start it, or give fewer --cpus, --events, --runs, libraries or seconds of --duration`)
 }

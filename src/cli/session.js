@@ -1,5 +1,6 @@
 import { exitCodeFor, Interrupted, STOP_SIGNALS } from '../errors.js'
 import { baselineComparison, runPrepared } from '../api/session.js'
+import { lastResort } from '../engine/last-resort.js'
 import { answerJson, closingAnswer, renderAnswer } from '../report/answer.js'
 import { renderComparison } from '../report/compare.js'
 import { terminalWidth } from '../draw/table.js'
@@ -7,12 +8,18 @@ import { renderTerminal } from '../report/terminal.js'
 import { createProgress } from './progress.js'
 
 // The terminal's side of a session (run, http): progress on stderr; Ctrl-C, SIGTERM, a hang-up
-// (SIGHUP) and SIGQUIT stop the current run and keep what finished (a second one exits at once).
+// (SIGHUP) and SIGQUIT stop the current run and keep what finished (a second one exits at once,
+// leaving the runs finished so far saved: see src/engine/last-resort.js).
 // Returns the document; an interrupt exits with its code once the results so far are saved.
 export async function runInTerminal (prepared, { quiet = false, resumeHint = '' } = {}) {
   const controller = new AbortController()
   const onSignal = (signal) => {
-    if (controller.signal.aborted) process.exit(exitCodeFor(signal))
+    if (controller.signal.aborted) {
+      // The second: no more waiting, yet the run's processes and directory go and the runs so far stay saved.
+      lastResort()
+      process.stderr.write(`\n${signal} again: stopped at once; the runs finished so far are in ${prepared.out}${resumeHint}\n`)
+      process.exit(exitCodeFor(signal))
+    }
     process.stderr.write(`\n${signal}: stopping the current run and saving the results so far\n`)
     controller.abort(signal)
   }

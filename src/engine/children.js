@@ -2,6 +2,7 @@ import { fork } from 'node:child_process'
 import cluster from 'node:cluster'
 import { RunFailure } from '../errors.js'
 import { openFilesLimit } from '../limits.js'
+import { atLastResort } from './last-resort.js'
 import { invalidMessage, oneLine } from './messages.js'
 
 // The primary's side of every process it forks (run workers, http server workers, the load
@@ -155,7 +156,19 @@ export function spawnReason (err) {
 // announces itself to the primary with a message Node's IPC cannot parse, and the primary dies.
 // stdio is set for every fork: cluster keeps settings between calls.
 // env: variables added to the worker's environment (the run's tag, src/engine/leftovers.js).
-export function forkWorker ({ exec, execArgv = [], stdio, runtime = null, env = {} }) {
+export function forkWorker (options) {
+  const child = forkProcess(options)
+  forked.add(child)
+  child.once('exit', () => forked.delete(child))
+  child.once('error', () => { if (!isRunning(child)) forked.delete(child) })
+  return child
+}
+
+// The workers running now: a second stop signal ends them at once (src/engine/last-resort.js).
+const forked = new Set()
+atLastResort('processes', () => { for (const child of forked) signalChild(child) })
+
+function forkProcess ({ exec, execArgv = [], stdio, runtime = null, env = {} }) {
   const argv = [...(runtime?.execArgv ?? []), ...execArgv]
   if (runtime && runtime.name !== 'node') return fork(exec, [], { execPath: runtime.execPath, execArgv: argv, stdio, env: { ...process.env, ...env } })
   cluster.setupPrimary({ exec, execArgv: argv, args: [], stdio })

@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
+import { atLastResort } from './last-resort.js'
 
 // A run's directory (its log files, the console capture, rsyslogd's files) is removed by the run
 // itself, also on failure and Ctrl-C. Only a primary killed outright (SIGKILL, out of memory, a
@@ -16,10 +17,13 @@ const swept = new Set()
 export function makeRunDir (baseDir, prefix = 'log-bench-') {
   const note = sweepOnce(baseDir)
   if (note) process.stderr.write(`log-bench: ${note}\n`)
+  // Those a finished run removed are forgotten (there is one at a time, or a few for http).
+  for (const earlier of made) if (!fs.existsSync(earlier)) made.delete(earlier)
   let dir = null
   try {
     dir = fs.mkdtempSync(path.join(baseDir, prefix))
     fs.writeFileSync(path.join(dir, OWNER_FILE), JSON.stringify(ownerOf(process.pid)) + '\n', { flag: 'wx' })
+    made.add(dir)
     return dir
   } catch (err) {
     // A full TMPDIR (or --dir) fails the run with this reason, and leaves no directory behind.
@@ -27,6 +31,22 @@ export function makeRunDir (baseDir, prefix = 'log-bench-') {
     throw new Error(`cannot make the run's directory in ${baseDir}: ${RUN_DIR_REASONS[err.code] ?? err.message}${RUN_DIR_REASONS[err.code] ? ` (${err.code})` : ''}`)
   }
 }
+
+// The run directories this process made: a run removes its own as it ends; a second stop signal
+// (src/engine/last-resort.js) removes those still there that name this process as their owner.
+const made = new Set()
+atLastResort('directories', () => {
+  const self = ownerOf(process.pid)
+  for (const dir of made) {
+    made.delete(dir)
+    try {
+      const owner = JSON.parse(fs.readFileSync(path.join(dir, OWNER_FILE), 'utf8'))
+      if (owner?.pid === self.pid && owner?.started === self.started) fs.rmSync(dir, { recursive: true, force: true })
+    } catch {
+      // Already removed by its run, or not ours any more.
+    }
+  }
+})
 
 const RUN_DIR_REASONS = { ENOSPC: 'no space left on device', EDQUOT: 'disk quota exceeded', EROFS: 'read-only file system', EACCES: 'permission denied' }
 

@@ -75,7 +75,7 @@ export async function warmUpOneByOne (url, body, requests) {
       else if (!last) response.on('end', resolve)
       else request.socket.once('close', resolve)
     })
-    request.on('error', (err) => reject(new RunFailure(`a warm-up request to the counted server failed: ${err.message}`)))
+    request.on('error', (err) => reject(new RunFailure(`a warm-up request to the server failed: ${err.message}`)))
     request.end(body)
   })
   try {

@@ -71,6 +71,10 @@ async function measure (settings, signal) {
     // Under the simulator the first requests compile the app's code, seconds each: one request at a
     // time until it answers promptly, so that the load finds it warm (both counted runs do the same).
     if (counted) await guard.race(warmUpOneByOne(url, body, WARM_UP_REQUESTS), 'warming the counted server up')
+    // Listening is not answering: a server's first request loads and compiles express's body parser
+    // and the route, over a second on a busy machine, which took the whole of a --duration 1 (no
+    // request completed). The load starts once the server has answered one request (logging none).
+    else await guard.race(warmUpOneByOne(url, JSON.stringify({ logsPerRequest: 0, size }), 1), 'waiting for the server\'s first answer')
     loader = startLoad({
       ...settings,
       url,
@@ -93,10 +97,13 @@ async function measure (settings, signal) {
     const reachedRate = rate && figures.loadSeconds > 0 ? figures.requests / figures.loadSeconds : null
     // Counted runs (amount) serve a number of requests at the simulator's pace: "up to" the rate.
     const shortOfRate = reachedRate != null && amount == null && reachedRate < REACHED_RATE_SHARE * rate
+    // A run in which no request completed measured nothing: not a rate of 0.
+    const unanswered = figures.requests === 0 ? `no request completed in ${settings.durationSeconds} s of load (${figures.timeouts ?? 0} timed out, ${figures.requestErrors ?? 0} errors)` : null
+    const error = unanswered ?? (shortOfRate ? `reached ${Math.round(reachedRate).toLocaleString('en-US')} of ${rate.toLocaleString('en-US')} requests/s` : null)
     return {
-      ok: !shortOfRate,
-      status: shortOfRate ? 'failed' : 'ok',
-      error: shortOfRate ? `reached ${Math.round(reachedRate).toLocaleString('en-US')} of ${rate.toLocaleString('en-US')} requests/s` : null,
+      ok: error === null,
+      status: error === null ? 'ok' : 'failed',
+      error,
       reachedRate,
       placement: placementRecord(settings, observed),
       ...figures,

@@ -8,6 +8,7 @@ import { cellTitle } from '../http/tables.js'
 import { groupsOf } from '../run/section.js'
 import { coverageRange, cpuLabel, formatCountedDifference, formatRunsToDecide, libraryName, runName, unique } from '../draw/labels.js'
 import { visibleControls, wrap } from '../draw/table.js'
+import { notDecidedBimodal, notRanked } from '../draw/verdict-rules.js'
 
 // The closing answer of `run` and `http` (and of `report --format terminal`), in hyperfine's manner:
 // per comparison group the fastest (or cheapest) library, then every other one as how many times
@@ -40,9 +41,18 @@ function groupNamer (dataset) {
 
 const nameOf = (run) => `${libraryName(run)}${run.middleware ? ` (${run.middleware})` : ''}`
 
+// ranked: the group's cells, fastest first. Two groups of runs matter where a fastest is named: in
+// the first two libraries (baselines aside), as on the pages' first places.
+function withheldReason (ranked, measure) {
+  const named = (cells) => cells.map((cellRuns) => ({ name: nameOf(cellRuns[0]), runs: cellRuns }))
+  const first = ranked.filter((cellRuns) => !NOT_A_LIBRARY.has(cellRuns[0].lib)).slice(0, 2)
+  return notRanked(named(ranked)) ?? notDecidedBimodal(named(first), measure.value)
+}
+
 // The answer as data (run and http print it; --json prints it as it is): { alpha, noise, groups:
 // [{ group, type, measure, title, better, counted, reference: { library, median, n } | null, rows:
-// [compare's row for the measure + library, times, low, high, direction], notCompared }] }.
+// [compare's row for the measure + library, times, low, high, direction], notCompared, withheld:
+// why no library may be ranked on these runs, or null }] }.
 // times [low, high]: how many times slower (direction 'slower': a time, an instruction count, or
 // the reference's requests/s over the library's) or faster than the reference; the interval is the
 // ratio's, turned the same way.
@@ -78,7 +88,10 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
       counted: dimensionValue(runs[0], 'measure') === 'instructions',
       reference: reference ? { library: nameOf(reference[0]), median: medianOf(reference), n: reference.filter((r) => r.ok).length } : null,
       rows: [],
-      notCompared: []
+      notCompared: [],
+      // The pages' one rule (verdict-rules.js): no ranking where a kill or the kill timer ended the
+      // runs, no fastest where a cell's runs fall in two groups. The rows stay in the data.
+      withheld: measured.length > 1 ? withheldReason(ranked, measure) : null
     }
     for (const cellRuns of reference ? [...cells.values()].filter((c) => c !== reference) : []) {
       const result = compareWithBaseline({ ...dataset, runs: [...reference, ...cellRuns] }, runName(reference[0]), { alpha, noise })
@@ -131,12 +144,23 @@ function indented (line, width) {
 function groupHeading (group) {
   const format = MEASURES[group.type].find((m) => m.measure === group.measure).format
   if (!group.reference) return `${group.group}: no finished run`
+  if (group.withheld) return `${group.group}, ${group.title}:`
   const best = group.counted || group.measure === 'serverCpuUsPerRequest' ? 'cheapest' : 'fastest'
   return `${group.group}: ${best} ${group.reference.library}, ${group.title}: ${format(group.reference.median)} (median of ${group.reference.n} run${group.reference.n === 1 ? '' : 's'})`
 }
 
 // The answer for a terminal, no line wider than `width`; file: the results file, for the pointer
 // to `log-bench report`.
+// Groups measured under --runs auto are tested at the α of each look (compare's rows carry it):
+// say so, with the α the verdicts used, so the header's p < α is not read as theirs.
+function designedNote (rows, alpha) {
+  const designed = rows.filter((r) => r.looks)
+  if (!designed.length) return ''
+  const looks = [...new Set(designed.map((r) => r.looks.join(', ')))].join(' / ')
+  const each = [...new Set(designed.map((r) => +r.alpha.toPrecision(3)))].join(' / ')
+  return ` ${designed.length === rows.length ? 'Every group' : 'Groups'} under --runs auto: judged at ${looks} rounds, each look at p < ${each} (${alpha} split across the looks), paired.`
+}
+
 export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
   const shown = answer.groups.filter((g) => g.reference)
   if (!shown.length) return ''
@@ -146,11 +170,12 @@ export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
     'Answer',
     '======',
     // Names come from adapters and results files: their controls are shown, never sent.
-    wrap(`Per group, each library against the fastest (or cheapest) of its group, as \`log-bench compare --baseline\` compares them: how many times slower or faster [the ratio's ${coverage} interval], and the verdict (p < ${answer.alpha}, noise ±${noiseText(rows, answer.noise)}).`, width)
+    wrap(`Per group, each library against the fastest (or cheapest) of its group, as \`log-bench compare --baseline\` compares them: how many times slower or faster [the ratio's ${coverage} interval], and the verdict (p < ${answer.alpha}, noise ±${noiseText(rows, answer.noise)}).${designedNote(rows, answer.alpha)}`, width)
   ]
   for (const group of shown) {
     const nameWidth = Math.max(0, ...group.rows.map((r) => r.library.length))
-    out.push('', wrap(visibleControls(groupHeading(group)), width), ...group.rows.map((row) => indented(visibleControls(answerLine(row, group, nameWidth)), width)), ...group.notCompared.map((text) => indented(visibleControls(`not compared: ${text}`), width)))
+    const lines = group.withheld ? [indented(visibleControls(group.withheld), width)] : group.rows.map((row) => indented(visibleControls(answerLine(row, group, nameWidth)), width))
+    out.push('', wrap(visibleControls(groupHeading(group)), width), ...lines, ...group.notCompared.map((text) => indented(visibleControls(`not compared: ${text}`), width)))
     if (!group.rows.length && !group.notCompared.length) out.push('  alone in its group: nothing to compare')
   }
   if (file) out.push('', wrap(visibleControls(`Full tables and charts: log-bench report ${file}`), width))

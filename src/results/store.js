@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import { atLastResort } from '../engine/last-resort.js'
 import { UsageError } from '../errors.js'
 import { createDocument } from './model.js'
 import { roundsOf } from './rounds.js'
@@ -24,9 +25,17 @@ export function createStore ({ out, env, previous = null, summarizers = SUMMARIZ
     saved = doc.runs.length
   }
   save()
+  // A second stop signal exits at once (src/engine/last-resort.js): the runs so far stay saved, marked interrupted.
+  const saveInterrupted = () => {
+    doc.interrupted = true
+    save()
+  }
+  const forget = out == null ? () => {} : atLastResort('results', saveInterrupted)
   return {
     doc,
     out,
+    // The session has ended (finished, interrupted or failed): nothing more to save at exit.
+    close: forget,
     // A session that failed before it saved a run: leave no empty results file that asks for --resume.
     discardIfEmpty () {
       if (out != null && !previous && saved === 0) fs.rmSync(out, { force: true })

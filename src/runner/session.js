@@ -46,6 +46,7 @@ export async function runSession ({ cells, runTypes, out = null, env, previous =
     else store.discardIfEmpty()
     throw err
   } finally {
+    store.close()
     signal?.removeEventListener('abort', onAbort)
   }
 }

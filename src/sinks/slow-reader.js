@@ -51,6 +51,12 @@ export function slowReader (stream, reader, { rate = null, stallMs = null, stall
       stream.resume()
     }, Math.min(Math.ceil(waitMs), MAX_TIMER_MS))
   }
+  // Node resumes a child's stdout by itself when the child exits (child_process's flushStdio): a
+  // worker that wrote everything into the pipe's buffer and ended would be read at once, stall or
+  // not. While a pause is due, the stream stays paused whoever resumes it.
+  stream.on('resume', () => {
+    if (timer !== null && !released) stream.pause()
+  })
   brake.release = () => {
     released = true
     clearTimeout(timer)

@@ -63,6 +63,9 @@ async function embeddedReceiver (protocol, { workers, events, payload, workload,
         if (died) throw new RunFailure(`${died} during the run`)
         return sink.counts({ exact }).catch((err) => { throw new RunFailure(`${err.message} during the run`) })
       }
+      // A slowed connection still open holds bytes not read yet: nothing arriving then is the brake,
+      // not the end (the run's time limit bounds the wait; release() then reads the rest at once).
+      if (slow.receiverRate || slow.receiverStallMs) await untilDrained(ask, sent)
       await untilQuiet(ask, (c) => c.frames, (c) => c.received >= sent, quietMs)
       const counts = await ask(true)
       return {
@@ -76,7 +79,14 @@ async function embeddedReceiver (protocol, { workers, events, payload, workload,
         afterStallMs: counts.stallEndNs != null && counts.lastArrivalNs != null ? Math.max(0, Number(BigInt(counts.lastArrivalNs) - BigInt(counts.stallEndNs)) / 1e6) : null
       }
     },
+    release () { sink.release() },
     async stop () { await sink.stop() }
+  }
+}
+
+async function untilDrained (ask, sent) {
+  for (let counts = await ask(); counts.slowedOpen > 0 && counts.received < sent; counts = await ask()) {
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS))
   }
 }
 

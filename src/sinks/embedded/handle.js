@@ -89,6 +89,10 @@ export async function spawnSink (options) {
         })
       })
     },
+    // --receiver-rate, --receiver-stall: stop slowing down (the run failed or was stopped).
+    release () {
+      if (child.connected) child.send({ type: 'release' }, () => {})
+    },
     stop: stopChild
   }
 }

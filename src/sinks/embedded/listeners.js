@@ -29,6 +29,7 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
   }
   const onCorrupt = () => { verifier.corrupt++ }
   const closers = []
+  const slowed = { open: () => 0, release () {} }
   const sink = { host, udpPort: null, tcpPort: null, udpReceiveBufferBytes: null, udpReceiverNice: null }
   let native = null
   try {
@@ -55,6 +56,11 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
     }
     if (tcpPort != null) {
       const sockets = new Set()
+      // The slowed connections still open: they hold unread bytes (or the sender is still there), so
+      // the count is not final while any remains; released at once when the run fails or is stopped.
+      const braked = new Map()
+      slowed.open = () => braked.size
+      slowed.release = () => { for (const brake of braked.values()) brake.release() }
       const server = net.createServer((socket) => {
         stats.connections++
         sockets.add(socket)
@@ -62,6 +68,7 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
         const slow = slowReading({ receiverRate, receiverStallMs, events })
         const reader = { bytes: 0, lines: 0, lastDataNs: null, stallEndNs: null }
         const brake = slow ? slowReader(socket, reader, slow) : null
+        if (brake) braked.set(socket, brake)
         const onFrame = slow ? (text) => { reader.lines++; accept(text) } : accept
         const framer = new TcpFramer({ onFrame, onCorrupt, maxFrameBytes })
         socket.on('data', (chunk) => {
@@ -78,6 +85,7 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
         socket.once('close', () => {
           framer.end()
           sockets.delete(socket)
+          braked.delete(socket)
         })
       })
       await listen(server, () => server.listen(tcpPort, host), 'listening', `${host}:${tcpPort}/tcp`)
@@ -102,6 +110,7 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
         ...verifier.counts(verifier.workers * verifier.events),
         frames: stats.frames,
         connections: stats.connections,
+        slowedOpen: slowed.open(),
         lastArrivalNs: stats.lastArrivalNs === null ? null : String(stats.lastArrivalNs),
         stallEndNs: stats.stallEndNs === null ? null : String(stats.stallEndNs),
         maxRssBytes: process.resourceUsage().maxRSS * 1024,
@@ -110,6 +119,8 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
         ...(exact ? { deliveryArrivals: verifier.deliveryArrivals() } : {})
       }
     },
+    // --receiver-rate, --receiver-stall: the run failed or was stopped, read the rest at full speed.
+    release () { slowed.release() },
     async close () { await Promise.all(closers.map((close) => close())) }
   }
 }

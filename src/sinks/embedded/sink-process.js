@@ -28,6 +28,7 @@ async function runSink () {
   }
   process.on('message', async (msg) => {
     if (msg?.type === 'counts') process.send({ type: 'counts', id: msg.id, counts: await sink.counts({ exact: msg.exact }) })
+    else if (msg?.type === 'release') sink.release?.()
     else if (msg?.type === 'stop') leave()
   })
   process.once('disconnect', leave)
