@@ -723,6 +723,29 @@ export interface RunTypeRecord {
     samples?: number
   } | null
   /**
+   * how long a sampled event took from its `log()` call to its arrival at the receiving end (every k-th event
+   * of each worker, k = ceil(events / 1,000), its first arrival), on CLOCK_MONOTONIC; percentiles by nearest
+   * rank over every worker's samples that arrived; null with the reason in `deliveryLatencyNote`.
+   * docs/measured.md says how each receiving end times an arrival
+   */
+  deliveryLatencyMs?: {
+    /** median */
+    p50?: number
+    /** 90th percentile */
+    p90?: number
+    /** 99th percentile */
+    p99?: number
+    /** longest */
+    max?: number
+    /** sampled events that arrived (the percentiles' count) */
+    samples?: number
+  } | null
+  /**
+   * why `deliveryLatencyMs` is null, in words (a receiving end that does not see arrivals, a baseline that
+   * sends nothing, a counted run, a failed run, no sampled event arrived); null when it has figures
+   */
+  deliveryLatencyNote?: string | null
+  /**
    * what `done` waited for at this run's receiving end, in words: the last byte read from the workers' stdout
    * pipes (console); every logger's close() resolved with its file written (file); the last datagram or frame
    * the embedded sink received; the last line rsyslogd wrote to its output file (polled every 20 ms); close()

@@ -10,10 +10,14 @@
 //     duplicated there, which clears the flag), asks for pipeBytes of pipe buffer (F_SETPIPE_SZ,
 //     capped by /proc/sys/fs/pipe-max-size), creates capturePath exclusively (O_EXCL, 0600) and
 //     starts the thread. The caller closes its copy of writeFd once the worker is forked.
-//     onEnd(lastDataNs: bigint, bytes: number, error: string|null) is called once, when every
-//     write end has been closed (the worker exited) and the capture file is closed, or on stop().
+//     onEnd(lastDataNs: bigint, bytes: number, error: string|null, arrivals: Float64Array|null) is
+//     called once, when every write end has been closed (the worker exited) and the capture file is
+//     closed, or on stop(). arrivals: when the bytes arrived, [bytesSoFar, ns, bytesSoFar, ns, …]
+//     after the reads (ns on CLOCK_MONOTONIC); reads within ARRIVAL_MERGE_NS of a pair's first
+//     extend that pair, so there is at most one pair per ms; null when it could not be kept.
 //   stats(handle) -> [bytes, newlines]: what has been read so far (for live progress).
 //   stop(handle): ends the thread early (a failed or interrupted run); onEnd still follows.
+//   timesArrivals: true (onEnd hands the arrivals over).
 #define _GNU_SOURCE
 #include <node_api.h>
 #include "napi_common.h"
@@ -31,6 +35,7 @@
 #include <unistd.h>
 
 #define READ_BYTES (1 << 20)
+#define ARRIVAL_MERGE_NS 1000000ull
 
 typedef struct {
   int read_fd;
@@ -43,7 +48,36 @@ typedef struct {
   pthread_t thread;
   napi_threadsafe_function tsfn;
   atomic_int joined;
+  double *arrivals;
+  size_t arrival_pairs;
+  size_t arrival_capacity;
+  uint64_t pair_first_ns;
+  int arrivals_lost;
 } reader_t;
+
+// Notes that the bytes so far had arrived by now (see onEnd's arrivals).
+static void note_arrival (reader_t *r, long long bytes, uint64_t ns) {
+  if (r->arrivals_lost) return;
+  if (r->arrival_pairs > 0 && ns - r->pair_first_ns < ARRIVAL_MERGE_NS) {
+    r->arrivals[2 * r->arrival_pairs - 2] = (double)bytes;
+    r->arrivals[2 * r->arrival_pairs - 1] = (double)ns;
+    return;
+  }
+  if (r->arrival_pairs == r->arrival_capacity) {
+    size_t capacity = r->arrival_capacity ? 2 * r->arrival_capacity : 1024;
+    double *grown = realloc(r->arrivals, capacity * 2 * sizeof *grown);
+    if (grown == NULL) {
+      r->arrivals_lost = 1;
+      return;
+    }
+    r->arrivals = grown;
+    r->arrival_capacity = capacity;
+  }
+  r->pair_first_ns = ns;
+  r->arrivals[2 * r->arrival_pairs] = (double)bytes;
+  r->arrivals[2 * r->arrival_pairs + 1] = (double)ns;
+  r->arrival_pairs++;
+}
 
 static int write_all (int fd, const char *data, size_t length) {
   while (length > 0) {
@@ -87,7 +121,7 @@ static void *drain (void *arg) {
     long long lines = 0;
     for (char *p = buffer, *end = buffer + n; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) lines++;
     atomic_fetch_add(&r->newlines, lines);
-    atomic_fetch_add(&r->bytes, (long long)n);
+    note_arrival(r, atomic_fetch_add(&r->bytes, (long long)n) + n, r->last_data_ns);
     if (write_all(r->capture_fd, buffer, (size_t)n) != 0) {
       snprintf(r->error, sizeof r->error, "writing the capture file: %s", strerror(errno));
       break;
@@ -104,13 +138,24 @@ static void call_js (napi_env env, napi_value js_callback, void *context, void *
   reader_t *r = context;
   if (!atomic_exchange(&r->joined, 1)) pthread_join(r->thread, NULL);
   if (env == NULL || js_callback == NULL) return;
-  napi_value argv[3], undefined;
+  napi_value argv[4], undefined;
   napi_create_bigint_uint64(env, r->last_data_ns, &argv[0]);
   napi_create_double(env, (double)atomic_load(&r->bytes), &argv[1]);
   if (r->error[0]) napi_create_string_utf8(env, r->error, NAPI_AUTO_LENGTH, &argv[2]);
   else napi_get_null(env, &argv[2]);
+  void *copy = NULL;
+  napi_value buffer;
+  size_t length = r->arrival_pairs * 2;
+  if (!r->arrivals_lost && napi_create_arraybuffer(env, length * sizeof(double), &copy, &buffer) == napi_ok) {
+    if (length) memcpy(copy, r->arrivals, length * sizeof(double));
+    napi_create_typedarray(env, napi_float64_array, length, buffer, 0, &argv[3]);
+  } else {
+    napi_get_null(env, &argv[3]);
+  }
+  free(r->arrivals);
+  r->arrivals = NULL;
   napi_get_undefined(env, &undefined);
-  napi_call_function(env, undefined, js_callback, 3, argv, NULL);
+  napi_call_function(env, undefined, js_callback, 4, argv, NULL);
   napi_release_threadsafe_function(r->tsfn, napi_tsfn_release);
 }
 
@@ -227,7 +272,9 @@ static napi_value init (napi_env env, napi_value exports) {
     { "open", NULL, js_open, NULL, NULL, NULL, napi_default, NULL },
     { "stats", NULL, js_stats, NULL, NULL, NULL, napi_default, NULL },
     { "stop", NULL, js_stop, NULL, NULL, NULL, napi_default, NULL },
+    { "timesArrivals", NULL, NULL, NULL, NULL, NULL, napi_default, NULL },
   };
+  napi_get_boolean(env, true, &props[3].value);
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;
 }

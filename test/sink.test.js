@@ -180,7 +180,7 @@ test('a sink that dies mid-run fails the run with the reason', async () => {
 test('an external server: counts are unknown (null), never 0', async () => {
   const receiver = await createSyslogReceiver('tcp', { workers: 1, events: 10, payload: PAYLOAD, syslogHost: '127.0.0.1', syslogPort: 5514 })
   assert.deepEqual(receiver.target(3), { host: '127.0.0.1', port: 5514, protocol: 'tcp' })
-  assert.deepEqual(await receiver.settle({ sent: 10 }), { sent: 10, received: null, corrupt: null, duplicates: null, dropRate: null, lastArrivalNs: null })
+  assert.deepEqual(await receiver.settle({ sent: 10 }), { sent: 10, received: null, corrupt: null, duplicates: null, dropRate: null, lastArrivalNs: null, deliveryNote: 'your syslog server: arrivals are not seen' })
   await receiver.stop()
 })
 

@@ -11,3 +11,9 @@ export function payloadOfSize (size) {
 export function messagePrefix (workerId) {
   return `w${workerId} `
 }
+
+// Delivery latency's sample: at most DELIVERY_SAMPLES events per worker, seq 0, k, 2k, … with
+// k = deliveryEvery(events); none where the count is not known in advance (events null).
+export const DELIVERY_SAMPLES = 1000
+export const deliveryEvery = (events) => (events > 0 ? Math.max(1, Math.ceil(events / DELIVERY_SAMPLES)) : 0)
+export const deliverySamples = (events) => (events > 0 ? Math.ceil(events / deliveryEvery(events)) : 0)

@@ -6,6 +6,7 @@
 
 import hdr from 'hdr-histogram-js'
 import { describeValue } from '../escape.js'
+import { DELIVERY_SAMPLES } from './message.js'
 
 const MAX_TIMESTAMP = 2n ** 64n - 1n
 const MAX_TEXT = 500
@@ -16,6 +17,8 @@ const count = (v) => Number.isSafeInteger(v) && v >= 0
 const text = (v) => typeof v === 'string'
 const port = (v) => Number.isInteger(v) && v >= 1 && v <= 65535
 const object = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
+// The sampled calls' times (delivery latency): at most DELIVERY_SAMPLES of them.
+const stamps = (v) => Array.isArray(v) && v.length <= DELIVERY_SAMPLES && v.every(amount)
 
 const EXPECT = new Map([
   [timestamp, 'a hrtime string of digits'],
@@ -23,7 +26,8 @@ const EXPECT = new Map([
   [count, 'a whole number >= 0'],
   [text, 'a string'],
   [port, 'a port number'],
-  [object, 'an object']
+  [object, 'an object'],
+  [stamps, `an array of at most ${DELIVERY_SAMPLES} finite numbers >= 0`]
 ])
 
 // Each wrapper is a new function: its expectation is registered with it.
@@ -66,7 +70,7 @@ export const MESSAGES = {
     ready: {},
     error: { phase: text, message: text },
     heap: { heapBytes: amount },
-    unblocked: { at: timestamp, startedAt: timestamp, heldNs: nullable(timestamp), $: (m) => (BigInt(m.at) < BigInt(m.startedAt) ? 'its "at" is before its "startedAt"' : null) },
+    unblocked: { at: timestamp, startedAt: timestamp, heldNs: nullable(timestamp), callStamps: nullable(stamps), $: (m) => (BigInt(m.at) < BigInt(m.startedAt) ? 'its "at" is before its "startedAt"' : null) },
     closed: { at: timestamp, ...closedFigures, heapPeakBytes: amount, gcCount: count, gcPauseMs: amount, costs: optional(object), $: (m) => invalidCosts(m.costs) },
     // Sent instead of 'closed' right before a worker ends by --ending (exit, a throw, a signal…).
     ended: { at: timestamp, ...closedFigures, heapPeakBytes: amount, gcCount: count, gcPauseMs: amount, costs: optional(object), $: (m) => invalidCosts(m.costs) }

@@ -15,6 +15,7 @@ import { watcher } from '../runner/watcher.js'
 import { countingRuntime, readCount } from '../engine/instructions.js'
 import { DEFAULT_WORKLOAD, judgeArrivals } from '../engine/workloads.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
+import { deliveryLatency } from '../sinks/verifier.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
 const LIVE_EVERY_MS = 500
@@ -47,7 +48,7 @@ export async function runOnce (settings, { signal = null, onLive = null } = {}) 
   const counted = settings.measure === 'instructions'
   const beganNs = process.hrtime.bigint()
   const workers = []
-  const state = { releasedNs: null, started: new Map(), unblocked: new Map(), held: new Map(), closed: new Map(), exits: new Map(), keptAlive: new Set(), heap: new Map(), leftBehind: [] }
+  const state = { releasedNs: null, started: new Map(), unblocked: new Map(), held: new Map(), closed: new Map(), exits: new Map(), keptAlive: new Set(), heap: new Map(), callStamps: new Map(), leftBehind: [] }
   const failedBefore = (error) => judgeArrivals(finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify, rate, ending }), { workload, events })
   let dir
   try {
@@ -194,6 +195,7 @@ function track (child, config, receiver, state, watch, maxOldSpaceSize) {
         state.unblocked.set(workerId, BigInt(msg.at))
         state.started.set(workerId, BigInt(msg.startedAt))
         if (msg.heldNs != null) state.held.set(workerId, BigInt(msg.heldNs))
+        if (msg.callStamps != null) state.callStamps.set(workerId, msg.callStamps)
       } else if (msg.type === 'closed' || msg.type === 'ended') {
         entry.figures = msg
         if (msg.type === 'closed') state.closed.set(workerId, BigInt(msg.at))
@@ -277,6 +279,8 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
       duplicates: partial?.duplicates ?? null,
       dropRate: partial?.dropRate ?? null,
       countedAfterFailure: partial !== null,
+      deliveryLatencyMs: null,
+      deliveryLatencyNote: 'the run failed',
       doneMs: null,
       eventsPerSec: null,
       mbPerSec: null,
@@ -319,8 +323,21 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
     receiverStats: outcome.counts.receiverStats ?? null,
     stdoutBytes: outcome.counts.stdoutBytes ?? null,
     afterStallMs: outcome.counts.afterStallMs ?? null,
+    ...delivery(outcome.counts, state, { verify, counted: outcome.instructions != null }),
     ...(outcome.instructions != null ? { instructions: outcome.instructions } : {})
   }
+}
+
+// Delivery latency of the sampled events: the workers' call times against the receiving end's
+// first arrivals (verifier.js), or null with the reason.
+function delivery (counts, state, { verify, counted }) {
+  const none = (deliveryLatencyNote) => ({ deliveryLatencyMs: null, deliveryLatencyNote })
+  if (counted) return none('not timed under --measure instructions (reading the clock would be counted)')
+  if (!verify) return none('nothing is sent to a receiving end')
+  if (!counts.deliveryArrivals) return none(counts.deliveryNote ?? 'the receiving end does not time arrivals')
+  const callStamps = [...state.callStamps.entries()].sort(([a], [b]) => a - b)
+  const latency = deliveryLatency(callStamps.map(([, stamps]) => stamps), callStamps.map(([workerId]) => counts.deliveryArrivals[workerId]))
+  return latency ? { deliveryLatencyMs: latency, deliveryLatencyNote: null } : none('no sampled event arrived')
 }
 
 // How each worker's process ended, in worker order: { code, signal } as the primary saw it.

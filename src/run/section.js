@@ -225,6 +225,8 @@ function renderGroup (group, ctx) {
   if (group.figures === FIGURES.time) out.push({ text: [`${DETAILS_LEGEND}; `, em('× raw'), ' is the median done time as a multiple of the ', code('raw'), ' baseline\'s median (the plainest code that writes the same lines); ', em('delivered events/s'), ' counts the events that arrived over done time (not those sent: a library that drops events is not credited with them), median over the runs; peak RSS is the largest of any one worker.'] })
   else out.push({ text: [`${DETAILS_LEGEND}; syscalls and bytes written are the medians per event of the workers' /proc/self/io from the first call to close.`] })
   out.push(details.table)
+  const delivery = group.figures === FIGURES.time ? deliveryTable(group) : null
+  if (delivery) out.push({ text: [em('Delivery latency'), ': from a sampled event\'s ', code('log()'), ' call to its arrival at the receiving end (every k-th event of each worker, at most 1,000 a worker), in ms: median [interval] over the runs of each run\'s p50 and p99; samples is the fewest that arrived in a run. Where arrivals were not timed, why (see docs/measured.md).'] }, delivery)
   if (warned) out.push({ text: [`${WARN} marks a figure whose runs disagree widely (coefficient of variation above ${CV_WARNING * 100}%): its average is not a steady figure. More runs (`, code('--runs'), ') or a quieter machine help.'] })
   return { blocks: out, charts }
 }
@@ -422,6 +424,30 @@ export function detailsTable (group) {
     }
   }
   return { table: { columns, rows, notes: intervalNotes(group) }, warned }
+}
+
+// Delivery latency per cell (deliveryLatencyMs), where the group's runs recorded it (runs from
+// before it have no such field: then no table, and the page is as it was).
+function deliveryTable (group) {
+  const runs = group.libs.flatMap((lib) => runsOf(group, lib))
+  if (!runs.some((r) => r.deliveryLatencyMs !== undefined)) return null
+  const titled = groupCoverage(group)
+  const columns = figureColumns(['Library', 'Workers', `Delivery p50 ms [${titled}]`, `Delivery p99 ms [${titled}]`, 'Samples'])
+  const rows = []
+  for (const lib of group.libs) {
+    for (const cpus of group.cpusList) {
+      const s = summaryOf(group, lib, cpus)
+      const timed = runsOf(group, lib, cpus).filter((r) => r.ok && r.deliveryLatencyMs)
+      if (!s || s.okRuns === 0) continue
+      if (!timed.length) {
+        const note = runsOf(group, lib, cpus).find((r) => r.ok)?.deliveryLatencyNote
+        rows.push([lib, String(cpus), escaped(note ?? 'not recorded'), '—', '—'])
+        continue
+      }
+      rows.push([lib, String(cpus), withInterval(s.deliveryP50Ms, titled), withInterval(s.deliveryP99Ms, titled), formatCount(Math.min(...timed.map((r) => r.deliveryLatencyMs.samples)))])
+    }
+  }
+  return { columns, rows }
 }
 
 // The details of counted runs: instructions per event with its interval and spread, and beside it

@@ -6,7 +6,7 @@
 // src/engine/costs.js.
 import { createLogger, exitAfterATurn, fail, failOnUncaught, leaveSignalsToPrimary, now, receiveConfig } from '../engine/child-side.js'
 import { encodeHistogram, newHistogram, startCpuRecord, startGcRecord, startIoRecord, startLoopDelay, timerFloorNs } from '../engine/costs.js'
-import { messagePrefix } from '../engine/message.js'
+import { deliveryEvery, deliverySamples, messagePrefix } from '../engine/message.js'
 
 leaveSignalsToPrimary()
 const stopFailingOnUncaught = failOnUncaught()
@@ -28,6 +28,10 @@ if (!counted) setInterval(() => process.send({ type: 'heap', heapBytes: sampleHe
 
 // Timing calls under the simulator measures nothing and adds instructions: off there.
 const sampleEvery = counted ? 0 : (config.callTiming?.sampleEvery ?? 0)
+// Delivery latency: the time of the log() call of every deliverEvery-th event (seq 0, k, 2k, …), on
+// the primary's clock once sent; the receiving end times the same events' arrivals (verifier.js).
+const deliverEvery = counted ? 0 : deliveryEvery(config.events)
+const callStamps = new Float64Array(deliverEvery ? deliverySamples(config.events) : 0)
 
 async function main () {
   const logger = await createLogger(config)
@@ -44,17 +48,28 @@ async function main () {
 // timed, then the next timed call is 1 to 2k-1 calls later at random (k on average), so the sample
 // cannot fall in step with a logger's own period (a buffer flushed every n lines). sampleEvery 0
 // times nothing. The timer's floor is taken off each time; the two branches keep the untimed calls
-// as lean as the plain loop.
+// as lean as the plain loop. A delivery sample's call time is taken just before its call, outside
+// the call's own timing.
 function rangeLogger (logger, histogram, { sampleEvery, floorNs }) {
   const prefix = messagePrefix(config.workerId)
   const suffix = ': ' + config.payload
   const spread = 2 * sampleEvery - 1
   let nextTimed = sampleEvery > 0 ? 0 : Infinity
+  // -1 (no sample): seq is never -1, and an integer comparison costs the loop least.
+  let nextStamped = deliverEvery > 0 ? 0 : -1
   return function logRange (from, to) {
     for (let seq = from; seq < to; seq++) {
-      if (seq !== nextTimed) {
+      if (seq !== nextTimed && seq !== nextStamped) {
         logger.log(prefix + seq + suffix)
         continue
+      }
+      if (seq === nextStamped) {
+        callStamps[seq / deliverEvery] = Number(process.hrtime.bigint())
+        nextStamped += deliverEvery
+        if (seq !== nextTimed) {
+          logger.log(prefix + seq + suffix)
+          continue
+        }
       }
       const t0 = process.hrtime.bigint()
       logger.log(prefix + seq + suffix)
@@ -114,7 +129,7 @@ function run (logger, floorNs) {
     const unblockedAt = now()
     const eventLoopDelayNs = loopDelay?.stop() ?? null
     sampleHeap()
-    process.send({ type: 'unblocked', at: unblockedAt, startedAt, heldNs: heldNs == null ? null : String(heldNs) })
+    process.send({ type: 'unblocked', at: unblockedAt, startedAt, heldNs: heldNs == null ? null : String(heldNs), callStamps: deliveryCallStamps() })
     const figures = (type, at) => {
       const ioFigures = io.stop()
       const gcFigures = gc.stop()
@@ -153,6 +168,13 @@ function run (logger, floorNs) {
     return fail('logging', err)
   }
   logged(null)
+}
+
+// The sampled calls' times on the primary's clock (now() adds this process's offset, 0 under node).
+function deliveryCallStamps () {
+  if (!deliverEvery) return null
+  const offsetNs = Number(BigInt(now()) - process.hrtime.bigint())
+  return Array.from(callStamps, (ns) => ns + offsetNs)
 }
 
 // How the process ends after its last call (--ending), without the adapter's close(). The figures

@@ -1,12 +1,15 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { dropRate } from './verifier.js'
-import { verifyFiles } from './verify-files.js'
+import { verifyFiles, watchFiles, WATCH_EVERY_MS } from './verify-files.js'
 
 // file transport: each worker logs to its own file in the run's temporary directory; after every
-// adapter has closed, the files are read back and every line verified.
+// adapter has closed, the files are read back and every line verified. Meanwhile the files' sizes
+// are watched, which times the sampled events' arrivals (delivery latency) within WATCH_EVERY_MS.
 export function createFileReceiver ({ workers, events, payload, workload, dir }) {
   const fileOf = (workerId) => path.join(dir, `w${workerId}.log`)
+  const files = Array.from({ length: workers }, (_, workerId) => fileOf(workerId))
+  const watch = watchFiles(files, WATCH_EVERY_MS)
   return {
     consumesStdout: false,
     doneMeans: 'every logger\'s close() resolved with its file written (read back and verified after)',
@@ -21,10 +24,10 @@ export function createFileReceiver ({ workers, events, payload, workload, dir })
       return { arrived: null, bytes }
     },
     async settle ({ sent }) {
-      const files = Array.from({ length: workers }, (_, workerId) => fileOf(workerId))
-      const { received, duplicates, corrupt } = await verifyFiles(files, { workers, events, payload, workload })
-      return { sent, received, corrupt, duplicates, dropRate: dropRate(sent, received), lastArrivalNs: null }
+      watch.stop()
+      const { received, duplicates, corrupt, deliveryArrivals } = await verifyFiles(files, { workers, events, payload, workload, arrivalIndexes: watch.indexes })
+      return { sent, received, corrupt, duplicates, dropRate: dropRate(sent, received), lastArrivalNs: null, deliveryArrivals }
     },
-    async stop () {}
+    async stop () { watch.stop() }
   }
 }

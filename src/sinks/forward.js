@@ -164,7 +164,7 @@ export async function createForwardReceiver ({ workers, events, payload, workloa
       const ask = async () => ({ received: verifier.received, arrivals: stats.entries + stats.malformedMessages + stats.cutConnections + stats.refusedMessages })
       await untilQuiet(ask, (c) => c.arrivals, (c) => c.received >= sent, quietMs)
       const { received, corrupt, duplicates } = verifier
-      return { sent, received, corrupt, duplicates, dropRate: dropRate(sent, received), lastArrivalNs, receiverStats: { ...stats } }
+      return { sent, received, corrupt, duplicates, dropRate: dropRate(sent, received), lastArrivalNs, receiverStats: { ...stats }, deliveryArrivals: verifier.deliveryArrivals() }
     },
     stats () { return { ...stats, received: verifier.received, corrupt: verifier.corrupt, duplicates: verifier.duplicates } },
     async failureCause () { return refusal },

@@ -44,6 +44,8 @@ import { createSyslogReceiver } from './syslog.js'
  * @property {(number|null)} duplicates
  * @property {(number|null)} dropRate
  * @property {(bigint|null)} lastArrivalNs  when the last event arrived (process.hrtime clock), the end of `done`; null where unknown
+ * @property {(number[][]|null)} [deliveryArrivals]  per worker, the first arrival (ns) of each sampled event (0: not arrived), for delivery latency
+ * @property {string} [deliveryNote]  where arrivals are not timed (no deliveryArrivals), why
  *   (further fields are the receiver's own and recorded with the run: receiverSocketDrops, sinkMaxRssBytes, rsyslogStats, …)
  */
 const RECEIVERS = {

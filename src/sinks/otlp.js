@@ -112,7 +112,7 @@ export async function createOtlpReceiver ({ workers, events, payload, workload, 
       const ask = async () => ({ received: verifier.received, arrivals: verifier.received + verifier.corrupt + verifier.duplicates + stats.malformedRequests + stats.refusedRequests })
       await untilQuiet(ask, (c) => c.arrivals, (c) => c.received >= sent, quietMs)
       const { received, corrupt, duplicates } = verifier
-      return { sent, received, corrupt, duplicates, dropRate: dropRate(sent, received), lastArrivalNs, receiverStats: { ...stats } }
+      return { sent, received, corrupt, duplicates, dropRate: dropRate(sent, received), lastArrivalNs, receiverStats: { ...stats }, deliveryArrivals: verifier.deliveryArrivals() }
     },
     stats () { return { ...stats, received: verifier.received, corrupt: verifier.corrupt, duplicates: verifier.duplicates } },
     async failureCause () { return refusal },

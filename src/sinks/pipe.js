@@ -3,7 +3,7 @@ import path from 'node:path'
 import { RunFailure } from '../errors.js'
 import { loadNative, nativeAbsence } from '../native.js'
 import { dropRate } from './verifier.js'
-import { verifyFiles } from './verify-files.js'
+import { arrivalIndex, verifyFiles, watchFiles, WATCH_EVERY_MS } from './verify-files.js'
 import { slowReader, slowReading } from './slow-reader.js'
 
 // console transport: each worker's stdout is a pipe whose other end only drains, as `cat > file`
@@ -11,7 +11,10 @@ import { slowReader, slowReading } from './slow-reader.js'
 // the run, like the file transport's. Checking while reading would let the pipe fill, and a logger
 // writing to a full non-blocking pipe waits (pino's SonicBoom sleeps 100 ms on each EAGAIN): the
 // run would then measure the harness, not the logger. `done` is still the last byte read from the
-// pipe; memory stays flat (nothing is held, the capture goes to disk).
+// pipe; memory stays flat (nothing is held, the capture goes to disk). The sampled events' arrivals
+// (delivery latency) are timed by how many bytes had been read when: per read, within 1 ms, by
+// either reader (a native reader built before it kept those times: by watching the capture files'
+// sizes, within WATCH_EVERY_MS).
 //
 // The reader is native where it was built (native/pipe_reader.c: a real pipe(2), as a shell makes
 // for `| cat`, drained by one thread per worker at kernel speed), else node's own stream reading of a
@@ -48,6 +51,9 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
   const readers = []
   const brakes = []
   let pipeBytes = null
+  const captures = Array.from({ length: workers }, (_, workerId) => captureOf(workerId))
+  const watch = native && !native.timesArrivals ? watchFiles(captures, WATCH_EVERY_MS) : null
+  const arrivalIndexes = watch ? watch.indexes : captures.map(() => arrivalIndex())
   return {
     consumesStdout: true,
     doneMeans: 'the last byte read from the workers\' stdout pipes',
@@ -57,8 +63,10 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
       if (!native) return 'pipe'
       let settle
       const ended = new Promise((resolve) => { settle = resolve })
-      const [handle, writeFd, granted] = native.open(wantedPipeBytes, captureOf(workerId), (lastDataNs, bytes, error) => {
+      const [handle, writeFd, granted] = native.open(wantedPipeBytes, captureOf(workerId), (lastDataNs, bytes, error, arrivals) => {
         readers[workerId].end = { lastDataNs: lastDataNs || null, bytes, error }
+        // The reader's own [bytes, ns] pairs (null: it could not keep them, nothing is timed).
+        if (!watch) arrivalIndexes[workerId] = arrivals && { sizes: arrivals.filter((_, i) => i % 2 === 0), times: arrivals.filter((_, i) => i % 2 === 1) }
         settle(readers[workerId].end)
       })
       pipeBytes = granted
@@ -82,6 +90,7 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
         child.stdout.on('data', (chunk) => {
           reader.lastDataNs = process.hrtime.bigint()
           reader.bytes += chunk.length
+          arrivalIndexes[workerId].note(reader.bytes, Number(reader.lastDataNs))
           for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) reader.lines++
           try {
             fs.writeSync(fd, chunk)
@@ -118,10 +127,10 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
     },
     async settle ({ sent }) {
       const ends = await Promise.all(readers.map((r) => r?.ended))
+      watch?.stop()
       const failed = ends.find((end) => end?.error)
       if (failed) throw new RunFailure(`the console capture failed: ${captureError(failed.error, dir)}`)
-      const files = Array.from({ length: workers }, (_, workerId) => captureOf(workerId))
-      const { received, duplicates, corrupt } = await verifyFiles(files, { workers, events, payload, workload })
+      const { received, duplicates, corrupt, deliveryArrivals } = await verifyFiles(captures, { workers, events, payload, workload, arrivalIndexes })
       const lastArrivalNs = ends.reduce((latest, end) => (end?.lastDataNs && (latest === null || end.lastDataNs > latest) ? end.lastDataNs : latest), null)
       const stallEnds = ends.map((end) => end?.stallEndNs).filter(Boolean)
       const lastStallEndNs = stallEnds.length ? stallEnds.reduce((a, b) => (b > a ? b : a)) : null
@@ -132,6 +141,7 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
         duplicates,
         dropRate: dropRate(sent, received),
         lastArrivalNs,
+        deliveryArrivals,
         consoleReader: native ? 'native' : 'node',
         pipeBytes: native ? pipeBytes : null,
         stdoutBytes: ends.reduce((sum, end) => sum + (end?.bytes ?? 0), 0),
@@ -143,6 +153,7 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
       for (const brake of brakes) brake.release()
     },
     async stop () {
+      watch?.stop()
       for (const brake of brakes) brake.release()
       for (const reader of readers) {
         if (!reader) continue

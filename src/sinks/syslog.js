@@ -73,6 +73,7 @@ async function embeddedReceiver (protocol, { workers, events, payload, workload,
         receiverSocketDrops: protocol === 'udp' ? udpSocketDrops(sink.udpPort) : null,
         lastArrivalNs: counts.lastArrivalNs === null ? null : BigInt(counts.lastArrivalNs),
         sinkMaxRssBytes: counts.maxRssBytes,
+        deliveryArrivals: counts.deliveryArrivals ?? null,
         sinkNice: sink.priority ?? null,
         sinkUdpQueuedBytesMax: protocol === 'udp' ? counts.udpQueuedBytesMax ?? null : null,
         afterStallMs: counts.stallEndNs != null && counts.lastArrivalNs != null ? Math.max(0, Number(BigInt(counts.lastArrivalNs) - BigInt(counts.stallEndNs)) / 1e6) : null
@@ -119,7 +120,7 @@ async function rsyslogReceiver (protocol, { workers, events, payload, workload, 
     async settle ({ sent }) {
       const counts = await output.settle(sent, () => { if (died) throw new RunFailure(`${died} during the run`) })
       const receiverSocketDrops = protocol === 'udp' ? udpSocketDrops(port) : null
-      return { ...counts, receiverSocketDrops, rsyslogStats: withoutProbes(await freshImpstats(rsyslog.impstatsFile), output.probes()) }
+      return { ...counts, receiverSocketDrops, rsyslogStats: withoutProbes(await freshImpstats(rsyslog.impstatsFile), output.probes()), deliveryNote: 'rsyslog\'s output file is read after the run: arrivals are not timed' }
     },
     async stop () {
       output.stop()
@@ -191,7 +192,7 @@ function externalReceiver (protocol, { syslogHost, syslogPort, syslogOutput = nu
       attach () {},
       progress: output.progress,
       async settle ({ sent }) {
-        return output.settle(sent, () => {})
+        return { ...await output.settle(sent, () => {}), deliveryNote: 'your syslog server\'s output file is read after the run: arrivals are not timed' }
       },
       async stop () { output.stop() }
     }
@@ -202,7 +203,7 @@ function externalReceiver (protocol, { syslogHost, syslogPort, syslogOutput = nu
     target: targetOf(protocol, syslogHost, syslogPort),
     attach () {},
     async settle ({ sent }) {
-      return { sent, received: null, corrupt: null, duplicates: null, dropRate: null, lastArrivalNs: null }
+      return { sent, received: null, corrupt: null, duplicates: null, dropRate: null, lastArrivalNs: null, deliveryNote: 'your syslog server: arrivals are not seen' }
     },
     async stop () {}
   }

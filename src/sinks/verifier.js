@@ -7,7 +7,11 @@
 // line must also hold that workload's field tokens (src/engine/workloads.js, FIELD_TOKENS): fixed
 // values that read the same in any format, anywhere on the line. A line with the marker and
 // payload but without them lost its fields and is corrupt.
+// Delivery latency: every deliveryEvery(events)-th event of each worker is a sample (message.js); the verifier
+// keeps the first arrival time of each (ns on CLOCK_MONOTONIC, the clock of process.hrtime in
+// every process on the host) and the worker the time of its log() call (src/bench/worker.js).
 
+import { deliveryEvery, deliverySamples } from '../engine/message.js'
 import { fieldTokens } from '../engine/workloads.js'
 
 const MARKER = /w(\d+) (\d+): /
@@ -37,6 +41,11 @@ export class Verifier {
     this.corrupt = 0
     this.tokens = fieldTokens(workload)
     this.tokenBytes = this.tokens.map((token) => Buffer.from(token, 'latin1'))
+    // Unknown counts (events null) sample nothing. arrivalClock: where arrivals are not seen as they
+    // are checked (files read back after the run), what the current line's arrival time was.
+    this.sampleEvery = deliveryEvery(events)
+    this.arrivals = Array.from({ length: this.sampleEvery ? workers : 0 }, () => new Float64Array(deliverySamples(events)))
+    this.arrivalClock = null
   }
 
   // One arrival (a line, a syslog message body). Returns true when it was a new, intact event.
@@ -114,6 +123,9 @@ export class Verifier {
     }
     bitset[byte] |= mask
     this.received++
+    if (this.sampleEvery && seq % this.sampleEvery === 0) {
+      this.arrivals[worker][seq / this.sampleEvery] = this.arrivalClock ? this.arrivalClock() : Number(process.hrtime.bigint())
+    }
     return true
   }
 
@@ -138,6 +150,11 @@ export class Verifier {
       duplicates: this.duplicates,
       dropRate: dropRate(sent, this.received)
     }
+  }
+
+  // The sampled events' first arrival times, per worker (0: not arrived), as plain arrays for IPC.
+  deliveryArrivals () {
+    return this.sampleEvery ? this.arrivals.map((times) => Array.from(times)) : null
   }
 }
 
@@ -196,8 +213,39 @@ export function mergeVerified (parts) {
   return {
     received: distinct,
     duplicates: parts.reduce((total, part) => total + part.duplicates, 0) + received - distinct,
-    corrupt: parts.reduce((total, part) => total + part.corrupt, 0)
+    corrupt: parts.reduce((total, part) => total + part.corrupt, 0),
+    deliveryArrivals: firstArrivals(parts.map((part) => part.deliveryArrivals))
   }
+}
+
+// Per worker and sample, the earliest of the parts' arrival times (0: not arrived); null when a part has none.
+export function firstArrivals (parts) {
+  if (parts.some((part) => !part?.length)) return null
+  return parts[0].map((times, worker) => Array.from(times, (_, i) => {
+    let first = 0
+    for (const part of parts) {
+      const at = part[worker][i]
+      if (at > 0 && (first === 0 || at < first)) first = at
+    }
+    return first
+  }))
+}
+
+// The sampled events' delivery latency: from each one's log() call (callStamps, per worker, ns) to
+// its first arrival (arrivals, the same shape; 0 where it never arrived or was never logged).
+// Percentiles by nearest rank over the samples, in ms; null with samples 0 when none arrived.
+export function deliveryLatency (callStamps, arrivals) {
+  const latencies = []
+  callStamps.forEach((calls, worker) => {
+    const arrived = arrivals[worker] ?? []
+    for (let i = 0; i < calls.length; i++) {
+      if (calls[i] > 0 && arrived[i] > 0) latencies.push(Math.max(0, arrived[i] - calls[i]) / 1e6)
+    }
+  })
+  if (!latencies.length) return null
+  latencies.sort((a, b) => a - b)
+  const at = (p) => latencies[Math.max(0, Math.ceil((p / 100) * latencies.length) - 1)]
+  return { p50: at(50), p90: at(90), p99: at(99), max: latencies[latencies.length - 1], samples: latencies.length }
 }
 
 const BYTE_BITS = Uint8Array.from({ length: 256 }, (_, byte) => byte.toString(2).replace(/0/g, '').length)

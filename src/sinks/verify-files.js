@@ -11,17 +11,84 @@ const NEWLINE = 0x0a
 // merged, so nothing is lost or double-counted. Each thread costs the primary about 15 MB (its own
 // V8 heap): one per core on an 8-core machine took the primary past 150 MB, so two at most.
 const VERIFY_THREADS = 2
-export async function verifyFiles (files, { workers, events, payload, workload }) {
+// arrivalIndexes (one per file, or none): when each file's bytes arrived (arrivalIndex), for the
+// sampled events' delivery latency; without them no arrival is timed.
+export async function verifyFiles (files, { workers, events, payload, workload, arrivalIndexes = null }) {
   const threads = Math.min(files.length, VERIFY_THREADS, os.availableParallelism?.() ?? os.cpus().length)
-  if (threads <= 1) return verifyShare(files, { workers, events, payload, workload })
-  const shares = Array.from({ length: threads }, (_, t) => files.filter((_, i) => i % threads === t))
+  if (threads <= 1) return verifyShare(files, { workers, events, payload, workload, arrivalIndexes })
+  const shareOf = (list, t) => list?.filter((_, i) => i % threads === t) ?? null
+  // Only the index's data crosses to a thread (its note() cannot).
+  const indexData = arrivalIndexes?.map((index) => index && { sizes: index.sizes, times: index.times }) ?? null
+  const shares = Array.from({ length: threads }, (_, t) => ({ files: shareOf(files, t), arrivalIndexes: shareOf(indexData, t) }))
   const parts = await Promise.all(shares.map((share) => new Promise((resolve, reject) => {
-    const thread = new Worker(new URL(import.meta.url), { workerData: { files: share, workers, events, payload, workload } })
+    const thread = new Worker(new URL(import.meta.url), { workerData: { ...share, workers, events, payload, workload } })
     thread.once('message', resolve)
     thread.once('error', reject)
     thread.once('exit', (code) => { if (code !== 0) reject(new Error(`a file verifier thread exited with code ${code}`)) })
   })))
   return mergeVerified(parts)
+}
+
+// When a file's bytes arrived, as the file grew: [size, ns] pairs in order (ns on CLOCK_MONOTONIC).
+// A byte arrived at the first noted time whose size covers it. Notes within MERGE_NS of the first
+// one of the last pair extend that pair (its bytes then get the later time: an overestimate of at
+// most MERGE_NS), so a reader of many small chunks keeps at most one pair per MERGE_NS.
+const MERGE_NS = 1e6
+export function arrivalIndex () {
+  const sizes = []
+  const times = []
+  let pairFirstNs = -Infinity
+  return {
+    sizes,
+    times,
+    note (size, ns) {
+      const last = sizes.length - 1
+      if (last >= 0 && size <= sizes[last]) return
+      if (ns - pairFirstNs < MERGE_NS) {
+        sizes[last] = size
+        times[last] = ns
+        return
+      }
+      pairFirstNs = ns
+      sizes.push(size)
+      times.push(ns)
+    }
+  }
+}
+
+// The time of the first note covering offsets up to `end`; 0 (not timed) past the last note.
+function arrivedAt ({ sizes, times }, end) {
+  let low = 0
+  let high = sizes.length
+  while (low < high) {
+    const mid = (low + high) >> 1
+    if (sizes[mid] >= end) high = mid
+    else low = mid + 1
+  }
+  return low < sizes.length ? times[low] : 0
+}
+
+// Watches files grow during a run, polling their sizes every everyMs: one arrivalIndex per file.
+export const WATCH_EVERY_MS = 2
+// stop() takes a last look, so that every byte written by then has a time.
+export function watchFiles (files, everyMs) {
+  const indexes = files.map(() => arrivalIndex())
+  const look = () => {
+    const ns = Number(process.hrtime.bigint())
+    files.forEach((file, i) => {
+      try { indexes[i].note(fs.statSync(file).size, ns) } catch {}
+    })
+  }
+  let timer = setInterval(look, everyMs)
+  return {
+    indexes,
+    stop () {
+      if (timer === null) return
+      clearInterval(timer)
+      timer = null
+      look()
+    }
+  }
 }
 
 // Lines longer than this are cut off and counted as corrupt, like LineSplitter does.
@@ -30,7 +97,7 @@ const CHUNK_BYTES = 1 << 20
 
 // Reads the file in chunks into one buffer that is reused to the end (a line cut by a chunk's end is
 // moved to the front): no garbage per chunk, so reading back gigabytes costs the primary ~2 MB.
-export async function verifyFile (file, verifier) {
+export async function verifyFile (file, verifier, index = null) {
   let handle
   try {
     handle = await fs.promises.open(file, 'r')
@@ -41,6 +108,10 @@ export async function verifyFile (file, verifier) {
   const buf = Buffer.allocUnsafe(MAX_LINE_BYTES + CHUNK_BYTES)
   let carried = 0
   let skipping = false
+  // The file offset of buf[0], and of the end of the line being checked (its arrival).
+  let base = 0
+  let lineEnd = 0
+  verifier.arrivalClock = index ? () => arrivedAt(index, lineEnd) : () => 0
   try {
     for (;;) {
       const { bytesRead } = await handle.read(buf, carried, CHUNK_BYTES, null)
@@ -49,7 +120,10 @@ export async function verifyFile (file, verifier) {
       let start = 0
       for (let nl = view.indexOf(NEWLINE, carried); nl !== -1; nl = view.indexOf(NEWLINE, start)) {
         if (skipping) skipping = false
-        else if (nl > start) verifier.checkBytes(view, start, nl)
+        else if (nl > start) {
+          lineEnd = base + nl
+          verifier.checkBytes(view, start, nl)
+        }
         start = nl + 1
       }
       carried = 0
@@ -61,17 +135,19 @@ export async function verifyFile (file, verifier) {
           carried = view.copy(buf, 0, start)
         }
       }
+      base += view.length - carried
     }
   } finally {
     await handle.close()
   }
+  lineEnd = base + carried
   if (carried) verifier.checkBytes(buf, 0, carried)
 }
 
-async function verifyShare (files, { workers, events, payload, workload }) {
+async function verifyShare (files, { workers, events, payload, workload, arrivalIndexes = null }) {
   const verifier = new Verifier({ workers, events, payload, workload })
-  for (const file of files) await verifyFile(file, verifier)
-  return { received: verifier.received, duplicates: verifier.duplicates, corrupt: verifier.corrupt, bits: verifier.bits }
+  for (const [i, file] of files.entries()) await verifyFile(file, verifier, arrivalIndexes?.[i])
+  return { received: verifier.received, duplicates: verifier.duplicates, corrupt: verifier.corrupt, bits: verifier.bits, deliveryArrivals: verifier.deliveryArrivals() }
 }
 
 // A verifier thread runs this module. No top-level await here: the API's import graph includes this

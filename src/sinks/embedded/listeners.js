@@ -35,6 +35,9 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
   try {
     if (udpPort != null && !sharedUdp && nativeUdpReceiver()) {
       native = await openNativeUdp({ host, udpPort, receiveBufferBytes, nice: udpNice, stats, accept })
+      // A datagram arrived when the native thread received its batch, not when this loop checks it
+      // (UDP alone: TCP's arrivals are this loop's).
+      if (tcpPort == null) verifier.arrivalClock = () => Number(stats.lastArrivalNs)
       closers.push(native.close)
       sink.udpPort = native.port
       sink.udpReceiveBufferBytes = native.bufferBytes
@@ -101,7 +104,8 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
   return {
     ...sink,
     arrivals: () => stats.frames,
-    counts ({ withBits = false } = {}) {
+    // exact (the final count): with the sampled events' arrival times (delivery latency).
+    counts ({ withBits = false, exact = withBits } = {}) {
       return {
         ...verifier.counts(verifier.workers * verifier.events),
         frames: stats.frames,
@@ -111,7 +115,8 @@ export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort 
         stallEndNs: stats.stallEndNs === null ? null : String(stats.stallEndNs),
         maxRssBytes: process.resourceUsage().maxRSS * 1024,
         udpQueuedBytesMax: native ? native.maxQueuedBytes() : 0,
-        ...(withBits ? { bits: verifier.bits } : {})
+        ...(withBits ? { bits: verifier.bits } : {}),
+        ...(exact ? { deliveryArrivals: verifier.deliveryArrivals() } : {})
       }
     },
     // --receiver-rate, --receiver-stall: the run failed or was stopped, read the rest at full speed.

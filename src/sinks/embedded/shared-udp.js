@@ -1,7 +1,7 @@
 import cluster from 'node:cluster'
 import { answerConfigure, signalChild, spawnReason } from '../../engine/children.js'
 import { receiveConfig } from '../../engine/child-side.js'
-import { dropRate, mergeVerified } from '../verifier.js'
+import { dropRate, firstArrivals, mergeVerified } from '../verifier.js'
 import { reportArrivals, SINK_PROCESS } from './arrivals.js'
 import { startSink } from './listeners.js'
 
@@ -90,7 +90,8 @@ export function mergeCounts (parts, exact) {
     connections: sum(parts, 'connections'),
     lastArrivalNs: arrivals.length ? String(arrivals.reduce((a, b) => (b > a ? b : a))) : null,
     maxRssBytes: sum(parts, 'maxRssBytes'),
-    udpQueuedBytesMax: Math.max(0, ...parts.map((part) => part.udpQueuedBytesMax ?? 0))
+    udpQueuedBytesMax: Math.max(0, ...parts.map((part) => part.udpQueuedBytesMax ?? 0)),
+    ...(exact ? { deliveryArrivals: firstArrivals(parts.map((part) => part.deliveryArrivals)) } : {})
   }
 }
 
