@@ -49,7 +49,7 @@ function assertFirstFailedSecondOk (doc, reason) {
 
 describe('faults the harness survives', () => {
   it('a worker killed with SIGKILL mid-run', async () => {
-    const doc = await killMidRun(['run', '--lib', path.join(ADAPTERS, 'slow.js'), '--transport', 'file', '--cpus', '2', '--events', '2000', '--runs', '2'], /src\/bench\/worker\.js/)
+    const doc = await killMidRun(['run', '--lib', path.join(ADAPTERS, 'slow.js'), '--transport', 'file', '--cpus', '2', '--events', '2000', '--runs', '2'], /src\/run\/worker\.js/)
     assertFirstFailedSecondOk(doc, /worker \d was killed by SIGKILL/)
   })
 

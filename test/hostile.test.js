@@ -115,7 +115,7 @@ describe('everything the harness starts ends when the primary is killed with SIG
   })
 
   it('the embedded sink and the workers; the next run removes the run directory left behind', async () => {
-    const tmp = await killPrimaryDuring(['run', '--lib', path.join(ADAPTERS, 'trickle.js'), '--transport', 'udp', '--events', '5000', '--runs', '1'], /src\/bench\/worker\.js/)
+    const tmp = await killPrimaryDuring(['run', '--lib', path.join(ADAPTERS, 'trickle.js'), '--transport', 'udp', '--events', '5000', '--runs', '1'], /src\/run\/worker\.js/)
     assert.deepEqual(fs.readdirSync(tmp).filter((n) => n.startsWith('log-bench-')).length, 1)
     const next = await runCli(['run', '--lib', 'noop', '--transport', 'file', '--events', '10', '--runs', '1', '--quiet', '--out', path.join(tmpDir(), 'r.json')], { env: { TMPDIR: tmp } })
     assert.equal(next.code, 0, next.stderr)

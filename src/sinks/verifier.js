@@ -9,7 +9,7 @@
 // payload but without them lost its fields and is corrupt.
 // Delivery latency: every deliveryEvery(events)-th event of each worker is a sample (message.js); the verifier
 // keeps the first arrival time of each (ns on CLOCK_MONOTONIC, the clock of process.hrtime in
-// every process on the host) and the worker the time of its log() call (src/bench/worker.js).
+// every process on the host) and the worker the time of its log() call (src/run/worker.js).
 
 import { deliveryEvery, deliverySamples } from '../engine/message.js'
 import { fieldTokens } from '../engine/workloads.js'
