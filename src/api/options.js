@@ -8,7 +8,8 @@ import { list, MAX_SECONDS, oneOf, positiveInt, positiveIntList, seconds } from 
 // option tables of docs/cli.md are all derived from it (see the functions below).
 //
 // An option: { name, describe, default?, defaultText?, type?: 'boolean', list?, values?, hints?,
-//   noun?, int?: { min, max, why }, seconds?: { allowZero }, parse?, numeric?, schema?, matrix?, scenario?, one?, cliOnly? }
+//   noun?, int?: { min, max, why }, seconds?: { allowZero }, parse?, numeric?, schema?, matrix?, scenario?,
+//   one?, cliOnly? }
 //   default     the value as it would be typed, applied when the option is not given
 //   defaultText how --help and the docs name a default that is not one literal value
 //   list        a comma list; values: the names allowed (hints: what to say for names people try)

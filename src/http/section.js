@@ -45,7 +45,8 @@ function groupsOf (cells, runs) {
         cpus: cell.cpus,
         rate: cell.rate,
         measure: cell.measure,
-        // A fixed rate (--rate) or a counted load is another table of the same transport and workers: said in its title.
+        // A fixed rate (--rate) or a counted load is another table of the same transport and workers:
+        // said in its title.
         title: `HTTP ${cell.mode === 'middleware' ? 'request loggers' : 'route logging'}${loadTitle(cell)}, ${transportTitle(cell.transport)}, ${cpuLabel(cell.cpus)}`,
         loadLabel: `${values('durationSeconds')} s after ${values('warmupSeconds')} s warm-up, ${values('connections')} connection${values('connections') === '1' ? '' : 's'}, pipelining ${values('pipelining')}`,
         libs: unique(ofGroup.map(libraryName)),

@@ -11,7 +11,8 @@ import { DEFAULT_MEASURE } from '../engine/instructions.js'
 // key=value, so that it stays the same from one CI run to the next; the library's version is added
 // only where a file holds two versions of one cell (pino@9.14.0 and pino@10.4.0 in one run).
 // Dimensions at the value a record without them reads as are left out, so that a benchmark keeps
-// its name when a new dimension appears (ending: close is every run from before --ending, measure: time every run from before --measure).
+// its name when a new dimension appears (ending: close is every run from before --ending,
+// measure: time every run from before --measure).
 const DEFAULT_READINGS = { ending: DEFAULT_ENDING, measure: DEFAULT_MEASURE }
 const MEASURED = Object.fromEntries(RUN_TYPES.map((type) => [type.name, type.measures.filter((m) => m.summary && m.compare)]))
 const NAMED_APART = ['type', 'lib', 'libVersion', 'variant']

@@ -60,7 +60,8 @@ function niceStep (range, count) {
   return (n <= 1 ? 1 : n <= 2 ? 2 : n <= 2.5 ? 2.5 : n <= 5 ? 5 : 10) * magnitude
 }
 
-// A numeric scale from its options and the values drawn on it: { min, max, log, ticks: [{ value, label }], at(v) → 0..1 }.
+// A numeric scale from its options and the values drawn on it:
+// { min, max, log, ticks: [{ value, label }], at(v) → 0..1 }.
 function numericScale (options = {}, values, { count = 6 } = {}) {
   const finite = values.filter(Number.isFinite)
   const log = options.type === 'logarithmic'
