@@ -241,7 +241,13 @@ export function pairedShift (differences, level = CONFIDENCE) {
     coverage = 1 - 2 * normalCdf((k - 1 + 0.5 - m / 2) / sd)
   }
   if (n === 1) coverage = 0
-  return { estimate: median(walsh), low: walsh[k - 1], high: walsh[m - k], coverage, p: n >= 2 ? signedRankTest(d).p : null }
+  return {
+    estimate: median(walsh),
+    low: walsh[k - 1],
+    high: walsh[m - k],
+    coverage,
+    p: n >= 2 ? signedRankTest(d).p : null
+  }
 }
 
 // Wilcoxon signed-rank test, two-sided, on differences: zeros dropped (Wilcoxon's rule), ranks of
@@ -302,7 +308,9 @@ export function smallestSignedRankP (n) {
 
 // The smallest p a comparison's test could give with its runs: paired on its rounds, or unpaired.
 export function smallestP (comparison) {
-  return comparison.paired ? smallestSignedRankP(comparison.pairs) : smallestMannWhitneyP(comparison.nBaseline, comparison.n)
+  return comparison.paired
+    ? smallestSignedRankP(comparison.pairs)
+    : smallestMannWhitneyP(comparison.nBaseline, comparison.n)
 }
 
 // The interval and the noise band on one scale: logarithms of the ratio, or the difference with the
@@ -310,8 +318,20 @@ export function smallestP (comparison) {
 // losing events where the baseline lost none is a finding however small, once the test says it is
 // not chance.
 function onScale (result, { noise, onRatios }) {
-  if (onRatios) return { low: Math.log(result.ciLow), high: Math.log(result.ciHigh), centre: Math.log(result.ratio), band: Math.log(1 + noise) }
-  return { low: result.diffLow, high: result.diffHigh, centre: result.difference, band: noise * Math.abs(result.baselineMedian) }
+  if (onRatios) {
+    return {
+      low: Math.log(result.ciLow),
+      high: Math.log(result.ciHigh),
+      centre: Math.log(result.ratio),
+      band: Math.log(1 + noise)
+    }
+  }
+  return {
+    low: result.diffLow,
+    high: result.diffHigh,
+    centre: result.difference,
+    band: noise * Math.abs(result.baselineMedian)
+  }
 }
 
 function verdictOf (result, { alpha, noise, better, onRatios }) {

@@ -31,10 +31,17 @@ export function parseOption (option, argv) {
   if (option.type === 'boolean') return Boolean(value)
   if (value == null) return null
   if (option.values) {
-    const values = oneOf(option.list ? list(value, option.name) : [String(value)], option.values, option.noun ?? option.name, option.hints)
+    const values = oneOf(
+      option.list ? list(value, option.name) : [String(value)],
+      option.values,
+      option.noun ?? option.name,
+      option.hints
+    )
     return option.list ? [...new Set(values)] : values[0]
   }
-  if (option.int) return option.list ? positiveIntList(value, option.name, option.int) : positiveInt(value, option.name, option.int)
+  if (option.int) {
+    return option.list ? positiveIntList(value, option.name, option.int) : positiveInt(value, option.name, option.int)
+  }
   if (option.seconds) return seconds(value, option.name, option.seconds)
   if (option.parse) return option.parse(value)
   return option.list ? list(value, option.name) : String(value)

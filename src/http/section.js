@@ -115,7 +115,9 @@ export const httpSection = {
       for (const cell of group.cells) {
         blocks.push({ heading: cellTitle(cell), level: 3 })
         // Counted runs (--measure instructions) took no times: no latency or requests/s tables.
-        if (cell.runs.some((r) => r.ok && r.reqPerSec)) blocks.push(latencyTable(medianRuns(cell.runs)), requestsTable(medianRuns(cell.runs)))
+        if (cell.runs.some((r) => r.ok && r.reqPerSec)) {
+          blocks.push(latencyTable(medianRuns(cell.runs)), requestsTable(medianRuns(cell.runs)))
+        }
         // The one rule (verdict-rules.js): no verdict where the control failed (the control's own
         // cells, at 0 logs per request, keep theirs: they are the control).
         blocks.push(comparisonTable(cell.summary, { decided: control.passed || cell.logsPerRequest === 0 }))

@@ -76,12 +76,18 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
       title: measure.title,
       better: measure.better,
       counted: dimensionValue(runs[0], 'measure') === 'instructions',
-      reference: reference ? { library: nameOf(reference[0]), median: medianOf(reference), n: reference.filter((r) => r.ok).length } : null,
+      reference: reference
+        ? { library: nameOf(reference[0]), median: medianOf(reference), n: reference.filter((r) => r.ok).length }
+        : null,
       rows: [],
       notCompared: []
     }
     for (const cellRuns of reference ? [...cells.values()].filter((c) => c !== reference) : []) {
-      const result = compareWithBaseline({ ...dataset, runs: [...reference, ...cellRuns] }, runName(reference[0]), { alpha, noise })
+      const result = compareWithBaseline(
+        { ...dataset, runs: [...reference, ...cellRuns] },
+        runName(reference[0]),
+        { alpha, noise }
+      )
       const row = result.comparisons.find((r) => r.measure === measure.measure)
       if (row) entry.rows.push({ library: nameOf(cellRuns[0]), logsPerRequest: cellRuns[0].logsPerRequest ?? null, ...row, ...turned(row, measure.better) })
       else entry.notCompared.push(`${nameOf(cellRuns[0])}: ${result.notCompared[0] ?? 'no finished run'}`)
