@@ -35,7 +35,10 @@ export function tmpDir (prefix = 'lb-test-') {
 // can find any of them left behind afterwards (see leftovers). timeoutMs guards against a hang, not
 // a speed: a six-run http command took more than 120 s at load average 25 on 2 cores. openFiles: the limit on open
 // files (`ulimit -n`) it runs under.
-export function runCli (args, { cwd = ROOT, timeoutMs = 600_000, detached = false, onSpawn, env = {}, openFiles = null } = {}) {
+export function runCli (
+  args,
+  { cwd = ROOT, timeoutMs = 600_000, detached = false, onSpawn, env = {}, openFiles = null } = {}
+) {
   const tag = randomUUID()
   const command = openFiles == null ? [process.execPath, BIN, ...args] : ['bash', '-c', `ulimit -n ${openFiles} && exec "$@"`, 'bash', process.execPath, BIN, ...args]
   return new Promise((resolve, reject) => {

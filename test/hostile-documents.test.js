@@ -106,7 +106,9 @@ describe('absurd figures in a schema-valid document: a clear refusal within seco
   it('the refusal\'s bound: 1e300 is drawn, 1.7e308 and -1.7e308 are not', () => {
     const spec = (value) => ({ file: 'x.png', config: { type: 'bar', data: { labels: ['a'], datasets: [{ label: 'a', data: [value], errorBars: [{ low: 0, high: value }] }] } } })
     assert.doesNotThrow(() => refuseUndrawable(spec(MAX_DRAWN)))
-    for (const value of [1.7e308, -1.7e308]) assert.throws(() => refuseUndrawable(spec(value)), (err) => err instanceof UsageError)
+    for (const value of [1.7e308, -1.7e308]) {
+      assert.throws(() => refuseUndrawable(spec(value)), (err) => err instanceof UsageError)
+    }
   })
 
   it('an SVG axis whose step is below its ends\' precision (1e20 to 1e20 + 16384) ends (was: an endless loop)', () => {

@@ -106,7 +106,10 @@ test('the native UDP receiver drains bursts from several senders without loss, i
       more()
     })))
     const counts = await until(sink, (c) => c.frames === senders * events)
-    assert.deepEqual({ received: counts.received, duplicates: counts.duplicates, corrupt: counts.corrupt }, { received: senders * events, duplicates: 0, corrupt: 0 })
+    assert.deepEqual(
+      { received: counts.received, duplicates: counts.duplicates, corrupt: counts.corrupt },
+      { received: senders * events, duplicates: 0, corrupt: 0 }
+    )
     assert.ok(BigInt(counts.lastArrivalNs) > before && BigInt(counts.lastArrivalNs) < process.hrtime.bigint(), 'arrival time is on process.hrtime\'s clock')
     assert.ok(counts.udpQueuedBytesMax > 0, 'batches went through the receiver\'s queue')
     // Root may raise the receiving thread's priority, and the harness does; others stay at 0.
@@ -117,14 +120,30 @@ test('the native UDP receiver drains bursts from several senders without loss, i
 })
 
 test('merging bitsets: union is received, the overlap is duplicates', () => {
-  const part = (bytes, received, duplicates) => ({ sent: 16, received, duplicates, corrupt: 1, frames: received + duplicates + 1, connections: 0, lastArrivalNs: String(received), bits: [Uint8Array.from(bytes)] })
+  const part = (bytes, received, duplicates) => ({
+    sent: 16,
+    received,
+    duplicates,
+    corrupt: 1,
+    frames: received + duplicates + 1,
+    connections: 0,
+    lastArrivalNs: String(received),
+    bits: [Uint8Array.from(bytes)]
+  })
   const merged = mergeCounts([part([0b1111, 0], 4, 1), part([0b0011, 0b1], 3, 0)], true)
   assert.deepEqual({ received: merged.received, duplicates: merged.duplicates, corrupt: merged.corrupt, lastArrivalNs: merged.lastArrivalNs, dropRate: merged.dropRate },
     { received: 5, duplicates: 3, corrupt: 2, lastArrivalNs: '4', dropRate: 11 / 16 })
 })
 
 test('hostile input: random bytes, partial frames, absurd counts, oversized frames, thousands of dropped connections', async () => {
-  const sink = await spawnSink({ udpPort: 0, tcpPort: 0, workers: 1, events: 100, payload: PAYLOAD, maxFrameBytes: 4096 })
+  const sink = await spawnSink({
+    udpPort: 0,
+    tcpPort: 0,
+    workers: 1,
+    events: 100,
+    payload: PAYLOAD,
+    maxFrameBytes: 4096
+  })
   try {
     await sendUdp(sink.udpPort, [randomBytes(1500), randomBytes(60000), Buffer.alloc(0)])
     await sendTcp(sink.tcpPort, [randomBytes(100_000)])
@@ -180,7 +199,10 @@ test('a sink that dies mid-run fails the run with the reason', async () => {
 test('an external server: counts are unknown (null), never 0', async () => {
   const receiver = await createSyslogReceiver('tcp', { workers: 1, events: 10, payload: PAYLOAD, syslogHost: '127.0.0.1', syslogPort: 5514 })
   assert.deepEqual(receiver.target(3), { host: '127.0.0.1', port: 5514, protocol: 'tcp' })
-  assert.deepEqual(await receiver.settle({ sent: 10 }), { sent: 10, received: null, corrupt: null, duplicates: null, dropRate: null, lastArrivalNs: null })
+  assert.deepEqual(
+    await receiver.settle({ sent: 10 }),
+    { sent: 10, received: null, corrupt: null, duplicates: null, dropRate: null, lastArrivalNs: null }
+  )
   await receiver.stop()
 })
 
