@@ -293,7 +293,11 @@ describe('crafted documents: compare --baseline and the exports', () => {
 
   it('compare --fail-on on a crafted file: exit 3 for a verdict it names, 2 for a refused file, never 0 for nothing compared', async () => {
     const dir = tmpDir()
-    const file = (name, runs) => { const f = path.join(dir, name); fs.writeFileSync(f, JSON.stringify(syntheticResults(runs))); return f }
+    const file = (name, runs) => {
+      const f = path.join(dir, name)
+      fs.writeFileSync(f, JSON.stringify(syntheticResults(runs)))
+      return f
+    }
     const big = await runCli(['compare', file('big.json', [...pino([1e308, 1e308, 1e308, 1e308, 1e308]), ...raw([500, 501, 502, 503, 504])]), '--baseline', 'raw', '--fail-on', 'slower'])
     assert.equal(big.code, 3, big.stderr)
     const one = file('one.json', [...pino([600]), ...raw([500])])

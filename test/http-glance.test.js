@@ -34,7 +34,16 @@ function record ({ lib, mode = 'route', logs, size, run, reqPerSec, p99 = 10, pl
     error: ok ? null : 'server worker 0 failed',
     placement,
     reqPerSec: ok
-      ? { mean: reqPerSec, stddev: 10, min: reqPerSec - 20, max: reqPerSec + 20, p1: reqPerSec - 20, p2_5: reqPerSec - 20, p50: reqPerSec, p97_5: reqPerSec + 20 }
+      ? {
+          mean: reqPerSec,
+          stddev: 10,
+          min: reqPerSec - 20,
+          max: reqPerSec + 20,
+          p1: reqPerSec - 20,
+          p2_5: reqPerSec - 20,
+          p50: reqPerSec,
+          p97_5: reqPerSec + 20
+        }
       : null,
     bytesPerSec: ok ? { mean: reqPerSec * 200, stddev: 2000, min: 0, max: 0, p1: 0, p2_5: 0, p50: 0, p97_5: 0 } : null,
     latencyMs: ok ? { p2_5: 1, p50: 2, p97_5: 8, p99, mean: 2.5, stddev: 1, min: 0, max: 30 } : null,

@@ -53,8 +53,8 @@ test('the sink process counts received, duplicates and corrupt events, and when 
     await sendUdp(sink.udpPort, [event(0, 0), event(0, 1), event(0, 1), event(1, 9), event(2, 0), event(0, 10), '<14>1 - - - - - - w0 3: Hello, wor', 'no pri'])
     await sendTcp(sink.tcpPort, [`${event(1, 0)}\n`, `${event(1, 1).length} ${event(1, 1)}`, `${event(1, 2)}\n`])
     const counts = await until(sink, (c) => c.frames === 11)
-    assert.deepEqual({ received: counts.received, duplicates: counts.duplicates, corrupt: counts.corrupt, frames: counts.frames },
-      { received: 6, duplicates: 1, corrupt: 4, frames: 11 })
+    const { received, duplicates, corrupt, frames } = counts
+    assert.deepEqual({ received, duplicates, corrupt, frames }, { received: 6, duplicates: 1, corrupt: 4, frames: 11 })
     assert.ok(BigInt(counts.lastArrivalNs) > before, 'arrival time is process.hrtime.bigint() of this host')
   } finally {
     await sink.stop()
@@ -131,8 +131,11 @@ test('merging bitsets: union is received, the overlap is duplicates', () => {
     bits: [Uint8Array.from(bytes)]
   })
   const merged = mergeCounts([part([0b1111, 0], 4, 1), part([0b0011, 0b1], 3, 0)], true)
-  assert.deepEqual({ received: merged.received, duplicates: merged.duplicates, corrupt: merged.corrupt, lastArrivalNs: merged.lastArrivalNs, dropRate: merged.dropRate },
-    { received: 5, duplicates: 3, corrupt: 2, lastArrivalNs: '4', dropRate: 11 / 16 })
+  const { received, duplicates, corrupt, lastArrivalNs, dropRate } = merged
+  assert.deepEqual(
+    { received, duplicates, corrupt, lastArrivalNs, dropRate },
+    { received: 5, duplicates: 3, corrupt: 2, lastArrivalNs: '4', dropRate: 11 / 16 }
+  )
 })
 
 test('hostile input: random bytes, partial frames, absurd counts, oversized frames, thousands of dropped connections', async () => {

@@ -22,7 +22,9 @@ export function startServer (settings, { receiver, countDir = null }) {
   const runtime = settings.runtimeBinary ?? null
   const counted = settings.measure === 'instructions'
   let reportFailure
-  const failed = new Promise((resolve, reject) => { reportFailure = (reason, kind) => reject(new ServerFailure(reason, kind)) })
+  const failed = new Promise((resolve, reject) => {
+    reportFailure = (reason, kind) => reject(new ServerFailure(reason, kind))
+  })
   failed.catch(() => {})
   const entries = []
   const tag = newRunTag()

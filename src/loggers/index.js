@@ -200,7 +200,9 @@ const PACKAGE_NAME = /^(@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/
 // A version as results and pages show it: short, printable, no spaces or markup (1.2.3, v20.1.0, 2.0.0-rc.1+build).
 const VERSION_TEXT = /^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$/
 const isVersionText = (value) => typeof value === 'string' && VERSION_TEXT.test(value)
-const shown = (value) => { try { return (JSON.stringify(value) ?? String(value)).slice(0, 80) } catch { return typeof value } }
+const shown = (value) => {
+  try { return (JSON.stringify(value) ?? String(value)).slice(0, 80) } catch { return typeof value }
+}
 
 // What is wrong with an adapter's packageName or version, or null.
 export function declarationProblem (adapter) {

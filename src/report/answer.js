@@ -89,8 +89,16 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
         { alpha, noise }
       )
       const row = result.comparisons.find((r) => r.measure === measure.measure)
-      if (row) entry.rows.push({ library: nameOf(cellRuns[0]), logsPerRequest: cellRuns[0].logsPerRequest ?? null, ...row, ...turned(row, measure.better) })
-      else entry.notCompared.push(`${nameOf(cellRuns[0])}: ${result.notCompared[0] ?? 'no finished run'}`)
+      if (row) {
+        entry.rows.push({
+          library: nameOf(cellRuns[0]),
+          logsPerRequest: cellRuns[0].logsPerRequest ?? null,
+          ...row,
+          ...turned(row, measure.better)
+        })
+      } else {
+        entry.notCompared.push(`${nameOf(cellRuns[0])}: ${result.notCompared[0] ?? 'no finished run'}`)
+      }
     }
     groups.push(entry)
   }

@@ -23,7 +23,10 @@ export const resultsReadme = {
       ? { imageLink: (file) => linkFrom(path.resolve(detailsDir))(path.resolve(images, file)), link: (slug) => linkFrom(pageDir)(path.join(detailsDir, `${slug}.md`)), back: linkFrom(path.resolve(detailsDir))(out) }
       : null
     const links = sources
-      ? { json: sources.map((file) => ({ path: file, link: linkFrom(pageDir)(file) })), csv: csv ? { path: csv, link: linkFrom(pageDir)(csv) } : null }
+      ? {
+          json: sources.map((file) => ({ path: file, link: linkFrom(pageDir)(file) })),
+          csv: csv ? { path: csv, link: linkFrom(pageDir)(csv) } : null
+        }
       : null
     const rendered = renderPage(dataset, { imageLink, name: path.basename(out, '.md'), details, links, ...rest })
     const existing = force

@@ -81,7 +81,10 @@ export function costsTable (group, measured, { paced, showWorkers }) {
         formatCount(medianOf(cellRuns, (r) => r.nsCpuPerEvent?.mainThread)),
         formatCount(medianOf(cellRuns, (r) => r.nsCpuPerEvent?.otherThreads)),
         ...(paced
-          ? [formatMs(medianOf(cellRuns, (r) => r.eventLoopDelayNs?.p99 / 1e6)), formatMs(medianOf(cellRuns, (r) => r.eventLoopDelayNs?.max / 1e6))]
+          ? [
+              formatMs(medianOf(cellRuns, (r) => r.eventLoopDelayNs?.p99 / 1e6)),
+              formatMs(medianOf(cellRuns, (r) => r.eventLoopDelayNs?.max / 1e6))
+            ]
           : [])
       ])
     }
