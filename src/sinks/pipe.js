@@ -41,7 +41,16 @@ export function pipeReaderName () {
 
 // --receiver-rate and --receiver-stall: a slow consumer is node's stream reader, paused and resumed
 // (slow-reader.js); the native reader drains at kernel speed and has no brake.
-export function createPipeReceiver ({ workers, events, payload, workload, dir, pipeBytes: wantedPipeBytes = 0, receiverRate = null, receiverStallMs = null }) {
+export function createPipeReceiver ({
+  workers,
+  events,
+  payload,
+  workload,
+  dir,
+  pipeBytes: wantedPipeBytes = 0,
+  receiverRate = null,
+  receiverStallMs = null
+}) {
   const slow = slowReading({ receiverRate, receiverStallMs, events })
   const native = slow ? null : nativePipeReader()
   const captureOf = (workerId) => path.join(dir, `stdout-w${workerId}.log`)
@@ -57,10 +66,11 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
       if (!native) return 'pipe'
       let settle
       const ended = new Promise((resolve) => { settle = resolve })
-      const [handle, writeFd, granted] = native.open(wantedPipeBytes, captureOf(workerId), (lastDataNs, bytes, error) => {
+      const onEnd = (lastDataNs, bytes, error) => {
         readers[workerId].end = { lastDataNs: lastDataNs || null, bytes, error }
         settle(readers[workerId].end)
-      })
+      }
+      const [handle, writeFd, granted] = native.open(wantedPipeBytes, captureOf(workerId), onEnd)
       pipeBytes = granted
       readers[workerId] = { handle, writeFd, ended }
       return writeFd
@@ -122,7 +132,10 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
       if (failed) throw new RunFailure(`the console capture failed: ${captureError(failed.error, dir)}`)
       const files = Array.from({ length: workers }, (_, workerId) => captureOf(workerId))
       const { received, duplicates, corrupt } = await verifyFiles(files, { workers, events, payload, workload })
-      const lastArrivalNs = ends.reduce((latest, end) => (end?.lastDataNs && (latest === null || end.lastDataNs > latest) ? end.lastDataNs : latest), null)
+      const lastArrivalNs = ends.reduce(
+        (latest, end) => (end?.lastDataNs && (latest === null || end.lastDataNs > latest) ? end.lastDataNs : latest),
+        null
+      )
       const stallEnds = ends.map((end) => end?.stallEndNs).filter(Boolean)
       const lastStallEndNs = stallEnds.length ? stallEnds.reduce((a, b) => (b > a ? b : a)) : null
       return {

@@ -189,8 +189,13 @@ export class LineSplitter {
 // readers): an event two of them received is one received event and one duplicate.
 export function mergeVerified (parts) {
   const workers = parts[0].bits.length
-  const union = Array.from({ length: workers }, (_, worker) => new Uint8Array(Math.max(...parts.map((p) => p.bits[worker].length))))
-  for (const part of parts) part.bits.forEach((bitset, worker) => { for (let i = 0; i < bitset.length; i++) union[worker][i] |= bitset[i] })
+  const union = Array.from(
+    { length: workers },
+    (_, worker) => new Uint8Array(Math.max(...parts.map((p) => p.bits[worker].length)))
+  )
+  for (const part of parts) {
+    part.bits.forEach((bitset, worker) => { for (let i = 0; i < bitset.length; i++) union[worker][i] |= bitset[i] })
+  }
   const received = parts.reduce((total, part) => total + part.received, 0)
   const distinct = union.reduce((total, bitset) => total + popcount(bitset), 0)
   return {

@@ -16,7 +16,10 @@ export async function verifyFiles (files, { workers, events, payload, workload }
   if (threads <= 1) return verifyShare(files, { workers, events, payload, workload })
   const shares = Array.from({ length: threads }, (_, t) => files.filter((_, i) => i % threads === t))
   const parts = await Promise.all(shares.map((share) => new Promise((resolve, reject) => {
-    const thread = new Worker(new URL(import.meta.url), { workerData: { files: share, workers, events, payload, workload } })
+    const thread = new Worker(
+      new URL(import.meta.url),
+      { workerData: { files: share, workers, events, payload, workload } }
+    )
     thread.once('message', resolve)
     thread.once('error', reject)
     thread.once('exit', (code) => { if (code !== 0) reject(new Error(`a file verifier thread exited with code ${code}`)) })
@@ -71,7 +74,12 @@ export async function verifyFile (file, verifier) {
 async function verifyShare (files, { workers, events, payload, workload }) {
   const verifier = new Verifier({ workers, events, payload, workload })
   for (const file of files) await verifyFile(file, verifier)
-  return { received: verifier.received, duplicates: verifier.duplicates, corrupt: verifier.corrupt, bits: verifier.bits }
+  return {
+    received: verifier.received,
+    duplicates: verifier.duplicates,
+    corrupt: verifier.corrupt,
+    bits: verifier.bits
+  }
 }
 
 // A verifier thread runs this module. No top-level await here: the API's import graph includes this
