@@ -134,7 +134,17 @@ for (const transport of transports) {
       const harness = against ? harnessKept(lib, transport, ending) : null
       const verdict = harness == null ? null : verdictOf(lost, harness.lost)
       const plainKept = plain.map((p) => p.kept)
-      rows.push({ lib, transport, ending, events, plainKept, plainExits: plain.map((p) => p.exit), harnessKept: harness?.kept ?? null, harnessSent: harness?.sent ?? null, verdict })
+      rows.push({
+        lib,
+        transport,
+        ending,
+        events,
+        plainKept,
+        plainExits: plain.map((p) => p.exit),
+        harnessKept: harness?.kept ?? null,
+        harnessSent: harness?.sent ?? null,
+        verdict
+      })
       if (!values.json) process.stdout.write(`${lib.padEnd(15)} ${transport.padEnd(8)} ${ending.padEnd(15)} plain kept ${plainKept.join(', ')} of ${events} (${[...new Set(plain.map((p) => p.exit))].join(', ')})${harness ? `   log-bench kept ${harness.kept.join(', ')} of ${harness.sent}: ${verdict}` : against ? '   log-bench: no such run' : ''}\n`)
     }
   }

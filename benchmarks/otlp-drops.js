@@ -15,7 +15,9 @@ const server = http.createServer((req, res) => {
   req.on('data', (chunk) => chunks.push(chunk))
   req.on('end', () => {
     const request = ExportLogsServiceRequest.decode(Buffer.concat(chunks))
-    for (const resourceLogs of request.resourceLogs) for (const scopeLogs of resourceLogs.scopeLogs) arrived += scopeLogs.logRecords.length
+    for (const resourceLogs of request.resourceLogs) {
+      for (const scopeLogs of resourceLogs.scopeLogs) arrived += scopeLogs.logRecords.length
+    }
     res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end()
   })
 })

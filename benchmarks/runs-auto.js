@@ -28,7 +28,10 @@ function session (next, design, { ratio = 1, noise = DEFAULT_NOISE, spread = 0.0
   let verdict = null
   for (let round = 1; round <= design.max; round++) {
     const shared = Math.exp(drift * (2 * next() - 1))
-    pairs.push([1000 * shared * Math.exp(spread * normal(next)), 1000 * ratio * shared * Math.exp(spread * normal(next))])
+    pairs.push([
+      1000 * shared * Math.exp(spread * normal(next)),
+      1000 * ratio * shared * Math.exp(spread * normal(next))
+    ])
     if (!design.looks.includes(round)) continue
     verdict = compareRuns(pairs.map(([x]) => x), pairs.map(([, y]) => y), { ...options, pairs }).verdict
     if (verdict !== 'unclear') return { verdict, rounds: round }
@@ -38,9 +41,20 @@ function session (next, design, { ratio = 1, noise = DEFAULT_NOISE, spread = 0.0
 
 // aas A/As (ratio 1) or A/Bs under the design of --runs auto:min..max at alpha.
 // naive: a look at every round from min to max, each at the whole α (what --runs auto avoids).
-export function simulateAA ({ aas = 10_000, seed = 1, ratio = 1, noise = DEFAULT_NOISE, alpha = DEFAULT_ALPHA, min = AUTO_RUNS.min, max = AUTO_RUNS.max, naive = false } = {}) {
+export function simulateAA ({
+  aas = 10_000,
+  seed = 1,
+  ratio = 1,
+  noise = DEFAULT_NOISE,
+  alpha = DEFAULT_ALPHA,
+  min = AUTO_RUNS.min,
+  max = AUTO_RUNS.max,
+  naive = false
+} = {}) {
   const planned = sequentialDesign({ min, max }, { alpha, noise })
-  const design = naive ? { ...planned, looks: Array.from({ length: max - min + 1 }, (_, i) => min + i), lookAlpha: alpha } : planned
+  const design = naive
+    ? { ...planned, looks: Array.from({ length: max - min + 1 }, (_, i) => min + i), lookAlpha: alpha }
+    : planned
   const next = seededRandom(seed)
   const verdicts = {}
   const rounds = {}

@@ -35,7 +35,13 @@ export function ties (files) {
       const c = compareCellRuns(g.best.runs, second.runs, measure.value, { better: measure.better, roundOf })
       return c.ratio ? Math.max(c.ratio / c.ciLow, c.ciHigh / c.ratio) - 1 : null
     }).filter((v) => v != null)
-    return { how, rounds, groups: groups.length, ties: groups.filter((g) => g.tie.length > 1).length, halfWidth: median(halfWidths) }
+    return {
+      how,
+      rounds,
+      groups: groups.length,
+      ties: groups.filter((g) => g.tie.length > 1).length,
+      halfWidth: median(halfWidths)
+    }
   })
 }
 

@@ -107,7 +107,15 @@ const unsupported = (lib, transport) => {
   return adapter.transports.includes(transport) ? null : (adapter.unsupported?.[transport] ?? `${lib} has no ${transport} transport`)
 }
 
-const cells = transports.flatMap((transport) => libs.map((lib) => ({ lib, transport, unsupported: unsupported(lib, transport), plain: [], logBench: [], received: [], errors: [] })))
+const cells = transports.flatMap((transport) => libs.map((lib) => ({
+  lib,
+  transport,
+  unsupported: unsupported(lib, transport),
+  plain: [],
+  logBench: [],
+  received: [],
+  errors: []
+})))
 for (const cell of cells) if (cell.unsupported) note(`${cell.lib} ${cell.transport}: unsupported, not run`)
 for (let round = 1; round <= rounds; round++) {
   for (const cell of cells) {
@@ -130,7 +138,15 @@ const rows = cells.map((cell) => {
   const logBench = fastest(cell.logBench)
   const ratio = plain && logBench ? logBench / plain : null
   const limit = plain == null ? null : plain * 1.1 + (cell.lib === 'raw' ? 100 : 0)
-  return { ...cell, plainFastest: plain, logBenchFastest: logBench, plainMedian: median(cell.plain), logBenchMedian: median(cell.logBench), ratio, met: logBench != null && limit != null ? logBench <= limit : null }
+  return {
+    ...cell,
+    plainFastest: plain,
+    logBenchFastest: logBench,
+    plainMedian: median(cell.plain),
+    logBenchMedian: median(cell.logBench),
+    ratio,
+    met: logBench != null && limit != null ? logBench <= limit : null
+  }
 })
 
 const lines = [
@@ -152,7 +168,8 @@ for (const transport of transports) {
   lines.push('', `${transport} ranking by done: plain ${rankOf('plainFastest', transport)}; log-bench ${rankOf('logBenchFastest', transport)}`)
   // raw is the transport's limit only if no plain script, of any library, is faster than it.
   const raw = rows.find((r) => r.lib === 'raw' && r.transport === transport && r.logBenchFastest != null)
-  const best = rows.filter((r) => r.transport === transport && r.plainFastest != null).sort((a, b) => a.plainFastest - b.plainFastest)[0]
+  const best = rows.filter((r) => r.transport === transport && r.plainFastest != null)
+    .sort((a, b) => a.plainFastest - b.plainFastest)[0]
   if (raw && best) lines.push(`${transport} limit: raw in log-bench ${fmt(raw.logBenchFastest)} ms; the fastest plain script, ${best.lib} (benchmarks/plain/${best.lib}.js), ${fmt(best.plainFastest)} ms: ${raw.logBenchFastest <= best.plainFastest * 1.1 + 100 ? 'raw is the limit (within 1.10× + 100 ms)' : '**raw is not the limit**: a plain script is faster than 1.10× + 100 ms of it'}`)
 }
 

@@ -10,7 +10,14 @@ import { scenarioSchema } from '../src/api/scenario-schema.js'
 import { indexTypes } from './index-types.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-export const TABLES = { run: RUN_OPTIONS, http: HTTP_OPTIONS, report: REPORT_OPTIONS, compare: COMPARE_OPTIONS, merge: MERGE_OPTIONS, sink: SINK_OPTIONS }
+export const TABLES = {
+  run: RUN_OPTIONS,
+  http: HTTP_OPTIONS,
+  report: REPORT_OPTIONS,
+  compare: COMPARE_OPTIONS,
+  merge: MERGE_OPTIONS,
+  sink: SINK_OPTIONS
+}
 
 export function withOptionTables (markdown) {
   let out = markdown

@@ -1,7 +1,7 @@
 // What a user gets from npm: packs log-bench, installs the tarball into a fresh `npm init -y`
 // project in a temporary directory (npm 11 writes "type": "commonjs" there), runs the shipped
-// `quick` scenario by name, checks `--version` is log-bench's, and a CommonJS adapter on console and file, checking that every event
-// arrived. Needs the npm registry for the dependencies. `npm run try:package [-- --keep]`.
+// `quick` scenario by name, checks `--version` is log-bench's, and a CommonJS adapter on console and file, checking
+// that every event arrived. Needs the npm registry for the dependencies. `npm run try:package [-- --keep]`.
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'

@@ -241,7 +241,13 @@ export function pairedShift (differences, level = CONFIDENCE) {
     coverage = 1 - 2 * normalCdf((k - 1 + 0.5 - m / 2) / sd)
   }
   if (n === 1) coverage = 0
-  return { estimate: median(walsh), low: walsh[k - 1], high: walsh[m - k], coverage, p: n >= 2 ? signedRankTest(d).p : null }
+  return {
+    estimate: median(walsh),
+    low: walsh[k - 1],
+    high: walsh[m - k],
+    coverage,
+    p: n >= 2 ? signedRankTest(d).p : null
+  }
 }
 
 // Wilcoxon signed-rank test, two-sided, on differences: zeros dropped (Wilcoxon's rule), ranks of
@@ -302,7 +308,9 @@ export function smallestSignedRankP (n) {
 
 // The smallest p a comparison's test could give with its runs: paired on its rounds, or unpaired.
 export function smallestP (comparison) {
-  return comparison.paired ? smallestSignedRankP(comparison.pairs) : smallestMannWhitneyP(comparison.nBaseline, comparison.n)
+  return comparison.paired
+    ? smallestSignedRankP(comparison.pairs)
+    : smallestMannWhitneyP(comparison.nBaseline, comparison.n)
 }
 
 // The interval and the noise band on one scale: logarithms of the ratio, or the difference with the
@@ -310,8 +318,20 @@ export function smallestP (comparison) {
 // losing events where the baseline lost none is a finding however small, once the test says it is
 // not chance.
 function onScale (result, { noise, onRatios }) {
-  if (onRatios) return { low: Math.log(result.ciLow), high: Math.log(result.ciHigh), centre: Math.log(result.ratio), band: Math.log(1 + noise) }
-  return { low: result.diffLow, high: result.diffHigh, centre: result.difference, band: noise * Math.abs(result.baselineMedian) }
+  if (onRatios) {
+    return {
+      low: Math.log(result.ciLow),
+      high: Math.log(result.ciHigh),
+      centre: Math.log(result.ratio),
+      band: Math.log(1 + noise)
+    }
+  }
+  return {
+    low: result.diffLow,
+    high: result.diffHigh,
+    centre: result.difference,
+    band: noise * Math.abs(result.baselineMedian)
+  }
 }
 
 function verdictOf (result, { alpha, noise, better, onRatios }) {
@@ -464,6 +484,7 @@ export function smallestMannWhitneyP (n1, n2) {
 function normalCdf (z) {
   const x = Math.abs(z) / Math.SQRT2
   const t = 1 / (1 + 0.3275911 * x)
-  const erf = 1 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x)
+  const polynomial = ((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592
+  const erf = 1 - polynomial * t * Math.exp(-x * x)
   return z >= 0 ? (1 + erf) / 2 : (1 - erf) / 2
 }

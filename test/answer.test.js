@@ -8,7 +8,8 @@ import { loadResults } from '../src/results/read.js'
 import { runCli, syntheticRun, tmpDir } from './helpers.js'
 
 const ENV = { node: 'v20.0.0', os: 'Linux', cpuModel: 'Test CPU', cpuCount: 2, memoryBytes: 1 << 30, libVersions: {}, command: 'log-bench run', time: '2026-11-23T10:00:00.000Z', hostname: 'h' }
-const around = (centre, spread = 0.01) => [0.3, -0.8, 0.1, 0.9, -0.4, 0.6, -0.2, -0.9, 0.5, 0].map((u) => centre * (1 + spread * u))
+const around = (centre, spread = 0.01) =>
+  [0.3, -0.8, 0.1, 0.9, -0.4, 0.6, -0.2, -0.9, 0.5, 0].map((u) => centre * (1 + spread * u))
 
 function resultsFile (dir, runs) {
   const file = path.join(dir, 'r.json')
@@ -28,7 +29,9 @@ test('the closing answer: per group the fastest library (baselines aside), each 
   const rows = Object.fromEntries(fileGroup.rows.map((r) => [r.library, r]))
   assert.equal(rows.winston.verdict, 'slower')
   assert.equal(rows.winston.direction, 'slower')
-  assert.ok(Math.abs(rows.winston.times - 1.5) < 0.02 && rows.winston.low < rows.winston.times && rows.winston.high > rows.winston.times, JSON.stringify(rows.winston))
+  assert.ok(Math.abs(rows.winston.times - 1.5) < 0.02 &&
+    rows.winston.low < rows.winston.times &&
+    rows.winston.high > rows.winston.times, JSON.stringify(rows.winston))
   assert.equal(rows.raw.verdict, 'faster')
   assert.ok(Math.abs(rows.raw.times - 6) < 0.1, JSON.stringify(rows.raw))
   assert.equal(consoleGroup.rows.length, 0)

@@ -138,7 +138,10 @@ function workerPids () {
 test('the results schema: its limits are the command line\'s, every field has a meaning, docs/results.md is generated from it', () => {
   assert.equal(RESULTS_SCHEMA_FILE, path.join(ROOT, 'schema', 'results.schema.json'))
   const record = RESULTS_SCHEMA.$defs.runRecord.properties
-  assert.deepEqual([record.cpus.maximum, record.events.maximum, record.size.maximum, record.run.maximum], [MAX_WORKERS, MAX_EVENTS, MAX_SIZE_BYTES, MAX_RUNS])
+  assert.deepEqual(
+    [record.cpus.maximum, record.events.maximum, record.size.maximum, record.run.maximum],
+    [MAX_WORKERS, MAX_EVENTS, MAX_SIZE_BYTES, MAX_RUNS]
+  )
   for (const type of ['runRecord', 'httpRecord']) {
     assert.equal(RESULTS_SCHEMA.$defs[type].additionalProperties, false, `${type} describes every field`)
     for (const [field, schema] of Object.entries(RESULTS_SCHEMA.$defs[type].properties)) assert.ok(schema.description, `${type}.${field} has a description`)

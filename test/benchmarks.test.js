@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { ROOT } from './helpers.js'
 
-// npm run bench:harness, bench:truth, bench:startup, bench:paired and bench:runs-auto are measurements run by hand; their --quick
-// modes run every step of each in seconds, here, so that none can break unnoticed. Their figures at
-// that size say nothing and are not checked; what is checked: exit 0, every table printed, no step failed.
+// npm run bench:harness, bench:truth, bench:startup, bench:paired and bench:runs-auto are measurements run by hand;
+// their --quick modes run every step of each in seconds, here, so that none can break unnoticed. Their figures at that
+// size say nothing and are not checked; what is checked: exit 0, every table printed, no step failed.
 function runScript (script, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'benchmarks', script), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })

@@ -82,7 +82,8 @@ test('log-bench compare --baseline pairs the rounds of an interleaved document: 
   assert.deepEqual([short.paired, short.pairs], [false, 5])
 })
 
-const around = (centre, spread = 0.01) => [0.3, -0.8, 0.1, 0.9, -0.4, 0.6, -0.2, -0.9, 0.5, 0].map((u) => centre * (1 + spread * u))
+const around = (centre, spread = 0.01) =>
+  [0.3, -0.8, 0.1, 0.9, -0.4, 0.6, -0.2, -0.9, 0.5, 0].map((u) => centre * (1 + spread * u))
 
 test('compareWithBaseline: every cell against the baseline library of its group, a verdict per speed measure', () => {
   const dir = tmpDir()

@@ -62,7 +62,11 @@ describe('native pipe reader', { skip: nativeSkip }, () => {
     const capture = path.join(tmpDir(), 'capture.log')
     let end
     const ended = new Promise((resolve) => { end = resolve })
-    const [handle, writeFd, pipeBytes] = native.open(1 << 20, capture, (lastDataNs, bytes, error) => end({ lastDataNs, bytes, error }))
+    const [handle, writeFd, pipeBytes] = native.open(
+      1 << 20,
+      capture,
+      (lastDataNs, bytes, error) => end({ lastDataNs, bytes, error })
+    )
     assert.ok(pipeBytes >= 65536)
     const line = Buffer.from('w0 1: Hello, world!\n')
     const chunk = Buffer.concat(Array.from({ length: 10_000 }, () => line))

@@ -36,9 +36,15 @@ describe('joining the workers\' costs', () => {
 
   it('merges the latency histograms before reading percentiles, adds CPU and bytes up per event', () => {
     const low = Array.from({ length: 990 }, () => 100)
-    const joined = joinCosts([worker(low, 10, 30, 4000), worker(Array.from({ length: 10 }, () => 50_000), 20, 10, 6000)], 100)
+    const joined = joinCosts(
+      [worker(low, 10, 30, 4000), worker(Array.from({ length: 10 }, () => 50_000), 20, 10, 6000)],
+      100
+    )
     assert.equal(joined.callLatencyNs.p50, 100)
-    assert.ok(joined.callLatencyNs.p999 >= 49_000 && joined.callLatencyNs.max >= 49_000, JSON.stringify(joined.callLatencyNs))
+    assert.ok(
+      joined.callLatencyNs.p999 >= 49_000 && joined.callLatencyNs.max >= 49_000,
+      JSON.stringify(joined.callLatencyNs)
+    )
     assert.equal(joined.callLatencyNs.timed, 1000)
     assert.equal(joined.callLatencyNs.sampleEvery, 4)
     assert.equal(joined.allocBytesPerEvent, 50)
@@ -48,13 +54,25 @@ describe('joining the workers\' costs', () => {
   })
 
   it('gives null, not zero, for a figure one worker did not report', () => {
-    const joined = joinCosts([worker([100], 10, 1, 100), { gc: null, cpu: { cpuMainThreadMs: null, cpuOtherThreadsMs: null }, latency: null }], 10)
+    const joined = joinCosts(
+      [worker([100], 10, 1, 100), { gc: null, cpu: { cpuMainThreadMs: null, cpuOtherThreadsMs: null }, latency: null }],
+      10
+    )
     for (const key of ['allocBytesPerEvent', 'gcMaxPauseMs', 'cpuMainThreadMs', 'cpuOtherThreadsMs', 'nsCpuPerEvent', 'callLatencyNs']) assert.equal(joined[key], null, key)
     assert.equal(joinCosts([], 10).allocBytesPerEvent, null)
   })
 })
 
-const run = (adapter, transport, extra = {}) => runOnce({ adapterFile: adapter, transport, cpus: 1, events: 20_000, payload: payloadOfSize(null), timeoutMs: 120_000, dir: tmpDir(), ...extra })
+const run = (adapter, transport, extra = {}) => runOnce({
+  adapterFile: adapter,
+  transport,
+  cpus: 1,
+  events: 20_000,
+  payload: payloadOfSize(null),
+  timeoutMs: 120_000,
+  dir: tmpDir(),
+  ...extra
+})
 
 describe('costs recorded by a run', () => {
   it('log4js, pino, pino:transport and raw on console and file: bytes, GC, call latency and CPU per thread', async () => {

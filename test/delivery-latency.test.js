@@ -55,7 +55,9 @@ describe('delivery latency: the sample and its figures', () => {
 
   it('merges notes within a millisecond of a pair\'s first into that pair', () => {
     const index = arrivalIndex()
-    for (const [size, ns] of [[10, 0], [20, 0.5 * MS], [30, 0.9 * MS], [40, 1.2 * MS], [40, 5 * MS]]) index.note(size, ns)
+    for (const [size, ns] of [[10, 0], [20, 0.5 * MS], [30, 0.9 * MS], [40, 1.2 * MS], [40, 5 * MS]]) {
+      index.note(size, ns)
+    }
     assert.deepEqual({ sizes: index.sizes, times: index.times }, { sizes: [30, 40], times: [0.9 * MS, 1.2 * MS] })
   })
 })

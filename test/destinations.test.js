@@ -42,7 +42,11 @@ test('otlp: protobuf and JSON requests are verified record by record and answere
   const receiver = await createOtlpReceiver(SETTINGS)
   try {
     const { url } = receiver.target(0)
-    const proto = Buffer.from(ExportLogsServiceRequest.encode(ExportLogsServiceRequest.fromObject(otlpRequest([line(0, 0), line(0, 1), line(1, 9)]))).finish())
+    const proto = Buffer.from(ExportLogsServiceRequest.encode(ExportLogsServiceRequest.fromObject(otlpRequest([
+      line(0, 0),
+      line(0, 1),
+      line(1, 9)
+    ]))).finish())
     const answer = await post(url, proto)
     assert.equal(answer.status, 200)
     assert.equal(answer.type, 'application/x-protobuf')
@@ -54,7 +58,10 @@ test('otlp: protobuf and JSON requests are verified record by record and answere
     assert.deepEqual(JSON.parse(json.bytes.toString()), {})
     const counts = await receiver.settle({ sent: 20 })
     assert.deepEqual([counts.received, counts.duplicates, counts.corrupt, counts.dropRate], [5, 1, 0, 0.75])
-    assert.deepEqual([counts.receiverStats.requests, counts.receiverStats.records, counts.receiverStats.malformedRequests], [3, 6, 0])
+    assert.deepEqual(
+      [counts.receiverStats.requests, counts.receiverStats.records, counts.receiverStats.malformedRequests],
+      [3, 6, 0]
+    )
     assert.equal(typeof counts.lastArrivalNs, 'bigint')
   } finally {
     await receiver.stop()
@@ -75,7 +82,10 @@ test('otlp: a malformed request, a record without the benchmark\'s id and a cut 
     const counts = await receiver.settle({ sent: 20 })
     assert.equal(counts.received, 1)
     assert.equal(counts.corrupt, 2, 'a record without the marker, and one of a worker that does not exist')
-    assert.deepEqual([counts.receiverStats.malformedRequests, counts.receiverStats.cutRequests, counts.receiverStats.requests], [3, 1, 3])
+    assert.deepEqual(
+      [counts.receiverStats.malformedRequests, counts.receiverStats.cutRequests, counts.receiverStats.requests],
+      [3, 1, 3]
+    )
   } finally {
     await receiver.stop()
   }
@@ -108,7 +118,10 @@ test('forward: Message, Forward, PackedForward and CompressedPackedForward modes
     assert.deepEqual(answers, [{ ack: 'c1' }, { ack: 'c2' }])
     const counts = await receiver.settle({ sent: 20 })
     assert.deepEqual([counts.received, counts.corrupt, counts.duplicates], [6, 0, 0])
-    assert.deepEqual([counts.receiverStats.messages, counts.receiverStats.entries, counts.receiverStats.acks], [4, 6, 2])
+    assert.deepEqual(
+      [counts.receiverStats.messages, counts.receiverStats.entries, counts.receiverStats.acks],
+      [4, 6, 2]
+    )
   } finally {
     await receiver.stop()
   }

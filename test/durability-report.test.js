@@ -26,7 +26,10 @@ test('the durability section shows nothing where every run ended by close() at f
 })
 
 test('a stalled receiving end is set beside the same cell at full speed, with its catch-up', () => {
-  const timeseries = [{ tMs: 0, rssBytes: 50e6, heapBytes: 1e6, cpuPct: 10 }, { tMs: 100, rssBytes: 80e6, heapBytes: 2e6, cpuPct: 90 }]
+  const timeseries = [
+    { tMs: 0, rssBytes: 50e6, heapBytes: 1e6, cpuPct: 10 },
+    { tMs: 100, rssBytes: 80e6, heapBytes: 2e6, cpuPct: 90 }
+  ]
   const runs = [run('pino', 'console', 'close', 100, { maxRssBytes: 50 * 1024 * 1024, maxHeapBytes: 1024 * 1024 }), run('pino', 'console', 'close', 100, { receiverStallMs: 2000, unblockedMs: 7, maxRssBytes: 80 * 1024 * 1024, maxHeapBytes: 2 * 1024 * 1024, afterStallMs: 12.5, timeseries })]
   const part = durabilitySection.render({ runs, summary: [] }, ctx)
   const page = markdownBlocks(part.blocks)

@@ -22,7 +22,8 @@ function resultsFile (dir, name, cells) {
   return file
 }
 
-const around = (centre, spread = 0.01) => [0.3, -0.8, 0.1, 0.9, -0.4, 0.6, -0.2, -0.9, 0.5, 0].map((u) => centre * (1 + spread * u))
+const around = (centre, spread = 0.01) =>
+  [0.3, -0.8, 0.1, 0.9, -0.4, 0.6, -0.2, -0.9, 0.5, 0].map((u) => centre * (1 + spread * u))
 
 test('compare --fail-on: exit 3 when a named verdict appears, 0 without it or when none does; the comparison is printed either way', async () => {
   const dir = tmpDir()

@@ -33,9 +33,12 @@ export function tmpDir (prefix = 'lb-test-') {
 
 // Runs the CLI as a user would. Every process it starts inherits a tag in its environment, so a test
 // can find any of them left behind afterwards (see leftovers). timeoutMs guards against a hang, not
-// a speed: a six-run http command took more than 120 s at load average 25 on 2 cores. openFiles: the limit on open files
-// (`ulimit -n`) it runs under.
-export function runCli (args, { cwd = ROOT, timeoutMs = 600_000, detached = false, onSpawn, env = {}, openFiles = null } = {}) {
+// a speed: a six-run http command took more than 120 s at load average 25 on 2 cores. openFiles: the limit on open
+// files (`ulimit -n`) it runs under.
+export function runCli (
+  args,
+  { cwd = ROOT, timeoutMs = 600_000, detached = false, onSpawn, env = {}, openFiles = null } = {}
+) {
   const tag = randomUUID()
   const command = openFiles == null ? [process.execPath, BIN, ...args] : ['bash', '-c', `ulimit -n ${openFiles} && exec "$@"`, 'bash', process.execPath, BIN, ...args]
   return new Promise((resolve, reject) => {

@@ -106,7 +106,9 @@ describe('absurd figures in a schema-valid document: a clear refusal within seco
   it('the refusal\'s bound: 1e300 is drawn, 1.7e308 and -1.7e308 are not', () => {
     const spec = (value) => ({ file: 'x.png', config: { type: 'bar', data: { labels: ['a'], datasets: [{ label: 'a', data: [value], errorBars: [{ low: 0, high: value }] }] } } })
     assert.doesNotThrow(() => refuseUndrawable(spec(MAX_DRAWN)))
-    for (const value of [1.7e308, -1.7e308]) assert.throws(() => refuseUndrawable(spec(value)), (err) => err instanceof UsageError)
+    for (const value of [1.7e308, -1.7e308]) {
+      assert.throws(() => refuseUndrawable(spec(value)), (err) => err instanceof UsageError)
+    }
   })
 
   it('an SVG axis whose step is below its ends\' precision (1e20 to 1e20 + 16384) ends (was: an endless loop)', () => {
@@ -291,7 +293,11 @@ describe('crafted documents: compare --baseline and the exports', () => {
 
   it('compare --fail-on on a crafted file: exit 3 for a verdict it names, 2 for a refused file, never 0 for nothing compared', async () => {
     const dir = tmpDir()
-    const file = (name, runs) => { const f = path.join(dir, name); fs.writeFileSync(f, JSON.stringify(syntheticResults(runs))); return f }
+    const file = (name, runs) => {
+      const f = path.join(dir, name)
+      fs.writeFileSync(f, JSON.stringify(syntheticResults(runs)))
+      return f
+    }
     const big = await runCli(['compare', file('big.json', [...pino([1e308, 1e308, 1e308, 1e308, 1e308]), ...raw([500, 501, 502, 503, 504])]), '--baseline', 'raw', '--fail-on', 'slower'])
     assert.equal(big.code, 3, big.stderr)
     const one = file('one.json', [...pino([600]), ...raw([500])])

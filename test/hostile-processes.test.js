@@ -206,7 +206,9 @@ describe('the API: a caller\'s listener and signal are the caller\'s', () => {
       [() => run(['raw']), 'run() takes an options object, e.g. run({ libs: [\'pino\'] })'],
       [() => run({ libs: ['raw'], events: { n: 1 } }), 'events must be a finite number or a string, got {"n":1}']
     ]
-    for (const [call, message] of cases) await assert.rejects(call(), (err) => err instanceof UsageError && err.message === message, message)
+    for (const [call, message] of cases) {
+      await assert.rejects(call(), (err) => err instanceof UsageError && err.message === message, message)
+    }
     assert.equal(fs.existsSync(path.join(cwd, '42')), false)
   })
 

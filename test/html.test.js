@@ -318,7 +318,8 @@ describe('the HTML page in headless chromium', { skip: chromiumSkip }, () => {
       if (results === FIXTURE) assert.ok(inked, 'the fixture draws raw')
       if (inked) {
         await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }])
-        const [fill, text] = await inked.evaluate((bar) => [window.getComputedStyle(bar).fill, window.getComputedStyle(document.body).color])
+        const [fill, text] = await inked.evaluate((bar) =>
+          [window.getComputedStyle(bar).fill, window.getComputedStyle(document.body).color])
         assert.equal(fill, text)
         assert.notEqual(fill, 'rgb(0, 0, 0)')
       }

@@ -77,7 +77,17 @@ describe('counted http tables (--measure instructions) on a page', () => {
   })
 
   it('a fixed-rate timed table draws the server\'s CPU µs per request', () => {
-    const timed = records({ factor: costs }).map((r) => ({ ...r, measure: undefined, instructionsMethod: undefined, instructionsPerRequest: undefined, connections: 10, serverCpuUsPerRequest: r.instructionsPerRequest / 3000, reqPerSec: { mean: 100, stddev: 1, min: 99, max: 101, p1: 99, p2_5: 99, p50: 100, p97_5: 101 }, bytesPerSec: { mean: 20000, stddev: 100, min: 0, max: 0, p1: 0, p2_5: 0, p50: 0, p97_5: 0 }, latencyMs: { p2_5: 1, p50: 2, p97_5: 8, p99: 9, mean: 2.5, stddev: 1, min: 0, max: 30 } }))
+    const timed = records({ factor: costs }).map((r) => ({
+      ...r,
+      measure: undefined,
+      instructionsMethod: undefined,
+      instructionsPerRequest: undefined,
+      connections: 10,
+      serverCpuUsPerRequest: r.instructionsPerRequest / 3000,
+      reqPerSec: { mean: 100, stddev: 1, min: 99, max: 101, p1: 99, p2_5: 99, p50: 100, p97_5: 101 },
+      bytesPerSec: { mean: 20000, stddev: 100, min: 0, max: 0, p1: 0, p2_5: 0, p50: 0, p97_5: 0 },
+      latencyMs: { p2_5: 1, p50: 2, p97_5: 8, p99: 9, mean: 2.5, stddev: 1, min: 0, max: 30 }
+    }))
     const { charts } = httpSection.render(dataset(timed), ctx)
     assert.equal(charts[0].file, 'http/console/1cpu/route-cpu.png')
     assert.match(charts[0].config.options.plugins.title.text, /server CPU µs per request/)

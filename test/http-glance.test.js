@@ -33,7 +33,18 @@ function record ({ lib, mode = 'route', logs, size, run, reqPerSec, p99 = 10, pl
     status,
     error: ok ? null : 'server worker 0 failed',
     placement,
-    reqPerSec: ok ? { mean: reqPerSec, stddev: 10, min: reqPerSec - 20, max: reqPerSec + 20, p1: reqPerSec - 20, p2_5: reqPerSec - 20, p50: reqPerSec, p97_5: reqPerSec + 20 } : null,
+    reqPerSec: ok
+      ? {
+          mean: reqPerSec,
+          stddev: 10,
+          min: reqPerSec - 20,
+          max: reqPerSec + 20,
+          p1: reqPerSec - 20,
+          p2_5: reqPerSec - 20,
+          p50: reqPerSec,
+          p97_5: reqPerSec + 20
+        }
+      : null,
     bytesPerSec: ok ? { mean: reqPerSec * 200, stddev: 2000, min: 0, max: 0, p1: 0, p2_5: 0, p50: 0, p97_5: 0 } : null,
     latencyMs: ok ? { p2_5: 1, p50: 2, p97_5: 8, p99, mean: 2.5, stddev: 1, min: 0, max: 30 } : null,
     sent: lib === 'none' || !ok ? 0 : 100,
@@ -88,8 +99,18 @@ describe('http At a glance: the control first, then the seed\'s grid', () => {
 
   it('under a fixed rate rests every verdict on the server\'s CPU per request, not on requests/s (the same for all)', () => {
     // Every library serves 200 requests/s; the CPU per request is what differs: pino +3% and log4js +30% at 5 logs.
-    const runs = records({ factor: (lib, logs) => (logs === 0 ? 1 : 1 / { log4js: 1.3, pino: 1.03 }[lib] ** (logs / 5)), middleware: false })
-      .map((r) => ({ ...r, rate: 200, durationSeconds: 5, serverCpuUsPerRequest: 400 * 1000 / r.reqPerSec.mean, reqPerSec: { ...r.reqPerSec, mean: 200 }, serverCpuPct: 8 }))
+    const runs = records({
+      factor: (lib, logs) => (logs === 0 ? 1 : 1 / { log4js: 1.3, pino: 1.03 }[lib] ** (logs / 5)),
+      middleware: false
+    })
+      .map((r) => ({
+        ...r,
+        rate: 200,
+        durationSeconds: 5,
+        serverCpuUsPerRequest: 400 * 1000 / r.reqPerSec.mean,
+        reqPerSec: { ...r.reqPerSec, mean: 200 },
+        serverCpuPct: 8
+      }))
     const page = render(runs)
     assert.match(page, /### Console, 1 server worker, 200 requests\/s\n/)
     assert.doesNotMatch(page, /The server was not the bottleneck/, 'a fixed rate leaves the server idle by design')

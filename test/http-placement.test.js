@@ -42,7 +42,10 @@ describe('http placement: server and load on disjoint CPUs', () => {
   })
 
   it('refuses overlapping lists, CPUs it may not use and a side left without a CPU', () => {
-    const refuses = (options, pattern) => assert.throws(() => planPlacement({ available: [0, 1], taskset: TASKSET, ...options }), (err) => err instanceof UsageError && pattern.test(err.message))
+    const refuses = (options, pattern) => assert.throws(
+      () => planPlacement({ available: [0, 1], taskset: TASKSET, ...options }),
+      (err) => err instanceof UsageError && pattern.test(err.message)
+    )
     refuses({ serverCpus: '0-1', loadCpus: '1' }, /--server-cpus and --load-cpus share CPU 1: give them disjoint lists/)
     refuses({ serverCpus: '5' }, /--server-cpus names CPU 5, which log-bench may not use here: it may use CPUs 0-1/)
     refuses({ serverCpus: '0-1' }, /--server-cpus takes every CPU .*leave at least one for the load/)

@@ -121,8 +121,29 @@ describe('the load', () => {
 describe('http results', () => {
   it('takes the seed\'s figures from an autocannon result', () => {
     const figures = loadFigures({
-      requests: { total: 500, mean: 250, stddev: 5, min: 245, max: 255, p1: 245, p2_5: 245, p50: 250, p97_5: 255, p99: 255 },
-      throughput: { total: 5000, mean: 2500, stddev: 50, min: 2450, max: 2550, p1: 2450, p2_5: 2450, p50: 2500, p97_5: 2550 },
+      requests: {
+        total: 500,
+        mean: 250,
+        stddev: 5,
+        min: 245,
+        max: 255,
+        p1: 245,
+        p2_5: 245,
+        p50: 250,
+        p97_5: 255,
+        p99: 255
+      },
+      throughput: {
+        total: 5000,
+        mean: 2500,
+        stddev: 50,
+        min: 2450,
+        max: 2550,
+        p1: 2450,
+        p2_5: 2450,
+        p50: 2500,
+        p97_5: 2550
+      },
       latency: { p2_5: 1, p50: 3, p97_5: 9, p99: 12, mean: 3.5, stddev: 2.1, min: 1, max: 40 },
       errors: 1,
       timeouts: 2,

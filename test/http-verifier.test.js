@@ -11,7 +11,10 @@ describe('Verifier with an unknown event count (events: null)', () => {
     assert.equal(verifier.check('w0 5000000: abc'), true)
     assert.equal(verifier.check('w0 5000000: abc'), false)
     const counts = verifier.counts(100_002)
-    assert.deepEqual({ ...counts, dropRate: null }, { sent: 100_002, received: 100_001, corrupt: 0, duplicates: 2, dropRate: null })
+    assert.deepEqual(
+      { ...counts, dropRate: null },
+      { sent: 100_002, received: 100_001, corrupt: 0, duplicates: 2, dropRate: null }
+    )
     assert.ok(Math.abs(counts.dropRate - 1 / 100_002) < 1e-12)
   })
 

@@ -168,7 +168,10 @@ describe('log-bench http failures: each becomes a failed run with its reason, an
     const doc = readJson(out)
     const [run] = doc.runs
     assert.equal(run.status, 'failed')
-    assert.ok(run.requests > 0 && run.reachedRate === run.requests / run.loadSeconds && run.reachedRate < 95_000, JSON.stringify(run))
+    assert.ok(
+      run.requests > 0 && run.reachedRate === run.requests / run.loadSeconds && run.reachedRate < 95_000,
+      JSON.stringify(run)
+    )
     assert.equal(run.error, `reached ${Math.round(run.reachedRate).toLocaleString('en-US')} of 100,000 requests/s`)
     assert.equal(doc.summary[0].okRuns, 0)
     assert.equal(doc.summary[0].reqPerSec, null)

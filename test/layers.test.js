@@ -45,7 +45,12 @@ function imports () {
     for (const match of fs.readFileSync(file, 'utf8').matchAll(IMPORT)) {
       const target = path.resolve(path.dirname(file), match[1] ?? match[2] ?? match[3])
       if (!target.startsWith(SRC + path.sep)) continue
-      found.push({ from: path.relative(SRC, file), to: path.relative(SRC, target), fromFolder: folderOf(file), toFolder: folderOf(target) })
+      found.push({
+        from: path.relative(SRC, file),
+        to: path.relative(SRC, target),
+        fromFolder: folderOf(file),
+        toFolder: folderOf(target)
+      })
     }
   }
   return found

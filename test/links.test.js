@@ -78,7 +78,9 @@ test('every relative link in README, CHANGELOG and docs/ resolves, file and anch
     for (const link of linksOf(file)) {
       checked++
       const [target, anchor] = link.split('#')
-      const resolved = target ? path.resolve(path.dirname(path.join(ROOT, file)), decodeURIComponent(target)) : path.join(ROOT, file)
+      const resolved = target
+        ? path.resolve(path.dirname(path.join(ROOT, file)), decodeURIComponent(target))
+        : path.join(ROOT, file)
       if (!fs.existsSync(resolved)) {
         broken.push(`${file}: ${link} (no such file)`)
         continue

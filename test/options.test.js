@@ -86,5 +86,8 @@ test('each option of run and http is defined once, and the scenario schema takes
   assert.equal(run.cpus.items.maximum, 256)
   assert.equal(run.runs.oneOf[0].maximum, 1000)
   assert.equal(run.runs.oneOf[1].pattern, '^auto(:[0-9]+\\.\\.[0-9]+)?$')
-  assert.equal(scenarioSchema().properties.http.items.properties.transport.enum.length, run.transports.items.enum.length)
+  assert.equal(
+    scenarioSchema().properties.http.items.properties.transport.enum.length,
+    run.transports.items.enum.length
+  )
 })

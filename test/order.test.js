@@ -83,7 +83,10 @@ test('runCells: records startedAt and plan positions, lists runs as they ran, sk
   assert.ok(ran.every((r) => typeof r.startedAt === 'number'))
   assert.ok(ran.every((r, i) => i === 0 || r.startedAt >= ran[i - 1].startedAt))
   assert.deepEqual(runs.slice(0, 6).map((r) => r.run), [1, 1, 1, 1, 1, 1])
-  assert.deepEqual(inPlanOrder(runs).map((r) => r.planIndex), [10, 10, 10, 11, 11, 11, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15])
+  assert.deepEqual(
+    inPlanOrder(runs).map((r) => r.planIndex),
+    [10, 10, 10, 11, 11, 11, 12, 12, 12, 13, 13, 13, 14, 14, 14, 15, 15, 15]
+  )
   assert.equal(store.doc.complete, true)
   // The summary lists cells in plan order, whatever order they ran in.
   assert.deepEqual(store.doc.summary.map((s) => `${s.lib}/${s.transport}`), ['a/console', 'b/console', 'c/console', 'a/file', 'b/file', 'c/file'])

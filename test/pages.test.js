@@ -62,7 +62,8 @@ async function checkPages (pagesFile, { committedImages }) {
       // Nothing stale: every committed file in a page's image or detail directory is one report writes.
       const written = new Set(JSON.parse(fs.readFileSync(path.join(dir, pagesFile.replace(/\.json$/, '.written.json')), 'utf8')).files)
       const walk = (rel) => fs.readdirSync(path.join(ROOT, rel), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(rel, e.name)) : [path.join(rel, e.name).split(path.sep).join('/')]))
-      const dirs = [...new Set(pages.flatMap((p) => [p.images, p.details].filter(Boolean)))].filter((d) => fs.existsSync(path.join(ROOT, d)))
+      const dirs = [...new Set(pages.flatMap((p) =>
+        [p.images, p.details].filter(Boolean)))].filter((d) => fs.existsSync(path.join(ROOT, d)))
       const orphans = dirs.flatMap(walk).filter((file) => !written.has(file))
       assert.deepEqual(orphans, [], `files no page writes (remove them, or run \`log-bench report --pages ${pagesFile}\`, which removes what it wrote before and no longer writes)`)
       const committedList = fs.readFileSync(path.join(ROOT, pagesFile.replace(/\.json$/, '.written.json')), 'utf8')
@@ -90,7 +91,8 @@ test('fixture pages regenerate byte for byte from their results (At a glance, Th
 
 test('the committed results pages are what report makes from the committed results JSON', async (t) => {
   const pages = readPages(path.join(ROOT, RESULTS_PAGES))
-  const missing = pages.flatMap((p) => [...p.results, ...(p.reference ? [p.reference] : [])]).filter((f) => !fs.existsSync(path.join(ROOT, f)))
+  const missing = pages.flatMap((p) => [...p.results, ...(p.reference ? [p.reference] : [])])
+    .filter((f) => !fs.existsSync(path.join(ROOT, f)))
   if (missing.length) return t.skip(`results not committed yet: ${missing.join(', ')} (run the scenarios, then \`npx log-bench report --pages ${RESULTS_PAGES}\`)`)
   await checkPages(RESULTS_PAGES, { committedImages: true })
 })

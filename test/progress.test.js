@@ -25,7 +25,9 @@ test('live figures: arrivals with their rate and the workers\' memory', () => {
 test('the rate never reads 0/s while the count moves: a trickle keeps its decimals, a count standing still says since when', () => {
   // 65,109 arrived in the first second, then one event every 4 s: 2 or 3 events in the 10 s window.
   const trickle = [{ elapsedMs: 0, arrived: 0, rssBytes: null }]
-  for (let t = 500; t <= 20_000; t += 500) trickle.push({ elapsedMs: t, arrived: 65_109 + Math.floor(t / 4000), rssBytes: null })
+  for (let t = 500; t <= 20_000; t += 500) {
+    trickle.push({ elapsedMs: t, arrived: 65_109 + Math.floor(t / 4000), rssBytes: null })
+  }
   const text = describeLive(watchOver(trickle))
   assert.equal(text, '65,114 arrived (0.3/s)')
   // The receiving end's figure standing still for 12 s (its reader catching up), then moving again.
@@ -34,18 +36,26 @@ test('the rate never reads 0/s while the count moves: a trickle keeps its decima
   assert.equal(describeLive(watchOver(still)), '65,109 arrived (none in the last 12 s)')
   assert.equal(describeLive(watchOver([...still, { elapsedMs: 13_500, arrived: 400_000, rssBytes: null }])), '400,000 arrived (33,489/s)')
   // A slow file: kilobytes per second, not "0 MB/s".
-  const slow = watchOver([{ elapsedMs: 0, arrived: null, bytes: 0, rssBytes: null }, { elapsedMs: 4000, arrived: null, bytes: 200 * 1024, rssBytes: null }])
+  const slow = watchOver([
+    { elapsedMs: 0, arrived: null, bytes: 0, rssBytes: null },
+    { elapsedMs: 4000, arrived: null, bytes: 200 * 1024, rssBytes: null }
+  ])
   assert.equal(describeLive(slow), '200 KB written (50 KB/s), arrivals counted after close')
 })
 
 test('a file run shows bytes written and says arrivals are counted after close', () => {
-  const watch = watchOver([{ elapsedMs: 0, arrived: null, bytes: 0, rssBytes: null }, { elapsedMs: 1000, arrived: null, bytes: 10 * 1024 ** 2, rssBytes: null }])
+  const watch = watchOver([
+    { elapsedMs: 0, arrived: null, bytes: 0, rssBytes: null },
+    { elapsedMs: 1000, arrived: null, bytes: 10 * 1024 ** 2, rssBytes: null }
+  ])
   assert.equal(describeLive(watch), '10 MB written (10 MB/s), arrivals counted after close')
 })
 
 test('nothing arriving for a long while with memory growing is flagged as stalled, with the figures', () => {
   const samples = []
-  for (let t = 0; t <= STALL_QUIET_MS + 2000; t += 500) samples.push({ elapsedMs: t, arrived: 0, rssBytes: GB + t * 100_000 })
+  for (let t = 0; t <= STALL_QUIET_MS + 2000; t += 500) {
+    samples.push({ elapsedMs: t, arrived: 0, rssBytes: GB + t * 100_000 })
+  }
   const watch = watchOver(samples)
   assert.deepEqual(stallOf(watch), { quietMs: STALL_QUIET_MS + 2000, rssBytes: GB + (STALL_QUIET_MS + 2000) * 100_000 })
   assert.match(describeLive(watch), /STALLED\? no arrivals for 32 s, workers' RSS 4\.0 GB and growing/)
@@ -118,7 +128,9 @@ test('memory that peaked and now only rises and falls below its peak is not grow
   const samples = []
   // Grows to 1.5 GB over 20 s, then saw-tooths between 1.2 and 1.3 GB (a garbage collector) for a minute.
   for (let t = 0; t <= 20_000; t += 500) samples.push({ elapsedMs: t, arrived: 1, rssBytes: GB + t * 25_000 })
-  for (let t = 20_500; t <= 80_000; t += 500) samples.push({ elapsedMs: t, arrived: 1, rssBytes: 1.2 * GB + (t % 10_000) * 10_000 })
+  for (let t = 20_500; t <= 80_000; t += 500) {
+    samples.push({ elapsedMs: t, arrived: 1, rssBytes: 1.2 * GB + (t % 10_000) * 10_000 })
+  }
   const watch = watchOver(samples)
   assert.equal(stallOf(watch), null)
   assert.match(describeLive(watch), /1 arrived, workers 1\.2 GB, no arrivals for 80 s \(workers' RSS peaked at 1\.5 GB\)$/)

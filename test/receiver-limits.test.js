@@ -94,7 +94,10 @@ test('otlp: a body announced over the limit is answered 413 before it is sent; r
     holder.destroy()
     assert.equal(await answered, 200)
     const counts = await receiver.settle({ sent: 10 })
-    assert.deepEqual([counts.received, counts.receiverStats.cutRequests, counts.receiverStats.refusedRequests], [1, 2, 1])
+    assert.deepEqual(
+      [counts.received, counts.receiverStats.cutRequests, counts.receiverStats.refusedRequests],
+      [1, 2, 1]
+    )
   } finally {
     await receiver.stop()
   }

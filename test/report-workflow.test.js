@@ -51,7 +51,9 @@ test('the results workflow: every scenario on one runner from one commit, every 
   try {
     fs.mkdirSync(path.join(dir, 'results', 'reference'), { recursive: true })
     fs.copyFileSync(path.join(ROOT, 'results', 'pages.json'), path.join(dir, 'results', 'pages.json'))
-    for (const page of pages.filter((p) => p.reference)) fs.copyFileSync(path.join(ROOT, page.reference), path.join(dir, page.reference))
+    for (const page of pages.filter((p) => p.reference)) {
+      fs.copyFileSync(path.join(ROOT, page.reference), path.join(dir, page.reference))
+    }
     for (const run of runs) {
       const args = run.map(inDir)
       args[args.indexOf('--scenario') + 1] = STAND_INS[scenarioOf(run)]

@@ -128,7 +128,13 @@ async function pngInfo (file) {
     if (data[i] < 240 || data[i + 1] < 240 || data[i + 2] < 240) inked++
     if (i % 40 === 0) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2])
   }
-  return { width, height, inkedShare: inked / (width * height), colours: colours.size, corner: [...data.subarray(0, 3)] }
+  return {
+    width,
+    height,
+    inkedShare: inked / (width * height),
+    colours: colours.size,
+    corner: [...data.subarray(0, 3)]
+  }
 }
 
 test('log-bench report writes the page, every linked chart as a non-blank PNG, and the CSV', async () => {

@@ -65,7 +65,8 @@ describe('log-bench run: every real library, console and file, 1 and 2 workers',
   it('prints the seed-shaped tables', () => {
     assert.match(result.stdout, /\| Test 1 /)
     assert.match(result.stdout, /\| Average +\|/)
-    // The terminal shows the report's tables, without markdown's marks: worker counts over unblocked, done and drop rate.
+    // The terminal shows the report's tables, without markdown's marks: worker counts over unblocked,
+    // done and drop rate.
     assert.match(result.stdout, /\| +1 worker \| +1 worker \| +1 worker \| +2 workers \|/)
     assert.match(result.stdout, /\| +unblocked \| +done \| +drop rate \|/)
     assert.doesNotMatch(result.stdout, /\*\*|<br>|_unblocked_/)

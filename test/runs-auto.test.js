@@ -54,7 +54,14 @@ function autoCells (libs, value, { min = 6, max = 20, baseline = libs[0] } = {})
   const design = sequentialDesign({ min, max }, { baseline })
   const cells = libs.map((lib) => {
     const settings = { type: 'run', lib, variant: 'default', workload: 'string', transport: 'file', cpus: 1, events: 10, size: 13 }
-    return { key: cellKey(settings), label: lib, settings, runs: max, rounds: { design, baseline: lib === baseline }, unsupported: null }
+    return {
+      key: cellKey(settings),
+      label: lib,
+      settings,
+      runs: max,
+      rounds: { design, baseline: lib === baseline },
+      unsupported: null
+    }
   })
   const runsOf = new Map(libs.map((lib) => [lib, 0]))
   const runTypes = {
@@ -73,7 +80,10 @@ function autoCells (libs, value, { min = 6, max = 20, baseline = libs[0] } = {})
 async function rounds (cells) {
   const store = createStore({ out: null, env: { time: 't' }, summarizers: [summarize] })
   const skipped = []
-  const progress = { ...createProgress({ quiet: true }), skip: (label, n, reason) => skipped.push({ label, n, reason }) }
+  const progress = {
+    ...createProgress({ quiet: true }),
+    skip: (label, n, reason) => skipped.push({ label, n, reason })
+  }
   await runCells({ cells: [...cells], runTypes: cells.runTypes, store, progress, order: { mode: 'interleaved', seed: 3 } })
   const counts = Object.fromEntries(cells.map((c) => [c.label, store.doc.runs.filter((r) => r.lib === c.label).length]))
   return { counts, skipped, store }
@@ -115,7 +125,13 @@ test('--runs auto records its design (looks, α and the α of each look, the gro
   const slower = compareWithBaseline(doc, 'a').comparisons.find((r) => r.measure === 'doneMs')
   assert.equal(slower.verdict, 'slower')
   assert.equal(slower.alpha, 0.05)
-  const split = { ...doc, env: { ...doc.env, order: { ...doc.env.order, sequential: [{ ...design, max: 20, looks: [6, 9, 14, 20], lookAlpha: 0.05 / 3 }] } } }
+  const split = {
+    ...doc,
+    env: {
+      ...doc.env,
+      order: { ...doc.env.order, sequential: [{ ...design, max: 20, looks: [6, 9, 14, 20], lookAlpha: 0.05 / 3 }] }
+    }
+  }
   const row = compareWithBaseline(split, 'a').comparisons.find((r) => r.measure === 'doneMs')
   assert.equal(row.paired, true)
   assert.equal(row.pairs, 6)
@@ -139,7 +155,15 @@ test('A/A under --runs auto: the share read faster or slower stays at or under �
 })
 
 test('merge keeps every shard\'s --runs auto groups under their design', () => {
-  const design = { min: 6, max: 20, looks: [6, 9, 14, 20], alpha: 0.05, lookAlpha: 0.05 / 3, noise: 0.02, baseline: null }
+  const design = {
+    min: 6,
+    max: 20,
+    looks: [6, 9, 14, 20],
+    alpha: 0.05,
+    lookAlpha: 0.05 / 3,
+    noise: 0.02,
+    baseline: null
+  }
   const shard = (k, transport) => ({
     file: `s${k}.json`,
     doc: {

@@ -62,7 +62,10 @@ describe('report scales linearly with the number of runs', () => {
   })
 
   it('a time series of 200,000 samples (5.5 h at 100 ms) becomes a chart', () => {
-    const series = Array.from({ length: 200_000 }, (_, k) => ({ tMs: k * 100, cpuPct: k === 150_000 ? 180 : 50, rssBytes: 7e7, heapBytes: 2e7 }))
+    const series = Array.from(
+      { length: 200_000 },
+      (_, k) => ({ tMs: k * 100, cpuPct: k === 150_000 ? 180 : 50, rssBytes: 7e7, heapBytes: 2e7 })
+    )
     const run = { run: 1, lib: 'pino', libVersion: '9', ok: true, doneMs: 2e7, unblockedMs: 1e7, timeseries: series }
     const chart = timeseriesChart({ group: { transport: 'file', title: 'Filesystem', eventsLabel: '1' }, lib: 'pino', cpus: 1, runs: [run], chosen: { run, why: null }, conditions: '' })
     assert.equal(chart.config.options.scales.cpu.suggestedMax, 180 * 1.05)

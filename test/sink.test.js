@@ -53,8 +53,8 @@ test('the sink process counts received, duplicates and corrupt events, and when 
     await sendUdp(sink.udpPort, [event(0, 0), event(0, 1), event(0, 1), event(1, 9), event(2, 0), event(0, 10), '<14>1 - - - - - - w0 3: Hello, wor', 'no pri'])
     await sendTcp(sink.tcpPort, [`${event(1, 0)}\n`, `${event(1, 1).length} ${event(1, 1)}`, `${event(1, 2)}\n`])
     const counts = await until(sink, (c) => c.frames === 11)
-    assert.deepEqual({ received: counts.received, duplicates: counts.duplicates, corrupt: counts.corrupt, frames: counts.frames },
-      { received: 6, duplicates: 1, corrupt: 4, frames: 11 })
+    const { received, duplicates, corrupt, frames } = counts
+    assert.deepEqual({ received, duplicates, corrupt, frames }, { received: 6, duplicates: 1, corrupt: 4, frames: 11 })
     assert.ok(BigInt(counts.lastArrivalNs) > before, 'arrival time is process.hrtime.bigint() of this host')
   } finally {
     await sink.stop()
@@ -106,7 +106,10 @@ test('the native UDP receiver drains bursts from several senders without loss, i
       more()
     })))
     const counts = await until(sink, (c) => c.frames === senders * events)
-    assert.deepEqual({ received: counts.received, duplicates: counts.duplicates, corrupt: counts.corrupt }, { received: senders * events, duplicates: 0, corrupt: 0 })
+    assert.deepEqual(
+      { received: counts.received, duplicates: counts.duplicates, corrupt: counts.corrupt },
+      { received: senders * events, duplicates: 0, corrupt: 0 }
+    )
     assert.ok(BigInt(counts.lastArrivalNs) > before && BigInt(counts.lastArrivalNs) < process.hrtime.bigint(), 'arrival time is on process.hrtime\'s clock')
     assert.ok(counts.udpQueuedBytesMax > 0, 'batches went through the receiver\'s queue')
     // Root may raise the receiving thread's priority, and the harness does; others stay at 0.
@@ -117,14 +120,30 @@ test('the native UDP receiver drains bursts from several senders without loss, i
 })
 
 test('merging bitsets: union is received, the overlap is duplicates', () => {
-  const part = (bytes, received, duplicates) => ({ sent: 16, received, duplicates, corrupt: 1, frames: received + duplicates + 1, connections: 0, lastArrivalNs: String(received), bits: [Uint8Array.from(bytes)] })
+  const part = (bytes, received, duplicates) => ({
+    sent: 16,
+    received,
+    duplicates,
+    corrupt: 1,
+    frames: received + duplicates + 1,
+    connections: 0,
+    lastArrivalNs: String(received),
+    bits: [Uint8Array.from(bytes)]
+  })
   const merged = mergeCounts([part([0b1111, 0], 4, 1), part([0b0011, 0b1], 3, 0)], true)
-  assert.deepEqual({ received: merged.received, duplicates: merged.duplicates, corrupt: merged.corrupt, lastArrivalNs: merged.lastArrivalNs, dropRate: merged.dropRate },
-    { received: 5, duplicates: 3, corrupt: 2, lastArrivalNs: '4', dropRate: 11 / 16 })
+  const { received, duplicates, corrupt, lastArrivalNs, dropRate } = merged
+  assert.deepEqual({ received, duplicates, corrupt, lastArrivalNs, dropRate }, { received: 5, duplicates: 3, corrupt: 2, lastArrivalNs: '4', dropRate: 11 / 16 })
 })
 
 test('hostile input: random bytes, partial frames, absurd counts, oversized frames, thousands of dropped connections', async () => {
-  const sink = await spawnSink({ udpPort: 0, tcpPort: 0, workers: 1, events: 100, payload: PAYLOAD, maxFrameBytes: 4096 })
+  const sink = await spawnSink({
+    udpPort: 0,
+    tcpPort: 0,
+    workers: 1,
+    events: 100,
+    payload: PAYLOAD,
+    maxFrameBytes: 4096
+  })
   try {
     await sendUdp(sink.udpPort, [randomBytes(1500), randomBytes(60000), Buffer.alloc(0)])
     await sendTcp(sink.tcpPort, [randomBytes(100_000)])

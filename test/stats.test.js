@@ -92,7 +92,10 @@ test('compareRuns: A/A without a noise band reads faster or slower in at most ab
 
 // Log-normal runs around 1,000 ms with the given spread (σ of the logarithm).
 function lognormalRuns (next, n, spread, centre = 1000) {
-  return Array.from({ length: n }, () => centre * Math.exp(spread * Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next())))
+  return Array.from(
+    { length: n },
+    () => centre * Math.exp(spread * Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next()))
+  )
 }
 
 test('compareRuns: an A/A with the default noise band reads faster or slower far less often than its tests are significant', () => {
@@ -279,7 +282,8 @@ test('compareRuns paired: A/As under drift are significant in about α of trials
     for (const spread of [0.02, 0.05, 0.13]) {
       for (let t = 0; t < 200; t++) {
         const drift = lognormalRuns(next, n, 0.2, 1)
-        const pairs = drift.map((f) => [lognormalRuns(next, 1, spread, 1000 * f)[0], lognormalRuns(next, 1, spread, 1000 * f)[0]])
+        const pairs = drift.map((f) =>
+          [lognormalRuns(next, 1, spread, 1000 * f)[0], lognormalRuns(next, 1, spread, 1000 * f)[0]])
         const r = compareRuns(pairs.map((p) => p[0]), pairs.map((p) => p[1]), { pairs })
         assert.equal(r.paired, true)
         total++

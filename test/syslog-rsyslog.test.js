@@ -67,7 +67,13 @@ test('rsyslogd stops with the handle, and a port taken by someone else fails the
   const dir = tmpDir('lb-rsyslog-')
   try {
     const tcpPort = await freePort('tcp')
-    const handle = await startRsyslog({ binary: rsyslogd, dir, configText: rsyslogConfig({ dir, udpPort: null, tcpPort }), udpPort: null, tcpPort })
+    const handle = await startRsyslog({
+      binary: rsyslogd,
+      dir,
+      configText: rsyslogConfig({ dir, udpPort: null, tcpPort }),
+      udpPort: null,
+      tcpPort
+    })
     assert.equal(rsyslogProcesses(dir).length, 1)
     const second = tmpDir('lb-rsyslog-')
     await assert.rejects(startRsyslog({ binary: rsyslogd, dir: second, configText: rsyslogConfig({ dir: second, udpPort: null, tcpPort }), udpPort: null, tcpPort }), /rsyslogd cannot listen on 127\.0\.0\.1 tcp\/\d+: .*Address already in use/)

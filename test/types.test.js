@@ -27,7 +27,8 @@ function everyOption () {
     if (fn === 'report') return `await report(['results.json'], { ${options.join(', ')} })`
     return `await ${fn}({ ${options.join(', ')} })`
   }
-  const calls = Object.entries(API_TABLES).flatMap(([fn, table]) => [call(fn, table, 0, false), call(fn, table, 1, true)])
+  const calls = Object.entries(API_TABLES)
+    .flatMap(([fn, table]) => [call(fn, table, 0, false), call(fn, table, 1, true)])
   return [
     `import { compare, http, report, run, type RunRecord } from ${JSON.stringify(path.join(ROOT, 'index.js'))}`,
     ...calls,

@@ -29,10 +29,22 @@ export function compareFrom (argv) {
   const next = load(argv.new, 2)
   const result = compareDatasets(base, next, { ...options, baseLabel: sourceName(argv.base, 1), ignoreVersion })
   if (result.comparisons.length === 0) {
-    const { message, hint } = whyNothingCompared(result, base, next, { baseFile: sourceName(argv.base, 1), newFile: sourceName(argv.new, 2) })
+    const { message, hint } = whyNothingCompared(
+      result,
+      base,
+      next,
+      { baseFile: sourceName(argv.base, 1), newFile: sourceName(argv.new, 2) }
+    )
     throw new UsageError(message, { hint })
   }
-  return { result, labels: { baseLabel: describeSource(sourceName(argv.base, 1), base), newLabel: describeSource(sourceName(argv.new, 2), next), environmentNote: environmentNoteFor(base, next) } }
+  return {
+    result,
+    labels: {
+      baseLabel: describeSource(sourceName(argv.base, 1), base),
+      newLabel: describeSource(sourceName(argv.new, 2), next),
+      environmentNote: environmentNoteFor(base, next)
+    }
+  }
 }
 
 const isDocument = (value) => value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -41,7 +53,9 @@ const sourceName = (source, index) => (isDocument(source) ? `results document ${
 // A results file by path, or a results document given to the API (checked as a file is).
 function load (source, index) {
   const file = sourceName(source, index)
-  const dataset = isDocument(source) ? (validateDocument(source, file), loadDocuments([{ file, doc: source }])) : loadResults([file])
+  const dataset = isDocument(source)
+    ? (validateDocument(source, file), loadDocuments([{ file, doc: source }]))
+    : loadResults([file])
   if (dataset.runs.length === 0) throw new UsageError(`${file} has no runs: nothing to compare (an interrupted run saves its file before its first run ends)`)
   return dataset
 }

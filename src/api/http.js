@@ -27,7 +27,10 @@ async function parseLibs (entries, cache, installs) {
     }
   }
   const others = entries.filter((e) => e !== BASELINE)
-  return [{ name: BASELINE, file: null, adapter: null, version: null }, ...await loadLibraries(others, [BASELINE], { variants: false, cache, ...installs })]
+  return [
+    { name: BASELINE, file: null, adapter: null, version: null },
+    ...await loadLibraries(others, [BASELINE], { variants: false, cache, ...installs })
+  ]
 }
 
 // Turns raw option strings into a checked plan; throws UsageError on anything wrong, before anything is written.
@@ -69,7 +72,9 @@ export async function parseHttpOptions (argv, installs = {}) {
   refuseBeyondOpenFiles(options.load.connections)
   options.placement = planPlacement({ serverCpus: given.serverCpus, loadCpus: given.loadCpus })
   options.receiverOptions = { ...await parseSyslogOptions(argv, options.transports), ...receiverLimitOptions(given) }
-  options.out = given.out == null ? null : outputFile(given.out, { create: true, inputs: options.libs.map((l) => l.file).filter(Boolean) })
+  options.out = given.out == null
+    ? null
+    : outputFile(given.out, { create: true, inputs: options.libs.map((l) => l.file).filter(Boolean) })
   if (options.out) refuseToReplace(options.out, { force: given.force })
   // Installs come last, once every other option is known to be right.
   options.runtimes = await resolveRuntimes(given.runtime, { cache: given.cache, ...installs })
@@ -96,7 +101,9 @@ export function describeHttpOptions (options) {
   return {
     libs: options.libs.map((l) => (l.range != null ? `${l.name}@${l.version}` : l.name)),
     // Only where other than the Node running log-bench, so other plans describe themselves as before.
-    ...(options.runtimes.some((r) => r.spec !== DEFAULT_RUNTIME) ? { runtimes: options.runtimes.map((r) => r.label) } : {}),
+    ...(options.runtimes.some((r) => r.spec !== DEFAULT_RUNTIME)
+      ? { runtimes: options.runtimes.map((r) => r.label) }
+      : {}),
     transports: options.transports,
     cpus: options.cpus,
     mode: options.mode,
@@ -127,8 +134,22 @@ export async function prepareHttp (argv, { defaultOut = false, command = command
   })
   const note = externalNote(describeSyslog(options.receiverOptions))
   const order = parseOrder(argv)
-  const cells = planRounds(withRounds(runTypes.http.plan(options), options.rounds), order, { alpha: DEFAULT_ALPHA, noise: DEFAULT_NOISE, baseline: BASELINE, isBaseline: (common) => common.lib === BASELINE })
-  return { cells, out, env, previous: null, order, retryTimeouts: false, comparison: null, release, externalNotes: note ? [note] : [] }
+  const cells = planRounds(
+    withRounds(runTypes.http.plan(options), options.rounds),
+    order,
+    { alpha: DEFAULT_ALPHA, noise: DEFAULT_NOISE, baseline: BASELINE, isBaseline: (common) => common.lib === BASELINE }
+  )
+  return {
+    cells,
+    out,
+    env,
+    previous: null,
+    order,
+    retryTimeouts: false,
+    comparison: null,
+    release,
+    externalNotes: note ? [note] : []
+  }
 }
 
 // The API: http(options) measures what `log-bench http` would with the same options (see docs/api.md).

@@ -59,7 +59,9 @@ export function receiverLimitOptions (given) {
 }
 
 // The limits in force, recorded with the options where a transport has them.
-export const describeReceiverLimits = (transports, receiverOptions) => (transports.some(hasLimitedReceiver) ? { receiverLimits: receiverLimits(receiverOptions) } : {})
+export const describeReceiverLimits = (transports, receiverOptions) => (transports.some(hasLimitedReceiver)
+  ? { receiverLimits: receiverLimits(receiverOptions) }
+  : {})
 
 // The order of the runs, for both commands (src/runner/orchestrator.js, docs/comparisons.md).
 export const ORDER_OPTIONS = [

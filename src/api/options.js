@@ -8,7 +8,8 @@ import { list, MAX_SECONDS, oneOf, positiveInt, positiveIntList, seconds } from 
 // option tables of docs/cli.md are all derived from it (see the functions below).
 //
 // An option: { name, describe, default?, defaultText?, type?: 'boolean', list?, values?, hints?,
-//   noun?, int?: { min, max, why }, seconds?: { allowZero }, parse?, numeric?, schema?, matrix?, scenario?, one?, cliOnly? }
+//   noun?, int?: { min, max, why }, seconds?: { allowZero }, parse?, numeric?, schema?, matrix?, scenario?,
+//   one?, cliOnly? }
 //   default     the value as it would be typed, applied when the option is not given
 //   defaultText how --help and the docs name a default that is not one literal value
 //   list        a comma list; values: the names allowed (hints: what to say for names people try)
@@ -30,10 +31,17 @@ export function parseOption (option, argv) {
   if (option.type === 'boolean') return Boolean(value)
   if (value == null) return null
   if (option.values) {
-    const values = oneOf(option.list ? list(value, option.name) : [String(value)], option.values, option.noun ?? option.name, option.hints)
+    const values = oneOf(
+      option.list ? list(value, option.name) : [String(value)],
+      option.values,
+      option.noun ?? option.name,
+      option.hints
+    )
     return option.list ? [...new Set(values)] : values[0]
   }
-  if (option.int) return option.list ? positiveIntList(value, option.name, option.int) : positiveInt(value, option.name, option.int)
+  if (option.int) {
+    return option.list ? positiveIntList(value, option.name, option.int) : positiveInt(value, option.name, option.int)
+  }
   if (option.seconds) return seconds(value, option.name, option.seconds)
   if (option.parse) return option.parse(value)
   return option.list ? list(value, option.name) : String(value)

@@ -12,7 +12,16 @@ import { filePathText, outputDirectory, outputFile, refuseExisting } from './val
 export function parseReportOptions (argv) {
   const given = parseOptions(REPORT_OPTIONS, argv)
   filePathText(given.out, `--out ${given.out}`)
-  return { force: given.force, defaultOut: argv.out == null, files: [argv.files].flat().filter((f) => !isDocument(f)).map(String), formats: given.format, out: path.resolve(given.out), images: path.resolve(given.images), outText: given.out, imagesText: given.images }
+  return {
+    force: given.force,
+    defaultOut: argv.out == null,
+    files: [argv.files].flat().filter((f) => !isDocument(f)).map(String),
+    formats: given.format,
+    out: path.resolve(given.out),
+    images: path.resolve(given.images),
+    outText: given.out,
+    imagesText: given.images
+  }
 }
 
 const isDocument = (value) => value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -21,7 +30,9 @@ const isDocument = (value) => value !== null && typeof value === 'object' && !Ar
 function loadSources (sources) {
   if (!sources.some(isDocument)) return loadResults(sources.map(String))
   return loadDocuments(sources.map((source, index) => {
-    if (!isDocument(source)) return { file: String(source), doc: readResultsFile(String(source)), realPath: fs.realpathSync(String(source)) }
+    if (!isDocument(source)) {
+      return { file: String(source), doc: readResultsFile(String(source)), realPath: fs.realpathSync(String(source)) }
+    }
     const file = `results document ${index + 1}`
     validateDocument(source, file)
     return { file, doc: source }
@@ -41,7 +52,8 @@ export function reportFrom (argv, { stream }) {
   // Only the page draws charts: --format terminal or csv alone needs no --images directory.
   if (options.formats.includes('md')) outputDirectory(options.images, { label: `--images ${options.imagesText}` })
   const firstMissing = firstMissingDir(path.dirname(options.out))
-  const targets = options.formats.flatMap((format) => exporterFor(format).targets(options).map((file) => ({ format, file })))
+  const targets = options.formats.flatMap((format) => exporterFor(format).targets(options)
+    .map((file) => ({ format, file })))
   const twice = targets.find((t, i) => targets.findIndex((u) => u.file === t.file) !== i)
   if (twice) throw new UsageError(`--format ${targets.find((t) => t.file === twice.file).format} and ${twice.format} would both write ${path.relative(process.cwd(), twice.file) || twice.file}: give --out a name that is not one of theirs (e.g. --out results/README.md writes README.md and README.html)`)
   for (const format of options.formats) {
@@ -75,7 +87,10 @@ function reportPages (argv) {
   const other = formats.find((format) => !PAGE_FORMATS.includes(format))
   if (other) throw new UsageError(`--pages writes pages: --format ${other} is not one (use --format ${PAGE_FORMATS.join(', ')} or ${PAGE_FORMATS.join(',')})`)
   const pages = readPages(String(argv.pages))
-  const inputs = [String(argv.pages), ...pages.flatMap((page) => [...page.results, ...(page.reference ? [page.reference] : [])])]
+  const inputs = [
+    String(argv.pages),
+    ...pages.flatMap((page) => [...page.results, ...(page.reference ? [page.reference] : [])])
+  ]
   const checkOutput = (page, files) => {
     if (formats.includes('md')) outputDirectory(page.images, { label: `${argv.pages}: images ${page.images}` })
     for (const file of files) outputFile(file, { label: `${argv.pages}: page ${path.relative(process.cwd(), file)}`, create: true, inputs, notResults: true })

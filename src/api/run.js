@@ -51,7 +51,12 @@ export async function parseRunOptions (argv, installs = {}) {
     sizes: (given.size ?? [null]).map((size) => ({ payload: payloadOfSize(size) })),
     timeoutMs: given.timeout * 1000,
     maxOldSpaceSize: given.maxOldSpaceSize,
-    receiverOptions: { ...await parseSyslogOptions(argv, given.transport), pipeBytes: given.pipeBytes == null ? 0 : pipeBytesOption(given.pipeBytes, given.transport), ...slowReceiverOptions(given), ...receiverLimitOptions(given) },
+    receiverOptions: {
+      ...await parseSyslogOptions(argv, given.transport),
+      pipeBytes: given.pipeBytes == null ? 0 : pipeBytesOption(given.pipeBytes, given.transport),
+      ...slowReceiverOptions(given),
+      ...receiverLimitOptions(given)
+    },
     dir: given.dir
   }
 }
@@ -63,7 +68,9 @@ function describeOptions (options) {
     // Only where other than the Node running log-bench, so other plans describe themselves as before.
     ...(options.runtimes.some((r) => r.spec !== DEFAULT_RUNTIME) ? { runtimes } : {}),
     transports: options.transports,
-    ...(options.workloads.length === 1 && options.workloads[0] === DEFAULT_WORKLOAD ? {} : { workloads: options.workloads }),
+    ...(options.workloads.length === 1 && options.workloads[0] === DEFAULT_WORKLOAD
+      ? {}
+      : { workloads: options.workloads }),
     cpus: options.cpus,
     events: options.events,
     ...(options.rate ? { rate: options.rate } : {}),
@@ -113,7 +120,10 @@ async function planFromScenario (file, dir, argv, installs) {
   const runGroups = []
   for (const [index, group] of (scenario.run ?? []).entries()) {
     try {
-      runGroups.push(await parseRunOptions({ ...scenarioArgv(RUN_OPTIONS, group), lib: scenarioLibs(group, scenario), cache: argv.cache, dir }, installs))
+      runGroups.push(await parseRunOptions(
+        { ...scenarioArgv(RUN_OPTIONS, group), lib: scenarioLibs(group, scenario), cache: argv.cache, dir },
+        installs
+      ))
     } catch (err) {
       if (err instanceof UsageError) throw new UsageError(`${file}: run[${index}]: ${err.message}`)
       throw err
@@ -122,7 +132,10 @@ async function planFromScenario (file, dir, argv, installs) {
   const httpGroups = []
   for (const [index, group] of (scenario.http ?? []).entries()) {
     try {
-      httpGroups.push(await parseHttpOptions({ ...scenarioArgv(HTTP_OPTIONS, group), lib: scenarioLibs(group, scenario), cache: argv.cache }, installs))
+      httpGroups.push(await parseHttpOptions(
+        { ...scenarioArgv(HTTP_OPTIONS, group), lib: scenarioLibs(group, scenario), cache: argv.cache },
+        installs
+      ))
     } catch (err) {
       if (err instanceof UsageError) throw new UsageError(`${file}: http[${index}]: ${err.message}`)
       throw err
@@ -142,7 +155,8 @@ async function planFromScenario (file, dir, argv, installs) {
   }
   for (const options of httpGroups) {
     cells.push(...newCells(cells, withRounds(runTypes.http.plan(options), options.rounds)))
-    libs.push(...options.libs.filter((l) => l.adapter && !libs.some((x) => x.name === l.name && x.version === l.version)))
+    libs.push(...options.libs.filter((l) =>
+      l.adapter && !libs.some((x) => x.name === l.name && x.version === l.version)))
   }
   return { kind: 'scenario', name: scenario.name, file: scenario.file, id: `scenario:${scenario.name}:${scenario.id}`, options: { run: groups, http: httpGroups.map(describeHttpOptions) }, libs, cells, output: scenario.output ?? null }
 }
@@ -229,7 +243,9 @@ export async function prepareRun (argv, { defaultOut = false, command = commandL
   if (argv.dir == null || argv.scenario != null) temporaryDirectory({ orDir: argv.scenario == null })
   const shard = parseOption(optionNamed(RUN_OPTIONS, 'shard'), argv)
   const order = parseOrder(argv)
-  const plan = argv.scenario != null ? await planFromScenario(argv.scenario, argv.dir, argv, installs) : await planFromOptions(argv, installs)
+  const plan = argv.scenario != null
+    ? await planFromScenario(argv.scenario, argv.dir, argv, installs)
+    : await planFromOptions(argv, installs)
   const comparison = parseBaseline(argv, plan)
   planRounds(plan.cells, order, roundsOptions(argv, comparison))
   plan.cells.forEach((cell, index) => { cell.planIndex = index })
@@ -247,7 +263,17 @@ export async function prepareRun (argv, { defaultOut = false, command = commandL
   const env = collectEnv({ command, libVersions: libVersionsOf(plan.libs), options: plan.options })
   env.plan = { kind: plan.kind, name: plan.name, file: plan.file ?? null, id: plan.id, shard: shard ? `${shard.k}/${shard.n}` : null, cells: plan.cells.length, shardCells: cells.length }
   const syslogGroups = plan.kind === 'scenario' ? [...plan.options.run, ...plan.options.http] : [plan.options]
-  return { cells, out, env, previous, order, retryTimeouts: argv.retryTimeouts, comparison, release, externalNotes: syslogGroups.map((group) => externalNote(group.syslog)).filter(Boolean) }
+  return {
+    cells,
+    out,
+    env,
+    previous,
+    order,
+    retryTimeouts: argv.retryTimeouts,
+    comparison,
+    release,
+    externalNotes: syslogGroups.map((group) => externalNote(group.syslog)).filter(Boolean)
+  }
 }
 
 // The API: run(options) measures what `log-bench run` would with the same options (see docs/api.md).

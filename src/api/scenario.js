@@ -93,7 +93,8 @@ export function assignGroups (cells, n) {
   // never receive one: no more shards are counted than there are groups.
   const load = Array.from({ length: Math.min(n, groups.size) }, () => 0)
   const owner = new Map()
-  const byCost = [...groups.entries()].map(([key, cost], index) => ({ key, cost, index })).sort((a, b) => b.cost - a.cost || a.index - b.index)
+  const byCost = [...groups.entries()].map(([key, cost], index) => ({ key, cost, index }))
+    .sort((a, b) => b.cost - a.cost || a.index - b.index)
   for (const { key, cost } of byCost) {
     const k = load.indexOf(Math.min(...load))
     load[k] += cost
@@ -126,7 +127,9 @@ export function runPlanSize (options) {
         size.cells += alike * options.cpus.length
         if (cellUnsupported(lib, lib.variant ?? DEFAULT_VARIANT, transport, workload)) continue
         size.runs += alike * options.cpus.length * options.runs
-        for (const cpus of options.cpus) size.costMs += alike * options.runs * runCostMs({ transport, events: options.events, cpus })
+        for (const cpus of options.cpus) {
+          size.costMs += alike * options.runs * runCostMs({ transport, events: options.events, cpus })
+        }
       }
     }
   }

@@ -36,7 +36,10 @@ export async function parseSyslogOptions (argv, transports) {
   const options = { syslog: syslogHost === null ? syslog : 'external', syslogHost, syslogPort, syslogOutput }
   // rsyslogd sets its buffer with SO_RCVBUFFORCE when it may, so only the embedded sink's is known.
   if (options.syslog === 'embedded') options.udpReceiveBufferBytes = await probeUdpReceiveBuffer()
-  return { ...options, sinkName: (transport) => SYSLOG_TRANSPORTS.includes(transport) ? sinkName(transport, options) : undefined }
+  return {
+    ...options,
+    sinkName: (transport) => SYSLOG_TRANSPORTS.includes(transport) ? sinkName(transport, options) : undefined
+  }
 }
 
 // --syslog-output: a file the user's server writes (it may not exist yet: rsyslog creates it with

@@ -16,13 +16,24 @@ export function builder (yargs) {
 
 // The command's work is imported when it runs, so that --help and --version start at once.
 export async function handler (argv) {
-  const [{ comparisonJson, gateFailures, gateMessage, renderComparison }, { comparisonMarkdown }, { compareFrom }] = await Promise.all([
+  const [
+    { comparisonJson, gateFailures, gateMessage, renderComparison },
+    { comparisonMarkdown },
+    { compareFrom }
+  ] = await Promise.all([
     import('../report/compare.js'), import('../report/compare-markdown.js'), import('../api/compare.js')
   ])
   const { json, markdown, failOn } = parseOptions(COMPARE_OPTIONS, argv)
   if (json && markdown) throw new UsageError('--json and --markdown are two formats: give one')
   const { result, labels } = compareFrom(argv)
-  process.stdout.write(json ? comparisonJson(result) : markdown ? comparisonMarkdown(result, { ...labels, baseLabel: String(argv.base), newLabel: argv.new == null ? null : String(argv.new) }) : renderComparison(result, labels))
+  process.stdout.write(json
+    ? comparisonJson(result)
+    : markdown
+      ? comparisonMarkdown(
+        result,
+        { ...labels, baseLabel: String(argv.base), newLabel: argv.new == null ? null : String(argv.new) }
+      )
+      : renderComparison(result, labels))
   if (failOn) {
     const failures = gateFailures(result, failOn)
     if (failures.length) {

@@ -18,7 +18,12 @@ export function builder (yargs) {
 // --version start at once.
 export async function handler (argv) {
   if (argv.versions != null) return listVersions(argv)
-  const [{ adapterFile, libraryVersion, loadAdapter }, { figureColumns, terminalTable, textColumns }, { udpReaderAbsence, udpReaderName }, { pipeReaderAbsence, pipeReaderName }] = await Promise.all([
+  const [
+    { adapterFile, libraryVersion, loadAdapter },
+    { figureColumns, terminalTable, textColumns },
+    { udpReaderAbsence, udpReaderName },
+    { pipeReaderAbsence, pipeReaderName }
+  ] = await Promise.all([
     import('../loggers/index.js'), import('../draw/table.js'), import('../sinks/embedded-sink.js'), import('../sinks/pipe.js')
   ])
   const rows = []
@@ -40,7 +45,12 @@ export async function handler (argv) {
 
 // list --versions NAME: what the cache holds for one library or runtime, newest first, with where.
 async function listVersions (argv) {
-  const [{ adapterFile, loadAdapter }, { cacheRoot, cachedVersions }, { RUNTIME_PACKAGES }, { figureColumns, terminalTable }] = await Promise.all([
+  const [
+    { adapterFile, loadAdapter },
+    { cacheRoot, cachedVersions },
+    { RUNTIME_PACKAGES },
+    { figureColumns, terminalTable }
+  ] = await Promise.all([
     import('../loggers/index.js'), import('../versions/cache.js'), import('../versions/runtimes.js'), import('../draw/table.js')
   ])
   const name = String(argv.versions)

@@ -21,7 +21,10 @@ export async function handler (argv) {
   const out = outputFile(argv.out, { create: true, inputs: argv.files })
   refuseToReplace(out, { force: argv.force, label: `--out ${argv.out}` })
   const inputs = argv.files.map((file) => ({ file, doc: readResultsFile(file) }))
-  const { doc, missing } = mergeShards(inputs, { allowMixedHardware: argv.allowMixedHardware, allowMixedCommits: argv.allowMixedCommits })
+  const { doc, missing } = mergeShards(
+    inputs,
+    { allowMixedHardware: argv.allowMixedHardware, allowMixedCommits: argv.allowMixedCommits }
+  )
   writeJsonAtomic(out, doc)
   const note = missing.length ? `; shards ${missing.join(', ')} are missing, so the result is marked incomplete` : ''
   process.stdout.write(`merged ${inputs.length} shards, ${doc.runs.length} runs, into ${out}${note}\n`)

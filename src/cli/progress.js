@@ -106,7 +106,9 @@ export function observe (watch, { elapsedMs, arrived = null, bytes = null, rssBy
   const history = [...(watch?.history ?? []), sample].filter((s) => s.tMs >= elapsedMs - RATE_WINDOW_MS)
   const moved = !watch || level !== watch.latest.level
   let quietSince = moved ? { tMs: elapsedMs, rssBytes, peakRssBytes: rssBytes, peakAtMs: elapsedMs } : watch.quietSince
-  if (!moved && rssBytes != null && rssBytes > (quietSince.peakRssBytes ?? -1)) quietSince = { ...quietSince, peakRssBytes: rssBytes, peakAtMs: elapsedMs }
+  if (!moved && rssBytes != null && rssBytes > (quietSince.peakRssBytes ?? -1)) {
+    quietSince = { ...quietSince, peakRssBytes: rssBytes, peakAtMs: elapsedMs }
+  }
   return { latest: { elapsedMs, arrived, bytes, rssBytes, level }, history, quietSince }
 }
 

@@ -173,7 +173,10 @@ export function bimodal (values) {
 // slower than under Node: by the medians of done.
 function slowRuntimes (cells) {
   const found = []
-  const entries = [...cells.values()].map((runs) => ({ first: runs[0], done: runs.filter((r) => r.ok).map((r) => r.doneMs).filter((v) => v > 0) })).filter((e) => e.done.length)
+  const entries = [...cells.values()].map((runs) => ({
+    first: runs[0],
+    done: runs.filter((r) => r.ok).map((r) => r.doneMs).filter((v) => v > 0)
+  })).filter((e) => e.done.length)
   const runtimeOf = (r) => String(dimensionValue(r, 'runtime') ?? '')
   const sameCell = (a, b) => cellKey(a, { except: ['runtime'] }) === cellKey(b, { except: ['runtime'] })
   for (const other of entries.filter((e) => runtimeOf(e.first) && !runtimeOf(e.first).startsWith('node'))) {
@@ -208,7 +211,9 @@ function slowOnOneTransport (cells) {
     const first = runs[0]
     // Only times that rank (verdict-rules.js): no kill, no kill timer, not two groups of runs.
     if (BASELINE_LIBS.has(first.lib) || ['sigterm', 'sigkill'].includes(dimensionValue(first, 'ending')) || runs.some((r) => r.keptAlive)) continue
-    const done = runs.filter((r) => r.ok && (r.received == null || r.received >= expectedOf(r))).map((r) => r.doneMs).filter((v) => v > 0)
+    const done = runs.filter((r) => r.ok && (r.received == null || r.received >= expectedOf(r)))
+      .map((r) => r.doneMs)
+      .filter((v) => v > 0)
     if (!done.length || bimodal(done)) continue
     // CPU per event: the runs' own figure, else the workers' CPU time over the events sent.
     const cpu = runs.filter((r) => r.ok).map(cpuPerEvent).filter((v) => v > 0)
@@ -296,15 +301,20 @@ function roundDrift (runs) {
     const medians = new Map([...byCell].map(([key, list]) => [key, median(list.map((r) => r.reqPerSec.mean))]))
     const shifted = []
     for (const round of unique(tableRuns.map((r) => r.run)).sort((a, b) => a - b)) {
-      const ratios = [...byCell].map(([key, list]) => list.find((r) => r.run === round)?.reqPerSec.mean / medians.get(key)).filter((v) => Number.isFinite(v))
+      const ratios = [...byCell].map(([key, list]) =>
+        list.find((r) => r.run === round)?.reqPerSec.mean / medians.get(key)).filter((v) => Number.isFinite(v))
       if (ratios.length < byCell.size) continue
-      if (ratios.every((v) => v < 1 - ROUND_SHIFT) || ratios.every((v) => v > 1 + ROUND_SHIFT)) shifted.push({ round, low: Math.min(...ratios), high: Math.max(...ratios) })
+      if (ratios.every((v) => v < 1 - ROUND_SHIFT) || ratios.every((v) => v > 1 + ROUND_SHIFT)) {
+        shifted.push({ round, low: Math.min(...ratios), high: Math.max(...ratios) })
+      }
     }
     if (!shifted.length) continue
     const first = tableRuns[0]
     const fewer = shifted[0].high < 1
     const pct = (v) => `${Math.round(Math.abs(1 - v) * 100)}%`
-    const [low, high] = fewer ? [Math.max(...shifted.map((s) => s.high)), Math.min(...shifted.map((s) => s.low))] : [Math.min(...shifted.map((s) => s.low)), Math.max(...shifted.map((s) => s.high))]
+    const [low, high] = fewer
+      ? [Math.max(...shifted.map((s) => s.high)), Math.min(...shifted.map((s) => s.low))]
+      : [Math.min(...shifted.map((s) => s.low)), Math.max(...shifted.map((s) => s.high))]
     found.push({
       pattern: 'round-drift',
       cell: first,

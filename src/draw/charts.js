@@ -54,7 +54,11 @@ const errorBars = {
         ctx.strokeStyle = '#222222'
         ctx.lineWidth = 1.5
         ctx.beginPath()
-        for (const [x0, y0, x1, y1] of [[bar.x, top, bar.x, bottom], [bar.x - cap, top, bar.x + cap, top], [bar.x - cap, bottom, bar.x + cap, bottom]]) {
+        for (const [x0, y0, x1, y1] of [
+          [bar.x, top, bar.x, bottom],
+          [bar.x - cap, top, bar.x + cap, top],
+          [bar.x - cap, bottom, bar.x + cap, bottom]
+        ]) {
           ctx.moveTo(x0, y0)
           ctx.lineTo(x1, y1)
         }
@@ -110,7 +114,9 @@ function withVisibleText (config) {
     data: config.data && {
       ...config.data,
       ...(config.data.labels ? { labels: visibleText(config.data.labels) } : {}),
-      datasets: (config.data.datasets ?? []).map((dataset) => (dataset.label == null ? dataset : { ...dataset, label: visibleText(dataset.label) }))
+      datasets: (config.data.datasets ?? []).map((dataset) => (dataset.label == null
+        ? dataset
+        : { ...dataset, label: visibleText(dataset.label) }))
     },
     options: plugins ? { ...config.options, plugins: { ...plugins, ...titles } } : config.options
   }

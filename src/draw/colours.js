@@ -60,7 +60,9 @@ export function palette (names) {
     const list = ranked.get(libraryOf(name))
     if (list.length < 2) return [name, libraryColour(name)]
     const at = list.indexOf(name)
-    if (list.some((n) => versionOf(n) != null)) return [name, shade(libraryColour(name), -0.45 + 0.9 * at / (list.length - 1))]
+    if (list.some((n) => versionOf(n) != null)) {
+      return [name, shade(libraryColour(name), -0.45 + 0.9 * at / (list.length - 1))]
+    }
     // Variants without versions: the plain library keeps its colour, the others lighter and darker by turns.
     const step = 0.4 * Math.ceil(at / 2) / Math.ceil((list.length - 1) / 2)
     return [name, at === 0 ? libraryColour(name) : shade(libraryColour(name), at % 2 ? step : -step)]

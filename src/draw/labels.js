@@ -20,7 +20,8 @@ export function runName (record) {
 
 // A library as tables and charts name it: with its variant, and its version where it was asked for by
 // one (pino@9.14.0, winston@2.4.7 beside winston@3.19.0), without the workload.
-export const libraryName = (record) => runName({ lib: record.lib, variant: record.variant, libRange: record.libRange, libVersion: record.libVersion })
+export const libraryName = (record) =>
+  runName({ lib: record.lib, variant: record.variant, libRange: record.libRange, libVersion: record.libVersion })
 
 // A run's `cpus` is its worker count (workersLabel): labels say workers.
 export const cpuLabel = workersLabel

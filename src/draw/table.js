@@ -113,7 +113,10 @@ const pad = (text, width, align, shown = text.length) => (align === 'right' ? ' 
 // Markdown: every cell on one line, padded so that the source reads as a table too; a right-aligned
 // column's rule ends in ":".
 export function markdownTable ({ columns, rows, notes = [] }) {
-  const all = [columns.map((c) => escapeCell(markdownText(c.title))), ...rows.map((row) => columns.map((_, i) => escapeCell(markdownText(row[i]))))]
+  const all = [
+    columns.map((c) => escapeCell(markdownText(c.title))),
+    ...rows.map((row) => columns.map((_, i) => escapeCell(markdownText(row[i]))))
+  ]
   const widths = columns.map((_, i) => Math.max(3, ...all.map((row) => row[i].length)))
   const line = (row) => '| ' + row.map((cell, i) => pad(cell, widths[i], columns[i].align)).join(' | ') + ' |'
   const rule = '|' + widths.map((w, i) => (columns[i].align === 'right' ? '-'.repeat(w + 1) + ':' : '-'.repeat(w + 2))).join('|') + '|'
@@ -136,7 +139,8 @@ export function terminalTable ({ columns, rows, notes = [], keys = 1 }, { color 
     if (last && gridWidth([...shared, ...last].map((k) => natural[k]).concat(natural[i])) <= width) last.push(i)
     else parts.push([i])
   }
-  const grids = (parts.length ? parts : [[]]).map((part) => grid([...shared, ...part], { columns, header, body, natural, width }))
+  const grids = (parts.length ? parts : [[]]).map((part) =>
+    grid([...shared, ...part], { columns, header, body, natural, width }))
   return [grids.join('\n\n'), ...notes.map((note) => wrap(plainText(note, { color, joiner: ' ' }), width))].join('\n\n')
 }
 

@@ -99,5 +99,14 @@ export function failOnUncaught () {
 // adapters that follow an older major's API.
 export async function createLogger ({ adapterFile, target, transport, workerId, events = null, workload = DEFAULT_WORKLOAD, variant = 'default', libDir = null, libVersion = null }) {
   const adapter = (await import(pathToFileURL(adapterFile).href)).default
-  return adapter.create({ ...target, transport, workerId, events, workload, variant, libVersion, load: libraryLoader(libDir) })
+  return adapter.create({
+    ...target,
+    transport,
+    workerId,
+    events,
+    workload,
+    variant,
+    libVersion,
+    load: libraryLoader(libDir)
+  })
 }

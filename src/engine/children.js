@@ -74,7 +74,11 @@ export function trackChild (child, { name, config, messages = {}, receiver = nul
     // close() may still resolve after it: the error wins over a later 'closed'.
     if (entry.error) return onExit(entry.error, exit.signal, { kind: 'error' })
     if (entry.closed) return onExit(null, exit.signal, null, exit.code)
-    onExit(exitReason(name, exit.code, exit.signal, entry.stderrTail, maxOldSpaceSize), exit.signal, exitKind(exit.code, exit.signal, entry.stderrTail))
+    onExit(
+      exitReason(name, exit.code, exit.signal, entry.stderrTail, maxOldSpaceSize),
+      exit.signal,
+      exitKind(exit.code, exit.signal, entry.stderrTail)
+    )
   }
   child.on('exit', (code, signal) => {
     exit = { code, signal, late: false }

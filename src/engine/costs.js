@@ -47,7 +47,11 @@ export function gcFigures (statistics, usedAtStart, usedAtEnd) {
 // --- Per-call latency --------------------------------------------------------------------------
 
 // Values in ns from 1 to an hour, 3 significant digits (HdrHistogram's usual precision).
-const HISTOGRAM = { lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000_000, numberOfSignificantValueDigits: 3 }
+const HISTOGRAM = {
+  lowestDiscernibleValue: 1,
+  highestTrackableValue: 3_600_000_000_000,
+  numberOfSignificantValueDigits: 3
+}
 export const newHistogram = () => hdr.build(HISTOGRAM)
 
 // What reading the clock twice costs by itself: the median of back-to-back process.hrtime.bigint()
@@ -113,9 +117,21 @@ export function startCpuRecord () {
       const used = process.cpuUsage(processBefore)
       const mainAfter = mainThreadCpuNs()
       const processMs = (used.user + used.system) / 1000
-      if (mainBefore == null || mainAfter == null) return { cpuUserMs: used.user / 1000, cpuSystemMs: used.system / 1000, cpuMainThreadMs: null, cpuOtherThreadsMs: null }
+      if (mainBefore == null || mainAfter == null) {
+        return {
+          cpuUserMs: used.user / 1000,
+          cpuSystemMs: used.system / 1000,
+          cpuMainThreadMs: null,
+          cpuOtherThreadsMs: null
+        }
+      }
       const mainMs = (mainAfter - mainBefore) / 1e6
-      return { cpuUserMs: used.user / 1000, cpuSystemMs: used.system / 1000, cpuMainThreadMs: mainMs, cpuOtherThreadsMs: Math.max(0, processMs - mainMs) }
+      return {
+        cpuUserMs: used.user / 1000,
+        cpuSystemMs: used.system / 1000,
+        cpuMainThreadMs: mainMs,
+        cpuOtherThreadsMs: Math.max(0, processMs - mainMs)
+      }
     }
   }
 }
@@ -162,7 +178,12 @@ export function startLoopDelay () {
       monitor.disable()
       if (monitor.count === 0) return null
       const delay = (ns) => Math.max(0, ns - LOOP_DELAY_RESOLUTION_MS * 1e6)
-      return { p50: delay(monitor.percentile(50)), p99: delay(monitor.percentile(99)), max: delay(monitor.max), samples: monitor.count }
+      return {
+        p50: delay(monitor.percentile(50)),
+        p99: delay(monitor.percentile(99)),
+        max: delay(monitor.max),
+        samples: monitor.count
+      }
     }
   }
 }
@@ -206,7 +227,9 @@ export function joinCosts (costs, events) {
     gcMaxPauseMs: all((c) => c.gc?.gcMaxPauseMs) ? Math.max(...costs.map((c) => c.gc.gcMaxPauseMs)) : null,
     cpuMainThreadMs: main,
     cpuOtherThreadsMs: other,
-    nsCpuPerEvent: main != null && sent > 0 ? { mainThread: (main * 1e6) / sent, otherThreads: (other * 1e6) / sent } : null,
+    nsCpuPerEvent: main != null && sent > 0
+      ? { mainThread: (main * 1e6) / sent, otherThreads: (other * 1e6) / sent }
+      : null,
     callLatencyNs
   }
 }

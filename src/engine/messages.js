@@ -71,9 +71,25 @@ export const MESSAGES = {
     error: { phase: text, message: text },
     heap: { heapBytes: amount },
     unblocked: { at: timestamp, startedAt: timestamp, heldNs: nullable(timestamp), callStamps: nullable(stamps), $: (m) => (BigInt(m.at) < BigInt(m.startedAt) ? 'its "at" is before its "startedAt"' : null) },
-    closed: { at: timestamp, ...closedFigures, heapPeakBytes: amount, gcCount: count, gcPauseMs: amount, costs: optional(object), $: (m) => invalidCosts(m.costs) },
+    closed: {
+      at: timestamp,
+      ...closedFigures,
+      heapPeakBytes: amount,
+      gcCount: count,
+      gcPauseMs: amount,
+      costs: optional(object),
+      $: (m) => invalidCosts(m.costs)
+    },
     // Sent instead of 'closed' right before a worker ends by --ending (exit, a throw, a signal…).
-    ended: { at: timestamp, ...closedFigures, heapPeakBytes: amount, gcCount: count, gcPauseMs: amount, costs: optional(object), $: (m) => invalidCosts(m.costs) }
+    ended: {
+      at: timestamp,
+      ...closedFigures,
+      heapPeakBytes: amount,
+      gcCount: count,
+      gcPauseMs: amount,
+      costs: optional(object),
+      $: (m) => invalidCosts(m.costs)
+    }
   },
   serverWorker: {
     configure: {},

@@ -34,7 +34,12 @@ export function createApp ({ events, log, requestLogger }) {
     const params = (req.method === 'GET' ? req.query : req.body) ?? {}
     const logs = Number(params.logsPerRequest ?? 0)
     const size = Number(params.size ?? 1)
-    if (!Number.isInteger(logs) || logs < 0 || logs > MAX_LOGS_PER_REQUEST || !Number.isInteger(size) || size < 1 || size > MAX_SIZE) {
+    if (!Number.isInteger(logs) ||
+      logs < 0 ||
+      logs > MAX_LOGS_PER_REQUEST ||
+      !Number.isInteger(size) ||
+      size < 1 ||
+      size > MAX_SIZE) {
       res.status(400).json({ error: `logsPerRequest must be an integer from 0 to ${MAX_LOGS_PER_REQUEST}, size from 1 to ${MAX_SIZE}` })
       return
     }

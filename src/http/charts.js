@@ -10,7 +10,8 @@ const PERCENTILES = [['p2_5', '2.5%'], ['p50', '50%'], ['p97_5', '97.5%'], ['p99
 
 // Every library's colour (versions as shades); the no-logging baseline in neutral dark grey.
 const colourOf = (lib, libs) => (lib === BASELINE ? '#555555' : palette(libs).get(lib))
-const drawnLibs = (libs, summaries) => libs.filter((lib) => summaries.some((s) => libraryName(s) === lib && s.okRuns > 0))
+const drawnLibs = (libs, summaries) =>
+  libs.filter((lib) => summaries.some((s) => libraryName(s) === lib && s.okRuns > 0))
 // A bar's whisker: the 95% interval of its median (from 2 runs on), as the run charts draw it.
 const interval = (d) => (d?.n > 1 ? [d.ciLow, d.ciHigh] : null)
 const highestOf = (datasets) => Math.max(0, ...datasets.flatMap((d) => d.errorBars.map((range) => range?.[1] ?? 0)))
@@ -37,7 +38,12 @@ export function costChart (group, conditions) {
   const libs = drawnLibs(group.libs, summaries)
   const datasets = libs.map((lib) => {
     const figures = group.cells.map((c) => c.summary.find((s) => libraryName(s) === lib)?.[cost.field])
-    return { label: lib, backgroundColor: colourOf(lib, libs), data: figures.map((d) => d?.median ?? null), errorBars: figures.map(interval) }
+    return {
+      label: lib,
+      backgroundColor: colourOf(lib, libs),
+      data: figures.map((d) => d?.median ?? null),
+      errorBars: figures.map(interval)
+    }
   })
   return {
     width: 1100,
@@ -65,7 +71,12 @@ export function latencyChart (group, cell, conditions) {
   const datasets = libs.map((lib) => {
     const s = cell.summary.find((x) => libraryName(x) === lib)
     const byKey = { p2_5: s.latencyP2_5Ms, p50: s.latencyP50Ms, p97_5: s.latencyP97_5Ms, p99: s.latencyP99Ms }
-    return { label: lib, backgroundColor: colourOf(lib, libs), data: PERCENTILES.map(([key]) => byKey[key]?.median ?? null), errorBars: PERCENTILES.map(([key]) => interval(byKey[key])) }
+    return {
+      label: lib,
+      backgroundColor: colourOf(lib, libs),
+      data: PERCENTILES.map(([key]) => byKey[key]?.median ?? null),
+      errorBars: PERCENTILES.map(([key]) => interval(byKey[key]))
+    }
   })
   return {
     width: 1000,

@@ -30,7 +30,9 @@ export async function runHttpCounted (settings, { signal = null } = {}) {
   const requests = double.served - single.served
   if (!(requests > 0)) return failed(`the run of ${2 * amount} requests completed no more than the run of ${amount} (${double.served} and ${single.served} answered): the server did not answer under the simulator; give a lower --rate`)
   // perf counts the process as one number: its figure keeps the compilers in (compilerInstructionsPerRequest null).
-  const compiler = single.compilerInstructions == null || double.compilerInstructions == null ? null : double.compilerInstructions - single.compilerInstructions
+  const compiler = single.compilerInstructions == null || double.compilerInstructions == null
+    ? null
+    : double.compilerInstructions - single.compilerInstructions
   return withoutTimes({
     ...single,
     instructionsPerRequest: (double.instructions - single.instructions - (compiler ?? 0)) / requests,

@@ -43,7 +43,14 @@ export function controlOf (entries) {
   const tooFewRuns = cells.filter((s) => versusNone(s)?.p != null && !canTell(versusNone(s)))
   const unclear = cells.filter((s) => !tooFewRuns.includes(s) && versusNone(s)?.verdict === 'unclear' && versusNone(s).p != null)
   const failing = cells.filter((s) => !tooFewRuns.includes(s) && !unclear.includes(s) && versusNone(s)?.verdict !== 'same')
-  return { measured: cells.length > 0, cells, failing, unclear, tooFewRuns, passed: cells.length > 0 && failing.length === 0 && unclear.length === 0 && tooFewRuns.length === 0 }
+  return {
+    measured: cells.length > 0,
+    cells,
+    failing,
+    unclear,
+    tooFewRuns,
+    passed: cells.length > 0 && failing.length === 0 && unclear.length === 0 && tooFewRuns.length === 0
+  }
 }
 
 const canTell = (comparison) => smallestP(comparison) < DEFAULT_ALPHA
@@ -123,13 +130,16 @@ function describeRanked ({ lib, cells }, sizes) {
 }
 
 function placementLine (runs) {
-  const placements = unique(runs.filter((r) => r.placement).map((r) => JSON.stringify(r.placement.pinned ? [r.placement.serverCpus, r.placement.loadCpus] : r.placement.reason)))
+  const placements = unique(runs.filter((r) => r.placement).map((r) =>
+    JSON.stringify(r.placement.pinned ? [r.placement.serverCpus, r.placement.loadCpus] : r.placement.reason)))
   if (!placements.length) return 'Where the server and the load ran was not recorded (results from before log-bench pinned them): they shared the machine\'s CPUs.'
   const pinned = runs.filter((r) => r.placement?.pinned)
   const where = unique(pinned.map((r) => `the server's workers on CPU ${r.placement.serverCpus}; autocannon, log-bench's primary and the receiving end on CPU ${r.placement.loadCpus}`))
   const not = unique(runs.filter((r) => r.placement && !r.placement.pinned).map((r) => r.placement.reason))
   const parts = []
-  const elsewhere = pinned.filter(({ placement: p }) => p.observed?.primary !== p.loadCpus || p.observed?.load !== p.loadCpus || !p.observed?.server?.every((cpus) => cpus === p.serverCpus))
+  const elsewhere = pinned.filter(({ placement: p }) => p.observed?.primary !== p.loadCpus ||
+    p.observed?.load !== p.loadCpus ||
+    !p.observed?.server?.every((cpus) => cpus === p.serverCpus))
   if (where.length) parts.push(`Placed with taskset: ${where.join('; or ')}${elsewhere.length ? ` (but for ${elsewhere.length} of ${pinned.length} runs the kernel reported other CPUs for a process)` : ' (as the kernel reported for every process of every run)'}.`)
   if (not.length) parts.push(`${pinned.length ? 'Some runs were' : 'The runs were'} not pinned: ${not.join('; ')}.`)
   return parts.join(' ')
@@ -294,7 +304,9 @@ export const httpGlanceSection = {
     // Beside run results (the versions page) the run's At a glance comes first: this one is HTTP's.
     const blocks = [{ heading: dataset.runs.some((r) => runTypeName(r) !== 'http') ? 'At a glance: HTTP' : 'At a glance' }]
     const roundOf = roundsOf(dataset)
-    for (const [key, entries] of entriesByTable(summarizeHttp(runs, { roundOf }))) blocks.push(...glanceBlocks(entries, runs.filter((r) => tableOf(r) === key), roundOf))
+    for (const [key, entries] of entriesByTable(summarizeHttp(runs, { roundOf }))) {
+      blocks.push(...glanceBlocks(entries, runs.filter((r) => tableOf(r) === key), roundOf))
+    }
     return { blocks, charts: [] }
   }
 }

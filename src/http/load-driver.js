@@ -29,7 +29,10 @@ try {
   process.send({ type: 'measuring' })
   // A counted run (--measure instructions) asks for a number of requests: a simulated server takes
   // longer than --duration to serve them, and the count's difference must be of known requests.
-  const result = await autocannon({ ...request, ...(counted ? { amount: config.warmupAmount + config.amount } : { duration: config.durationSeconds }) })
+  const result = await autocannon({
+    ...request,
+    ...(counted ? { amount: config.warmupAmount + config.amount } : { duration: config.durationSeconds })
+  })
   process.send({ type: 'result', result }, () => process.exit(0))
 } catch (err) {
   fail('load', err)

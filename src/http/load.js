@@ -10,7 +10,18 @@ const LOAD_DRIVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'loa
 
 // Starts the autocannon driver process against url. onMeasuring fires when the warm-up is over and
 // the measured run begins; `result` resolves with the measured figures (see loadFigures).
-export function startLoad ({ url, body, durationSeconds, warmupSeconds, connections, pipelining, rate = null, amount = null, warmupAmount = null, onMeasuring }) {
+export function startLoad ({
+  url,
+  body,
+  durationSeconds,
+  warmupSeconds,
+  connections,
+  pipelining,
+  rate = null,
+  amount = null,
+  warmupAmount = null,
+  onMeasuring
+}) {
   const child = fork(LOAD_DRIVER, [], { execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
   const result = new Promise((resolve, reject) => {
     trackChild(child, {

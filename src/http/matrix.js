@@ -16,11 +16,27 @@ const COUNTED_SETUP_SECONDS = 600
 // baseline first (runCells interleaves their runs, or keeps this order with --order blocked).
 // Each cell has the shape runCells (src/runner/orchestrator.js) runs, like the cells of `run`: plain
 // data, its settings executed by src/http/run-type.js.
-export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, sizes, load, port, runs, runtimes = [currentRuntime()], receiverOptions = {}, placement = null, counter = null }) {
+export function planHttpCells ({
+  libs,
+  transports,
+  cpus,
+  mode,
+  logsPerRequest,
+  sizes,
+  load,
+  port,
+  runs,
+  runtimes = [currentRuntime()],
+  receiverOptions = {},
+  placement = null,
+  counter = null
+}) {
   const ordered = [...libs.filter((l) => l.name === BASELINE), ...libs.filter((l) => l.name !== BASELINE)]
   // Counted, the longer of the two runs is twice --rate × --duration requests (src/http/counted.js), and the server
   // starts and warms up under the simulator, tens of times slower than on the CPU.
-  const timeoutMs = (load.warmupSeconds + (counter ? 2 : 1) * load.durationSeconds + (counter ? COUNTED_SETUP_SECONDS : SETUP_AND_VERIFY_SECONDS)) * 1000
+  const timeoutMs = (load.warmupSeconds + (counter ? 2 : 1) * load.durationSeconds + (counter
+    ? COUNTED_SETUP_SECONDS
+    : SETUP_AND_VERIFY_SECONDS)) * 1000
   const { sinkName, ...receiver } = receiverOptions
   const cells = []
   // Request loggers come with their control: the route at 0 logs per request, the same libraries
@@ -80,7 +96,8 @@ export function planHttpCells ({ libs, transports, cpus, mode, logsPerRequest, s
               label: cellLabel(settings),
               settings,
               runs,
-              unsupported: (counter ? countingUnsupported(runtime) : null) ?? unsupportedReason({ lib, mode, transport, runtime, workers }),
+              unsupported: (counter ? countingUnsupported(runtime) : null) ??
+                unsupportedReason({ lib, mode, transport, runtime, workers }),
               runDirBase: os.tmpdir()
             })
           }
@@ -103,7 +120,19 @@ function unsupportedReason ({ lib, mode, transport, runtime, workers }) {
   return null
 }
 
-export function cellLabel ({ lib, libRange, libVersion, runtime, mode, transport, cpus, logsPerRequest, size, rate = null, measure = null }) {
+export function cellLabel ({
+  lib,
+  libRange,
+  libVersion,
+  runtime,
+  mode,
+  transport,
+  cpus,
+  logsPerRequest,
+  size,
+  rate = null,
+  measure = null
+}) {
   const what = mode === 'middleware' ? 'request logger' : `${logsPerRequest} logs/request`
   const name = libRange != null ? `${lib}@${libVersion}` : lib
   return `http ${name} ${what}, ${size} B, ${transport}, ${cpus} cpu${cpus > 1 ? 's' : ''}${rate ? ` at ${rate} req/s` : ''}${measure === 'instructions' ? ' (instructions)' : ''}${runtime && runtime !== currentRuntime().label ? ` (${runtime})` : ''}`

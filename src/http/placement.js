@@ -71,7 +71,12 @@ function defaultLoadShare (count) {
 // lists as taskset writes them, or { pinned: false, serverCpus: null, loadCpus: null, reason }.
 // serverCpus / loadCpus are the option strings (or null: chosen here). Throws UsageError for CPUs
 // that are not available, overlapping lists or nothing left for one side.
-export function planPlacement ({ serverCpus = null, loadCpus = null, available = availableCpus(), taskset = findTaskset() } = {}) {
+export function planPlacement ({
+  serverCpus = null,
+  loadCpus = null,
+  available = availableCpus(),
+  taskset = findTaskset()
+} = {}) {
   const given = { 'server-cpus': serverCpus == null ? null : parseCpuList(serverCpus, 'server-cpus'), 'load-cpus': loadCpus == null ? null : parseCpuList(loadCpus, 'load-cpus') }
   for (const [option, cpus] of Object.entries(given)) {
     const missing = cpus?.filter((cpu) => !available.includes(cpu)) ?? []

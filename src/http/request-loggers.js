@@ -57,5 +57,8 @@ export function middlewareUnsupportedReason (libName) {
 export function requestLoggerInfo (libName) {
   const entry = Object.hasOwn(REQUEST_LOGGERS, libName) ? REQUEST_LOGGERS[libName] : null
   if (!entry) return { middleware: null, middlewareVersion: null }
-  return { middleware: entry.label, middlewareVersion: libraryVersion({ packageName: entry.packageName }, path.dirname(here)) }
+  return {
+    middleware: entry.label,
+    middlewareVersion: libraryVersion({ packageName: entry.packageName }, path.dirname(here))
+  }
 }

@@ -52,7 +52,10 @@ async function measure (settings, signal) {
   } catch (err) {
     return failed(err.message)
   }
-  const { receiver, error } = await openReceiver(transport, { workers: cpus, events: null, payload: payloadOfSize(size), dir, ...settings.receiver })
+  const { receiver, error } = await openReceiver(
+    transport,
+    { workers: cpus, events: null, payload: payloadOfSize(size), dir, ...settings.receiver }
+  )
   if (error) {
     fs.rmSync(dir, { recursive: true, force: true })
     return failed(error)
@@ -112,8 +115,16 @@ async function measure (settings, signal) {
       serverCpuPct: closed.measuredMs > 0 ? ((closed.cpuUserMs + closed.cpuSystemMs) / closed.measuredMs) * 100 : null,
       // The server's CPU time (user and system, every worker) over the requests autocannon completed
       // while it was measured: its work per request, where requests/s is also the machine's speed.
-      serverCpuUsPerRequest: figures.requests > 0 ? ((closed.cpuUserMs + closed.cpuSystemMs) * 1000) / figures.requests : null,
-      ...(counted ? { instructions: closed.instructions, compilerInstructions: closed.compilerInstructions, served: closed.served } : {}),
+      serverCpuUsPerRequest: figures.requests > 0
+        ? ((closed.cpuUserMs + closed.cpuSystemMs) * 1000) / figures.requests
+        : null,
+      ...(counted
+        ? {
+            instructions: closed.instructions,
+            compilerInstructions: closed.compilerInstructions,
+            served: closed.served
+          }
+        : {}),
       maxRssBytes: closed.maxRssBytes,
       eventLoopDelayNs: closed.eventLoopDelayNs,
       totalRssPeakBytes: sample.peakRssBytes || null,

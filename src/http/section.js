@@ -45,7 +45,8 @@ function groupsOf (cells, runs) {
         cpus: cell.cpus,
         rate: cell.rate,
         measure: cell.measure,
-        // A fixed rate (--rate) or a counted load is another table of the same transport and workers: said in its title.
+        // A fixed rate (--rate) or a counted load is another table of the same transport and workers:
+        // said in its title.
         title: `HTTP ${cell.mode === 'middleware' ? 'request loggers' : 'route logging'}${loadTitle(cell)}, ${transportTitle(cell.transport)}, ${cpuLabel(cell.cpus)}`,
         loadLabel: `${values('durationSeconds')} s after ${values('warmupSeconds')} s warm-up, ${values('connections')} connection${values('connections') === '1' ? '' : 's'}, pipelining ${values('pipelining')}`,
         libs: unique(ofGroup.map(libraryName)),
@@ -114,7 +115,9 @@ export const httpSection = {
       for (const cell of group.cells) {
         blocks.push({ heading: cellTitle(cell), level: 3 })
         // Counted runs (--measure instructions) took no times: no latency or requests/s tables.
-        if (cell.runs.some((r) => r.ok && r.reqPerSec)) blocks.push(latencyTable(medianRuns(cell.runs)), requestsTable(medianRuns(cell.runs)))
+        if (cell.runs.some((r) => r.ok && r.reqPerSec)) {
+          blocks.push(latencyTable(medianRuns(cell.runs)), requestsTable(medianRuns(cell.runs)))
+        }
         // The one rule (verdict-rules.js): no verdict where the control failed (the control's own
         // cells, at 0 logs per request, keep theirs: they are the control).
         blocks.push(comparisonTable(cell.summary, { decided: control.passed || cell.logsPerRequest === 0 }))

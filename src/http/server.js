@@ -22,7 +22,9 @@ export function startServer (settings, { receiver, countDir = null }) {
   const runtime = settings.runtimeBinary ?? null
   const counted = settings.measure === 'instructions'
   let reportFailure
-  const failed = new Promise((resolve, reject) => { reportFailure = (reason, kind) => reject(new ServerFailure(reason, kind)) })
+  const failed = new Promise((resolve, reject) => {
+    reportFailure = (reason, kind) => reject(new ServerFailure(reason, kind))
+  })
   failed.catch(() => {})
   const entries = []
   const tag = newRunTag()
@@ -31,7 +33,9 @@ export function startServer (settings, { receiver, countDir = null }) {
   for (let workerId = 0; workerId < cpus; workerId++) {
     const config = { ...settings, workerId, target: receiver.target(workerId) }
     // A receiver may give each worker its own stdout (the console transport's native pipe).
-    const forkedUnder = counted ? countingRuntime(runtime, settings, countFile(countDir, workerId), COUNTED_SERVER_NODE_FLAGS) : runtime
+    const forkedUnder = counted
+      ? countingRuntime(runtime, settings, countFile(countDir, workerId), COUNTED_SERVER_NODE_FLAGS)
+      : runtime
     let child
     try {
       child = startWorker(`server worker ${workerId}`, () => forkWorker({ exec: SERVER_WORKER, stdio: ['ignore', receiver.stdoutFor?.(workerId) ?? 'pipe', 'pipe', 'ipc'], runtime: forkedUnder, env: { [TAG_VARIABLE]: tag } }))
@@ -86,9 +90,13 @@ export function startServer (settings, { receiver, countDir = null }) {
         eventLoopDelayNs: worstLoopDelay(closed.map((c) => c.eventLoopDelayNs ?? null)),
         maxRssBytes: Math.max(...closed.map((c) => c.maxRssBytes)),
         // Each worker's count, once it has exited (the counter writes it at the exit).
-        instructions: counted ? entries.reduce((total, e) => total + readCount(settings, countFile(countDir, e.workerId)), 0) : null,
+        instructions: counted
+          ? entries.reduce((total, e) => total + readCount(settings, countFile(countDir, e.workerId)), 0)
+          : null,
         // Of those, V8's compilers' (null where the counter cannot tell them apart: perf).
-        compilerInstructions: counted ? sumOrNull(entries.map((e) => readCompilerCount(settings, countFile(countDir, e.workerId)))) : null
+        compilerInstructions: counted
+          ? sumOrNull(entries.map((e) => readCompilerCount(settings, countFile(countDir, e.workerId))))
+          : null
       }
     },
     // Processes the adapter started in the server workers, still running: ended, and named.

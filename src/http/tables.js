@@ -23,7 +23,20 @@ export function httpCells (doc) {
   const cells = new Map()
   for (const run of inPlanOrder(doc.runs).filter((r) => runTypeName(r) === 'http')) {
     const key = httpCellOf(run)
-    if (!cells.has(key)) cells.set(key, { mode: run.mode, transport: run.transport, sink: run.sink, cpus: run.cpus, logsPerRequest: run.logsPerRequest, size: run.size, rate: run.rate ?? null, measure: run.measure ?? null, runs: [], summary: [] })
+    if (!cells.has(key)) {
+      cells.set(key, {
+        mode: run.mode,
+        transport: run.transport,
+        sink: run.sink,
+        cpus: run.cpus,
+        logsPerRequest: run.logsPerRequest,
+        size: run.size,
+        rate: run.rate ?? null,
+        measure: run.measure ?? null,
+        runs: [],
+        summary: []
+      })
+    }
     cells.get(key).runs.push(run)
   }
   for (const entry of (doc.summary ?? []).filter((s) => runTypeName(s) === 'http')) {
@@ -41,7 +54,8 @@ const rowName = (r, runs) => (runs.some((x) => libraryName(x) === libraryName(r)
 export function medianRuns (runs) {
   const chosen = []
   for (const lib of [...new Set(runs.map(libraryName))]) {
-    const ok = runs.filter((r) => libraryName(r) === lib && r.ok && r.reqPerSec).sort((a, b) => a.reqPerSec.mean - b.reqPerSec.mean)
+    const ok = runs.filter((r) => libraryName(r) === lib && r.ok && r.reqPerSec)
+      .sort((a, b) => a.reqPerSec.mean - b.reqPerSec.mean)
     if (ok.length) chosen.push(ok[(ok.length - 1) >> 1])
   }
   return chosen
@@ -51,7 +65,16 @@ export function latencyTable (runs) {
   const ok = runs.filter((r) => r.ok && r.latencyMs)
   const rows = ok.map((r) => {
     const l = r.latencyMs
-    return [rowName(r, runs), latency(l.p2_5), latency(l.p50), latency(l.p97_5), latency(l.p99), latency(l.mean, 2), latency(l.stddev, 2), latency(l.max)]
+    return [
+      rowName(r, runs),
+      latency(l.p2_5),
+      latency(l.p50),
+      latency(l.p97_5),
+      latency(l.p99),
+      latency(l.mean, 2),
+      latency(l.stddev, 2),
+      latency(l.max)
+    ]
   })
   return { columns: figureColumns(['Latency', '2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max']), rows }
 }

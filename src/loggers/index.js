@@ -29,7 +29,9 @@ export function adapterFile (entry, cwd = process.cwd()) {
 export const DEFAULT_VARIANT = 'default'
 export function splitVariant (given) {
   const match = /^(.+):([A-Za-z][\w-]*)$/.exec(given)
-  const { entry, variant } = match && (isLibName(match[1]) || isAdapterPath(match[1])) ? { entry: match[1], variant: match[2] } : { entry: given, variant: DEFAULT_VARIANT }
+  const { entry, variant } = match && (isLibName(match[1]) || isAdapterPath(match[1]))
+    ? { entry: match[1], variant: match[2] }
+    : { entry: given, variant: DEFAULT_VARIANT }
   const versioned = /^([a-z][\w-]*)@(.+)$/.exec(entry)
   if (versioned && BUILTIN_LIBS.includes(versioned[1])) return { entry: versioned[1], variant, range: versioned[2] }
   return { entry, variant, range: null }
@@ -50,7 +52,9 @@ export function resolveLibSpecs (entries, cwd = process.cwd()) {
     }
     if (range !== null) checkRange(entry, range)
     const file = adapterFile(entry, cwd)
-    if (!specs.some((s) => s.file === file && s.variant === variant && s.range === range)) specs.push({ entry, file, variant, range })
+    if (!specs.some((s) => s.file === file && s.variant === variant && s.range === range)) {
+      specs.push({ entry, file, variant, range })
+    }
   }
   return specs
 }
@@ -142,7 +146,11 @@ function adapterProblem (adapter) {
 // A versioned entry (pino@9) is installed into the version cache (`cache`: --cache DIR) on first use:
 // every library is installed, or refused, before anything runs. Its lib carries libDir (where it
 // was installed) and range (what was asked for).
-export async function loadLibraries (entries, taken = [], { variants = true, cache = null, progress, signal = null } = {}) {
+export async function loadLibraries (
+  entries,
+  taken = [],
+  { variants = true, cache = null, progress, signal = null } = {}
+) {
   const libs = []
   for (const spec of resolveLibSpecs(entries)) {
     if (!variants && spec.variant !== DEFAULT_VARIANT) throw new UsageError(`--lib ${spec.entry}:${spec.variant}: this command runs each library on its default configuration; variants are for \`log-bench run\``)
@@ -154,7 +162,11 @@ export async function loadLibraries (entries, taken = [], { variants = true, cac
     // run of the adapter a failed run with the reason; nothing is read or installed by that name.
     let problem = declarationProblem(adapter)
     let installed = { version: null, dir: null }
-    if (!problem) installed = spec.range === null ? { version: libraryVersion(adapter, spec.file), dir: null } : await installLibrary(adapter, spec, { cache, progress, signal })
+    if (!problem) {
+      installed = spec.range === null
+        ? { version: libraryVersion(adapter, spec.file), dir: null }
+        : await installLibrary(adapter, spec, { cache, progress, signal })
+    }
     if (!problem && installed.version != null && !isVersionText(installed.version)) {
       problem = `the version of ${adapter.packageName ?? adapter.name} it found, ${shown(installed.version)}, is not a version (a short string such as 1.2.3)`
       installed = { version: null, dir: installed.dir }
@@ -188,7 +200,9 @@ const PACKAGE_NAME = /^(@[a-z0-9~-][a-z0-9._~-]*\/)?[a-z0-9~-][a-z0-9._~-]*$/
 // A version as results and pages show it: short, printable, no spaces or markup (1.2.3, v20.1.0, 2.0.0-rc.1+build).
 const VERSION_TEXT = /^[0-9A-Za-z][0-9A-Za-z.+_-]{0,63}$/
 const isVersionText = (value) => typeof value === 'string' && VERSION_TEXT.test(value)
-const shown = (value) => { try { return (JSON.stringify(value) ?? String(value)).slice(0, 80) } catch { return typeof value } }
+const shown = (value) => {
+  try { return (JSON.stringify(value) ?? String(value)).slice(0, 80) } catch { return typeof value }
+}
 
 // What is wrong with an adapter's packageName or version, or null.
 export function declarationProblem (adapter) {

@@ -8,7 +8,8 @@ export async function otelProvider ({ url, json = false }) {
   const { LoggerProvider, BatchLogRecordProcessor } = await import('@opentelemetry/sdk-logs')
   const { logs } = await import('@opentelemetry/api-logs')
   const { OTLPLogExporter } = json ? await import('@opentelemetry/exporter-logs-otlp-http') : await import('@opentelemetry/exporter-logs-otlp-proto')
-  const provider = new LoggerProvider({ processors: [new BatchLogRecordProcessor({ exporter: new OTLPLogExporter({ url }) })] })
+  const exporter = new OTLPLogExporter({ url })
+  const provider = new LoggerProvider({ processors: [new BatchLogRecordProcessor({ exporter })] })
   logs.setGlobalLoggerProvider(provider)
   return provider
 }

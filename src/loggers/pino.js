@@ -9,13 +9,12 @@ import { loadProjectLibrary } from '../engine/library.js'
 // a SonicBoom stream; ending it is the library's own way to write out everything it still holds
 // (logger.flush(cb) calls back at once when minLength is 0, before buffered lines are written).
 // Workloads: pino's merging object first (logger.info(obj, msg)), logger.child(bindings),
-// logger.error(err, msg), printf-style logger.info('%s …', …) (README "Usage", docs/api.md "logging method parameters").
-// Older majors (--lib pino@5 … pino@9), each through its own docs/api.md at its tag
-// (https://github.com/pinojs/pino/blob/v5.17.0/docs/api.md, …/v6.14.0/…, …/v7.11.0/…, …/v8.21.0/…,
-// …/v9.14.0/…): pino(), pino(pino.destination(path)), pino.symbols.streamSym and the SonicBoom
-// stream's end()/'close' are the same from 5 on. pino 5's pino.destination(dest) takes only a path
-// or descriptor and is synchronous already (asynchronous was pino.extreme()); the { dest, sync }
-// object came with 6; pino.transport() with 7.
+// logger.error(err, msg), printf-style logger.info('%s …', …) (README "Usage", docs/api.md "logging method
+// parameters"). Older majors (--lib pino@5 … pino@9), each through its own docs/api.md at its tag
+// (https://github.com/pinojs/pino/blob/v5.17.0/docs/api.md, …/v6.14.0/…, …/v7.11.0/…, …/v8.21.0/…, …/v9.14.0/…):
+// pino(), pino(pino.destination(path)), pino.symbols.streamSym and the SonicBoom stream's end()/'close' are the same
+// from 5 on. pino 5's pino.destination(dest) takes only a path or descriptor and is synchronous already (asynchronous
+// was pino.extreme()); the { dest, sync } object came with 6; pino.transport() with 7.
 export default {
   name: 'pino',
   packageName: 'pino',

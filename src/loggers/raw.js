@@ -8,10 +8,10 @@ import { OTLP_JSON_VARIANT } from './otel-sdk.js'
 import { rawLine, WORKLOADS } from '../engine/workloads.js'
 
 // The physical limit of the transport: the same lines written by the plainest fast Node code,
-// batched into 64 KiB writes with fs.writeSync (console: on fd 1). Nothing a logger does can beat this. A workload's line is the JSON a
-// structured logger would write, built by hand (rawLine). The last call (the run's `events`th)
-// writes the last batch: every line is written when the last call returns, so no ending (exit, a
-// throw, SIGKILL) can lose one, as none can in a plain synchronous program.
+// batched into 64 KiB writes with fs.writeSync (console: on fd 1). Nothing a logger does can beat this. A workload's
+// line is the JSON a structured logger would write, built by hand (rawLine). The last call (the run's `events`th)
+// writes the last batch: every line is written when the last call returns, so no ending (exit, a throw, SIGKILL) can
+// lose one, as none can in a plain synchronous program.
 const BATCH_BYTES = 64 * 1024
 
 function batcher (write, workload, events) {

@@ -86,7 +86,9 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
       title: measure.title,
       better: measure.better,
       counted: dimensionValue(runs[0], 'measure') === 'instructions',
-      reference: reference ? { library: nameOf(reference[0]), median: medianOf(reference), n: reference.filter((r) => r.ok).length } : null,
+      reference: reference
+        ? { library: nameOf(reference[0]), median: medianOf(reference), n: reference.filter((r) => r.ok).length }
+        : null,
       rows: [],
       notCompared: [],
       // The pages' one rule (verdict-rules.js): no ranking where a kill or the kill timer ended the
@@ -94,10 +96,22 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
       withheld: measured.length > 1 ? withheldReason(ranked, measure) : null
     }
     for (const cellRuns of reference ? [...cells.values()].filter((c) => c !== reference) : []) {
-      const result = compareWithBaseline({ ...dataset, runs: [...reference, ...cellRuns] }, runName(reference[0]), { alpha, noise })
+      const result = compareWithBaseline(
+        { ...dataset, runs: [...reference, ...cellRuns] },
+        runName(reference[0]),
+        { alpha, noise }
+      )
       const row = result.comparisons.find((r) => r.measure === measure.measure)
-      if (row) entry.rows.push({ library: nameOf(cellRuns[0]), logsPerRequest: cellRuns[0].logsPerRequest ?? null, ...row, ...turned(row, measure.better) })
-      else entry.notCompared.push(`${nameOf(cellRuns[0])}: ${result.notCompared[0] ?? 'no finished run'}`)
+      if (row) {
+        entry.rows.push({
+          library: nameOf(cellRuns[0]),
+          logsPerRequest: cellRuns[0].logsPerRequest ?? null,
+          ...row,
+          ...turned(row, measure.better)
+        })
+      } else {
+        entry.notCompared.push(`${nameOf(cellRuns[0])}: ${result.notCompared[0] ?? 'no finished run'}`)
+      }
     }
     groups.push(entry)
   }
@@ -174,7 +188,9 @@ export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
   ]
   for (const group of shown) {
     const nameWidth = Math.max(0, ...group.rows.map((r) => r.library.length))
-    const lines = group.withheld ? [indented(visibleControls(group.withheld), width)] : group.rows.map((row) => indented(visibleControls(answerLine(row, group, nameWidth)), width))
+    const lines = group.withheld
+      ? [indented(visibleControls(group.withheld), width)]
+      : group.rows.map((row) => indented(visibleControls(answerLine(row, group, nameWidth)), width))
     out.push('', wrap(visibleControls(groupHeading(group)), width), ...lines, ...group.notCompared.map((text) => indented(visibleControls(`not compared: ${text}`), width)))
     if (!group.rows.length && !group.notCompared.length) out.push('  alone in its group: nothing to compare')
   }

@@ -11,9 +11,11 @@ import { DEFAULT_MEASURE } from '../engine/instructions.js'
 // key=value, so that it stays the same from one CI run to the next; the library's version is added
 // only where a file holds two versions of one cell (pino@9.14.0 and pino@10.4.0 in one run).
 // Dimensions at the value a record without them reads as are left out, so that a benchmark keeps
-// its name when a new dimension appears (ending: close is every run from before --ending, measure: time every run from before --measure).
+// its name when a new dimension appears (ending: close is every run from before --ending,
+// measure: time every run from before --measure).
 const DEFAULT_READINGS = { ending: DEFAULT_ENDING, measure: DEFAULT_MEASURE }
-const MEASURED = Object.fromEntries(RUN_TYPES.map((type) => [type.name, type.measures.filter((m) => m.summary && m.compare)]))
+const MEASURED = Object.fromEntries(RUN_TYPES.map((type) =>
+  [type.name, type.measures.filter((m) => m.summary && m.compare)]))
 const NAMED_APART = ['type', 'lib', 'libVersion', 'variant']
 
 function benchmarks (dataset) {
@@ -21,13 +23,16 @@ function benchmarks (dataset) {
   const nameOf = (entry, withVersion) => {
     const type = runTypeOf(entry)
     const variant = dimensionValue(entry, 'variant')
-    const dims = type.dimensions.filter((f) => !NAMED_APART.includes(f)).map((f) => [f, dimensionValue(entry, f)]).filter(([f, v]) => v != null && DEFAULT_READINGS[f] !== v)
+    const dims = type.dimensions.filter((f) => !NAMED_APART.includes(f))
+      .map((f) => [f, dimensionValue(entry, f)])
+      .filter(([f, v]) => v != null && DEFAULT_READINGS[f] !== v)
     return `${type.name === 'run' ? '' : `${type.name} `}${entry.lib}${withVersion ? `@${entry.libVersion}` : ''}${variant === 'default' ? '' : `:${variant}`} ${dims.map(([f, v]) => `${f}=${v}`).join(',')}`
   }
   const names = entries.map((entry) => nameOf(entry, false))
   return entries.map((entry, i) => {
     const twice = names.some((other, j) => j !== i && other === names[i])
-    const measures = MEASURED[runTypeOf(entry).name].filter((m) => entry[m.field]?.median != null).map((m) => ({ measure: m, stats: entry[m.field] }))
+    const measures = MEASURED[runTypeOf(entry).name].filter((m) => entry[m.field]?.median != null)
+      .map((m) => ({ measure: m, stats: entry[m.field] }))
     return { name: twice ? nameOf(entry, true) : names[i], entry, measures }
   })
 }
@@ -38,7 +43,10 @@ export function toBmf (dataset) {
   for (const { name, measures } of benchmarks(dataset)) {
     bmf[name] = {}
     for (const { measure, stats } of measures) {
-      bmf[name][measure.field] = { value: stats.median, ...(stats.ciLow != null && stats.ciHigh != null ? { lower_value: stats.ciLow, upper_value: stats.ciHigh } : {}) }
+      bmf[name][measure.field] = {
+        value: stats.median,
+        ...(stats.ciLow != null && stats.ciHigh != null ? { lower_value: stats.ciLow, upper_value: stats.ciHigh } : {})
+      }
     }
   }
   return bmf

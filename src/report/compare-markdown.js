@@ -47,7 +47,9 @@ export function comparisonMarkdown (result, { baseLabel = null, newLabel = null,
 // The thresholds the verdicts applied: --noise, and a measure's own where it has one (counted
 // instructions: ±1% per event, ±3% per request).
 function thresholds (result) {
-  const applied = [...new Set(result.comparisons.length ? result.comparisons.map((r) => r.noise ?? result.noise) : [result.noise])].sort((a, b) => a - b)
+  const applied = [...new Set(result.comparisons.length
+    ? result.comparisons.map((r) => r.noise ?? result.noise)
+    : [result.noise])].sort((a, b) => a - b)
   return applied.map((n) => `±${+(n * 100).toFixed(2)}%`).join(' or ')
 }
 

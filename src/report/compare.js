@@ -92,7 +92,12 @@ function row ({ cell, name, measure, baseline, baselineRuns, runs, options, roun
     measure: measure.measure,
     baseline,
     noise: measure.noise ?? options.noise,
-    ...compareCellRuns(baselineRuns, runs, measure.value, { alpha: options.alpha, noise: measure.noise ?? options.noise, better: measure.better, roundOf }),
+    ...compareCellRuns(
+      baselineRuns,
+      runs,
+      measure.value,
+      { alpha: options.alpha, noise: measure.noise ?? options.noise, better: measure.better, roundOf }
+    ),
     lost: lostShare(runs)
   }
 }
@@ -121,7 +126,8 @@ export function compareWithBaseline (dataset, baseline, { alpha = DEFAULT_ALPHA,
     return result
   }
   for (const cell of cells.filter((c) => !isBaseline(c.first))) {
-    const bases = cells.filter((c) => isBaseline(c.first) && comparisonGroupKey(c.first) === comparisonGroupKey(cell.first))
+    const bases = cells.filter((c) =>
+      isBaseline(c.first) && comparisonGroupKey(c.first) === comparisonGroupKey(cell.first))
     if (bases.length > 1) {
       const versions = bases.map((c) => runName(c.first))
       result.notCompared.push(`${name(cell)} (${baseline} is ${versions.join(' and ')} in its group: name one, e.g. --baseline ${versions[0]})`)
@@ -137,7 +143,16 @@ export function compareWithBaseline (dataset, baseline, { alpha = DEFAULT_ALPHA,
       continue
     }
     for (const measure of MEASURES[cell.type].filter((m) => m.speed)) {
-      const compared = row({ cell, name: name(cell), measure, baseline, baselineRuns: base.runs, runs: cell.runs, options: { alpha, noise }, roundOf })
+      const compared = row({
+        cell,
+        name: name(cell),
+        measure,
+        baseline,
+        baselineRuns: base.runs,
+        runs: cell.runs,
+        options: { alpha, noise },
+        roundOf
+      })
       // A measure neither side recorded (times of counted runs, counts of timed ones) is no row.
       if (compared.n > 0 || compared.nBaseline > 0) result.comparisons.push(compared)
     }
@@ -170,7 +185,8 @@ export function baselineMatcher (baseline) {
     if (runName(run) === spec) return true
     if (runName({ lib: run.lib, variant: run.variant }) !== plain) return false
     if (tag != null) return run.libRange === tag
-    return range == null || (run.libVersion != null && semver.valid(run.libVersion) != null && semver.satisfies(run.libVersion, range))
+    return range == null ||
+      (run.libVersion != null && semver.valid(run.libVersion) != null && semver.satisfies(run.libVersion, range))
   }
 }
 
@@ -207,7 +223,15 @@ export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA, noise = DE
       continue
     }
     for (const measure of MEASURES[b.type]) {
-      const compared = row({ cell: b, name: name(b), measure, baseline: baseLabel, baselineRuns: b.runs, runs: n.runs, options: { alpha, noise } })
+      const compared = row({
+        cell: b,
+        name: name(b),
+        measure,
+        baseline: baseLabel,
+        baselineRuns: b.runs,
+        runs: n.runs,
+        options: { alpha, noise }
+      })
       if (ignoreVersion) Object.assign(compared, { cell: `${compared.cell}${b.versions[0] === n.versions[0] ? '' : ` ${b.versions[0]} → ${n.versions[0]}`}`, baseLibVersion: b.versions[0], libVersion: n.versions[0] })
       if (compared.verdict != null) result.comparisons.push(compared)
     }
@@ -275,11 +299,16 @@ const measureTitle = (r) => MEASURES[r.type]?.find((m) => m.measure === r.measur
 const VERDICT_ORDER = ['slower', 'unclear', 'higher', 'lower', 'faster', 'same']
 export function worstFirst (rows) {
   const rank = (r) => (VERDICT_ORDER.includes(r.verdict) ? VERDICT_ORDER.indexOf(r.verdict) : VERDICT_ORDER.length)
-  const size = (r) => (r.ratio != null ? Math.abs(Math.log(r.ratio)) : r.baselineMedian ? Math.abs(r.difference / r.baselineMedian) : Math.abs(r.difference ?? 0))
+  const size = (r) => (r.ratio != null
+    ? Math.abs(Math.log(r.ratio))
+    : r.baselineMedian ? Math.abs(r.difference / r.baselineMedian) : Math.abs(r.difference ?? 0))
   return [...rows].sort((a, b) => rank(a) - rank(b) || size(b) - size(a))
 }
 
-export function renderComparison (result, { baseLabel = null, newLabel = null, environmentNote = null, width = Infinity } = {}) {
+export function renderComparison (
+  result,
+  { baseLabel = null, newLabel = null, environmentNote = null, width = Infinity } = {}
+) {
   const out = []
   if (result.mode === 'files') out.push(`base: ${baseLabel}`, `new:  ${newLabel}`)
   else out.push(`baseline: ${result.baseline} (each cell against the ${result.baseline} cell of the same ${result.groupWords ?? RUN_TYPES[0].groupWords})`)
@@ -290,7 +319,9 @@ export function renderComparison (result, { baseLabel = null, newLabel = null, e
   const measures = unique(result.comparisons.map((r) => r.measure))
   for (const measureName of measures) {
     const rows = result.comparisons.filter((r) => r.measure === measureName)
-    const measure = Object.values(MEASURES).flat().find((m) => m.measure === measureName && MEASURES[rows[0].type]?.includes(m))
+    const measure = Object.values(MEASURES)
+      .flat()
+      .find((m) => m.measure === measureName && MEASURES[rows[0].type]?.includes(m))
     const inRounds = rows.some((r) => r.pairs != null)
     const table = rows.map((r) => [
       r.cell + (r.lost > 0 ? ` (${(r.lost * 100).toFixed(2)}% lost)` : ''),
@@ -371,7 +402,17 @@ export const IGNORE_VERSION_NOTE = 'cells paired across library versions (--igno
 
 // The rows as JSON (--json): the comparisons and what could not be compared.
 export function comparisonJson (result) {
-  const { mode, baseline, alpha, noise, ignoreVersion = false, comparisons, notCompared, onlyBase = [], onlyNew = [] } = result
+  const {
+    mode,
+    baseline,
+    alpha,
+    noise,
+    ignoreVersion = false,
+    comparisons,
+    notCompared,
+    onlyBase = [],
+    onlyNew = []
+  } = result
   // Names come from the results files: C1 and bidi characters are escaped, as the tables show them.
   return jsonWithEscapedControls(JSON.stringify({ mode, baseline, alpha, noise, ignoreVersion, confidence: CONFIDENCE, method: `paired rows (paired: true, on ${pairedMinRounds(alpha)} or more complete rounds of one interleaved document): ratio the Hodges–Lehmann estimate of the per-round ratios, its distribution-free interval and p from the two-sided Wilcoxon signed-rank test on their logarithms; unpaired rows: ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test`, comparisons, notCompared, onlyBase, onlyNew }, null, 2)) + '\n'
 }

@@ -49,11 +49,14 @@ function numericColumns (rows, known) {
 // series: false leaves out list-valued fields (a run's time series, a latency histogram), for a CSV
 // committed beside a page.
 export function toCsv (dataset, { schema = true, series = true } = {}) {
-  const runs = dataset.runs.map(flatten).map((run) => (series ? run : Object.fromEntries(Object.entries(run).filter(([, value]) => !Array.isArray(value)))))
+  const runs = dataset.runs.map(flatten)
+    .map((run) => (series ? run : Object.fromEntries(Object.entries(run).filter(([, value]) => !Array.isArray(value)))))
   const types = RUN_TYPES.filter((type) => schema && dataset.runs.some((r) => runTypeName(r) === type.name))
-  const described = [...new Set(types.flatMap((type) => schemaColumns(type.name)))].filter((key) => !IDENTITY.includes(key) && runs.some((r) => r[key] !== undefined))
+  const described = [...new Set(types.flatMap((type) => schemaColumns(type.name)))].filter((key) =>
+    !IDENTITY.includes(key) && runs.some((r) => r[key] !== undefined))
   const columns = [...IDENTITY, ...described, ...numericColumns(runs, [...IDENTITY, ...described])]
-  const rows = runs.map((run) => columns.map((key) => cell(CELL_FIELDS.includes(key) ? dimensionValue(run, key) : run[key])))
+  const rows = runs.map((run) =>
+    columns.map((key) => cell(CELL_FIELDS.includes(key) ? dimensionValue(run, key) : run[key])))
   return csvTable({ columns: columns.map(left), rows })
 }
 

@@ -5,10 +5,10 @@ import { htmlExport } from './html.js'
 import { resultsReadme } from './results-readme.js'
 import { terminalExport } from './terminal.js'
 
-// Every export format (formats.js names and describes them) behind one interface: { name, targets({ out }) → the files it will
-// write (checked before anything is written), files(dataset, { out, images }) → [{ file, data }]:
-// what it would write, rendered, nothing written yet }. The terminal is one of them: it names no
-// file, and print(dataset, { stream }) writes its tables.
+// Every export format (formats.js names and describes them) behind one interface: { name, targets({ out }) → the files
+// it will write (checked before anything is written), files(dataset, { out, images }) → [{ file, data }]: what it would
+// write, rendered, nothing written yet }. The terminal is one of them: it names no file, and print(dataset, { stream })
+// writes its tables.
 export const EXPORTERS = [resultsReadme, htmlExport, csvExport, terminalExport, bmfExport, benchmarkActionExport]
 
 export function exporterFor (name) {

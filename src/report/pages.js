@@ -85,7 +85,10 @@ export function writePages (pages, { checkOutput = () => {}, formats = ['md'] } 
   const files = []
   // The results index (the first page) carries the scorecard: every page's figures per library.
   const index = loaded[0].page
-  const scorecard = loaded.map(({ page, dataset }) => ({ dataset, href: relativeLink(path.dirname(path.resolve(index.out)), path.resolve(page.out)) }))
+  const scorecard = loaded.map(({ page, dataset }) => ({
+    dataset,
+    href: relativeLink(path.dirname(path.resolve(index.out)), path.resolve(page.out))
+  }))
   for (const { page, dataset, reference } of loaded) {
     for (const exporter of exporters) {
       // The markdown page has detail pages and a CSV beside it; its HTML twin links to them.
@@ -93,7 +96,15 @@ export function writePages (pages, { checkOutput = () => {}, formats = ['md'] } 
       files.push(...exporter.files(dataset, {
         out: path.resolve(page.out),
         images: path.resolve(page.images),
-        page: { title: page.title, nav: navOf(pages, page, exporter), reference, sections: page.sections, link: linkOf(pages, page, exporter), ...(page === index ? { scorecard } : {}), ...companions }
+        page: {
+          title: page.title,
+          nav: navOf(pages, page, exporter),
+          reference,
+          sections: page.sections,
+          link: linkOf(pages, page, exporter),
+          ...(page === index ? { scorecard } : {}),
+          ...companions
+        }
       }))
     }
   }
@@ -159,10 +170,13 @@ export function replaceWrittenList (pagesFile, pages, written) {
     const doc = JSON.parse(fs.readFileSync(listFile, 'utf8'))
     if (Array.isArray(doc?.files)) before = doc.files.filter((f) => typeof f === 'string')
   } catch {}
-  const roots = pages.flatMap((page) => [page.images, page.details].filter(Boolean)).map((dir) => path.resolve(dir) + path.sep)
+  const roots = pages.flatMap((page) => [page.images, page.details].filter(Boolean))
+    .map((dir) => path.resolve(dir) + path.sep)
   const ours = (file) => {
     const at = path.resolve(file)
-    return WRITTEN_EXTENSIONS.includes(path.extname(at)) && roots.some((root) => at.startsWith(root)) && leavesDir(file) === null
+    return WRITTEN_EXTENSIONS.includes(path.extname(at)) &&
+      roots.some((root) => at.startsWith(root)) &&
+      leavesDir(file) === null
   }
   const removed = []
   for (const file of before.filter((f) => !now.includes(f) && ours(f))) {

@@ -22,9 +22,16 @@ export const resultsReadme = {
     const details = detailsDir
       ? { imageLink: (file) => linkFrom(path.resolve(detailsDir))(path.resolve(images, file)), link: (slug) => linkFrom(pageDir)(path.join(detailsDir, `${slug}.md`)), back: linkFrom(path.resolve(detailsDir))(out) }
       : null
-    const links = sources ? { json: sources.map((file) => ({ path: file, link: linkFrom(pageDir)(file) })), csv: csv ? { path: csv, link: linkFrom(pageDir)(csv) } : null } : null
+    const links = sources
+      ? {
+          json: sources.map((file) => ({ path: file, link: linkFrom(pageDir)(file) })),
+          csv: csv ? { path: csv, link: linkFrom(pageDir)(csv) } : null
+        }
+      : null
     const rendered = renderPage(dataset, { imageLink, name: path.basename(out, '.md'), details, links, ...rest })
-    const existing = force ? [] : rendered.charts.map((chart) => path.resolve(images, chart.file)).filter((file) => fs.existsSync(file))
+    const existing = force
+      ? []
+      : rendered.charts.map((chart) => path.resolve(images, chart.file)).filter((file) => fs.existsSync(file))
     if (existing.length) throw new UsageError(`--images ${imagesText} already holds ${existing.length === 1 ? 'a chart' : `${existing.length} of the ${rendered.charts.length} charts`} this report draws (${path.relative(path.resolve(images), existing[0])}): add --force to replace ${existing.length === 1 ? 'it' : 'them'}, or give another --images`)
     // The charts first: renamed in this order, a page never links to a chart not yet in place.
     const pngs = renderCharts(rendered.charts, images)

@@ -63,7 +63,8 @@ export function scorecardBlocks (pages) {
 function seedFigures ({ dataset }) {
   const found = findings(dataset)
   if (found.type !== 'run') return null
-  const groupOf = (transport, cpus) => found.groups.find((g) => g.first.transport === transport && g.first.cpus === cpus)
+  const groupOf = (transport, cpus) =>
+    found.groups.find((g) => g.first.transport === transport && g.first.cpus === cpus)
   const file = groupOf('file', 1)
   const cellOf = (group, lib) => group?.cells.find((c) => c.name === lib)
   const unsupported = (group, lib) => group?.unsupported?.includes(lib)

@@ -19,4 +19,15 @@ import { durabilitySection } from '../run/durability-section.js'
 // numbers under "How to read the numbers" on the pages that show it.
 // To report a new kind of run, write a section module and add it here with one import line.
 // versions comes first: a page of several versions or runtimes is about them (others show nothing of it).
-export const SECTIONS = [versionsSection, durabilitySection, glanceSection, httpGlanceSection, runSection, costsSection, workloadsSection, destinationsSection, thenAndNowSection, httpSection]
+export const SECTIONS = [
+  versionsSection,
+  durabilitySection,
+  glanceSection,
+  httpGlanceSection,
+  runSection,
+  costsSection,
+  workloadsSection,
+  destinationsSection,
+  thenAndNowSection,
+  httpSection
+]

@@ -48,7 +48,9 @@ export function findings (dataset) {
       continue
     }
     const key = cellKey(run)
-    if (!cells.has(key)) cells.set(key, { key, group: String(comparisonGroupKey(run)), first: run, name: libraryName(run), runs: [] })
+    if (!cells.has(key)) {
+      cells.set(key, { key, group: String(comparisonGroupKey(run)), first: run, name: libraryName(run), runs: [] })
+    }
     cells.get(key).runs.push(run)
   }
   const groups = new Map()
@@ -84,7 +86,9 @@ export function findings (dataset) {
     // The one rule (verdict-rules.js): no ranking where the control failed, where a kill ended the
     // runs, or where the first places' runs fall in two groups.
     const control = controls?.get(tableOf(group.first))
-    group.undecided = (control && notDecidedControl(control)) || notRanked(group.cells) || (group.best ? notDecidedBimodal(group.tie, measure.value) : null)
+    group.undecided = (control && notDecidedControl(control)) ||
+      notRanked(group.cells) ||
+      (group.best ? notDecidedBimodal(group.tie, measure.value) : null)
     if (group.undecided) {
       group.best = null
       group.tie = []
@@ -99,7 +103,12 @@ export function findings (dataset) {
     group.fasterButLossy = group.best ? lossy.filter((c) => order(c, group.best) < 0) : lossy
     result.push(group)
   }
-  return { type, measure, groups: result, runsPerCell: unique([...cells.values()].map((c) => c.values.length).filter((n) => n > 0)).sort((a, b) => a - b) }
+  return {
+    type,
+    measure,
+    groups: result,
+    runsPerCell: unique([...cells.values()].map((c) => c.values.length).filter((n) => n > 0)).sort((a, b) => a - b)
+  }
 }
 
 // compare's comparison of one cell's runs with another's (paired by round where they ran in rounds).
@@ -119,7 +128,8 @@ const LABEL_FIELDS = {
 // named).
 function labelFields (type, firsts) {
   const transports = unique(firsts.map((r) => r.transport))
-  return LABEL_FIELDS[type].filter((field, i) => i === 0 || transports.some((t) => unique(firsts.filter((r) => r.transport === t).map((r) => String(dimensionValue(r, field)))).length > 1))
+  return LABEL_FIELDS[type].filter((field, i) => i === 0 || transports.some((t) =>
+    unique(firsts.filter((r) => r.transport === t).map((r) => String(dimensionValue(r, field)))).length > 1))
 }
 
 function groupLabel (record, fields) {
@@ -245,14 +255,18 @@ const list = (names) => names.join(', ').replace(/, ([^,]+)$/, ' and $1')
 // socket or before it), and the cause where the data shows it: `raw`, the plainest sender, losing
 // as much in the same comparison means the receiving end drops events whoever sends them.
 function lossSentence ({ groups }, dataset, anomalies) {
-  const lossy = groups.map((g) => ({ g, cells: g.ranked.filter((c) => c.lost > 0).sort((x, y) => y.lost - x.lost) })).filter((e) => e.cells.length)
+  const lossy = groups.map((g) => ({ g, cells: g.ranked.filter((c) => c.lost > 0).sort((x, y) => y.lost - x.lost) }))
+    .filter((e) => e.cells.length)
     .sort((x, y) => y.cells[0].lost - x.cells[0].lost)
   if (!lossy.length) return null
   const rawLoss = new Map()
   for (const run of ofType(dataset.runs, 'run').filter((r) => r.lib === 'raw' && r.ok && r.received != null)) {
     const key = String(comparisonGroupKey(run))
     const [lost, expected] = rawLoss.get(key) ?? [0, 0]
-    rawLoss.set(key, [lost + Math.max(0, (run.expected ?? run.sent) - run.received), expected + (run.expected ?? run.sent)])
+    rawLoss.set(
+      key,
+      [lost + Math.max(0, (run.expected ?? run.sent) - run.received), expected + (run.expected ?? run.sent)]
+    )
   }
   const whereOf = (c) => {
     const ok = c.runs.filter((r) => r.ok && r.received != null)
@@ -267,7 +281,8 @@ function lossSentence ({ groups }, dataset, anomalies) {
     // Runs whose losses differ widely (an anomaly): the pooled share with the runs' range.
     const spread = (c) => {
       if (!anomalies.some((a) => a.pattern === 'loss' && a.cell && cellKey(a.cell) === c.key)) return ''
-      const shares = c.runs.filter((r) => r.ok && r.received != null).map((r) => Math.max(0, (r.expected ?? r.sent) - r.received) / (r.expected ?? r.sent))
+      const shares = c.runs.filter((r) => r.ok && r.received != null)
+        .map((r) => Math.max(0, (r.expected ?? r.sent) - r.received) / (r.expected ?? r.sent))
       return ` pooled, ${formatPct(Math.min(...shares))}–${formatPct(Math.max(...shares))} by run`
     }
     const list = cells.map((c, i) => `${c.name} ${formatPct(c.lost)}${spread(c)}${!same && wheres[i] ? ` (${wheres[i]})` : ''}`)
@@ -340,7 +355,8 @@ export function headlineChart ({ measure, groups }, conditions) {
     return [...(own.length ? own : list), ...unsupported].flatMap((part) => wrap(part, fit, { cutWords: false }).split('\n'))
   })
   // Headroom above the highest whisker for a "lossy" note (about 70 px of rotated text).
-  const top = Math.max(...datasets.flatMap((d) => [...d.data, ...d.errorBars.map((range) => range?.[1])]).filter((v) => v > 0))
+  const top = Math.max(...datasets.flatMap((d) => [...d.data, ...d.errorBars.map((range) => range?.[1])])
+    .filter((v) => v > 0))
   const noted = datasets.some((d) => d.barNotes.some(Boolean))
   const notes = [['median of each cell\'s runs', ...(shared.length ? [shared.join(', ')] : []), measure.better === 'lower' ? 'lower is better' : 'higher is better', log ? `log axis (the bars span ${Math.round(span)}×)` : 'linear axis'].join(' · '), ['whiskers: the median\'s interval', ...(noted ? ['pale bars marked "lossy": the share of events the cell lost'] : [])].join(' · '), conditions]
   return {

@@ -60,14 +60,16 @@ function niceStep (range, count) {
   return (n <= 1 ? 1 : n <= 2 ? 2 : n <= 2.5 ? 2.5 : n <= 5 ? 5 : 10) * magnitude
 }
 
-// A numeric scale from its options and the values drawn on it: { min, max, log, ticks: [{ value, label }], at(v) → 0..1 }.
+// A numeric scale from its options and the values drawn on it:
+// { min, max, log, ticks: [{ value, label }], at(v) → 0..1 }.
 function numericScale (options = {}, values, { count = 6 } = {}) {
   const finite = values.filter(Number.isFinite)
   const log = options.type === 'logarithmic'
   if (log) {
     const positive = finite.filter((v) => v > 0)
     const min = options.min ?? 10 ** Math.floor(Math.log10(positive.length ? Math.min(...positive) : 1))
-    let max = options.max ?? 10 ** Math.ceil(Math.log10(positive.length ? Math.max(...positive, options.suggestedMax ?? 0) : 10))
+    let max = options.max ??
+      10 ** Math.ceil(Math.log10(positive.length ? Math.max(...positive, options.suggestedMax ?? 0) : 10))
     if (max <= min) max = min * 10
     const [lo, hi] = [Math.log10(min), Math.log10(max)]
     const decades = hi - lo
@@ -121,7 +123,9 @@ export function chartFigure ({ file, width = 1000, height = 520, config }, { id 
   const plugins = options.plugins ?? {}
   const datasets = config.data?.datasets ?? []
   const title = textOf(plugins.title?.display === false ? '' : plugins.title?.text ?? '')
-  const subtitles = plugins.subtitle?.display === false ? [] : [plugins.subtitle?.text ?? []].flat().map(textOf).filter(Boolean)
+  const subtitles = plugins.subtitle?.display === false
+    ? []
+    : [plugins.subtitle?.text ?? []].flat().map(textOf).filter(Boolean)
   const svgHeight = Math.max(320, height - 110)
   const drawn = config.type === 'bar' ? barChart(config, width, svgHeight) : lineChart(config, width, svgHeight, id)
   const caption = [
@@ -143,7 +147,10 @@ const colourAt = (value, i) => (Array.isArray(value) ? value[i] : value)
 function legendItem (dataset, index, type) {
   const single = (value) => (Array.isArray(value) ? undefined : value)
   const colour = paint(type === 'bar'
-    ? single(dataset.backgroundColor) ?? single(dataset.borderColor) ?? colourAt(dataset.borderColor, 0) ?? colourAt(dataset.backgroundColor, 0)
+    ? single(dataset.backgroundColor) ??
+      single(dataset.borderColor) ??
+      colourAt(dataset.borderColor, 0) ??
+      colourAt(dataset.backgroundColor, 0)
     : single(dataset.borderColor) ?? single(dataset.backgroundColor))
   const dash = Array.isArray(dataset.borderDash) && dataset.borderDash.length ? ` stroke-dasharray="${dataset.borderDash.map(Number).join(' ')}"` : ''
   const swatch = type === 'bar'
@@ -155,8 +162,12 @@ function legendItem (dataset, index, type) {
 
 // The plot's frame: margins for tick labels and axis titles.
 function frame ({ width, height, xLabelLines, xTitle, left, right }) {
-  const leftWidth = left ? Math.max(...left.scale.ticks.map((t) => textWidth(t.label)), 10) + 10 + (left.title ? 24 : 0) : 16
-  const rightWidth = right ? Math.max(...right.scale.ticks.map((t) => textWidth(t.label)), 10) + 10 + (right.title ? 24 : 0) : 20
+  const leftWidth = left
+    ? Math.max(...left.scale.ticks.map((t) => textWidth(t.label)), 10) + 10 + (left.title ? 24 : 0)
+    : 16
+  const rightWidth = right
+    ? Math.max(...right.scale.ticks.map((t) => textWidth(t.label)), 10) + 10 + (right.title ? 24 : 0)
+    : 20
   const top = 12
   const bottom = xLabelLines * (TICK_FONT + 4) + 10 + (xTitle ? 26 : 0)
   return { x0: leftWidth, x1: width - rightWidth, y0: top, y1: height - bottom, width, height }
@@ -193,7 +204,8 @@ function barChart (config, width, height) {
   const labels = config.data?.labels ?? []
   const datasets = config.data?.datasets ?? []
   const yOptions = options.scales?.y ?? {}
-  const values = datasets.flatMap((d) => [...(d.data ?? []), ...(d.errorBars ?? []).flat()].map((v) => (v == null ? NaN : Number(v))))
+  const values = datasets.flatMap((d) =>
+    [...(d.data ?? []), ...(d.errorBars ?? []).flat()].map((v) => (v == null ? NaN : Number(v))))
   const axis = { scale: numericScale(yOptions, values), title: titleText(yOptions) }
   const xTitle = titleText(options.scales?.x)
   const xLabelLines = Math.max(1, ...labels.map((l) => (Array.isArray(l) ? l.length : 1)))

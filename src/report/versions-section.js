@@ -11,8 +11,8 @@ import { summarizeHttp } from '../results/http-summary.js'
 // "At a glance" for results that hold several versions of a library (--lib pino@5,pino@10) or
 // several runtimes (--runtime node@22,bun): what changed, by how much, and whether the runs let us
 // call it a change, with compare's statistics (compareRuns: ratio of medians, the two-sided Mann–Whitney
-// U test, paired by round from 6 rounds, the ±2% noise threshold). Only cells that differ in that one dimension are set side by side, so every row
-// compares runs made on one machine under the same conditions. Shown only when versions or
+// U test, paired by round from 6 rounds, the ±2% noise threshold). Only cells that differ in that one dimension are set
+// side by side, so every row compares runs made on one machine under the same conditions. Shown only when versions or
 // runtimes vary; other pages are unchanged.
 
 const isRun = (r) => dimensionValue(r, 'type') === 'run'

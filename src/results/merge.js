@@ -14,7 +14,10 @@ const CODE_FIELDS = ['gitCommit', 'logBenchVersion']
 // Joins the shards of one plan (log-bench run --shard k/n) into the document the unsharded run
 // would have written: same cells in the same order. Refuses results of different plans, a shard
 // given twice, a run present in two files, and (unless allowed) shards measured on different hardware.
-export function mergeShards (inputs, { allowMixedHardware = false, allowMixedCommits = false, summarizers = SUMMARIZERS } = {}) {
+export function mergeShards (
+  inputs,
+  { allowMixedHardware = false, allowMixedCommits = false, summarizers = SUMMARIZERS } = {}
+) {
   // A scenario run whole on one machine (--shard 1/1, as the results workflow runs `versions`) is one
   // shard: merging it checks it and writes the unsharded document like any merge.
   const oneWhole = inputs.length === 1 && inputs[0].doc.env?.plan?.shard === '1/1'
@@ -40,7 +43,8 @@ export function mergeShards (inputs, { allowMixedHardware = false, allowMixedCom
       throw new UsageError(`${first.file} and ${file} were measured in different environments (${difference})${isHardwareOnly(first.doc.env, doc.env) ? ': add --allow-mixed-hardware to merge them anyway, each run keeping the shard it came from' : ''}`)
     }
   }
-  const mixedCode = shards.find(({ doc }) => CODE_FIELDS.some((field) => (doc.env[field] ?? null) !== (first.doc.env[field] ?? null)))
+  const mixedCode = shards.find(({ doc }) =>
+    CODE_FIELDS.some((field) => (doc.env[field] ?? null) !== (first.doc.env[field] ?? null)))
   if (mixedCode && !allowMixedCommits) {
     const code = (env) => `${env.gitCommit ? `commit ${env.gitCommit.slice(0, 12)}` : 'no commit recorded'} (log-bench ${env.logBenchVersion ?? 'unknown'})`
     throw new UsageError(`${first.file} and ${mixedCode.file} were measured by different log-bench code: ${code(first.doc.env)} vs ${code(mixedCode.doc.env)}: measure every shard at one commit, or add --allow-mixed-commits to merge them anyway (env.shards then names each shard's commit)`)

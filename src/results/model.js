@@ -13,9 +13,9 @@ export const SCHEMA_VERSION = RESULTS_SCHEMA.properties.schema.const
 
 // What kind of failure a failed or skipped record holds, as data (see RunFailure in src/errors.js):
 // { kind: 'timeout', limitS, afterRun? } | { kind: 'out-of-memory' } | { kind: 'killed', signal }
-// | { kind: 'crashed', exitCode } | { kind: 'nothing-arrived' } | { kind: 'error' }; null for any other record. Records written
-// before the `failure` field have only the sentence: for them alone the kind is read from the words
-// log-bench wrote then.
+// | { kind: 'crashed', exitCode } | { kind: 'nothing-arrived' } | { kind: 'error' }; null for any other record. Records
+// written before the `failure` field have only the sentence: for them alone the kind is read from the words log-bench
+// wrote then.
 export function failureOf (record) {
   if (record.failure) return record.failure
   if (record.status !== 'failed' && record.status !== 'skipped') return null

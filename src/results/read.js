@@ -94,13 +94,21 @@ export function loadDocuments (docs) {
   // Cells of the known run types are summarized again here (the statistics of this log-bench, also
   // for older files); entries of other run types are passed through as their producers wrote them.
   const foreignSummary = docs.flatMap(({ doc }) => doc.summary.filter((s) => !runTypeOf(s)))
-  const envs = docs.map(({ file, doc }) => ({ file, env: doc.env, complete: doc.complete !== false, interrupted: doc.interrupted === true }))
+  const envs = docs.map(({ file, doc }) => ({
+    file,
+    env: doc.env,
+    complete: doc.complete !== false,
+    interrupted: doc.interrupted === true
+  }))
   return {
     files,
     env: mergedEnv(docs.map((d) => d.doc.env)),
     envs,
     runs,
-    summary: [...SUMMARIZERS.flatMap((summarizeRuns) => summarizeRuns(runs, { roundOf: roundsOf({ envs }) })), ...foreignSummary]
+    summary: [
+      ...SUMMARIZERS.flatMap((summarizeRuns) => summarizeRuns(runs, { roundOf: roundsOf({ envs }) })),
+      ...foreignSummary
+    ]
   }
 }
 

@@ -39,7 +39,9 @@ export function dimensionValue (record, field) {
 // included); runs without one (older files) keep their place before the others.
 export function inPlanOrder (runs) {
   if (!runs.some((r) => r.planIndex != null)) return runs
-  return runs.map((run, index) => ({ run, index })).sort((a, b) => ((a.run.planIndex ?? -1) - (b.run.planIndex ?? -1)) || a.index - b.index).map(({ run }) => run)
+  return runs.map((run, index) => ({ run, index }))
+    .sort((a, b) => ((a.run.planIndex ?? -1) - (b.run.planIndex ?? -1)) || a.index - b.index)
+    .map(({ run }) => run)
 }
 
 export function cellStatus (runs) {

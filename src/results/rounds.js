@@ -29,7 +29,11 @@ export function compareCellRuns (baselineRuns, runs, value, { roundOf = null, al
   const design = sharedDesign(roundOf, baselineRuns, runs)
   if (!design) return compareRuns(measured.baseline, measured.values, { ...options, alpha, pairs: measured.pairs })
   const designed = designedOptions(design, alpha)
-  return { ...compareRuns(measured.baseline, measured.values, { ...options, ...designed, pairs: measured.pairs }), alpha: designed.alpha, looks: design.looks }
+  return {
+    ...compareRuns(measured.baseline, measured.values, { ...options, ...designed, pairs: measured.pairs }),
+    alpha: designed.alpha,
+    looks: design.looks
+  }
 }
 
 // The design both cells ran under, or null (two documents, fixed runs, or two designs).
@@ -44,7 +48,9 @@ function sharedDesign (roundOf, baselineRuns, runs) {
 // pairs of the rounds where both finished (null where either cell did not run in rounds). A round in
 // which either side failed drops out of the pairs.
 function measuredPairs (baselineRuns, runs, value, roundOf = null) {
-  const figures = (list) => list.filter((r) => r.ok).map((r) => ({ round: roundOf?.(r) ?? null, value: value(r) })).filter((f) => clean([f.value]).length === 1)
+  const figures = (list) => list.filter((r) => r.ok)
+    .map((r) => ({ round: roundOf?.(r) ?? null, value: value(r) }))
+    .filter((f) => clean([f.value]).length === 1)
   const base = figures(baselineRuns)
   const cell = figures(runs)
   const values = (list) => list.map((f) => f.value)

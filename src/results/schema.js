@@ -66,7 +66,8 @@ export function identityFields (typeName) {
 // it lacks one), a field with a default (variant, workload, ending, measure) read with it.
 export function identityReader (typeName) {
   const fields = identityFields(typeName)
-  return (first) => Object.fromEntries(fields.map((field) => [field, Object.hasOwn(RECORD_DEFAULTS, field) ? dimensionValue(first, field) : first[field] ?? null]))
+  return (first) => Object.fromEntries(fields.map((field) =>
+    [field, Object.hasOwn(RECORD_DEFAULTS, field) ? dimensionValue(first, field) : first[field] ?? null]))
 }
 
 // What a counted run (--measure instructions) leaves out, null in its record (x-counted: false):

@@ -27,12 +27,18 @@ export function looksFor ({ min, max }) {
 // spends nothing). The largest is α / c for some count c, or a look's smallest p itself.
 export function lookAlphaFor (alpha, looks) {
   const reaching = (a) => looks.filter((n) => smallestSignedRankP(n) < a).length
-  const candidates = [...looks.map((_, i) => alpha / (i + 1)), ...looks.map(smallestSignedRankP).filter((p) => p <= alpha)]
+  const candidates = [
+    ...looks.map((_, i) => alpha / (i + 1)),
+    ...looks.map(smallestSignedRankP).filter((p) => p <= alpha)
+  ]
   return Math.max(...candidates.filter((a) => reaching(a) * a <= alpha))
 }
 
 // The design recorded for the groups of a --runs auto plan.
-export function sequentialDesign ({ min, max }, { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE, baseline = null } = {}) {
+export function sequentialDesign (
+  { min, max },
+  { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE, baseline = null } = {}
+) {
   const looks = looksFor({ min, max })
   return { min, max, looks, alpha, lookAlpha: lookAlphaFor(alpha, looks), noise, baseline }
 }
@@ -43,13 +49,17 @@ export function sequentialDesign ({ min, max }, { alpha = DEFAULT_ALPHA, noise =
 // type (they compare through it: src/results/run-types/http.js).
 export function designsOf (source) {
   const envs = source?.envs ?? [{ file: null, env: source?.env }]
-  const designs = envs.flatMap(({ file = null, env }) => (env?.order?.sequential ?? []).map((design) => ({ file, design })))
+  const designs = envs.flatMap(({ file = null, env }) =>
+    (env?.order?.sequential ?? []).map((design) => ({ file, design })))
   if (!designs.length) return () => null
   const found = new WeakMap()
   const matches = (run, group) => Object.entries(group).every(([field, value]) => dimensionValue(run, field) === value)
   return (run) => {
     if (!run) return null
-    if (!found.has(run)) found.set(run, designs.find(({ file, design }) => file === (run.file ?? null) && (design.groups ?? []).some((group) => matches(run, group)))?.design ?? null)
+    if (!found.has(run)) {
+      found.set(run, designs.find(({ file, design }) =>
+        file === (run.file ?? null) && (design.groups ?? []).some((group) => matches(run, group)))?.design ?? null)
+    }
     return found.get(run)
   }
 }

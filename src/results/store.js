@@ -7,8 +7,8 @@ import { SUMMARIZERS } from './summaries.js'
 import { writeJsonAtomic } from './write.js'
 
 // The results document of one invocation, kept durable: every finished run is on disk (atomically
-// rewritten) before the next one starts (with `out` null, the document is kept in memory only). `previous` continues a partial document (--resume): its
-// finished runs are kept, an interrupted run is dropped so that it runs again.
+// rewritten) before the next one starts (with `out` null, the document is kept in memory only). `previous` continues a
+// partial document (--resume): its finished runs are kept, an interrupted run is dropped so that it runs again.
 export function createStore ({ out, env, previous = null, summarizers = SUMMARIZERS }) {
   const doc = previous ? resumeDocument(previous, env) : createDocument(env)
   let saved = null

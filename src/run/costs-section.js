@@ -80,7 +80,12 @@ export function costsTable (group, measured, { paced, showWorkers }) {
         formatMs(medianOf(cellRuns, (r) => per10k(r.gcPauseMs, r.sent))),
         formatCount(medianOf(cellRuns, (r) => r.nsCpuPerEvent?.mainThread)),
         formatCount(medianOf(cellRuns, (r) => r.nsCpuPerEvent?.otherThreads)),
-        ...(paced ? [formatMs(medianOf(cellRuns, (r) => r.eventLoopDelayNs?.p99 / 1e6)), formatMs(medianOf(cellRuns, (r) => r.eventLoopDelayNs?.max / 1e6))] : [])
+        ...(paced
+          ? [
+              formatMs(medianOf(cellRuns, (r) => r.eventLoopDelayNs?.p99 / 1e6)),
+              formatMs(medianOf(cellRuns, (r) => r.eventLoopDelayNs?.max / 1e6))
+            ]
+          : [])
       ])
     }
   }
@@ -110,7 +115,8 @@ export function latencyChart (group, runs, cpus, conditions) {
   // calls (10 beyond it), so 1,560 timed calls show up to p99 and no p99.99; the slowest call (max)
   // is always one that happened.
   const fewest = minOf(runs.map((r) => r.callLatencyNs.timed ?? 0))
-  const percentiles = unique(runs.flatMap((r) => r.callLatencyNs.histogram.map(([p]) => p))).filter((p) => supportedPercentile(p, fewest)).sort((a, b) => a - b)
+  const percentiles = unique(runs.flatMap((r) =>
+    r.callLatencyNs.histogram.map(([p]) => p))).filter((p) => supportedPercentile(p, fewest)).sort((a, b) => a - b)
   const colours = palette(libs)
   const datasets = libs.map((lib) => {
     const libRuns = byLib.get(lib)

@@ -27,7 +27,9 @@ export async function runCounted (settings, { signal = null } = {}) {
     return withoutTimes({ ...single, ok: false, status: 'failed', error: `the pass of ${2 * events} events per worker (the counted difference's second pass) failed: ${double.error}`, failure: double.failure ?? { kind: 'error' } })
   }
   const sent = cpus * events
-  const perEvent = (field) => (single[field] == null || double[field] == null ? null : (double[field] * double.sent - single[field] * single.sent) / sent)
+  const perEvent = (field) => (single[field] == null || double[field] == null
+    ? null
+    : (double[field] * double.sent - single[field] * single.sent) / sent)
   return withoutTimes({
     ...single,
     instructionsPerEvent: (double.instructions - single.instructions) / sent,

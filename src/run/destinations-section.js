@@ -28,7 +28,8 @@ export const destinationsSection = {
     const rows = []
     const reasons = []
     for (const lib of unique(summary.map(baseOf))) {
-      const cells = summary.filter((s) => baseOf(s) === lib).sort((a, b) => order(a) - order(b) || libOf(a).localeCompare(libOf(b)))
+      const cells = summary.filter((s) => baseOf(s) === lib)
+        .sort((a, b) => order(a) - order(b) || libOf(a).localeCompare(libOf(b)))
       if (!cells.some((s) => COLLECTORS.includes(s.transport))) continue
       const file = summary.find((s) => s.lib === lib && s.transport === 'file' && libOf(s) === lib && s.okRuns > 0)
       for (const s of cells) {
@@ -46,7 +47,9 @@ export const destinationsSection = {
           s.allocBytesPerEvent?.median == null ? '—' : formatBytes(s.allocBytesPerEvent.median), formatMs(s.cpuOtherThreadsMs?.median)])
       }
     }
-    for (const line of COLLECTORS.map((transport) => collectorSummary(summary, transport)).filter(Boolean)) out.push({ text: line })
+    for (const line of COLLECTORS.map((transport) => collectorSummary(summary, transport)).filter(Boolean)) {
+      out.push({ text: line })
+    }
     out.push({ columns, rows })
     if (reasons.length) out.push({ text: unique(reasons).map((reason) => `- ${reason}`).join('\n') })
     return { blocks: out, charts: [] }

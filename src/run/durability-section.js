@@ -57,7 +57,12 @@ function keptOf (cellRuns) {
     return { kept: null, sent: first?.sent ?? null, unsupported: first?.status === 'unsupported', reason: first?.error ?? first?.status ?? null }
   }
   const counts = ok.map((r) => r.received)
-  return { kept: [Math.min(...counts), Math.max(...counts)], sent: ok[0].sent, runs: ok.length, keptAlive: ok.some((r) => r.keptAlive) }
+  return {
+    kept: [Math.min(...counts), Math.max(...counts)],
+    sent: ok[0].sent,
+    runs: ok.length,
+    keptAlive: ok.some((r) => r.keptAlive)
+  }
 }
 
 function keptText ({ kept, sent, unsupported, reason, keptAlive }) {
@@ -73,7 +78,8 @@ export function keptSentences (runs) {
   if (!ended.some((r) => endingOf(r) !== DEFAULT_ENDING)) return []
   const libs = unique(ended.map(libraryName)).filter((l) => l !== 'raw' && l !== 'noop')
   const transports = unique(ended.map((r) => r.transport))
-  const cell = (lib, transport, ending) => keptOf(ended.filter((r) => libraryName(r) === lib && r.transport === transport && endingOf(r) === ending))
+  const cell = (lib, transport, ending) =>
+    keptOf(ended.filter((r) => libraryName(r) === lib && r.transport === transport && endingOf(r) === ending))
   const out = []
   for (const [ending, words] of ASKED) {
     if (!ended.some((r) => endingOf(r) === ending)) continue
@@ -96,7 +102,10 @@ export function keptSentences (runs) {
 // (Console, Filesystem)" or what it kept where it lost; null where it was not measured.
 export function keptAcross (runs, lib, ending) {
   const ended = runs.filter((r) => !slowed(r) && libraryName(r) === lib && endingOf(r) === ending)
-  const measured = unique(ended.map((r) => r.transport)).map((t) => ({ t, k: keptOf(ended.filter((r) => r.transport === t)) })).filter(({ k }) => k.kept !== null)
+  const measured = unique(ended.map((r) => r.transport)).map((t) => ({
+    t,
+    k: keptOf(ended.filter((r) => r.transport === t))
+  })).filter(({ k }) => k.kept !== null)
   if (!measured.length) return null
   const lost = measured.filter(({ k }) => !keptAll(k))
   if (!lost.length) return `every event (${measured.map(({ t }) => transportTitle(t)).join(', ')})`
@@ -112,10 +121,12 @@ export function keptChart (runs, conditions) {
   const libs = unique(ended.map(libraryName)).filter((l) => l !== 'noop')
   const transports = unique(ended.map((r) => r.transport))
   const endings = ENDINGS.map((e) => e.name).filter((name) => ended.some((r) => endingOf(r) === name))
-  const groups = transports.flatMap((t) => endings.filter((e) => ended.some((r) => r.transport === t && endingOf(r) === e)).map((e) => ({ t, e })))
+  const groups = transports.flatMap((t) =>
+    endings.filter((e) => ended.some((r) => r.transport === t && endingOf(r) === e)).map((e) => ({ t, e })))
   const colours = palette(libs)
   const datasets = libs.map((lib) => {
-    const cells = groups.map(({ t, e }) => keptOf(ended.filter((r) => libraryName(r) === lib && r.transport === t && endingOf(r) === e)))
+    const cells = groups.map(({ t, e }) =>
+      keptOf(ended.filter((r) => libraryName(r) === lib && r.transport === t && endingOf(r) === e)))
     const share = (k, i) => (k.kept === null || !k.sent ? null : (k.kept[i] / k.sent) * 100)
     return {
       label: lib,
@@ -154,13 +165,15 @@ function endingsBlocks (runs) {
   const libs = unique(runs.map(libraryName))
   const transports = unique(runs.map((r) => r.transport))
   const endings = ENDINGS.map((e) => e.name).filter((name) => runs.some((r) => endingOf(r) === name))
-  const cell = (lib, transport, ending) => keptOf(runs.filter((r) => libraryName(r) === lib && r.transport === transport && endingOf(r) === ending))
+  const cell = (lib, transport, ending) =>
+    keptOf(runs.filter((r) => libraryName(r) === lib && r.transport === transport && endingOf(r) === ending))
   out.push({ heading: 'Which logger keeps your logs when the process exits, crashes or is told to stop', level: 3 })
   out.push(`Each worker logged its events in the seed's tight loop, then its process ended one way; the receiving end counted every event that arrived. ${codeSpan('close()')} is the best case (the library's own flush awaited); the others are how services really end. The plain scripts of ${codeSpan('npm run bench:durability')} end the same libraries the same way outside log-bench: run it with ${codeSpan('--against')} and this results file to confirm that each loss is the library's, not the harness's.`)
   for (const transport of transports) {
     out.push({ heading: `${transportTitle(transport)}: kept of logged, per ending`, level: 4 })
     const columns = figureColumns(['Library', ...endings.map(endingTitle)])
-    const rows = libs.filter((lib) => runs.some((r) => libraryName(r) === lib && r.transport === transport)).map((lib) => [lib, ...endings.map((e) => {
+    const rows = libs.filter((lib) =>
+      runs.some((r) => libraryName(r) === lib && r.transport === transport)).map((lib) => [lib, ...endings.map((e) => {
       const k = cell(lib, transport, e)
       const text = k.kept === null && !runs.some((r) => libraryName(r) === lib && r.transport === transport && endingOf(r) === e) ? '—' : keptText(k)
       return k.kept !== null && !keptAll(k) ? strong(text) : text
@@ -172,7 +185,8 @@ function endingsBlocks (runs) {
     const parts = []
     for (const [ending, words] of ASKED) {
       if (!endings.includes(ending)) continue
-      const lost = transports.map((t) => ({ t, k: cell(lib, t, ending) })).filter(({ k }) => k.kept !== null && !keptAll(k))
+      const lost = transports.map((t) => ({ t, k: cell(lib, t, ending) }))
+        .filter(({ k }) => k.kept !== null && !keptAll(k))
       const measured = transports.filter((t) => cell(lib, t, ending).kept !== null)
       if (!measured.length) continue
       parts.push(lost.length
@@ -233,7 +247,12 @@ function stallBlocks (stalled, fullSpeed, ctx) {
       for (const ms of stallMs) {
         const cellRuns = ofTransport.filter((r) => libraryName(r) === lib && r.receiverStallMs === ms)
         const run = medianRun(cellRuns.filter((r) => r.ok))
-        const base = medianRun(fullSpeed.filter((r) => r.ok && libraryName(r) === lib && r.transport === transport && endingOf(r) === endingOf(cellRuns[0]) && r.events === cellRuns[0].events && r.cpus === cellRuns[0].cpus))
+        const base = medianRun(fullSpeed.filter((r) => r.ok &&
+          libraryName(r) === lib &&
+          r.transport === transport &&
+          endingOf(r) === endingOf(cellRuns[0]) &&
+          r.events === cellRuns[0].events &&
+          r.cpus === cellRuns[0].cpus))
         if (!run) {
           rows.push([lib, formatCount(ms), keptText(keptOf(cellRuns)), '—', '—', '—', '—'])
           continue

@@ -35,9 +35,11 @@ export const glanceSection = {
     const roundOf = roundsOf(dataset)
     const runsOfCell = new Map(runsByCell(runs, 'run').map((cellRuns) => [cellKey(cellRuns[0]), cellRuns]))
     for (const transport of unique(runs.map((r) => r.transport))) {
-      for (const cpus of unique(runs.filter((r) => r.transport === transport).map((r) => r.cpus)).sort((a, b) => a - b)) {
+      for (const cpus of unique(runs.filter((r) => r.transport === transport)
+        .map((r) => r.cpus)).sort((a, b) => a - b)) {
         for (const [workload, measure] of workloads.flatMap((w) => measures.map((m) => [w, m]))) {
-          const cells = summary.filter((s) => s.transport === transport && s.cpus === cpus && workloadOf(s) === workload && measureOf(s) === measure)
+          const cells = summary.filter((s) =>
+            s.transport === transport && s.cpus === cpus && workloadOf(s) === workload && measureOf(s) === measure)
           if (!cells.length) continue
           // Each cell's runs and losses, found once: fastest and losses both use them.
           const cellRuns = new Map(cells.map((s) => [s, runsOfCell.get(cellKey(s)) ?? []]))
@@ -77,7 +79,8 @@ export const glanceSection = {
 // cell that lost events is named after them, with its loss: finishing first by dropping events is
 // not being fast. Runs of one round are compared paired (src/results/rounds.js).
 function fastest (cells, measure, name, lostShare, cellRuns, roundOf, format = MILLISECONDS) {
-  const ranked = cells.filter((s) => !BASELINES.has(s.lib) && s[measure]?.median != null).sort((a, b) => a[measure].median - b[measure].median)
+  const ranked = cells.filter((s) => !BASELINES.has(s.lib) && s[measure]?.median != null)
+    .sort((a, b) => a[measure].median - b[measure].median)
   const whole = ranked.filter((s) => !(lostShare(s) > 0))
   const best = whole.length ? whole[0] : null
   const versus = (s) => compareCellRuns(cellRuns.get(best) ?? [], cellRuns.get(s) ?? [], (r) => r[measure], { roundOf })

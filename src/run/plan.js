@@ -11,7 +11,23 @@ import { DEFAULT_ENDING } from '../engine/endings.js'
 // variant), runtime, workload, worker count, size. A cell is plain data: its settings (everything
 // one of its runs needs, one name per field, the record's and the option's name where they have
 // one; src/run/run-type.js executes them) and how the session treats it (label, runs, unsupported).
-export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD], runtimes = [currentRuntime()], cpus, sizes, events, rate = null, endings = [DEFAULT_ENDING], counter = null, runs, timeoutMs, maxOldSpaceSize, receiverOptions = {}, dir }) {
+export function planRunCells ({
+  libs,
+  transports,
+  workloads = [DEFAULT_WORKLOAD],
+  runtimes = [currentRuntime()],
+  cpus,
+  sizes,
+  events,
+  rate = null,
+  endings = [DEFAULT_ENDING],
+  counter = null,
+  runs,
+  timeoutMs,
+  maxOldSpaceSize,
+  receiverOptions = {},
+  dir
+}) {
   const cells = []
   for (const transport of transports) {
     for (const lib of libs) {
@@ -51,7 +67,10 @@ export function planRunCells ({ libs, transports, workloads = [DEFAULT_WORKLOAD]
                 label: `${libLabel(lib.name, variant, lib.range != null ? lib.version : null)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${settings.size !== 13 ? ` ${settings.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}${rate ? ` at ${rate}/s` : ''}${counter ? ' (instructions)' : ''}${ending !== DEFAULT_ENDING ? ` ending ${ending}` : ''}${slow.receiverRate ? ` read at ${slow.receiverRate} B/s` : ''}${slow.receiverStallMs ? ` stalled ${slow.receiverStallMs} ms` : ''}${runtimes.length > 1 || runtime.spec !== 'node' ? ` (${runtime.label})` : ''}`,
                 settings,
                 runs,
-                unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ?? (counter ? countingUnsupported(runtime) : null) ?? cellUnsupported(lib, variant, transport, workload) ?? endingUnsupported(lib, ending),
+                unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ??
+                  (counter ? countingUnsupported(runtime) : null) ??
+                  cellUnsupported(lib, variant, transport, workload) ??
+                  endingUnsupported(lib, ending),
                 // Where its run directories go: the session removes what a killed log-bench left there first.
                 runDirBase: dir ?? os.tmpdir()
               })

@@ -42,21 +42,55 @@ const SETUP_LIMIT_MS = 60_000
 // 0.5 s what the run looks like from outside: { elapsedMs, arrived, bytes, rssBytes } (the
 // receiver's progress() and the workers' summed RSS).
 export async function runOnce (settings, { signal = null, onLive = null } = {}) {
-  const { transport, cpus, events, payload, workload = DEFAULT_WORKLOAD, timeoutMs, maxOldSpaceSize = null, verify = true, rate = null, ending = DEFAULT_ENDING } = settings
+  const {
+    transport,
+    cpus,
+    events,
+    payload,
+    workload = DEFAULT_WORKLOAD,
+    timeoutMs,
+    maxOldSpaceSize = null,
+    verify = true,
+    rate = null,
+    ending = DEFAULT_ENDING
+  } = settings
   const baseDir = settings.dir ?? os.tmpdir()
   const runtime = settings.runtimeBinary ?? null
   const counted = settings.measure === 'instructions'
   const beganNs = process.hrtime.bigint()
   const workers = []
-  const state = { releasedNs: null, started: new Map(), unblocked: new Map(), held: new Map(), closed: new Map(), exits: new Map(), keptAlive: new Set(), heap: new Map(), callStamps: new Map(), leftBehind: [] }
-  const failedBefore = (error) => judgeArrivals(finish({ ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } }, { cpus, events, payload, overheadMs: 0, verify, rate, ending }), { workload, events })
+  const state = {
+    releasedNs: null,
+    started: new Map(),
+    unblocked: new Map(),
+    held: new Map(),
+    closed: new Map(),
+    exits: new Map(),
+    keptAlive: new Set(),
+    heap: new Map(),
+    callStamps: new Map(),
+    leftBehind: []
+  }
+  const failedBefore = (error) => judgeArrivals(finish(
+    { ok: false, error, state, workers, sample: { series: [], peakRssBytes: 0 } },
+    { cpus, events, payload, overheadMs: 0, verify, rate, ending }
+  ), { workload, events })
   let dir
   try {
     dir = makeRunDir(baseDir)
   } catch (err) {
     return failedBefore(err.message)
   }
-  const { receiver, error } = await openReceiver(transport, { workers: cpus, events, payload, workload, dir, ...settings.receiver, receiverRate: settings.receiverRate, receiverStallMs: settings.receiverStallMs })
+  const { receiver, error } = await openReceiver(transport, {
+    workers: cpus,
+    events,
+    payload,
+    workload,
+    dir,
+    ...settings.receiver,
+    receiverRate: settings.receiverRate,
+    receiverStallMs: settings.receiverStallMs
+  })
   if (error) return failedBefore(error)
   let sampler = null
   let liveTimer = null
@@ -77,7 +111,9 @@ export async function runOnce (settings, { signal = null, onLive = null } = {}) 
     }
     // A run that failed or was stopped is not slowed down any further (--receiver-rate, --receiver-stall).
     if (!outcome?.ok) receiver.release?.()
-    if (outcome && !outcome.ok && verify && state.releasedNs) outcome.partial = await countAfterFailure(receiver, cpus * events)
+    if (outcome && !outcome.ok && verify && state.releasedNs) {
+      outcome.partial = await countAfterFailure(receiver, cpus * events)
+    }
     await receiver.stop()
     fs.rmSync(dir, { recursive: true, force: true })
     if (outcome) {
@@ -103,7 +139,13 @@ export async function runOnce (settings, { signal = null, onLive = null } = {}) 
     receiver.onFailure?.((reason) => watch.fail(`${reason} during the run`))
     try {
       for (let workerId = 0; workerId < cpus; workerId++) {
-        const config = { ...settings, ending, callTiming: settings.callTiming ?? DEFAULT_CALL_TIMING, workerId, target: receiver.target(workerId) }
+        const config = {
+          ...settings,
+          ending,
+          callTiming: settings.callTiming ?? DEFAULT_CALL_TIMING,
+          workerId,
+          target: receiver.target(workerId)
+        }
         // Counted (--measure instructions): the worker runs under the counter, which writes its count here.
         const forkedUnder = counted ? countingRuntime(runtime, settings, countFile(workerId)) : runtime
         // A receiver may give each worker its own stdout (the console transport's native pipe).
@@ -123,7 +165,11 @@ export async function runOnce (settings, { signal = null, onLive = null } = {}) 
       if (onLive) {
         liveTimer = setInterval(() => {
           try {
-            onLive({ elapsedMs: ms(state.releasedNs, process.hrtime.bigint()), rssBytes: sampler.latestRssBytes(), ...receiver.progress?.() })
+            onLive({
+              elapsedMs: ms(state.releasedNs, process.hrtime.bigint()),
+              rssBytes: sampler.latestRssBytes(),
+              ...receiver.progress?.()
+            })
           } catch (err) {
             watch.throw(err)
           }
@@ -135,7 +181,9 @@ export async function runOnce (settings, { signal = null, onLive = null } = {}) 
       // Before counting: a helper holding a worker's stdout would keep the console pipe open.
       state.leftBehind = endTagged(tag)
       if (state.leftBehind.length) throw new RunFailure(leftBehindReason(state.leftBehind))
-      const instructions = counted ? workers.reduce((sum, w) => sum + readCount(settings, countFile(w.workerId)), 0) : null
+      const instructions = counted
+        ? workers.reduce((sum, w) => sum + readCount(settings, countFile(w.workerId)), 0)
+        : null
       const sent = cpus * events
       const counts = await watch.race(receiver.settle({ sent }), 'verifying')
       await failIfRefused(receiver, counts, sent)
@@ -242,24 +290,34 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
   const starts = [...state.started.values()]
   const startNs = starts.length ? starts.reduce((a, b) => (b < a ? b : a)) : null
   const startSpreadMs = starts.length === cpus ? ms(startNs, starts.reduce((a, b) => (b > a ? b : a))) : null
-  const loggingMs = startNs && state.unblocked.size === cpus ? Math.max(...[...state.unblocked.values()].map((t) => ms(startNs, t))) : null
+  const loggingMs = startNs && state.unblocked.size === cpus
+    ? Math.max(...[...state.unblocked.values()].map((t) => ms(startNs, t)))
+    : null
   // Paced, the event loop is held only while a batch runs: unblocked is the longest sum of batches.
-  const unblockedMs = rate ? (state.held.size === cpus ? Math.max(...[...state.held.values()].map((ns) => Number(ns) / 1e6)) : null) : loggingMs
+  const unblockedMs = rate
+    ? (state.held.size === cpus ? Math.max(...[...state.held.values()].map((ns) => Number(ns) / 1e6)) : null)
+    : loggingMs
   const closedStats = workers.map((w) => w.figures).filter(Boolean)
   const sum = (key) => closedStats.length === cpus ? closedStats.reduce((a, c) => a + c[key], 0) : null
-  const costs = closedStats.length === cpus ? joinCosts(closedStats.map((c) => c.costs ?? {}), events) : joinCosts([], events)
+  const costs = closedStats.length === cpus
+    ? joinCosts(closedStats.map((c) => c.costs ?? {}), events)
+    : joinCosts([], events)
   const base = {
     unblockedMs,
     loggingMs: rate ? loggingMs : null,
     cpuUserMs: sum('cpuUserMs'),
     cpuSystemMs: sum('cpuSystemMs'),
-    maxRssBytes: closedStats.length ? Math.max(...closedStats.map((c) => c.maxRssBytes)) : (sample.peakRssBytes || null),
+    maxRssBytes: closedStats.length
+      ? Math.max(...closedStats.map((c) => c.maxRssBytes))
+      : (sample.peakRssBytes || null),
     totalRssPeakBytes: sample.peakRssBytes || null,
     maxHeapBytes: closedStats.length ? Math.max(...closedStats.map((c) => c.heapPeakBytes)) : null,
     gcCount: sum('gcCount'),
     gcPauseMs: sum('gcPauseMs'),
     ...costs,
-    eventLoopDelayNs: rate && closedStats.length === cpus ? worstLoopDelay(closedStats.map((c) => c.costs?.eventLoopDelayNs)) : null,
+    eventLoopDelayNs: rate && closedStats.length === cpus
+      ? worstLoopDelay(closedStats.map((c) => c.costs?.eventLoopDelayNs))
+      : null,
     overheadMs: null,
     startSpreadMs,
     doneMeans: outcome.doneMeans ?? null,
@@ -289,7 +347,9 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
   }
   const { sent } = outcome
   // A baseline that sends nothing (noop) has nothing to count: its counts are unknown, not zero.
-  const counts = verify ? outcome.counts : { received: null, corrupt: null, duplicates: null, dropRate: null, lastArrivalNs: null }
+  const counts = verify
+    ? outcome.counts
+    : { received: null, corrupt: null, duplicates: null, dropRate: null, lastArrivalNs: null }
   // Under another ending, `done` runs until the last worker's process had ended (its exit seen by
   // the primary) and the receiving end had settled.
   const ends = ending === DEFAULT_ENDING ? [...state.closed.values()] : [...state.exits.values()].map((e) => e.atNs)
@@ -336,7 +396,10 @@ function delivery (counts, state, { verify, counted }) {
   if (!verify) return none('nothing is sent to a receiving end')
   if (!counts.deliveryArrivals) return none(counts.deliveryNote ?? 'the receiving end does not time arrivals')
   const callStamps = [...state.callStamps.entries()].sort(([a], [b]) => a - b)
-  const latency = deliveryLatency(callStamps.map(([, stamps]) => stamps), callStamps.map(([workerId]) => counts.deliveryArrivals[workerId]))
+  const latency = deliveryLatency(
+    callStamps.map(([, stamps]) => stamps),
+    callStamps.map(([workerId]) => counts.deliveryArrivals[workerId])
+  )
   return latency ? { deliveryLatencyMs: latency, deliveryLatencyNote: null } : none('no sampled event arrived')
 }
 

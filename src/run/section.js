@@ -119,7 +119,9 @@ function groupByCell (runs) {
   return new Map([...byLib].map(([lib, libRuns]) => [lib, groupBy(libRuns, (r) => r.cpus)]))
 }
 
-const runsOf = (group, lib, cpus) => (cpus === undefined ? [...(group.cellRuns.get(lib)?.values() ?? [])].flat() : group.cellRuns.get(lib)?.get(cpus) ?? [])
+const runsOf = (group, lib, cpus) => (cpus === undefined
+  ? [...(group.cellRuns.get(lib)?.values() ?? [])].flat()
+  : group.cellRuns.get(lib)?.get(cpus) ?? [])
 
 // Records grouped by a key, in the order the keys first appear: one pass, however many records.
 function groupBy (records, keyOf) {
@@ -343,7 +345,8 @@ function withInterval (d, titled, format = formatMs) {
 // cell one figure ("75%" for 3 runs, "93.7%" for 5); otherwise the range.
 // The coverage of the intervals of a group's figures (times, or a counted group's instructions).
 export function groupCoverage (group) {
-  return coverageRange(group.summary.flatMap((s) => group.figures.map((f) => s[f.field]?.ciCoverage)).filter((c) => c != null))
+  return coverageRange(group.summary.flatMap((s) => group.figures.map((f) => s[f.field]?.ciCoverage))
+    .filter((c) => c != null))
 }
 
 export const DETAILS_LEGEND = 'Median [interval, titled by the coverage its runs reach] ± coefficient of variation over the runs that finished (the interval is distribution-free, from order statistics; see docs/comparisons.md)'
@@ -382,7 +385,9 @@ function intervalNotes (group) {
 // Events that arrived per second of done, the median over the finished runs: a library that drops
 // events is not credited with the ones it never delivered (sent / done where nothing is counted).
 export function deliveredPerSec (runs) {
-  const rates = runs.filter((r) => r.ok && r.doneMs > 0).map((r) => (r.received ?? r.sent) / (r.doneMs / 1000)).filter(Number.isFinite)
+  const rates = runs.filter((r) => r.ok && r.doneMs > 0)
+    .map((r) => (r.received ?? r.sent) / (r.doneMs / 1000))
+    .filter(Number.isFinite)
   return rates.length ? median(rates) : null
 }
 
@@ -444,7 +449,13 @@ function deliveryTable (group) {
         rows.push([lib, String(cpus), escaped(note ?? 'not recorded'), '—', '—'])
         continue
       }
-      rows.push([lib, String(cpus), withInterval(s.deliveryP50Ms, titled), withInterval(s.deliveryP99Ms, titled), formatCount(Math.min(...timed.map((r) => r.deliveryLatencyMs.samples)))])
+      rows.push([
+        lib,
+        String(cpus),
+        withInterval(s.deliveryP50Ms, titled),
+        withInterval(s.deliveryP99Ms, titled),
+        formatCount(Math.min(...timed.map((r) => r.deliveryLatencyMs.samples)))
+      ])
     }
   }
   return { columns, rows }
@@ -478,5 +489,8 @@ function countedDetails (group) {
       ])
     }
   }
-  return { table: { columns, rows, notes: intervalNotes(group) }, warned: group.summary.some((s) => s.instructionsPerEvent?.cv > CV_WARNING) }
+  return {
+    table: { columns, rows, notes: intervalNotes(group) },
+    warned: group.summary.some((s) => s.instructionsPerEvent?.cv > CV_WARNING)
+  }
 }

@@ -35,10 +35,12 @@ export const thenAndNowSection = {
     const summary = ofType(dataset.summary, 'run')
     // Ours at the article's event count where measured; otherwise at the one count this page has
     // for that transport and worker count (a scenario sized to fit a session), said below.
-    const atCount = (c, events) => summary.find((s) => s.transport === c.transport && s.lib === c.lib && s.cpus === c.cpus && s.events === events)
+    const atCount = (c, events) =>
+      summary.find((s) => s.transport === c.transport && s.lib === c.lib && s.cpus === c.cpus && s.events === events)
     const countOf = (c) => {
       if (atCount(c, reference.events)) return reference.events
-      const counts = unique(summary.filter((s) => s.transport === c.transport && s.cpus === c.cpus).map((s) => s.events))
+      const counts = unique(summary.filter((s) => s.transport === c.transport && s.cpus === c.cpus)
+        .map((s) => s.events))
       return counts.length === 1 ? counts[0] : reference.events
     }
     const ours = (c) => atCount(c, countOf(c))
@@ -86,7 +88,9 @@ export const thenAndNowSection = {
           const byLib = (lib) => both.find((c) => c.lib === lib)
           const swapped = []
           for (let i = 0; i < then.length; i++) {
-            for (let j = i + 1; j < then.length; j++) if (now.indexOf(then[i]) > now.indexOf(then[j])) swapped.push([then[i], then[j]])
+            for (let j = i + 1; j < then.length; j++) {
+              if (now.indexOf(then[i]) > now.indexOf(then[j])) swapped.push([then[i], then[j]])
+            }
           }
           const separated = swapped.filter(([was, ahead]) => compareCellRuns(runsOfCell(byLib(ahead)), runsOfCell(byLib(was)), (r) => r[measure], { roundOf }).verdict === 'slower')
           const verdict = then.join() === now.join()
@@ -101,7 +105,14 @@ export const thenAndNowSection = {
             const drop = ours(byLib(lib)).dropRate?.mean
             return drop > 0 ? `${lib} (${formatPct(drop)} lost)` : lib
           }
-          findings.push([transportTitle(transport), cpuLabel(cpus), word, ordering(then), ordering(now.map(lossy)), verdict])
+          findings.push([
+            transportTitle(transport),
+            cpuLabel(cpus),
+            word,
+            ordering(then),
+            ordering(now.map(lossy)),
+            verdict
+          ])
         }
         for (const c of cells.filter((x) => x.failed)) {
           const s = ours(c)

@@ -40,12 +40,20 @@ export const workloadsSection = {
           for (const s of ofTransport.filter((x) => libOf(x) === lib && workloadOf(x) === workload)) {
             const who = [lib, workload, ...(cpusList.length > 1 ? [String(s.cpus)] : []), ...(sizes.length > 1 ? [`${s.size} B`] : [])]
             if (s.okRuns === 0) {
-              const failed = runs.find((r) => r.transport === transport && libOf(r) === lib && workloadOf(r) === workload && !r.ok)
+              const failed = runs.find((r) =>
+                r.transport === transport && libOf(r) === lib && workloadOf(r) === workload && !r.ok)
               rows.push([...who, s.status === 'unsupported' ? 'unsupported' : `failed: ${failed?.error ?? s.status}`, '—', '—', '—', ...(costed ? ['—', '—'] : [])])
               continue
             }
             const drop = workload === 'disabled' ? 'expects 0' : (s.dropRate ? formatPct(s.dropRate.mean) : 'unknown')
-            rows.push([...who, formatMs(s.doneMs?.median), formatMs(s.unblockedMs?.median), formatMs(s.nsPerEvent?.median), drop, ...(costed ? cellCosts(runs, s) : [])])
+            rows.push([
+              ...who,
+              formatMs(s.doneMs?.median),
+              formatMs(s.unblockedMs?.median),
+              formatMs(s.nsPerEvent?.median),
+              drop,
+              ...(costed ? cellCosts(runs, s) : [])
+            ])
           }
         }
       }
@@ -72,7 +80,8 @@ function cellCosts (runs, entry) {
 
 // One group of bars per workload, one bar per library: ns per event (the caller's cost of a call).
 function nsPerEventChart ({ title, workloads, libs, summary, cpus, size, conditions }) {
-  const cellOf = (lib, workload) => summary.find((s) => libOf(s) === lib && workloadOf(s) === workload && s.cpus === cpus && s.size === size)
+  const cellOf = (lib, workload) =>
+    summary.find((s) => libOf(s) === lib && workloadOf(s) === workload && s.cpus === cpus && s.size === size)
   const colours = palette(libs)
   const datasets = libs.map((lib) => ({
     label: lib,

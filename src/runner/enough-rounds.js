@@ -43,7 +43,10 @@ export function roundsJudge (cells, store) {
     if (group.stopped == null && group.design.looks.includes(look) && !group.judged.has(look)) {
       group.judged.add(look)
       const runsOf = (c) => store.doc.runs.filter((r) => r.run <= look && cellKey(r) === c.key)
-      const open = undecided(group.cells.map((c) => ({ name: c.label, baseline: c.rounds.baseline, runs: runsOf(c) })), { roundOf, noise: group.design.noise })
+      const open = undecided(
+        group.cells.map((c) => ({ name: c.label, baseline: c.rounds.baseline, runs: runsOf(c) })),
+        { roundOf, noise: group.design.noise }
+      )
       if (!open.length) group.stopped = look
     }
     return group.stopped == null ? null : `stopped after ${group.stopped} rounds (--runs auto, at most ${group.design.max}): every comparison of its group is decided`
@@ -60,17 +63,25 @@ export function undecided (cells, { roundOf, noise }) {
   if (!type) return []
   const open = []
   for (const measure of compared(type).filter((m) => m.compare === 'speed')) {
-    const measured = cells.map((c) => ({ ...c, median: median(c.runs.filter((r) => r.ok).map(measure.value)) })).filter((c) => c.median != null)
+    const measured = cells.map((c) => ({ ...c, median: median(c.runs.filter((r) => r.ok).map(measure.value)) }))
+      .filter((c) => c.median != null)
     if (measured.length < 2) continue
     const pairs = []
     const base = measured.find((c) => c.baseline)
     if (base) for (const c of measured) if (c !== base) pairs.push([base, c])
     const ranked = [...measured].sort((a, b) => a.median - b.median)
     for (let i = 1; i < ranked.length; i++) {
-      if (!pairs.some((pair) => pair.includes(ranked[i - 1]) && pair.includes(ranked[i]))) pairs.push([ranked[i - 1], ranked[i]])
+      if (!pairs.some((pair) => pair.includes(ranked[i - 1]) && pair.includes(ranked[i]))) {
+        pairs.push([ranked[i - 1], ranked[i]])
+      }
     }
     for (const [a, b] of pairs) {
-      const { verdict } = compareCellRuns(a.runs, b.runs, measure.value, { roundOf, noise: measure.noise ?? noise, better: measure.better })
+      const { verdict } = compareCellRuns(
+        a.runs,
+        b.runs,
+        measure.value,
+        { roundOf, noise: measure.noise ?? noise, better: measure.better }
+      )
       if (verdict == null || verdict === 'unclear') open.push(`${b.name} vs ${a.name}: ${measure.title}`)
     }
   }

@@ -62,7 +62,15 @@ function shuffle (items, next) {
 // are recorded as skipped, with the reason, when its next turn comes, unless retryTimeouts. A cell
 // planned with --runs auto (cell.rounds) stops, with the rest of its group, once a look finds the
 // group's comparisons decided (roundsJudge): its remaining runs are not run, and not recorded.
-export async function runCells ({ cells, runTypes, store, signal, progress, retryTimeouts = false, order = { mode: DEFAULT_ORDER, seed: 0 } }) {
+export async function runCells ({
+  cells,
+  runTypes,
+  store,
+  signal,
+  progress,
+  retryTimeouts = false,
+  order = { mode: DEFAULT_ORDER, seed: 0 }
+}) {
   const typeOf = (cell) => runTypes[cell.settings.type] ?? failNoType(cell)
   // Every record of a cell starts with its settings' record fields; one that measured nothing then
   // has the type's empty measures.
@@ -84,14 +92,16 @@ export async function runCells ({ cells, runTypes, store, signal, progress, retr
       if (ended.has(cell) || done.get(cell).has(run)) continue
       const stopped = enough(cell, run)
       if (stopped) {
-        const rest = Array.from({ length: cell.runs - run + 1 }, (_, i) => run + i).filter((n) => !done.get(cell).has(n)).length
+        const rest = Array.from({ length: cell.runs - run + 1 }, (_, i) => run + i)
+          .filter((n) => !done.get(cell).has(n)).length
         progress.skip(cell.label, rest, stopped)
         ended.add(cell)
         continue
       }
       const timedOut = retryTimeouts ? null : store.doc.runs.find((r) => cellKey(r) === cell.key && isTimeout(r))
       if (timedOut) {
-        const rest = Array.from({ length: cell.runs - run + 1 }, (_, i) => run + i).filter((n) => !done.get(cell).has(n))
+        const rest = Array.from({ length: cell.runs - run + 1 }, (_, i) => run + i)
+          .filter((n) => !done.get(cell).has(n))
         const reason = skipReason(timedOut)
         store.addAll(rest.map((n) => ({ ...unmeasured(cell), run: n, ...empty(cell), ok: false, status: 'skipped', error: reason, failure: skipFailure(timedOut) })))
         progress.skip(cell.label, rest.length, `${rest.length === 1 ? 'run' : 'runs'} ${rest.join(', ')} skipped: ${reason}`)
@@ -101,7 +111,10 @@ export async function runCells ({ cells, runTypes, store, signal, progress, retr
       progress.runStart({ label: cell.label, run, runs: cell.runs })
       const startedAt = Date.now()
       try {
-        const result = await typeOf(cell).execute(cell.settings, { signal, onLive: (figures) => progress.live(figures) })
+        const result = await typeOf(cell).execute(
+          cell.settings,
+          { signal, onLive: (figures) => progress.live(figures) }
+        )
         if (signal?.aborted) throw new Interrupted(signal.reason)
         const record = { ...unmeasured(cell), run, startedAt, ...result }
         store.add(record)

@@ -8,7 +8,16 @@ import { recordedDesigns } from './enough-rounds.js'
 
 // What a session tells about its progress; each member may be left out. The CLI draws it on
 // stderr (src/cli/progress.js), the API emits it as events (src/api/job.js).
-const SILENT = { begin () {}, runStart () {}, live () {}, runEnd () {}, skip () {}, note () {}, warning () {}, end () {} }
+const SILENT = {
+  begin () {},
+  runStart () {},
+  live () {},
+  runEnd () {},
+  skip () {},
+  note () {},
+  warning () {},
+  end () {}
+}
 
 // Runs cells of any type into one results document, the same way for every caller (runTypes: the
 // run types by name that execute the cells, see runCells): durable on disk
@@ -20,7 +29,17 @@ const SILENT = { begin () {}, runStart () {}, live () {}, runEnd () {}, skip () 
 // groups' design as env.order.sequential (recordedDesigns).
 // Resolves to the document; an interrupt rejects with Interrupted, whose `document` holds the
 // runs so far (the current one recorded as interrupted), also saved to `out`.
-export async function runSession ({ cells, runTypes, out = null, env, previous = null, retryTimeouts = false, order = { mode: DEFAULT_ORDER, seed: null }, signal = null, progress = {} }) {
+export async function runSession ({
+  cells,
+  runTypes,
+  out = null,
+  env,
+  previous = null,
+  retryTimeouts = false,
+  order = { mode: DEFAULT_ORDER, seed: null },
+  signal = null,
+  progress = {}
+}) {
   const report = { ...SILENT, ...progress }
   const sequential = recordedDesigns(cells)
   env.order = previous?.env?.order ?? { mode: order.mode, seed: order.mode === 'blocked' ? null : order.seed ?? newSeed(), ...(sequential ? { sequential } : {}) }

@@ -16,9 +16,12 @@ export function cellUnsupported (lib, variant, transport, workload) {
   if (!lib.adapter.transports.includes(transport)) return unsupportedReason(lib, transport)
   if (lib.range != null && (transport === 'otlp' || transport === 'forward')) return `${lib.name}@${lib.version} (installed by version) logs to console and file only: the ${transport} integration beside it is the project's, written for its ${lib.name}`
   if (lib.range != null && (transport === 'udp' || transport === 'tcp')) return `${lib.name}@${lib.version} (installed by version) logs to console and file only: the syslog packages beside it (${lib.name}'s syslog transport) are the project's, written for its ${lib.name}`
-  const versionReason = lib.version && lib.adapter.unsupportedFor?.({ version: lib.version, transport, workload, variant })
+  const versionReason = lib.version &&
+    lib.adapter.unsupportedFor?.({ version: lib.version, transport, workload, variant })
   if (versionReason) return versionReason
-  const variantTransports = lib.adapter.variants != null && Object.hasOwn(lib.adapter.variants, variant) ? lib.adapter.variants[variant]?.transports : undefined
+  const variantTransports = lib.adapter.variants != null && Object.hasOwn(lib.adapter.variants, variant)
+    ? lib.adapter.variants[variant]?.transports
+    : undefined
   if (variantTransports && !variantTransports.includes(transport)) return `${libLabel(lib.name, variant)} writes to ${variantTransports.join(', ')} only`
   if (!adapterWorkloads(lib.adapter).includes(workload)) return unsupportedWorkloadReason(lib, workload)
   return workloadTransportUnsupported(lib, workload, transport)

@@ -25,8 +25,19 @@ export function createFileReceiver ({ workers, events, payload, workload, dir })
     },
     async settle ({ sent }) {
       watch.stop()
-      const { received, duplicates, corrupt, deliveryArrivals } = await verifyFiles(files, { workers, events, payload, workload, arrivalIndexes: watch.indexes })
-      return { sent, received, corrupt, duplicates, dropRate: dropRate(sent, received), lastArrivalNs: null, deliveryArrivals }
+      const { received, duplicates, corrupt, deliveryArrivals } = await verifyFiles(
+        files,
+        { workers, events, payload, workload, arrivalIndexes: watch.indexes }
+      )
+      return {
+        sent,
+        received,
+        corrupt,
+        duplicates,
+        dropRate: dropRate(sent, received),
+        lastArrivalNs: null,
+        deliveryArrivals
+      }
     },
     async stop () { watch.stop() }
   }

@@ -40,7 +40,15 @@ async function decodeMessage (bytes) {
 export async function createForwardReceiver ({ workers, events, payload, workload, quietMs = QUIET_MS, ...options }) {
   const limits = receiverLimits(options)
   const verifier = new Verifier({ workers, events, payload, workload })
-  const stats = { connections: 0, messages: 0, entries: 0, acks: 0, malformedMessages: 0, cutConnections: 0, refusedMessages: 0 }
+  const stats = {
+    connections: 0,
+    messages: 0,
+    entries: 0,
+    acks: 0,
+    malformedMessages: 0,
+    cutConnections: 0,
+    refusedMessages: 0
+  }
   let refusal = null
   let lastArrivalNs = null
   const sockets = new Set()
@@ -161,12 +169,26 @@ export async function createForwardReceiver ({ workers, events, payload, workloa
     attach () {},
     progress () { return { arrived: verifier.received } },
     async settle ({ sent }) {
-      const ask = async () => ({ received: verifier.received, arrivals: stats.entries + stats.malformedMessages + stats.cutConnections + stats.refusedMessages })
+      const ask = async () => ({
+        received: verifier.received,
+        arrivals: stats.entries + stats.malformedMessages + stats.cutConnections + stats.refusedMessages
+      })
       await untilQuiet(ask, (c) => c.arrivals, (c) => c.received >= sent, quietMs)
       const { received, corrupt, duplicates } = verifier
-      return { sent, received, corrupt, duplicates, dropRate: dropRate(sent, received), lastArrivalNs, receiverStats: { ...stats }, deliveryArrivals: verifier.deliveryArrivals() }
+      return {
+        sent,
+        received,
+        corrupt,
+        duplicates,
+        dropRate: dropRate(sent, received),
+        lastArrivalNs,
+        receiverStats: { ...stats },
+        deliveryArrivals: verifier.deliveryArrivals()
+      }
     },
-    stats () { return { ...stats, received: verifier.received, corrupt: verifier.corrupt, duplicates: verifier.duplicates } },
+    stats () {
+      return { ...stats, received: verifier.received, corrupt: verifier.corrupt, duplicates: verifier.duplicates }
+    },
     async failureCause () { return refusal },
     async stop () {
       for (const socket of sockets) socket.destroy()

@@ -16,20 +16,25 @@ import { createSyslogReceiver } from './syslog.js'
  * files created) when the promise resolves; a failure to start rejects with a RunFailure.
  * @typedef {object} Receiver
  * @property {(workerId: number) => object} target  where worker `workerId` sends its events, handed
- *   to the adapter as config.target: `{ file }` (file), `{ host, port, protocol }` (udp, tcp, forward; otlp adds `url`), `{}` (console: stdout)
+ *   to the adapter as config.target: `{ file }` (file), `{ host, port, protocol }` (udp, tcp, forward; otlp adds
+ *   `url`), `{}` (console: stdout)
  * @property {boolean} consumesStdout  true when attach() reads the workers' stdout (console)
  * @property {(workerId: number, child: import('node:child_process').ChildProcess) => void} attach
  *   given each forked worker (a no-op for the receivers that do not read stdout)
  * @property {(workerId: number) => (number|'pipe')} [stdoutFor]  the worker's stdout, when the
  *   receiver makes it (the console's native pipe: a file descriptor)
- * @property {(workerId: number) => void} [forked]  the worker is forked: close the parent's copy of stdoutFor's descriptor
- * @property {(callback: (reason: string) => void) => void} [onFailure]  the receiving end died during the run (a sink or rsyslogd process)
+ * @property {(workerId: number) => void} [forked]  the worker is forked: close the parent's copy of stdoutFor's
+ *   descriptor
+ * @property {(callback: (reason: string) => void) => void} [onFailure]  the receiving end died during the run (a sink
+ *   or rsyslogd process)
  * @property {() => { arrived: (number|null), bytes?: number }} [progress]  live figures, polled about every
  *   0.5 s: events (or frames, lines) arrived so far; null with bytes where they are counted only after close (file)
  * @property {(run: { sent: number }) => Promise<ReceiverCounts>} settle  after every logger closed: wait
  *   until everything arrived or nothing more arrives, then verify and count
- * @property {() => Promise<(string|null)>} [failureCause]  why a failed run failed, when the receiver caused it (the console capture's disk full)
- * @property {() => void} [release]  the run failed or was stopped: stop slowing down or stalling (--receiver-rate, --receiver-stall), read the rest at once
+ * @property {() => Promise<(string|null)>} [failureCause]  why a failed run failed, when the receiver caused it (the
+ *   console capture's disk full)
+ * @property {() => void} [release]  the run failed or was stopped: stop slowing down or stalling (--receiver-rate,
+ *   --receiver-stall), read the rest at once
  * @property {string} doneMeans  what `done` measures up to with this receiver, recorded with the run
  * @property {() => Promise<void>} stop  stop everything it started; called once per run, after a failure too
  */
@@ -43,10 +48,13 @@ import { createSyslogReceiver } from './syslog.js'
  * @property {(number|null)} corrupt
  * @property {(number|null)} duplicates
  * @property {(number|null)} dropRate
- * @property {(bigint|null)} lastArrivalNs  when the last event arrived (process.hrtime clock), the end of `done`; null where unknown
- * @property {(number[][]|null)} [deliveryArrivals]  per worker, the first arrival (ns) of each sampled event (0: not arrived), for delivery latency
+ * @property {(bigint|null)} lastArrivalNs  when the last event arrived (process.hrtime clock), the end of `done`; null
+ *   where unknown
+ * @property {(number[][]|null)} [deliveryArrivals]  per worker, the first arrival (ns) of each sampled event (0: not
+ *   arrived), for delivery latency
  * @property {string} [deliveryNote]  where arrivals are not timed (no deliveryArrivals), why
- *   (further fields are the receiver's own and recorded with the run: receiverSocketDrops, sinkMaxRssBytes, rsyslogStats, …)
+ *   (further fields are the receiver's own and recorded with the run: receiverSocketDrops, sinkMaxRssBytes,
+ *   rsyslogStats, …)
  */
 const RECEIVERS = {
   console: createPipeReceiver,

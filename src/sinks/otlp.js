@@ -68,7 +68,9 @@ export async function createOtlpReceiver ({ workers, events, payload, workload, 
     let records
     try {
       if (inflated.malformed) throw new Error(inflated.malformed)
-      const values = json ? jsonValues(inflated.bytes, maxValues) : protobufValues(inflated.bytes, ExportLogsServiceRequest, maxValues)
+      const values = json
+        ? jsonValues(inflated.bytes, maxValues)
+        : protobufValues(inflated.bytes, ExportLogsServiceRequest, maxValues)
       if (values > maxValues) return refuse(req, res, 413, `request holds more than ${maxValues} values (records, attributes, strings)`)
       records = decodeRequest(inflated.bytes, json)
     } catch (err) {
@@ -109,12 +111,27 @@ export async function createOtlpReceiver ({ workers, events, payload, workload, 
     progress () { return { arrived: verifier.received } },
     // Counted as requests arrive: what the verifier holds is already final when nothing more comes.
     async settle ({ sent }) {
-      const ask = async () => ({ received: verifier.received, arrivals: verifier.received + verifier.corrupt + verifier.duplicates + stats.malformedRequests + stats.refusedRequests })
+      const ask = async () => ({
+        received: verifier.received,
+        arrivals: verifier.received + verifier.corrupt + verifier.duplicates +
+          stats.malformedRequests + stats.refusedRequests
+      })
       await untilQuiet(ask, (c) => c.arrivals, (c) => c.received >= sent, quietMs)
       const { received, corrupt, duplicates } = verifier
-      return { sent, received, corrupt, duplicates, dropRate: dropRate(sent, received), lastArrivalNs, receiverStats: { ...stats }, deliveryArrivals: verifier.deliveryArrivals() }
+      return {
+        sent,
+        received,
+        corrupt,
+        duplicates,
+        dropRate: dropRate(sent, received),
+        lastArrivalNs,
+        receiverStats: { ...stats },
+        deliveryArrivals: verifier.deliveryArrivals()
+      }
     },
-    stats () { return { ...stats, received: verifier.received, corrupt: verifier.corrupt, duplicates: verifier.duplicates } },
+    stats () {
+      return { ...stats, received: verifier.received, corrupt: verifier.corrupt, duplicates: verifier.duplicates }
+    },
     async failureCause () { return refusal },
     async stop () {
       waiting.length = 0

@@ -44,7 +44,16 @@ export function pipeReaderName () {
 
 // --receiver-rate and --receiver-stall: a slow consumer is node's stream reader, paused and resumed
 // (slow-reader.js); the native reader drains at kernel speed and has no brake.
-export function createPipeReceiver ({ workers, events, payload, workload, dir, pipeBytes: wantedPipeBytes = 0, receiverRate = null, receiverStallMs = null }) {
+export function createPipeReceiver ({
+  workers,
+  events,
+  payload,
+  workload,
+  dir,
+  pipeBytes: wantedPipeBytes = 0,
+  receiverRate = null,
+  receiverStallMs = null
+}) {
   const slow = slowReading({ receiverRate, receiverStallMs, events })
   const native = slow ? null : nativePipeReader()
   const captureOf = (workerId) => path.join(dir, `stdout-w${workerId}.log`)
@@ -63,12 +72,18 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
       if (!native) return 'pipe'
       let settle
       const ended = new Promise((resolve) => { settle = resolve })
-      const [handle, writeFd, granted] = native.open(wantedPipeBytes, captureOf(workerId), (lastDataNs, bytes, error, arrivals) => {
+      const onEnd = (lastDataNs, bytes, error, arrivals) => {
         readers[workerId].end = { lastDataNs: lastDataNs || null, bytes, error }
         // The reader's own [bytes, ns] pairs (null: it could not keep them, nothing is timed).
-        if (!watch) arrivalIndexes[workerId] = arrivals && { sizes: arrivals.filter((_, i) => i % 2 === 0), times: arrivals.filter((_, i) => i % 2 === 1) }
+        if (!watch) {
+          arrivalIndexes[workerId] = arrivals && {
+            sizes: arrivals.filter((_, i) => i % 2 === 0),
+            times: arrivals.filter((_, i) => i % 2 === 1)
+          }
+        }
         settle(readers[workerId].end)
-      })
+      }
+      const [handle, writeFd, granted] = native.open(wantedPipeBytes, captureOf(workerId), onEnd)
       pipeBytes = granted
       readers[workerId] = { handle, writeFd, ended }
       return writeFd
@@ -130,8 +145,14 @@ export function createPipeReceiver ({ workers, events, payload, workload, dir, p
       watch?.stop()
       const failed = ends.find((end) => end?.error)
       if (failed) throw new RunFailure(`the console capture failed: ${captureError(failed.error, dir)}`)
-      const { received, duplicates, corrupt, deliveryArrivals } = await verifyFiles(captures, { workers, events, payload, workload, arrivalIndexes })
-      const lastArrivalNs = ends.reduce((latest, end) => (end?.lastDataNs && (latest === null || end.lastDataNs > latest) ? end.lastDataNs : latest), null)
+      const { received, duplicates, corrupt, deliveryArrivals } = await verifyFiles(
+        captures,
+        { workers, events, payload, workload, arrivalIndexes }
+      )
+      const lastArrivalNs = ends.reduce(
+        (latest, end) => (end?.lastDataNs && (latest === null || end.lastDataNs > latest) ? end.lastDataNs : latest),
+        null
+      )
       const stallEnds = ends.map((end) => end?.stallEndNs).filter(Boolean)
       const lastStallEndNs = stallEnds.length ? stallEnds.reduce((a, b) => (b > a ? b : a)) : null
       return {

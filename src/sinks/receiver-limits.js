@@ -11,7 +11,8 @@ export function sizeText (bytes) {
 }
 
 // Inflates a gzip body with the output capped as it is produced (zlib stops at maxOutputLength,
-// on the thread pool): { bytes }, or { refused } (`what` inflates past the limit), or { malformed } for bytes that are no gzip.
+// on the thread pool): { bytes }, or { refused } (`what` inflates past the limit), or { malformed } for bytes that are
+// no gzip.
 export function gunzipWithin (bytes, maxBytes, what) {
   return new Promise((resolve) => {
     zlib.gunzip(bytes, { maxOutputLength: maxBytes }, (err, inflated) => {

@@ -220,7 +220,10 @@ export function readNewLines (file, offset, onLine, onOversized, onProbe = () =>
     const read = fs.readSync(fd, buffer, 0, buffer.length, offset)
     const lastNewline = buffer.lastIndexOf(10, read - 1)
     if (lastNewline === -1) return offset
-    const splitter = new LineSplitter((line) => { if (line.includes(PROBE_TEXT)) onProbe(); else onLine(line) }, { onOversized })
+    const splitter = new LineSplitter(
+      (line) => { if (line.includes(PROBE_TEXT)) onProbe(); else onLine(line) },
+      { onOversized }
+    )
     splitter.push(buffer.subarray(0, lastNewline + 1))
     splitter.end()
     return offset + lastNewline + 1
@@ -252,7 +255,8 @@ export function readImpstats (file) {
   if (latest.size === 0) return null
   const records = [...latest.values()]
   // Records without the key (imudp's per-thread "imudp(w0)" set has no "submitted") add 0.
-  const sum = (origin, key) => records.filter((r) => r.origin === origin).reduce((total, r) => total + (Number(r[key]) || 0), 0)
+  const sum = (origin, key) => records.filter((r) => r.origin === origin)
+    .reduce((total, r) => total + (Number(r[key]) || 0), 0)
   const mainQueue = latest.get('main Q')
   const usage = latest.get('resource-usage')
   // Counts include the harness's start-up probes (they go through the same input and action):

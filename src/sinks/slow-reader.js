@@ -69,5 +69,7 @@ export function slowReader (stream, reader, { rate = null, stallMs = null, stall
 // The slow reader's settings for one run, or null at full speed: the stall comes after the first
 // tenth of each worker's events.
 export function slowReading ({ receiverRate = null, receiverStallMs = null, events }) {
-  return receiverRate || receiverStallMs ? { rate: receiverRate, stallMs: receiverStallMs, stallAfterLines: Math.ceil(events / 10) } : null
+  return receiverRate || receiverStallMs
+    ? { rate: receiverRate, stallMs: receiverStallMs, stallAfterLines: Math.ceil(events / 10) }
+    : null
 }

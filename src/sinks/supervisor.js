@@ -18,7 +18,10 @@ const SELF = fileURLToPath(import.meta.url)
 export function spawnSupervised (command, args, { removeOnOrphan = [] } = {}) {
   const supervisor = fork(SELF, [], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], execArgv: [] })
   const handle = new EventEmitter()
-  Object.assign(handle, { pid: null, stdout: supervisor.stdout, stderr: supervisor.stderr, exitCode: null, signalCode: null })
+  Object.assign(
+    handle,
+    { pid: null, stdout: supervisor.stdout, stderr: supervisor.stderr, exitCode: null, signalCode: null }
+  )
   const ended = (code, signal) => {
     if (handle.exitCode !== null || handle.signalCode !== null) return
     handle.exitCode = code

@@ -34,7 +34,10 @@ function targetOf (protocol, host, port) {
 
 // --receiver-rate and --receiver-stall slow the sink's TCP reading (src/sinks/slow-reader.js): the
 // quiet period that ends settle() then outlasts the stall, in which nothing arrives by design.
-async function embeddedReceiver (protocol, { workers, events, payload, workload, quietMs = QUIET_MS.embedded, receiverRate = null, receiverStallMs = null }) {
+async function embeddedReceiver (
+  protocol,
+  { workers, events, payload, workload, quietMs = QUIET_MS.embedded, receiverRate = null, receiverStallMs = null }
+) {
   const slow = protocol === 'tcp' && (receiverRate || receiverStallMs) ? { receiverRate, receiverStallMs } : {}
   if (slow.receiverStallMs) quietMs += slow.receiverStallMs
   const sink = await spawnSink({
@@ -76,7 +79,9 @@ async function embeddedReceiver (protocol, { workers, events, payload, workload,
         deliveryArrivals: counts.deliveryArrivals ?? null,
         sinkNice: sink.priority ?? null,
         sinkUdpQueuedBytesMax: protocol === 'udp' ? counts.udpQueuedBytesMax ?? null : null,
-        afterStallMs: counts.stallEndNs != null && counts.lastArrivalNs != null ? Math.max(0, Number(BigInt(counts.lastArrivalNs) - BigInt(counts.stallEndNs)) / 1e6) : null
+        afterStallMs: counts.stallEndNs != null && counts.lastArrivalNs != null
+          ? Math.max(0, Number(BigInt(counts.lastArrivalNs) - BigInt(counts.stallEndNs)) / 1e6)
+          : null
       }
     },
     release () { sink.release() },
@@ -109,7 +114,10 @@ async function rsyslogReceiver (protocol, { workers, events, payload, workload, 
   rsyslog.exited.then((reason) => { died = reason })
   // Progress counts from where the start-up probes end; the verifier reads from the start and
   // tells the probes apart (rsyslog's own counters include them).
-  const output = followOutput(rsyslog.outputFile, { workers, events, payload, workload, quietMs, startOffset: 0, progressOffset: fileSize(rsyslog.outputFile) })
+  const output = followOutput(
+    rsyslog.outputFile,
+    { workers, events, payload, workload, quietMs, startOffset: 0, progressOffset: fileSize(rsyslog.outputFile) }
+  )
   return {
     consumesStdout: false,
     doneMeans: 'the last line rsyslogd wrote to its output file (polled every 20 ms)',
@@ -132,7 +140,10 @@ async function rsyslogReceiver (protocol, { workers, events, payload, workload, 
 // Follows a syslog server's output file (rsyslog's omfile with log-bench's template: one raw
 // message per line) from startOffset on. A line's arrival time is when the file was seen to grow,
 // polled every POLL_MS from the start, so `done` is "written by the server", within POLL_MS.
-function followOutput (file, { workers, events, payload, workload, quietMs, startOffset, progressOffset = startOffset }) {
+function followOutput (
+  file,
+  { workers, events, payload, workload, quietMs, startOffset, progressOffset = startOffset }
+) {
   const growth = { size: fileSize(file), atNs: null }
   const poller = setInterval(() => {
     const size = fileSize(file)
@@ -182,9 +193,15 @@ function withoutProbes (stats, probes) {
 // the server writes log-bench's output file where the harness can read it (--syslog-output: an
 // rsyslog using docker/rsyslog.conf, with its output directory shared through a volume). Only what
 // it appends after the run starts is counted.
-function externalReceiver (protocol, { syslogHost, syslogPort, syslogOutput = null, workers, events, payload, workload }) {
+function externalReceiver (
+  protocol,
+  { syslogHost, syslogPort, syslogOutput = null, workers, events, payload, workload }
+) {
   if (syslogOutput != null) {
-    const output = followOutput(syslogOutput, { workers, events, payload, workload, quietMs: QUIET_MS.rsyslog, startOffset: fileSize(syslogOutput) })
+    const output = followOutput(
+      syslogOutput,
+      { workers, events, payload, workload, quietMs: QUIET_MS.rsyslog, startOffset: fileSize(syslogOutput) }
+    )
     return {
       consumesStdout: false,
       doneMeans: `the last line your syslog server wrote to ${syslogOutput} (polled every 20 ms)`,

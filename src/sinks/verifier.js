@@ -44,7 +44,10 @@ export class Verifier {
     // Unknown counts (events null) sample nothing. arrivalClock: where arrivals are not seen as they
     // are checked (files read back after the run), what the current line's arrival time was.
     this.sampleEvery = deliveryEvery(events)
-    this.arrivals = Array.from({ length: this.sampleEvery ? workers : 0 }, () => new Float64Array(deliverySamples(events)))
+    this.arrivals = Array.from(
+      { length: this.sampleEvery ? workers : 0 },
+      () => new Float64Array(deliverySamples(events))
+    )
     this.arrivalClock = null
   }
 
@@ -124,7 +127,9 @@ export class Verifier {
     bitset[byte] |= mask
     this.received++
     if (this.sampleEvery && seq % this.sampleEvery === 0) {
-      this.arrivals[worker][seq / this.sampleEvery] = this.arrivalClock ? this.arrivalClock() : Number(process.hrtime.bigint())
+      this.arrivals[worker][seq / this.sampleEvery] = this.arrivalClock
+        ? this.arrivalClock()
+        : Number(process.hrtime.bigint())
     }
     return true
   }
@@ -206,8 +211,13 @@ export class LineSplitter {
 // readers): an event two of them received is one received event and one duplicate.
 export function mergeVerified (parts) {
   const workers = parts[0].bits.length
-  const union = Array.from({ length: workers }, (_, worker) => new Uint8Array(Math.max(...parts.map((p) => p.bits[worker].length))))
-  for (const part of parts) part.bits.forEach((bitset, worker) => { for (let i = 0; i < bitset.length; i++) union[worker][i] |= bitset[i] })
+  const union = Array.from(
+    { length: workers },
+    (_, worker) => new Uint8Array(Math.max(...parts.map((p) => p.bits[worker].length)))
+  )
+  for (const part of parts) {
+    part.bits.forEach((bitset, worker) => { for (let i = 0; i < bitset.length; i++) union[worker][i] |= bitset[i] })
+  }
   const received = parts.reduce((total, part) => total + part.received, 0)
   const distinct = union.reduce((total, bitset) => total + popcount(bitset), 0)
   return {

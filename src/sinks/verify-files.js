@@ -19,9 +19,15 @@ export async function verifyFiles (files, { workers, events, payload, workload, 
   const shareOf = (list, t) => list?.filter((_, i) => i % threads === t) ?? null
   // Only the index's data crosses to a thread (its note() cannot).
   const indexData = arrivalIndexes?.map((index) => index && { sizes: index.sizes, times: index.times }) ?? null
-  const shares = Array.from({ length: threads }, (_, t) => ({ files: shareOf(files, t), arrivalIndexes: shareOf(indexData, t) }))
+  const shares = Array.from(
+    { length: threads },
+    (_, t) => ({ files: shareOf(files, t), arrivalIndexes: shareOf(indexData, t) })
+  )
   const parts = await Promise.all(shares.map((share) => new Promise((resolve, reject) => {
-    const thread = new Worker(new URL(import.meta.url), { workerData: { ...share, workers, events, payload, workload } })
+    const thread = new Worker(
+      new URL(import.meta.url),
+      { workerData: { ...share, workers, events, payload, workload } }
+    )
     thread.once('message', resolve)
     thread.once('error', reject)
     thread.once('exit', (code) => { if (code !== 0) reject(new Error(`a file verifier thread exited with code ${code}`)) })
@@ -147,7 +153,13 @@ export async function verifyFile (file, verifier, index = null) {
 async function verifyShare (files, { workers, events, payload, workload, arrivalIndexes = null }) {
   const verifier = new Verifier({ workers, events, payload, workload })
   for (const [i, file] of files.entries()) await verifyFile(file, verifier, arrivalIndexes?.[i])
-  return { received: verifier.received, duplicates: verifier.duplicates, corrupt: verifier.corrupt, bits: verifier.bits, deliveryArrivals: verifier.deliveryArrivals() }
+  return {
+    received: verifier.received,
+    duplicates: verifier.duplicates,
+    corrupt: verifier.corrupt,
+    bits: verifier.bits,
+    deliveryArrivals: verifier.deliveryArrivals()
+  }
 }
 
 // A verifier thread runs this module. No top-level await here: the API's import graph includes this

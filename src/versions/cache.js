@@ -54,14 +54,23 @@ export function checkRange (packageName, range) {
 // installed } where dir holds node_modules/<package>.
 // signal: an AbortSignal (the API's) that stops npm and rejects with Interrupted; without one, Ctrl-C
 // and SIGTERM stop npm and exit as interrupted (the command line).
-export async function ensureInstalled ({ root, kind, packageName, range, what = packageName, progress = defaultProgress, signal = null }) {
+export async function ensureInstalled ({
+  root,
+  kind,
+  packageName,
+  range,
+  what = packageName,
+  progress = defaultProgress,
+  signal = null
+}) {
   checkRange(packageName, range)
   const cachedAt = (version) => cachedVersions(root, kind, packageName).find((v) => v.version === version)
   const exact = semver.valid(range) && cachedAt(semver.valid(range))
   if (exact) return { ...exact, installed: false }
   const wanted = await registryVersion(packageName, range, signal)
   if (wanted.offline) {
-    const fallback = semver.validRange(range) && cachedVersions(root, kind, packageName).find((v) => semver.satisfies(v.version, range))
+    const fallback = semver.validRange(range) &&
+      cachedVersions(root, kind, packageName).find((v) => semver.satisfies(v.version, range))
     if (!fallback) throw new UsageError(`cannot install ${packageName}@${range}: the npm registry is unreachable (${wanted.offline}) and no cached version matches (see log-bench list --versions ${what})`)
     progress(`the npm registry is unreachable (${wanted.offline}): using the cached ${what} ${fallback.version} for ${packageName}@${range}`)
     return { ...fallback, installed: false }
@@ -75,7 +84,12 @@ export async function ensureInstalled ({ root, kind, packageName, range, what = 
     if (raced) return { ...raced, installed: false }
     const started = Date.now()
     progress(`installing ${what} ${wanted.version} (${packageName}@${range}) into ${path.join(root, kind)}: first use, later runs reuse it offline`)
-    const { version, dir } = await npmInstall({ base: path.join(root, kind), packageName, version: wanted.version, signal })
+    const { version, dir } = await npmInstall({
+      base: path.join(root, kind),
+      packageName,
+      version: wanted.version,
+      signal
+    })
     progress(`installed ${what} ${version} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
     return { version, dir, installed: true }
   })

@@ -39,7 +39,9 @@ function hasAvx2 () {
 // execPath, execArgv, unsupported }], unsupported being null or why no worker can run under it.
 export async function resolveRuntimes (entries, { cache = null, progress, signal = null } = {}) {
   const resolved = []
-  for (const runtime of parseRuntimes(entries)) resolved.push(await resolveRuntime(runtime, cacheRoot(cache), { progress, signal }))
+  for (const runtime of parseRuntimes(entries)) {
+    resolved.push(await resolveRuntime(runtime, cacheRoot(cache), { progress, signal }))
+  }
   const labels = resolved.map((r) => r.label)
   const twice = labels.find((l, i) => labels.indexOf(l) !== i)
   if (twice) throw new UsageError(`--runtime names ${twice} twice (${resolved.filter((r) => r.label === twice).map((r) => r.spec).join(' and ')}): give each runtime once`)

@@ -10,7 +10,8 @@ let validateRecord = null
 
 // A file's value in an error: short, one line.
 export function shown (value) {
-  // JSON has no Infinity: a number beyond a double's range (1e400) is read as one, and JSON.stringify would show it as null.
+  // JSON has no Infinity: a number beyond a double's range (1e400) is read as one, and JSON.stringify
+  // would show it as null.
   if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : `${value < 0 ? '-' : ''}a number beyond a double's range (such as 1e400), read as ${value}`
   let text
   try { text = JSON.stringify(value) ?? String(value) } catch { text = typeof value }

@@ -54,10 +54,19 @@ const pick = (object, fields) => Object.fromEntries(fields.map((f) => [f, object
 // for the p99 latency (lower is better).
 function relate (entries, { runsOf, comparisonGroupKey, valueOf, roundOf = null }) {
   for (const entry of entries) {
-    const baseline = entry.lib === BASELINE ? null : entries.find((s) => s.lib === BASELINE && comparisonGroupKey(s) === comparisonGroupKey(entry))
+    const baseline = entry.lib === BASELINE
+      ? null
+      : entries.find((s) => s.lib === BASELINE && comparisonGroupKey(s) === comparisonGroupKey(entry))
     const against = (field) => {
       const measure = MEASURES.find((m) => m.field === field)
-      return baseline ? compareCellRuns(runsOf(baseline), runsOf(entry), valueOf(measure), { roundOf, better: measure.better, ...(measure.noise ? { noise: measure.noise } : {}) }) : null
+      return baseline
+        ? compareCellRuns(
+          runsOf(baseline),
+          runsOf(entry),
+          valueOf(measure),
+          { roundOf, better: measure.better, ...(measure.noise ? { noise: measure.noise } : {}) }
+        )
+        : null
     }
     const compared = against('reqPerSec')
     entry.throughputVsBaseline = compared?.ratio != null ? pick(compared, COMPARISON_FIELDS) : null

@@ -76,7 +76,8 @@ export const valueOf = (measure) => measure.value ?? ((r) => r[measure.field])
 
 // The measures a summary describes, and those compare compares (with the value it compares).
 export const summarised = (type) => type.measures.filter((m) => m.summary)
-export const compared = (type) => type.measures.filter((m) => m.compare).map((m) => ({ ...m, value: m.compareValue ?? valueOf(m) }))
+export const compared = (type) => type.measures.filter((m) => m.compare)
+  .map((m) => ({ ...m, value: m.compareValue ?? valueOf(m) }))
 
 // One entry per cell of a type: its identity, how many runs it has and how they ended, and each
 // summarised measure described (the seed's "Average" as mean, plus median, its interval, stddev,

@@ -18,7 +18,21 @@ export const UDP_RECEIVE_BUFFER_BYTES = 32 * 1024 * 1024
 export const MAX_FRAME_BYTES = 2 * 1024 * 1024
 
 // Starts listening in this process. udpPort/tcpPort: a port number, 0 for a free one, null for none.
-export async function startSink ({ host = DEFAULT_HOST, udpPort = null, tcpPort = null, workers, events, payload, workload, maxFrameBytes = MAX_FRAME_BYTES, receiveBufferBytes = UDP_RECEIVE_BUFFER_BYTES, sharedUdp = false, udpNice = SINK_NICE, receiverRate = null, receiverStallMs = null }) {
+export async function startSink ({
+  host = DEFAULT_HOST,
+  udpPort = null,
+  tcpPort = null,
+  workers,
+  events,
+  payload,
+  workload,
+  maxFrameBytes = MAX_FRAME_BYTES,
+  receiveBufferBytes = UDP_RECEIVE_BUFFER_BYTES,
+  sharedUdp = false,
+  udpNice = SINK_NICE,
+  receiverRate = null,
+  receiverStallMs = null
+}) {
   const verifier = new Verifier({ workers, events, payload, workload })
   const stats = { frames: 0, connections: 0, lastArrivalNs: null, stallEndNs: null }
   const accept = (text) => {

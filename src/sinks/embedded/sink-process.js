@@ -17,7 +17,9 @@ async function runSink () {
   let sink
   try {
     const receivers = config.udpReceivers ?? 1
-    sink = config.udpPort != null && receivers > 1 ? await startSharedUdpSink(config, receivers) : await startSink(config)
+    sink = config.udpPort != null && receivers > 1
+      ? await startSharedUdpSink(config, receivers)
+      : await startSink(config)
   } catch (err) {
     process.send({ type: 'error', message: err.message }, () => process.exit(1))
     return
