@@ -357,5 +357,7 @@ export function anomalyBlocks (anomalies) {
 // Text from results files inside markdown written by hand: every mark that could start a link, an
 // emphasis, code, HTML or a table cell is escaped.
 export function escapeMarkdown (text) {
-  return visibleControls(String(text)).replace(/[\\`*_[\]<>|#]/g, (ch) => `\\${ch}`)
+  // < and > as entities, as markdownEscape (table.js) writes them: a backslash before < would leave
+  // the tag's text on the page for any renderer that does not honour it.
+  return visibleControls(String(text)).replace(/[\\`*_[\]<>|#]/g, (ch) => (ch === '<' ? '&lt;' : ch === '>' ? '&gt;' : `\\${ch}`))
 }
