@@ -63,6 +63,17 @@ function invalidCosts (costs) {
 
 const closedFigures = { cpuUserMs: amount, cpuSystemMs: amount, maxRssBytes: amount }
 
+// A run worker's last message, whether it closed its logger or ends by --ending: the same figures.
+const runWorkerEnd = {
+  at: timestamp,
+  ...closedFigures,
+  heapPeakBytes: amount,
+  gcCount: count,
+  gcPauseMs: amount,
+  costs: optional(object),
+  $: (m) => invalidCosts(m.costs)
+}
+
 // Per process kind: message type → { field: check }, and optionally a check across fields.
 export const MESSAGES = {
   runWorker: {
@@ -71,25 +82,9 @@ export const MESSAGES = {
     error: { phase: text, message: text },
     heap: { heapBytes: amount },
     unblocked: { at: timestamp, startedAt: timestamp, heldNs: nullable(timestamp), callStamps: nullable(stamps), $: (m) => (BigInt(m.at) < BigInt(m.startedAt) ? 'its "at" is before its "startedAt"' : null) },
-    closed: {
-      at: timestamp,
-      ...closedFigures,
-      heapPeakBytes: amount,
-      gcCount: count,
-      gcPauseMs: amount,
-      costs: optional(object),
-      $: (m) => invalidCosts(m.costs)
-    },
+    closed: runWorkerEnd,
     // Sent instead of 'closed' right before a worker ends by --ending (exit, a throw, a signal…).
-    ended: {
-      at: timestamp,
-      ...closedFigures,
-      heapPeakBytes: amount,
-      gcCount: count,
-      gcPauseMs: amount,
-      costs: optional(object),
-      $: (m) => invalidCosts(m.costs)
-    }
+    ended: runWorkerEnd
   },
   serverWorker: {
     configure: {},

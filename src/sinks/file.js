@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { dropRate } from './verifier.js'
+import { verifiedCounts } from './verifier.js'
 import { verifyFiles, watchFiles, WATCH_EVERY_MS } from './verify-files.js'
 
 // file transport: each worker logs to its own file in the run's temporary directory; after every
@@ -25,19 +25,8 @@ export function createFileReceiver ({ workers, events, payload, workload, dir })
     },
     async settle ({ sent }) {
       watch.stop()
-      const { received, duplicates, corrupt, deliveryArrivals } = await verifyFiles(
-        files,
-        { workers, events, payload, workload, arrivalIndexes: watch.indexes }
-      )
-      return {
-        sent,
-        received,
-        corrupt,
-        duplicates,
-        dropRate: dropRate(sent, received),
-        lastArrivalNs: null,
-        deliveryArrivals
-      }
+      const verified = await verifyFiles(files, { workers, events, payload, workload, arrivalIndexes: watch.indexes })
+      return { ...verifiedCounts(sent, verified), lastArrivalNs: null, deliveryArrivals: verified.deliveryArrivals }
     },
     async stop () { watch.stop() }
   }

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { RunFailure } from '../errors.js'
 import { gunzipWithin, msgpackExtent, msgpackStart, receiverLimits, sizeText } from './receiver-limits.js'
 import { untilQuiet } from './syslog.js'
-import { dropRate, Verifier } from './verifier.js'
+import { Verifier } from './verifier.js'
 
 // The forward transport's receiving end: a Fluent forward protocol server (msgpack over TCP) on
 // 127.0.0.1 and a free port. Messages are decoded and told apart by the fluent organisation's own
@@ -174,13 +174,8 @@ export async function createForwardReceiver ({ workers, events, payload, workloa
         arrivals: stats.entries + stats.malformedMessages + stats.cutConnections + stats.refusedMessages
       })
       await untilQuiet(ask, (c) => c.arrivals, (c) => c.received >= sent, quietMs)
-      const { received, corrupt, duplicates } = verifier
       return {
-        sent,
-        received,
-        corrupt,
-        duplicates,
-        dropRate: dropRate(sent, received),
+        ...verifier.counts(sent),
         lastArrivalNs,
         receiverStats: { ...stats },
         deliveryArrivals: verifier.deliveryArrivals()

@@ -4,7 +4,7 @@ import { decodeRequest, JSON_RESPONSE, PROTOBUF_RESPONSE, recordText } from './o
 import { ExportLogsServiceRequest } from '../engine/otlp-proto.js'
 import { gunzipWithin, jsonValues, protobufValues, receiverLimits, sizeText } from './receiver-limits.js'
 import { untilQuiet } from './syslog.js'
-import { dropRate, Verifier } from './verifier.js'
+import { Verifier } from './verifier.js'
 
 // The otlp transport's receiving end: an OTLP/HTTP logs endpoint (POST /v1/logs, protobuf or JSON
 // by Content-Type) on 127.0.0.1 and a free port, in the harness's primary, as a collector's otlp
@@ -117,13 +117,8 @@ export async function createOtlpReceiver ({ workers, events, payload, workload, 
           stats.malformedRequests + stats.refusedRequests
       })
       await untilQuiet(ask, (c) => c.arrivals, (c) => c.received >= sent, quietMs)
-      const { received, corrupt, duplicates } = verifier
       return {
-        sent,
-        received,
-        corrupt,
-        duplicates,
-        dropRate: dropRate(sent, received),
+        ...verifier.counts(sent),
         lastArrivalNs,
         receiverStats: { ...stats },
         deliveryArrivals: verifier.deliveryArrivals()

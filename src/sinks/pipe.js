@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { RunFailure } from '../errors.js'
 import { loadNative, nativeAbsence } from '../native.js'
-import { dropRate } from './verifier.js'
+import { verifiedCounts } from './verifier.js'
 import { arrivalIndex, verifyFiles, watchFiles, WATCH_EVERY_MS } from './verify-files.js'
 import { slowReader, slowReading } from './slow-reader.js'
 
@@ -145,10 +145,7 @@ export function createPipeReceiver ({
       watch?.stop()
       const failed = ends.find((end) => end?.error)
       if (failed) throw new RunFailure(`the console capture failed: ${captureError(failed.error, dir)}`)
-      const { received, duplicates, corrupt, deliveryArrivals } = await verifyFiles(
-        captures,
-        { workers, events, payload, workload, arrivalIndexes }
-      )
+      const verified = await verifyFiles(captures, { workers, events, payload, workload, arrivalIndexes })
       const lastArrivalNs = ends.reduce(
         (latest, end) => (end?.lastDataNs && (latest === null || end.lastDataNs > latest) ? end.lastDataNs : latest),
         null
@@ -156,13 +153,9 @@ export function createPipeReceiver ({
       const stallEnds = ends.map((end) => end?.stallEndNs).filter(Boolean)
       const lastStallEndNs = stallEnds.length ? stallEnds.reduce((a, b) => (b > a ? b : a)) : null
       return {
-        sent,
-        received,
-        corrupt,
-        duplicates,
-        dropRate: dropRate(sent, received),
+        ...verifiedCounts(sent, verified),
         lastArrivalNs,
-        deliveryArrivals,
+        deliveryArrivals: verified.deliveryArrivals,
         consoleReader: native ? 'native' : 'node',
         pipeBytes: native ? pipeBytes : null,
         stdoutBytes: ends.reduce((sum, end) => sum + (end?.bytes ?? 0), 0),

@@ -28,6 +28,12 @@ export function dropRate (sent, received) {
   return sent > 0 ? (sent - received) / sent : null
 }
 
+// The counts every receiving end's settle() starts with (src/sinks/index.js, ReceiverCounts), from a
+// Verifier, mergeVerified or verifyFiles: what arrived intact, corrupt and twice, of `sent`.
+export function verifiedCounts (sent, { received, corrupt, duplicates }) {
+  return { sent, received, corrupt, duplicates, dropRate: dropRate(sent, received) }
+}
+
 export class Verifier {
   constructor ({ workers, events, payload, workload }) {
     this.workers = workers
@@ -148,13 +154,7 @@ export class Verifier {
   }
 
   counts (sent) {
-    return {
-      sent,
-      received: this.received,
-      corrupt: this.corrupt,
-      duplicates: this.duplicates,
-      dropRate: dropRate(sent, this.received)
-    }
+    return verifiedCounts(sent, this)
   }
 
   // The sampled events' first arrival times, per worker (0: not arrived), as plain arrays for IPC.

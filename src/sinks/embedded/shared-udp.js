@@ -1,7 +1,7 @@
 import cluster from 'node:cluster'
 import { answerConfigure, signalChild, spawnReason } from '../../engine/children.js'
 import { receiveConfig } from '../../engine/child-side.js'
-import { dropRate, firstArrivals, mergeVerified } from '../verifier.js'
+import { firstArrivals, mergeVerified, verifiedCounts } from '../verifier.js'
 import { reportArrivals, SINK_PROCESS } from './arrivals.js'
 import { startSink } from './listeners.js'
 
@@ -76,16 +76,12 @@ const sum = (parts, key) => parts.reduce((total, part) => total + part[key], 0)
 
 export function mergeCounts (parts, exact) {
   const sent = parts[0].sent
-  const { received, duplicates, corrupt } = exact && parts.length > 1
+  const verified = exact && parts.length > 1
     ? mergeVerified(parts)
     : { received: sum(parts, 'received'), duplicates: sum(parts, 'duplicates'), corrupt: sum(parts, 'corrupt') }
   const arrivals = parts.map((part) => part.lastArrivalNs).filter((t) => t !== null).map(BigInt)
   return {
-    sent,
-    received,
-    corrupt,
-    duplicates,
-    dropRate: dropRate(sent, received),
+    ...verifiedCounts(sent, verified),
     frames: sum(parts, 'frames'),
     connections: sum(parts, 'connections'),
     lastArrivalNs: arrivals.length ? String(arrivals.reduce((a, b) => (b > a ? b : a))) : null,
