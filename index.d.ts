@@ -446,6 +446,11 @@ export interface ResultsEnv {
   hostname?: string
   logBenchVersion?: string
   gitCommit?: string | null
+  /**
+   * tracked files that differed from `gitCommit` when the runs began (`git status`): empty for a clean
+   * checkout, null outside a git checkout
+   */
+  gitChanges?: Array<string> | null
   /** { library: version } of the libraries measured */
   libVersions: Record<string, string | null>
   /** the command line (for the API: the command line that gives the same options) */

@@ -282,3 +282,27 @@ test('Then and now calls an order changed only where compare separates the swapp
   assert.equal(finding([100, 101, 102, 103, 104], [300, 301, 302, 303, 304]), 'changed')
   assert.match(finding([100, 130, 90, 125, 95], [110, 92, 128, 101, 120]), /^order differs inside a tie/)
 })
+
+test('an interrupted file stopped between rounds: the page says how many runs every cell has, leaves the cut run out, and names files changed from the commit', async () => {
+  const { loadDocuments } = await import('../src/results/read.js')
+  const doc = JSON.parse(fs.readFileSync(RESULTS, 'utf8'))
+  const kept = doc.runs.filter((r) => r.type === 'run' && ['pino', 'raw'].includes(r.lib) && r.transport === 'file')
+  const cut = { ...kept[0], run: 4, ok: false, status: 'interrupted', error: 'interrupted by SIGINT' }
+  const partial = {
+    ...doc,
+    complete: false,
+    interrupted: true,
+    env: { ...doc.env, command: 'log-bench run --scenario quick', gitChanges: ['scenarios/quick.json'] },
+    runs: [...kept, cut],
+    summary: []
+  }
+  const dataset = loadDocuments([{ file: 'partial.json', doc: partial }])
+  assert.equal(dataset.runs.filter((r) => r.status === 'interrupted').length, 0, 'the run under way at the stop measured nothing')
+  const { markdown } = renderPage(dataset, { imageLink: (file) => `images/${file}`, sections: [runSection], links: { json: [{ path: 'partial.json', link: 'partial.json' }] } })
+  assert.match(markdown, /> \*\*Incomplete:\*\* `partial\.json` was interrupted; every cell has its first 3 runs \(the run under way when it stopped measured nothing and is left out\)\./)
+  assert.doesNotMatch(markdown, /interrupted by SIGINT/)
+  assert.match(markdown, /The runs began from commit 0123456 with a file changed \(`scenarios\/quick\.json`\), so checking it out alone does not give what ran/)
+  // Cells with different numbers of runs: the plain words.
+  const uneven = loadDocuments([{ file: 'partial.json', doc: { ...partial, runs: [...kept.slice(1), cut] } }])
+  assert.match(renderPage(uneven, { imageLink: (file) => `images/${file}`, sections: [runSection] }).markdown, /was interrupted; cells it did not reach are missing\./)
+})

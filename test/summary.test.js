@@ -194,20 +194,52 @@ describe('anomalies: found by rules, explained where known', () => {
   })
 
   it('lists a loss that varies only where its cause is known (KNOWN pattern \'loss\')', () => {
-    KNOWN.push({ lib: 'winston', range: '*', transport: 'tcp', pattern: 'loss', text: 'a known cause', upstream: ['https://github.com/example/x/issues/1'] })
+    KNOWN.push({ lib: 'roarr', range: '*', transport: 'tcp', pattern: 'loss', text: 'a known cause', upstream: ['https://github.com/example/x/issues/1'] })
     try {
-      const found = findAnomalies(dataset(runs({ lib: 'winston', libVersion: '3.19.0', transport: 'tcp', done: [300, 310, 320], sent: 1000, received: [400, 380, 420] })))
+      const found = findAnomalies(dataset(runs({ lib: 'roarr', libVersion: '3.19.0', transport: 'tcp', done: [300, 310, 320], sent: 1000, received: [400, 380, 420] })))
       assert.equal(found.length, 1)
       assert.equal(found[0].pattern, 'loss')
       assert.match(found[0].text, /loses 580–620 of 1,000 events a run over its 3 runs/)
       // Losses far apart (none in one run): each run's loss, listed whatever the cause.
-      assert.match(findAnomalies(dataset(runs({ lib: 'winston', libVersion: '3.19.0', transport: 'tcp', done: [300, 310, 320], sent: 1000, received: [400, 1000, 420] })))[0].text, /loses 600 \(60\.00%\), 0 \(0\.00%\) and 580 \(58\.00%\) of 1,000 events in its 3 runs, in run order/)
+      assert.match(findAnomalies(dataset(runs({ lib: 'roarr', libVersion: '3.19.0', transport: 'tcp', done: [300, 310, 320], sent: 1000, received: [400, 1000, 420] })))[0].text, /loses 600 \(60\.00%\), 0 \(0\.00%\) and 580 \(58\.00%\) of 1,000 events in its 3 runs, in run order/)
       // The same explanation covers a constant loss there; a varying loss with no known cause is not listed.
-      assert.equal(findAnomalies(dataset(runs({ lib: 'winston', libVersion: '3.19.0', transport: 'tcp', done: [300, 310, 320], sent: 1000, received: 400 })))[0].explanation.text, 'a known cause')
+      assert.equal(findAnomalies(dataset(runs({ lib: 'roarr', libVersion: '3.19.0', transport: 'tcp', done: [300, 310, 320], sent: 1000, received: 400 })))[0].explanation.text, 'a known cause')
       assert.deepEqual(findAnomalies(dataset(runs({ lib: 'bunyan', libVersion: '2.0.5', transport: 'tcp', done: [300, 310, 320], sent: 1000, received: [400, 380, 420] }))), [])
     } finally {
       KNOWN.pop()
     }
+  })
+
+  it('explains the seed page\'s patterns from their measured causes: winston-syslog over TCP and UDP, log4js\'s file, late work with its figures', () => {
+    const tcp = findAnomalies(dataset(runs({ lib: 'winston', libVersion: '3.19.0', transport: 'tcp', done: [300, 310, 320], sent: 1000, received: [950, 20, 600] })))
+    assert.equal(tcp.length, 1)
+    assert.match(tcp[0].explanation.text, /^winston-syslog 2\.7 .* never counts a TCP write as in flight/)
+    assert.match(tcp[0].explanation.text, /`node benchmarks\/anomalies\.js tcp`/)
+    // Every run failed: listed where its cause is known, with the failure's own words.
+    const failed = (lib, transport) => [1, 2].map((run) => ({ type: 'run', lib, libVersion: lib === 'winston' ? '3.19.0' : '1.0.0', transport, sink: 'rsyslog', cpus: 1, events: 1000, size: 13, run, ok: false, status: run === 1 ? 'failed' : 'skipped', error: run === 1 ? 'timed out after 400 s while waiting for the logger\'s close() to resolve' : 'skipped' }))
+    const udp = findAnomalies(dataset(failed('winston', 'udp')))
+    assert.equal(udp.length, 1)
+    assert.equal(udp[0].pattern, 'failed')
+    assert.match(udp[0].text, /^did not finish: timed out after 400 s while waiting for the logger's close\(\) to resolve \(its later runs skipped\)$/)
+    assert.match(udp[0].explanation.text, /Array#shift/)
+    assert.deepEqual(findAnomalies(dataset(failed('bunyan', 'udp'))), [], 'a failure with no known cause stays in At a glance only')
+    // The figures of where late work went, and of the writes per event, come from the runs.
+    const versions = { winston: '3.19.0', bunyan: '1.8.15', log4js: '6.9.1', pino: '10.4.0' }
+    const timed = (lib, transport, unblocked, done, extra) =>
+      runs({ lib, libVersion: versions[lib], transport, done })
+        .map((r, i) => ({ ...r, unblockedMs: unblocked[i], ...extra }))
+    const late = findAnomalies(dataset([
+      ...timed('winston', 'file', [50, 51, 52], [400, 410, 420], { cpuMainThreadMs: 300, cpuOtherThreadsMs: 120, maxHeapBytes: 600 * 1024 ** 2 }),
+      ...timed('bunyan', 'file', [90, 91, 92], [200, 201, 202], { cpuMainThreadMs: 180, cpuOtherThreadsMs: 40, maxHeapBytes: 50 * 1024 ** 2 })
+    ])).filter((a) => a.pattern === 'done-late')
+    assert.match(late[0].text, /its work goes on after its calls return \(CPU on the calling thread 300 ms against 180 ms; CPU on other threads 120 ms against 40 ms; heap peak 600 MB against 50 MB\)$/)
+    assert.match(late[0].explanation.text, /object-mode stream/)
+    const slow = findAnomalies(dataset([
+      ...timed('log4js', 'file', [80, 80, 80], [900, 905, 910], { syscallsWritePerEvent: 2 }), ...timed('pino', 'file', [60, 60, 60], [100, 101, 102], { syscallsWritePerEvent: 0.0115 }),
+      ...timed('log4js', 'console', [80, 80, 80], [150, 151, 152], {}), ...timed('pino', 'console', [60, 60, 60], [100, 101, 102], {})
+    ])).filter((a) => a.pattern === 'slow-transport')
+    assert.match(slow[0].text, /; write syscalls per event 2\.000 against 0\.012\), but at most 1\.50× on Console$/)
+    assert.match(slow[0].explanation.text, /RollingFileWriteStream/)
   })
 
   it('finds runs in two groups (pino 5 on the console: one at 566 ms, four at 3.6–4.0 s), not spread', () => {

@@ -3,7 +3,7 @@ import semver from 'semver'
 import { cellKey, comparisonGroupKey, dimensionValue, ofType } from '../results/model.js'
 import { median } from '../stats.js'
 import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
-import { formatCount, formatMs, formatNumber, formatPct, formatRatio, libraryName, transportTitle, unique, workerLabel } from './labels.js'
+import { formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, libraryName, transportTitle, unique, workerLabel } from './labels.js'
 import { DEFAULT_ENDING, endingTitle } from '../engine/endings.js'
 
 // Patterns in the runs that a reader would otherwise take for noise or for a fast library, found by
@@ -11,8 +11,9 @@ import { DEFAULT_ENDING, endingTitle } from '../engine/endings.js'
 // known: KNOWN, keyed by library, version range, transport and pattern, with the upstream issue.
 
 // A pattern's explanation where one is known. `range` is a semver range of the library's version;
-// `transport` (optional) narrows it. Text says why, `upstream` where it is tracked (empty where the
-// cause is a documented default rather than a bug).
+// `pattern` is one pattern or a list; `transport` (optional; one or a list) narrows it. Text says
+// why, `upstream` where it is tracked (empty where the cause is a documented default rather than a
+// bug).
 export const KNOWN = [
   {
     lib: 'winston',
@@ -61,6 +62,46 @@ export const KNOWN = [
     pattern: 'constant-loss',
     text: '@logtape/otel exports each record in a request of its own, and the OTLP exporter refuses exports beyond its concurrencyLimit of 30 in flight ("Concurrent export limit reached"), so the records logged while 30 requests are open are dropped',
     upstream: []
+  },
+  {
+    lib: 'winston',
+    range: '>=3.0.0',
+    transport: 'tcp',
+    pattern: 'loss',
+    text: "winston-syslog 2.7 (the syslog transport winston's README names) never counts a TCP write as in flight (`inFlight` is raised only on its datagram paths), so its close() finds nothing pending and destroys the socket at once, and whatever is still in the socket's write buffer is dropped; a tight loop logs every event before the socket connects, and 'connect' writes them all as one string, so the loss is what the receiver had not yet read when close() came, which varies from run to run. `node benchmarks/anomalies.js tcp` shows it with winston alone: the bytes still buffered when the socket is destroyed, and the events that arrive",
+    upstream: []
+  },
+  {
+    lib: 'winston',
+    range: '>=3.0.0',
+    transport: 'udp',
+    pattern: ['slow-transport', 'failed'],
+    text: 'winston-syslog 2.7 over UDP queues every message logged before its socket is bound (a tight loop logs all of them first), then empties the queue with `Array#shift`, one message at a time; past a few thousand elements V8 cannot trim an array from its front, so each shift copies the rest of the queue, and the drain takes time quadratic in the events logged. `node benchmarks/anomalies.js shift` times that loop alone over 25,000 to 200,000 queued lines (4× the time for 2× the lines)',
+    upstream: []
+  },
+  {
+    lib: 'log4js',
+    range: '>=6.0.0',
+    transport: 'file',
+    pattern: ['slow-transport', 'failed'],
+    text: "log4js's file appender writes through streamroller's RollingFileWriteStream, whose `_write` waits for a promise and then for the file stream's callback before it takes the next event: every event is a `write(2)` of its own on libuv's thread pool, followed by the pool's eventfd write that wakes the event loop (2 write syscalls per event; `strace -f` of a plain script shows the pair for each line), where the fastest libraries hand the kernel many events in one write; a tight loop's events wait in the heap until their turn, so a large run can run out of time or memory first",
+    upstream: []
+  },
+  {
+    lib: 'winston',
+    range: '>=3.0.0',
+    transport: 'file',
+    pattern: 'done-late',
+    text: "winston's logger is an object-mode stream piped into its transports; a call formats the event and writes it into that stream, where it waits until the loop yields (`node benchmarks/anomalies.js queue` counts them in the logger's buffer and the bytes in the file before the loop yields), so the File transport writes them all after the calls have returned, and the heap holds them until then",
+    upstream: []
+  },
+  {
+    lib: 'pino',
+    range: '>=7.0.0',
+    transport: ['udp', 'tcp'],
+    pattern: 'done-late',
+    text: "pino's syslog set-up (pino-syslog into pino-socket, its README's pipeline) runs in a `pino.transport` worker thread: a call writes the JSON line into a shared buffer and returns, and the thread formats it as syslog and sends it afterwards, so its CPU is on another thread (the CPU figures here) and its events arrive after the calls",
+    upstream: []
   }
 ]
 
@@ -97,6 +138,11 @@ export function findAnomalies (dataset) {
       if (varying) found.push(explain({ pattern: 'loss', cell: first, text: varying }))
       else if (anomaly?.explanation) found.push(anomaly)
     }
+    // A cell whose runs all failed is in the At a glance table with its reason already; listed here
+    // only where the cause is known.
+    const failed = !ok.length && cellRuns.find((r) => r.status === 'failed')
+    const failure = failed && explain({ pattern: 'failed', cell: first, text: `did not finish: ${failed.error}${cellRuns.some((r) => r.status === 'skipped') ? ' (its later runs skipped)' : ''}` })
+    if (failure?.explanation) found.push(failure)
     const modes = bimodal(ok.map((r) => r.doneMs))
     // The slowest single call sampled, where the runs timed calls: a stall shows there too.
     const slowest = Math.max(0, ...ok.map((r) => r.callLatencyNs?.max ?? 0))
@@ -219,7 +265,7 @@ function slowOnOneTransport (cells) {
     const cpu = runs.filter((r) => r.ok).map(cpuPerEvent).filter((v) => v > 0)
     const key = String(comparisonGroupKey(first))
     if (!groups.has(key)) groups.set(key, [])
-    groups.get(key).push({ first, done: median(done), cpu: cpu.length ? median(cpu) : null })
+    groups.get(key).push({ first, done: median(done), cpu: cpu.length ? median(cpu) : null, writes: medianOf(runs, 'syscallsWritePerEvent') })
   }
   // Each library's multiple of its comparison's fastest, per transport.
   const byLibrary = new Map()
@@ -240,7 +286,8 @@ function slowOnOneTransport (cells) {
     const [e] = slow
     const elsewhere = list.filter((x) => x !== e)
     const most = Math.max(...elsewhere.map((x) => x.factor))
-    const cpu = e.cpu != null && e.fastest.cpu != null ? `; CPU per event ${formatNumber(e.cpu / 1000, 1)} µs against ${formatNumber(e.fastest.cpu / 1000, 1)} µs` : ''
+    const cpu = (e.cpu != null && e.fastest.cpu != null ? `; CPU per event ${formatNumber(e.cpu / 1000, 1)} µs against ${formatNumber(e.fastest.cpu / 1000, 1)} µs` : '') +
+      (e.writes != null && e.fastest.writes != null ? `; write syscalls per event ${formatNumber(e.writes, 3)} against ${formatNumber(e.fastest.writes, 3)}` : '')
     found.push(explain({ pattern: 'slow-transport', cell: e.first, text: `takes ${formatRatio(e.factor)} as long to done as ${libraryName(e.fastest.first)}, the fastest there (${formatMs(e.done)} ms against ${formatMs(e.fastest.done)} ms${cpu}), but at most ${formatRatio(most)} on ${unique(elsewhere.map((x) => transportTitle(x.first.transport))).join(', ')}` }))
   }
   return found
@@ -263,7 +310,7 @@ function doneLongAfterUnblocked (cells) {
     if (!done.length || !unblocked.length || bimodal(done)) continue
     const key = String(comparisonGroupKey(first))
     if (!groups.has(key)) groups.set(key, [])
-    groups.get(key).push({ first, done: median(done), unblocked: median(unblocked) })
+    groups.get(key).push({ first, done: median(done), unblocked: median(unblocked), runs: whole })
   }
   const found = []
   for (const entries of groups.values()) {
@@ -271,9 +318,25 @@ function doneLongAfterUnblocked (cells) {
     const firstOut = entries.reduce((a, b) => (b.unblocked < a.unblocked ? b : a))
     const firstDone = entries.reduce((a, b) => (b.done < a.done ? b : a))
     if (firstOut === firstDone || firstOut.done < firstDone.done * LATE_FACTOR) continue
-    found.push(explain({ pattern: 'done-late', cell: firstOut.first, text: `returns from its calls first (unblocked ${formatMs(firstOut.unblocked)} ms, medians) but is done ${formatRatio(firstOut.done / firstDone.done)} after ${libraryName(firstDone.first)}, the first done (${formatMs(firstOut.done)} ms against ${formatMs(firstDone.done)} ms): its work goes on after its calls return` }))
+    found.push(explain({ pattern: 'done-late', cell: firstOut.first, text: `returns from its calls first (unblocked ${formatMs(firstOut.unblocked)} ms, medians) but is done ${formatRatio(firstOut.done / firstDone.done)} after ${libraryName(firstDone.first)}, the first done (${formatMs(firstOut.done)} ms against ${formatMs(firstDone.done)} ms): its work goes on after its calls return${whereTheWorkWent(firstOut, firstDone)}` }))
   }
   return found
+}
+
+// The median of a measure over a cell's finished runs, null where no run has it.
+function medianOf (runs, field) {
+  const values = runs.filter((r) => r.ok).map((r) => r[field]).filter((v) => typeof v === 'number' && Number.isFinite(v))
+  return values.length ? median(values) : null
+}
+
+// Where a late library's work went, from the runs' own figures (medians): CPU on the calling thread
+// and on other threads, and the heap's peak, beside the first done's.
+function whereTheWorkWent (late, first) {
+  const figures = [['cpuMainThreadMs', 'CPU on the calling thread', formatMs, ' ms'], ['cpuOtherThreadsMs', 'CPU on other threads', formatMs, ' ms'], ['maxHeapBytes', 'heap peak', formatBytes, '']]
+    .map(([field, words, format, unit]) =>
+      [words, medianOf(late.runs, field), medianOf(first.runs, field), format, unit])
+    .filter(([, a, b]) => a != null && b != null)
+  return figures.length ? ` (${figures.map(([words, a, b, format, unit]) => `${words} ${format(a)}${unit} against ${format(b)}${unit}`).join('; ')})` : ''
 }
 
 // HTTP rounds in which every cell of a table, the app without logging included, served this much
@@ -329,7 +392,8 @@ function roundDrift (runs) {
 function explain (anomaly) {
   const { lib, libVersion, transport } = anomaly.cell
   // A 'loss' explanation covers a constant loss too.
-  const known = KNOWN.find((k) => k.lib === lib && (k.pattern === anomaly.pattern || (k.pattern === 'loss' && anomaly.pattern === 'constant-loss')) && (!k.transport || k.transport === transport) &&
+  const known = KNOWN.find((k) => k.lib === lib && [k.pattern].flat().some((p) => p === anomaly.pattern || (p === 'loss' && anomaly.pattern === 'constant-loss')) &&
+    (!k.transport || [k.transport].flat().includes(transport)) &&
     libVersion && semver.valid(libVersion) && semver.satisfies(libVersion, k.range))
   return {
     ...anomaly,
@@ -350,7 +414,7 @@ export function anomalyList (anomalies) {
 
 // The Anomalies section of a page.
 export function anomalyBlocks (anomalies) {
-  const intro = `Patterns in the runs that the tables alone would hide, found by rules over the runs: a loss identical in every run (under \`close()\`: a loss under another ending is the durability matrix's finding), runs whose losses differ widely (each run's loss shown), runs in two groups ${BIMODAL_GAP}× or more apart, a library ${SLOW_FACTOR}× or more as long as the fastest on one transport only, a library first to unblock but ${LATE_FACTOR}× or more later to done than the first done, a runtime ${RUNTIME_FACTOR}× or more slower than Node, HTTP rounds in which every cell, the app without logging included, moved ${ROUND_SHIFT * 100}% or more from its median. Each is listed with its figures and its cause where one is known (measured, or tracked upstream), "not known yet" otherwise.`
+  const intro = `Patterns in the runs that the tables alone would hide, found by rules over the runs: a loss identical in every run (under \`close()\`: a loss under another ending is the durability matrix's finding), runs whose losses differ widely (each run's loss shown), runs in two groups ${BIMODAL_GAP}× or more apart, a library ${SLOW_FACTOR}× or more as long as the fastest on one transport only, a library first to unblock but ${LATE_FACTOR}× or more later to done than the first done, a runtime ${RUNTIME_FACTOR}× or more slower than Node, a cell whose every run failed (where its cause is known; the At a glance table lists every failure), HTTP rounds in which every cell, the app without logging included, moved ${ROUND_SHIFT * 100}% or more from its median. Each is listed with its figures and its cause where one is known (measured, or tracked upstream), "not known yet" otherwise.`
   return [{ heading: 'Anomalies' }, intro, anomalies.length ? anomalyList(anomalies) : '_None found in these runs._']
 }
 

@@ -2,7 +2,7 @@ import { UsageError } from '../errors.js'
 import { SECTIONS } from './sections.js'
 import { formatBytes, formatNumber, unique } from '../draw/labels.js'
 import { code, codeSpan, escapeCell, markdownBlocks, markdownEscape, textColumns } from '../draw/table.js'
-import { dimensionValue, ofType } from '../results/model.js'
+import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { repositoryUrl } from '../results/env.js'
 import { summarySection } from './summary.js'
 import { anomalyBlocks, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
@@ -58,7 +58,7 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
   out.push(intro(dataset))
   const incomplete = dataset.envs.filter((e) => !e.complete)
   if (incomplete.length) {
-    out.push(`> **Incomplete:** ${incomplete.map((e) => codeSpan(e.file)).join(', ')} ${incomplete.length > 1 ? 'were' : 'was'} ${incomplete.some((e) => e.interrupted) ? 'interrupted' : 'not finished'}; cells it did not reach are missing.`)
+    out.push(`> **Incomplete:** ${incomplete.map((e) => codeSpan(e.file)).join(', ')} ${incomplete.length > 1 ? 'were' : 'was'} ${incomplete.some((e) => e.interrupted) ? 'interrupted' : 'not finished'}; ${reachedWords(runs)}.`)
   }
   if (scorecard) out.push(...scorecardBlocks(scorecard))
   const shown = shownSections(dataset, sections)
@@ -186,8 +186,11 @@ function reproduce (dataset, links) {
     // The published version may differ from the commit the runs came from: the commit itself, built.
     const commit = /^[0-9a-f]{7,40}$/.test(env.gitCommit ?? '') ? env.gitCommit : null
     const repository = repositoryUrl()
+    const changed = (env.gitChanges ?? []).filter((f) => typeof f === 'string')
     if (commit && repository && /^https:\/\/[\w./-]+$/.test(repository)) {
-      lines.push(`Or from the exact code of commit ${commit.slice(0, 7)}:`)
+      lines.push(changed.length
+        ? `The runs began from commit ${commit.slice(0, 7)} with ${changed.length === 1 ? 'a file' : `${changed.length} files`} changed (${changed.map((f) => codeSpan(f)).join(', ')}), so checking it out alone does not give what ran; the options every cell ran with are in the results file (\`env.options\`). The commit they began from:`
+        : `Or from the exact code of commit ${commit.slice(0, 7)}:`)
       lines.push(['```sh', `git clone ${repository} log-bench && cd log-bench && git checkout ${commit}`, 'npm install', ...commands.map((c) => c.replace(`npx log-bench${version} `, 'npx log-bench ')), '```'].join('\n'))
     }
   } else {
@@ -195,4 +198,18 @@ function reproduce (dataset, links) {
   }
   lines.push(`Data: ${links.json.map((j) => `[${j.path}](${j.link})`).join(', ')} (every run, as measured)${links.csv ? ` and [${links.csv.path}](${links.csv.link}) (one row per run)` : ''}.`)
   return lines.join('\n\n')
+}
+
+// What an unfinished results file holds: where every cell has the same number of runs (stopped
+// between rounds), that number; otherwise that the cells it did not reach are missing. A run cut
+// short by the stop is not counted: it measured nothing.
+function reachedWords (runs) {
+  const perCell = new Map()
+  for (const r of runs) {
+    if (r.status !== 'interrupted') perCell.set(cellKey(r), (perCell.get(cellKey(r)) ?? 0) + 1)
+  }
+  const counts = unique([...perCell.values()])
+  return counts.length === 1
+    ? `every cell has its first ${counts[0]} run${counts[0] === 1 ? '' : 's'} (the run under way when it stopped measured nothing and is left out)`
+    : 'cells it did not reach are missing'
 }

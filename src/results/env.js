@@ -30,6 +30,18 @@ function gitCommit () {
   }
 }
 
+// Tracked files under log-bench's root that differ from that commit when the runs began: [] for a
+// clean checkout, null outside a git checkout. A page's Reproduce block names them, since checking
+// out the commit alone would not give the code (or the scenario) that ran.
+function gitChanges () {
+  try {
+    const out = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+    return out.split('\n').filter(Boolean).map((line) => line.slice(3))
+  } catch {
+    return null
+  }
+}
+
 function osName () {
   try {
     const release = fs.readFileSync('/etc/os-release', 'utf8')
@@ -56,6 +68,7 @@ export function collectEnv ({ options, libVersions, command }) {
     hostname: os.hostname(),
     logBenchVersion: toolVersion(),
     gitCommit: gitCommit(),
+    gitChanges: gitChanges(),
     libVersions,
     command,
     options,

@@ -80,7 +80,9 @@ export function loadDocuments (docs) {
   const runs = []
   const nextRun = new Map()
   for (const { file, doc } of docs) {
-    for (const run of inPlanOrder(doc.runs)) {
+    // A run cut short by Ctrl-C measured nothing (--resume runs it again): the pages and compare
+    // leave it out; the page's Incomplete line says the file was interrupted.
+    for (const run of inPlanOrder(doc.runs).filter((r) => r.status !== 'interrupted')) {
       if (runTypeName(run) !== 'run') {
         runs.push({ ...run, file })
         continue

@@ -1,0 +1,109 @@
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+import { once } from 'node:events'
+import winston from 'winston'
+import { Syslog } from 'winston-syslog'
+
+// Plain scripts, outside the harness, for the causes the pages' Anomalies give (src/draw/anomalies.js,
+// KNOWN), each with the library alone:
+//
+// shift (winston-syslog, lib/winston-syslog.js): over UDP, every message logged before the socket's
+//   'listening' event (a tight loop logs all of them before the event loop turns) waits in
+//   `this.queue`, which the 'listening' handler empties with `this.queue.shift()`, one message at a
+//   time. Past a few thousand elements V8 cannot trim an array from its front in place, so each
+//   shift copies the rest of the queue: the drain is quadratic. This times the same loop over
+//   queues of syslog lines of growing length.
+// tcp (winston-syslog): over TCP, log() writes with `this.socket.write(msg, 'utf8', onError)`, and
+//   onError lowers `this.inFlight`, which only the datagram paths raise: inFlight is never above 0,
+//   so close() finds nothing in flight and destroys the socket at once, dropping what is still in
+//   its write buffer. (A tight loop logs everything before the socket connects; 'connect' then
+//   writes the whole queue joined into one string, which the kernel takes a buffer at a time.)
+//   This logs N events to a TCP server on 127.0.0.1 that counts the lines it receives, closes the
+//   logger as the log-bench adapter does (end, 'finish', close(), 'closed') and prints what was
+//   still buffered when the socket was destroyed, and what arrived.
+// queue (winston's File transport): logs N events in a tight loop and prints, before the loop
+//   yields, how many wait in the logger's stream and how many bytes the file holds; then again
+//   after 'finish'.
+//
+// node benchmarks/anomalies.js [shift|tcp|queue|all] [--quick]
+const args = process.argv.slice(2)
+const quick = args.includes('--quick')
+const which = args.find((a) => !a.startsWith('--')) ?? 'all'
+if (!['shift', 'tcp', 'queue', 'all'].includes(which)) {
+  process.stderr.write(`anomalies.js: expected shift, tcp, queue or all, got "${which}"\n`)
+  process.exit(2)
+}
+const want = (name) => which === 'all' || which === name
+
+if (want('queue')) {
+  const events = quick ? 2000 : 200000
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-anomalies-'))
+  const file = path.join(dir, 'winston.log')
+  const logger = winston.createLogger({ transports: [new winston.transports.File({ filename: file })] })
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  const heap = process.memoryUsage().heapUsed
+  for (let seq = 0; seq < events; seq++) logger.info(`w0 ${seq}: Hello, world!`)
+  const grown = process.memoryUsage().heapUsed - heap
+  const size = () => (fs.existsSync(file) ? fs.statSync(file).size : 0)
+  process.stdout.write(`queue: winston to a file, after a loop of ${events.toLocaleString('en-US')} calls, before it yields: ` +
+    `${logger._writableState.length.toLocaleString('en-US')} events waiting in the logger's writable buffer, the file ${size().toLocaleString('en-US')} bytes, ` +
+    `the heap ${(grown / 1e6).toFixed(0)} MB larger\n`)
+  const finished = once(logger, 'finish')
+  logger.end()
+  await finished
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  process.stdout.write(`queue: after 'finish': the file ${size().toLocaleString('en-US')} bytes\n`)
+  fs.rmSync(dir, { recursive: true, force: true })
+}
+
+if (want('shift')) {
+  const sizes = quick ? [2000, 4000] : [25000, 50000, 100000, 200000]
+  for (const n of sizes) {
+    const queue = Array.from({ length: n }, (_, i) => `<14>1 2026-11-27T09:00:00.000Z vm node 1 - - w0 ${i}: Hello, world!`)
+    const start = process.hrtime.bigint()
+    let drained = 0
+    for (let msg = queue.shift(); msg; msg = queue.shift()) drained++
+    const ms = Number(process.hrtime.bigint() - start) / 1e6
+    process.stdout.write(`shift: ${n.toLocaleString('en-US')} queued messages drained with Array#shift in ${ms.toFixed(0)} ms (${drained === n ? 'all' : drained})\n`)
+  }
+}
+
+if (want('tcp')) {
+  const events = quick ? 2000 : 200000
+  let arrived = 0
+  let partial = ''
+  const server = net.createServer((socket) => {
+    socket.on('data', (chunk) => {
+      const lines = (partial + chunk).split('\n')
+      partial = lines.pop()
+      arrived += lines.length
+    })
+  })
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const transport = new Syslog({ host: '127.0.0.1', port: server.address().port, protocol: 'tcp4', eol: '\n' })
+  const logger = winston.createLogger({ transports: [transport] })
+  for (let seq = 0; seq < events; seq++) logger.info(`w0 ${seq}: Hello, world!`)
+  const finished = once(logger, 'finish')
+  logger.end()
+  await finished
+  let atDestroy = null
+  const destroy = transport.socket.destroy.bind(transport.socket)
+  transport.socket.destroy = (...a) => {
+    const buffered = transport.socket.writableLength
+    atDestroy = { inFlight: transport.inFlight, queued: transport.queue.length, buffered }
+    return destroy(...a)
+  }
+  const closed = once(transport, 'closed')
+  logger.close()
+  await closed
+  await new Promise((resolve) => setTimeout(resolve, 1000))
+  server.close()
+  process.stdout.write(`tcp: logged ${events.toLocaleString('en-US')}; when close() destroyed the socket, inFlight was ${atDestroy?.inFlight}, ` +
+    `${atDestroy?.queued} queued, ${atDestroy?.buffered?.toLocaleString('en-US')} bytes still in the socket's write buffer; ` +
+    `arrived ${arrived.toLocaleString('en-US')} (${((1 - arrived / events) * 100).toFixed(2)}% lost)\n`)
+  // winston-syslog reconnects a closed TCP socket on a timer of its own, for ever: leave.
+  process.exit(0)
+}
