@@ -136,29 +136,40 @@ test('every committed page is short, opens with its summary and a chart, and is 
 // every cell that ran (a cell that is unsupported, or whose first run timed out and whose others
 // were therefore skipped, has none: it is reported as such, with its reason; a logger that failed
 // in each of 5 runs is that finding, 5 times).
-test('every committed page\'s runs come from one commit and one machine, with at least 5 finished runs a cell', async (t) => {
+test('every committed page\'s runs come from one commit and one machine, with at least 5 finished runs a cell, and the index says where each page came from', async (t) => {
   const { runsByCell } = await import('../src/results/model.js')
   const pages = readPages(path.join(ROOT, RESULTS_PAGES))
   const files = [...new Set(pages.flatMap((p) => p.results))]
   if (files.some((f) => !fs.existsSync(path.join(ROOT, f)))) return t.skip('results not committed yet')
-  const docs = files.map((file) => ({ file, doc: JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')) }))
-  const commits = new Set(docs.map(({ doc }) => doc.env.gitCommit))
-  assert.equal(commits.size, 1, `the pages' runs come from ${commits.size} commits: ${docs.map(({ file, doc }) => `${file} ${doc.env.gitCommit?.slice(0, 7)}`).join(', ')}`)
-  const machines = new Set(docs.map(({ doc }) => `${doc.env.cpuModel} × ${doc.env.cpuCount}, ${doc.env.node}`))
-  assert.equal(machines.size, 1, [...machines].join('; '))
-  for (const { file, doc } of docs) {
-    assert.equal(doc.complete, true, `${file} is not complete`)
+  const read = (file) => JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8'))
+  // Pages measured in different sessions may differ in machine and commit; a page's own files may not.
+  for (const page of pages) {
+    const docs = page.results.map(read)
+    assert.equal(new Set(docs.map((doc) => doc.env.gitCommit)).size, 1, `${page.out}: its runs come from several commits`)
+    assert.equal(new Set(docs.map((doc) => `${doc.env.cpuModel} × ${doc.env.cpuCount}, ${doc.env.node}`)).size, 1, `${page.out}: its runs come from several machines`)
+  }
+  const index = fs.readFileSync(path.join(ROOT, pages[0].out), 'utf8')
+  for (const page of pages) {
+    const commit = read(page.results[0]).env.gitCommit.slice(0, 7)
+    assert.match(index, new RegExp(`^\\| \\[${page.label}\\]\\([^)]+\\) +\\| \\d{4}-\\d\\d-\\d\\d +\\| .+ \\| v\\d+\\.\\d+\\.\\d+ +\\| ${commit} +\\|$`, 'm'), `${pages[0].out} does not say where ${page.out} came from`)
+  }
+  for (const file of files) {
+    const doc = read(file)
+    const counts = new Map()
     for (const type of ['run', 'http']) {
-      for (const cellRuns of runsByCell(doc.runs.filter((r) => r.type === type), type)) {
+      for (const cellRuns of runsByCell(doc.runs.filter((r) => r.type === type && r.status !== 'interrupted'), type)) {
         const ok = cellRuns.filter((r) => r.ok).length
         const ran = cellRuns.some((r) => r.status !== 'unsupported')
         const gaveUp = cellRuns.some((r) => r.status === 'skipped')
         if (!ran || gaveUp) continue
+        counts.set(cellRuns.length, (counts.get(cellRuns.length) ?? 0) + 1)
         // A logger that fails in every one of 5 runs is a finding measured 5 times (winston over forward).
         const failedEvery = ok === 0 && cellRuns.length >= 5
         assert.ok(ok >= 5 || failedEvery, `${file}: ${cellRuns[0].lib} ${cellRuns[0].transport} ${cellRuns[0].cpus} worker(s) has ${ok} finished runs of ${cellRuns.length}: ${cellRuns.filter((r) => !r.ok).map((r) => r.error).join('; ')}`)
       }
     }
+    // Complete, or stopped between two rounds (Ctrl-C), so that every cell has the same runs.
+    assert.ok(doc.complete === true || (doc.interrupted === true && counts.size === 1), `${file} is not complete, and its cells have different numbers of runs`)
   }
 })
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { findings, headlineChart, summarySection, LOG_AXIS_SPAN } from '../src/report/summary.js'
-import { bimodal, findAnomalies, KNOWN } from '../src/draw/anomalies.js'
+import { anomalyList, bimodal, findAnomalies, KNOWN } from '../src/draw/anomalies.js'
 import { chartFile } from '../src/draw/charts.js'
 import { libraryColour, palette } from '../src/draw/colours.js'
 import { markdownBlocks } from '../src/draw/table.js'
@@ -223,6 +223,10 @@ describe('anomalies: found by rules, explained where known', () => {
     assert.match(udp[0].text, /^did not finish: timed out after 400 s while waiting for the logger's close\(\) to resolve \(its later runs skipped\)$/)
     assert.match(udp[0].explanation.text, /Array#shift/)
     assert.deepEqual(findAnomalies(dataset(failed('bunyan', 'udp'))), [], 'a failure with no known cause stays in At a glance only')
+    // One cause, two cells: explained once, the second points back to the first.
+    const both = anomalyList(findAnomalies(dataset([...failed('winston', 'udp'), ...failed('winston', 'udp').map((r) => ({ ...r, cpus: 8 }))])))
+    assert.equal(both.match(/Array#shift/g).length, 1)
+    assert.match(both, /\*\*winston 3\.19\.0, Syslog UDP, 8 workers\*\* did not finish: .*\. Why: as for winston 3\.19\.0, Syslog UDP, 1 worker above\.$/m)
     // The figures of where late work went, and of the writes per event, come from the runs.
     const versions = { winston: '3.19.0', bunyan: '1.8.15', log4js: '6.9.1', pino: '10.4.0' }
     const timed = (lib, transport, unblocked, done, extra) =>

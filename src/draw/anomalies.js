@@ -183,7 +183,7 @@ function lossRange (ok) {
   const whole = lost.filter((n) => n <= 0).length
   const of = `of ${formatCount(expectedOf(counted[0]))} events a run`
   if (whole) return `loses up to ${formatCount(high)} ${of}, and none in ${whole} of its ${counted.length} runs`
-  return `loses ${formatCount(low)}${high > low ? `–${formatCount(high)}` : ''} ${of} over its ${counted.length} runs`
+  return `loses ${formatCount(low)}${high > low ? `–${formatCount(high)}` : ''} ${of} over its ${counted.length === 1 ? 'one run' : `${counted.length} runs`}`
 }
 
 // Runs of one cell whose losses differ widely (the most lost at least twice the least, and apart by
@@ -403,11 +403,17 @@ function explain (anomaly) {
 }
 
 // One markdown list item per pattern, with its explanation or "not known".
+// An explanation given once: a later pattern with the same cause points back to the first.
 export function anomalyList (anomalies) {
+  const given = new Map()
   return anomalies.map((a) => {
-    const why = a.explanation
-      ? ` Why: ${a.explanation.text}${a.explanation.upstream.length ? ` (${a.explanation.upstream.map((url) => `[${url.replace('https://github.com/', '').replace('/issues/', '#').replace('/pull/', ' PR #')}](${url})`).join(', ')})` : ''}.`
-      : ' Why: not known yet.'
+    const first = a.explanation && given.get(a.explanation.text)
+    if (a.explanation && !first) given.set(a.explanation.text, a.where)
+    const why = first
+      ? ` Why: as for ${escapeMarkdown(first)} above.`
+      : a.explanation
+        ? ` Why: ${a.explanation.text}${a.explanation.upstream.length ? ` (${a.explanation.upstream.map((url) => `[${url.replace('https://github.com/', '').replace('/issues/', '#').replace('/pull/', ' PR #')}](${url})`).join(', ')})` : ''}.`
+        : ' Why: not known yet.'
     return `- **${escapeMarkdown(a.where)}** ${escapeMarkdown(a.text)}.${why}`
   }).join('\n')
 }

@@ -87,6 +87,7 @@ export function writePages (pages, { checkOutput = () => {}, formats = ['md'] } 
   const index = loaded[0].page
   const scorecard = loaded.map(({ page, dataset }) => ({
     dataset,
+    label: page.label,
     href: relativeLink(path.dirname(path.resolve(index.out)), path.resolve(page.out))
   }))
   for (const { page, dataset, reference } of loaded) {

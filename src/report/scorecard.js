@@ -9,7 +9,7 @@ import { controlOf } from '../http/glance.js'
 import { basisOf } from '../results/http-summary.js'
 import { notDecidedControl, shortReason } from '../draw/verdict-rules.js'
 import { formatBytes, formatChange, formatCount, formatPct, formatRatio, libraryName, unique } from '../draw/labels.js'
-import { figureColumns } from '../draw/table.js'
+import { figureColumns, textColumns } from '../draw/table.js'
 
 // The scorecard on the results index (the first page of report --pages): one row per library with
 // its figures from every page, each cell linking to the page (and section) it comes from, each
@@ -55,7 +55,30 @@ export function scorecardBlocks (pages) {
     {
       columns: figureColumns(['Library', `${events} to a file, 1 worker (done)`, 'Lost, 8 workers, syslog UDP', 'Lost, 8 workers, syslog TCP', 'Kept on process.exit()', 'Kept on an uncaught exception', 'Kept on SIGTERM', 'Instructions per event', 'Server instructions per HTTP request, 5 logs', 'Peak RSS, file, 1 worker']),
       rows
-    }
+    },
+    ...provenanceBlocks(pages)
+  ]
+}
+
+// Where each page's figures come from: pages measured in different sessions may differ in machine,
+// Node and commit, and their figures compare only within a page.
+function provenanceBlocks (pages) {
+  const rows = pages.map(({ dataset, href, label }) => {
+    const envs = dataset.envs ?? []
+    const of = (pick) => unique(envs.map((e) => pick(e.env)).filter(Boolean)).join(', ') || 'unknown'
+    return [
+      { value: label ?? href, href },
+      of((env) => env.time?.slice(0, 10)),
+      of((env) => (env.cpuModel ? `${env.cpuModel} × ${env.cpuCount}` : null)),
+      of((env) => env.node),
+      of((env) => env.gitCommit?.slice(0, 7))
+    ]
+  })
+  const machines = unique(rows.map((r) => `${r[2]} ${r[3]}`)).length
+  const commits = unique(rows.map((r) => r[4])).length
+  return [
+    `Where each page's figures come from${machines > 1 || commits > 1 ? ` (${commits} commits, ${machines} machine${machines > 1 ? 's' : ''} or Node versions: figures compare within a page, and across pages only as the rows below allow)` : ''}:`,
+    { columns: textColumns(['Page', 'Measured', 'Machine', 'Node', 'Commit']), rows }
   ]
 }
 
