@@ -205,11 +205,16 @@ function reproduce (dataset, links) {
 // short by the stop is not counted: it measured nothing.
 function reachedWords (runs) {
   const perCell = new Map()
+  const aside = new Set()
   for (const r of runs) {
-    if (r.status !== 'interrupted') perCell.set(cellKey(r), (perCell.get(cellKey(r)) ?? 0) + 1)
+    if (r.status === 'interrupted') continue
+    // A cell skipped after a time-out or unsupported has its records for every run already.
+    if (r.status === 'skipped' || r.status === 'unsupported') aside.add(cellKey(r))
+    perCell.set(cellKey(r), (perCell.get(cellKey(r)) ?? 0) + 1)
   }
-  const counts = unique([...perCell.values()])
+  const counts = unique([...perCell].filter(([key]) => !aside.has(key)).map(([, n]) => n))
+  const asideWords = aside.size ? ', cells skipped after a time-out or unsupported aside' : ''
   return counts.length === 1
-    ? `every cell has its first ${counts[0]} run${counts[0] === 1 ? '' : 's'} (the run under way when it stopped measured nothing and is left out)`
+    ? `every cell has its first ${counts[0]} run${counts[0] === 1 ? '' : 's'}${asideWords} (the run under way when it stopped measured nothing and is left out)`
     : 'cells it did not reach are missing'
 }

@@ -77,7 +77,7 @@ function provenanceBlocks (pages) {
   const machines = unique(rows.map((r) => `${r[2]} ${r[3]}`)).length
   const commits = unique(rows.map((r) => r[4])).length
   return [
-    `Where each page's figures come from${machines > 1 || commits > 1 ? ` (${commits} commits, ${machines} machine${machines > 1 ? 's' : ''} or Node versions: figures compare within a page, and across pages only as the rows below allow)` : ''}:`,
+    `Where each page's figures come from${machines > 1 || commits > 1 ? ` (${commits > 1 ? `${commits} commits` : 'one commit'}, ${machines > 1 ? `${machines} machines or Node versions` : 'one machine and Node version'}: figures compare within a page; across pages, only where the rows below match)` : ''}:`,
     { columns: textColumns(['Page', 'Measured', 'Machine', 'Node', 'Commit']), rows }
   ]
 }
@@ -108,6 +108,8 @@ function seedFigures ({ dataset }) {
       const group = groupOf(transport, 8)
       const cell = cellOf(group, lib)
       if (!cell) return unsupported(group, lib) ? 'unsupported' : NONE
+      // A cell whose every run failed lost nothing that was counted: it did not finish.
+      if (!cell.runs.some((r) => r.ok)) return 'did not finish'
       return cell.lost > 0 ? formatPct(cell.lost) : 'none'
     },
     memory (lib) {
