@@ -289,7 +289,7 @@ function lossSentence ({ groups }, dataset, anomalies) {
     const [rawLost, rawExpected] = rawLoss.get(g.key) ?? [0, 0]
     const known = cells.filter((c) => anomalies.some((a) => a.explanation && a.cell && cellKey(a.cell) === c.key))
     const cause = rawExpected && rawLost > 0
-      ? `raw, the plainest sender, lost ${formatPct(rawLost / rawExpected)} there too: the receiving end does not keep up with this load, and how much each loses there follows how fast it sends`
+      ? `raw, the plainest sender, lost ${formatPct(rawLost / rawExpected)} there too: the receiving end does not keep up with this load`
       : known.length === cells.length ? 'cause under Anomalies' : known.length ? `cause under Anomalies for ${list.length > 1 ? known.map((c) => c.name).join(', ') : 'it'}, not known yet for the rest` : 'cause not known yet'
     return `${g.label}: ${list.join(', ')}${same && wheres[0] ? `, ${cells.length > 1 ? 'all ' : ''}${wheres[0]}` : ''}; ${cause}`
   })
