@@ -93,8 +93,17 @@ export const thenAndNowSection = {
             }
           }
           const separated = swapped.filter(([was, ahead]) => compareCellRuns(runsOfCell(byLib(ahead)), runsOfCell(byLib(was)), (r) => r[measure], { roundOf }).verdict === 'slower')
+          // The same order is a finding only where the runs separate each library from the next
+          // (compare's verdict of the next against the one before it); otherwise it holds only as
+          // far as the runs can tell.
+          const tiedPairs = then.join() === now.join()
+            ? now.slice(1).map((lib, i) => [now[i], lib]).filter(([ahead, next]) =>
+              compareCellRuns(runsOfCell(byLib(ahead)), runsOfCell(byLib(next)), (r) => r[measure], { roundOf }).verdict !== 'slower')
+            : []
           const verdict = then.join() === now.join()
-            ? 'holds'
+            ? tiedPairs.length
+              ? `same order, but the runs do not separate ${tiedPairs.map((pair) => pair.join(' and ')).join(', ')}: holds as far as the runs can tell`
+              : 'holds'
             : fewest < MIN_RUNS_FOR_CHANGE
               ? `order differs; ${fewest} runs are too few to call it changed`
               : !separated.length
