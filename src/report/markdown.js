@@ -201,13 +201,12 @@ function reproduce (dataset, links) {
 }
 
 // What an unfinished results file holds: where every cell has the same number of runs (stopped
-// between rounds), that number; otherwise that the cells it did not reach are missing. A run cut
-// short by the stop is not counted: it measured nothing.
+// between rounds), that number; otherwise that the cells it did not reach are missing. The run cut
+// short by the stop is not among the runs: loadDocuments leaves it out.
 function reachedWords (runs) {
   const perCell = new Map()
   const aside = new Set()
   for (const r of runs) {
-    if (r.status === 'interrupted') continue
     // A cell skipped after a time-out or unsupported has its records for every run already.
     if (r.status === 'skipped' || r.status === 'unsupported') aside.add(cellKey(r))
     perCell.set(cellKey(r), (perCell.get(cellKey(r)) ?? 0) + 1)
