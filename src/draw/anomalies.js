@@ -10,8 +10,9 @@ import { DEFAULT_ENDING, endingTitle } from '../engine/endings.js'
 // rules over the data (never a figure written down here), each explained where an explanation is
 // known: KNOWN, keyed by library, version range, transport and pattern, with the upstream issue.
 
-// A pattern's explanation where one is known. `range` is a semver range of the library's version;
-// `pattern` is one pattern or a list; `transport` (optional; one or a list) narrows it. Text says
+// A pattern's explanation where one is known. `lib` is a library or a list; `range` is a semver range
+// of the library's version; `pattern` is one pattern or a list; `transport` (optional; one or a list)
+// and `runtime` (optional: the runtime's name, `bun`) narrow it. Text says
 // why, `upstream` where it is tracked (empty where the cause is a documented default rather than a
 // bug).
 export const KNOWN = [
@@ -152,6 +153,34 @@ export function findAnomalies (dataset) {
   found.push(...doneLongAfterUnblocked(cells))
   found.push(...roundDrift(ofType(dataset.runs, 'http')))
   found.push(...slowRuntimes(cells))
+  found.push(...costlyDisabled(cells))
+  return found
+}
+
+// Calls at a disabled level (the disabled workload: nothing may arrive) that hold the event loop
+// SLOW_FACTOR× or more as long as the cheapest library's in the same comparison, by the medians of
+// unblocked: a level check that is not cheap.
+function costlyDisabled (cells) {
+  const groups = new Map()
+  for (const runs of cells.values()) {
+    const first = runs[0]
+    if (BASELINE_LIBS.has(first.lib) || dimensionValue(first, 'workload') !== 'disabled') continue
+    const unblocked = medianOf(runs, 'unblockedMs')
+    if (!(unblocked > 0)) continue
+    const key = String(comparisonGroupKey(first))
+    if (!groups.has(key)) groups.set(key, [])
+    groups.get(key).push({ first, unblocked })
+  }
+  const found = []
+  for (const entries of groups.values()) {
+    if (entries.length < 2) continue
+    const cheapest = entries.reduce((a, b) => (b.unblocked < a.unblocked ? b : a))
+    for (const e of entries.filter((x) => x.unblocked >= cheapest.unblocked * SLOW_FACTOR)) {
+      const calls = e.first.events
+      const perCall = calls > 0 ? `, ${formatNumber((e.unblocked * 1e6) / calls, 0)} ns a call against ${formatNumber((cheapest.unblocked * 1e6) / calls, 0)}` : ''
+      found.push(explain({ pattern: 'costly-disabled', cell: e.first, text: `takes ${formatRatio(e.unblocked / cheapest.unblocked)} as long as ${libraryName(cheapest.first)} over calls at a disabled level, which log nothing (unblocked ${formatMs(e.unblocked)} ms against ${formatMs(cheapest.unblocked)} ms, medians, for ${formatCount(calls)} calls${perCall})` }))
+    }
+  }
   return found
 }
 
@@ -286,7 +315,7 @@ function slowOnOneTransport (cells) {
     const [e] = slow
     const elsewhere = list.filter((x) => x !== e)
     const most = Math.max(...elsewhere.map((x) => x.factor))
-    const cpu = (e.cpu != null && e.fastest.cpu != null ? `; CPU per event ${formatNumber(e.cpu / 1000, 1)} µs against ${formatNumber(e.fastest.cpu / 1000, 1)} µs` : '') +
+    const cpu = (e.cpu != null && e.fastest.cpu != null ? `; CPU per event, all threads (the median of each run's total), ${formatNumber(e.cpu / 1000, 1)} µs against ${formatNumber(e.fastest.cpu / 1000, 1)} µs` : '') +
       (e.writes != null && e.fastest.writes != null ? `; write syscalls per event ${formatNumber(e.writes, 3)} against ${formatNumber(e.fastest.writes, 3)}` : '')
     found.push(explain({ pattern: 'slow-transport', cell: e.first, text: `takes ${formatRatio(e.factor)} as long to done as ${libraryName(e.fastest.first)}, the fastest there (${formatMs(e.done)} ms against ${formatMs(e.fastest.done)} ms${cpu}), but at most ${formatRatio(most)} on ${unique(elsewhere.map((x) => transportTitle(x.first.transport))).join(', ')}` }))
   }
@@ -392,8 +421,9 @@ function roundDrift (runs) {
 function explain (anomaly) {
   const { lib, libVersion, transport } = anomaly.cell
   // A 'loss' explanation covers a constant loss too.
-  const known = KNOWN.find((k) => k.lib === lib && [k.pattern].flat().some((p) => p === anomaly.pattern || (p === 'loss' && anomaly.pattern === 'constant-loss')) &&
+  const known = KNOWN.find((k) => [k.lib].flat().includes(lib) && [k.pattern].flat().some((p) => p === anomaly.pattern || (p === 'loss' && anomaly.pattern === 'constant-loss')) &&
     (!k.transport || [k.transport].flat().includes(transport)) &&
+    (!k.runtime || String(dimensionValue(anomaly.cell, 'runtime') ?? '').startsWith(k.runtime)) &&
     libVersion && semver.valid(libVersion) && semver.satisfies(libVersion, k.range))
   return {
     ...anomaly,
@@ -420,7 +450,7 @@ export function anomalyList (anomalies) {
 
 // The Anomalies section of a page.
 export function anomalyBlocks (anomalies) {
-  const intro = `Patterns in the runs that the tables alone would hide, found by rules over the runs: a loss identical in every run (under \`close()\`: a loss under another ending is the durability matrix's finding), runs whose losses differ widely (each run's loss shown), runs in two groups ${BIMODAL_GAP}× or more apart, a library ${SLOW_FACTOR}× or more as long as the fastest on one transport only, a library first to unblock but ${LATE_FACTOR}× or more later to done than the first done, a runtime ${RUNTIME_FACTOR}× or more slower than Node, a cell whose every run failed (where its cause is known; the At a glance table lists every failure), HTTP rounds in which every cell, the app without logging included, moved ${ROUND_SHIFT * 100}% or more from its median. Each is listed with its figures and its cause where one is known (measured, or tracked upstream), "not known yet" otherwise.`
+  const intro = `Patterns in the runs that the tables alone would hide, found by rules over the runs: a loss identical in every run (under \`close()\`: a loss under another ending is the durability matrix's finding), runs whose losses differ widely (each run's loss shown), runs in two groups ${BIMODAL_GAP}× or more apart, a library ${SLOW_FACTOR}× or more as long as the fastest on one transport only, a library first to unblock but ${LATE_FACTOR}× or more later to done than the first done, a runtime ${RUNTIME_FACTOR}× or more slower than Node, calls at a disabled level ${SLOW_FACTOR}× or more as long as the cheapest library's, a cell whose every run failed (where its cause is known; the At a glance table lists every failure), HTTP rounds in which every cell, the app without logging included, moved ${ROUND_SHIFT * 100}% or more from its median. Each is listed with its figures and its cause where one is known (measured, or tracked upstream), "not known yet" otherwise.`
   return [{ heading: 'Anomalies' }, intro, anomalies.length ? anomalyList(anomalies) : '_None found in these runs._']
 }
 

@@ -127,7 +127,7 @@ export const thenAndNowSection = {
           const s = ours(c)
           const fewer = s && s.events !== reference.events ? ` at ${s.events.toLocaleString('en-US')} events` : ''
           const now = !s ? 'not measured' : s.okRuns === 0 ? `${s.status} now too${fewer}` : `finishes now${fewer} (${s.okRuns} of ${s.runs} runs)`
-          findings.push([transportTitle(transport), cpuLabel(cpus), 'finished', `${c.lib}: no figures`, `${c.lib}: ${now}`, !s ? 'not measured' : s.okRuns === 0 ? 'holds' : fewer ? 'not comparable (fewer events)' : 'changed'])
+          findings.push([transportTitle(transport), cpuLabel(cpus), 'finished', `${c.lib}: no figures`, `${c.lib}: ${now}`, !s ? 'not measured' : s.okRuns === 0 ? 'holds: no figures then, none now' : fewer ? 'not comparable (fewer events)' : 'changed'])
         }
       }
     }
