@@ -33,13 +33,16 @@ import { Syslog } from 'winston-syslog'
 //   each transport's `_write` (winston-transport), which drops it. This counts, for N disabled
 //   calls, how often the format ran and how often the transport logged, and times the loop until
 //   'finish' against the same calls behind `logger.isDebugEnabled()`.
+// writestream (the runtime's node:fs): N lines written with `fs.createWriteStream` in a tight loop,
+//   then end(): the loop's and the end's times. Run it under Node and under Bun inside
+//   `strace -f -c -e trace=write,writev` to count the write syscalls each makes.
 //
-// node benchmarks/anomalies.js [shift|tcp|queue|disabled|all] [--quick]
+// node benchmarks/anomalies.js [shift|tcp|queue|disabled|writestream|all] [--quick]
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
 const which = args.find((a) => !a.startsWith('--')) ?? 'all'
-if (!['shift', 'tcp', 'queue', 'disabled', 'all'].includes(which)) {
-  process.stderr.write(`anomalies.js: expected shift, tcp, queue, disabled or all, got "${which}"\n`)
+if (!['shift', 'tcp', 'queue', 'disabled', 'writestream', 'all'].includes(which)) {
+  process.stderr.write(`anomalies.js: expected shift, tcp, queue, disabled, writestream or all, got "${which}"\n`)
   process.exit(2)
 }
 const want = (name) => which === 'all' || which === name
@@ -85,6 +88,21 @@ if (want('disabled')) {
   const ms = (v) => v.toFixed(1)
   process.stdout.write(`disabled: winston at level info, ${events.toLocaleString('en-US')} logger.debug() calls: the logger's format ran ${formatted.toLocaleString('en-US')} times and the transport logged ${logged}; ` +
     `the loop took ${ms(plain.loop)} ms and ${ms(plain.drained)} ms until the stream was empty; behind isDebugEnabled(): ${ms(guarded.loop)} ms, ${ms(guarded.drained)} ms\n`)
+}
+
+if (want('writestream')) {
+  const lines = quick ? 2000 : 20000
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-anomalies-'))
+  const file = path.join(dir, 'lines.log')
+  const stream = fs.createWriteStream(file)
+  const start = performance.now()
+  for (let seq = 0; seq < lines; seq++) stream.write(`w0 ${seq}: Hello, world!\n`)
+  const loop = performance.now() - start
+  await new Promise((resolve) => stream.end(resolve))
+  const done = performance.now() - start
+  const runtime = typeof globalThis.Bun !== 'undefined' ? `bun ${globalThis.Bun.version}` : `node ${process.versions.node}`
+  process.stdout.write(`writestream: ${runtime}, ${lines.toLocaleString('en-US')} lines through fs.createWriteStream: the loop ${loop.toFixed(1)} ms, done ${done.toFixed(1)} ms, ${fs.statSync(file).size.toLocaleString('en-US')} bytes\n`)
+  fs.rmSync(dir, { recursive: true, force: true })
 }
 
 if (want('shift')) {

@@ -97,6 +97,22 @@ export const KNOWN = [
     upstream: []
   },
   {
+    lib: 'winston',
+    range: '>=3.0.0',
+    pattern: 'costly-disabled',
+    text: "winston's level methods do not check the level: `logger.debug(msg)` on a logger at level info builds the info object and writes it into the logger's stream all the same; the stream runs the logger's format on it, and the level is first checked in each transport's `_write`, which drops it. `node benchmarks/anomalies.js disabled` counts, for 100,000 disabled calls, 100,000 runs of the format and 0 events logged by the transport (the calls took 196–262 ms here, 83–119 ms behind `logger.isDebugEnabled()`)",
+    upstream: []
+  },
+  {
+    lib: ['bunyan', 'winston', 'log4js'],
+    range: '*',
+    transport: 'file',
+    runtime: 'bun',
+    pattern: 'slow-runtime',
+    text: "Bun 1.4's `fs.createWriteStream` (its node:fs) writes each `write()` call as a `write(2)` of its own on a worker thread, followed by an 8-byte eventfd write that wakes the event loop, where Node's WriteStream gathers the writes queued behind the one in flight into one `writev`: under `strace -f -c -e trace=write,writev`, `benchmarks/anomalies.js writestream` (20,000 lines) makes 40,005 write syscalls under Bun 1.4.5 (done 4,264 ms) against 36 under Node 20 (124 ms); the runs' own write syscalls per event say the same. bunyan's and winston's file streams are such streams (log4js's streamroller waits for each write under Node too); pino's sonic-boom buffers lines itself and writes them in large chunks",
+    upstream: []
+  },
+  {
     lib: 'pino',
     range: '>=7.0.0',
     transport: ['udp', 'tcp'],
