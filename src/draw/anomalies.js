@@ -20,7 +20,7 @@ export const KNOWN = [
     lib: 'winston',
     range: '>=3.0.0 <3.19.0',
     transport: 'file',
-    pattern: 'constant-loss',
+    pattern: 'loss',
     text: 'the File transport emits `finish` when its internal stream drains, before the file write completes, so the lines still in flight when the logger ends never reach the file; fixed in winston 3.19.0',
     upstream: ['https://github.com/winstonjs/winston/issues/1504', 'https://github.com/winstonjs/winston/pull/2594']
   },
@@ -82,10 +82,10 @@ export const KNOWN = [
   },
   {
     lib: 'log4js',
-    range: '>=6.0.0',
+    range: '>=4.0.0',
     transport: 'file',
     pattern: ['slow-transport', 'failed'],
-    text: "log4js's file appender writes through streamroller's RollingFileWriteStream, whose `_write` waits for a promise and then for the file stream's callback before it takes the next event: every event is a `write(2)` of its own on libuv's thread pool, followed by the pool's eventfd write that wakes the event loop (2 write syscalls per event; `strace -f` of a plain script shows the pair for each line), where the fastest libraries hand the kernel many events in one write; a tight loop's events wait in the heap until their turn, so a large run can run out of time or memory first",
+    text: "log4js's file appender writes through streamroller's RollingFileWriteStream, whose `_write` waits for the file stream's callback (in streamroller 3, log4js 6's, for a promise first; in streamroller 1, log4js 4's, for its roll check) before it takes the next event: every event is a `write(2)` of its own on libuv's thread pool, followed by the pool's eventfd write that wakes the event loop (2 write syscalls per event; `strace -f` of a plain script shows the pair for each line), where the fastest libraries hand the kernel many events in one write; a tight loop's events wait in the heap until their turn, so a large run can run out of time or memory first",
     upstream: []
   },
   {
@@ -108,7 +108,7 @@ export const KNOWN = [
     range: '*',
     transport: 'file',
     runtime: 'bun',
-    pattern: 'slow-runtime',
+    pattern: ['slow-runtime', 'slow-transport'],
     text: "Bun 1.4's `fs.createWriteStream` (its node:fs) writes each `write()` call as a `write(2)` of its own on a worker thread, followed by an 8-byte eventfd write that wakes the event loop, where Node's WriteStream gathers the writes queued behind the one in flight into one `writev`: under `strace -f -c -e trace=write,writev`, `benchmarks/anomalies.js writestream` (20,000 lines) makes 40,005 write syscalls under Bun 1.4.5 (done 4,264 ms) against 36 under Node 20 (124 ms); the runs' own write syscalls per event say the same. bunyan's and winston's file streams are such streams (log4js's streamroller waits for each write under Node too); pino's sonic-boom buffers lines itself and writes them in large chunks",
     upstream: []
   },
