@@ -3,6 +3,7 @@ import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { once } from 'node:events'
+import { Writable } from 'node:stream'
 import winston from 'winston'
 import { Syslog } from 'winston-syslog'
 
@@ -26,13 +27,22 @@ import { Syslog } from 'winston-syslog'
 // queue (winston's File transport): logs N events in a tight loop and prints, before the loop
 //   yields, how many wait in the logger's stream and how many bytes the file holds; then again
 //   after 'finish'.
+// disabled (winston, lib/winston/create-logger.js and logger.js): `logger.debug(msg)` on a logger at
+//   level info builds the info object and writes it into the logger's stream all the same; the
+//   stream runs the logger's format on it (logger.js `_transform`) and the level is first checked in
+//   each transport's `_write` (winston-transport), which drops it. This counts, for N disabled
+//   calls, how often the format ran and how often the transport logged, and times the loop until
+//   'finish' against the same calls behind `logger.isDebugEnabled()`.
+// writestream (the runtime's node:fs): N lines written with `fs.createWriteStream` in a tight loop,
+//   then end(): the loop's and the end's times. Run it under Node and under Bun inside
+//   `strace -f -c -e trace=write,writev` to count the write syscalls each makes.
 //
-// node benchmarks/anomalies.js [shift|tcp|queue|all] [--quick]
+// node benchmarks/anomalies.js [shift|tcp|queue|disabled|writestream|all] [--quick]
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
 const which = args.find((a) => !a.startsWith('--')) ?? 'all'
-if (!['shift', 'tcp', 'queue', 'all'].includes(which)) {
-  process.stderr.write(`anomalies.js: expected shift, tcp, queue or all, got "${which}"\n`)
+if (!['shift', 'tcp', 'queue', 'disabled', 'writestream', 'all'].includes(which)) {
+  process.stderr.write(`anomalies.js: expected shift, tcp, queue, disabled, writestream or all, got "${which}"\n`)
   process.exit(2)
 }
 const want = (name) => which === 'all' || which === name
@@ -55,6 +65,43 @@ if (want('queue')) {
   await finished
   await new Promise((resolve) => setTimeout(resolve, 200))
   process.stdout.write(`queue: after 'finish': the file ${size().toLocaleString('en-US')} bytes\n`)
+  fs.rmSync(dir, { recursive: true, force: true })
+}
+
+if (want('disabled')) {
+  const events = quick ? 2000 : 100000
+  let formatted = 0
+  let logged = 0
+  const counting = winston.format((info) => { formatted++; return info })
+  const sink = new Writable({ write (chunk, encoding, callback) { logged++; callback() } })
+  const logger = winston.createLogger({ level: 'info', format: winston.format.combine(counting(), winston.format.json()), transports: [new winston.transports.Stream({ stream: sink })] })
+  const time = async (call) => {
+    const start = performance.now()
+    for (let seq = 0; seq < events; seq++) call(`w0 ${seq}: Hello, world!`)
+    const loop = performance.now() - start
+    // The stream's queue empties on later ticks: wait until it has.
+    while (logger._writableState.length > 0) await new Promise((resolve) => setImmediate(resolve))
+    return { loop, drained: performance.now() - start }
+  }
+  const guarded = await time((message) => { if (logger.isDebugEnabled()) logger.debug(message) })
+  const plain = await time((message) => logger.debug(message))
+  const ms = (v) => v.toFixed(1)
+  process.stdout.write(`disabled: winston at level info, ${events.toLocaleString('en-US')} logger.debug() calls: the logger's format ran ${formatted.toLocaleString('en-US')} times and the transport logged ${logged}; ` +
+    `the loop took ${ms(plain.loop)} ms and ${ms(plain.drained)} ms until the stream was empty; behind isDebugEnabled(): ${ms(guarded.loop)} ms, ${ms(guarded.drained)} ms\n`)
+}
+
+if (want('writestream')) {
+  const lines = quick ? 2000 : 20000
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-anomalies-'))
+  const file = path.join(dir, 'lines.log')
+  const stream = fs.createWriteStream(file)
+  const start = performance.now()
+  for (let seq = 0; seq < lines; seq++) stream.write(`w0 ${seq}: Hello, world!\n`)
+  const loop = performance.now() - start
+  await new Promise((resolve) => stream.end(resolve))
+  const done = performance.now() - start
+  const runtime = typeof globalThis.Bun !== 'undefined' ? `bun ${globalThis.Bun.version}` : `node ${process.versions.node}`
+  process.stdout.write(`writestream: ${runtime}, ${lines.toLocaleString('en-US')} lines through fs.createWriteStream: the loop ${loop.toFixed(1)} ms, done ${done.toFixed(1)} ms, ${fs.statSync(file).size.toLocaleString('en-US')} bytes\n`)
   fs.rmSync(dir, { recursive: true, force: true })
 }
 

@@ -41,7 +41,9 @@ export function ties (files) {
       rounds,
       groups: groups.length,
       ties: groups.filter((g) => g.tie.length > 1).length,
-      halfWidth: median(halfWidths)
+      // Groups the page ranks nowhere (its control failed, a kill ended the runs, two groups of runs).
+      withheld: groups.filter((g) => g.undecided).length,
+      halfWidth: halfWidths.length ? median(halfWidths) : null
     }
   })
 }
@@ -51,6 +53,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   for (const file of files) {
     const rows = ties([file])
     process.stdout.write(`${file} (${rows[0].rounds} rounds; paired, the smallest p is ${smallestSignedRankP(rows[0].rounds).toFixed(4)})\n`)
-    for (const row of rows) process.stdout.write(`  ${row.how}: ${row.ties} of ${row.groups} first places are ties; interval of the second against the first: ±${(row.halfWidth * 100).toFixed(1)}% (median)\n`)
+    for (const row of rows) {
+      const withheld = row.withheld ? `, ${row.withheld} not ranked (the page's rule withholds them)` : ''
+      const interval = row.halfWidth == null ? 'no ranked group to measure it on' : `±${(row.halfWidth * 100).toFixed(1)}% (median)`
+      process.stdout.write(`  ${row.how}: ${row.ties} of ${row.groups} first places are ties${withheld}; interval of the second against the first: ${interval}\n`)
+    }
   }
 }

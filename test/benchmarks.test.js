@@ -83,7 +83,7 @@ test('bench:ties: the first places that are ties, unpaired, as judged and paired
   const { code, stdout, stderr } = await runScript('ties.js', ['results/seed-article.json'])
   assert.equal(code, 0, stderr)
   assert.match(stdout, /^results\/seed-article\.json \(5 rounds; paired, the smallest p is 0\.0625\)$/m)
-  for (const how of ['unpaired', 'as the pages judge', 'paired, every round']) assert.match(stdout, new RegExp(`^  ${how}: \\d+ of 8 first places are ties; interval of the second against the first: ±[\\d.]+% \\(median\\)$`, 'm'))
+  for (const how of ['unpaired', 'as the pages judge', 'paired, every round']) assert.match(stdout, new RegExp(`^  ${how}: \\d+ of 8 first places are ties(, \\d+ not ranked \\(the page's rule withholds them\\))?; interval of the second against the first: (±[\\d.]+% \\(median\\)|no ranked group to measure it on)$`, 'm'))
 })
 
 test('benchmarks/anomalies.js --quick: the plain scripts behind the pages\' explained anomalies each print their line', async () => {
@@ -91,8 +91,10 @@ test('benchmarks/anomalies.js --quick: the plain scripts behind the pages\' expl
   assert.equal(code, 0, stderr)
   assert.match(stdout, /^queue: winston to a file, after a loop of 2,000 calls, before it yields: [\d,]+ events waiting/m)
   assert.match(stdout, /^shift: 4,000 queued messages drained with Array#shift in \d+ ms \(all\)$/m)
+  assert.match(stdout, /^writestream: node [\d.]+, 2,000 lines through fs\.createWriteStream: the loop [\d.]+ ms, done [\d.]+ ms, [\d,]+ bytes$/m)
+  assert.match(stdout, /^disabled: winston at level info, 2,000 logger\.debug\(\) calls: the logger's format ran [\d,]+ times and the transport logged \d+; the loop took [\d.]+ ms/m)
   assert.match(stdout, /^tcp: logged 2,000; when close\(\) destroyed the socket, inFlight was -?\d+, \d+ queued, [\d,]+ bytes still in the socket's write buffer; arrived [\d,]+ /m)
   const wrong = await runScript('anomalies.js', ['nope'])
   assert.equal(wrong.code, 2)
-  assert.match(wrong.stderr, /^anomalies\.js: expected shift, tcp, queue or all, got "nope"$/m)
+  assert.match(wrong.stderr, /^anomalies\.js: expected shift, tcp, queue, disabled, writestream or all, got "nope"$/m)
 })

@@ -211,3 +211,16 @@ describe('http At a glance: the control first, then the seed\'s grid', () => {
     assert.doesNotMatch(reading, /unblocked|noop/)
   })
 })
+
+describe('http At a glance: two versions of one library', () => {
+  it('get a column each, named with their versions (winston@2.4.7 beside winston@3.19.0), in the control and the grid', () => {
+    const versioned = (version) => (r) => (r.lib === version.name ? { ...r, lib: 'winston', libRange: version.range, libVersion: version.version } : r)
+    const runs = records({ libs: ['none', 'w2', 'w3'], factor: (lib, logs) => (logs === 0 ? 1 : lib === 'w2' ? 0.8 : 0.95), middleware: false })
+      .map(versioned({ name: 'w2', range: '2', version: '2.4.7' }))
+      .map(versioned({ name: 'w3', range: '3', version: '3.19.0' }))
+    const page = render(runs)
+    assert.match(page, /\| Size +\| +winston@2\.4\.7 \| +winston@3\.19\.0 \|/)
+    assert.match(page, /\| Logs × size \| +none \| +winston@2\.4\.7 \| +winston@3\.19\.0 \|/)
+    assert.match(page, /\| 5 × 20 +\| [^|]+\| +−20\.\d% slower \| +−5\.\d% slower \|/)
+  })
+})

@@ -283,7 +283,7 @@ test('Then and now calls an order changed only where compare separates the swapp
   assert.match(finding([100, 130, 90, 125, 95], [110, 92, 128, 101, 120]), /^order differs inside a tie/)
 })
 
-test('an interrupted file stopped between rounds: the page says how many runs every cell has, leaves the cut run out, and names files changed from the commit', async () => {
+test('an interrupted file stopped between rounds: the page says how many runs every cell has, leaves the cut run out, and names files changed from the commit (code and scenarios, not results an earlier scenario wrote)', async () => {
   const { loadDocuments } = await import('../src/results/read.js')
   const doc = JSON.parse(fs.readFileSync(RESULTS, 'utf8'))
   const kept = doc.runs.filter((r) => r.type === 'run' && ['pino', 'raw'].includes(r.lib) && r.transport === 'file')
@@ -292,7 +292,7 @@ test('an interrupted file stopped between rounds: the page says how many runs ev
     ...doc,
     complete: false,
     interrupted: true,
-    env: { ...doc.env, command: 'log-bench run --scenario quick', gitChanges: ['scenarios/quick.json'] },
+    env: { ...doc.env, command: 'log-bench run --scenario quick', gitChanges: ['scenarios/quick.json', 'results/http-cost.json', 'images/summary-README.png'] },
     runs: [...kept, cut],
     summary: []
   }

@@ -1,16 +1,7 @@
-import fs from 'node:fs'
-import yargs from 'yargs'
-import { hideBin } from 'yargs/helpers'
 import { EXIT, UsageError } from '../errors.js'
-import * as run from './run.js'
-import * as list from './list.js'
-import * as http from './http.js'
-import * as report from './report.js'
-import * as compare from './compare.js'
-import * as merge from './merge.js'
-import * as sink from './sink.js'
-import { refuseRepeatedOptions } from '../api/validate.js'
 import { visibleControls } from '../escape.js'
+import { commandHelp, helpRequested, topHelp } from './help.js'
+import { COMMANDS, EPILOGUE, yargsCli } from './commands.js'
 
 // A reader that stops reading (`log-bench run | head -1`, a closed terminal) ends our output there,
 // quietly: the work goes on and the results file is still written whole. Writes to a closed pipe
@@ -49,34 +40,27 @@ function usageMessage (msg) {
   return msg.split('\n')[0]
 }
 
-// log-bench's own version: yargs alone would read the package.json nearest to where it runs, which
-// from an installed copy is the user's project's.
-const { version } = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
+const HELP_WIDTH = { columns: process.stdout.columns, epilogue: EPILOGUE }
 
-const COMMANDS = [run, list, http, report, compare, merge, sink]
-const commandNames = COMMANDS.map((c) => c.command.split(' ')[0])
-
-try {
-  const cli = yargs(hideBin(process.argv)).scriptName('log-bench')
-  for (const command of COMMANDS) cli.command(command)
-  await cli
-    .middleware((argv) => refuseRepeatedOptions(argv))
-    .demandCommand(1, `give a command: ${commandNames.slice(0, -1).join(', ')} or ${commandNames.at(-1)} (log-bench --help says what each does)`)
-    .strict()
-    .fail((msg, err, y) => {
-      // log-bench alone: the commands and what each does, then exit 2 as for any missing command.
-      if (!err && process.argv.length <= 2) {
-        y.showHelp((text) => process.stderr.write(`${text}\n`))
-        process.exit(EXIT.USAGE)
-      }
+// --help is written here, from the command modules, without loading yargs (src/cli/help.js says why);
+// so is log-bench alone (the commands, on stderr, exit 2 as for any missing command).
+const words = process.argv.slice(2)
+const help = words.length === 0 ? { top: true, alone: true } : helpRequested(words, COMMANDS)
+if (help?.alone) {
+  process.stderr.write(topHelp(COMMANDS, HELP_WIDTH))
+  process.exit(EXIT.USAGE)
+}
+if (help) {
+  process.stdout.write(help.top ? topHelp(COMMANDS, HELP_WIDTH) : commandHelp(help.command, HELP_WIDTH))
+} else {
+  try {
+    const cli = await yargsCli(words, {
+      columns: process.stdout.columns,
       // yargs' own checks (a value missing after an option) come as a YError: bad input too.
-      throw err && err.name !== 'YError' ? err : new UsageError(usageMessage(msg ?? err.message))
+      onFail: (msg, err) => { throw err && err.name !== 'YError' ? err : new UsageError(usageMessage(msg ?? err.message)) }
     })
-    .epilogue('Exit codes: 0 finished (failed runs are results, recorded in the JSON), 1 harness error, 2 bad input, 3 compare --fail-on found a verdict it names, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP), 131 SIGQUIT: the runs so far are saved.')
-    .wrap(Math.min(110, process.stdout.columns || 110))
-    .help()
-    .version(version)
-    .parseAsync()
-} catch (err) {
-  fail(err)
+    await cli.parseAsync()
+  } catch (err) {
+    fail(err)
+  }
 }

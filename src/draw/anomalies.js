@@ -10,8 +10,9 @@ import { DEFAULT_ENDING, endingTitle } from '../engine/endings.js'
 // rules over the data (never a figure written down here), each explained where an explanation is
 // known: KNOWN, keyed by library, version range, transport and pattern, with the upstream issue.
 
-// A pattern's explanation where one is known. `range` is a semver range of the library's version;
-// `pattern` is one pattern or a list; `transport` (optional; one or a list) narrows it. Text says
+// A pattern's explanation where one is known. `lib` is a library or a list; `range` is a semver range
+// of the library's version; `pattern` is one pattern or a list; `transport` (optional; one or a list)
+// and `runtime` (optional: the runtime's name, `bun`) narrow it. Text says
 // why, `upstream` where it is tracked (empty where the cause is a documented default rather than a
 // bug).
 export const KNOWN = [
@@ -19,7 +20,7 @@ export const KNOWN = [
     lib: 'winston',
     range: '>=3.0.0 <3.19.0',
     transport: 'file',
-    pattern: 'constant-loss',
+    pattern: 'loss',
     text: 'the File transport emits `finish` when its internal stream drains, before the file write completes, so the lines still in flight when the logger ends never reach the file; fixed in winston 3.19.0',
     upstream: ['https://github.com/winstonjs/winston/issues/1504', 'https://github.com/winstonjs/winston/pull/2594']
   },
@@ -81,10 +82,10 @@ export const KNOWN = [
   },
   {
     lib: 'log4js',
-    range: '>=6.0.0',
+    range: '>=4.0.0',
     transport: 'file',
     pattern: ['slow-transport', 'failed'],
-    text: "log4js's file appender writes through streamroller's RollingFileWriteStream, whose `_write` waits for a promise and then for the file stream's callback before it takes the next event: every event is a `write(2)` of its own on libuv's thread pool, followed by the pool's eventfd write that wakes the event loop (2 write syscalls per event; `strace -f` of a plain script shows the pair for each line), where the fastest libraries hand the kernel many events in one write; a tight loop's events wait in the heap until their turn, so a large run can run out of time or memory first",
+    text: "log4js's file appender writes through streamroller's RollingFileWriteStream, whose `_write` waits for the file stream's callback (in streamroller 3, log4js 6's, for a promise first; in streamroller 1, log4js 4's, for its roll check) before it takes the next event: every event is a `write(2)` of its own on libuv's thread pool, followed by the pool's eventfd write that wakes the event loop (2 write syscalls per event; `strace -f` of a plain script shows the pair for each line), where the fastest libraries hand the kernel many events in one write; a tight loop's events wait in the heap until their turn, so a large run can run out of time or memory first",
     upstream: []
   },
   {
@@ -93,6 +94,22 @@ export const KNOWN = [
     transport: 'file',
     pattern: 'done-late',
     text: "winston's logger is an object-mode stream piped into its transports; a call formats the event and writes it into that stream, where it waits until the loop yields (`node benchmarks/anomalies.js queue` counts them in the logger's buffer and the bytes in the file before the loop yields), so the File transport writes them all after the calls have returned, and the heap holds them until then",
+    upstream: []
+  },
+  {
+    lib: 'winston',
+    range: '>=3.0.0',
+    pattern: 'costly-disabled',
+    text: "winston's level methods do not check the level: `logger.debug(msg)` on a logger at level info builds the info object and writes it into the logger's stream all the same; the stream runs the logger's format on it, and the level is first checked in each transport's `_write`, which drops it. `node benchmarks/anomalies.js disabled` counts, for 100,000 disabled calls, 100,000 runs of the format and 0 events logged by the transport (the calls took 196–262 ms here, 83–119 ms behind `logger.isDebugEnabled()`)",
+    upstream: []
+  },
+  {
+    lib: ['bunyan', 'winston', 'log4js'],
+    range: '*',
+    transport: 'file',
+    runtime: 'bun',
+    pattern: ['slow-runtime', 'slow-transport'],
+    text: "Bun 1.4's `fs.createWriteStream` (its node:fs) writes each `write()` call as a `write(2)` of its own on a worker thread, followed by an 8-byte eventfd write that wakes the event loop, where Node's WriteStream gathers the writes queued behind the one in flight into one `writev`: under `strace -f -c -e trace=write,writev`, `benchmarks/anomalies.js writestream` (20,000 lines) makes 40,005 write syscalls under Bun 1.4.5 (done 4,264 ms) against 36 under Node 20 (124 ms); the runs' own write syscalls per event say the same. bunyan's and winston's file streams are such streams (log4js's streamroller waits for each write under Node too); pino's sonic-boom buffers lines itself and writes them in large chunks",
     upstream: []
   },
   {
@@ -152,6 +169,34 @@ export function findAnomalies (dataset) {
   found.push(...doneLongAfterUnblocked(cells))
   found.push(...roundDrift(ofType(dataset.runs, 'http')))
   found.push(...slowRuntimes(cells))
+  found.push(...costlyDisabled(cells))
+  return found
+}
+
+// Calls at a disabled level (the disabled workload: nothing may arrive) that hold the event loop
+// SLOW_FACTOR× or more as long as the cheapest library's in the same comparison, by the medians of
+// unblocked: a level check that is not cheap.
+function costlyDisabled (cells) {
+  const groups = new Map()
+  for (const runs of cells.values()) {
+    const first = runs[0]
+    if (BASELINE_LIBS.has(first.lib) || dimensionValue(first, 'workload') !== 'disabled') continue
+    const unblocked = medianOf(runs, 'unblockedMs')
+    if (!(unblocked > 0)) continue
+    const key = String(comparisonGroupKey(first))
+    if (!groups.has(key)) groups.set(key, [])
+    groups.get(key).push({ first, unblocked })
+  }
+  const found = []
+  for (const entries of groups.values()) {
+    if (entries.length < 2) continue
+    const cheapest = entries.reduce((a, b) => (b.unblocked < a.unblocked ? b : a))
+    for (const e of entries.filter((x) => x.unblocked >= cheapest.unblocked * SLOW_FACTOR)) {
+      const calls = e.first.events
+      const perCall = calls > 0 ? `, ${formatNumber((e.unblocked * 1e6) / calls, 0)} ns a call against ${formatNumber((cheapest.unblocked * 1e6) / calls, 0)}` : ''
+      found.push(explain({ pattern: 'costly-disabled', cell: e.first, text: `takes ${formatRatio(e.unblocked / cheapest.unblocked)} as long as ${libraryName(cheapest.first)} over calls at a disabled level, which log nothing (unblocked ${formatMs(e.unblocked)} ms against ${formatMs(cheapest.unblocked)} ms, medians, for ${formatCount(calls)} calls${perCall})` }))
+    }
+  }
   return found
 }
 
@@ -286,7 +331,7 @@ function slowOnOneTransport (cells) {
     const [e] = slow
     const elsewhere = list.filter((x) => x !== e)
     const most = Math.max(...elsewhere.map((x) => x.factor))
-    const cpu = (e.cpu != null && e.fastest.cpu != null ? `; CPU per event ${formatNumber(e.cpu / 1000, 1)} µs against ${formatNumber(e.fastest.cpu / 1000, 1)} µs` : '') +
+    const cpu = (e.cpu != null && e.fastest.cpu != null ? `; CPU per event, all threads (the median of each run's total), ${formatNumber(e.cpu / 1000, 1)} µs against ${formatNumber(e.fastest.cpu / 1000, 1)} µs` : '') +
       (e.writes != null && e.fastest.writes != null ? `; write syscalls per event ${formatNumber(e.writes, 3)} against ${formatNumber(e.fastest.writes, 3)}` : '')
     found.push(explain({ pattern: 'slow-transport', cell: e.first, text: `takes ${formatRatio(e.factor)} as long to done as ${libraryName(e.fastest.first)}, the fastest there (${formatMs(e.done)} ms against ${formatMs(e.fastest.done)} ms${cpu}), but at most ${formatRatio(most)} on ${unique(elsewhere.map((x) => transportTitle(x.first.transport))).join(', ')}` }))
   }
@@ -392,8 +437,9 @@ function roundDrift (runs) {
 function explain (anomaly) {
   const { lib, libVersion, transport } = anomaly.cell
   // A 'loss' explanation covers a constant loss too.
-  const known = KNOWN.find((k) => k.lib === lib && [k.pattern].flat().some((p) => p === anomaly.pattern || (p === 'loss' && anomaly.pattern === 'constant-loss')) &&
+  const known = KNOWN.find((k) => [k.lib].flat().includes(lib) && [k.pattern].flat().some((p) => p === anomaly.pattern || (p === 'loss' && anomaly.pattern === 'constant-loss')) &&
     (!k.transport || [k.transport].flat().includes(transport)) &&
+    (!k.runtime || String(dimensionValue(anomaly.cell, 'runtime') ?? '').startsWith(k.runtime)) &&
     libVersion && semver.valid(libVersion) && semver.satisfies(libVersion, k.range))
   return {
     ...anomaly,
@@ -420,7 +466,7 @@ export function anomalyList (anomalies) {
 
 // The Anomalies section of a page.
 export function anomalyBlocks (anomalies) {
-  const intro = `Patterns in the runs that the tables alone would hide, found by rules over the runs: a loss identical in every run (under \`close()\`: a loss under another ending is the durability matrix's finding), runs whose losses differ widely (each run's loss shown), runs in two groups ${BIMODAL_GAP}× or more apart, a library ${SLOW_FACTOR}× or more as long as the fastest on one transport only, a library first to unblock but ${LATE_FACTOR}× or more later to done than the first done, a runtime ${RUNTIME_FACTOR}× or more slower than Node, a cell whose every run failed (where its cause is known; the At a glance table lists every failure), HTTP rounds in which every cell, the app without logging included, moved ${ROUND_SHIFT * 100}% or more from its median. Each is listed with its figures and its cause where one is known (measured, or tracked upstream), "not known yet" otherwise.`
+  const intro = `Patterns in the runs that the tables alone would hide, found by rules over the runs: a loss identical in every run (under \`close()\`: a loss under another ending is the durability matrix's finding), runs whose losses differ widely (each run's loss shown), runs in two groups ${BIMODAL_GAP}× or more apart, a library ${SLOW_FACTOR}× or more as long as the fastest on one transport only, a library first to unblock but ${LATE_FACTOR}× or more later to done than the first done, a runtime ${RUNTIME_FACTOR}× or more slower than Node, calls at a disabled level ${SLOW_FACTOR}× or more as long as the cheapest library's, a cell whose every run failed (where its cause is known; the At a glance table lists every failure), HTTP rounds in which every cell, the app without logging included, moved ${ROUND_SHIFT * 100}% or more from its median. Each is listed with its figures and its cause where one is known (measured, or tracked upstream), "not known yet" otherwise.`
   return [{ heading: 'Anomalies' }, intro, anomalies.length ? anomalyList(anomalies) : '_None found in these runs._']
 }
 

@@ -3,7 +3,7 @@ import { cellKey } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
 import { DEFAULT_ALPHA, smallestP } from '../stats.js'
 import { compareCellRuns, roundsOf } from '../results/rounds.js'
-import { formatChange, formatRunsToDecide, formatChangePct, formatNumber, formatPct, transportTitle, unique } from '../draw/labels.js'
+import { formatChange, formatRunsToDecide, formatChangePct, formatNumber, formatPct, libraryName, transportTitle, unique } from '../draw/labels.js'
 import { code, figureColumns, strong, textColumns } from '../draw/table.js'
 
 // "At a glance" for a page of `http` results. Per table (transport, server workers, placement and
@@ -87,7 +87,7 @@ export function cheapestAndDearest (entries, libs) {
     const sizes = unique(ofLogs.map((s) => s.size)).sort((a, b) => a - b)
     const ranked = []
     for (const lib of libs) {
-      const cells = sizes.map((size) => ofLogs.find((s) => s.lib === lib && s.size === size))
+      const cells = sizes.map((size) => ofLogs.find((s) => libraryName(s) === lib && s.size === size))
       if (cells.some((s) => !s || s.okRuns < s.runs || versusNone(s)?.ratio == null || s.dropRate?.mean > 0)) continue
       const ratios = cells.map((s) => versusNone(s).ratio)
       ranked.push({ lib, cells, mean: ratios.reduce((a, b) => a + b, 0) / ratios.length })
@@ -172,7 +172,7 @@ function tableTitle (entry) {
 function glanceBlocks (entries, runs, roundOf) {
   const out = [{ heading: tableTitle(entries[0]), level: 3 }]
   const route = entries.filter((s) => s.mode === 'route')
-  const libs = unique(route.filter((s) => s.lib !== BASELINE).map((s) => s.lib))
+  const libs = unique(route.filter((s) => s.lib !== BASELINE).map(libraryName))
   const sizes = unique(route.map((s) => s.size)).sort((a, b) => a - b)
   const control = controlOf(entries)
   const load = entries[0]
@@ -182,8 +182,8 @@ function glanceBlocks (entries, runs, roundOf) {
   if (busy) out.push({ text: busy })
   if (control.measured) {
     const controlSizes = unique(control.cells.map((s) => s.size)).sort((a, b) => a - b)
-    const controlLibs = unique(control.cells.map((s) => s.lib))
-    const rows = controlSizes.map((size) => [`${size} chars`, ...controlLibs.map((lib) => changeCell(route.find((s) => s.logsPerRequest === 0 && s.size === size && s.lib === lib), { interval: true }))])
+    const controlLibs = unique(control.cells.map(libraryName))
+    const rows = controlSizes.map((size) => [`${size} chars`, ...controlLibs.map((lib) => changeCell(route.find((s) => s.logsPerRequest === 0 && s.size === size && libraryName(s) === lib), { interval: true }))])
     const verdict = control.failing.length ? `${control.failing.length} of ${control.cells.length} do not.` : control.passed ? `Every control cell does; ${resolution(control)}` : control.unclear.length ? `${control.unclear.length} of ${control.cells.length} read unclear: their intervals are too wide to say same.` : 'The control cells have too few runs for that verdict to mean anything.'
     out.push({ text: [strong('Control: 0 logs per request.'), ' The route logs nothing, so every library must read ', code('same'), ' against ', code('none'), `. ${verdict}`] })
     out.push({ columns: figureColumns(['Size', ...controlLibs]), rows })
@@ -201,7 +201,7 @@ function glanceBlocks (entries, runs, roundOf) {
       for (const size of sizes) {
         const cell = route.filter((s) => s.logsPerRequest === logs && s.size === size)
         const none = cell.find((s) => s.lib === BASELINE)
-        rows.push([`${logs} × ${size}`, noneFigure(none), ...libs.map((lib) => changeCell(cell.find((s) => s.lib === lib)))])
+        rows.push([`${logs} × ${size}`, noneFigure(none), ...libs.map((lib) => changeCell(cell.find((s) => libraryName(s) === lib)))])
       }
     }
     const measured = basisOf(load).unit ? `${basisOf(load).unit[0].toUpperCase()}${basisOf(load).unit.slice(1)}` : 'Requests per second'
@@ -218,7 +218,7 @@ function glanceBlocks (entries, runs, roundOf) {
   const middleware = entries.filter((s) => s.mode === 'middleware')
   if (middleware.length) {
     const rows = middleware.filter((s) => s.lib !== BASELINE).map((s) => [
-      s.middleware ? `${s.lib} (${s.middleware})` : s.lib,
+      s.middleware ? `${libraryName(s)} (${s.middleware})` : libraryName(s),
       changeCell(s, { interval: true }),
       s.p99VsBaseline ? formatChange(s.p99VsBaseline) : ''
     ])
@@ -242,12 +242,12 @@ function whyNotPublished (control, entries) {
   const tail = ' The measured figures are in the tables below.'
   if (!control.measured) return [strong('No control.'), ' No 0-logs-per-request cells were measured with this table, so its differences could not be checked against the machine\'s noise and are not published as findings.' + tail]
   if (!control.failing.length && control.unclear.length) {
-    return [strong('The control could not confirm this table.'), ` ${control.unclear.map((s) => `${s.lib} at ${s.size} chars (${changeCell(s, { interval: true })}${versusNone(s).runsToDecide ? `; ${formatRunsToDecide(versusNone(s).runsToDecide)} runs a side would decide` : ''})`).join(', ')}: with intervals this wide the machine's noise could hide differences as large as the table would show, so its differences are not published as findings.` + tail]
+    return [strong('The control could not confirm this table.'), ` ${control.unclear.map((s) => `${libraryName(s)} at ${s.size} chars (${changeCell(s, { interval: true })}${versusNone(s).runsToDecide ? `; ${formatRunsToDecide(versusNone(s).runsToDecide)} runs a side would decide` : ''})`).join(', ')}: with intervals this wide the machine's noise could hide differences as large as the table would show, so its differences are not published as findings.` + tail]
   }
   if (!control.failing.length) {
     return [strong('Too few runs for the control.'), ` With ${runsLine(entries)}, no difference could reach p < ${DEFAULT_ALPHA} (that takes at least 4 runs of each library and of `, code('none'), '), so ', code('same'), ' in the control says nothing about the machine\'s noise and the differences of this table are not published as findings.' + tail]
   }
-  const differ = ` ${control.failing.map((s) => `${s.lib} at ${s.size} chars (${changeCell(s, { interval: true })})`).join(', ')} ${control.failing.length > 1 ? 'differ' : 'differs'} from `
+  const differ = ` ${control.failing.map((s) => `${libraryName(s)} at ${s.size} chars (${changeCell(s, { interval: true })})`).join(', ')} ${control.failing.length > 1 ? 'differ' : 'differs'} from `
   if (entries[0]?.measure === 'instructions') {
     return [strong('The control reads a difference.'), differ, code('none'), ' although nothing is logged. A count does not follow the machine\'s speed: either having the library in the server changes what every request costs (its code and objects beside express\'s), or its count varies from run to run (see the spread of its runs below). Either way this table cannot tell the cost of logging apart from it, so its differences are not published as findings.' + tail]
   }
@@ -282,14 +282,14 @@ export function countedSentences (dataset) {
       out.push(`${where}: no 0-logs control was measured, so its differences are not findings.`)
       continue
     }
-    const controls = control.cells.map((s) => `${s.lib} ${formatChange(versusNone(s), { interval: true })}`).join(', ')
+    const controls = control.cells.map((s) => `${libraryName(s)} ${formatChange(versusNone(s), { interval: true })}`).join(', ')
     if (!control.passed) {
       const why = control.failing.length || control.unclear.length ? 'did not read same for every library' : 'had too few runs to tell libraries apart'
       out.push(`${where}: the control (0 logs per request) ${why} (${controls}), so its differences are not findings.`)
       continue
     }
     const costs = entries.filter((s) => s.mode === 'route' && s.logsPerRequest > 0 && s.lib !== BASELINE && s.okRuns > 0 && versusNone(s)?.ratio != null)
-      .map((s) => `${s.lib} at ${s.logsPerRequest} × ${s.size} characters ${formatChange(versusNone(s), { interval: true })}`)
+      .map((s) => `${libraryName(s)} at ${s.logsPerRequest} × ${s.size} characters ${formatChange(versusNone(s), { interval: true })}`)
     out.push(`${where}: the control (0 logs per request) reads same (${controls})${costs.length ? `; logging costs ${costs.join(', ')}` : ''}.`)
   }
   return out

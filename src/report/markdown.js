@@ -3,7 +3,7 @@ import { SECTIONS } from './sections.js'
 import { formatBytes, formatNumber, unique } from '../draw/labels.js'
 import { code, codeSpan, escapeCell, markdownBlocks, markdownEscape, textColumns } from '../draw/table.js'
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
-import { repositoryUrl } from '../results/env.js'
+import { codeChanges, repositoryUrl } from '../results/env.js'
 import { summarySection } from './summary.js'
 import { anomalyBlocks, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
 import { durabilitySection, keptChart, keptSentences } from '../run/durability-section.js'
@@ -60,7 +60,7 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
   if (incomplete.length) {
     out.push(`> **Incomplete:** ${incomplete.map((e) => codeSpan(e.file)).join(', ')} ${incomplete.length > 1 ? 'were' : 'was'} ${incomplete.some((e) => e.interrupted) ? 'interrupted' : 'not finished'}; ${reachedWords(runs)}.`)
   }
-  if (scorecard) out.push(...scorecardBlocks(scorecard))
+  if (scorecard) out.push(...scorecardBlocks(scorecard, { detailLink: details?.link ?? null }))
   const shown = shownSections(dataset, sections)
   const render = (placed) => {
     for (const section of shown) {
@@ -186,7 +186,7 @@ function reproduce (dataset, links) {
     // The published version may differ from the commit the runs came from: the commit itself, built.
     const commit = /^[0-9a-f]{7,40}$/.test(env.gitCommit ?? '') ? env.gitCommit : null
     const repository = repositoryUrl()
-    const changed = (env.gitChanges ?? []).filter((f) => typeof f === 'string')
+    const changed = codeChanges(env.gitChanges ?? [])
     if (commit && repository && /^https:\/\/[\w./-]+$/.test(repository)) {
       lines.push(changed.length
         ? `The runs began from commit ${commit.slice(0, 7)} with ${changed.length === 1 ? 'a file' : `${changed.length} files`} changed (${changed.map((f) => codeSpan(f)).join(', ')}), so checking it out alone does not give what ran; the options every cell ran with are in the results file (\`env.options\`). The commit they began from:`

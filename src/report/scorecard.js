@@ -8,7 +8,7 @@ import { keptAcross } from '../run/durability-section.js'
 import { controlOf } from '../http/glance.js'
 import { basisOf } from '../results/http-summary.js'
 import { notDecidedControl, shortReason } from '../draw/verdict-rules.js'
-import { formatBytes, formatChange, formatCount, formatPct, formatRatio, libraryName, unique } from '../draw/labels.js'
+import { formatBytes, formatChange, formatCount, formatPct, formatRatio, libraryName, transportTitle, unique } from '../draw/labels.js'
 import { figureColumns, textColumns } from '../draw/table.js'
 
 // The scorecard on the results index (the first page of report --pages): one row per library with
@@ -21,7 +21,9 @@ const BASELINES = new Set(['noop', 'raw', 'none'])
 const NONE = '—'
 const link = (value, href) => (href && value !== NONE ? { value, href } : value)
 
-export function scorecardBlocks (pages) {
+// detailLink(slug): the link from the index to one of its detail pages (the file comparison's holds
+// each library's peak RSS), when the index has them.
+export function scorecardBlocks (pages, { detailLink = null } = {}) {
   if (pages.length < 2) return []
   const [index, ...others] = pages
   const seed = index.dataset.runs.some((r) => runTypeName(r) === 'run') ? seedFigures(index) : null
@@ -46,7 +48,7 @@ export function scorecardBlocks (pages) {
     }),
     counted ? link(instructionsPerEvent(counted, lib), `${counted.href}#at-a-glance`) : NONE,
     httpCosts?.get(lib) ? link(httpCosts.get(lib), `${http.href}#at-a-glance`) : NONE,
-    seed ? link(seed.memory(lib), `${index.href}#summary`) : NONE
+    seed ? link(seed.memory(lib), detailLink ? `${detailLink('file')}#${transportTitle('file').toLowerCase()}-details` : `${index.href}#summary`) : NONE
   ])
   const events = seed?.fileEvents ? `${formatCount(seed.fileEvents)} events` : 'the seed\'s events'
   return [

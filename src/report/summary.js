@@ -348,11 +348,14 @@ export function headlineChart ({ measure, groups }, conditions) {
   const width = Math.max(1000, Math.min(2400, 120 + groups.length * Math.max(libs.length * 16, longestWord * 7 + 12)))
   // A label's lines fit its group's band (about 7 px a character at the chart's tick size).
   const fit = Math.max(8, Math.floor((width - 120) / groups.length / 7))
-  // A library the comparison could not run is named under its label: no bar is not a fast bar.
+  // A library the comparison could not run, or whose every run failed, is named under its label: no
+  // bar is not a fast bar.
   const labels = parts.map((list, i) => {
     const own = list.filter((part) => !shared.includes(part))
     const unsupported = groups[i].unsupported?.length ? [`${groups[i].unsupported.join(', ')}: unsupported`] : []
-    return [...(own.length ? own : list), ...unsupported].flatMap((part) => wrap(part, fit, { cutWords: false }).split('\n'))
+    const failed = (groups[i].cells ?? []).filter((c) => c.median == null).map((c) => c.name)
+    const notFinished = failed.length ? [`${failed.join(', ')}: did not finish`] : []
+    return [...(own.length ? own : list), ...unsupported, ...notFinished].flatMap((part) => wrap(part, fit, { cutWords: false }).split('\n'))
   })
   // Headroom above the highest whisker for a "lossy" note (about 70 px of rotated text).
   const top = Math.max(...datasets.flatMap((d) => [...d.data, ...d.errorBars.map((range) => range?.[1])])

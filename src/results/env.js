@@ -32,11 +32,15 @@ function gitCommit () {
 
 // Tracked files under log-bench's root that differ from that commit when the runs began: [] for a
 // clean checkout, null outside a git checkout. A page's Reproduce block names them, since checking
-// out the commit alone would not give the code (or the scenario) that ran.
+// out the commit alone would not give the code (or the scenario) that ran. The published results and
+// their charts are left out: runs write them (the results job runs one scenario after another in one
+// checkout) and no run reads them.
+export const codeChanges = (files) => files.filter((file) => typeof file === 'string' && !/^(results|images)\//.test(file))
+
 function gitChanges () {
   try {
     const out = execFileSync('git', ['status', '--porcelain', '--untracked-files=no', '--', '.'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-    return out.split('\n').filter(Boolean).map((line) => line.slice(3))
+    return codeChanges(out.split('\n').filter(Boolean).map((line) => line.slice(3)))
   } catch {
     return null
   }
