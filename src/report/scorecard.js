@@ -46,7 +46,8 @@ export function scorecardBlocks (pages, { detailLink = null } = {}) {
       const text = durability ? keptAcross(ofType(durability.dataset.runs, 'run'), lib, ending) : null
       return text ? link(text, `${durability.href}#do-the-logs-survive`) : NONE
     }),
-    counted ? link(instructionsPerEvent(counted, lib), `${counted.href}#at-a-glance`) : NONE,
+    // The counted file cells' detail page (src/run/section.js names it by transport and -instructions).
+    counted ? link(instructionsPerEvent(counted, lib), counted.details ? `${counted.details}/file-instructions.md` : `${counted.href}#at-a-glance`) : NONE,
     httpCosts?.get(lib) ? link(httpCosts.get(lib), `${http.href}#at-a-glance`) : NONE,
     seed ? link(seed.memory(lib), detailLink ? `${detailLink('file')}#${transportTitle('file').toLowerCase()}-details` : `${index.href}#summary`) : NONE
   ])
