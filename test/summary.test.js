@@ -194,6 +194,11 @@ describe('anomalies: found by rules, explained where known', () => {
     assert.match(drift[0].text, /^in rounds 4, 5 of 5 every one of its 3 cells, the app without logging \(`none`\) included, served 16%–20% fewer requests per second than its own median/)
     // One cell that held its rate: no drift common to the round.
     assert.deepEqual(findAnomalies(dataset([...http('none', [5000, 5010, 4990, 4990, 5000]), ...http('pino', [4000, 4010, 3990, 3200, 3300]), ...http('winston', [3000, 3010, 2990, 2400, 2500])])).filter((a) => a.pattern === 'round-drift'), [])
+    // Three of four cells slowed in round 2 and the fourth not: a slowdown shorter than the round,
+    // which pairing cannot cancel.
+    const partial = findAnomalies(dataset([...http('none', [5000, 3000, 4990, 5010, 5000]), ...http('pino', [4000, 2400, 3990, 4010, 4000]), ...http('winston', [3000, 1800, 2990, 3010, 3000]), ...http('bunyan', [3500, 3490, 3510, 3500, 3505])]))
+    assert.deepEqual(partial.map((a) => a.pattern), ['round-drift-partial'])
+    assert.match(partial[0].text, /^served at least 10% fewer requests per second than their own medians in 3 of its 4 cells in round 2 \(of 5 rounds\), and the round's other cells did not: the machine slowed for part of the round/)
   })
 
   it('lists a loss that varies only where its cause is known (KNOWN pattern \'loss\')', () => {
