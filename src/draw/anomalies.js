@@ -85,7 +85,7 @@ export const KNOWN = [
     range: '>=4.0.0',
     transport: 'file',
     pattern: ['slow-transport', 'failed'],
-    text: "log4js's file appender writes through streamroller's RollingFileWriteStream, whose `_write` waits for the file stream's callback (in streamroller 3, log4js 6's, for a promise first; in streamroller 1, log4js 4's, for its roll check) before it takes the next event: every event is a `write(2)` of its own on libuv's thread pool, followed by the pool's eventfd write that wakes the event loop (2 write syscalls per event; `strace -f` of a plain script shows the pair for each line), where the fastest libraries hand the kernel many events in one write; a tight loop's events wait in the heap until their turn, so a large run can run out of time or memory first",
+    text: "log4js's file appender writes through streamroller's RollingFileWriteStream, whose `_write` waits for the file stream's callback (in streamroller 3, log4js 6's, for a promise first; in streamroller 1, log4js 4's, for its roll check) before it takes the next event: every event is a `write(2)` of its own on libuv's thread pool, followed by the pool's eventfd write that wakes the event loop (2 write syscalls per event; `strace -f` of a plain script shows the pair for each line), where bunyan and today's pino hand the kernel many events in one write; a tight loop's events wait in the heap until their turn, so a large run can run out of time or memory first",
     upstream: []
   },
   {

@@ -182,7 +182,9 @@ const PATTERN_WORDS = {
   'slow-transport': 'far slower on one transport only',
   'done-late': 'first to unblock, late to done',
   'slow-runtime': 'slower under another runtime',
-  'round-drift': 'every cell moved in some rounds'
+  'round-drift': 'every cell moved in some rounds',
+  'round-drift-partial': 'part of a round slowed',
+  'costly-disabled': 'costly calls at a disabled level'
 }
 
 // At most this many characters of sentences: a summary a reader takes in at a glance.
@@ -304,7 +306,8 @@ function findingsTable ({ measure, groups }) {
     g.label,
     bestName(g),
     g.best ? measure.format(g.best.median) : '—',
-    [...g.ranked.filter((c) => c !== g.best).map((c) => `${c.name} ${c.lost > 0 || c.relative == null ? measure.format(c.median) : formatRatio(c.relative)}${c.lost > 0 ? ` lossy ${formatPct(c.lost)}` : c.verdict ? ` ${c.verdict}` : ''}`),
+    // Not decided: the figures in the order of the names, so that their order reads as no ranking.
+    [...(g.undecided ? [...g.ranked].sort((a, b) => a.name.localeCompare(b.name)) : g.ranked).filter((c) => c !== g.best).map((c) => `${c.name} ${c.lost > 0 || c.relative == null ? measure.format(c.median) : formatRatio(c.relative)}${c.lost > 0 ? ` lossy ${formatPct(c.lost)}` : c.verdict ? ` ${c.verdict}` : ''}`),
       ...g.unsupported.map((name) => `${name} unsupported`)].join('; ')
   ])
   return { columns, rows }

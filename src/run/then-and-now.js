@@ -58,7 +58,7 @@ export const thenAndNowSection = {
       : `${reference.events.toLocaleString('en-US')} events per worker on both sides. `
     out.push(`The ${md(reference.source.year)} article "${md(reference.source.title)}" (${md(reference.source.publisher)}; its code: ${md(reference.source.code)}) beside these results, per library, transport and worker count. ` + counts +
       `**The machines and Node versions differ**: the article ran on ${md(hw.cpu)} (${md(hw.cores)} cores / ${md(hw.threads)} threads, ${md(hw.memory)}), Node ${md(hw.node)}; these results on ${md(env.cpuModel)} (${md(env.cpuCount)} cores), Node ${md(env.node)}. ` +
-      'Absolute times do not compare across them; which library comes first does. The article\'s figures are its published averages, kept in ' + codeSpan(reference.file) + '. ' + md(reference.source.what ?? '') + (reference.source.harness ? ` ${md(reference.source.harness)}` : ''))
+      'Absolute times do not compare across them; only the order of the libraries within a transport is set side by side below, and the harnesses differ too. The article\'s figures are its published averages, kept in ' + codeSpan(reference.file) + '. ' + md(reference.source.what ?? '') + (reference.source.harness ? ` ${md(reference.source.harness)}` : ''))
     const rows = reference.cells.map((c) => {
       const s = ours(c)
       const then = c.failed ? [c.failed, '', ''] : [formatMs(c.unblockedMs), formatMs(c.doneMs), c.dropRate === undefined ? '' : formatPct(c.dropRate)]
