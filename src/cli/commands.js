@@ -7,6 +7,7 @@ import * as compare from './compare.js'
 import * as merge from './merge.js'
 import * as sink from './sink.js'
 import { refuseRepeatedOptions } from '../api/validate.js'
+import { helpColumns } from './help.js'
 
 // The commands, in the order the help lists them, and the command line yargs parses them with. The
 // help (src/cli/help.js) is written from the same modules without yargs; test/help.test.js checks
@@ -31,7 +32,7 @@ export async function yargsCli (words, { columns, onFail }) {
     .strict()
     .fail(onFail)
     .epilogue(EPILOGUE)
-    .wrap(Math.min(110, columns || 110))
+    .wrap(helpColumns(columns))
     .help()
     .version(VERSION)
 }

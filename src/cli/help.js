@@ -22,6 +22,9 @@ export function declaredBy (builder) {
 
 const width = (text) => [...text].length
 
+// The help's line width: the terminal's, at most 110 characters (yargs is given the same: commands.js).
+export const helpColumns = (columns) => Math.min(110, columns || 110)
+
 // Lines of at most `columns` characters, wrapped as cliui wraps them (wrap-ansi's hard mode): words
 // go on a line while they fit; a word longer than a line fills the rest of the current one (or starts
 // the next, where that takes fewer breaks) and is cut at the width.
@@ -114,7 +117,7 @@ const section = (title, lines) => (lines.length ? ['', `${title}:`, ...lines] : 
 
 // The help of one command (a module of src/cli/), as yargs would print it.
 export function commandHelp (commandModule, { scriptName = 'log-bench', columns } = {}) {
-  const total = Math.min(110, columns || 110)
+  const total = helpColumns(columns)
   const { options, positionals, examples } = declaredBy(commandModule.builder)
   const example = (line) => line.replace(/^\$0\b/, scriptName)
   return [
@@ -129,7 +132,7 @@ export function commandHelp (commandModule, { scriptName = 'log-bench', columns 
 
 // The top-level help: every command and what it does, then the exit codes.
 export function topHelp (commandModules, { scriptName = 'log-bench', columns, epilogue } = {}) {
-  const total = Math.min(110, columns || 110)
+  const total = helpColumns(columns)
   return [
     `${scriptName} <command>`,
     ...section('Commands', table(commandModules.map((c) => [`${scriptName} ${c.command}`, c.describe, '']), total)),

@@ -60,7 +60,7 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
   if (incomplete.length) {
     out.push(`> **Incomplete:** ${incomplete.map((e) => codeSpan(e.file)).join(', ')} ${incomplete.length > 1 ? 'were' : 'was'} ${incomplete.some((e) => e.interrupted) ? 'interrupted' : 'not finished'}; ${reachedWords(runs)}.`)
   }
-  if (scorecard) out.push(...scorecardBlocks(scorecard, { detailLink: details?.link ?? null }))
+  if (scorecard) out.push(...scorecardBlocks(scorecard))
   const shown = shownSections(dataset, sections)
   const render = (placed) => {
     for (const section of shown) {

@@ -89,7 +89,7 @@ export function writePages (pages, { checkOutput = () => {}, formats = ['md'] } 
     dataset,
     label: page.label,
     href: relativeLink(path.dirname(path.resolve(index.out)), path.resolve(page.out)),
-    // Its detail pages' directory from the index (the scorecard links a counted figure to the page that shows it).
+    // Its detail pages' directory from the index: the scorecard links a figure to the page that shows it.
     details: page.details ? relativeLink(path.dirname(path.resolve(index.out)), path.resolve(page.details)) : null
   }))
   for (const { page, dataset, reference } of loaded) {

@@ -21,9 +21,11 @@ const BASELINES = new Set(['noop', 'raw', 'none'])
 const NONE = '—'
 const link = (value, href) => (href && value !== NONE ? { value, href } : value)
 
-// detailLink(slug): the link from the index to one of its detail pages (the file comparison's holds
-// each library's peak RSS), when the index has them.
-export function scorecardBlocks (pages, { detailLink = null } = {}) {
+// A page's detail page for one comparison (src/run/section.js names it by transport, and
+// -instructions for counted cells), else the page's own section.
+const detailOr = (page, slug, anchor, fallback) => (page.details ? `${page.details}/${slug}.md${anchor}` : `${page.href}${fallback}`)
+
+export function scorecardBlocks (pages) {
   if (pages.length < 2) return []
   const [index, ...others] = pages
   const seed = index.dataset.runs.some((r) => runTypeName(r) === 'run') ? seedFigures(index) : null
@@ -46,10 +48,9 @@ export function scorecardBlocks (pages, { detailLink = null } = {}) {
       const text = durability ? keptAcross(ofType(durability.dataset.runs, 'run'), lib, ending) : null
       return text ? link(text, `${durability.href}#do-the-logs-survive`) : NONE
     }),
-    // The counted file cells' detail page (src/run/section.js names it by transport and -instructions).
-    counted ? link(instructionsPerEvent(counted, lib), counted.details ? `${counted.details}/file-instructions.md` : `${counted.href}#at-a-glance`) : NONE,
+    counted ? link(instructionsPerEvent(counted, lib), detailOr(counted, 'file-instructions', '', '#at-a-glance')) : NONE,
     httpCosts?.get(lib) ? link(httpCosts.get(lib), `${http.href}#at-a-glance`) : NONE,
-    seed ? link(seed.memory(lib), detailLink ? `${detailLink('file')}#${transportTitle('file').toLowerCase()}-details` : `${index.href}#summary`) : NONE
+    seed ? link(seed.memory(lib), detailOr(index, 'file', `#${transportTitle('file').toLowerCase()}-details`, '#summary')) : NONE
   ])
   const events = seed?.fileEvents ? `${formatCount(seed.fileEvents)} events` : 'the seed\'s events'
   return [
