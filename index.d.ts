@@ -265,6 +265,14 @@ export interface HttpOptions {
    */
   rate?: number | string
   /**
+   * --alternate: each run starts the app without logging beside the library's (on the same CPUs) and sends
+   * the load to the two in turn, 0.2 s at a time (A B B A …, --duration seconds each in all, after --warmup
+   * each), so that every run carries its own baseline: the comparisons against none are made within the run,
+   * where a machine whose speed changes from second to second slows both alike. Not with --measure
+   * instructions
+   */
+  alternate?: boolean
+  /**
    * --measure: time: requests/s, latency and the server's CPU time per request; instructions: the server
    * workers under a CPU simulator (valgrind) or hardware counters (perf), instructions per request from the
    * difference of a run of --rate × --duration requests and one of twice as many (needs --rate), sent over
@@ -926,6 +934,12 @@ export interface HttpRecord {
   /** the CPUs planned for the load (a taskset list such as `0`; `null`: not pinned); part of the cell */
   loadCpus?: string | null
   /**
+   * `--alternate` only: each run served the app without logging (`none`) beside the library's, and the load
+   * turned from one server to the other every this many seconds (A B B A …); part of the cell. `null` or
+   * absent: one server per run
+   */
+  alternate?: number | null
+  /**
    * `--rate N` only: the open-loop request rate asked of autocannon (`overallRate`, requests per second in
    * all); part of the cell
    */
@@ -935,9 +949,9 @@ export interface HttpRecord {
   /** `--measure instructions` only: the counter; part of the cell */
   instructionsMethod?: 'valgrind' | 'perf' | null
   /**
-   * where the run ran: `{ pinned: true, serverCpus, loadCpus, observed: { primary, server: [per worker], load
-   * } }` with the CPU lists the kernel reported for each process (`Cpus_allowed_list`), or `{ pinned: false,
-   * reason }`
+   * where the run ran: `{ pinned: true, serverCpus, loadCpus, observed: { primary, server: [per worker],
+   * load, baselineServer? } }` (baselineServer: `--alternate`'s second server) with the CPU lists the kernel
+   * reported for each process (`Cpus_allowed_list`), or `{ pinned: false, reason }`
    */
   placement?: {
     pinned?: boolean
@@ -948,6 +962,7 @@ export interface HttpRecord {
       primary?: unknown
       server?: unknown
       load?: unknown
+      baselineServer?: unknown
     }
   } | null
   /** the run's number in its cell */
@@ -1100,6 +1115,67 @@ export interface HttpRecord {
   duplicates?: number | null
   /** (sent − received) / sent */
   dropRate?: number | null
+  /**
+   * `--alternate` only: the figures of the app without logging served in the same run, in the slices between
+   * the library's (the record's own figures are the library's slices); comparisons against `none` are made
+   * with these, run by run
+   */
+  baseline?: {
+    /** what the second server ran: the app without logging */
+    lib?: 'none'
+    /** requests it completed in its slices */
+    requests?: number | null
+    /** how long its slices ran in all */
+    loadSeconds?: number | null
+    /** its slices of load (the library had as many) */
+    slices?: number
+    /** `{ mean, stddev, min, max, p1, p2_5, p50, p97_5 }` */
+    reqPerSec?: {
+      /** mean */
+      mean?: number
+      /** stddev */
+      stddev?: number
+      /** min */
+      min?: number
+      /** max */
+      max?: number
+      /** p1 */
+      p1?: number
+      /** p2_5 */
+      p2_5?: number
+      /** p50 */
+      p50?: number
+      /** p97_5 */
+      p97_5?: number
+    } | null
+    /** `{ p2_5, p50, p97_5, p99, mean, stddev, min, max }` */
+    latencyMs?: {
+      /** p2_5 */
+      p2_5?: number
+      /** p50 */
+      p50?: number
+      /** p97_5 */
+      p97_5?: number
+      /** p99 */
+      p99?: number
+      /** mean */
+      mean?: number
+      /** stddev */
+      stddev?: number
+      /** min */
+      min?: number
+      /** max */
+      max?: number
+    } | null
+    /** autocannon's errors in its slices */
+    requestErrors?: number | null
+    /** requests that timed out in its slices */
+    timeouts?: number | null
+    /** answers other than 2xx in its slices */
+    non2xx?: number | null
+    /** its CPU time (user + system, every worker) over the run's measured time, over its requests */
+    serverCpuUsPerRequest?: number | null
+  } | null
   /** every 100 ms while measured: the server's CPU % and RSS */
   timeseries?: Array<{
     /** time since start */

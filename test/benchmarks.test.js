@@ -4,9 +4,10 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { ROOT } from './helpers.js'
 
-// npm run bench:harness, bench:truth, bench:startup, bench:paired and bench:runs-auto are measurements run by hand;
-// their --quick modes run every step of each in seconds, here, so that none can break unnoticed. Their figures at that
-// size say nothing and are not checked; what is checked: exit 0, every table printed, no step failed.
+// npm run bench:harness, bench:truth, bench:startup, bench:paired, bench:runs-auto and bench:http-control are
+// measurements run by hand; their --quick modes run every step of each in seconds, here, so that none can break
+// unnoticed. Their figures at that size say nothing and are not checked; what is checked: exit 0, every table
+// printed, no step failed.
 function runScript (script, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'benchmarks', script), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -77,6 +78,17 @@ test('bench:runs-auto --quick: the design, and each line of A/As and the A/B wit
   for (const line of ['A/A, --noise 2%', 'A/A, --noise 0', 'A/A, --noise 0, naive \\(a look at every round from 6 to 20, each at α 0\\.05\\)', 'A/B 5% slower, --noise 2%']) {
     assert.match(stdout, new RegExp(`^${line}: faster or slower \\d+ \\([\\d.]+%\\), same \\d+, unclear \\d+.*; stopped after \\(rounds: sessions\\) \\d+: \\d+`, 'm'))
   }
+})
+
+test('bench:http-control --quick: the control one server per run and --alternate, in one scenario, each cell and the A/A', async () => {
+  const { code, stdout, stderr } = await runScript('http-control.js', ['--quick'])
+  assert.equal(code, 0, stderr)
+  assert.match(stderr, /--quick: checks that it works; not its figures/)
+  assert.match(stdout, /^one server per run \(paired by round\):\n {2}pino: [+−][\d.]+% \[/m)
+  assert.match(stdout, /^--alternate \(each run against its own baseline\):\n {2}pino: [+−][\d.]+% \[/m)
+  assert.match(stdout, /^ {2}A\/A, none against its own baseline, 1 runs: /m)
+  assert.match(stdout, /^(met|NOT MET): --alternate, 1 rounds: every control interval within ±5%/m)
+  assert.match(stdout, /^(met|NOT MET): --alternate, 1 rounds: every control cell reads same \(\d of 1; noise ±2%\)$/m)
 })
 
 test('bench:ties: the first places that are ties, unpaired, as judged and paired, from a page\'s JSON', async () => {

@@ -7,7 +7,7 @@ import { BASELINE } from '../results/http-summary.js'
 import { lockResults } from '../results/lock.js'
 import { collectEnv, libVersionsOf } from '../results/env.js'
 import { defaultOutput, outputFile, refuseToReplace, temporaryDirectory } from './validate.js'
-import { COUNTED_CONNECTIONS, DEFAULT_CONNECTIONS, describeReceiverLimits, HTTP_OPTIONS, receiverLimitOptions } from './option-tables.js'
+import { ALTERNATE_SLICE_SECONDS, COUNTED_CONNECTIONS, DEFAULT_CONNECTIONS, describeReceiverLimits, HTTP_OPTIONS, receiverLimitOptions } from './option-tables.js'
 import { argvFromApi, commandLine, signalOption, parseOptions } from './options.js'
 import { parseOrder, planRounds, withRounds } from './order-options.js'
 import { maxRuns, runsText } from './runs-option.js'
@@ -62,7 +62,9 @@ export async function parseHttpOptions (argv, installs = {}) {
       connections: given.connections ?? (given.measure === 'instructions' ? COUNTED_CONNECTIONS : DEFAULT_CONNECTIONS),
       pipelining: given.pipelining,
       // An open-loop load is another measurement than a closed loop; a closed-loop record has no rate.
-      ...(given.rate ? { rate: given.rate } : {})
+      ...(given.rate ? { rate: given.rate } : {}),
+      // Alternating runs are another design: their records say the slice's length, others have none.
+      ...(alternating(given) ? { alternate: ALTERNATE_SLICE_SECONDS } : {})
     },
     counter: countingServer(given),
     runs: maxRuns(given.runs),
@@ -87,6 +89,15 @@ function countingServer (given) {
   if (given.measure !== 'instructions') return null
   if (!given.rate) throw new UsageError('--measure instructions needs --rate: a fixed request rate the server can serve under the simulator (e.g. --rate 100), so that both counted runs serve requests in proportion to their duration')
   return instructionsMethod()
+}
+
+// --alternate: both servers are timed, so not counted; each side gets --duration seconds in slices, at
+// least two of them, so that the order A B B A can cancel a change of speed during the run.
+function alternating (given) {
+  if (!given.alternate) return false
+  if (given.measure === 'instructions') throw new UsageError('--alternate times two servers in turn, so that a change of the machine\'s speed falls on both; --measure instructions counts instructions, which that change does not move: give one or the other')
+  if (given.duration < 2 * ALTERNATE_SLICE_SECONDS) throw new UsageError(`--alternate sends --duration seconds of load to each server in slices of ${ALTERNATE_SLICE_SECONDS} s, at least two each: give --duration ${2 * ALTERNATE_SLICE_SECONDS} or more (got ${given.duration})`)
+  return true
 }
 
 // Every connection is a file descriptor in the load generator, and may be one in a server worker:

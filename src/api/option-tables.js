@@ -27,6 +27,13 @@ const MAX_HTTP_RATE = 1_000_000
 // http's load: 10 connections; counted (--measure instructions), one request at a time.
 export const DEFAULT_CONNECTIONS = 10
 export const COUNTED_CONNECTIONS = 1
+// http --alternate: how long the load stays on one of the two servers before it turns to the other.
+// Short against the machine's changes of speed, long against each slice's own start (autocannon
+// opens its connections anew each slice). On this project's 2-core VM, none against none (8 runs,
+// 3 s a side), the runs' ratios spread 3.9% (standard deviation of the log) at 0.2 s, 4.8% at 0.1 s
+// and 3.7% at 0.5 s, against 13% between neighbouring single-server runs; with 6 s a side at 0.2 s,
+// 1.9% (docs/http.md, "Alternating runs").
+export const ALTERNATE_SLICE_SECONDS = 0.2
 export const SYSLOG_SINKS = ['embedded', 'rsyslog']
 const EVENTS_LIMIT = { max: MAX_EVENTS, why: ' (the verifier keeps one bit per event: 128 MiB per worker at the limit)' }
 // Events per worker: what `run` logs and what `sink` expects by default.
@@ -130,6 +137,7 @@ export const HTTP_OPTIONS = [
   { name: 'connections', int: { max: 10_000 }, scenario: 'connections', defaultText: `${DEFAULT_CONNECTIONS}; ${COUNTED_CONNECTIONS} under --measure instructions`, describe: 'concurrent autocannon connections' },
   { name: 'pipelining', int: { max: 1000 }, default: '1', scenario: 'pipelining', describe: 'requests pipelined per connection' },
   { name: 'rate', int: { max: MAX_HTTP_RATE, why: ' (requests per second, all connections together)' }, scenario: 'rate', defaultText: 'none: as fast as the server answers', describe: 'an open-loop load at this many requests per second in all (autocannon\'s overallRate), below what the server can serve: the server\'s CPU time and instructions per request are then its work per request, not the machine\'s speed of the moment. A timed run that reaches less than 95% of it fails, with the rate it reached' },
+  { name: 'alternate', type: 'boolean', scenario: 'alternate', describe: `each run starts the app without logging beside the library's (on the same CPUs) and sends the load to the two in turn, ${ALTERNATE_SLICE_SECONDS} s at a time (A B B A …, --duration seconds each in all, after --warmup each), so that every run carries its own baseline: the comparisons against ${HTTP_BASELINE} are made within the run, where a machine whose speed changes from second to second slows both alike. Not with --measure instructions` },
   { name: 'measure', values: MEASURES, default: DEFAULT_MEASURE, scenario: 'measure', describe: 'time: requests/s, latency and the server\'s CPU time per request; instructions: the server workers under a CPU simulator (valgrind) or hardware counters (perf), instructions per request from the difference of a run of --rate × --duration requests and one of twice as many (needs --rate), sent over one connection unless --connections says otherwise: one request at a time, each served alone, so that the count does not follow how the requests happened to bunch up; no times' },
   { name: 'runs', parse: parseRuns, numeric: true, takes: `integer 1 to ${MAX_RUNS.toLocaleString('en-US')}, auto, or auto:MIN..MAX`, schema: RUNS_SCHEMA, default: '5', scenario: 'runs', describe: 'runs per cell, each in fresh processes. 4 is the fewest with which a comparison can read faster or slower (the smallest p with 4 + 4 runs is 0.029, with 3 + 3 0.1); 5 + 5 reach 0.008. From 6 the runs are compared round by round (paired, so drift common to a round cancels): 5 pairs cannot go below p 0.0625, 6 reach 0.031. auto: rounds until every comparison of a group (each cell against none, and against its neighbour in the ranking) reads faster, slower or same, judged at 6, 9, 14 and 20 rounds with α split across those looks so that an A/A reads faster or slower no more often than α 0.05 (docs/comparisons.md); auto:MIN..MAX sets the first and last look; what is undecided at MAX reads unclear' },
   { name: 'server-cpus', scenario: 'serverCpus', one: true, defaultText: 'all but the load\'s', describe: 'CPUs for the server\'s workers, as taskset -c lists them (e.g. 1 or 2-7)' },

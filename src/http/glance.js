@@ -164,8 +164,14 @@ function orderLine (runs) {
   return interleaved ? ' in interleaved rounds (run 1 of every library, then run 2 of every library, …)' : ' one library after another (not interleaved)'
 }
 
+// --alternate: what each run was, and what each library is compared with.
+function alternateLine ({ alternate = null, durationSeconds }) {
+  if (alternate == null) return ''
+  return ` Each run served the app without logging beside the library's, on the same CPUs, and turned the load from one to the other every ${alternate} s (${durationSeconds} s each in all): each library is compared with the baseline of its own runs, run by run.`
+}
+
 function tableTitle (entry) {
-  return `${transportTitle(entry.transport)}, ${entry.cpus} server worker${entry.cpus > 1 ? 's' : ''}${entry.rate ? `, ${entry.rate.toLocaleString('en-US')} requests/s` : ''}${entry.measure === 'instructions' ? ', instructions counted' : ''}`
+  return `${transportTitle(entry.transport)}, ${entry.cpus} server worker${entry.cpus > 1 ? 's' : ''}${entry.rate ? `, ${entry.rate.toLocaleString('en-US')} requests/s` : ''}${entry.measure === 'instructions' ? ', instructions counted' : ''}${entry.alternate != null ? ', alternating with none' : ''}`
 }
 
 // The blocks of one table (see table.js): values that the page and the terminal both draw.
@@ -177,7 +183,7 @@ function glanceBlocks (entries, runs, roundOf) {
   const control = controlOf(entries)
   const load = entries[0]
   const busy = serverBusy(route)
-  out.push({ text: `${runsLine(entries)}${orderLine(runs)}, each ${load.durationSeconds} s of load after ${load.warmupSeconds} s warm-up, ${load.connections} connection${load.connections === 1 ? '' : 's'}. ${placementLine(runs)}` })
+  out.push({ text: `${runsLine(entries)}${orderLine(runs)}, each ${load.durationSeconds} s of load after ${load.warmupSeconds} s warm-up, ${load.connections} connection${load.connections === 1 ? '' : 's'}.${alternateLine(load)} ${placementLine(runs)}` })
 
   if (busy) out.push({ text: busy })
   if (control.measured) {

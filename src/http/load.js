@@ -8,30 +8,35 @@ import { LoadFailure, RunFailure } from '../errors.js'
 
 const LOAD_DRIVER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'load-driver.js')
 
+// What the driver is told (src/http/load-driver.js): the cell's load settings and the run's URLs.
+const CONFIG = [
+  'url', 'body', 'durationSeconds', 'warmupSeconds', 'connections', 'pipelining',
+  'rate', 'amount', 'warmupAmount', 'alternate', 'baselineUrl'
+]
+
 // Starts the autocannon driver process against url. onMeasuring fires when the warm-up is over and
-// the measured run begins; `result` resolves with the measured figures (see loadFigures).
-export function startLoad ({
-  url,
-  body,
-  durationSeconds,
-  warmupSeconds,
-  connections,
-  pipelining,
-  rate = null,
-  amount = null,
-  warmupAmount = null,
-  onMeasuring
-}) {
+// the measured run begins; `result` resolves with the measured figures (see loadFigures). With
+// alternate (seconds, --alternate) the load turns between baselineUrl and url in slices of that
+// length, and the figures have the baseline's as `baseline`.
+export function startLoad ({ onMeasuring, ...options }) {
+  const config = Object.fromEntries(CONFIG.map((key) => [key, options[key] ?? null]))
+  const { warmupAmount, alternate } = config
   const child = fork(LOAD_DRIVER, [], { execArgv: [], stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
   const result = new Promise((resolve, reject) => {
     trackChild(child, {
       name: 'the load generator (autocannon)',
       messages: MESSAGES.loadDriver,
-      config: { url, body, durationSeconds, warmupSeconds, connections, pipelining, rate, amount, warmupAmount },
+      config,
       lastMessage: 'result',
       onMessage (msg) {
         if (msg.type === 'measuring') onMeasuring()
-        else if (msg.type === 'result') resolve(loadFigures(msg.result, warmupAmount ?? 0))
+        else if (msg.type === 'result') {
+          // --alternate: the library's slices, and the baseline's (the app without logging) beside them.
+          resolve({
+            ...loadFigures(msg.result, warmupAmount ?? 0),
+            ...(alternate ? { baseline: baselineFigures(msg.baseline) } : {})
+          })
+        }
       },
       onExit (failure, signal, kind) {
         if (failure) reject(new LoadFailure(failure, kind))
@@ -44,6 +49,11 @@ export function startLoad ({
     pid: child.pid,
     kill: () => killChildren([child])
   }
+}
+
+// The baseline's slices under --alternate (a result of the same shape), with how many there were.
+function baselineFigures (result) {
+  return { ...loadFigures(result ?? {}), slices: result?.slices ?? null }
 }
 
 const pick = (source, keys) => Object.fromEntries(keys.map((k) => [k, source?.[k] ?? null]))

@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import os from 'node:os'
+import path from 'node:path'
 import { payloadOfSize } from '../engine/message.js'
 import { failIfRefused, openReceiver } from '../runner/receiver.js'
 import { leftBehindReason } from '../engine/leftovers.js'
@@ -7,6 +8,7 @@ import { makeRunDir } from '../engine/run-dir.js'
 import { startSampler } from '../engine/sampler.js'
 import { watcher } from '../runner/watcher.js'
 import { RunFailure } from '../errors.js'
+import { HTTP_BASELINE } from '../engine/library-names.js'
 import { HTTP_TYPE } from '../results/run-types/http.js'
 import { startLoad, warmUpOneByOne } from './load.js'
 import { cpusOf, pin, pinPrimary, placementRecord } from './placement.js'
@@ -43,6 +45,7 @@ export async function runHttpOnce (settings, { signal = null } = {}) {
 async function measure (settings, signal) {
   const { mode, transport, cpus, logsPerRequest, size, rate = null, amount = null, timeoutMs } = settings
   const counted = settings.measure === 'instructions'
+  const alternating = settings.alternate != null
   const pinned = Boolean(settings.taskset)
   const observed = pinned ? { primary: cpusOf(process.pid) } : {}
   const failed = (error) => ({ ...HTTP_TYPE.empty(), placement: placementRecord(settings, observed), ok: false, status: 'failed', error })
@@ -62,6 +65,7 @@ async function measure (settings, signal) {
   }
   const guard = watcher(signal, timeoutMs)
   let server = null
+  let twin = null
   let loader = null
   let sampler = null
   try {
@@ -71,6 +75,11 @@ async function measure (settings, signal) {
     const { port: boundPort } = await guard.race(server.listening, 'starting the server')
     const url = `http://127.0.0.1:${boundPort}/logging`
     const body = JSON.stringify({ logsPerRequest: mode === 'route' ? logsPerRequest : 0, size })
+    // --alternate: the app without logging beside it, on the same CPUs, its own receiving end.
+    if (alternating) {
+      twin = await startTwin(settings, { dir, guard, pinned, observed })
+      await guard.race(warmUpOneByOne(twin.url, JSON.stringify({ logsPerRequest: 0, size }), 1), 'waiting for the baseline server\'s first answer')
+    }
     // Under the simulator the first requests compile the app's code, seconds each: one request at a
     // time until it answers promptly, so that the load finds it warm (both counted runs do the same).
     if (counted) await guard.race(warmUpOneByOne(url, body, WARM_UP_REQUESTS), 'warming the counted server up')
@@ -82,8 +91,10 @@ async function measure (settings, signal) {
       ...settings,
       url,
       body,
+      baselineUrl: twin?.url ?? null,
       onMeasuring () {
         server.measure()
+        twin?.server.measure()
         sampler = startSampler({ pids: server.pids, startNs: process.hrtime.bigint(), heapOf: () => null })
       }
     })
@@ -94,6 +105,7 @@ async function measure (settings, signal) {
     const closed = await guard.race(server.stop(), 'closing the server and its logger')
     const leftBehind = server.endLeftovers()
     if (leftBehind.length) throw new RunFailure(leftBehindReason(leftBehind))
+    const baseline = twin ? await twin.close(figures.baseline, guard) : null
     const counts = await guard.race(receiver.settle({ sent: closed.logged }), 'verifying the events')
     await failIfRefused(receiver, counts, closed.logged)
     const verified = settings.verify !== false
@@ -101,7 +113,11 @@ async function measure (settings, signal) {
     // Counted runs (amount) serve a number of requests at the simulator's pace: "up to" the rate.
     const shortOfRate = reachedRate != null && amount == null && reachedRate < REACHED_RATE_SHARE * rate
     // A run in which no request completed measured nothing: not a rate of 0.
-    const unanswered = figures.requests === 0 ? `no request completed in ${settings.durationSeconds} s of load (${figures.timeouts ?? 0} timed out, ${figures.requestErrors ?? 0} errors)` : null
+    const unanswered = figures.requests === 0
+      ? `no request completed in ${settings.durationSeconds} s of load (${figures.timeouts ?? 0} timed out, ${figures.requestErrors ?? 0} errors)`
+      : baseline && !(baseline.requests > 0)
+        ? `the baseline server (the app without logging) completed no request in its ${settings.durationSeconds} s of load (${baseline.timeouts ?? 0} timed out, ${baseline.requestErrors ?? 0} errors)`
+        : null
     const error = unanswered ?? (shortOfRate ? `reached ${Math.round(reachedRate).toLocaleString('en-US')} of ${rate.toLocaleString('en-US')} requests/s` : null)
     return {
       ok: error === null,
@@ -133,6 +149,7 @@ async function measure (settings, signal) {
       corrupt: verified ? counts.corrupt : null,
       duplicates: verified ? counts.duplicates : null,
       dropRate: verified ? counts.dropRate : null,
+      ...(baseline ? { baseline } : {}),
       timeseries: sample.series
     }
   } catch (err) {
@@ -143,7 +160,78 @@ async function measure (settings, signal) {
     sampler?.stop()
     await loader?.kill()
     await server?.kill()
+    await twin?.kill()
     await receiver.stop()
     fs.rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+// --alternate: a second server, the app without logging (the `none` baseline's settings: no adapter),
+// started beside the library's on the same CPUs, with a receiving end of its own (it logs nothing;
+// what arrives there is counted all the same). close(figures) stops it and returns the record's
+// `baseline`: the load's figures of its slices and its CPU time per request.
+async function startTwin (settings, { dir, guard, pinned, observed }) {
+  const { libRange, adapterProblem, ...rest } = settings
+  const twinSettings = {
+    ...rest,
+    lib: HTTP_BASELINE,
+    libVersion: null,
+    adapterFile: null,
+    libDir: null,
+    middleware: null,
+    middlewareVersion: null
+  }
+  const twinDir = path.join(dir, 'baseline')
+  fs.mkdirSync(twinDir)
+  const { receiver, error } = await openReceiver(
+    settings.transport,
+    { workers: settings.cpus, events: null, payload: payloadOfSize(settings.size), dir: twinDir, ...settings.receiver }
+  )
+  if (error) throw new RunFailure(`the baseline server's receiving end: ${error}`)
+  let server
+  try {
+    server = startServer(twinSettings, { receiver })
+    server.failed.catch((err) => guard.fail(`the baseline server (the app without logging): ${err.message}`, err.failure))
+    const pinWorker = (pid, i) => pin(settings, pid, settings.serverCpus, `baseline server worker ${i}`)
+    if (pinned) observed.baselineServer = await Promise.all(server.pids.map(pinWorker))
+    const { port } = await guard.race(server.listening, 'starting the baseline server')
+    return twinHandle(server, receiver, `http://127.0.0.1:${port}/logging`)
+  } catch (err) {
+    await server?.kill()
+    await receiver.stop()
+    throw err
+  }
+}
+
+function twinHandle (server, receiver, url) {
+  return {
+    server,
+    url,
+    async close (figures, guard) {
+      const closed = await guard.race(server.stop(), 'closing the baseline server')
+      const counts = await guard.race(receiver.settle({ sent: closed.logged }), 'verifying the baseline server\'s events')
+      await failIfRefused(receiver, counts, closed.logged)
+      if (closed.logged > 0 || counts.received > 0) {
+        throw new RunFailure(`the baseline server (the app without logging) logged ${closed.logged} events and ${counts.received} arrived: it must log none`)
+      }
+      return {
+        lib: HTTP_BASELINE,
+        requests: figures.requests,
+        loadSeconds: figures.loadSeconds,
+        slices: figures.slices,
+        reqPerSec: figures.reqPerSec,
+        latencyMs: figures.latencyMs,
+        requestErrors: figures.requestErrors,
+        timeouts: figures.timeouts,
+        non2xx: figures.non2xx,
+        serverCpuUsPerRequest: figures.requests > 0
+          ? ((closed.cpuUserMs + closed.cpuSystemMs) * 1000) / figures.requests
+          : null
+      }
+    },
+    async kill () {
+      await server.kill()
+      await receiver.stop()
+    }
   }
 }

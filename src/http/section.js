@@ -25,7 +25,8 @@ function validateHttpRun (run, index) {
   }
 }
 
-export const loadTitle = ({ rate = null, measure = null }) => `${rate ? ` at ${rate.toLocaleString('en-US')} requests/s` : ''}${measure === 'instructions' ? ', instructions counted' : ''}`
+export const loadTitle = ({ rate = null, measure = null, alternate = null }) =>
+  `${rate ? ` at ${rate.toLocaleString('en-US')} requests/s` : ''}${measure === 'instructions' ? ', instructions counted' : ''}${alternate != null ? ', alternating with none' : ''}`
 
 const shortLabel = (cell) => (cell.mode === 'middleware' ? `${cell.size} chars` : `${cell.logsPerRequest} × ${cell.size} chars`)
 

@@ -388,6 +388,7 @@ export const methodNote = (alpha) => `Where the two cells ran interleaved in rou
 export const FILES_METHOD = 'Two documents, not interleaved with each other: p from the two-sided Mann–Whitney U test (unpaired).'
 
 export function pairingText (r) {
+  if (r.alternated) return r.paired ? `alternated, ${r.pairs}` : `alternated, unpaired (${r.pairs ?? 0})`
   if (r.paired) return `paired, ${r.pairs}`
   return r.pairs == null ? 'unpaired' : `unpaired (${r.pairs} rounds)`
 }

@@ -25,14 +25,21 @@ export function roundsOf (source) {
 // `alpha` split across its looks, and paired: designedOptions); their rows then carry that α and
 // the looks.
 export function compareCellRuns (baselineRuns, runs, value, { roundOf = null, alpha, ...options } = {}) {
-  const measured = measuredPairs(baselineRuns, runs, value, roundOf)
+  const measured = alternatedPairs(baselineRuns, runs, value, roundOf) ??
+    measuredPairs(baselineRuns, runs, value, roundOf)
   const design = sharedDesign(roundOf, baselineRuns, runs)
-  if (!design) return compareRuns(measured.baseline, measured.values, { ...options, alpha, pairs: measured.pairs })
+  // Runs of http --alternate say so (`alternated`): their pairs are the runs' own, or ratios to them.
+  const alternated = measured.alternated ? { alternated: true } : {}
+  if (!design) {
+    const compared = compareRuns(measured.baseline, measured.values, { ...options, alpha, pairs: measured.pairs })
+    return { ...compared, ...alternated }
+  }
   const designed = designedOptions(design, alpha)
   return {
     ...compareRuns(measured.baseline, measured.values, { ...options, ...designed, pairs: measured.pairs }),
     alpha: designed.alpha,
-    looks: design.looks
+    looks: design.looks,
+    ...alternated
   }
 }
 
@@ -42,6 +49,30 @@ function sharedDesign (roundOf, baselineRuns, runs) {
   if (!designOf || !baselineRuns.length || !runs.length) return null
   const design = designOf(baselineRuns[0])
   return design && designOf(runs[0]) === design ? design : null
+}
+
+// Runs of `http --alternate` (every finished run of both cells has its `baseline`: the app without
+// logging, served in the same run in the slices between the library's) are compared within the run,
+// where a change of the machine's speed falls on both servers alike:
+// - a library against none: each of its runs is a pair, [its baseline's figure, its own];
+// - two libraries: each one's figure as a multiple of its own run's baseline, paired by round.
+// null where the runs did not alternate (measuredPairs then pairs them by round, or not at all).
+function alternatedPairs (baselineRuns, runs, value, roundOf) {
+  const finished = (list) => list.filter((r) => r.ok)
+  const all = [...finished(baselineRuns), ...finished(runs)]
+  if (!all.length || !all.every((r) => r.baseline != null && typeof r.baseline === 'object')) return null
+  const isNone = (list) => finished(list).length > 0 && finished(list).every((r) => r.lib === r.baseline.lib)
+  const within = (list, libFirst) => {
+    const pairs = finished(list).map((r) => [value(r.baseline), value(r)]).filter((p) => clean(p).length === 2)
+    const [base, cell] = [pairs.map((p) => p[0]), pairs.map((p) => p[1])]
+    return libFirst
+      ? { baseline: cell, values: base, pairs: pairs.map(([b, v]) => [v, b]), alternated: true }
+      : { baseline: base, values: cell, pairs, alternated: true }
+  }
+  if (isNone(baselineRuns) && !isNone(runs)) return within(runs, false)
+  if (isNone(runs) && !isNone(baselineRuns)) return within(baselineRuns, true)
+  const relative = (r) => value(r) / value(r.baseline)
+  return { ...measuredPairs(baselineRuns, runs, relative, roundOf), alternated: true }
 }
 
 // The figures of two cells' finished runs as compareRuns takes them: each side's values, and the

@@ -45,7 +45,7 @@ function validate (run) {
 
 const identity = identityReader('http')
 
-const COMPARISON_FIELDS = ['ratio', 'ciLow', 'ciHigh', 'coverage', 'p', 'verdict', 'runsToDecide', 'n', 'nBaseline', 'paired', 'pairs']
+const COMPARISON_FIELDS = ['ratio', 'ciLow', 'ciHigh', 'coverage', 'p', 'verdict', 'runsToDecide', 'n', 'nBaseline', 'paired', 'pairs', 'alternated']
 const pick = (object, fields) => Object.fromEntries(fields.map((f) => [f, object[f]]))
 
 // Across cells: each library against `none` in the same cell (its comparison group), by the one

@@ -1,0 +1,88 @@
+// npm run bench:http-control [-- --runs N] [--duration S] [--alternate-only] [--keep FILE] [--quick]
+//
+// The HTTP page's control, measured both ways in one session: every library's route at 0 logs per
+// request (it logs nothing, so each must read `same` against none), as the page runs it (one server
+// per run, the runs in interleaved rounds, paired by round) and with --alternate (each run serves the
+// app without logging beside the library's and turns the load between the two every 0.2 s, so each
+// run is compared with its own baseline). Both groups are one scenario: their runs are interleaved in
+// the same rounds, so the two designs see the same machine. Prints each control cell's interval and
+// verdict, the A/A of the alternated group (none against its own baseline, run by run) and whether
+// every control cell reads `same` within ±5%. --quick checks that every step works (1 s runs, 1 round).
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { pairedShift } from '../src/stats.js'
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const quick = process.argv.includes('--quick')
+const option = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`)
+  return at > 0 ? process.argv[at + 1] : fallback
+}
+const runs = quick ? 1 : Number(option('runs', 6))
+const load = quick ? { duration: 1, warmup: 0, connections: 4 } : { duration: Number(option('duration', 3)), warmup: 1, connections: 10 }
+// --keep FILE: the results JSON, kept (it is written to a temporary directory and removed).
+const keep = option('keep', null)
+// --alternate-only: the alternated group alone (more rounds of it in the same time).
+const designs = process.argv.includes('--alternate-only') ? [true] : [false, true]
+const libs = quick ? ['none', 'pino'] : ['none', 'all']
+const TARGET = 0.05
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-http-control-'))
+try {
+  const scenario = path.join(dir, 'control.json')
+  const out = path.join(dir, 'control-results.json')
+  const group = { libs, transport: 'console', logsPerRequest: [0], sizes: [20], ...load, runs }
+  fs.writeFileSync(scenario, JSON.stringify({
+    name: 'http-control',
+    description: 'the HTTP control, one server per run and --alternate, in the same rounds',
+    http: designs.map((alternate) => (alternate ? { ...group, alternate: true } : group))
+  }))
+  process.stderr.write(`the control at 0 logs per request, ${libs.join(', ')}; ${runs} round${runs > 1 ? 's' : ''} of ${load.duration} s (${quick ? '--quick: checks that it works; not its figures' : `about ${minutes(((designs.includes(false) ? 5 * (load.duration + 3) : 0) + 5 * (2 * load.duration + 4)) / 60)} a round`})\n`)
+  execFileSync(process.execPath, [path.join(ROOT, 'bin', 'log-bench.js'), 'run', '--scenario', scenario, '--out', out, '--quiet'], { stdio: ['ignore', 'ignore', 'inherit'] })
+  if (keep) fs.copyFileSync(out, keep)
+  const doc = JSON.parse(fs.readFileSync(out, 'utf8'))
+  const machine = `${os.cpus()[0]?.model.trim()}, ${os.cpus().length} CPUs, Node ${process.versions.node}`
+  process.stdout.write(`${machine}; ${doc.runs.filter((r) => r.ok).length} finished runs of ${doc.runs.length}\n`)
+  for (const alternated of designs) {
+    const entries = doc.summary.filter((s) => s.type === 'http' && (s.alternate != null) === alternated)
+    const half = []
+    const verdicts = []
+    process.stdout.write(`\n${alternated ? '--alternate (each run against its own baseline)' : 'one server per run (paired by round)'}:\n`)
+    for (const entry of entries.filter((s) => s.lib !== 'none')) {
+      const c = entry.throughputVsBaseline
+      if (!c) {
+        process.stdout.write(`  ${entry.lib}: no comparison (${entry.status})\n`)
+        verdicts.push(null)
+        continue
+      }
+      const width = Math.max(c.ratio / c.ciLow, c.ciHigh / c.ratio) - 1
+      half.push(width)
+      verdicts.push({ within: c.ciLow >= 1 - TARGET && c.ciHigh <= 1 + TARGET, same: c.verdict === 'same' })
+      process.stdout.write(`  ${entry.lib}: ${pct(c.ratio - 1)} [${pct(c.ciLow - 1)}, ${pct(c.ciHigh - 1)}] ${c.verdict}, ${c.paired ? `paired, ${c.pairs}` : 'unpaired'}; interval ±${(width * 100).toFixed(1)}%\n`)
+    }
+    if (alternated) {
+      const none = doc.runs.filter((r) => r.ok && r.lib === 'none' && r.baseline)
+      const aa = pairedShift(none.map((r) => Math.log(r.reqPerSec.mean / r.baseline.reqPerSec.mean)))
+      if (aa.estimate != null) process.stdout.write(`  A/A, none against its own baseline, ${none.length} runs: ${pct(Math.exp(aa.estimate) - 1)} [${pct(Math.exp(aa.low) - 1)}, ${pct(Math.exp(aa.high) - 1)}]\n`)
+    }
+    const design = `${alternated ? '--alternate' : 'one server per run'}, ${runs} rounds`
+    const every = (check) => (verdicts.length > 0 && verdicts.every((v) => v && check(v)) ? 'met' : 'NOT MET')
+    const largest = half.length ? ` (largest ±${(Math.max(...half) * 100).toFixed(1)}%)` : ''
+    process.stdout.write(`${every((v) => v.within)}: ${design}: every control interval within ±${TARGET * 100}%${largest}\n`)
+    process.stdout.write(`${every((v) => v.same)}: ${design}: every control cell reads same (${verdicts.filter((v) => v?.same).length} of ${verdicts.length}; noise ±2%)\n`)
+  }
+} finally {
+  fs.rmSync(dir, { recursive: true, force: true })
+}
+
+function pct (x) {
+  return `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`
+}
+
+function minutes (m) {
+  const whole = Math.max(1, Math.round(m))
+  return `${whole} minute${whole === 1 ? '' : 's'}`
+}
