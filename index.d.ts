@@ -269,7 +269,7 @@ export interface HttpOptions {
    * the load to the two in turn, 0.2 s at a time (A B B A …, --duration seconds each in all, after --warmup
    * each), so that every run carries its own baseline: the comparisons against none are made within the run,
    * where a machine whose speed changes from second to second slows both alike. Not with --measure
-   * instructions
+   * instructions or --rate
    */
   alternate?: boolean
   /**

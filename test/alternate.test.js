@@ -121,6 +121,7 @@ describe('log-bench http --alternate: two servers per run, the load in slices be
 
   for (const [args, message] of [
     [['--alternate', '--measure', 'instructions', '--rate', '100'], /--alternate times two servers in turn.*give one or the other/],
+    [['--alternate', '--rate', '200'], /--alternate turns the load every 0\.2 s, and autocannon paces --rate per second .*Give one or the other/],
     [['--alternate', '--duration', '0.3'], /--alternate sends --duration seconds of load to each server in slices of 0\.2 s, at least two each: give --duration 0\.4 or more \(got 0\.3\)/]
   ]) {
     it(`bad input: ${args.join(' ')}`, async () => {

@@ -91,11 +91,13 @@ function countingServer (given) {
   return instructionsMethod()
 }
 
-// --alternate: both servers are timed, so not counted; each side gets --duration seconds in slices, at
-// least two of them, so that the order A B B A can cancel a change of speed during the run.
+// --alternate: both servers are timed, so not counted; not at a fixed rate (autocannon's pacing is per
+// second of each connection, and a slice opens its connections anew); each side gets --duration
+// seconds in slices, at least two of them, so that the order A B B A can cancel a change of speed.
 function alternating (given) {
   if (!given.alternate) return false
   if (given.measure === 'instructions') throw new UsageError('--alternate times two servers in turn, so that a change of the machine\'s speed falls on both; --measure instructions counts instructions, which that change does not move: give one or the other')
+  if (given.rate) throw new UsageError(`--alternate turns the load every ${ALTERNATE_SLICE_SECONDS} s, and autocannon paces --rate per second from each connection's start: each slice would send a second's requests at once. Give one or the other`)
   if (given.duration < 2 * ALTERNATE_SLICE_SECONDS) throw new UsageError(`--alternate sends --duration seconds of load to each server in slices of ${ALTERNATE_SLICE_SECONDS} s, at least two each: give --duration ${2 * ALTERNATE_SLICE_SECONDS} or more (got ${given.duration})`)
   return true
 }
