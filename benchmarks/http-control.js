@@ -14,6 +14,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { pairedShift } from '../src/stats.js'
+import { formatChangePct } from '../src/draw/labels.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const quick = process.argv.includes('--quick')
@@ -61,12 +62,12 @@ try {
       const width = Math.max(c.ratio / c.ciLow, c.ciHigh / c.ratio) - 1
       half.push(width)
       verdicts.push({ within: c.ciLow >= 1 - TARGET && c.ciHigh <= 1 + TARGET, same: c.verdict === 'same' })
-      process.stdout.write(`  ${entry.lib}: ${pct(c.ratio - 1)} [${pct(c.ciLow - 1)}, ${pct(c.ciHigh - 1)}] ${c.verdict}, ${c.paired ? `paired, ${c.pairs}` : 'unpaired'}; interval ±${(width * 100).toFixed(1)}%\n`)
+      process.stdout.write(`  ${entry.lib}: ${formatChangePct(c.ratio)} [${formatChangePct(c.ciLow)}, ${formatChangePct(c.ciHigh)}] ${c.verdict}, ${c.paired ? `paired, ${c.pairs}` : 'unpaired'}; interval ±${(width * 100).toFixed(1)}%\n`)
     }
     if (alternated) {
       const none = doc.runs.filter((r) => r.ok && r.lib === 'none' && r.baseline)
       const aa = pairedShift(none.map((r) => Math.log(r.reqPerSec.mean / r.baseline.reqPerSec.mean)))
-      if (aa.estimate != null) process.stdout.write(`  A/A, none against its own baseline, ${none.length} runs: ${pct(Math.exp(aa.estimate) - 1)} [${pct(Math.exp(aa.low) - 1)}, ${pct(Math.exp(aa.high) - 1)}]\n`)
+      if (aa.estimate != null) process.stdout.write(`  A/A, none against its own baseline, ${none.length} runs: ${formatChangePct(Math.exp(aa.estimate))} [${formatChangePct(Math.exp(aa.low))}, ${formatChangePct(Math.exp(aa.high))}]\n`)
     }
     const design = `${alternated ? '--alternate' : 'one server per run'}, ${runs} rounds`
     const every = (check) => (verdicts.length > 0 && verdicts.every((v) => v && check(v)) ? 'met' : 'NOT MET')
@@ -76,10 +77,6 @@ try {
   }
 } finally {
   fs.rmSync(dir, { recursive: true, force: true })
-}
-
-function pct (x) {
-  return `${x >= 0 ? '+' : '−'}${Math.abs(x * 100).toFixed(1)}%`
 }
 
 function minutes (m) {

@@ -170,8 +170,12 @@ function alternateLine ({ alternate = null, durationSeconds }) {
   return ` Each run served the app without logging beside the library's, on the same CPUs, and turned the load from one to the other every ${alternate} s (${durationSeconds} s each in all): each library is compared with the baseline of its own runs, run by run.`
 }
 
+// How a table's runs were measured, where other than timed one server at a time: a title's end.
+export const designTitle = ({ measure = null, alternate = null }) =>
+  `${measure === 'instructions' ? ', instructions counted' : ''}${alternate != null ? ', alternating with none' : ''}`
+
 function tableTitle (entry) {
-  return `${transportTitle(entry.transport)}, ${entry.cpus} server worker${entry.cpus > 1 ? 's' : ''}${entry.rate ? `, ${entry.rate.toLocaleString('en-US')} requests/s` : ''}${entry.measure === 'instructions' ? ', instructions counted' : ''}${entry.alternate != null ? ', alternating with none' : ''}`
+  return `${transportTitle(entry.transport)}, ${entry.cpus} server worker${entry.cpus > 1 ? 's' : ''}${entry.rate ? `, ${entry.rate.toLocaleString('en-US')} requests/s` : ''}${designTitle(entry)}`
 }
 
 // The blocks of one table (see table.js): values that the page and the terminal both draw.

@@ -43,7 +43,7 @@ export async function runHttpOnce (settings, { signal = null } = {}) {
 }
 
 async function measure (settings, signal) {
-  const { mode, transport, cpus, logsPerRequest, size, rate = null, amount = null, timeoutMs } = settings
+  const { mode, logsPerRequest, size, rate = null, amount = null, timeoutMs } = settings
   const counted = settings.measure === 'instructions'
   const alternating = settings.alternate != null
   const pinned = Boolean(settings.taskset)
@@ -55,10 +55,7 @@ async function measure (settings, signal) {
   } catch (err) {
     return failed(err.message)
   }
-  const { receiver, error } = await openReceiver(
-    transport,
-    { workers: cpus, events: null, payload: payloadOfSize(size), dir, ...settings.receiver }
-  )
+  const { receiver, error } = await receiverFor(settings, dir)
   if (error) {
     fs.rmSync(dir, { recursive: true, force: true })
     return failed(error)
@@ -129,11 +126,7 @@ async function measure (settings, signal) {
       serverCpuUserMs: closed.cpuUserMs,
       serverCpuSystemMs: closed.cpuSystemMs,
       serverCpuPct: closed.measuredMs > 0 ? ((closed.cpuUserMs + closed.cpuSystemMs) / closed.measuredMs) * 100 : null,
-      // The server's CPU time (user and system, every worker) over the requests autocannon completed
-      // while it was measured: its work per request, where requests/s is also the machine's speed.
-      serverCpuUsPerRequest: figures.requests > 0
-        ? ((closed.cpuUserMs + closed.cpuSystemMs) * 1000) / figures.requests
-        : null,
+      serverCpuUsPerRequest: cpuPerRequest(closed, figures.requests),
       ...(counted
         ? {
             instructions: closed.instructions,
@@ -166,6 +159,20 @@ async function measure (settings, signal) {
   }
 }
 
+// The receiving end of a server's events (its workers' targets), its files in dir.
+function receiverFor (settings, dir) {
+  return openReceiver(
+    settings.transport,
+    { workers: settings.cpus, events: null, payload: payloadOfSize(settings.size), dir, ...settings.receiver }
+  )
+}
+
+// The server's CPU time (user and system, every worker) over the requests autocannon completed
+// while it was measured: its work per request, where requests/s is also the machine's speed.
+function cpuPerRequest (closed, requests) {
+  return requests > 0 ? ((closed.cpuUserMs + closed.cpuSystemMs) * 1000) / requests : null
+}
+
 // --alternate: a second server, the app without logging (the `none` baseline's settings: no adapter),
 // started beside the library's on the same CPUs, with a receiving end of its own (it logs nothing;
 // what arrives there is counted all the same). close(figures) stops it and returns the record's
@@ -183,10 +190,7 @@ async function startTwin (settings, { dir, guard, pinned, observed }) {
   }
   const twinDir = path.join(dir, 'baseline')
   fs.mkdirSync(twinDir)
-  const { receiver, error } = await openReceiver(
-    settings.transport,
-    { workers: settings.cpus, events: null, payload: payloadOfSize(settings.size), dir: twinDir, ...settings.receiver }
-  )
+  const { receiver, error } = await receiverFor(settings, twinDir)
   if (error) throw new RunFailure(`the baseline server's receiving end: ${error}`)
   let server
   try {
@@ -224,9 +228,7 @@ function twinHandle (server, receiver, url) {
         requestErrors: figures.requestErrors,
         timeouts: figures.timeouts,
         non2xx: figures.non2xx,
-        serverCpuUsPerRequest: figures.requests > 0
-          ? ((closed.cpuUserMs + closed.cpuSystemMs) * 1000) / figures.requests
-          : null
+        serverCpuUsPerRequest: cpuPerRequest(closed, figures.requests)
       }
     },
     async kill () {

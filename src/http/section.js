@@ -5,7 +5,7 @@ import { cellKey } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
 import { chartFile } from '../draw/charts.js'
 import { costChart, costOf, latencyChart } from './charts.js'
-import { controlsByTable, tableOf } from './glance.js'
+import { controlsByTable, designTitle, tableOf } from './glance.js'
 import { cellTitle, comparisonTable, httpCells, latencyTable, medianRuns, requestsTable } from './tables.js'
 import { cpuLabel, libraryName, transportTitle, unique } from '../draw/labels.js'
 
@@ -25,8 +25,7 @@ function validateHttpRun (run, index) {
   }
 }
 
-export const loadTitle = ({ rate = null, measure = null, alternate = null }) =>
-  `${rate ? ` at ${rate.toLocaleString('en-US')} requests/s` : ''}${measure === 'instructions' ? ', instructions counted' : ''}${alternate != null ? ', alternating with none' : ''}`
+export const loadTitle = (cell) => `${cell.rate ? ` at ${cell.rate.toLocaleString('en-US')} requests/s` : ''}${designTitle(cell)}`
 
 const shortLabel = (cell) => (cell.mode === 'middleware' ? `${cell.size} chars` : `${cell.logsPerRequest} × ${cell.size} chars`)
 
