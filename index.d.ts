@@ -268,8 +268,9 @@ export interface HttpOptions {
    * --alternate: each run starts the app without logging beside the library's (on the same CPUs) and sends
    * the load to the two in turn, 0.2 s at a time (A B B A …, --duration seconds each in all, after --warmup
    * each), so that every run carries its own baseline: the comparisons against none are made within the run,
-   * where a machine whose speed changes from second to second slows both alike. Not with --measure
-   * instructions or --rate
+   * where a machine whose speed changes from second to second slows both alike. Only for the control
+   * (--logs-per-request 0, no --middleware): beside a server that logs, the baseline server takes on the
+   * logging's cost. Not with --measure instructions or --rate
    */
   alternate?: boolean
   /**
@@ -1066,7 +1067,10 @@ export interface HttpRecord {
   serverCpuUserMs?: number | null
   /** the server's CPU time in the kernel while measured */
   serverCpuSystemMs?: number | null
-  /** the server's CPU use while measured (100 = one core) */
+  /**
+   * the server's CPU use while measured (100 = one core); under --alternate over its own slices' time
+   * (loadSeconds), not the baseline's
+   */
   serverCpuPct?: number | null
   /**
    * the server's CPU time (user + system, every worker) while measured, over the requests autocannon

@@ -6,7 +6,7 @@ import { leftovers, readJson, ROOT, runCli, tmpDir } from './helpers.js'
 import { compareCellRuns, roundsOf } from '../src/results/rounds.js'
 import { ALTERNATE_SLICE_SECONDS } from '../src/api/option-tables.js'
 
-const CRASHING = path.join(ROOT, 'test', 'fixtures', 'http-crashing-adapter.js')
+const UNBUILDABLE = path.join(ROOT, 'test', 'fixtures', 'http-failing-create-adapter.js')
 const SHORT = ['--duration', '1', '--warmup', '0', '--connections', '4', '--runs', '1', '--quiet']
 const INTERLEAVED = roundsOf({ env: { order: { mode: 'interleaved', seed: 1 } } })
 const reqPerSec = (r) => r.reqPerSec?.mean
@@ -72,7 +72,7 @@ describe('log-bench http --alternate: two servers per run, the load in slices be
   let doc
 
   it('finishes with exit code 0', async () => {
-    result = await runCli(['http', '--lib', 'pino', '--logs-per-request', '3', '--alternate', ...SHORT, '--out', out])
+    result = await runCli(['http', '--lib', 'pino', '--logs-per-request', '0', '--alternate', ...SHORT, '--out', out])
     assert.equal(result.code, 0, result.stderr)
     doc = readJson(out)
     assert.equal(doc.complete, true)
@@ -88,12 +88,15 @@ describe('log-bench http --alternate: two servers per run, the load in slices be
       assert.ok(r.baseline.slices >= 2)
       assert.ok(r.loadSeconds > 0.5 && r.baseline.loadSeconds > 0.5, `${r.loadSeconds} ${r.baseline.loadSeconds}`)
       assert.ok(r.baseline.serverCpuUsPerRequest > 0)
+      // The server's CPU use over its own slices' time: it idles while the load is on the baseline's.
+      const ownPct = ((r.serverCpuUserMs + r.serverCpuSystemMs) / (r.loadSeconds * 1000)) * 100
+      assert.ok(Math.abs(r.serverCpuPct - ownPct) < 1e-9, `${r.serverCpuPct} ${ownPct}`)
       assert.equal(typeof r.baseline.latencyMs.p99, 'number')
       if (r.placement.pinned) assert.deepEqual(r.placement.observed.baselineServer, [r.serverCpus])
     }
     const pino = doc.runs.find((r) => r.lib === 'pino')
-    assert.ok(pino.sent > 0)
-    assert.equal(pino.received, pino.sent)
+    assert.equal(pino.sent, 0, 'the control logs nothing')
+    assert.equal(pino.received, 0)
   })
 
   it('compares pino with the baseline of its own run', () => {
@@ -108,21 +111,24 @@ describe('log-bench http --alternate: two servers per run, the load in slices be
     assert.deepEqual(leftovers(result.tag), [])
   })
 
-  it('a logger that crashes its server: a failed run with the reason, both servers stopped', async () => {
+  it('a logger that cannot be built: a failed run with the reason, both servers stopped', async () => {
     const crashed = path.join(tmpDir(), 'crashed.json')
-    const run = await runCli(['http', '--lib', `none,${CRASHING}`, '--logs-per-request', '3', '--alternate', ...SHORT, '--out', crashed])
+    const run = await runCli(['http', '--lib', `none,${UNBUILDABLE}`, '--logs-per-request', '0', '--alternate', ...SHORT, '--out', crashed])
     assert.equal(run.code, 0, run.stderr)
-    const failed = readJson(crashed).runs.find((r) => r.lib === 'crashing')
+    const failed = readJson(crashed).runs.find((r) => r.lib === 'unbuildable')
     assert.equal(failed.status, 'failed')
-    assert.match(failed.error, /destination exploded/)
+    assert.match(failed.error, /destination refused to open/)
     await new Promise((resolve) => setTimeout(resolve, 200))
     assert.deepEqual(leftovers(run.tag), [])
   })
 
   for (const [args, message] of [
-    [['--alternate', '--measure', 'instructions', '--rate', '100'], /--alternate times two servers in turn.*give one or the other/],
-    [['--alternate', '--rate', '200'], /--alternate turns the load every 0\.2 s, and autocannon paces --rate per second .*Give one or the other/],
-    [['--alternate', '--duration', '0.3'], /--alternate sends --duration seconds of load to each server in slices of 0\.2 s, at least two each: give --duration 0\.4 or more \(got 0\.3\)/]
+    [['--alternate', '--logs-per-request', '0', '--measure', 'instructions', '--rate', '100'], /--alternate times two servers in turn.*give one or the other/],
+    [['--alternate', '--logs-per-request', '0', '--rate', '200'], /--alternate turns the load every 0\.2 s, and autocannon paces --rate per second .*Give one or the other/],
+    [['--alternate'], /--alternate measures only the control \(--logs-per-request 0, no --middleware\).*\(got --logs-per-request 5\)\n/],
+    [['--alternate', '--middleware'], /--alternate measures only the control .*leave out --alternate\n/],
+    [['--alternate', '--logs-per-request', '0,20'], /the baseline server on the same CPUs takes on the logging's cost.*\(got --logs-per-request 0,20\)\n/],
+    [['--alternate', '--logs-per-request', '0', '--duration', '0.3'], /--alternate sends --duration seconds of load to each server in slices of 0\.2 s, at least two each: give --duration 0\.4 or more \(got 0\.3\)/]
   ]) {
     it(`bad input: ${args.join(' ')}`, async () => {
       const bad = path.join(tmpDir(), 'bad.json')

@@ -125,7 +125,7 @@ async function measure (settings, signal) {
       ...figures,
       serverCpuUserMs: closed.cpuUserMs,
       serverCpuSystemMs: closed.cpuSystemMs,
-      serverCpuPct: closed.measuredMs > 0 ? ((closed.cpuUserMs + closed.cpuSystemMs) / closed.measuredMs) * 100 : null,
+      serverCpuPct: serverCpuPct(closed, twin ? figures.loadSeconds : null),
       serverCpuUsPerRequest: cpuPerRequest(closed, figures.requests),
       ...(counted
         ? {
@@ -165,6 +165,14 @@ function receiverFor (settings, dir) {
     settings.transport,
     { workers: settings.cpus, events: null, payload: payloadOfSize(settings.size), dir, ...settings.receiver }
   )
+}
+
+// The server's CPU use while measured (100 = one core). Under --alternate the server idles while the
+// load is on the baseline's slices: its use is over its own slices' time (loadSeconds), else half the
+// run would read as a server waiting for its load.
+function serverCpuPct (closed, ownLoadSeconds) {
+  const ms = ownLoadSeconds != null ? ownLoadSeconds * 1000 : closed.measuredMs
+  return ms > 0 ? ((closed.cpuUserMs + closed.cpuSystemMs) / ms) * 100 : null
 }
 
 // The server's CPU time (user and system, every worker) over the requests autocannon completed
