@@ -268,9 +268,8 @@ export interface HttpOptions {
    * --alternate: each run starts the app without logging beside the library's (on the same CPUs) and sends
    * the load to the two in turn, 0.2 s at a time (A B B A …, --duration seconds each in all, after --warmup
    * each), so that every run carries its own baseline: the comparisons against none are made within the run,
-   * where a machine whose speed changes from second to second slows both alike. Only for the control
-   * (--logs-per-request 0, no --middleware): beside a server that logs, the baseline server takes on the
-   * logging's cost. Not with --measure instructions or --rate
+   * where a machine whose speed changes from second to second slows both alike. Each server listens on a port
+   * of its own. Not with --measure instructions or --rate
    */
   alternate?: boolean
   /**

@@ -7,7 +7,11 @@
 // run is compared with its own baseline). Both groups are one scenario: their runs are interleaved in
 // the same rounds, so the two designs see the same machine. Prints each control cell's interval and
 // verdict, the A/A of the alternated group (none against its own baseline, run by run) and whether
-// every control cell reads `same` within ±5%. --quick checks that every step works (1 s runs, 1 round).
+// every control cell reads `same` within ±5%. Beside the control, a known cost measured both ways: one
+// library at 5 logs per request, which must read slower in both designs and the same cost in each (an
+// A/A alone cannot show that the alternated baseline is measured apart from the library's server: the
+// two once shared a listening socket, and every logging cell read like none). --quick checks that
+// every step works (1 s runs, 1 round).
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -29,6 +33,9 @@ const keep = option('keep', null)
 // --alternate-only: the alternated group alone (more rounds of it in the same time).
 const designs = process.argv.includes('--alternate-only') ? [true] : [false, true]
 const libs = quick ? ['none', 'pino'] : ['none', 'all']
+// The known cost: 5 events of 20 characters per request, through winston (about a third fewer
+// requests/s than none on the HTTP page).
+const COST = { lib: quick ? 'pino' : 'winston', logsPerRequest: 5 }
 const TARGET = 0.05
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'log-bench-http-control-'))
@@ -36,19 +43,20 @@ try {
   const scenario = path.join(dir, 'control.json')
   const out = path.join(dir, 'control-results.json')
   const group = { libs, transport: 'console', logsPerRequest: [0], sizes: [20], ...load, runs }
+  const costGroup = { ...group, libs: ['none', COST.lib], logsPerRequest: [COST.logsPerRequest] }
   fs.writeFileSync(scenario, JSON.stringify({
     name: 'http-control',
-    description: 'the HTTP control, one server per run and --alternate, in the same rounds',
-    http: designs.map((alternate) => (alternate ? { ...group, alternate: true } : group))
+    description: 'the HTTP control and a known cost, one server per run and --alternate, in the same rounds',
+    http: designs.flatMap((alternate) => [group, costGroup].map((g) => (alternate ? { ...g, alternate: true } : g)))
   }))
-  process.stderr.write(`the control at 0 logs per request, ${libs.join(', ')}; ${runs} round${runs > 1 ? 's' : ''} of ${load.duration} s (${quick ? '--quick: checks that it works; not its figures' : `about ${minutes(((designs.includes(false) ? 5 * (load.duration + 3) : 0) + 5 * (2 * load.duration + 4)) / 60)} a round`})\n`)
+  process.stderr.write(`the control at 0 logs per request, ${libs.join(', ')}; ${runs} round${runs > 1 ? 's' : ''} of ${load.duration} s (${quick ? '--quick: checks that it works; not its figures' : `about ${minutes(((designs.includes(false) ? 7 * (load.duration + 3) : 0) + 7 * (2 * load.duration + 4)) / 60)} a round`})\n`)
   execFileSync(process.execPath, [path.join(ROOT, 'bin', 'log-bench.js'), 'run', '--scenario', scenario, '--out', out, '--quiet'], { stdio: ['ignore', 'ignore', 'inherit'] })
   if (keep) fs.copyFileSync(out, keep)
   const doc = JSON.parse(fs.readFileSync(out, 'utf8'))
   const machine = `${os.cpus()[0]?.model.trim()}, ${os.cpus().length} CPUs, Node ${process.versions.node}`
   process.stdout.write(`${machine}; ${doc.runs.filter((r) => r.ok).length} finished runs of ${doc.runs.length}\n`)
   for (const alternated of designs) {
-    const entries = doc.summary.filter((s) => s.type === 'http' && (s.alternate != null) === alternated)
+    const entries = doc.summary.filter((s) => s.type === 'http' && (s.alternate != null) === alternated && s.logsPerRequest === 0)
     const half = []
     const verdicts = []
     process.stdout.write(`\n${alternated ? '--alternate (each run against its own baseline)' : 'one server per run (paired by round)'}:\n`)
@@ -65,7 +73,7 @@ try {
       process.stdout.write(`  ${entry.lib}: ${formatChangePct(c.ratio)} [${formatChangePct(c.ciLow)}, ${formatChangePct(c.ciHigh)}] ${c.verdict}, ${c.paired ? `paired, ${c.pairs}` : 'unpaired'}; interval ±${(width * 100).toFixed(1)}%\n`)
     }
     if (alternated) {
-      const none = doc.runs.filter((r) => r.ok && r.lib === 'none' && r.baseline)
+      const none = doc.runs.filter((r) => r.ok && r.lib === 'none' && r.baseline && r.logsPerRequest === 0)
       const aa = pairedShift(none.map((r) => Math.log(r.reqPerSec.mean / r.baseline.reqPerSec.mean)))
       if (aa.estimate != null) process.stdout.write(`  A/A, none against its own baseline, ${none.length} runs: ${formatChangePct(Math.exp(aa.estimate))} [${formatChangePct(Math.exp(aa.low))}, ${formatChangePct(Math.exp(aa.high))}]\n`)
     }
@@ -75,8 +83,28 @@ try {
     process.stdout.write(`${every((v) => v.within)}: ${design}: every control interval within ±${TARGET * 100}%${largest}\n`)
     process.stdout.write(`${every((v) => v.same)}: ${design}: every control cell reads same (${verdicts.filter((v) => v?.same).length} of ${verdicts.length}; noise ±2%)\n`)
   }
+  knownCost(doc)
 } finally {
   fs.rmSync(dir, { recursive: true, force: true })
+}
+
+// The known cost in each design: its change against none, and whether it reads slower in each and the
+// alternated estimate lies within the single-server interval (both measure one cost).
+function knownCost (doc) {
+  const costOf = (alternated) => doc.summary.find((s) => s.type === 'http' && s.lib === COST.lib &&
+    s.logsPerRequest === COST.logsPerRequest && (s.alternate != null) === alternated)?.throughputVsBaseline ?? null
+  const line = (c) => (c ? `${formatChangePct(c.ratio)} [${formatChangePct(c.ciLow)}, ${formatChangePct(c.ciHigh)}] ${c.verdict}` : 'no comparison')
+  const costs = designs.map((alternated) => [alternated, costOf(alternated)])
+  process.stdout.write(`\nthe known cost, ${COST.lib} at ${COST.logsPerRequest} logs per request of 20 characters, requests/s against none:\n`)
+  for (const [alternated, c] of costs) process.stdout.write(`  ${alternated ? '--alternate' : 'one server per run'}: ${line(c)}\n`)
+  const slower = costs.every(([, c]) => c?.verdict === 'slower')
+  process.stdout.write(`${slower ? 'met' : 'NOT MET'}: the known cost reads slower in ${designs.length > 1 ? 'both designs' : 'the alternated design'}\n`)
+  const single = costOf(false)
+  const alternated = costOf(true)
+  if (single && alternated) {
+    const within = alternated.ratio >= single.ciLow && alternated.ratio <= single.ciHigh
+    process.stdout.write(`${within ? 'met' : 'NOT MET'}: the alternated cost lies within the single-server interval\n`)
+  }
 }
 
 function minutes (m) {

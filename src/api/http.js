@@ -98,12 +98,6 @@ function alternating (given) {
   if (!given.alternate) return false
   if (given.measure === 'instructions') throw new UsageError('--alternate times two servers in turn, so that a change of the machine\'s speed falls on both; --measure instructions counts instructions, which that change does not move: give one or the other')
   if (given.rate) throw new UsageError(`--alternate turns the load every ${ALTERNATE_SLICE_SECONDS} s, and autocannon paces --rate per second from each connection's start: each slice would send a second's requests at once. Give one or the other`)
-  // Beside a server that logs, the baseline server on the same CPUs took on the logging's cost (the
-  // HTTP page measured alternated: docs/http.md, "Only for the control"): only the control, where
-  // nothing is logged, is measured truly.
-  if (given.middleware || (given.logsPerRequest ?? []).some((n) => n > 0)) {
-    throw new UsageError(`--alternate measures only the control (--logs-per-request 0, no --middleware): beside a server that logs, the baseline server on the same CPUs takes on the logging's cost, and every library reads about the same as none (docs/http.md). Give --logs-per-request 0, or leave out --alternate${given.middleware ? '' : ` (got --logs-per-request ${given.logsPerRequest.join(',')})`}`)
-  }
   if (given.duration < 2 * ALTERNATE_SLICE_SECONDS) throw new UsageError(`--alternate sends --duration seconds of load to each server in slices of ${ALTERNATE_SLICE_SECONDS} s, at least two each: give --duration ${2 * ALTERNATE_SLICE_SECONDS} or more (got ${given.duration})`)
   return true
 }

@@ -13,6 +13,7 @@ import { HTTP_TYPE } from '../results/run-types/http.js'
 import { startLoad, warmUpOneByOne } from './load.js'
 import { cpusOf, pin, pinPrimary, placementRecord } from './placement.js'
 import { startServer } from './server.js'
+import { freePort } from '../sinks/rsyslog.js'
 
 // Requests a counted server answers one at a time before the load (see warmUpOneByOne).
 const WARM_UP_REQUESTS = 200
@@ -185,14 +186,26 @@ function cpuPerRequest (closed, requests) {
 // started beside the library's on the same CPUs, with a receiving end of its own (it logs nothing;
 // what arrives there is counted all the same). close(figures) stops it and returns the record's
 // `baseline`: the load's figures of its slices and its CPU time per request.
+// On a port of its own: both servers are node:cluster workers of this process, and workers that
+// listen on the same address and port (port 0 included: a cluster hands every worker the same
+// "random" port) share one listening socket, whose connections the primary deals out among all of
+// them. Until 2026-11-27 the twin listened on --port as the library's server did, so every slice's
+// connections went to both servers in turn and each side measured the two mixed.
 async function startTwin (settings, { dir, guard, pinned, observed }) {
   const { libRange, adapterProblem, ...rest } = settings
+  let port
+  try {
+    port = await freePort('tcp')
+  } catch (err) {
+    throw new RunFailure(`no free port on 127.0.0.1 for the baseline server: ${err.message}`)
+  }
   const twinSettings = {
     ...rest,
     lib: HTTP_BASELINE,
     libVersion: null,
     adapterFile: null,
     libDir: null,
+    port,
     middleware: null,
     middlewareVersion: null
   }
