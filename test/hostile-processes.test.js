@@ -144,7 +144,7 @@ for (const transport of ['console', 'tcp']) {
 describe('a second stop signal', () => {
   // Observed: a second signal exited 143 at once with the document as it was (interrupted: false)
   // and the current run's directory and workers left behind.
-  it('SIGINT then SIGTERM: exit 143 at once, the runs finished so far saved and marked interrupted, no directory or process left', async () => {
+  it('SIGINT then SIGTERM: exit at once with the code of the second one handled (130 or 143), the runs finished so far saved and marked interrupted, no directory or process left', async () => {
     const out = path.join(tmpDir(), 'r.json')
     const tmp = tmpDir()
     let child
@@ -154,11 +154,15 @@ describe('a second stop signal', () => {
       try { return readJson(out).runs.length >= 1 && fs.readdirSync(tmp).length > 0 } catch { return false }
     }, 90_000)
     // Both before log-bench's next turn of its event loop: the first one's orderly stop cannot end first.
+    // Which of the two it handles first is the kernel's choice: signals sent back to back can reach
+    // two of its threads at once (seen in a fresh clone's CI: SIGTERM first, "SIGINT again", 130).
+    // The second one handled, whichever it is, ends it at once with its own code.
     process.kill(child.pid, 'SIGINT')
     process.kill(child.pid, 'SIGTERM')
     const r = await pending
-    assert.equal(r.code, 143, r.stderr)
-    assert.match(r.stderr, /SIGTERM again: stopped at once; the runs finished so far are in /)
+    const second = r.stderr.match(/(SIGINT|SIGTERM) again: stopped at once; the runs finished so far are in /)?.[1]
+    assert.ok(second, r.stderr)
+    assert.equal(r.code, second === 'SIGINT' ? 130 : 143, r.stderr)
     const doc = readJson(out)
     assert.equal(doc.interrupted, true)
     assert.equal(doc.complete, false)

@@ -29,10 +29,9 @@ export const DEFAULT_CONNECTIONS = 10
 export const COUNTED_CONNECTIONS = 1
 // http --alternate: how long the load stays on one of the two servers before it turns to the other.
 // Short against the machine's changes of speed, long against each slice's own start (autocannon
-// opens its connections anew each slice). On this project's 2-core VM, none against none (8 runs,
-// 3 s a side), the runs' ratios spread 3.9% (standard deviation of the log) at 0.2 s, 4.8% at 0.1 s
-// and 3.7% at 0.5 s, against 13% between neighbouring single-server runs; with 6 s a side at 0.2 s,
-// 1.9% (docs/http.md, "Alternating runs").
+// opens its connections anew each slice). Measured with the slice changed in the code (docs/http.md,
+// "Alternating runs"): a known cost read the same at 0.1, 0.2 and 0.5 s, and no length spread the
+// runs' ratios clearly less than another.
 export const ALTERNATE_SLICE_SECONDS = 0.2
 export const SYSLOG_SINKS = ['embedded', 'rsyslog']
 const EVENTS_LIMIT = { max: MAX_EVENTS, why: ' (the verifier keeps one bit per event: 128 MiB per worker at the limit)' }
