@@ -82,15 +82,16 @@ test('bench:runs-auto --quick: the design, and each line of A/As and the A/B wit
 
 test('bench:http-control --quick: the control one server per run and --alternate, in one scenario, each cell, the A/A and the known cost', async () => {
   const { code, stdout, stderr } = await runScript('http-control.js', ['--quick'])
+  // A change of exactly nothing prints as ±0.0% (formatChangePct).
   assert.equal(code, 0, stderr)
   assert.match(stderr, /--quick: checks that it works; not its figures/)
-  assert.match(stdout, /^one server per run \(paired by round\):\n {2}pino: [+−][\d.]+% \[/m)
-  assert.match(stdout, /^--alternate \(each run against its own baseline\):\n {2}pino: [+−][\d.]+% \[/m)
+  assert.match(stdout, /^one server per run \(paired by round\):\n {2}pino: [+−±][\d.]+% \[/m)
+  assert.match(stdout, /^--alternate \(each run against its own baseline\):\n {2}pino: [+−±][\d.]+% \[/m)
   assert.match(stdout, /^ {2}A\/A, none against its own baseline, 1 runs: /m)
   assert.match(stdout, /^(met|NOT MET): --alternate, 1 rounds: every control interval within ±5%/m)
   assert.match(stdout, /^(met|NOT MET): --alternate, 1 rounds: every control cell reads same \(\d of 1; noise ±2%\)$/m)
   // The known cost, both ways: its own lines, and not counted among the control's cells.
-  assert.match(stdout, /^the known cost, pino at 5 logs per request of 20 characters, requests\/s against none:\n {2}one server per run: [+−][\d.]+% \[.*\n {2}--alternate: [+−][\d.]+% \[/m)
+  assert.match(stdout, /^the known cost, pino at 5 logs per request of 20 characters, requests\/s against none:\n {2}one server per run: [+−±][\d.]+% \[.*\n {2}--alternate: [+−±][\d.]+% \[/m)
   assert.match(stdout, /^(met|NOT MET): the known cost reads slower in both designs$/m)
   assert.match(stdout, /^(met|NOT MET): the alternated cost lies within the single-server interval$/m)
 })
