@@ -128,6 +128,21 @@ describe('log-bench http --alternate: two servers per run, the load in slices be
     assert.deepEqual(leftovers(run.tag), [])
   })
 
+  it('--middleware: each library\'s own request logger against the app without logging, which logs nothing', async () => {
+    const logged = path.join(tmpDir(), 'middleware.json')
+    const run = await runCli(['http', '--lib', 'pino', '--middleware', '--alternate', ...SHORT, '--out', logged])
+    assert.equal(run.code, 0, run.stderr)
+    // Beside it, pino's route at 0 logs per request: the control of a middleware plan.
+    const pino = readJson(logged).runs.find((r) => r.lib === 'pino' && r.mode === 'middleware')
+    assert.equal(pino.ok, true, pino.error)
+    assert.equal(pino.middleware, 'pino-http')
+    // One event per request answered (and any the load cut short), each of them counted.
+    assert.ok(pino.sent >= pino.requests && pino.received === pino.sent, `${pino.sent} ${pino.requests} ${pino.received}`)
+    assert.ok(pino.baseline.requests > 0)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    assert.deepEqual(leftovers(run.tag), [])
+  })
+
   it('a logger that cannot be built: a failed run with the reason, both servers stopped', async () => {
     const crashed = path.join(tmpDir(), 'crashed.json')
     const run = await runCli(['http', '--lib', `none,${UNBUILDABLE}`, '--logs-per-request', '0', '--alternate', ...SHORT, '--out', crashed])
