@@ -296,7 +296,10 @@ export interface HttpOptions {
    * --load-cpus: CPUs for autocannon, log-bench's primary and the receiving end, disjoint from --server-cpus
    */
   loadCpus?: string
-  /** --port: port on 127.0.0.1 (0: a free port chosen by the system) */
+  /**
+   * --port: port on 127.0.0.1 of the library's server (0: a free port chosen by the system); under
+   * --alternate the baseline server listens on another free port
+   */
   port?: number | string
   /**
    * --syslog: receiving end for udp/tcp: embedded (a sink process that counts every event) or rsyslog (a real
