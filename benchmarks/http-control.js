@@ -70,7 +70,7 @@ try {
       const width = Math.max(c.ratio / c.ciLow, c.ciHigh / c.ratio) - 1
       half.push(width)
       verdicts.push({ within: c.ciLow >= 1 - TARGET && c.ciHigh <= 1 + TARGET, same: c.verdict === 'same' })
-      process.stdout.write(`  ${entry.lib}: ${formatChangePct(c.ratio)} [${formatChangePct(c.ciLow)}, ${formatChangePct(c.ciHigh)}] ${c.verdict}, ${c.paired ? `paired, ${c.pairs}` : 'unpaired'}; interval ±${(width * 100).toFixed(1)}%\n`)
+      process.stdout.write(`  ${entry.lib}: ${changeOf(c)}, ${c.paired ? `paired, ${c.pairs}` : 'unpaired'}; interval ±${(width * 100).toFixed(1)}%\n`)
     }
     if (alternated) {
       const none = doc.runs.filter((r) => r.ok && r.lib === 'none' && r.baseline && r.logsPerRequest === 0)
@@ -93,10 +93,9 @@ try {
 function knownCost (doc) {
   const costOf = (alternated) => doc.summary.find((s) => s.type === 'http' && s.lib === COST.lib &&
     s.logsPerRequest === COST.logsPerRequest && (s.alternate != null) === alternated)?.throughputVsBaseline ?? null
-  const line = (c) => (c ? `${formatChangePct(c.ratio)} [${formatChangePct(c.ciLow)}, ${formatChangePct(c.ciHigh)}] ${c.verdict}` : 'no comparison')
   const costs = designs.map((alternated) => [alternated, costOf(alternated)])
   process.stdout.write(`\nthe known cost, ${COST.lib} at ${COST.logsPerRequest} logs per request of 20 characters, requests/s against none:\n`)
-  for (const [alternated, c] of costs) process.stdout.write(`  ${alternated ? '--alternate' : 'one server per run'}: ${line(c)}\n`)
+  for (const [alternated, c] of costs) process.stdout.write(`  ${alternated ? '--alternate' : 'one server per run'}: ${c ? changeOf(c) : 'no comparison'}\n`)
   const slower = costs.every(([, c]) => c?.verdict === 'slower')
   process.stdout.write(`${slower ? 'met' : 'NOT MET'}: the known cost reads slower in ${designs.length > 1 ? 'both designs' : 'the alternated design'}\n`)
   const single = costOf(false)
@@ -105,6 +104,11 @@ function knownCost (doc) {
     const within = alternated.ratio >= single.ciLow && alternated.ratio <= single.ciHigh
     process.stdout.write(`${within ? 'met' : 'NOT MET'}: the alternated cost lies within the single-server interval\n`)
   }
+}
+
+// A comparison against none: its change, interval and verdict.
+function changeOf (c) {
+  return `${formatChangePct(c.ratio)} [${formatChangePct(c.ciLow)}, ${formatChangePct(c.ciHigh)}] ${c.verdict}`
 }
 
 function minutes (m) {

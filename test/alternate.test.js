@@ -6,6 +6,7 @@ import { leftovers, readJson, ROOT, runCli, tmpDir } from './helpers.js'
 import { compareCellRuns, roundsOf } from '../src/results/rounds.js'
 import { ALTERNATE_SLICE_SECONDS } from '../src/api/option-tables.js'
 
+const CRASHING = path.join(ROOT, 'test', 'fixtures', 'http-crashing-adapter.js')
 const UNBUILDABLE = path.join(ROOT, 'test', 'fixtures', 'http-failing-create-adapter.js')
 const HANDICAPPED = path.join(ROOT, 'test', 'fixtures', 'adapters', 'pino-2ms.js')
 const SHORT = ['--duration', '1', '--warmup', '0', '--connections', '4', '--runs', '1', '--quiet']
@@ -143,6 +144,17 @@ describe('log-bench http --alternate: two servers per run, the load in slices be
     assert.deepEqual(leftovers(run.tag), [])
   })
 
+  it('a logger that crashes its server under load: a failed run with the reason, both servers stopped', async () => {
+    const crashed = path.join(tmpDir(), 'crashed-under-load.json')
+    const run = await runCli(['http', '--lib', `none,${CRASHING}`, '--logs-per-request', '3', '--alternate', ...SHORT, '--out', crashed])
+    assert.equal(run.code, 0, run.stderr)
+    const failed = readJson(crashed).runs.find((r) => r.lib === 'crashing')
+    assert.equal(failed.status, 'failed')
+    assert.match(failed.error, /destination exploded/)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    assert.deepEqual(leftovers(run.tag), [])
+  })
+
   it('a logger that cannot be built: a failed run with the reason, both servers stopped', async () => {
     const crashed = path.join(tmpDir(), 'crashed.json')
     const run = await runCli(['http', '--lib', `none,${UNBUILDABLE}`, '--logs-per-request', '0', '--alternate', ...SHORT, '--out', crashed])
@@ -155,9 +167,9 @@ describe('log-bench http --alternate: two servers per run, the load in slices be
   })
 
   for (const [args, message] of [
-    [['--alternate', '--logs-per-request', '0', '--measure', 'instructions', '--rate', '100'], /--alternate times two servers in turn.*give one or the other/],
-    [['--alternate', '--logs-per-request', '0', '--rate', '200'], /--alternate turns the load every 0\.2 s, and autocannon paces --rate per second .*Give one or the other/],
-    [['--alternate', '--logs-per-request', '0', '--duration', '0.3'], /--alternate sends --duration seconds of load to each server in slices of 0\.2 s, at least two each: give --duration 0\.4 or more \(got 0\.3\)/]
+    [['--alternate', '--measure', 'instructions', '--rate', '100'], /--alternate times two servers in turn.*give one or the other/],
+    [['--alternate', '--rate', '200'], /--alternate turns the load every 0\.2 s, and autocannon paces --rate per second .*Give one or the other/],
+    [['--alternate', '--duration', '0.3'], /--alternate sends --duration seconds of load to each server in slices of 0\.2 s, at least two each: give --duration 0\.4 or more \(got 0\.3\)/]
   ]) {
     it(`bad input: ${args.join(' ')}`, async () => {
       const bad = path.join(tmpDir(), 'bad.json')

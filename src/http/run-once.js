@@ -189,8 +189,7 @@ function cpuPerRequest (closed, requests) {
 // On a port of its own: both servers are node:cluster workers of this process, and workers that
 // listen on the same address and port (port 0 included: a cluster hands every worker the same
 // "random" port) share one listening socket, whose connections the primary deals out among all of
-// them. Until 2026-11-27 the twin listened on --port as the library's server did, so every slice's
-// connections went to both servers in turn and each side measured the two mixed.
+// them: each slice's connections would reach both servers, and each side would measure the two mixed.
 async function startTwin (settings, { dir, guard, pinned, observed }) {
   const { libRange, adapterProblem, ...rest } = settings
   let port
