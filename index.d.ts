@@ -200,7 +200,7 @@ export interface RunOptions {
   alpha?: number | string
   /**
    * --noise: with --baseline or --runs auto: noise threshold: a difference whose 95% interval lies within
-   * ±noise reads same
+   * ±noise reads same (counted instructions and HTTP requests/s have their own: docs/comparisons.md)
    */
   noise?: number | string
   /**
@@ -369,7 +369,10 @@ export interface CompareOptions {
    * where paired by round) below it can read faster or slower
    */
   alpha?: number | string
-  /** --noise: noise threshold: a difference whose 95% interval lies within ±noise reads same */
+  /**
+   * --noise: noise threshold: a difference whose 95% interval lies within ±noise reads same (counted
+   * instructions and HTTP requests/s have their own: docs/comparisons.md)
+   */
   noise?: number | string
   /**
    * --ignore-version: two files: pair each cell with the cell of the other file that differs only in the

@@ -18,7 +18,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { pairedShift } from '../src/stats.js'
-import { formatChangePct } from '../src/draw/labels.js'
+import { formatChangePct, formatNoiseBand } from '../src/draw/labels.js'
+import { REQ_PER_SEC_NOISE } from '../src/results/run-types/http.js'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const quick = process.argv.includes('--quick')
@@ -81,7 +82,7 @@ try {
     const every = (check) => (verdicts.length > 0 && verdicts.every((v) => v && check(v)) ? 'met' : 'NOT MET')
     const largest = half.length ? ` (largest ±${(Math.max(...half) * 100).toFixed(1)}%)` : ''
     process.stdout.write(`${every((v) => v.within)}: ${design}: every control interval within ±${TARGET * 100}%${largest}\n`)
-    process.stdout.write(`${every((v) => v.same)}: ${design}: every control cell reads same (${verdicts.filter((v) => v?.same).length} of ${verdicts.length}; noise ±2%)\n`)
+    process.stdout.write(`${every((v) => v.same)}: ${design}: every control cell reads same (${verdicts.filter((v) => v?.same).length} of ${verdicts.length}; noise ${formatNoiseBand(REQ_PER_SEC_NOISE)}, requests/s' own)\n`)
   }
   knownCost(doc)
 } finally {

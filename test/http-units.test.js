@@ -200,4 +200,20 @@ describe('http results', () => {
     // Runs of a blocked order are not rounds.
     assert.equal(against(roundsOf({ env: { order: { mode: 'blocked', seed: null } } })).paired, false)
   })
+
+  it('judges requests/s with their own ±5%, whatever --noise says: 3.5% fewer reads same, 8% fewer slower', () => {
+    const drift = [1.21, 0.74, 1.05, 0.83, 1.29, 0.92, 0.71, 1.13]
+    const cell = { type: 'http', mode: 'route', transport: 'console', cpus: 1, logsPerRequest: 0, size: 20, ok: true, status: 'ok', latencyMs: { p50: 1 } }
+    const against = (share) => {
+      const runs = drift.flatMap((f, i) => [
+        { ...cell, lib: 'none', run: i + 1, reqPerSec: { mean: 5000 * f } },
+        { ...cell, lib: 'pino', run: i + 1, reqPerSec: { mean: 5000 * f * share * (1 + 0.003 * Math.sin(i)) } }
+      ])
+      return summarizeHttp(runs, { roundOf: roundsOf({ env: { order: { mode: 'interleaved', seed: 1 } } }) }).find((s) => s.lib === 'pino').throughputVsBaseline
+    }
+    const near = against(0.965)
+    assert.ok(near.ciLow < 0.98 && near.ciLow > 0.95, JSON.stringify(near))
+    assert.equal(near.verdict, 'same', 'beyond ±2% but within ±5%')
+    assert.equal(against(0.92).verdict, 'slower')
+  })
 })

@@ -76,7 +76,7 @@ export const ORDER_OPTIONS = [
 ]
 
 const ALPHA = { name: 'alpha', parse: parseAlpha, numeric: true, takes: 'a number between 0 and 1', default: String(DEFAULT_ALPHA), describe: 'significance level: p of the comparison\'s two-sided test (Mann–Whitney U; Wilcoxon signed-rank where paired by round) below it can read faster or slower' }
-const NOISE = { name: 'noise', parse: parseNoise, numeric: true, takes: 'a fraction (0.02) or a percentage (2%)', default: `${DEFAULT_NOISE * 100}%`, describe: 'noise threshold: a difference whose 95% interval lies within ±noise reads same' }
+const NOISE = { name: 'noise', parse: parseNoise, numeric: true, takes: 'a fraction (0.02) or a percentage (2%)', default: `${DEFAULT_NOISE * 100}%`, describe: 'noise threshold: a difference whose 95% interval lies within ±noise reads same (counted instructions and HTTP requests/s have their own: docs/comparisons.md)' }
 
 const libraries = `${BUILTIN_LIBS.join(', ')}, all (the seed's four: ${LIB_SETS.all.join(', ')}), every (all ${LIB_SETS.every.length} libraries)`
 const CACHE = { name: 'cache', parse: cacheDirectory, defaultText: '$XDG_CACHE_HOME/log-bench, else ~/.cache/log-bench', describe: 'where library versions and runtimes are installed' }

@@ -68,6 +68,9 @@ export function formatBytes (v) {
   return `${Math.round(v)} B`
 }
 
+// A noise threshold as the band a verdict's interval is judged by: 0.02 → "±2%", 0.005 → "±0.5%".
+export const formatNoiseBand = (noise) => `±${+(noise * 100).toFixed(2)}%`
+
 // A ratio as a signed change: 0.9 → "−10.0%", 1.05 → "+5.0%".
 export function formatChangePct (ratio) {
   const pct = (ratio - 1) * 100

@@ -3,7 +3,7 @@ import { cellKey } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
 import { DEFAULT_ALPHA, smallestP } from '../stats.js'
 import { compareCellRuns, roundsOf } from '../results/rounds.js'
-import { formatChange, formatRunsToDecide, formatChangePct, formatNumber, formatPct, libraryName, transportTitle, unique } from '../draw/labels.js'
+import { formatChange, formatRunsToDecide, formatChangePct, formatNoiseBand, formatNumber, formatPct, libraryName, transportTitle, unique } from '../draw/labels.js'
 import { code, figureColumns, strong, textColumns } from '../draw/table.js'
 
 // "At a glance" for a page of `http` results. Per table (transport, server workers, placement and
@@ -195,7 +195,8 @@ function glanceBlocks (entries, runs, roundOf) {
     const controlLibs = unique(control.cells.map(libraryName))
     const rows = controlSizes.map((size) => [`${size} chars`, ...controlLibs.map((lib) => changeCell(route.find((s) => s.logsPerRequest === 0 && s.size === size && libraryName(s) === lib), { interval: true }))])
     const verdict = control.failing.length ? `${control.failing.length} of ${control.cells.length} do not.` : control.passed ? `Every control cell does; ${resolution(control)}` : control.unclear.length ? `${control.unclear.length} of ${control.cells.length} read unclear: their intervals are too wide to say same.` : 'The control cells have too few runs for that verdict to mean anything.'
-    out.push({ text: [strong('Control: 0 logs per request.'), ' The route logs nothing, so every library must read ', code('same'), ' against ', code('none'), `. ${verdict}`] })
+    const basis = basisOf(control.cells[0])
+    out.push({ text: [strong('Control: 0 logs per request.'), ' The route logs nothing, so every library must read ', code('same'), ' against ', code('none'), ` (its whole interval within ${formatNoiseBand(basis.noise)}, the noise threshold for ${basis.unit ?? 'requests/s'}). ${verdict}`] })
     out.push({ columns: figureColumns(['Size', ...controlLibs]), rows })
   }
   if (busy) return out

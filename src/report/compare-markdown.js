@@ -1,6 +1,6 @@
 import { differenceText, FILES_METHOD, MEASURES, methodNote, pairingText, worstFirst } from './compare.js'
 import { codeSpan, escapeCell } from '../draw/table.js'
-import { coverageRange, coverageTitle, formatCountedDifference } from '../draw/labels.js'
+import { coverageRange, coverageTitle, formatCountedDifference, formatNoiseBand } from '../draw/labels.js'
 
 // compare --markdown: the comparison as a pull-request comment, short enough to read in one screen:
 // a line of counts, then one table of every verdict, worst first (slower before unclear before
@@ -50,7 +50,7 @@ function thresholds (result) {
   const applied = [...new Set(result.comparisons.length
     ? result.comparisons.map((r) => r.noise ?? result.noise)
     : [result.noise])].sort((a, b) => a - b)
-  return applied.map((n) => `±${+(n * 100).toFixed(2)}%`).join(' or ')
+  return applied.map(formatNoiseBand).join(' or ')
 }
 
 // A counted row's difference of medians in instructions per log call (and per request).

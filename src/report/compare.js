@@ -8,7 +8,7 @@ import { environmentDifference } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, minOf, pairedMinRounds, smallestP } from '../stats.js'
 import { figureColumns, terminalTable, visibleControls, wrap } from '../draw/table.js'
 import { jsonWithEscapedControls } from '../escape.js'
-import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatRunsToDecide, runName, unique } from '../draw/labels.js'
+import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatNoiseBand, formatRunsToDecide, runName, unique } from '../draw/labels.js'
 
 // Comparisons of cells, every one made by compareRuns (src/stats.js): a cell against the baseline
 // library's cell of the same comparison group in one file (--baseline), or each cell of one file
@@ -366,7 +366,7 @@ export function renderComparison (
 
 // The measures compared with their own threshold, in words for the header: ", instructions per event: ±1%".
 function ownNoise (result) {
-  const own = unique(result.comparisons.filter((r) => r.noise != null && r.noise !== result.noise).map((r) => `${MEASURES[r.type]?.find((m) => m.measure === r.measure)?.title ?? r.measure}: ±${+(r.noise * 100).toFixed(2)}%`))
+  const own = unique(result.comparisons.filter((r) => r.noise != null && r.noise !== result.noise).map((r) => `${MEASURES[r.type]?.find((m) => m.measure === r.measure)?.title ?? r.measure}: ${formatNoiseBand(r.noise)}`))
   return own.length ? `; ${own.join(', ')}` : ''
 }
 

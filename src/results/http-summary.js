@@ -1,5 +1,6 @@
 import { COMPARED_DIMENSIONS, comparisonGroupKey, summarizeType } from './run-types/index.js'
-import { BASELINE, HTTP_TYPE } from './run-types/http.js'
+import { BASELINE, HTTP_TYPE, noiseOfField } from './run-types/http.js'
+import { DEFAULT_NOISE } from '../stats.js'
 
 export { BASELINE }
 
@@ -23,10 +24,14 @@ export function summarizeHttp (runs, { roundOf = null } = {}) {
 // request; in a counted cell (--measure instructions) its instructions per request (no times were
 // taken there). comparison: the summary's entry against none; value: a run's figure; better: which
 // way is cheaper; unit: the words for the figure, where it is not requests/s; field: the summary
-// entry's figure (median and interval) that a chart draws. entry may also be a section's group of
+// entry's figure (median and interval) that a chart draws; noise: the threshold its verdicts are
+// judged with (the field's own, else --noise's default). entry may also be a section's group of
 // cells (it has their measure and rate).
 export function basisOf (entry) {
-  if (entry.measure === 'instructions') return { comparison: entry.instructionsPerRequestVsBaseline, value: (r) => r.instructionsPerRequest, better: 'lower', unit: 'instructions/request', field: 'instructionsPerRequest' }
-  if (entry.rate != null) return { comparison: entry.cpuPerRequestVsBaseline, value: (r) => r.serverCpuUsPerRequest, better: 'lower', unit: 'server CPU µs/request', field: 'serverCpuUsPerRequest' }
-  return { comparison: entry.throughputVsBaseline, value: (r) => r.reqPerSec?.mean, better: 'higher', unit: null, field: 'reqPerSec' }
+  const basis = entry.measure === 'instructions'
+    ? { comparison: entry.instructionsPerRequestVsBaseline, value: (r) => r.instructionsPerRequest, better: 'lower', unit: 'instructions/request', field: 'instructionsPerRequest' }
+    : entry.rate != null
+      ? { comparison: entry.cpuPerRequestVsBaseline, value: (r) => r.serverCpuUsPerRequest, better: 'lower', unit: 'server CPU µs/request', field: 'serverCpuUsPerRequest' }
+      : { comparison: entry.throughputVsBaseline, value: (r) => r.reqPerSec?.mean, better: 'higher', unit: null, field: 'reqPerSec' }
+  return { ...basis, noise: noiseOfField(basis.field) ?? DEFAULT_NOISE }
 }
