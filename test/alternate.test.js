@@ -144,27 +144,23 @@ describe('log-bench http --alternate: two servers per run, the load in slices be
     assert.deepEqual(leftovers(run.tag), [])
   })
 
-  it('a logger that crashes its server under load: a failed run with the reason, both servers stopped', async () => {
-    const crashed = path.join(tmpDir(), 'crashed-under-load.json')
-    const run = await runCli(['http', '--lib', `none,${CRASHING}`, '--logs-per-request', '3', '--alternate', ...SHORT, '--out', crashed])
+  // An alternated run whose logger fails: it is recorded failed with the reason, and neither server is left.
+  async function failedAlternated ({ adapter, lib, logs, file, error }) {
+    const out = path.join(tmpDir(), file)
+    const run = await runCli(['http', '--lib', `none,${adapter}`, '--logs-per-request', logs, '--alternate', ...SHORT, '--out', out])
     assert.equal(run.code, 0, run.stderr)
-    const failed = readJson(crashed).runs.find((r) => r.lib === 'crashing')
+    const failed = readJson(out).runs.find((r) => r.lib === lib)
     assert.equal(failed.status, 'failed')
-    assert.match(failed.error, /destination exploded/)
+    assert.match(failed.error, error)
     await new Promise((resolve) => setTimeout(resolve, 200))
     assert.deepEqual(leftovers(run.tag), [])
-  })
+  }
 
-  it('a logger that cannot be built: a failed run with the reason, both servers stopped', async () => {
-    const crashed = path.join(tmpDir(), 'crashed.json')
-    const run = await runCli(['http', '--lib', `none,${UNBUILDABLE}`, '--logs-per-request', '0', '--alternate', ...SHORT, '--out', crashed])
-    assert.equal(run.code, 0, run.stderr)
-    const failed = readJson(crashed).runs.find((r) => r.lib === 'unbuildable')
-    assert.equal(failed.status, 'failed')
-    assert.match(failed.error, /destination refused to open/)
-    await new Promise((resolve) => setTimeout(resolve, 200))
-    assert.deepEqual(leftovers(run.tag), [])
-  })
+  it('a logger that crashes its server under load: a failed run with the reason, both servers stopped', () =>
+    failedAlternated({ adapter: CRASHING, lib: 'crashing', logs: '3', file: 'crashed-under-load.json', error: /destination exploded/ }))
+
+  it('a logger that cannot be built: a failed run with the reason, both servers stopped', () =>
+    failedAlternated({ adapter: UNBUILDABLE, lib: 'unbuildable', logs: '0', file: 'crashed.json', error: /destination refused to open/ }))
 
   for (const [args, message] of [
     [['--alternate', '--measure', 'instructions', '--rate', '100'], /--alternate times two servers in turn.*give one or the other/],
