@@ -129,6 +129,19 @@ describe('http At a glance: the control first, then the seed\'s grid', () => {
     assert.doesNotMatch(page, /\| 5 +\| (log4js|pino): /)
   })
 
+  it('ties the cheapest only with the libraries the runs do not separate from it, not with a chain of neighbours', () => {
+    // pino and winston 2.5% apart, winston and log4js 2.6%: neither pair separates; pino and log4js, 5.3% apart, do.
+    const factors = { none: 1, pino: 0.8, winston: 0.78, log4js: 0.76 }
+    const runs = records({ libs: ['none', 'log4js', 'winston', 'pino'], factor: (lib, logs) => (logs === 0 ? 1 : factors[lib]), middleware: false })
+    const page = render(runs)
+    const row = page.split('\n').find((line) => /^\| 5 +\| /.test(line))
+    const [cheapest, dearest] = row.split('|').slice(2, 4)
+    assert.match(cheapest, /^ tie: pino: [^;]+; winston: [^;]+ \(the runs do not separate them\)/)
+    assert.doesNotMatch(cheapest, /log4js/, 'log4js is separated from pino, though not from winston')
+    assert.match(dearest, /^ tie: log4js: [^;]+; winston: [^;]+ \(the runs do not separate them\)/)
+    assert.doesNotMatch(dearest, /pino/)
+  })
+
   it('says the machine was too noisy for the table, and publishes no differences, when a control cell does not read same', () => {
     const runs = records({ factor: (lib, logs, size) => (lib === 'pino' && logs === 0 && size === 20 ? 0.85 : costs(lib, logs)) })
     const control = controlOf(summarizeHttp(runs))

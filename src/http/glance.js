@@ -110,14 +110,16 @@ function separated (a, b, runsOf, roundOf) {
   })
 }
 
-// "pino: …" where the runs separate it from the next; otherwise the tie, with every library in it.
+// "pino: …" where the runs separate it from every other; otherwise the tie: it and each library the
+// runs do not separate from it (compared with it, not with the last of the tie, so that a chain of
+// near neighbours does not tie the cheapest with the dearest).
 function placeCell (ranked, index, sizes, runsOf, roundOf) {
-  const step = index === 0 ? 1 : -1
+  const first = index === 0
   const tied = [ranked[index]]
-  for (let i = index + step; i >= 0 && i < ranked.length; i += step) {
-    const [better, worse] = step > 0 ? [tied[tied.length - 1], ranked[i]] : [ranked[i], tied[tied.length - 1]]
-    if (separated(better, worse, runsOf, roundOf)) break
-    tied.push(ranked[i])
+  for (const other of ranked) {
+    if (other === ranked[index]) continue
+    const [better, worse] = first ? [ranked[index], other] : [other, ranked[index]]
+    if (!separated(better, worse, runsOf, roundOf)) tied.push(other)
   }
   if (tied.length === 1) return describeRanked(ranked[index], sizes)
   return `tie: ${tied.map((entry) => describeRanked(entry, sizes)).join('; ')} (the runs do not separate them)`
