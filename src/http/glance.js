@@ -114,14 +114,10 @@ function separated (a, b, runsOf, roundOf) {
 // runs do not separate from it (compared with it, not with the last of the tie, so that a chain of
 // near neighbours does not tie the cheapest with the dearest).
 function placeCell (ranked, index, sizes, runsOf, roundOf) {
-  const first = index === 0
-  const tied = [ranked[index]]
-  for (const other of ranked) {
-    if (other === ranked[index]) continue
-    const [better, worse] = first ? [ranked[index], other] : [other, ranked[index]]
-    if (!separated(better, worse, runsOf, roundOf)) tied.push(other)
-  }
-  if (tied.length === 1) return describeRanked(ranked[index], sizes)
+  const place = ranked[index]
+  const apart = (other) => separated(...(index === 0 ? [place, other] : [other, place]), runsOf, roundOf)
+  const tied = [place, ...ranked.filter((other) => other !== place && !apart(other))]
+  if (tied.length === 1) return describeRanked(place, sizes)
   return `tie: ${tied.map((entry) => describeRanked(entry, sizes)).join('; ')} (the runs do not separate them)`
 }
 
