@@ -37,9 +37,8 @@ export const REQUEST_INSTRUCTIONS_NOISE = MEASURES.find((m) => m.field === 'inst
 // with each run carrying its own baseline (--alternate) an A/A on our 2-core VM (`none` against its
 // own baseline) read +2.2% [−1.1%, +5.9%] over 10 rounds of 6 s, −0.9% [−7.1%, +9.0%] over 6
 // (docs/comparisons.md): at ±2% the control (every library at 0 logs per request against `none`)
-// could read `same` only on a quiet machine. The costs the HTTP page measures are 14–69% fewer
-// requests/s (2026-11-28). The
-// figure is the schema's (x-measure noise).
+// could read `same` only on a quiet machine; the costs the HTTP page measures are far larger
+// (docs/comparisons.md gives both). The figure is the schema's (x-measure noise).
 export const REQ_PER_SEC_NOISE = MEASURES.find((m) => m.field === 'reqPerSec').noise
 
 // The noise threshold a field is judged with where it has its own, else null (--noise's).
