@@ -1,15 +1,16 @@
 // npm run bench:ties -- [results/seed-article.json results/workloads.json …]
 //
-// How many of a page's first places ("fastest", "cheapest") are ties, re-analysed from the same
+// How many of a page's first places ("fastest", "cheapest") are shared (the best not separated from
+// the next), re-analysed from the same
 // results JSON (no new runs), three ways: unpaired (Mann–Whitney, as if the runs had not run in
 // rounds), as the pages judge now (paired by round once the rounds can reach p < α), and paired on
 // every complete round (as a --runs auto group is judged). For each, the median half-width of the
 // interval of the second place against the first (relative to its ratio): what more rounds would
-// have to narrow. A tie is a group whose best cell is not separated from the next (src/report/summary.js).
+// have to narrow. A shared first place is a group whose best cell is not separated from the next
+// (src/report/summary.js, its `firsts`).
 import { fileURLToPath } from 'node:url'
 import { loadResults } from '../src/results/read.js'
 import { findings } from '../src/report/summary.js'
-import { compareCellRuns, roundsOf } from '../src/results/rounds.js'
 import { median, smallestSignedRankP } from '../src/stats.js'
 
 // The dataset judged unpaired (no document in rounds), as it is, or paired from 2 complete rounds
@@ -29,18 +30,18 @@ export function ties (files) {
   const rounds = Math.max(...dataset.runs.filter((r) => r.ok || r.status === 'failed').map((r) => r.run))
   return ['unpaired', 'as the pages judge', 'paired, every round'].map((how) => {
     const judged = variant(dataset, how)
-    const { groups, measure } = findings(judged)
-    const roundOf = roundsOf(judged)
+    const { groups } = findings(judged)
     const halfWidths = groups.filter((g) => g.best && g.ranked.length > 1).map((g) => {
       const second = g.ranked.find((c) => c !== g.best)
-      const c = compareCellRuns(g.best.runs, second.runs, measure.value, { better: measure.better, roundOf })
-      return c.ratio ? Math.max(c.ratio / c.ciLow, c.ciHigh / c.ratio) - 1 : null
+      // Its verdict against the best, as the page judged it (judge, src/results/verdict.js).
+      const c = second.comparison
+      return c?.ratio ? Math.max(c.ratio / c.ciLow, c.ciHigh / c.ratio) - 1 : null
     }).filter((v) => v != null)
     return {
       how,
       rounds,
       groups: groups.length,
-      ties: groups.filter((g) => g.tie.length > 1).length,
+      shared: groups.filter((g) => g.firsts.length > 1).length,
       // Groups the page ranks nowhere (its control failed, a kill ended the runs, two groups of runs).
       withheld: groups.filter((g) => g.undecided).length,
       halfWidth: halfWidths.length ? median(halfWidths) : null
@@ -56,7 +57,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     for (const row of rows) {
       const withheld = row.withheld ? `, ${row.withheld} not ranked (the page's rule withholds them)` : ''
       const interval = row.halfWidth == null ? 'no ranked group to measure it on' : `±${(row.halfWidth * 100).toFixed(1)}% (median)`
-      process.stdout.write(`  ${row.how}: ${row.ties} of ${row.groups} first places are ties${withheld}; interval of the second against the first: ${interval}\n`)
+      process.stdout.write(`  ${row.how}: ${row.shared} of ${row.groups} first places are not separated from the next${withheld}; interval of the second against the first: ${interval}\n`)
     }
   }
 }

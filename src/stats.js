@@ -146,7 +146,10 @@ export const GATE_VERDICTS = ['slower', 'faster', 'unclear', 'higher', 'lower']
 //   (pairedShift), so drift common to a round cancels. Fewer rounds stay unpaired. `pairs` counts
 //   the complete rounds (both values finite; null without pairs), `paired` says which analysis the
 //   row used. `minPairs` pairs from that many complete rounds instead (a --runs auto group's looks
-//   test their rounds as pairs whatever alpha: src/results/sequential.js).
+//   test their rounds as pairs whatever alpha: src/results/sequential.js). `higherIn` counts the
+//   complete rounds in which the run's value was the higher (null without pairs): where it is 0 or
+//   `pairs`, every round ordered the two the same way, which a sentence says even where the rounds
+//   are too few to decide.
 // Values that are not all positive (a drop rate of 0) have no ratio: the same on differences
 // (ratio null; difference, diffLow, diffHigh in the measure's own unit).
 export function compareRuns (baselineRuns, runs, { alpha = DEFAULT_ALPHA, noise = DEFAULT_NOISE, better = 'lower', pairs = null, minPairs = null } = {}) {
@@ -169,7 +172,8 @@ export function compareRuns (baselineRuns, runs, { alpha = DEFAULT_ALPHA, noise 
     verdict: null,
     runsToDecide: null,
     paired: false,
-    pairs: complete?.length ?? null
+    pairs: complete?.length ?? null,
+    higherIn: complete == null ? null : complete.filter(([x, y]) => y > x).length
   }
   if (xs.length === 0 || ys.length === 0) return result
   result.difference = result.median - result.baselineMedian

@@ -96,11 +96,11 @@ test('bench:http-control --quick: the control one server per run and --alternate
   assert.match(stdout, /^(met|NOT MET): the alternated cost lies within the single-server interval$/m)
 })
 
-test('bench:ties: the first places that are ties, unpaired, as judged and paired, from a page\'s JSON', async () => {
+test('bench:ties: the first places not separated from the next, unpaired, as judged and paired, from a page\'s JSON', async () => {
   const { code, stdout, stderr } = await runScript('ties.js', ['results/seed-article.json'])
   assert.equal(code, 0, stderr)
   assert.match(stdout, /^results\/seed-article\.json \(5 rounds; paired, the smallest p is 0\.0625\)$/m)
-  for (const how of ['unpaired', 'as the pages judge', 'paired, every round']) assert.match(stdout, new RegExp(`^  ${how}: \\d+ of 8 first places are ties(, \\d+ not ranked \\(the page's rule withholds them\\))?; interval of the second against the first: (±[\\d.]+% \\(median\\)|no ranked group to measure it on)$`, 'm'))
+  for (const how of ['unpaired', 'as the pages judge', 'paired, every round']) assert.match(stdout, new RegExp(`^  ${how}: \\d+ of 8 first places are not separated from the next(, \\d+ not ranked \\(the page's rule withholds them\\))?; interval of the second against the first: (±[\\d.]+% \\(median\\)|no ranked group to measure it on)$`, 'm'))
 })
 
 test('benchmarks/anomalies.js --quick: the plain scripts behind the pages\' explained anomalies each print their line', async () => {

@@ -176,7 +176,7 @@ test('log-bench compare a b: per cell and measure; 3 + 3 runs warn and no closin
   assert.deepEqual(result.onlyNew, ['file log4js 1 worker'])
   const { code, stdout, stderr } = await runCli(['compare', BASE, NEW])
   assert.equal(code, 0, stderr)
-  assert.match(stdout, /\| file pino 1 worker +\| +100 \(n=3\) \| +150 \(n=3\) \| +1\.500 \[1\.\d+, 1\.\d+\] \| 0\.100 \| +unclear \(~\d+ runs\) \|/)
+  assert.match(stdout, /\| file pino 1 worker +\| +100 \(n=3\) \| +150 \(n=3\) \| +1\.500 \[1\.\d+, 1\.\d+\] \| 0\.100 \| +not decided \(~\d+ runs\) \|/)
   assert.match(stdout, /warning: with 3\+3 runs the smallest p the test can give is 0\.100, not below 0\.05: no comparison can read faster or slower/)
   assert.match(stdout, /new\/base \[90% interval\]/)
   assert.match(stdout, /intervals below 95% coverage: with 3\+3 runs .* \(90% instead\)/)
@@ -193,7 +193,7 @@ test('log-bench compare a b with enough runs: verdicts, and the closing line cou
   assert.match(stdout, /\| file winston 1 worker +\| +800 \(n=10\) \| +880 \(n=10\) \| +1\.100 .* +slower \|/)
   assert.match(stdout, /\| file pino 1 worker .* +same \|/)
   assert.doesNotMatch(stdout, /warning:/)
-  assert.match(stdout, /\d+ of \d+ comparisons that could reach p < 0\.05 read faster or slower, \d+ same, \d+ unclear; on identical code about \d+\.\d tests would be significant by chance/)
+  assert.match(stdout, /\d+ of \d+ comparisons that could reach p < 0\.05 read faster or slower, \d+ same, \d+ not decided; on identical code about \d+\.\d tests would be significant by chance/)
 })
 
 test('compare does not skip http runs: it compares them on requests/s and latency', async () => {

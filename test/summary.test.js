@@ -15,7 +15,7 @@ const dataset = (runList) => ({ runs: runList, summary: [], env: { cpuCount: 2, 
 const ctx = { image: (file, alt) => `![${alt}](${file})`, conditions: 'Test CPU', summaryChart: 'summary-x' }
 
 describe('Summary: verdicts no stronger than the data', () => {
-  it('names no winner where the runs do not separate the first two: a tie is said as a tie', () => {
+  it('names no winner where the runs do not separate the first two: "not separated", never "tie"', () => {
     // 4% apart with runs spread about 10%: as the seed page's pino and winston on the console.
     const found = findings(dataset([
       ...runs({ lib: 'pino', done: [6846, 6100, 7500, 6900, 6300] }),
@@ -23,13 +23,14 @@ describe('Summary: verdicts no stronger than the data', () => {
     ]))
     const [group] = found.groups
     assert.equal(group.best.name, 'pino')
-    assert.deepEqual(group.tie.map((c) => c.name), ['pino', 'winston'])
+    assert.deepEqual(group.firsts.map((c) => c.name), ['pino', 'winston'])
     const markdown = markdownBlocks(summarySection(dataset([
       ...runs({ lib: 'pino', done: [6846, 6100, 7500, 6900, 6300] }),
       ...runs({ lib: 'winston', done: [7136, 6500, 7900, 6700, 7300] })
     ]), ctx).blocks)
-    assert.match(markdown, /\| tie: pino, winston \|/)
-    assert.match(markdown, /pino and winston tie for fastest \([\d,]+ ms, [\d,]+ ms: the runs do not separate them\)/)
+    assert.match(markdown, /\| pino \(not separated from winston\) \|/)
+    assert.match(markdown, /pino first by median \([\d,]+ ms\); winston 1\.\d\d× as long, not separated from pino on 5 \+ 5 runs, unpaired\./)
+    assert.doesNotMatch(markdown, /\btie\b|do not separate them/)
     assert.doesNotMatch(markdown, /\| pino +\|/)
   })
 
@@ -39,9 +40,9 @@ describe('Summary: verdicts no stronger than the data', () => {
     const drift = [1.21, 0.74, 1.05, 0.83, 1.29, 0.92, 0.71, 1.13]
     const both = [...runs({ lib: 'pino', done: drift.map((f) => 1000 * f) }), ...runs({ lib: 'winston', done: drift.map((f, i) => 1050 * f * (1 + 0.001 * i)) })]
     const unpaired = findings(dataset(both)).groups[0]
-    assert.deepEqual(unpaired.tie.map((c) => c.name), ['pino', 'winston'])
+    assert.deepEqual(unpaired.firsts.map((c) => c.name), ['pino', 'winston'])
     const paired = findings({ ...dataset(both), env: { ...dataset(both).env, order: { mode: 'interleaved', seed: 1 } } }).groups[0]
-    assert.deepEqual(paired.tie.map((c) => c.name), ['pino'])
+    assert.deepEqual(paired.firsts.map((c) => c.name), ['pino'])
     assert.equal(paired.ranked[1].verdict, 'slower')
   })
 
@@ -51,7 +52,7 @@ describe('Summary: verdicts no stronger than the data', () => {
       ...runs({ lib: 'winston', done: [200, 202, 204, 206, 208] })
     ]), ctx).blocks)
     assert.match(markdown, /^## Summary\n/)
-    assert.match(markdown, /\| Filesystem \| +pino \| +102 ms \| +winston 2\.00× slower \|/)
+    assert.match(markdown, /\| Filesystem \| +pino \| +102 ms | +winston 2\.00× \[1\.94, 2\.06\] slower \|/)
     assert.match(markdown, /: pino fastest \(102 ms\); winston 2\.00× as long\./)
     assert.doesNotMatch(markdown, /comparisons?\b.*\bof the 1\b/)
   })

@@ -106,7 +106,7 @@ export function formatChange (comparison, { interval = false, decided = true } =
   if (comparison?.ratio == null) return ''
   const range = interval && comparison.ciLow != null && comparison.coverage > 0 ? ` [${formatChangePct(comparison.ciLow)}, ${formatChangePct(comparison.ciHigh)}${coverageNote(comparison.coverage)}]` : ''
   // Without a test (fewer than 2 runs a side) a verdict would be a guess: the change alone.
-  return `${formatChangePct(comparison.ratio)}${range}${comparison.p == null ? '' : decided ? ` ${comparison.verdict}` : ' not decided'}`
+  return `${formatChangePct(comparison.ratio)}${range}${comparison.p == null ? '' : decided ? ` ${verdictWord(comparison.verdict)}` : ' not decided'}`
 }
 
 // A counted comparison's difference of medians in instructions, in the units a reader weighs: per
@@ -125,6 +125,34 @@ export function formatCountedDifference (difference, { type = 'run', logsPerRequ
 export function formatRunsToDecide (n, { short = false } = {}) {
   if (n > 1000) return short ? '>1,000' : 'more than 1,000'
   return `${short ? '~' : 'about '}${formatCount(n)}`
+}
+
+// The four words (docs/comparisons.md, "One verdict, four words"): faster or slower (higher or lower
+// for a measure without a better direction), same, and not decided. Records, --json and --fail-on
+// keep the verdict's code `unclear`; every sentence and table says "not decided".
+export function verdictWord (verdict) {
+  return verdict === 'unclear' ? 'not decided' : verdict ?? ''
+}
+
+// What a comparison rests on: "6 rounds, paired" or "5 + 5 runs, unpaired".
+export function basisWords (c) {
+  return c.paired ? `${c.pairs} rounds, paired` : `${c.nBaseline} + ${c.n} runs, unpaired`
+}
+
+// Where every round ordered the pair the same way, the runs' side of it (judge's `higherIn` and
+// `better`): "slower in each of 5 rounds". null where the rounds disagree or there are none.
+export function orderWords (c) {
+  if (!(c?.pairs >= 2) || c.higherIn == null || (c.higherIn > 0 && c.higherIn < c.pairs)) return null
+  const higher = c.higherIn === c.pairs
+  const word = c.better === 'lower' ? (higher ? 'slower' : 'faster') : c.better === 'higher' ? (higher ? 'faster' : 'slower') : (higher ? 'higher' : 'lower')
+  return `${word} in each of ${c.pairs} rounds`
+}
+
+// A comparison that is not decided, in words that say on what and what would decide it:
+// "not decided on 5 + 5 runs, unpaired; about 9 a side would; slower in each of 5 rounds".
+export function notDecidedWords (c) {
+  const would = c.runsToDecide == null ? null : `${formatRunsToDecide(c.runsToDecide)} ${c.paired ? 'rounds' : 'a side'} would`
+  return [`not decided on ${basisWords(c)}`, would, orderWords(c)].filter(Boolean).join('; ')
 }
 
 export function formatRatio (v) {

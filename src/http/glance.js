@@ -2,8 +2,9 @@ import { basisOf, BASELINE, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from
 import { cellKey } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
 import { DEFAULT_ALPHA, smallestP } from '../stats.js'
-import { compareCellRuns, roundsOf } from '../results/rounds.js'
-import { formatChange, formatRunsToDecide, formatChangePct, formatNoiseBand, formatNumber, formatPct, libraryName, transportTitle, unique } from '../draw/labels.js'
+import { roundsOf } from '../results/rounds.js'
+import { judge, measureNamed } from '../results/verdict.js'
+import { verdictWord, formatChange, formatRunsToDecide, formatChangePct, formatNoiseBand, formatNumber, formatPct, libraryName, transportTitle, unique } from '../draw/labels.js'
 import { code, figureColumns, strong, textColumns } from '../draw/table.js'
 
 // "At a glance" for a page of `http` results. Per table (transport, server workers, placement and
@@ -101,30 +102,31 @@ export function cheapestAndDearest (entries, libs) {
 }
 
 // Whether `a` costs less than `b` at every size (more requests per second, or less CPU or fewer
-// instructions per request), by compareRuns on their runs: a winner is named only where the runs
-// separate it from the next.
+// instructions per request), by the verdict (judge) on their runs at the measure's own noise: a
+// winner is named only where the runs separate it from the next.
 function separated (a, b, runsOf, roundOf) {
   return a.cells.every((cell, i) => {
-    const { value, better } = basisOf(cell)
-    return compareCellRuns(runsOf(b.cells[i]), runsOf(cell), value, { better, roundOf }).verdict === 'faster'
+    const measure = measureNamed('http', basisOf(cell).field)
+    return judge(runsOf(b.cells[i]), runsOf(cell), measure, { roundOf }).verdict === 'faster'
   })
 }
 
-// "pino: …" where the runs separate it from every other; otherwise the tie: it and each library the
-// runs do not separate from it (compared with it, not with the last of the tie, so that a chain of
-// near neighbours does not tie the cheapest with the dearest).
+// "pino: …" where the runs separate it from every other; otherwise it, then each library the runs
+// do not separate from it (compared with it, not with the last of them, so that a chain of near
+// neighbours does not join the cheapest with the dearest).
 function placeCell (ranked, index, sizes, runsOf, roundOf) {
   const place = ranked[index]
   const apart = (other) => separated(...(index === 0 ? [place, other] : [other, place]), runsOf, roundOf)
   const tied = [place, ...ranked.filter((other) => other !== place && !apart(other))]
   if (tied.length === 1) return describeRanked(place, sizes)
-  return `tie: ${tied.map((entry) => describeRanked(entry, sizes)).join('; ')} (the runs do not separate them)`
+  const [first, ...close] = tied
+  return `${describeRanked(first, sizes)}; not separated from ${first.lib}: ${close.map((entry) => describeRanked(entry, sizes)).join('; ')}`
 }
 
 function describeRanked ({ lib, cells }, sizes) {
   const verdicts = unique(cells.map((s) => versusNone(s).verdict))
   const changes = cells.map((s, i) => `${formatChangePct(versusNone(s).ratio)} at ${sizes[i]}`).join(', ')
-  return `${lib}: ${changes} chars${verdicts.length === 1 ? ` (${verdicts[0]} at every size)` : ''}`
+  return `${lib}: ${changes} chars${verdicts.length === 1 ? ` (${verdictWord(verdicts[0])} at every size)` : ''}`
 }
 
 function placementLine (runs) {
@@ -192,7 +194,7 @@ function glanceBlocks (entries, runs, roundOf) {
     const controlSizes = unique(control.cells.map((s) => s.size)).sort((a, b) => a - b)
     const controlLibs = unique(control.cells.map(libraryName))
     const rows = controlSizes.map((size) => [`${size} chars`, ...controlLibs.map((lib) => changeCell(route.find((s) => s.logsPerRequest === 0 && s.size === size && libraryName(s) === lib), { interval: true }))])
-    const verdict = control.failing.length ? `${control.failing.length} of ${control.cells.length} do not.` : control.passed ? `Every control cell does; ${resolution(control)}` : control.unclear.length ? `${control.unclear.length} of ${control.cells.length} read unclear: their intervals are too wide to say same.` : 'The control cells have too few runs for that verdict to mean anything.'
+    const verdict = control.failing.length ? `${control.failing.length} of ${control.cells.length} do not.` : control.passed ? `Every control cell does; ${resolution(control)}` : control.unclear.length ? `${control.unclear.length} of ${control.cells.length} read not decided: their intervals are too wide to say same.` : 'The control cells have too few runs for that verdict to mean anything.'
     const basis = basisOf(control.cells[0])
     out.push({ text: [strong('Control: 0 logs per request.'), ' The route logs nothing, so every library must read ', code('same'), ' against ', code('none'), ` (its whole interval within ${formatNoiseBand(basis.noise)}, the noise threshold for ${basis.unit ?? 'requests/s'}). ${verdict}`] })
     out.push({ columns: figureColumns(['Size', ...controlLibs]), rows })

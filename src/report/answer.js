@@ -6,7 +6,7 @@ import { compareWithBaseline, MEASURES } from './compare.js'
 import { basisOf } from '../results/http-summary.js'
 import { cellTitle } from '../http/tables.js'
 import { groupsOf } from '../run/section.js'
-import { coverageRange, cpuLabel, formatCountedDifference, formatRunsToDecide, libraryName, runName, unique } from '../draw/labels.js'
+import { coverageRange, cpuLabel, formatCountedDifference, libraryName, notDecidedWords, runName, unique } from '../draw/labels.js'
 import { visibleControls, wrap } from '../draw/table.js'
 import { notDecidedBimodal, notRanked } from '../draw/verdict-rules.js'
 
@@ -132,12 +132,13 @@ function turned (row, better) {
 const digits = (row) => (row.high - row.low < 0.1 ? 3 : 2)
 const figure = (v, row) => v.toFixed(v < 10 ? digits(row) : 1)
 
-// The verdict in words; where the runs cannot tell, the way the medians lean with a question mark.
+// The verdict in words; where the runs cannot tell, the way the estimate leans with a question mark,
+// then on what the verdict is not decided and what would decide it.
 function verdictWords (row, reference) {
   const lean = `${row.direction ?? 'different'} than ${reference}?`
   if (row.p == null) return `${lean} one run a side: no verdict`
   if (row.verdict === 'same') return `same as ${reference}`
-  if (row.verdict === 'unclear') return `${lean} unclear${row.runsToDecide == null ? '' : ` (${formatRunsToDecide(row.runsToDecide, { short: true })} runs a side would decide)`}`
+  if (row.verdict === 'unclear') return `${lean} ${notDecidedWords(row)}`
   return `${row.verdict} than ${reference}`
 }
 

@@ -1,9 +1,9 @@
 import { differenceText, FILES_METHOD, MEASURES, methodNote, pairingText, worstFirst } from './compare.js'
 import { codeSpan, escapeCell } from '../draw/table.js'
-import { coverageRange, coverageTitle, formatCountedDifference, formatNoiseBand } from '../draw/labels.js'
+import { coverageRange, coverageTitle, formatCountedDifference, formatNoiseBand, verdictWord } from '../draw/labels.js'
 
 // compare --markdown: the comparison as a pull-request comment, short enough to read in one screen:
-// a line of counts, then one table of every verdict, worst first (slower before unclear before
+// a line of counts, then one table of every verdict, worst first (slower before not decided before
 // faster before same, the largest change first within each), cut at MAX_ROWS rows. Names from the
 // results files (cells, file names) go in code spans, so no mark or @mention in them takes effect.
 export const MAX_ROWS = 40
@@ -14,7 +14,7 @@ export function comparisonMarkdown (result, { baseLabel = null, newLabel = null,
   const rows = worstFirst(result.comparisons)
   const counts = new Map()
   for (const r of rows) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1)
-  const tally = [...counts].map(([verdict, n]) => (verdict === 'slower' ? `**${n} ${verdict}**` : `${n} ${verdict}`)).join(', ')
+  const tally = [...counts].map(([verdict, n]) => (verdict === 'slower' ? `**${n} ${verdict}**` : `${n} ${verdictWord(verdict)}`)).join(', ')
   const against = result.mode === 'files' ? `${name(baseLabel ?? result.baseline)} → ${name(newLabel ?? 'new')}` : `each cell against ${name(result.baseline)}`
   const out = [
     '### log-bench comparison',
@@ -32,11 +32,11 @@ export function comparisonMarkdown (result, { baseLabel = null, newLabel = null,
     out.push('', `| cell | measure | ${result.mode === 'files' ? 'base' : 'baseline'} | ${result.mode === 'files' ? 'new' : 'cell'} | ratio [${coverageRange(shown.map((r) => r.coverage))} interval] | p |${inRounds ? ' pairs |' : ''} verdict |`, `|---|---|---:|---:|---:|---:|${inRounds ? '---|' : ''}---|`)
     for (const r of shown) {
       const measure = MEASURES[r.type].find((m) => m.measure === r.measure)
-      out.push(`| ${name(r.cell)} | ${escapeCell(measure.title)} | ${measure.format(r.baselineMedian)} | ${measure.format(r.median)} | ${interval(r, measure, coverages.length > 1)}${counted(r)} | ${r.p == null ? 'n/a' : r.p < 0.001 ? '<0.001' : r.p.toFixed(3)} |${inRounds ? ` ${pairingText(r)} |` : ''} ${r.verdict === 'slower' ? '**slower**' : r.verdict} |`)
+      out.push(`| ${name(r.cell)} | ${escapeCell(measure.title)} | ${measure.format(r.baselineMedian)} | ${measure.format(r.median)} | ${interval(r, measure, coverages.length > 1)}${counted(r)} | ${r.p == null ? 'n/a' : r.p < 0.001 ? '<0.001' : r.p.toFixed(3)} |${inRounds ? ` ${pairingText(r)} |` : ''} ${r.verdict === 'slower' ? '**slower**' : verdictWord(r.verdict)} |`)
     }
     if (rows.length > MAX_ROWS) {
       const left = rows.slice(MAX_ROWS)
-      out.push('', `… and ${left.length} more (${[...new Set(left.map((r) => r.verdict))].join(', ')}): \`log-bench compare\` without --markdown prints them all.`)
+      out.push('', `… and ${left.length} more (${[...new Set(left.map((r) => verdictWord(r.verdict)))].join(', ')}): \`log-bench compare\` without --markdown prints them all.`)
     }
   }
   if (result.notCompared.length) out.push('', `Not compared: ${result.notCompared.length} cell${result.notCompared.length === 1 ? '' : 's'} (${name(result.notCompared[0])}${result.notCompared.length > 1 ? ', …' : ''}).`)

@@ -2,15 +2,16 @@ import semver from 'semver'
 import { UsageError } from '../errors.js'
 import { CELL_FIELDS, comparisonGroupKey, cellKey, dimensionValue, inPlanOrder, RUN_TYPES, runTypeOf } from '../results/model.js'
 import { compared } from '../results/run-types/index.js'
-import { compareCellRuns, roundsOf } from '../results/rounds.js'
+import { roundsOf } from '../results/rounds.js'
+import { judge } from '../results/verdict.js'
 import { reportRunType } from './run-types.js'
 import { environmentDifference } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, minOf, pairedMinRounds, smallestP } from '../stats.js'
 import { figureColumns, terminalTable, visibleControls, wrap } from '../draw/table.js'
 import { jsonWithEscapedControls } from '../escape.js'
-import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatNoiseBand, formatRunsToDecide, runName, unique } from '../draw/labels.js'
+import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatNoiseBand, formatRunsToDecide, runName, unique, verdictWord } from '../draw/labels.js'
 
-// Comparisons of cells, every one made by compareRuns (src/stats.js): a cell against the baseline
+// Comparisons of cells, each judged by the one verdict (judge, src/results/verdict.js): a cell against the baseline
 // library's cell of the same comparison group in one file (--baseline), or each cell of one file
 // against the same cell of another (before/after). Rows are data (--json prints them); the terminal
 // table is rendered from them.
@@ -54,7 +55,9 @@ export const MEASURES = Object.fromEntries(RUN_TYPES.map((type) => [type.name, c
   unit: m.unit === 'bytes' ? null : m.shownIn ?? m.unit,
   // A measure's own noise threshold (counted instructions: ±1%), else --noise.
   noise: m.noise ?? null,
-  value: m.value
+  value: m.value,
+  // The schema's measure, as the verdict takes it (judge).
+  judged: m
 }))]))
 
 const IDENTITY = ['type', 'lib', 'variant', 'workload', 'transport', 'sink', 'cpus', 'events', 'size', 'mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds']
@@ -91,13 +94,7 @@ function row ({ cell, name, measure, baseline, baselineRuns, runs, options, roun
     ...identity,
     measure: measure.measure,
     baseline,
-    noise: measure.noise ?? options.noise,
-    ...compareCellRuns(
-      baselineRuns,
-      runs,
-      measure.value,
-      { alpha: options.alpha, noise: measure.noise ?? options.noise, better: measure.better, roundOf }
-    ),
+    ...judge(baselineRuns, runs, measure.judged, { alpha: options.alpha, noise: options.noise, roundOf }),
     lost: lostShare(runs)
   }
 }
@@ -315,7 +312,7 @@ export function renderComparison (
   if (environmentNote) out.push(`note: ${environmentNote}`)
   if (result.ignoreVersion) out.push(`note: ${IGNORE_VERSION_NOTE}`)
   const band = `±${+(result.noise * 100).toFixed(2)}%`
-  out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its interval (distribution-free, Hodges–Lehmann; titled by the coverage its runs reach: ${CONFIDENCE * 100}% where they can). ${result.mode === 'files' ? FILES_METHOD : methodNote(result.alpha)} Verdict: faster/slower where p < ${result.alpha} and the whole interval lies beyond ${band} (--noise${ownNoise(result)}; for events/s and requests/s, more is faster); same where the whole interval lies within ${band}; unclear otherwise (the runs cannot tell), with about how many runs a side would decide it.`)
+  out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its interval (distribution-free, Hodges–Lehmann; titled by the coverage its runs reach: ${CONFIDENCE * 100}% where they can). ${result.mode === 'files' ? FILES_METHOD : methodNote(result.alpha)} Verdict: faster/slower where p < ${result.alpha} and the whole interval lies beyond ${band} (--noise${ownNoise(result)}; for events/s and requests/s, more is faster); same where the whole interval lies within ${band}; not decided otherwise (the runs cannot tell), with about how many runs a side would decide it (docs/comparisons.md).`)
   const measures = unique(result.comparisons.map((r) => r.measure))
   for (const measureName of measures) {
     const rows = result.comparisons.filter((r) => r.measure === measureName)
@@ -354,7 +351,7 @@ export function renderComparison (
     const called = testable.filter((r) => !['same', 'unclear'].includes(r.verdict)).length
     const same = testable.filter((r) => r.verdict === 'same').length
     const unclear = testable.filter((r) => r.verdict === 'unclear').length
-    out.push('', `${called} of ${testable.length} comparison${testable.length > 1 ? 's' : ''} that could reach p < ${result.alpha} read${testable.length > 1 ? '' : 's'} faster or slower, ${same} same, ${unclear} unclear; on identical code about ${(testable.length * result.alpha).toFixed(1)} tests would be significant by chance (each has a ${result.alpha * 100}% false-positive rate), fewer of them beyond ${band} as well: trust differences that are large or repeat.`)
+    out.push('', `${called} of ${testable.length} comparison${testable.length > 1 ? 's' : ''} that could reach p < ${result.alpha} read${testable.length > 1 ? '' : 's'} faster or slower, ${same} same, ${unclear} not decided; on identical code about ${(testable.length * result.alpha).toFixed(1)} tests would be significant by chance (each has a ${result.alpha * 100}% false-positive rate), fewer of them beyond ${band} as well: trust differences that are large or repeat.`)
   }
   if (result.onlyBase?.length) out.push('', `only in base (not compared): ${result.onlyBase.join(', ')}`)
   if (result.onlyNew?.length) out.push('', `only in new (not compared): ${result.onlyNew.join(', ')}`)
@@ -393,10 +390,10 @@ export function pairingText (r) {
   return r.pairs == null ? 'unpaired' : `unpaired (${r.pairs} rounds)`
 }
 
-// `unclear` with about how many runs a side would decide it.
+// The verdict's word; not decided with about how many runs a side would decide it.
 function verdictText (r) {
-  if (r.verdict !== 'unclear') return r.verdict
-  return r.runsToDecide == null ? 'unclear' : `unclear (${formatRunsToDecide(r.runsToDecide, { short: true })} runs)`
+  if (r.verdict !== 'unclear') return verdictWord(r.verdict)
+  return r.runsToDecide == null ? 'not decided' : `not decided (${formatRunsToDecide(r.runsToDecide, { short: true })} runs)`
 }
 
 export const IGNORE_VERSION_NOTE = 'cells paired across library versions (--ignore-version): the two files were measured in two sessions, not interleaved, so the machine\'s drift between them is part of every ratio; one run of both versions (--lib pino@9,pino@10, compare --baseline pino@9) interleaves them'

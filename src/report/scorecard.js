@@ -8,7 +8,7 @@ import { keptAcross } from '../run/durability-section.js'
 import { controlOf } from '../http/glance.js'
 import { basisOf } from '../results/http-summary.js'
 import { notDecidedControl, shortReason } from '../draw/verdict-rules.js'
-import { formatBytes, formatChange, formatCount, formatPct, formatRatio, libraryName, transportTitle, unique } from '../draw/labels.js'
+import { formatBytes, formatChange, formatCount, formatPct, formatRatio, libraryName, transportTitle, unique, verdictWord } from '../draw/labels.js'
 import { figureColumns, textColumns } from '../draw/table.js'
 
 // The scorecard on the results index (the first page of report --pages): one row per library with
@@ -104,9 +104,10 @@ function seedFigures ({ dataset }) {
       const time = `${formatCount(Math.round(cell.median))} ms`
       if (cell.lost > 0) return `${time}, lost ${formatPct(cell.lost)}`
       if (file.undecided) return `${time} (${shortReason(file.undecided)})`
-      if (file.tie.length > 1 && file.tie.includes(cell)) return `${time} (tie for fastest)`
+      if (file.firsts.length > 1 && file.firsts.includes(cell) && cell !== file.best) return `${time} (not separated from the fastest, ${file.best.name})`
+      if (file.firsts.length > 1 && cell === file.best) return `${time} (first by median, not separated from ${file.firsts.length - 1} other${file.firsts.length > 2 ? 's' : ''})`
       if (cell === file.best) return `${time} (fastest)`
-      return `${time} (${formatRatio(cell.relative)} the fastest, ${cell.verdict ?? 'no verdict'})`
+      return `${time} (${formatRatio(cell.relative)} the fastest, ${cell.verdict ? verdictWord(cell.verdict) : 'no verdict'})`
     },
     lost (lib, transport) {
       const group = groupOf(transport, 8)

@@ -1,11 +1,12 @@
 import { cellKey, comparisonGroupKey, dimensionValue, ofType } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
-import { compareCellRuns, roundsOf } from '../results/rounds.js'
+import { roundsOf } from '../results/rounds.js'
+import { judge, measureNamed, timesWorse } from '../results/verdict.js'
 import { median, medianInterval } from '../stats.js'
 import { axisTitle, chartFile, titles } from '../draw/charts.js'
 import { palette, translucent } from '../draw/colours.js'
 import { bimodal, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
-import { formatCount, formatMs, formatPct, formatRatio, libraryName, transportTitle, unique } from '../draw/labels.js'
+import { basisWords, coverageNote, formatCount, formatMs, formatPct, formatRatio, libraryName, orderWords, transportTitle, unique, verdictWord } from '../draw/labels.js'
 import { figureColumns, wrap } from '../draw/table.js'
 import { controlsByTable, countedSentences, tableOf } from '../http/glance.js'
 import { summarizeHttp } from '../results/http-summary.js'
@@ -14,8 +15,10 @@ import { keptSentences } from '../run/durability-section.js'
 
 // `## Summary`, the first section of a page: a few plain sentences made from the findings that
 // survive their statistics, one headline chart and a short findings table with each library as a
-// multiple of the best. A library is named best only where compareRuns separates it from the next;
-// otherwise the page says the first places are a tie. Everything comes from the results.
+// multiple of the best. A library is named best only where the verdict (judge, src/results/verdict.js)
+// separates it from every other; the libraries it does not separate from the first are named as
+// not separated from it, on how many runs, and each multiple is the estimate its verdict was judged
+// on (paired where the runs pair). Everything comes from the results.
 
 const BASELINES = new Set(['noop', 'raw', 'none'])
 // Above this spread between the largest and the smallest bar, the headline chart uses a log axis:
@@ -25,12 +28,13 @@ export const LOG_AXIS_SPAN = 20
 // What a page's summary measures, per run type: the figure of a run, whether lower is better, and
 // the words for it.
 const MEASURES = {
-  run: { value: (r) => r.doneMs, better: 'lower', title: 'time until done', unit: 'ms', format: (v) => `${formatMs(v)} ms`, best: 'fastest', axis: 'done (ms), median of the runs' },
-  http: { value: (r) => r.reqPerSec?.mean, better: 'higher', title: 'requests per second', unit: 'req/s', format: (v) => `${formatCount(v)} req/s`, best: 'cheapest', axis: 'requests per second, median of the runs' }
+  run: { field: 'doneMs', value: (r) => r.doneMs, better: 'lower', title: 'time until done', unit: 'ms', format: (v) => `${formatMs(v)} ms`, best: 'fastest', axis: 'done (ms), median of the runs' },
+  http: { field: 'reqPerSec', value: (r) => r.reqPerSec?.mean, better: 'higher', title: 'requests per second', unit: 'req/s', format: (v) => `${formatCount(v)} req/s`, best: 'cheapest', axis: 'requests per second, median of the runs' }
 }
 
 // The comparisons of a page: groups of cells that differ only in the library, each cell with its
-// runs' figures, median and loss, the best cell (or the tie) and each cell as a multiple of the best.
+// runs' figures, median and loss, the best cell and those not separated from it (`firsts`), and each
+// cell as a multiple of the best: the estimate of its comparison with the best (`comparison`).
 export function findings (dataset) {
   const type = dataset.runs.some((r) => runTypeName(r) === 'run') ? 'run' : 'http'
   const measure = MEASURES[type]
@@ -65,7 +69,7 @@ export function findings (dataset) {
     groups.get(cell.group).cells.push(cell)
   }
   const roundOf = roundsOf(dataset)
-  const versus = comparer(measure, roundOf)
+  const versus = comparer(type, measure, roundOf)
   // http: a table whose control (0 logs per request) does not read same decides nothing.
   const controls = type === 'http' ? controlsByTable(summarizeHttp(ofType(dataset.runs, 'http'), { roundOf })) : null
   const varying = labelFields(type, [...groups.values()].map((g) => g.first))
@@ -80,7 +84,7 @@ export function findings (dataset) {
     group.ranked = [...whole, ...lossy]
     group.unsupported = [...(unsupported.get(group.key) ?? [])]
     group.best = whole[0] ?? null
-    group.tie = group.best ? whole.filter((c) => c === group.best || versus(group.best, c).verdict !== 'slower') : []
+    group.firsts = group.best ? whole.filter((c) => c === group.best || versus(group.best, c).verdict !== 'slower') : []
     // The only cell without loss is best by default, not by its runs.
     group.onlyWhole = whole.length === 1
     // The one rule (verdict-rules.js): no ranking where the control failed, where a kill ended the
@@ -88,15 +92,17 @@ export function findings (dataset) {
     const control = controls?.get(tableOf(group.first))
     group.undecided = (control && notDecidedControl(control)) ||
       notRanked(group.cells) ||
-      (group.best ? notDecidedBimodal(group.tie, measure.value) : null)
+      (group.best ? notDecidedBimodal(group.firsts, measure.value) : null)
     if (group.undecided) {
       group.best = null
-      group.tie = []
+      group.firsts = []
       group.onlyWhole = false
     }
     for (const cell of group.ranked) {
-      cell.relative = group.best ? (measure.better === 'lower' ? cell.median / group.best.median : group.best.median / cell.median) : null
-      cell.verdict = group.best && cell !== group.best ? versus(group.best, cell).verdict : null
+      cell.comparison = group.best && cell !== group.best ? versus(group.best, cell) : null
+      cell.times = cell === group.best ? { ratio: 1 } : timesWorse(cell.comparison, measure.better)
+      cell.relative = cell.times?.ratio ?? null
+      cell.verdict = cell.comparison?.verdict ?? null
       // A cell whose runs fall in two groups gets no verdict: its median describes neither.
       if (cell.verdict && bimodal(cell.values)) cell.verdict = 'runs in two groups'
     }
@@ -111,11 +117,11 @@ export function findings (dataset) {
   }
 }
 
-// compare's comparison of one cell's runs with another's (paired by round where they ran in rounds).
-function comparer (measure, roundOf) {
-  return (base, other) => {
-    return compareCellRuns(base.runs, other.runs, measure.value, { better: measure.better, roundOf })
-  }
+// The verdict of one cell's runs against another's, on the page's measure as the schema defines it
+// (its noise: requests/s ±5%), paired by round where they ran in rounds.
+function comparer (type, measure, roundOf) {
+  const judged = measureNamed(type, measure.field)
+  return (base, other) => judge(base.runs, other.runs, judged, { roundOf })
 }
 
 const LABEL_FIELDS = {
@@ -148,12 +154,13 @@ function groupLabel (record, fields) {
   }).join(', ')
 }
 
-// "pino" or "tie: pino, winston".
+// "pino", or "pino (not separated from winston)" where the runs do not separate the first places.
 function bestName (group) {
   if (group.undecided) return shortReason(group.undecided)
   if (!group.best) return 'none without loss'
   if (group.onlyWhole) return `${group.best.name} (the only one without loss)`
-  return group.tie.length > 1 ? `tie: ${group.tie.map((c) => c.name).join(', ')}` : group.best.name
+  const close = group.firsts.filter((c) => c !== group.best)
+  return close.length ? `${group.best.name} (not separated from ${list(close.map((c) => c.name))})` : group.best.name
 }
 
 export function summarySection (dataset, ctx) {
@@ -210,7 +217,7 @@ function sentences (found, anomalies, dataset) {
       continue
     }
     const text = groupSentence(g, measure)
-    if (text) add(g.tie.length > 1 ? 3 : 2, text)
+    if (text) add(g.firsts.length > 1 ? 3 : 2, text)
   }
   for (const [reason, list] of undecided) add(4, `${list.map((g) => g.label).join('; ')}: ${reason}.`)
   const losses = kept.length ? null : lossSentence(found, dataset, anomalies)
@@ -239,16 +246,24 @@ function summaryText (sentences) {
   return { text: { markdown, plain: [...items, ...(rest ? [rest] : [])].join('\n') } }
 }
 
-// "Filesystem, 1 worker: bunyan fastest (643 ms); pino takes 1.12× as long, winston 1.71×, log4js 13.5×."
+// "Filesystem, 1 worker: bunyan fastest (643 ms); pino 1.12× as long, winston 1.71×, log4js 13.5×."
+// Where the runs do not separate the first places: "Console, 8 workers: pino first by median
+// (23,541 ms); bunyan 1.49× as long, not separated from pino on 5 + 5 runs, unpaired (slower in each
+// of 5 rounds); …". Each multiple is the estimate of the cell's verdict against the first.
 function groupSentence (g, measure) {
   if (!g.best) return null
-  const rate = measure.better === 'higher'
-  const first = g.tie.length > 1
-    ? `${list(g.tie.map((c) => c.name))} tie for ${measure.best} (${g.tie.map((c) => measure.format(c.median)).join(', ')}: the runs do not separate them)`
-    : `${g.best.name} ${g.onlyWhole ? `is the only one that delivered every event (${measure.format(g.best.median)})` : `${measure.best} (${measure.format(g.best.median)})`}`
-  const rest = g.ranked.filter((c) => !g.tie.includes(c) && c !== g.best && !(c.lost > 0))
-  const others = rest.map((c, i) => `${c.name} ${formatRatio(c.relative)}${i === 0 ? (rate ? ' fewer requests/s' : ' as long') : ''}${c.verdict && c.verdict !== 'slower' ? ` (${c.verdict})` : ''}`)
-  return `${g.label}: ${first}${others.length ? `; ${others.join(', ')}` : ''}.`
+  const unit = measure.better === 'higher' ? ' fewer requests/s' : ' as long'
+  const close = g.firsts.filter((c) => c !== g.best)
+  const first = g.onlyWhole
+    ? `${g.best.name} is the only one that delivered every event (${measure.format(g.best.median)})`
+    : `${g.best.name} ${close.length ? 'first by median' : measure.best} (${measure.format(g.best.median)})`
+  const notSeparated = close.map((c, i) => {
+    const order = orderWords(c.comparison)
+    return `${c.name} ${formatRatio(c.relative)}${i === 0 ? unit : ''}, not separated from ${g.best.name} on ${basisWords(c.comparison)}${order ? ` (${order})` : ''}`
+  })
+  const rest = g.ranked.filter((c) => !g.firsts.includes(c) && c !== g.best && !(c.lost > 0))
+  const others = rest.map((c, i) => `${c.name} ${formatRatio(c.relative)}${i === 0 && !close.length ? unit : ''}${c.verdict && c.verdict !== 'slower' ? ` (${verdictWord(c.verdict)})` : ''}`)
+  return `${g.label}: ${[first, ...notSeparated, others.join(', ')].filter(Boolean).join('; ')}.`
 }
 
 const list = (names) => names.join(', ').replace(/, ([^,]+)$/, ' and $1')
@@ -298,8 +313,8 @@ function lossSentence ({ groups }, dataset, anomalies) {
   return `Events lost: ${shown.join('. ')}${lossy.length > 4 ? `; ${lossy.length - 4} more comparison${lossy.length - 4 > 1 ? 's' : ''} in the table` : ''}. A cell that lost events is never named fastest.`
 }
 
-// One row per comparison: the best (or the tie), its median, and every other library as a multiple
-// of it with compare's verdict against it.
+// One row per comparison: the best (and those not separated from it), its median, and every other
+// library as a multiple of it, the estimate with its interval, and the verdict against it.
 function findingsTable ({ measure, groups }) {
   const columns = figureColumns(['Comparison', measure.best === 'fastest' ? 'Fastest' : 'Cheapest', 'Median', `× the ${measure.best} (verdict)`])
   const rows = groups.map((g) => [
@@ -307,10 +322,16 @@ function findingsTable ({ measure, groups }) {
     bestName(g),
     g.best ? measure.format(g.best.median) : '—',
     // Not decided: the figures in the order of the names, so that their order reads as no ranking.
-    [...(g.undecided ? [...g.ranked].sort((a, b) => a.name.localeCompare(b.name)) : g.ranked).filter((c) => c !== g.best).map((c) => `${c.name} ${c.lost > 0 || c.relative == null ? measure.format(c.median) : formatRatio(c.relative)}${c.lost > 0 ? ` lossy ${formatPct(c.lost)}` : c.verdict ? ` ${c.verdict}` : ''}`),
+    [...(g.undecided ? [...g.ranked].sort((a, b) => a.name.localeCompare(b.name)) : g.ranked).filter((c) => c !== g.best).map((c) => `${c.name} ${c.lost > 0 || c.relative == null ? measure.format(c.median) : `${formatRatio(c.relative)}${timesInterval(c.times)}`}${c.lost > 0 ? ` lossy ${formatPct(c.lost)}` : c.verdict ? ` ${verdictWord(c.verdict)}` : ''}`),
       ...g.unsupported.map((name) => `${name} unsupported`)].join('; ')
   ])
   return { columns, rows }
+}
+
+// " [1.02, 2.13]" after a multiple, with its coverage where the runs cannot reach 95%.
+function timesInterval (times) {
+  if (times?.ciLow == null || !(times.coverage > 0)) return ''
+  return ` [${times.ciLow.toFixed(2)}, ${times.ciHigh.toFixed(2)}${coverageNote(times.coverage)}]`
 }
 
 // A log axis labels 1, 2 and 5 times each power of ten, no more: the other gridlines stay bare.

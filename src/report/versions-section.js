@@ -1,19 +1,21 @@
 import { cellKey, dimensionValue } from '../results/model.js'
 import semver from 'semver'
 import { PAIRED_MIN_ROUNDS, median } from '../stats.js'
-import { compareCellRuns, roundsOf } from '../results/rounds.js'
+import { roundsOf } from '../results/rounds.js'
+import { judge, measureNamed } from '../results/verdict.js'
 import { figureColumns, strong } from '../draw/table.js'
-import { cpuLabel, formatCount, formatMs, transportTitle, unique } from '../draw/labels.js'
+import { coverageNote, cpuLabel, formatCount, formatMs, transportTitle, unique, verdictWord } from '../draw/labels.js'
 import { notDecidedControl, timeRatioWords } from '../draw/verdict-rules.js'
 import { controlsByTable, tableOf } from '../http/glance.js'
 import { summarizeHttp } from '../results/http-summary.js'
 
 // "At a glance" for results that hold several versions of a library (--lib pino@5,pino@10) or
 // several runtimes (--runtime node@22,bun): what changed, by how much, and whether the runs let us
-// call it a change, with compare's statistics (compareRuns: ratio of medians, the two-sided Mann–Whitney
-// U test, paired by round from 6 rounds, the ±2% noise threshold). Only cells that differ in that one dimension are set
-// side by side, so every row compares runs made on one machine under the same conditions. Shown only when versions or
-// runtimes vary; other pages are unchanged.
+// call it a change, by the one verdict (judge, src/results/verdict.js: ratio of medians and the
+// two-sided Mann–Whitney U test, paired by round from 6 rounds, at the measure's noise threshold).
+// Only cells that differ in that one dimension are set side by side, so every row compares runs made
+// on one machine under the same conditions. Shown only when versions or runtimes vary; other pages
+// are unchanged.
 
 const isRun = (r) => dimensionValue(r, 'type') === 'run'
 const isHttp = (r) => dimensionValue(r, 'type') === 'http'
@@ -36,7 +38,7 @@ export const versionsSection = {
       (inRounds
         ? `_ratio_ is the median of the newer (or other) side over the median of the baseline, or where both ran ${PAIRED_MIN_ROUNDS} rounds or more, the estimate of their ratio within a round; p is that of \`log-bench compare\`'s test (the Wilcoxon signed-rank test on those ratios, else two-sided Mann–Whitney U on the runs), `
         : '_ratio_ is the median of the newer (or other) side over the median of the baseline; p is that of `log-bench compare`\'s test (two-sided Mann–Whitney U on the runs), ') +
-      'and the verdict is faster or slower only where p < 0.05 and the whole interval of the ratio lies beyond ±2%, `same` only where it lies within ±2%, and `unclear` otherwise (the runs do not tell). ' +
+      'with its interval, and the verdict is faster or slower only where p < 0.05 and the whole interval of the ratio lies beyond the measure\'s noise threshold (±2% for times, ±5% for requests/s), `same` only where it lies within it, and `not decided` otherwise (the runs do not tell; docs/comparisons.md). ' +
       'Times are _done_ (until every event had landed), in milliseconds; below 1 is faster.')
     if (libraries) out.push({ heading: 'The libraries: then and now', level: 3 }, libraries)
     if (runtimes) out.push({ heading: 'The runtime: the same library under each runtime', level: 3 }, runtimes)
@@ -45,27 +47,33 @@ export const versionsSection = {
   }
 }
 
-// compare's judgement of two sets of runs (compareRuns, the one comparison, paired by round where
-// they ran in rounds): the ratio, p, and a verdict: faster or slower (for a rate, more is faster)
-// where the runs separate them beyond the noise threshold, `same` where the interval lies within it,
-// `unclear` otherwise.
-function judge (baselineRuns, runs, value, { better, roundOf }) {
-  const c = compareCellRuns(baselineRuns, runs, value, { better, roundOf })
-  return { ratio: c.ratio, p: c.p, verdict: c.p == null || c.ratio == null ? null : c.verdict }
+// The verdict of two sets of runs on one of the schema's measures (judge, paired by round where
+// they ran in rounds): the estimate it was judged on, its interval, p, and the verdict; none
+// without a test or a ratio.
+function judged (baselineRuns, runs, type, field, roundOf) {
+  const c = judge(baselineRuns, runs, measureNamed(type, field), { roundOf })
+  return { ...c, verdict: c.p == null || c.ratio == null ? null : c.verdict }
 }
 
-// "20× **faster** (p 0.008)" for times (a ratio under 1 is faster, worded as how many times), "0.97×
-// the time (p 0.690) **unclear**" where the runs do not decide; for requests/s "0.79× the requests/s";
-// or why there is no verdict.
+// " [1.16, 1.47]" after a ratio, with its coverage where the runs cannot reach 95%.
+const interval = (c) => (c.ciLow == null || !(c.coverage > 0) ? '' : ` [${c.ciLow.toFixed(2)}, ${c.ciHigh.toFixed(2)}${coverageNote(c.coverage)}]`)
+
+// "20× [18, 23] **faster** (p 0.008)" for times (a ratio under 1 is faster, worded as how many times,
+// its interval likewise), "0.97× the time [0.91, 1.04] (p 0.690) **not decided**" where the runs do
+// not decide; for requests/s "0.79× the requests/s"; or why there is no verdict.
 function verdictCell (result, { rate = false } = {}) {
   if (result.verdict == null) return 'not enough runs'
   const p = `(p ${result.p < 0.001 ? '< 0.001' : result.p.toFixed(3)})`
-  if (rate) return [`${result.ratio.toFixed(2)}× the requests/s ${p} `, strong(result.verdict)]
+  const word = verdictWord(result.verdict)
+  if (rate) return [`${result.ratio.toFixed(2)}× the requests/s${interval(result)} ${p} `, strong(word)]
   if (result.verdict === 'faster' || result.verdict === 'slower') {
     const words = timeRatioWords(result.ratio)
-    return [`${words.replace(/ (faster|slower)$/, '')} `, strong(words.replace(/^.* /, '')), ` ${p}`]
+    const flipped = result.ratio < 1 && result.ciLow != null
+      ? { ...result, ciLow: 1 / result.ciHigh, ciHigh: 1 / result.ciLow }
+      : result
+    return [`${words.replace(/ (faster|slower)$/, '')}${interval(flipped)} `, strong(words.replace(/^.* /, '')), ` ${p}`]
   }
-  return [`${result.ratio.toFixed(2)}× the time ${p} `, strong(result.verdict)]
+  return [`${result.ratio.toFixed(2)}× the time${interval(result)} ${p} `, strong(word)]
 }
 
 // Done times compared, or why they cannot be: a side with no run that delivered every event (its
@@ -79,7 +87,7 @@ function comparedCell (baseline, other, [baseName, otherName], roundOf) {
     const share = lost.reduce((total, r) => total + r.dropRate, 0) / (lost.length || 1)
     return `${name} lost events in every run (${(share * 100).toFixed(1)}% on average): not compared`
   }
-  return [verdictCell(judge(delivered(baseline), delivered(other), (r) => r.doneMs, { better: 'lower', roundOf })), lossNote([...baseline, ...other])]
+  return [verdictCell(judged(delivered(baseline), delivered(other), 'run', 'doneMs', roundOf)), lossNote([...baseline, ...other])]
 }
 
 // Runs that delivered: the ones a time may be compared on.
@@ -161,7 +169,7 @@ function httpTable (runs, roundOf) {
       const libRuns = inGroup.filter((r) => (r.libRange != null ? `${r.lib}@${r.libVersion}` : r.lib) === name)
       const ok = libRuns.filter((r) => r.ok)
       const rates = ok.map((r) => r.reqPerSec?.mean).filter((v) => v != null)
-      const result = judge(none, ok, (r) => r.reqPerSec?.mean, { better: 'higher', roundOf })
+      const result = judged(none, ok, 'http', 'reqPerSec', roundOf)
       const withheld = notDecidedControl(controls.get(tableOf(first)) ?? { passed: false, measured: false })
       const lost = ok.filter((r) => r.dropRate > 0).length
       rows.push([name, `${transportTitle(first.transport)}, ${first.logsPerRequest} × ${first.size} B per request, ${cpuLabel(first.cpus)}`,

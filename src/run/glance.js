@@ -1,8 +1,9 @@
 import { code, em, entries, textColumns } from '../draw/table.js'
 import { cellKey, dimensionValue, ofType, runsByCell } from '../results/model.js'
-import { compareCellRuns, roundsOf } from '../results/rounds.js'
+import { roundsOf } from '../results/rounds.js'
+import { judge, measureNamed } from '../results/verdict.js'
 import { notDecidedBimodal, notRanked } from '../draw/verdict-rules.js'
-import { cpuLabel, formatMs, formatPct, libraryName, transportTitle, unique } from '../draw/labels.js'
+import { basisWords, cpuLabel, formatMs, formatPct, formatRatio, libraryName, orderWords, transportTitle, unique } from '../draw/labels.js'
 
 // "At a glance", at the top of a page with run results: per transport and worker count the
 // fastest library to unblock and to done (baselines aside), every cell that lost events and where,
@@ -28,7 +29,7 @@ export const glanceSection = {
     const workloads = unique(runs.map(workloadOf))
     const byWorkload = workloads.length > 1
     // Counted cells (--measure instructions) have no times: their row names the fewest instructions
-    // per event instead, in a column of its own, with the same rule for ties.
+    // per event instead, in a column of its own, with the same rule for first places the runs do not settle.
     const measures = unique(runs.map(measureOf))
     const counted = measures.includes('instructions')
     const rows = []
@@ -64,7 +65,7 @@ export const glanceSection = {
     const blocks = [
       { heading: 'At a glance' },
       {
-        text: ['Medians over the runs that finished, baselines (', code('noop'), ', ', code('raw'), ') aside for "fastest". ', em('Fastest'), ' is among the cells that delivered every event, and named alone only where ', code('log-bench compare'), '\'s verdict separates it from the next; otherwise every library its runs do not separate from it is named in a tie. A faster cell that lost events is named after it, with its loss. ',
+        text: ['Medians over the runs that finished, baselines (', code('noop'), ', ', code('raw'), ') aside for "fastest". ', em('Fastest'), ' is among the cells that delivered every event, and named alone only where ', code('log-bench compare'), '\'s verdict separates it from every other; otherwise the libraries not separated from it are named after it, with the runs that rests on, their multiple of its time (the estimate the verdict was judged on) and, where every round put them behind, that too (', 'docs/comparisons.md', '). A faster cell that lost events is named after it, with its loss. ',
           em('Lost'), ' counts events that never arrived intact, over all finished runs of the cell; "at the receiver\'s socket" is what the kernel dropped at the receiving UDP socket (', code('receiverSocketDrops'), '; a TCP stream is not dropped there), "before it" the rest (in the library, or a send that failed).',
           ...(workloads.includes('disabled') ? [' For the ', em('disabled'), ' workload nothing may arrive, so nothing is lost there.'] : [])]
       },
@@ -75,7 +76,8 @@ export const glanceSection = {
 }
 
 // The fastest cell among those that delivered every event (or where nothing can be counted), by
-// medians; the cells whose runs compare cannot separate from it are named with it as a tie. A faster
+// medians; the cells whose runs the verdict (judge) does not separate from it are named after it as
+// not separated from it, with the runs that rests on. A faster
 // cell that lost events is named after them, with its loss: finishing first by dropping events is
 // not being fast. Runs of one round are compared paired (src/results/rounds.js).
 function fastest (cells, measure, name, lostShare, cellRuns, roundOf, format = MILLISECONDS) {
@@ -83,16 +85,22 @@ function fastest (cells, measure, name, lostShare, cellRuns, roundOf, format = M
     .sort((a, b) => a[measure].median - b[measure].median)
   const whole = ranked.filter((s) => !(lostShare(s) > 0))
   const best = whole.length ? whole[0] : null
-  const versus = (s) => compareCellRuns(cellRuns.get(best) ?? [], cellRuns.get(s) ?? [], (r) => r[measure], { roundOf })
+  const judged = measureNamed('run', measure)
+  const versus = (s) => judge(cellRuns.get(best) ?? [], cellRuns.get(s) ?? [], judged, { roundOf })
   const tied = best ? whole.filter((s) => s === best || versus(s).verdict !== 'slower') : []
   // The one rule (verdict-rules.js): no fastest where a kill ended the runs or the first places'
   // runs fall in two groups.
   const named = (list) => list.map((s) => ({ name: name(s), runs: cellRuns.get(s) ?? [] }))
   const withheld = notRanked(named(ranked)) ?? (tied.length ? notDecidedBimodal(named(tied), (r) => r[measure]) : null)
   if (withheld) return [withheld]
-  const winners = tied.length > 1
-    ? [`tie (the runs do not separate them): ${tied.map((s) => `${name(s)} ${format(s[measure].median)}`).join(', ')}`]
-    : tied.map((s) => `${name(s)} ${format(s[measure].median)}`)
+  const close = tied.filter((s) => s !== best)
+  const notSeparated = (s) => {
+    const c = versus(s)
+    const order = orderWords(c)
+    return `${name(s)} ${format(s[measure].median)} (${formatRatio(c.ratio)}, ${basisWords(c)}${order ? `; ${order}` : ''})`
+  }
+  const winners = best ? [`${name(best)} ${format(best[measure].median)}`] : []
+  if (close.length) winners.push(`not separated from ${name(best)}: ${close.map(notSeparated).join(', ')}`)
   const lossy = ranked.filter((s) => lostShare(s) > 0 && (best === null || s[measure].median < best[measure].median))
   if (lossy.length) winners.push(`${best === null ? 'every cell lost events; fastest' : 'faster, but losing events'}: ${lossy.map((s) => `${name(s)} ${format(s[measure].median)} (${formatPct(lostShare(s))} lost)`).join(', ')}`)
   return winners

@@ -3,7 +3,8 @@ import { UsageError } from '../errors.js'
 import { codeSpan, escapeCell, markdownEscape as md, textColumns } from '../draw/table.js'
 import { cpuLabel, formatMs, formatPct, transportTitle, unique } from '../draw/labels.js'
 import { cellKey, ofType } from '../results/model.js'
-import { compareCellRuns, roundsOf } from '../results/rounds.js'
+import { roundsOf } from '../results/rounds.js'
+import { judge, measureNamed } from '../results/verdict.js'
 
 // "Then and now": the seed article's published averages (a reference data file, see
 // results/reference/) beside ours, per library, transport and worker count, and for each
@@ -84,7 +85,7 @@ export const thenAndNowSection = {
           // A change is called only on runs enough to tell one (see MIN_RUNS_FOR_CHANGE).
           const fewest = Math.min(...both.map((c) => ours(c).okRuns))
           // A pair whose order differs is a change only where compare separates the two now; a swap
-          // inside a tie is the runs' noise.
+          // between libraries not separated is the runs' noise.
           const byLib = (lib) => both.find((c) => c.lib === lib)
           const swapped = []
           for (let i = 0; i < then.length; i++) {
@@ -92,22 +93,23 @@ export const thenAndNowSection = {
               if (now.indexOf(then[i]) > now.indexOf(then[j])) swapped.push([then[i], then[j]])
             }
           }
-          const separated = swapped.filter(([was, ahead]) => compareCellRuns(runsOfCell(byLib(ahead)), runsOfCell(byLib(was)), (r) => r[measure], { roundOf }).verdict === 'slower')
+          const versus = (ahead, next) => judge(runsOfCell(byLib(ahead)), runsOfCell(byLib(next)), measureNamed('run', measure), { roundOf })
+          const separated = swapped.filter(([was, ahead]) => versus(ahead, was).verdict === 'slower')
           // The same order is a finding only where the runs separate each library from the next
           // (compare's verdict of the next against the one before it); otherwise it holds only as
           // far as the runs can tell.
           const tiedPairs = then.join() === now.join()
             ? now.slice(1).map((lib, i) => [now[i], lib]).filter(([ahead, next]) =>
-              compareCellRuns(runsOfCell(byLib(ahead)), runsOfCell(byLib(next)), (r) => r[measure], { roundOf }).verdict !== 'slower')
+              versus(ahead, next).verdict !== 'slower')
             : []
           const verdict = then.join() === now.join()
             ? tiedPairs.length
-              ? `same order, but the runs do not separate ${tiedPairs.map((pair) => pair.join(' and ')).join(', ')}: holds as far as the runs can tell`
+              ? `same order, but ${tiedPairs.map((pair) => pair.join(' and ')).join(', ')} not separated on ${fewest} runs: holds as far as the runs can tell`
               : 'holds'
             : fewest < MIN_RUNS_FOR_CHANGE
               ? `order differs; ${fewest} runs are too few to call it changed`
               : !separated.length
-                  ? 'order differs inside a tie (the runs do not separate the swapped libraries): holds as far as the runs can tell'
+                  ? `order differs only between libraries not separated on ${fewest} runs: holds as far as the runs can tell`
                   : separated.some(([was]) => was === then[0]) ? 'changed' : 'changed below the first place'
           // A library that lost events is marked: its time is that of a job not done whole.
           const lossy = (lib) => {

@@ -1,6 +1,7 @@
 import { cellKey, COMPARED_DIMENSIONS, comparisonGroupKey, dimensionValue, runTypeOf } from '../results/model.js'
 import { compared } from '../results/run-types/index.js'
-import { compareCellRuns, roundsOf } from '../results/rounds.js'
+import { roundsOf } from '../results/rounds.js'
+import { judge } from '../results/verdict.js'
 import { median } from '../stats.js'
 
 // --runs auto (src/results/sequential.js): whether a comparison group has had rounds enough. A cell
@@ -56,7 +57,7 @@ export function roundsJudge (cells, store) {
 // The comparisons of a group that are not decided yet (neither faster, slower nor same), by name:
 // each cell against the baseline cell, where the group has one, and each cell against its neighbour
 // in the ranking by median (what a page's "fastest" rests on), on each speed measure the runs
-// recorded. cells: [{ name, baseline, runs }]. compareCellRuns judges them as compare will (at the
+// recorded. cells: [{ name, baseline, runs }]. judge (src/results/verdict.js) judges them as compare will (at the
 // design's α for each look, through roundOf's designOf).
 export function undecided (cells, { roundOf, noise }) {
   const type = cells.flatMap((c) => c.runs).map(runTypeOf).find(Boolean)
@@ -76,12 +77,7 @@ export function undecided (cells, { roundOf, noise }) {
       }
     }
     for (const [a, b] of pairs) {
-      const { verdict } = compareCellRuns(
-        a.runs,
-        b.runs,
-        measure.value,
-        { roundOf, noise: measure.noise ?? noise, better: measure.better }
-      )
+      const { verdict } = judge(a.runs, b.runs, measure, { roundOf, noise })
       if (verdict == null || verdict === 'unclear') open.push(`${b.name} vs ${a.name}: ${measure.title}`)
     }
   }

@@ -1,4 +1,4 @@
-import { compareCellRuns } from '../rounds.js'
+import { judge } from '../verdict.js'
 import { schemaProblem } from './checks.js'
 import { emptyMeasures, identityReader, recordDimensions, recordMeasures } from '../schema.js'
 import { HTTP_BASELINE as BASELINE } from '../../engine/library-names.js'
@@ -61,7 +61,7 @@ const COMPARISON_FIELDS = ['ratio', 'ciLow', 'ciHigh', 'coverage', 'p', 'verdict
 const pick = (object, fields) => Object.fromEntries(fields.map((f) => [f, object[f]]))
 
 // Across cells: each library against `none` in the same cell (its comparison group), by the one
-// comparison (compareRuns): `throughputVsBaseline` (ratio of medians, its interval, p,
+// comparison (judge, src/results/verdict.js): `throughputVsBaseline` (ratio of medians, its interval, p,
 // verdict) and `throughputChangePct`, that ratio as a change in percent; `p99VsBaseline` likewise
 // for the p99 latency (lower is better).
 function relate (entries, { runsOf, comparisonGroupKey, valueOf, roundOf = null }) {
@@ -71,14 +71,8 @@ function relate (entries, { runsOf, comparisonGroupKey, valueOf, roundOf = null 
       : entries.find((s) => s.lib === BASELINE && comparisonGroupKey(s) === comparisonGroupKey(entry))
     const against = (field) => {
       const measure = MEASURES.find((m) => m.field === field)
-      return baseline
-        ? compareCellRuns(
-          runsOf(baseline),
-          runsOf(entry),
-          valueOf(measure),
-          { roundOf, better: measure.better, ...(measure.noise ? { noise: measure.noise } : {}) }
-        )
-        : null
+      if (!baseline) return null
+      return judge(runsOf(baseline), runsOf(entry), { ...measure, value: valueOf(measure) }, { roundOf })
     }
     const compared = against('reqPerSec')
     entry.throughputVsBaseline = compared?.ratio != null ? pick(compared, COMPARISON_FIELDS) : null
