@@ -1,9 +1,8 @@
 import semver from 'semver'
 import { UsageError } from '../errors.js'
-import { CELL_FIELDS, comparisonGroupKey, cellKey, dimensionValue, inPlanOrder, RUN_TYPES, runTypeOf } from '../results/model.js'
+import { CELL_FIELDS, comparisonGroupKey, cellKey, cellWords, dimensionValue, inPlanOrder, RUN_TYPES, runTypeOf, varyingDimensions } from '../results/model.js'
 import { compared } from '../results/run-types/index.js'
 import { compareCellRuns, roundsOf } from '../results/rounds.js'
-import { reportRunType } from './run-types.js'
 import { environmentDifference } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, minOf, pairedMinRounds, smallestP } from '../stats.js'
 import { figureColumns, terminalTable, visibleControls, wrap } from '../draw/table.js'
@@ -57,8 +56,6 @@ export const MEASURES = Object.fromEntries(RUN_TYPES.map((type) => [type.name, c
   value: m.value
 }))]))
 
-const IDENTITY = ['type', 'lib', 'variant', 'workload', 'transport', 'sink', 'cpus', 'events', 'size', 'mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds']
-
 // keyOf: the cell's identity (cellKey); compareDatasets --ignore-version keys without the library's
 // version, so a cell may then hold runs of two versions (versions lists them).
 function cellsOf (runs, keyOf = cellKey) {
@@ -77,15 +74,20 @@ function cellsOf (runs, keyOf = cellKey) {
 
 const withoutVersion = (run) => cellKey(run, { except: ['libVersion'] })
 
-// A cell's name in the tables: what tells it apart among the compared cells (see cellName in
-// src/report/run-types.js).
-function namer (cells) {
-  const varies = (field) => unique(cells.map((c) => dimensionValue(c.first, field))).length > 1
-  return ({ first, type }) => reportRunType(type).cellName(first, varies)
+// A cell's name in the tables: its library, transport and workers, and whatever else tells it apart
+// among the compared cells (cellWords: an ending, a rate, a receiver's settings…).
+// With --ignore-version the versions are said after the name (9.14.0 → 10.4.0), not in it.
+function namer (cells, { except = [] } = {}) {
+  const shown = varyingDimensions(cells.map((c) => c.first), { always: ['lib', 'transport', 'cpus'] })
+    .filter((field) => !except.includes(field))
+  return ({ first }) => cellWords(first, shown)
 }
 
 function row ({ cell, name, measure, baseline, baselineRuns, runs, options, roundOf = null }) {
-  const identity = Object.fromEntries(IDENTITY.filter((f) => cell.first[f] !== undefined || ['variant', 'workload', 'sink'].includes(f)).map((f) => [f, dimensionValue(cell.first, f)]))
+  // The cell's identity: its type's dimensions (the schema's), each as the record reads it; the
+  // dimension `measure` (time or counted instructions) as `measurement`, `measure` being the row's.
+  const identity = Object.fromEntries(runTypeOf(cell.first).dimensions
+    .map((f) => [f === 'measure' ? 'measurement' : f, dimensionValue(cell.first, f)]))
   return {
     cell: name,
     ...identity,
@@ -198,7 +200,7 @@ export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA, noise = DE
   const keyOf = ignoreVersion ? withoutVersion : cellKey
   const baseCells = cellsOf(base.runs, keyOf)
   const newCells = cellsOf(next.runs, keyOf)
-  const name = namer([...baseCells.values(), ...newCells.values()])
+  const name = namer([...baseCells.values(), ...newCells.values()], { except: ignoreVersion ? ['libVersion'] : [] })
   const result = {
     mode: 'files',
     baseline: baseLabel,

@@ -67,17 +67,18 @@ export function varyingDimensions (records, { always = [], within = [] } = {}) {
   const types = RUN_TYPES.filter((type) => records.some((r) => runTypeName(r) === type.name))
   const fields = [...new Map((types.length ? types : [RUN_TYPE]).flatMap((type) => type.words)
     .map(({ field, of }) => [field, { field, of }])).values()]
-  const valueOf = (r, field) => JSON.stringify(dimensionValue(r, field))
   const groupsOf = (by) => {
     const groups = new Map()
     for (const r of records) {
-      const key = by.map((f) => valueOf(r, f)).join('\n')
+      const key = by.map((f) => JSON.stringify(dimensionValue(r, f))).join('\n')
       if (!groups.has(key)) groups.set(key, [])
       groups.get(key).push(r)
     }
     return [...groups.values()]
   }
-  const differ = (list, field) => new Set(list.map((r) => valueOf(r, field))).size > 1
+  // Two values tell cells apart where their words do (a version the library's name carries already
+  // says nothing more).
+  const differ = (list, field) => new Set(list.map((r) => cellWords(r, [field]))).size > 1
   return fields.filter(({ field, of }) => always.includes(field) ||
     groupsOf([...within, ...(of ? [of] : [])]).some((group) => differ(group, field)))
     .map(({ field }) => field)
