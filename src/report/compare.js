@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js'
 import { CELL_FIELDS, comparisonGroupKey, cellKey, cellWords, dimensionValue, inPlanOrder, RUN_TYPES, runTypeOf, varyingDimensions } from '../results/model.js'
 import { compared } from '../results/run-types/index.js'
 import { compareCellRuns, roundsOf } from '../results/rounds.js'
-import { environmentDifference } from '../results/read.js'
+import { environmentDifference, settingsDifferences } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, minOf, pairedMinRounds, smallestP } from '../stats.js'
 import { figureColumns, terminalTable, visibleControls, wrap } from '../draw/table.js'
 import { jsonWithEscapedControls } from '../escape.js'
@@ -207,6 +207,7 @@ export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA, noise = DE
     alpha,
     noise,
     ignoreVersion,
+    settingsNote: settingsNoteFor(base, next),
     comparisons: [],
     onlyBase: [...baseCells.values()].filter((c) => !newCells.has(c.key)).map(name),
     onlyNew: [...newCells.values()].filter((c) => !baseCells.has(c.key)).map(name),
@@ -315,6 +316,7 @@ export function renderComparison (
   if (result.mode === 'files') out.push(`base: ${baseLabel}`, `new:  ${newLabel}`)
   else out.push(`baseline: ${result.baseline} (each cell against the ${result.baseline} cell of the same ${result.groupWords ?? RUN_TYPES[0].groupWords})`)
   if (environmentNote) out.push(`note: ${environmentNote}`)
+  if (result.settingsNote) out.push(`note: ${result.settingsNote}`)
   if (result.ignoreVersion) out.push(`note: ${IGNORE_VERSION_NOTE}`)
   const band = `±${+(result.noise * 100).toFixed(2)}%`
   out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its interval (distribution-free, Hodges–Lehmann; titled by the coverage its runs reach: ${CONFIDENCE * 100}% where they can). ${result.mode === 'files' ? FILES_METHOD : methodNote(result.alpha)} Verdict: faster/slower where p < ${result.alpha} and the whole interval lies beyond ${band} (--noise${ownNoise(result)}; for events/s and requests/s, more is faster); same where the whole interval lies within ${band}; unclear otherwise (the runs cannot tell), with about how many runs a side would decide it.`)
@@ -411,18 +413,26 @@ export function comparisonJson (result) {
     alpha,
     noise,
     ignoreVersion = false,
+    settingsNote = null,
     comparisons,
     notCompared,
     onlyBase = [],
     onlyNew = []
   } = result
   // Names come from the results files: C1 and bidi characters are escaped, as the tables show them.
-  return jsonWithEscapedControls(JSON.stringify({ mode, baseline, alpha, noise, ignoreVersion, confidence: CONFIDENCE, method: `paired rows (paired: true, on ${pairedMinRounds(alpha)} or more complete rounds of one interleaved document): ratio the Hodges–Lehmann estimate of the per-round ratios, its distribution-free interval and p from the two-sided Wilcoxon signed-rank test on their logarithms; unpaired rows: ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test`, comparisons, notCompared, onlyBase, onlyNew }, null, 2)) + '\n'
+  return jsonWithEscapedControls(JSON.stringify({ mode, baseline, alpha, noise, ignoreVersion, ...(mode === 'files' ? { settingsNote } : {}), confidence: CONFIDENCE, method: `paired rows (paired: true, on ${pairedMinRounds(alpha)} or more complete rounds of one interleaved document): ratio the Hodges–Lehmann estimate of the per-round ratios, its distribution-free interval and p from the two-sided Wilcoxon signed-rank test on their logarithms; unpaired rows: ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test`, comparisons, notCompared, onlyBase, onlyNew }, null, 2)) + '\n'
 }
 
 export function describeSource (file, dataset) {
   const env = dataset.env
   return `${file} (${env.firstTime.slice(0, 16).replace('T', ' ')}, ${env.cpuModel}, ${env.cpuCount} cores, Node ${env.node})`
+}
+
+// Settings that are not dimensions of a cell (so its cells pair with each other's) but change what
+// is measured: said where the two documents differ in them.
+export function settingsNoteFor (base, next) {
+  const differences = settingsDifferences(base, next)
+  return differences.length ? `the two files were measured with different settings that are no part of a cell (${differences.join('; ')}): the change includes that difference` : null
 }
 
 export function environmentNoteFor (base, next) {
