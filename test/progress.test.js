@@ -110,7 +110,7 @@ test('a run past the time limit: the rest of its cell is skipped with the reason
     const runs = readJson(out).runs.filter((r) => r.lib === 'hanging')
     assert.deepEqual(runs.map((r) => r.status), ['failed', 'skipped', 'skipped'])
     for (const r of runs.slice(1)) assert.equal(r.error, 'run 1 timed out after 5 s; --retry-timeouts runs them anyway')
-    assert.match(ran.stderr, /hanging file 1 cpu: runs 2, 3 skipped: run 1 timed out after 5 s/)
+    assert.match(ran.stderr, /hanging, Filesystem, 1 worker: runs 2, 3 skipped: run 1 timed out after 5 s/)
     assert.match(ran.stdout, /2 skipped after a time limit/)
     assert.equal(readJson(out).summary.find((s) => s.lib === 'hanging').skippedRuns, 2)
     assert.deepEqual(readJson(out).runs.filter((r) => r.lib === 'raw').map((r) => r.status), ['ok', 'ok', 'ok'])

@@ -1,10 +1,9 @@
 import { visibleControls } from '../escape.js'
 import semver from 'semver'
-import { cellKey, comparisonGroupKey, dimensionValue, ofType } from '../results/model.js'
+import { cellKey, cellWords, comparisonGroupKey, dimensionValue, ofType } from '../results/model.js'
 import { median } from '../stats.js'
-import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
-import { formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, libraryName, transportTitle, unique, workerLabel } from './labels.js'
-import { DEFAULT_ENDING, endingTitle } from '../engine/endings.js'
+import { formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, libraryName, transportTitle, unique } from './labels.js'
+import { DEFAULT_ENDING } from '../engine/endings.js'
 
 // Patterns in the runs that a reader would otherwise take for noise or for a fast library, found by
 // rules over the data (never a figure written down here), each explained where an explanation is
@@ -422,7 +421,7 @@ function roundDrift (runs) {
       }
     }
     const first = tableRuns[0]
-    const where = `HTTP, ${transportTitle(first.transport)}, ${first.cpus} server worker${first.cpus > 1 ? 's' : ''}`
+    const where = cellWords(first, ['type', 'transport', 'cpus'])
     if (partly.length) {
       found.push({
         pattern: 'round-drift-partial',
@@ -449,6 +448,10 @@ function roundDrift (runs) {
   return found
 }
 
+// An anomaly names its cell in full, each item of the list standing alone: the library and its
+// version, transport, workers and runtime, and whatever else differs from a run's defaults.
+const CELL_NAMED = ['lib', 'variant', 'libVersion', 'transport', 'cpus', 'workload', 'runtime', 'rate', 'ending', 'receiverRate', 'receiverStallMs', 'measure']
+
 function explain (anomaly) {
   const { lib, libVersion, transport } = anomaly.cell
   // A 'loss' explanation covers a constant loss too.
@@ -458,7 +461,7 @@ function explain (anomaly) {
     libVersion && semver.valid(libVersion) && semver.satisfies(libVersion, k.range))
   return {
     ...anomaly,
-    where: `${libraryName(anomaly.cell)}${anomaly.cell.libRange == null && libVersion ? ` ${libVersion}` : ''}, ${transportTitle(transport)}, ${workerLabel(anomaly.cell.cpus)}${dimensionValue(anomaly.cell, 'workload') !== DEFAULT_WORKLOAD ? `, ${dimensionValue(anomaly.cell, 'workload')} workload` : ''}${dimensionValue(anomaly.cell, 'runtime') ? `, ${dimensionValue(anomaly.cell, 'runtime')}` : ''}${(dimensionValue(anomaly.cell, 'ending') ?? DEFAULT_ENDING) !== DEFAULT_ENDING ? `, ending ${endingTitle(dimensionValue(anomaly.cell, 'ending'))}` : ''}${anomaly.cell.receiverStallMs != null ? `, reader stalled ${formatCount(anomaly.cell.receiverStallMs)} ms` : ''}${anomaly.cell.receiverRate != null ? `, read at ${formatCount(anomaly.cell.receiverRate)} B/s` : ''}`,
+    where: cellWords(anomaly.cell, CELL_NAMED, { defaultsUnsaid: true }),
     explanation: known ? { text: known.text, upstream: known.upstream } : null
   }
 }

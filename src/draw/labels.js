@@ -1,27 +1,11 @@
-import { transportDescriptor } from '../engine/transports.js'
-import { dimensionValue, failureOf, RECORD_DEFAULTS, workersLabel } from '../results/model.js'
+import { failureOf, workersLabel } from '../results/model.js'
+import { formatCount } from '../results/record.js'
+
+// A library's name, a transport's title and counts are a record's words (src/results/record.js,
+// where a cell's words are made): one copy, exported from here too.
+export { formatCount, formatNumber, libraryName, runName, transportTitle } from '../results/record.js'
 
 // Words and number formats: the one set every exporter (terminal, markdown, charts, compare) uses.
-
-export function transportTitle (transport) {
-  return transportDescriptor(transport)?.title ?? transport
-}
-
-// A library as its cells show it: "pino", "pino:sync", "pino:sync object" (variant after a colon,
-// a workload other than the seed's string after a space). Records without the fields are the default.
-// A library asked for by version (--lib pino@9) is named with the version it got: pino@9.14.0
-// (headings then add no version of their own).
-export function runName (record) {
-  const variant = dimensionValue(record, 'variant')
-  const workload = dimensionValue(record, 'workload')
-  const version = record.libRange != null && record.libVersion ? `@${record.libVersion}` : ''
-  return `${record.lib}${version}${variant !== RECORD_DEFAULTS.variant ? `:${variant}` : ''}${workload !== RECORD_DEFAULTS.workload ? ` ${workload}` : ''}`
-}
-
-// A library as tables and charts name it: with its variant, and its version where it was asked for by
-// one (pino@9.14.0, winston@2.4.7 beside winston@3.19.0), without the workload.
-export const libraryName = (record) =>
-  runName({ lib: record.lib, variant: record.variant, libRange: record.libRange, libVersion: record.libVersion })
 
 // A run's `cpus` is its worker count (workersLabel): labels say workers.
 export const cpuLabel = workersLabel
@@ -43,14 +27,6 @@ export function formatMs (v) {
   if (Math.abs(v) < 1) return v.toFixed(2)
   if (Math.abs(v) < 10) return v.toFixed(1)
   return Math.round(v).toLocaleString('en-US')
-}
-
-export function formatCount (v) {
-  return formatNumber(v, 0)
-}
-
-export function formatNumber (v, digits = 0) {
-  return v == null ? '' : v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 }
 
 export function formatPct (v) {

@@ -1,13 +1,13 @@
 import { UsageError } from '../errors.js'
 import { LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
 import { roundsOf } from '../results/rounds.js'
-import { cellKey } from '../results/model.js'
+import { cellKey, cellWords } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
 import { chartFile } from '../draw/charts.js'
 import { costChart, costOf, latencyChart } from './charts.js'
 import { controlsByTable, designTitle, tableOf } from './glance.js'
 import { cellTitle, comparisonTable, httpCells, latencyTable, medianRuns, requestsTable } from './tables.js'
-import { cpuLabel, libraryName, transportTitle, unique } from '../draw/labels.js'
+import { libraryName, unique } from '../draw/labels.js'
 
 // The report section for `http` results: per (mode, transport, workers) a chart of requests per
 // second per library, then per (logs per request × size) the seed's Latency and Req/Sec tables, the
@@ -47,7 +47,7 @@ function groupsOf (cells, runs) {
         measure: cell.measure,
         // A fixed rate (--rate) or a counted load is another table of the same transport and workers:
         // said in its title.
-        title: `HTTP ${cell.mode === 'middleware' ? 'request loggers' : 'route logging'}${loadTitle(cell)}, ${transportTitle(cell.transport)}, ${cpuLabel(cell.cpus)}`,
+        title: `HTTP ${cellWords(cell.runs[0], ['mode'])}${loadTitle(cell)}, ${cellWords(cell.runs[0], ['transport', 'cpus'])}`,
         loadLabel: `${values('durationSeconds')} s after ${values('warmupSeconds')} s warm-up, ${values('connections')} connection${values('connections') === '1' ? '' : 's'}, pipelining ${values('pipelining')}`,
         libs: unique(ofGroup.map(libraryName)),
         cells: []

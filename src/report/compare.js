@@ -1,11 +1,10 @@
 import semver from 'semver'
 import { UsageError } from '../errors.js'
-import { CELL_FIELDS, comparisonGroupKey, cellKey, dimensionValue, inPlanOrder, RUN_TYPES, runTypeOf } from '../results/model.js'
+import { CELL_FIELDS, comparisonGroupKey, cellKey, cellWords, dimensionValue, inPlanOrder, RUN_TYPES, runTypeOf, varyingDimensions } from '../results/model.js'
 import { compared } from '../results/run-types/index.js'
 import { roundsOf } from '../results/rounds.js'
 import { judge } from '../results/verdict.js'
-import { reportRunType } from './run-types.js'
-import { environmentDifference } from '../results/read.js'
+import { environmentDifference, settingsDifferences } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, minOf, pairedMinRounds, smallestP } from '../stats.js'
 import { figureColumns, terminalTable, visibleControls, wrap } from '../draw/table.js'
 import { jsonWithEscapedControls } from '../escape.js'
@@ -60,8 +59,6 @@ export const MEASURES = Object.fromEntries(RUN_TYPES.map((type) => [type.name, c
   judged: m
 }))]))
 
-const IDENTITY = ['type', 'lib', 'variant', 'workload', 'transport', 'sink', 'cpus', 'events', 'size', 'mode', 'middleware', 'logsPerRequest', 'connections', 'pipelining', 'durationSeconds', 'warmupSeconds']
-
 // keyOf: the cell's identity (cellKey); compareDatasets --ignore-version keys without the library's
 // version, so a cell may then hold runs of two versions (versions lists them).
 function cellsOf (runs, keyOf = cellKey) {
@@ -80,15 +77,20 @@ function cellsOf (runs, keyOf = cellKey) {
 
 const withoutVersion = (run) => cellKey(run, { except: ['libVersion'] })
 
-// A cell's name in the tables: what tells it apart among the compared cells (see cellName in
-// src/report/run-types.js).
-function namer (cells) {
-  const varies = (field) => unique(cells.map((c) => dimensionValue(c.first, field))).length > 1
-  return ({ first, type }) => reportRunType(type).cellName(first, varies)
+// A cell's name in the tables: its library, transport and workers, and whatever else tells it apart
+// among the compared cells (cellWords: an ending, a rate, a receiver's settings…).
+// With --ignore-version the versions are said after the name (9.14.0 → 10.4.0), not in it.
+function namer (cells, { except = [] } = {}) {
+  const shown = varyingDimensions(cells.map((c) => c.first), { always: ['lib', 'transport', 'cpus'] })
+    .filter((field) => !except.includes(field))
+  return ({ first }) => cellWords(first, shown)
 }
 
 function row ({ cell, name, measure, baseline, baselineRuns, runs, options, roundOf = null }) {
-  const identity = Object.fromEntries(IDENTITY.filter((f) => cell.first[f] !== undefined || ['variant', 'workload', 'sink'].includes(f)).map((f) => [f, dimensionValue(cell.first, f)]))
+  // The cell's identity: its type's dimensions (the schema's), each as the record reads it; the
+  // dimension `measure` (time or counted instructions) as `measurement`, `measure` being the row's.
+  const identity = Object.fromEntries(runTypeOf(cell.first).dimensions
+    .map((f) => [f === 'measure' ? 'measurement' : f, dimensionValue(cell.first, f)]))
   return {
     cell: name,
     ...identity,
@@ -195,13 +197,14 @@ export function compareDatasets (base, next, { alpha = DEFAULT_ALPHA, noise = DE
   const keyOf = ignoreVersion ? withoutVersion : cellKey
   const baseCells = cellsOf(base.runs, keyOf)
   const newCells = cellsOf(next.runs, keyOf)
-  const name = namer([...baseCells.values(), ...newCells.values()])
+  const name = namer([...baseCells.values(), ...newCells.values()], { except: ignoreVersion ? ['libVersion'] : [] })
   const result = {
     mode: 'files',
     baseline: baseLabel,
     alpha,
     noise,
     ignoreVersion,
+    settingsNote: settingsNoteFor(base, next),
     comparisons: [],
     onlyBase: [...baseCells.values()].filter((c) => !newCells.has(c.key)).map(name),
     onlyNew: [...newCells.values()].filter((c) => !baseCells.has(c.key)).map(name),
@@ -310,6 +313,7 @@ export function renderComparison (
   if (result.mode === 'files') out.push(`base: ${baseLabel}`, `new:  ${newLabel}`)
   else out.push(`baseline: ${result.baseline} (each cell against the ${result.baseline} cell of the same ${result.groupWords ?? RUN_TYPES[0].groupWords})`)
   if (environmentNote) out.push(`note: ${environmentNote}`)
+  if (result.settingsNote) out.push(`note: ${result.settingsNote}`)
   if (result.ignoreVersion) out.push(`note: ${IGNORE_VERSION_NOTE}`)
   const band = `±${+(result.noise * 100).toFixed(2)}%`
   out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its interval (distribution-free, Hodges–Lehmann; titled by the coverage its runs reach: ${CONFIDENCE * 100}% where they can). ${result.mode === 'files' ? FILES_METHOD : methodNote(result.alpha)} Verdict: faster/slower where p < ${result.alpha} and the whole interval lies beyond ${band} (--noise${ownNoise(result)}; for events/s and requests/s, more is faster); same where the whole interval lies within ${band}; not decided otherwise (the runs cannot tell), with about how many runs a side would decide it (docs/comparisons.md).`)
@@ -406,18 +410,26 @@ export function comparisonJson (result) {
     alpha,
     noise,
     ignoreVersion = false,
+    settingsNote = null,
     comparisons,
     notCompared,
     onlyBase = [],
     onlyNew = []
   } = result
   // Names come from the results files: C1 and bidi characters are escaped, as the tables show them.
-  return jsonWithEscapedControls(JSON.stringify({ mode, baseline, alpha, noise, ignoreVersion, confidence: CONFIDENCE, method: `paired rows (paired: true, on ${pairedMinRounds(alpha)} or more complete rounds of one interleaved document): ratio the Hodges–Lehmann estimate of the per-round ratios, its distribution-free interval and p from the two-sided Wilcoxon signed-rank test on their logarithms; unpaired rows: ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test`, comparisons, notCompared, onlyBase, onlyNew }, null, 2)) + '\n'
+  return jsonWithEscapedControls(JSON.stringify({ mode, baseline, alpha, noise, ignoreVersion, ...(mode === 'files' ? { settingsNote } : {}), confidence: CONFIDENCE, method: `paired rows (paired: true, on ${pairedMinRounds(alpha)} or more complete rounds of one interleaved document): ratio the Hodges–Lehmann estimate of the per-round ratios, its distribution-free interval and p from the two-sided Wilcoxon signed-rank test on their logarithms; unpaired rows: ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test`, comparisons, notCompared, onlyBase, onlyNew }, null, 2)) + '\n'
 }
 
 export function describeSource (file, dataset) {
   const env = dataset.env
   return `${file} (${env.firstTime.slice(0, 16).replace('T', ' ')}, ${env.cpuModel}, ${env.cpuCount} cores, Node ${env.node})`
+}
+
+// Settings that are not dimensions of a cell (so its cells pair with each other's) but change what
+// is measured: said where the two documents differ in them.
+export function settingsNoteFor (base, next) {
+  const differences = settingsDifferences(base, next)
+  return differences.length ? `the two files were measured with different settings that are no part of a cell (${differences.join('; ')}): the change includes that difference` : null
 }
 
 export function environmentNoteFor (base, next) {

@@ -1,4 +1,4 @@
-import { cellKey, comparisonGroupKey, dimensionValue, ofType } from '../results/model.js'
+import { cellKey, cellWords, COMPARED_DIMENSIONS, comparisonGroupKey, dimensionValue, ofType, varyingDimensions } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
 import { roundsOf } from '../results/rounds.js'
 import { judge, measureNamed, timesWorse } from '../results/verdict.js'
@@ -6,7 +6,7 @@ import { median, medianInterval } from '../stats.js'
 import { axisTitle, chartFile, titles } from '../draw/charts.js'
 import { palette, translucent } from '../draw/colours.js'
 import { bimodal, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
-import { basisWords, coverageNote, formatCount, formatMs, formatPct, formatRatio, libraryName, orderWords, transportTitle, unique, verdictWord } from '../draw/labels.js'
+import { basisWords, coverageNote, formatCount, formatMs, formatPct, formatRatio, libraryName, orderWords, unique, verdictWord } from '../draw/labels.js'
 import { figureColumns, wrap } from '../draw/table.js'
 import { controlsByTable, countedSentences, tableOf } from '../http/glance.js'
 import { summarizeHttp } from '../results/http-summary.js'
@@ -72,10 +72,8 @@ export function findings (dataset) {
   const versus = comparer(type, measure, roundOf)
   // http: a table whose control (0 logs per request) does not read same decides nothing.
   const controls = type === 'http' ? controlsByTable(summarizeHttp(ofType(dataset.runs, 'http'), { roundOf })) : null
-  const varying = labelFields(type, [...groups.values()].map((g) => g.first))
   const result = []
   for (const group of groups.values()) {
-    group.label = groupLabel(group.first, varying)
     const measured = group.cells.filter((c) => c.median != null)
     if (measured.length < 2) continue
     const order = (a, b) => (measure.better === 'lower' ? a.median - b.median : b.median - a.median)
@@ -109,6 +107,11 @@ export function findings (dataset) {
     group.fasterButLossy = group.best ? lossy.filter((c) => order(c, group.best) < 0) : lossy
     result.push(group)
   }
+  // Named by what tells apart the comparisons with a figure of this measure (a counted group has
+  // no time to compare, so it names nothing "timed").
+  const measuredGroups = [...groups.values()].filter((g) => g.cells.some((c) => c.median != null))
+  const varying = labelFields(measuredGroups.map((g) => g.first))
+  for (const group of result) group.label = cellWords(group.first, varying)
   return {
     type,
     measure,
@@ -124,34 +127,12 @@ function comparer (type, measure, roundOf) {
   return (base, other) => judge(base.runs, other.runs, judged, { roundOf })
 }
 
-const LABEL_FIELDS = {
-  run: ['transport', 'cpus', 'workload', 'runtime', 'sink', 'size', 'events', 'rate', 'ending', 'receiverRate', 'receiverStallMs'],
-  http: ['transport', 'cpus', 'logsPerRequest', 'size', 'connections']
-}
-
-// The dimensions that tell the comparisons apart: the transport always, any other only where it
-// varies among comparisons of one transport (a receiving end that comes with its transport is not
-// named).
-function labelFields (type, firsts) {
-  const transports = unique(firsts.map((r) => r.transport))
-  return LABEL_FIELDS[type].filter((field, i) => i === 0 || transports.some((t) =>
-    unique(firsts.filter((r) => r.transport === t).map((r) => String(dimensionValue(r, field)))).length > 1))
-}
-
-function groupLabel (record, fields) {
-  return fields.map((field) => {
-    const value = dimensionValue(record, field)
-    if (field === 'transport') return transportTitle(value)
-    if (field === 'cpus') return `${value} worker${value > 1 ? 's' : ''}`
-    if (field === 'logsPerRequest') return `${value} logs/request`
-    if (field === 'size') return `${value} B`
-    if (field === 'events') return `${formatCount(value)} events`
-    if (field === 'rate') return value == null ? 'tight loop' : `${formatCount(value)}/s`
-    if (field === 'ending') return `ending ${value}`
-    if (field === 'receiverRate') return value == null ? 'read at full speed' : `read at ${formatCount(value)} B/s`
-    if (field === 'receiverStallMs') return value == null ? 'no stall' : `reader stalled ${formatCount(value)} ms`
-    return String(value)
-  }).join(', ')
+// A comparison's label: its transport, and whatever else tells it apart from the comparisons of
+// the same transport (a receiving end that comes with its transport is not named). What tells the
+// cells of one comparison apart (the library) is not the comparison's.
+function labelFields (firsts) {
+  const apart = [...COMPARED_DIMENSIONS, 'libVersion']
+  return varyingDimensions(firsts, { always: ['transport'], within: ['transport'] }).filter((field) => !apart.includes(field))
 }
 
 // "pino", or "pino (not separated from winston)" where the runs do not separate the first places.

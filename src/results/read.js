@@ -125,6 +125,51 @@ export function environmentDifference (a, b) {
   return null
 }
 
+// What changes a measurement without being a dimension of its cell (a cell key without them keeps
+// --resume and merge of older files working): the console's pipe buffer, V8's heap limit, the
+// limits of the otlp and forward receivers, the file system of --dir. A run records the pipe buffer
+// its reader got and the file system it wrote to; the options (env.options: one group, or a
+// scenario's run and http groups) record the rest. Where both documents say, their differences in
+// words: ["pipe buffer (--pipe-bytes) 65,536 vs 1,048,576"]; comparing them compares that too.
+const MEASUREMENT_SETTINGS = [
+  { words: 'pipe buffer (--pipe-bytes)', run: 'pipeBytes', option: 'pipeBytes' },
+  { words: '--max-old-space-size', option: 'maxOldSpaceSize' },
+  { words: 'receiver limits (--receiver-max-*)', option: 'receiverLimits' },
+  { words: 'file system (--dir)', run: 'fsType', option: 'dirFsType' }
+]
+
+export function settingsDifferences (a, b) {
+  const differences = []
+  for (const setting of MEASUREMENT_SETTINGS) {
+    const [ours, theirs] = [settingValues(a, setting), settingValues(b, setting)]
+    if (ours == null || theirs == null || ours.join('|') === theirs.join('|')) continue
+    differences.push(`${setting.words} ${ours.join('/')} vs ${theirs.join('/')}`)
+  }
+  return differences
+}
+
+// A setting's values in a dataset ({ runs, env, envs }), as words, sorted; null where it says nothing.
+function settingValues (dataset, { run, option }) {
+  const show = (v) => (v == null
+    ? 'none'
+    : typeof v === 'number' ? v.toLocaleString('en-US') : typeof v === 'object' ? JSON.stringify(v) : String(v))
+  const recorded = run ? dataset.runs.map((r) => r[run]).filter((v) => v != null) : []
+  const given = optionGroups(dataset).filter((group) => Object.hasOwn(group, option))
+    .map((group) => group[option])
+  const values = recorded.length ? recorded : given
+  return values.length ? [...new Set(values.map(show))].sort() : null
+}
+
+function optionGroups (dataset) {
+  const envs = dataset.envs?.map((e) => e.env) ?? [dataset.env]
+  return envs.flatMap((env) => {
+    const options = env?.options
+    if (options == null || typeof options !== 'object') return []
+    const scenario = Array.isArray(options.run) || Array.isArray(options.http)
+    return scenario ? [...(options.run ?? []), ...(options.http ?? [])] : [options]
+  })
+}
+
 // The same runs given twice would be counted twice (Test 1 and Test 2 identical): the same file
 // twice, a copy of a file, or a merged file beside one of its shards. An invocation is known by its
 // host and start time, which a copy, a resumed file and a merged file keep.

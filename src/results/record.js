@@ -34,6 +34,35 @@ export function dimensionValue (record, field) {
   return record[field] ?? RECORD_DEFAULTS[field] ?? null
 }
 
+export function transportTitle (transport) {
+  return transportDescriptor(transport)?.title ?? transport
+}
+
+// A library as its cells show it: "pino", "pino:sync", "pino:sync object" (variant after a colon,
+// a workload other than the seed's string after a space). Records without the fields are the default.
+// A library asked for by version (--lib pino@9) is named with the version it got: pino@9.14.0
+// (headings then add no version of their own).
+export function runName (record) {
+  const variant = dimensionValue(record, 'variant')
+  const workload = dimensionValue(record, 'workload')
+  const version = record.libRange != null && record.libVersion ? `@${record.libVersion}` : ''
+  return `${record.lib}${version}${variant !== RECORD_DEFAULTS.variant ? `:${variant}` : ''}${workload !== RECORD_DEFAULTS.workload ? ` ${workload}` : ''}`
+}
+
+// A library as tables and charts name it: with its variant, and its version where it was asked for by
+// one (pino@9.14.0, winston@2.4.7 beside winston@3.19.0), without the workload.
+export const libraryName = (record) =>
+  runName({ lib: record.lib, variant: record.variant, libRange: record.libRange, libVersion: record.libVersion })
+
+// A count as tables write it: 10000 → "10,000".
+export function formatCount (v) {
+  return formatNumber(v, 0)
+}
+
+export function formatNumber (v, digits = 0) {
+  return v == null ? '' : v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
+}
+
 // The results list runs in the order they ran (interleaved: shuffled rounds); exporters show cells in
 // the order of the plan. Each run records its cell's position in the whole plan (planIndex, shards
 // included); runs without one (older files) keep their place before the others.

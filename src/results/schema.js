@@ -106,6 +106,23 @@ export function recordMeasures (typeName, code = {}) {
   return measures
 }
 
+// A type's dimensions in words, in the order a cell's name says them: [{ field, words, of? }].
+// `code` gives, per dimension, words(value, record) → its words, or null where there is nothing to
+// say (a version the library's name carries already, a runtime not recorded), and optionally `of`:
+// the dimension it qualifies (a library's version qualifies the library: it tells cells apart only
+// where one library has two). The order of `code` is the order of the words. A dimension without
+// words is an error here, when the run types load: a new x-dimension cannot go unnamed in every
+// table, page and comparison that tells cells apart (a generic "field value" would read as a name
+// the project chose); words for a field that is no dimension are an error too.
+export function dimensionWords (typeName, code) {
+  const dimensions = recordDimensions(typeName)
+  const missing = dimensions.filter((field) => typeof code[field]?.words !== 'function')
+  if (missing.length) throw new Error(`${typeName}'s dimensions without words: ${missing.join(', ')} (each x-dimension of schema/results.schema.json needs its words in the run type's module, src/results/run-types/)`)
+  const unknown = Object.keys(code).filter((field) => !dimensions.includes(field))
+  if (unknown.length) throw new Error(`${typeName}'s words for fields that are no dimension: ${unknown.join(', ')}`)
+  return Object.entries(code).map(([field, { words, of }]) => ({ field, words, ...(of ? { of } : {}) }))
+}
+
 const MEASURE_KEYS = ['order', 'name', 'unit', 'shownIn', 'better', 'summary', 'compare', 'noise', 'title']
 const omitUndefined = (object) => Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined))
 

@@ -1,7 +1,7 @@
 import os from 'node:os'
-import { cellKey, defaultSink } from '../results/model.js'
+import { cellKey, cellWords, defaultSink, varyingDimensions } from '../results/model.js'
 import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
-import { DEFAULT_VARIANT, libLabel } from '../loggers/index.js'
+import { DEFAULT_VARIANT } from '../loggers/index.js'
 import { currentRuntime, runtimeBinary } from '../versions/runtimes.js'
 import { cellUnsupported, runtimeUnsupported } from '../runner/unsupported.js'
 import { countingUnsupported } from '../engine/instructions.js'
@@ -10,7 +10,8 @@ import { DEFAULT_ENDING } from '../engine/endings.js'
 // Expands checked `run` options into cells in the order they run: transport, library (and
 // variant), runtime, workload, worker count, size. A cell is plain data: its settings (everything
 // one of its runs needs, one name per field, the record's and the option's name where they have
-// one; src/run/run-type.js executes them) and how the session treats it (label, runs, unsupported).
+// one; src/run/run-type.js executes them) and how the session treats it (label: its words,
+// cellWords; runs, unsupported).
 export function planRunCells ({
   libs,
   transports,
@@ -64,7 +65,6 @@ export function planRunCells ({
               }
               cells.push({
                 key: cellKey(settings),
-                label: `${libLabel(lib.name, variant, lib.range != null ? lib.version : null)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${settings.size !== 13 ? ` ${settings.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}${rate ? ` at ${rate}/s` : ''}${counter ? ' (instructions)' : ''}${ending !== DEFAULT_ENDING ? ` ending ${ending}` : ''}${slow.receiverRate ? ` read at ${slow.receiverRate} B/s` : ''}${slow.receiverStallMs ? ` stalled ${slow.receiverStallMs} ms` : ''}${runtimes.length > 1 || runtime.spec !== 'node' ? ` (${runtime.label})` : ''}`,
                 settings,
                 runs,
                 unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ??
@@ -80,7 +80,9 @@ export function planRunCells ({
       }
     }
   }
-  return cells
+  // Each cell's progress line names what tells it apart from the plan's other cells.
+  const shown = varyingDimensions(cells.map((cell) => cell.settings), { always: ['lib', 'transport', 'cpus'] })
+  return cells.map((cell) => ({ key: cell.key, label: cellWords(cell.settings, shown), ...cell }))
 }
 
 // How a run is made, beside what its record says: the adapter's file and folder (adapterProblem: an

@@ -1,6 +1,8 @@
 import { judge } from '../verdict.js'
 import { schemaProblem } from './checks.js'
-import { emptyMeasures, identityReader, recordDimensions, recordMeasures } from '../schema.js'
+import { dimensionWords, emptyMeasures, identityReader, recordDimensions, recordMeasures } from '../schema.js'
+import { formatCount } from '../record.js'
+import { RUN_WORDS } from './run.js'
 import { HTTP_BASELINE as BASELINE } from '../../engine/library-names.js'
 
 // The `http` type (log-bench http): an express server that logs, under autocannon load.
@@ -11,6 +13,30 @@ export { BASELINE }
 // An http cell is a run cell's dimensions, then its load: the fields `http` records for it (the
 // schema's httpRecord: x-dimensions-from run, then its own x-dimension fields).
 const DIMENSIONS = recordDimensions('http')
+
+// Each dimension in words (see run.js): a run cell's, then its load. The type is said as the pages
+// head it (HTTP); a rate is requests per second, a closed loop without one.
+const { type, lib, variant, libVersion, transport, cpus, ...runWords } = RUN_WORDS
+const WORDS = {
+  type: { words: () => 'HTTP' },
+  lib,
+  variant,
+  libVersion,
+  mode: { words: (mode) => (mode === 'middleware' ? 'request loggers' : 'route logging') },
+  middleware: { words: (middleware) => (middleware == null ? null : `request logger ${middleware}`) },
+  transport,
+  cpus,
+  logsPerRequest: { words: (n) => (n == null ? null : `${n} logs/request`) },
+  ...runWords,
+  rate: { words: (rate) => (rate == null ? 'closed loop' : `${formatCount(rate)} requests/s`) },
+  connections: { words: (n) => `${n} connection${n === 1 ? '' : 's'}` },
+  pipelining: { words: (n) => `pipelining ${n}` },
+  durationSeconds: { words: (s) => `${s} s` },
+  warmupSeconds: { words: (s) => `${s} s warm-up` },
+  serverCpus: { words: (list) => (list == null ? 'server not pinned' : `server on CPU ${list}`) },
+  loadCpus: { words: (list) => (list == null ? 'load not pinned' : `load on CPU ${list}`) },
+  alternate: { words: (seconds) => (seconds == null ? 'not alternating' : `alternating with none every ${seconds} s`) }
+}
 
 // As for run (see src/results/run-types/run.js), from the schema's x-measure annotations. Per run,
 // the requests per second are autocannon's one-second samples (their mean is the run's figure) and
@@ -91,6 +117,7 @@ export const HTTP_TYPE = {
   name: 'http',
   command: 'log-bench http',
   dimensions: DIMENSIONS,
+  words: dimensionWords('http', WORDS),
   measures: MEASURES,
   groupWords: 'transport, workers and load',
   validate,

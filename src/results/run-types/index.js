@@ -1,5 +1,5 @@
 import { describe } from '../../stats.js'
-import { cellStatus, dimensionValue, inPlanOrder, runTypeName } from '../record.js'
+import { cellStatus, dimensionValue, inPlanOrder, RECORD_DEFAULTS, runTypeName } from '../record.js'
 import { HTTP_TYPE } from './http.js'
 import { RUN_TYPE } from './run.js'
 import { recordFields } from '../schema.js'
@@ -35,6 +35,53 @@ export function cellKey (record, { except = [] } = {}) {
   const fields = (runTypeOf(record) ?? RUN_TYPE).dimensions
   const left = except.includes('lib') ? [...except, 'libVersion'] : except
   return JSON.stringify(fields.filter((f) => !left.includes(f)).map((f) => dimensionValue(record, f)))
+}
+
+// A cell in words: the dimensions `shown` (a list or Set of fields; varyingDimensions says which
+// tell the shown cells apart), each in its type's words (the `words` of src/results/run-types/,
+// in their order), joined by commas: "Console, 10,000 events, ending exit". defaultsUnsaid leaves
+// out a dimension at its default (the record default: close, the string workload; or none: no
+// rate, the receiver at full speed), for a name that stands alone in a list (the anomalies).
+export function cellWords (record, shown, { defaultsUnsaid = false } = {}) {
+  const fields = new Set(shown)
+  const type = runTypeOf(record) ?? RUN_TYPE
+  const parts = []
+  for (const { field, words, of } of type.words) {
+    if (!fields.has(field) || (defaultsUnsaid && atDefault(record, field))) continue
+    const text = words(dimensionValue(record, field), record)
+    if (text == null || text === '') continue
+    // What qualifies the dimension before it is said with it: "pino 10.4.0", not "pino, 10.4.0".
+    if (of && parts.length && parts.at(-1).field === of) parts.at(-1).text += ` ${text}`
+    else parts.push({ field, text })
+  }
+  return parts.map((part) => part.text).join(', ')
+}
+
+const atDefault = (record, field) => record[field] == null || record[field] === RECORD_DEFAULTS[field]
+
+// The dimensions whose values differ among `records` (the cells shown together), in the order of
+// their words, with `always` besides. within: fields whose values split the records into groups that are shown
+// apart (the summary names a transport's comparisons among that transport's only). A dimension
+// that qualifies another (`of`: a library's version) varies only among records that share that one.
+export function varyingDimensions (records, { always = [], within = [] } = {}) {
+  const types = RUN_TYPES.filter((type) => records.some((r) => runTypeName(r) === type.name))
+  const fields = [...new Map((types.length ? types : [RUN_TYPE]).flatMap((type) => type.words)
+    .map(({ field, of }) => [field, { field, of }])).values()]
+  const groupsOf = (by) => {
+    const groups = new Map()
+    for (const r of records) {
+      const key = by.map((f) => JSON.stringify(dimensionValue(r, f))).join('\n')
+      if (!groups.has(key)) groups.set(key, [])
+      groups.get(key).push(r)
+    }
+    return [...groups.values()]
+  }
+  // Two values tell cells apart where their words do (a version the library's name carries already
+  // says nothing more).
+  const differ = (list, field) => new Set(list.map((r) => cellWords(r, [field]))).size > 1
+  return fields.filter(({ field, of }) => always.includes(field) ||
+    groupsOf([...within, ...(of ? [of] : [])]).some((group) => differ(group, field)))
+    .map(({ field }) => field)
 }
 
 // A cell's settings as each of its records carries them: the settings' fields that the type's

@@ -1,5 +1,6 @@
 import { schemaProblem } from './checks.js'
-import { emptyMeasures, identityReader, recordDimensions, recordMeasures } from '../schema.js'
+import { dimensionWords, emptyMeasures, identityReader, recordDimensions, recordMeasures } from '../schema.js'
+import { formatCount, libraryName, transportTitle, workersLabel } from '../record.js'
 
 // The `run` type (log-bench run): workers logging N events each through one library and transport.
 
@@ -12,6 +13,32 @@ import { emptyMeasures, identityReader, recordDimensions, recordMeasures } from 
 // measurement than times, and each counter (instructionsMethod: valgrind, perf) counts its own way:
 // a cell never mixes them.
 const DIMENSIONS = recordDimensions('run')
+
+// Each dimension in words, in the order a cell's name says them (cellWords, src/results/run-types/
+// index.js: the summary's comparisons, compare's cells, the anomalies, the plan's progress lines).
+// words(value, record): the value as dimensionValue reads it (a record's default filled in).
+// The library says its variant, and its version where it was asked for by one (pino@9.14.0); the
+// version is said apart where the name does not carry it, and tells cells apart only between two
+// versions of one library (of: 'lib').
+export const RUN_WORDS = {
+  type: { words: (type) => type },
+  lib: { words: (lib, record) => libraryName(record) },
+  variant: { words: () => null, of: 'lib' },
+  libVersion: { words: (version, record) => (record.libRange == null && version ? version : null), of: 'lib' },
+  transport: { words: transportTitle },
+  cpus: { words: workersLabel },
+  workload: { words: (workload) => workload },
+  runtime: { words: (runtime) => runtime ?? 'the Node running log-bench' },
+  sink: { words: (sink) => String(sink) },
+  size: { words: (size) => `${size} B` },
+  events: { words: (events) => `${formatCount(events)} events` },
+  rate: { words: (rate) => (rate == null ? 'tight loop' : `${formatCount(rate)}/s`) },
+  ending: { words: (ending) => `ending ${ending}` },
+  receiverRate: { words: (rate) => (rate == null ? 'read at full speed' : `read at ${formatCount(rate)} B/s`) },
+  receiverStallMs: { words: (ms) => (ms == null ? 'no stall' : `reader stalled ${formatCount(ms)} ms`) },
+  measure: { words: (measure) => (measure === 'instructions' ? 'instructions counted' : 'timed') },
+  instructionsMethod: { words: (method) => (method == null ? null : `counted by ${method}`) }
+}
 
 // What a run measures: the schema's x-measure annotations (src/results/schema.js, recordMeasures):
 // field, the summary's key; unit; better: which way is faster ('lower' for times, 'higher' for
@@ -64,6 +91,7 @@ export const RUN_TYPE = {
   name: 'run',
   command: 'log-bench run',
   dimensions: DIMENSIONS,
+  words: dimensionWords('run', RUN_WORDS),
   measures: MEASURES,
   // What the cells of one comparison group share, in words (compare --baseline).
   groupWords: 'transport, workers, workload, size and receiving end',
