@@ -1252,6 +1252,8 @@ export interface Comparison {
   notCompared: string[]
   onlyBase?: string[]
   onlyNew?: string[]
+  /** --baseline: documents that say they ran in rounds but whose runs did not, compared unpaired. */
+  unpairedDocuments?: { file: string, reason: string }[]
 }
 
 type Results = ResultsDocument | string
