@@ -89,7 +89,8 @@ export interface RunOptions {
    * of a group (each cell against --baseline's library, and against its neighbour in the ranking) reads
    * faster, slower or same, judged at 6, 9, 14 and 20 rounds with α split across those looks so that an A/A
    * reads faster or slower no more often than --alpha (docs/comparisons.md); auto:MIN..MAX sets the first and
-   * last look; what is undecided at MAX reads unclear
+   * last look (a MAX whose looks cannot reach p < α, below 6 at 0.05, is refused); what is undecided at MAX
+   * reads unclear
    */
   runs?: number | string
   /** --size: payload sizes in bytes: the payload is padded (or cut) to exactly that size */
@@ -287,7 +288,8 @@ export interface HttpOptions {
    * 0.0625, 6 reach 0.031. auto: rounds until every comparison of a group (each cell against none, and
    * against its neighbour in the ranking) reads faster, slower or same, judged at 6, 9, 14 and 20 rounds with
    * α split across those looks so that an A/A reads faster or slower no more often than α 0.05
-   * (docs/comparisons.md); auto:MIN..MAX sets the first and last look; what is undecided at MAX reads unclear
+   * (docs/comparisons.md); auto:MIN..MAX sets the first and last look (a MAX whose looks cannot reach p < α,
+   * below 6 at 0.05, is refused); what is undecided at MAX reads unclear
    */
   runs?: number | string
   /** --server-cpus: CPUs for the server's workers, as taskset -c lists them (e.g. 1 or 2-7) */
@@ -1252,6 +1254,8 @@ export interface Comparison {
   notCompared: string[]
   onlyBase?: string[]
   onlyNew?: string[]
+  /** --baseline: documents that say they ran in rounds but whose runs did not, compared unpaired. */
+  unpairedDocuments?: { file: string, reason: string }[]
 }
 
 type Results = ResultsDocument | string

@@ -1,10 +1,11 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import path from 'node:path'
-import { ROOT, runCli, syntheticRun, tmpDir } from './helpers.js'
-import { loadResults } from '../src/results/read.js'
+import { ROOT, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
+import { loadDocuments, loadResults } from '../src/results/read.js'
 import fs from 'node:fs'
-import { compareDatasets, compareWithBaseline } from '../src/report/compare.js'
+import { comparisonJson, compareDatasets, compareWithBaseline, renderComparison } from '../src/report/compare.js'
+import { comparisonMarkdown } from '../src/report/compare-markdown.js'
 import { mannWhitneyU, smallestMannWhitneyP } from '../src/stats.js'
 
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'report')
@@ -80,6 +81,58 @@ test('log-bench compare --baseline pairs the rounds of an interleaved document: 
   const five = resultsFile(dir, 'five.json', { pino: drifting(600).slice(0, 5), slow: drifting(630).slice(0, 5) }, { order: { mode: 'interleaved', seed: 1 } })
   const short = await rowOf(five)
   assert.deepEqual([short.paired, short.pairs], [false, 5])
+})
+
+// 7 interleaved rounds of raw and noop on the drifting machine, noop 5% slower in every round; each
+// run started when its round says (startedAt), the document's records in the order they ran.
+const roundRuns = () => DRIFT.slice(0, 7).flatMap((factor, i) => [
+  syntheticRun({ lib: 'raw', run: i + 1, doneMs: drifting(600)[i], startedAt: 1.8e12 + i * 60000 }),
+  syntheticRun({ lib: 'noop', run: i + 1, doneMs: drifting(630)[i], startedAt: 1.8e12 + i * 60000 + 30000 })
+])
+const noopRow = (runs, file = 'rounds.json') => {
+  const dataset = loadDocuments([{ file, doc: syntheticResults(runs, { order: { mode: 'interleaved', seed: 1 } }) }])
+  const result = compareWithBaseline(dataset, 'raw')
+  return { result, row: result.comparisons.find((r) => r.measure === 'doneMs') }
+}
+
+test('compare pairs two runs by the round they recorded, not by where they sit in the file: a deleted record or a reversed file reads as the whole file', () => {
+  const whole = noopRow(roundRuns()).row
+  assert.deepEqual([whole.verdict, whole.paired, whole.pairs], ['slower', true, 7])
+  assert.ok(whole.ratio > 1.045 && whole.ratio < 1.055, JSON.stringify(whole))
+  // One noop record deleted: its round drops out, the other six stay paired with their own rounds
+  // (by position every later noop run met the raw run of the round before it: 0.939, unclear).
+  const deleted = noopRow(roundRuns().filter((r) => !(r.lib === 'noop' && r.run === 3))).row
+  assert.deepEqual([deleted.verdict, deleted.paired, deleted.pairs], ['slower', true, 6])
+  assert.ok(deleted.ratio > 1.045 && deleted.ratio < 1.055, JSON.stringify(deleted))
+  // noop's records listed in reverse: the same pairs, the same row (by position: p 0.81).
+  const runs = roundRuns()
+  const reversed = noopRow([...runs.filter((r) => r.lib === 'raw'), ...runs.filter((r) => r.lib === 'noop').reverse()]).row
+  for (const field of ['verdict', 'paired', 'pairs', 'ratio', 'ciLow', 'ciHigh', 'p']) assert.equal(reversed[field], whole[field], field)
+  // The report's Test rows keep the recorded numbers too.
+  const dataset = loadDocuments([{ file: 'r.json', doc: syntheticResults(runs.slice().reverse(), { order: { mode: 'interleaved', seed: 1 } }) }])
+  assert.deepEqual(dataset.runs.filter((r) => r.lib === 'noop').map((r) => r.run), [7, 6, 5, 4, 3, 2, 1])
+  assert.deepEqual(noopRow(runs).result.unpairedDocuments, [])
+})
+
+test('a document whose runs did not run in rounds, though it says interleaved, is compared unpaired, and compare says why', () => {
+  // raw's seven runs back to back, then noop's: blocked order under an interleaved label.
+  const blocked = roundRuns().map((r) => ({ ...r, startedAt: 1.8e12 + (r.lib === 'raw' ? 0 : 1e6) + r.run * 60000 }))
+  const { result, row } = noopRow(blocked, 'blocked.json')
+  assert.deepEqual([row.paired, row.pairs, row.verdict], [false, null, 'unclear'])
+  assert.equal(result.unpairedDocuments.length, 1)
+  assert.equal(result.unpairedDocuments[0].file, 'blocked.json')
+  assert.match(result.unpairedDocuments[0].reason, /noop file 1 worker run 1 started after raw file 1 worker run 7/)
+  assert.match(renderComparison(result), /note: blocked\.json is compared unpaired: its rounds cannot be read \(noop file 1 worker run 1 started after/)
+  assert.match(comparisonMarkdown(result), /> blocked\.json is compared unpaired: its rounds cannot be read/)
+  assert.equal(JSON.parse(comparisonJson(result)).unpairedDocuments[0].file, 'blocked.json')
+  // The same runs in their rounds, whatever order the file lists them in: paired.
+  assert.equal(noopRow(roundRuns().reverse()).row.paired, true)
+})
+
+test('a cell pooled from several files is not paired, though each file ran in rounds', () => {
+  const docs = [0, 1].map((k) => ({ file: `part${k}.json`, doc: syntheticResults(roundRuns(), { order: { mode: 'interleaved', seed: k } }) }))
+  const row = compareWithBaseline(loadDocuments(docs), 'raw').comparisons.find((r) => r.measure === 'doneMs')
+  assert.deepEqual([row.paired, row.pairs, row.n], [false, null, 14])
 })
 
 const around = (centre, spread = 0.01) =>

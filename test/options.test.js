@@ -4,6 +4,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { ROOT, readJson, runCli, tmpDir } from './helpers.js'
 import { positiveInt, positiveIntList, wholeNumber } from '../src/api/validate.js'
+import { RUN_OPTIONS } from '../src/api/option-tables.js'
+import { parseOptions } from '../src/api/options.js'
+import { PAIRED_MIN_ROUNDS } from '../src/stats.js'
 
 test('whole numbers as people write them', () => {
   for (const text of ['1000000', '1e6', '1E6', '1e+6', '1_000_000', '1,000,000', ' 1000000 ', '1.0e6']) assert.equal(wholeNumber(text), 1_000_000, text)
@@ -19,6 +22,11 @@ test('integer options take those forms and keep their limits; comma lists split 
   assert.throws(() => positiveInt('0', 'runs'), /--runs must be an integer >= 1, got "0"/)
   assert.deepEqual(positiveIntList('1,8', 'cpus'), [1, 8])
   assert.deepEqual(positiveIntList('1_000,2e3', 'size'), [1000, 2000])
+})
+
+test('run\'s default is the fewest rounds that pair: 6, so a run with no --runs compares round by round', () => {
+  assert.equal(PAIRED_MIN_ROUNDS, 6)
+  assert.equal(parseOptions(RUN_OPTIONS, {}).runs, PAIRED_MIN_ROUNDS)
 })
 
 test('run takes --events 1,000 and --runs 1e0 from the command line', async () => {

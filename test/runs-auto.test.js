@@ -8,11 +8,12 @@ import { createProgress } from '../src/cli/progress.js'
 import { createStore } from '../src/results/store.js'
 import { cellKey, summarize } from '../src/results/model.js'
 import { parseRuns } from '../src/api/runs-option.js'
-import { looksFor, lookAlphaFor, sequentialDesign } from '../src/results/sequential.js'
+import { canDecide, fewestDecidingMax, looksFor, lookAlphaFor, sequentialDesign } from '../src/results/sequential.js'
 import { compareWithBaseline } from '../src/report/compare.js'
 import { closingAnswer, renderAnswer } from '../src/report/answer.js'
 import { seededRandom, smallestSignedRankP } from '../src/stats.js'
 import { simulateAA } from '../benchmarks/runs-auto.js'
+import fs from 'node:fs'
 import { runCli, tmpDir } from './helpers.js'
 
 test('--runs: a number, auto (6 to 20) or auto:MIN..MAX; anything else is one line', () => {
@@ -33,6 +34,41 @@ test('log-bench run --runs with a bad value, or auto with --order blocked: one l
     assert.match(result.stderr, message)
     assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
   }
+})
+
+test('--runs auto:MIN..MAX whose looks can never reach p < α is refused before it runs, naming the fewest rounds that could', async () => {
+  // Every look is paired: 5 pairs give p ≥ 0.0625, so auto:2..5 (looks 2, 3, 5) could only run to 5
+  // rounds and read unclear. 6 pairs reach 0.031, below the 0.05 that auto:2..6's looks test at.
+  assert.equal(canDecide(sequentialDesign({ min: 2, max: 5 })), false)
+  assert.equal(canDecide(sequentialDesign({ min: 2, max: 6 })), true)
+  assert.equal(fewestDecidingMax(2), 6)
+  assert.equal(fewestDecidingMax(7), 7)
+  // At α 0.01: 8 pairs (0.0078); auto (6..20) always decides.
+  assert.equal(fewestDecidingMax(2, 0.01), 8)
+  assert.equal(canDecide(sequentialDesign({ min: 6, max: 20 })), true)
+  const dir = tmpDir()
+  const out = path.join(dir, 'r.json')
+  const refused = (result, message) => {
+    assert.equal(result.code, 2, result.stderr)
+    assert.match(result.stderr, message)
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+    assert.equal(fs.existsSync(out), false)
+  }
+  refused(
+    await runCli(['run', '--lib', 'noop,raw', '--transport', 'file', '--events', '10', '--quiet', '--out', out, '--runs', 'auto:2..5']),
+    /^log-bench: --runs auto:2\.\.5 can never decide: its looks are paired and fewer than 6 rounds cannot reach p < 0\.05; ask for a maximum of at least 6 \(auto:2\.\.6\)$/m
+  )
+  refused(
+    await runCli(['run', '--lib', 'noop,raw', '--transport', 'file', '--events', '10', '--quiet', '--out', out, '--runs', 'auto:6..7', '--alpha', '0.01']),
+    /^log-bench: --runs auto:6\.\.7 can never decide: its looks are paired and fewer than 8 rounds cannot reach p < 0\.01; ask for a maximum of at least 8 \(auto:6\.\.8\)$/m
+  )
+  // A scenario group asking for it: the same line, naming the file and the group.
+  const scenario = path.join(dir, 'few.json')
+  fs.writeFileSync(scenario, JSON.stringify({ name: 'few', run: [{ libs: ['noop'], transports: ['file'], events: 10, runs: 6 }, { libs: ['noop', 'raw'], transports: ['file'], events: 10, runs: 'auto:3..4' }] }))
+  refused(
+    await runCli(['run', '--scenario', scenario, '--quiet', '--out', out]),
+    /^log-bench: .*few\.json: run\[1\]: runs auto:3\.\.4 can never decide: its looks are paired and fewer than 6 rounds cannot reach p < 0\.05; ask for a maximum of at least 6 \(auto:3\.\.6\)$/m
+  )
 })
 
 test('the design: looks at fixed round counts, α split over the looks that can reach it', () => {

@@ -148,13 +148,13 @@ async function planFromScenario (file, dir, argv, installs) {
   } catch (err) {
     throw new UsageError(`${file}: ${err.message}`)
   }
-  for (const options of runGroups) {
-    cells.push(...newCells(cells, withRounds(runTypes.run.plan(options), options.rounds)))
+  for (const [index, options] of runGroups.entries()) {
+    cells.push(...newCells(cells, withRounds(runTypes.run.plan(options), options.rounds, `${file}: run[${index}]: runs`)))
     libs.push(...options.libs.filter((l) => !libs.some((x) => x.name === l.name && x.version === l.version)))
     groups.push(describeOptions(options))
   }
-  for (const options of httpGroups) {
-    cells.push(...newCells(cells, withRounds(runTypes.http.plan(options), options.rounds)))
+  for (const [index, options] of httpGroups.entries()) {
+    cells.push(...newCells(cells, withRounds(runTypes.http.plan(options), options.rounds, `${file}: http[${index}]: runs`)))
     libs.push(...options.libs.filter((l) =>
       l.adapter && !libs.some((x) => x.name === l.name && x.version === l.version)))
   }

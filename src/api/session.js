@@ -6,9 +6,10 @@ import { runTypes } from './run-types.js'
 // prepareRun or prepareHttp), run to its results document; see runSession. The output's lock is
 // released however it ends.
 export async function runPrepared (prepared, { signal = null, progress = {} } = {}) {
-  const { cells, out, env, previous, order, retryTimeouts, release } = prepared
+  const { cells, out, env, previous, order, retryTimeouts, release, comparison } = prepared
   try {
-    return await runSession({ cells, runTypes, out, env, previous, order, retryTimeouts, signal, progress })
+    const alpha = comparison?.alpha
+    return await runSession({ cells, runTypes, out, env, previous, order, retryTimeouts, signal, progress, alpha })
   } finally {
     release()
   }

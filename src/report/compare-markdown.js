@@ -1,4 +1,4 @@
-import { differenceText, FILES_METHOD, MEASURES, methodNote, pairingText, worstFirst } from './compare.js'
+import { differenceText, FILES_METHOD, MEASURES, methodNote, pairingText, unpairedNote, worstFirst } from './compare.js'
 import { codeSpan, escapeCell } from '../draw/table.js'
 import { coverageRange, coverageTitle, formatCountedDifference, formatNoiseBand, verdictWord } from '../draw/labels.js'
 
@@ -21,7 +21,7 @@ export function comparisonMarkdown (result, { baseLabel = null, newLabel = null,
     '',
     `${against}: ${tally || 'nothing compared'} (${rows.length} comparison${rows.length === 1 ? '' : 's'}; p < ${result.alpha}, noise ${thresholds(result)})`
   ]
-  const notes = [environmentNote, result.settingsNote, result.ignoreVersion ? 'cells paired across library versions: two sessions, not interleaved' : null].filter(Boolean)
+  const notes = [environmentNote, result.settingsNote, ...(result.unpairedDocuments ?? []).map(unpairedNote), result.ignoreVersion ? 'cells paired across library versions: two sessions, not interleaved' : null].filter(Boolean)
   for (const note of notes) out.push('', `> ${escapeCell(note)}`)
   if (rows.length) {
     // Titled by the coverage the intervals reach (one formatter: coverageTitle); a row whose coverage

@@ -119,7 +119,7 @@ export function compareWithBaseline (dataset, baseline, { alpha = DEFAULT_ALPHA,
   const name = namer(cells)
   const isBaseline = baselineMatcher(baseline)
   const roundOf = roundsOf(dataset)
-  const result = { mode: 'baseline', baseline, alpha, noise, groupWords: groupWords(cells), comparisons: [], notCompared: [] }
+  const result = { mode: 'baseline', baseline, alpha, noise, groupWords: groupWords(cells), comparisons: [], notCompared: [], unpairedDocuments: unpairedDocuments(dataset) }
   if (!cells.some((c) => isBaseline(c.first))) {
     result.notCompared.push(`no cell of ${baseline} in the results (libraries: ${unique(cells.map((c) => runName(c.first))).join(', ')})`)
     return result
@@ -158,6 +158,14 @@ export function compareWithBaseline (dataset, baseline, { alpha = DEFAULT_ALPHA,
   }
   return result
 }
+
+// The documents that say they ran in rounds but whose runs say otherwise (roundsProblem,
+// src/results/round-order.js): their cells are compared unpaired, and the comparison says why.
+function unpairedDocuments (dataset) {
+  return (dataset.envs ?? []).filter((e) => e.roundsProblem).map((e) => ({ file: e.file, reason: e.roundsProblem }))
+}
+
+export const unpairedNote = ({ file, reason }) => `${file} is compared unpaired: its rounds cannot be read (${reason})`
 
 // What the cells of one comparison group share, in words: of the one run type compared, or of each.
 function groupWords (cells) {
@@ -314,6 +322,7 @@ export function renderComparison (
   else out.push(`baseline: ${result.baseline} (each cell against the ${result.baseline} cell of the same ${result.groupWords ?? RUN_TYPES[0].groupWords})`)
   if (environmentNote) out.push(`note: ${environmentNote}`)
   if (result.settingsNote) out.push(`note: ${result.settingsNote}`)
+  for (const unpaired of result.unpairedDocuments ?? []) out.push(`note: ${unpairedNote(unpaired)}`)
   if (result.ignoreVersion) out.push(`note: ${IGNORE_VERSION_NOTE}`)
   const band = `±${+(result.noise * 100).toFixed(2)}%`
   out.push(`Medians of the finished runs; ratio = ${result.mode === 'files' ? 'new / base' : `cell / ${result.baseline}`} with its interval (distribution-free, Hodges–Lehmann; titled by the coverage its runs reach: ${CONFIDENCE * 100}% where they can). ${result.mode === 'files' ? FILES_METHOD : methodNote(result.alpha)} Verdict: faster/slower where p < ${result.alpha} and the whole interval lies beyond ${band} (--noise${ownNoise(result)}; for events/s and requests/s, more is faster); same where the whole interval lies within ${band}; not decided otherwise (the runs cannot tell), with about how many runs a side would decide it (docs/comparisons.md).`)
@@ -414,10 +423,11 @@ export function comparisonJson (result) {
     comparisons,
     notCompared,
     onlyBase = [],
-    onlyNew = []
+    onlyNew = [],
+    unpairedDocuments = []
   } = result
   // Names come from the results files: C1 and bidi characters are escaped, as the tables show them.
-  return jsonWithEscapedControls(JSON.stringify({ mode, baseline, alpha, noise, ignoreVersion, ...(mode === 'files' ? { settingsNote } : {}), confidence: CONFIDENCE, method: `paired rows (paired: true, on ${pairedMinRounds(alpha)} or more complete rounds of one interleaved document): ratio the Hodges–Lehmann estimate of the per-round ratios, its distribution-free interval and p from the two-sided Wilcoxon signed-rank test on their logarithms; unpaired rows: ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test`, comparisons, notCompared, onlyBase, onlyNew }, null, 2)) + '\n'
+  return jsonWithEscapedControls(JSON.stringify({ mode, baseline, alpha, noise, ignoreVersion, ...(mode === 'files' ? { settingsNote } : {}), confidence: CONFIDENCE, method: `paired rows (paired: true, on ${pairedMinRounds(alpha)} or more complete rounds of one interleaved document): ratio the Hodges–Lehmann estimate of the per-round ratios, its distribution-free interval and p from the two-sided Wilcoxon signed-rank test on their logarithms; unpaired rows: ratio of medians; distribution-free interval (Hodges–Lehmann/Moses, inverting the Mann–Whitney U test on the logarithms); p: two-sided Mann–Whitney U test`, comparisons, notCompared, onlyBase, onlyNew, unpairedDocuments }, null, 2)) + '\n'
 }
 
 export function describeSource (file, dataset) {

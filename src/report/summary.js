@@ -2,7 +2,7 @@ import { cellKey, cellWords, COMPARED_DIMENSIONS, comparisonGroupKey, dimensionV
 import { runTypeName } from '../results/record.js'
 import { roundsOf } from '../results/rounds.js'
 import { judge, measureNamed, timesWorse } from '../results/verdict.js'
-import { median, medianInterval } from '../stats.js'
+import { DEFAULT_ALPHA, median, medianInterval, smallestMannWhitneyP } from '../stats.js'
 import { axisTitle, chartFile, titles } from '../draw/charts.js'
 import { palette, translucent } from '../draw/colours.js'
 import { bimodal, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
@@ -189,7 +189,8 @@ function sentences (found, anomalies, dataset) {
   const kept = keptSentences(ofType(dataset.runs, 'run'))
   for (const text of kept) add(0, text, { item: true })
   const fewest = runsPerCell[0] ?? 0
-  if (fewest < 5) add(1, `With ${fewest} run${fewest === 1 ? '' : 's'} ${runsPerCell.length > 1 ? 'in some cells' : 'per cell'}, intervals are wide: 5 runs or more are needed to call a difference.`)
+  // Runs too few for any verdict (n + n runs cannot reach p < α: 3 + 3 give 0.1) are said to be.
+  if (fewest > 0 && smallestMannWhitneyP(fewest, fewest) >= DEFAULT_ALPHA) add(1, `With ${fewest} run${fewest === 1 ? '' : 's'} ${runsPerCell.length > 1 ? 'in some cells' : 'per cell'}, no comparison of ${runsPerCell.length > 1 ? 'those cells' : 'a cell'} can be decided: ${fewest} + ${fewest} runs cannot reach p < ${DEFAULT_ALPHA} (4 + 4 can; from 6 rounds they pair).`)
   const undecided = new Map()
   for (const g of groups) {
     if (g.undecided) {

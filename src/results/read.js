@@ -5,6 +5,7 @@ import { cellKey, inPlanOrder, runTypeName, SCHEMA_VERSION, workersLabel } from 
 import { runTypeOf } from './run-types/index.js'
 import { describeRecord } from './run-types/checks.js'
 import { roundsOf } from './rounds.js'
+import { roundsProblem } from './round-order.js'
 import { SUMMARIZERS } from './summaries.js'
 import { ENV_REQUIRED } from './schema.js'
 
@@ -72,22 +73,37 @@ export function loadResults (files) {
 
 // As loadResults, from documents already read and checked: [{ file, doc, realPath? }], where `file`
 // names the document (its path, or how the API's caller passed it: "results document 1").
+// A cell's runs keep the numbers they were recorded with, whatever their order in the file: in an
+// interleaved document run r is the round it ran in, and comparisons pair by it (rounds.js). Only a
+// cell pooled from several files is renumbered, its runs never paired.
 export function loadDocuments (docs) {
   const files = docs.map((d) => d.file)
   refuseDuplicates(docs)
   refuseMixedEnvironments(docs)
   refuseMixedEventCounts(docs)
+  // A run cut short by Ctrl-C measured nothing (--resume runs it again): the pages and compare
+  // leave it out; the page's Incomplete line says the file was interrupted.
+  const kept = docs.map(({ file, doc }) => ({ file, runs: inPlanOrder(doc.runs).filter((r) => r.status !== 'interrupted') }))
+  const documentsOf = new Map()
+  kept.forEach(({ runs }, index) => {
+    for (const run of runs.filter((r) => runTypeName(r) === 'run')) {
+      const key = cellKey(run)
+      documentsOf.set(key, (documentsOf.get(key) ?? new Set()).add(index))
+    }
+  })
   const runs = []
   const nextRun = new Map()
-  for (const { file, doc } of docs) {
-    // A run cut short by Ctrl-C measured nothing (--resume runs it again): the pages and compare
-    // leave it out; the page's Incomplete line says the file was interrupted.
-    for (const run of inPlanOrder(doc.runs).filter((r) => r.status !== 'interrupted')) {
+  for (const { file, runs: documentRuns } of kept) {
+    for (const run of documentRuns) {
       if (runTypeName(run) !== 'run') {
         runs.push({ ...run, file })
         continue
       }
       const key = cellKey(run)
+      if (documentsOf.get(key).size === 1) {
+        runs.push({ ...run, type: 'run', file })
+        continue
+      }
       const number = (nextRun.get(key) ?? 0) + 1
       nextRun.set(key, number)
       runs.push({ ...run, type: 'run', run: number, file })
@@ -100,7 +116,9 @@ export function loadDocuments (docs) {
     file,
     env: doc.env,
     complete: doc.complete !== false,
-    interrupted: doc.interrupted === true
+    interrupted: doc.interrupted === true,
+    // Why its rounds cannot be read, or null: its comparisons are then unpaired (round-order.js).
+    roundsProblem: roundsProblem(doc)
   }))
   return {
     files,

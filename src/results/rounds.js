@@ -9,11 +9,12 @@ import { designedOptions, designsOf } from './sequential.js'
 // Which round a run ran in, given the documents its runs came from ({ env } for one document as
 // written, or a dataset of several files with `envs`): a key equal for the runs of one round of one
 // document, or null where the document did not run in rounds (--order blocked, or written before the
-// order was recorded). Runs read from files carry their `file` (src/results/read.js).
+// order was recorded, or a document whose runs contradict its order: `roundsProblem`, read.js). Runs
+// read from files carry their `file` and the number they were recorded with (src/results/read.js).
 // Its `designOf` (designsOf in sequential.js) gives the --runs auto design a run's group ran under.
 export function roundsOf (source) {
   const envs = source?.envs ?? [{ file: null, env: source?.env }]
-  const interleaved = new Set(envs.filter((e) => e.env?.order?.mode === 'interleaved').map((e) => e.file ?? null))
+  const interleaved = new Set(envs.filter((e) => e.env?.order?.mode === 'interleaved' && !e.roundsProblem).map((e) => e.file ?? null))
   const roundOf = (run) => (interleaved.has(run.file ?? null) ? `${run.file ?? ''}#${run.run}` : null)
   roundOf.designOf = designsOf(source)
   return roundOf
@@ -76,8 +77,9 @@ function alternatedPairs (baselineRuns, runs, value, roundOf) {
 }
 
 // The figures of two cells' finished runs as compareRuns takes them: each side's values, and the
-// pairs of the rounds where both finished (null where either cell did not run in rounds). A round in
-// which either side failed drops out of the pairs.
+// pairs of the rounds where both finished (null where either cell did not run in rounds, or the two
+// cells' runs come from more than one document: a cell pooled from several files). A round in which
+// either side failed, or has no record, drops out of the pairs.
 function measuredPairs (baselineRuns, runs, value, roundOf = null) {
   const figures = (list) => list.filter((r) => r.ok)
     .map((r) => ({ round: roundOf?.(r) ?? null, value: value(r) }))
@@ -86,7 +88,10 @@ function measuredPairs (baselineRuns, runs, value, roundOf = null) {
   const cell = figures(runs)
   const values = (list) => list.map((f) => f.value)
   const inRounds = (all) => all.length > 0 && all.every((r) => roundOf?.(r) != null)
-  if (!inRounds(baselineRuns) || !inRounds(runs)) return { baseline: values(base), values: values(cell), pairs: null }
+  const oneDocument = new Set([...baselineRuns, ...runs].map((r) => r.file ?? null)).size === 1
+  if (!oneDocument || !inRounds(baselineRuns) || !inRounds(runs)) {
+    return { baseline: values(base), values: values(cell), pairs: null }
+  }
   const byRound = new Map(base.map((f) => [f.round, f.value]))
   const pairs = cell.filter((f) => byRound.has(f.round)).map((f) => [byRound.get(f.round), f.value])
   return { baseline: values(base), values: values(cell), pairs }

@@ -34,6 +34,20 @@ export function lookAlphaFor (alpha, looks) {
   return Math.max(...candidates.filter((a) => reaching(a) * a <= alpha))
 }
 
+// Whether a design can ever read faster or slower: its last look, the most pairs it takes, can
+// reach p < lookAlpha. One that cannot only ever reads same or unclear, whatever the difference.
+export function canDecide ({ looks, lookAlpha }) {
+  return smallestSignedRankP(looks.at(-1)) < lookAlpha
+}
+
+// The fewest rounds auto:MIN..MAX must allow for its design to decide at α (6 at α 0.05, where the
+// looks of auto:2..6 test at 0.05 and 6 pairs reach 0.031).
+export function fewestDecidingMax (min, alpha = DEFAULT_ALPHA) {
+  let max = min
+  while (!canDecide(sequentialDesign({ min, max }, { alpha }))) max++
+  return max
+}
+
 // The design recorded for the groups of a --runs auto plan.
 export function sequentialDesign (
   { min, max },

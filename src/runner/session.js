@@ -5,6 +5,7 @@ import { sweepOnce } from '../engine/run-dir.js'
 import { busyWarning } from '../results/env.js'
 import { DEFAULT_ORDER, newSeed, runCells } from './orchestrator.js'
 import { recordedDesigns } from './enough-rounds.js'
+import { undecidableWarning } from './decidable.js'
 
 // What a session tells about its progress; each member may be left out. The CLI draws it on
 // stderr (src/cli/progress.js), the API emits it as events (src/api/job.js).
@@ -26,7 +27,8 @@ const SILENT = {
 // finished. Its reason names what stopped it ('SIGINT' from the CLI); any other reason is 'abort'.
 // The order of the runs (interleaved with a seed, or blocked) is recorded as env.order; --resume
 // continues in the order of the file it resumes. Cells planned with --runs auto record their
-// groups' design as env.order.sequential (recordedDesigns).
+// groups' design as env.order.sequential (recordedDesigns). A group too short of runs to decide at
+// `alpha` is named in a warning before the first run (undecidableWarning).
 // Resolves to the document; an interrupt rejects with Interrupted, whose `document` holds the
 // runs so far (the current one recorded as interrupted), also saved to `out`.
 export async function runSession ({
@@ -38,7 +40,8 @@ export async function runSession ({
   retryTimeouts = false,
   order = { mode: DEFAULT_ORDER, seed: null },
   signal = null,
-  progress = {}
+  progress = {},
+  alpha
 }) {
   const report = { ...SILENT, ...progress }
   const sequential = recordedDesigns(cells)
@@ -50,6 +53,8 @@ export async function runSession ({
   // Not progress but warnings about what is measured.
   const busy = busyWarning(env)
   if (busy) report.warning(busy)
+  const undecidable = undecidableWarning(cells, { order: env.order, alpha })
+  if (undecidable) report.warning(undecidable)
   for (const note of fallbackReaderNotes([...new Set(cells.map((cell) => cell.settings.sink))])) report.warning(note)
   for (const dir of new Set(cells.map((cell) => cell.runDirBase).filter(Boolean))) {
     const swept = sweepOnce(dir)
