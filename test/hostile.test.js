@@ -511,7 +511,7 @@ describe('round two: progress lines on stderr', () => {
     const out = path.join(tmpDir(), 'r.json')
     const result = await runCli(['run', '--lib', 'raw', '--transport', 'tcp', '--syslog-host', '127.0.0.1', '--syslog-port', '9', '--cpus', '2', '--events', '1000', '--runs', '1', '--out', out])
     assert.equal(result.code, 0, result.stderr)
-    assert.match(result.stderr, /raw tcp 2 cpus run 1: FAILED: worker \d failed while building the logger: connect ECONNREFUSED 127\.0\.0\.1:9\n/)
+    assert.match(result.stderr, /raw, Syslog TCP, 2 workers run 1: FAILED: worker \d failed while building the logger: connect ECONNREFUSED 127\.0\.0\.1:9\n/)
     assert.doesNotMatch(result.stderr, /null of/)
     assert.deepEqual(readJson(out).runs[0].failure, { kind: 'error' })
   })
