@@ -45,8 +45,9 @@ export interface RunOptions {
   /** --events: events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike) */
   events?: number | string
   /**
-   * --rate: pace the logging: this many events per second per worker, logged in a batch per event-loop tick
-   * between timers (as a service would); records the event-loop delay
+   * --rate: pace the logging: this many events per second per worker, each event logged when it is due (its
+   * intended time), the event loop turning between events as in a service; records each call's response time
+   * from its intended time (responseLatencyNs, beside the call's own time) and the event-loop delay
    */
   rate?: number | string
   /**
@@ -730,6 +731,33 @@ export interface RunTypeRecord {
     /** the histogram's buckets, for merging runs */
     histogram?: Array<unknown>
   } | null
+  /**
+   * paced runs (`--rate`) only, else null: what a service feels, every call's time from when it was due (its
+   * intended time: the worker's pacer start + seq / rate) to its return, so the calls that waited behind a
+   * slow one count the wait (coordinated omission; `callLatencyNs` is the call alone). HDR histogram of every
+   * call, merged over workers, in ns; the pacer's own floor is `noop` at the same rate (methods in
+   * [costs.md](costs.md#paced-logging))
+   */
+  responseLatencyNs?: {
+    /** median */
+    p50?: number
+    /** 90th percentile */
+    p90?: number
+    /** 99th percentile */
+    p99?: number
+    /** 99.9th percentile */
+    p999?: number
+    /** 99.99th percentile */
+    p9999?: number
+    /** longest */
+    max?: number
+    /** mean */
+    mean?: number
+    /** calls recorded (every call of every worker) */
+    count?: number
+    /** `[percentile, ns]` pairs, for the charts */
+    histogram?: Array<unknown>
+  } | null
   /** paced runs: the event-loop delay of the worst worker (monitorEventLoopDelay) */
   eventLoopDelayNs?: {
     /** median */
@@ -742,10 +770,11 @@ export interface RunTypeRecord {
     samples?: number
   } | null
   /**
-   * how long a sampled event took from its `log()` call to its arrival at the receiving end (every k-th event
-   * of each worker, k = ceil(events / 1,000), its first arrival), on CLOCK_MONOTONIC; percentiles by nearest
-   * rank over every worker's samples that arrived; null with the reason in `deliveryLatencyNote`.
-   * docs/measured.md says how each receiving end times an arrival
+   * how long a sampled event took from its `log()` call (in paced runs, from its intended time, as
+   * `responseLatencyNs`) to its arrival at the receiving end (every k-th event of each worker, k =
+   * ceil(events / 1,000), its first arrival), on CLOCK_MONOTONIC; percentiles by nearest rank over every
+   * worker's samples that arrived; null with the reason in `deliveryLatencyNote`. docs/measured.md says how
+   * each receiving end times an arrival
    */
   deliveryLatencyMs?: {
     /** median */

@@ -1,0 +1,85 @@
+// npm run bench:latency -- [stall] [--runs 3] [--quick]
+//
+// The figures of issue 56's note, measured through log-bench itself (the API, as a user's script
+// would), to be taken on an idle machine:
+// - stall: a logger that writes each line at once but stalls 20 ms on every 1,000th call
+//   (test/fixtures/adapters/stalls.js), paced at 10,000 events/s to a file, beside noop at the same
+//   rate and at 1,000 events/s: the call's own p99 (service time) against the response time's p50,
+//   p99, p99.9 and max (from each event's intended time), and noop's response time, the pacer's floor.
+// Each figure is the median over --runs runs (interleaved), printed as a markdown table on stdout;
+// progress on stderr. --quick: 2,000 events and one run, to check that it works (a test may run it);
+// its figures are not the note's.
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { run } from '../src/api/index.js'
+import { median } from '../src/stats.js'
+
+const HERE = path.dirname(fileURLToPath(import.meta.url))
+const STALLS = path.join(HERE, '..', 'test', 'fixtures', 'adapters', 'stalls.js')
+const SECTIONS = ['stall']
+
+function fail (message) {
+  process.stderr.write(`bench:latency: ${message}\n`)
+  process.exit(2)
+}
+
+let parsed
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: {
+      runs: { type: 'string' },
+      quick: { type: 'boolean', default: false }
+    }
+  })
+} catch (err) {
+  fail(err.message)
+}
+const { values, positionals } = parsed
+const sections = positionals.length ? positionals : SECTIONS
+const unknown = sections.find((s) => !SECTIONS.includes(s))
+if (unknown) fail(`no section "${unknown}": one of ${SECTIONS.join(', ')}`)
+const runs = Number(values.runs ?? (values.quick ? 1 : 3))
+if (!Number.isSafeInteger(runs) || runs < 1 || runs > 50) fail(`--runs must be a whole number from 1 to 50, got "${values.runs}"`)
+
+const ms = (ns) => (ns == null ? '—' : (ns / 1e6).toLocaleString('en-US', { maximumSignificantDigits: 3 }))
+const us = (ns) => (ns == null ? '—' : (ns / 1e3).toLocaleString('en-US', { maximumSignificantDigits: 3 }))
+const medianOf = (records, pick) => {
+  const values = records.filter((r) => r.ok).map(pick).filter((v) => v != null)
+  return values.length ? median(values) : null
+}
+
+async function measure (options) {
+  process.stderr.write(`bench:latency: ${options.libs.join(', ')} at ${options.rate} events/s, ${options.events} events, ${runs} run(s)\n`)
+  const doc = await run({ transports: ['file'], cpus: [1], runs, ...options })
+  const failed = doc.runs.filter((r) => !r.ok)
+  for (const r of failed) process.stderr.write(`bench:latency: ${r.lib} at ${r.rate}/s failed: ${r.error}\n`)
+  return doc
+}
+
+async function stall () {
+  const events = values.quick ? 2000 : 20000
+  const rows = []
+  for (const rate of [10000, 1000]) {
+    const libs = rate === 10000 ? [STALLS, 'noop'] : ['noop']
+    const doc = await measure({ libs, rate, events })
+    for (const lib of rate === 10000 ? ['stalls', 'noop'] : ['noop']) {
+      const records = doc.runs.filter((r) => r.lib === lib)
+      const response = (key) => medianOf(records, (r) => r.responseLatencyNs?.[key])
+      rows.push(`| ${lib} | ${rate.toLocaleString('en-US')} | ${records.filter((r) => r.ok).length} | ${us(medianOf(records, (r) => r.callLatencyNs?.p99))} | ${ms(response('p50'))} | ${ms(response('p99'))} | ${ms(response('p999'))} | ${ms(response('max'))} | ${ms(medianOf(records, (r) => r.eventLoopDelayNs?.p99))} |`)
+    }
+  }
+  return [
+    `A logger that stalls 20 ms on every 1,000th call, and noop (the pacer's floor), to a file, 1 worker, ${events.toLocaleString('en-US')} events, median of ${runs} run(s)${values.quick ? ' (--quick: checks that it works; not the note\'s figures)' : ''}:`,
+    '',
+    '| library | events/s | runs ok | call p99 µs | response p50 ms | response p99 ms | response p99.9 ms | response max ms | event-loop delay p99 ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows
+  ].join('\n')
+}
+
+const SECTION_RUNS = { stall }
+const out = []
+for (const section of sections) out.push(await SECTION_RUNS[section]())
+process.stdout.write(out.join('\n\n') + '\n')
