@@ -45,11 +45,14 @@ export interface RunOptions {
   /** --events: events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike) */
   events?: number | string
   /**
-   * --rate: pace the logging: this many events per second per worker, each event logged when it is due (its
-   * intended time), the event loop turning between events as in a service; records each call's response time
-   * from its intended time (responseLatencyNs, beside the call's own time) and the event-loop delay
+   * --rate: pace the logging: this many events per second per worker (a list: one cell per rate), each event
+   * logged when it is due (its intended time), the event loop turning between events as in a service; records
+   * each call's response time from its intended time (responseLatencyNs, beside the call's own time) and the
+   * event-loop delay
    */
-  rate?: number | string
+  rates?: List<number | string>
+  /** As `rates`. */
+  rate?: List<number | string>
   /**
    * --ending: how each worker's process ends after its last call: close (the adapter's close() is awaited:
    * the library says everything is written (the best case)); return (no close(): the process ends by itself

@@ -56,6 +56,20 @@ describe('run --rate: paced logging', () => {
     assert.equal(doc.summary.find((s) => s.lib === 'stalls').responseP99Ns.n, 1)
   })
 
+  it('takes a list of rates: one cell per rate, each paced at its own', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'noop', '--transport', 'file', '--rate', '2000,8000', '--events', '800', '--runs', '1', '--out', out, '--quiet'])
+    assert.equal(result.code, 0, result.stderr)
+    const doc = readJson(out)
+    assert.deepEqual(doc.env.options.rate, [2000, 8000])
+    assert.deepEqual(doc.runs.map((r) => r.rate).sort((a, b) => a - b), [2000, 8000])
+    assert.deepEqual(doc.summary.map((s) => s.rate).sort((a, b) => a - b), [2000, 8000])
+    // 800 events: the last is due after 0.4 s at 2,000/s and 0.1 s at 8,000/s.
+    const slow = doc.runs.find((r) => r.rate === 2000)
+    assert.ok(slow.loggingMs >= 399, `${slow.loggingMs}`)
+    assert.ok(doc.runs.every((r) => r.responseLatencyNs.count === 800))
+  })
+
   it('keeps paced and tight-loop runs apart as different cells', async () => {
     const dir = tmpDir()
     const tight = await runCli(['run', '--lib', 'noop', '--transport', 'file', '--events', '100', '--runs', '1', '--out', path.join(dir, 't.json'), '--quiet'])
@@ -77,11 +91,11 @@ describe('run --rate: paced logging', () => {
   }
 })
 
-describe('a scenario run group with "rate"', () => {
+describe('a scenario run group with "rates"', () => {
   it('paces its cells as run --rate does', async () => {
     const dir = tmpDir()
     const file = path.join(dir, 's.json')
-    fs.writeFileSync(file, JSON.stringify({ name: 'paced', run: [{ libs: ['noop'], transports: ['file'], events: 200, rate: 1000, runs: 1 }] }))
+    fs.writeFileSync(file, JSON.stringify({ name: 'paced', run: [{ libs: ['noop'], transports: ['file'], events: 200, rates: [1000], runs: 1 }] }))
     const result = await runCli(['run', '--scenario', file, '--out', path.join(dir, 'r.json'), '--quiet'])
     assert.equal(result.code, 0, result.stderr)
     const run = readJson(path.join(dir, 'r.json')).runs[0]
