@@ -816,6 +816,39 @@ export interface RunTypeRecord {
   stdoutBytes?: number | null
   /** with `--receiver-stall`: from the end of the (last worker's) stall to the last arrival */
   afterStallMs?: number | null
+  /**
+   * with `--receiver-stall` or `--receiver-rate` and the `close` ending only, else null: what the logger did
+   * when its receiving end could not keep up, named from the run's measurements (`kinds`), with the figures
+   * each was judged on
+   */
+  overload?: {
+    /**
+     * what the logger did, each found by its threshold (docs/costs.md, Overload): `blocks` (the calls waited
+     * for the reader), `drops` (events lost), `grows` (memory rose); empty where it coped
+     */
+    kinds?: Array<'blocks' | 'drops' | 'grows'>
+    /**
+     * the longest time the calling thread made no progress: in a tight loop the largest gap between
+     * consecutive sampled calls, paced the longest batch; blocks where it is at least a quarter of the stall
+     */
+    blockedMs?: number | null
+    /**
+     * `--receiver-rate`, console: the time the reader needs at its rate for one worker's bytes that arrived;
+     * blocks where unblocked is at least half of it
+     */
+    readingMs?: number | null
+    /** events that never arrived (sent − received); drops from 1 */
+    lostEvents?: number | null
+    /**
+     * the rise of the workers' heap peak or RSS peak (the larger, each summed over workers) above its value
+     * at the first call; grows from 32 MiB
+     */
+    growthBytes?: number | null
+    /** where it grows: that rise per second of calls (tight loop: unblocked; paced: the logging time) */
+    growthMiBPerSec?: number | null
+    /** which of the two rose more */
+    growthOf?: 'heap' | 'rss' | null
+  } | null
   /** peak memory of the embedded syslog sink (null for other receivers) */
   sinkMaxRssBytes?: number | null
   /**

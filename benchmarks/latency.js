@@ -1,4 +1,4 @@
-// npm run bench:latency -- [stall] [--runs 3] [--quick]
+// npm run bench:latency -- [stall] [overload] [--runs 3] [--quick]
 //
 // The figures of issue 56's note, measured through log-bench itself (the API, as a user's script
 // would), to be taken on an idle machine:
@@ -9,6 +9,7 @@
 // Each figure is the median over --runs runs (interleaved), printed as a markdown table on stdout;
 // progress on stderr. --quick: 2,000 events and one run, to check that it works (a test may run it);
 // its figures are not the note's.
+import { spawnSync } from 'node:child_process'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -17,7 +18,9 @@ import { median } from '../src/stats.js'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const STALLS = path.join(HERE, '..', 'test', 'fixtures', 'adapters', 'stalls.js')
-const SECTIONS = ['stall']
+const SECTIONS = ['stall', 'overload']
+const OVERLOAD_LIBS = ['log4js', 'winston', 'bunyan', 'pino', 'pino:sync', 'pino:transport', 'raw', 'raw:each']
+const STALL_MS = 2000
 
 function fail (message) {
   process.stderr.write(`bench:latency: ${message}\n`)
@@ -51,11 +54,63 @@ const medianOf = (records, pick) => {
 }
 
 async function measure (options) {
-  process.stderr.write(`bench:latency: ${options.libs.join(', ')} at ${options.rate} events/s, ${options.events} events, ${runs} run(s)\n`)
+  const how = options.rate ? `at ${options.rate} events/s` : `behind a ${options.receiverStall} ms stall on ${options.transports}`
+  process.stderr.write(`bench:latency: ${options.libs.join(', ')} ${how}, ${options.events} events, ${runs} run(s)\n`)
   const doc = await run({ transports: ['file'], cpus: [1], runs, ...options })
-  const failed = doc.runs.filter((r) => !r.ok)
-  for (const r of failed) process.stderr.write(`bench:latency: ${r.lib} at ${r.rate}/s failed: ${r.error}\n`)
+  for (const r of doc.runs.filter((r) => !r.ok)) process.stderr.write(`bench:latency: ${r.lib} failed: ${r.error}\n`)
   return doc
+}
+
+// The medians of a cell's overload figures, and the kinds each run read (runs may disagree).
+function overloadRow (records) {
+  const ok = records.filter((r) => r.ok && r.overload)
+  const kinds = [...new Set(ok.map((r) => r.overload.kinds.join('+') || 'copes'))].join(' / ')
+  const mib = (bytes) => (bytes == null ? '—' : (bytes / 1024 / 1024).toLocaleString('en-US', { maximumSignificantDigits: 3 }))
+  const rate = medianOf(ok, (r) => r.overload.growthMiBPerSec)
+  return [kinds || '—', ms(medianOf(ok, (r) => r.overload.blockedMs) * 1e6), medianOf(ok, (r) => r.overload.lostEvents)?.toLocaleString('en-US') ?? '—', mib(medianOf(ok, (r) => r.overload.growthBytes)), rate == null ? '—' : rate.toLocaleString('en-US', { maximumSignificantDigits: 3 })]
+}
+
+async function overload () {
+  const events = values.quick ? 5000 : 100000
+  const size = 200
+  const rows = []
+  let pinoGrowth = null
+  for (const transport of ['console', 'tcp']) {
+    const libs = values.quick ? ['pino', 'raw'] : OVERLOAD_LIBS
+    const doc = await measure({ libs, transports: [transport], events, size: [size], receiverStall: STALL_MS })
+    for (const lib of libs) {
+      const [name, variant = 'default'] = lib.split(':')
+      const records = doc.runs.filter((r) => r.lib === name && r.variant === variant)
+      if (!records.length) continue
+      if (transport === 'console' && lib === 'pino') pinoGrowth = medianOf(records, (r) => r.overload?.growthBytes)
+      rows.push(`| ${lib} | ${transport} | ${records.filter((r) => r.ok).length} | ${overloadRow(records).join(' | ')} |`)
+    }
+  }
+  const plain = plainPinoGrowth(events, size)
+  const mib = (bytes) => (bytes == null ? '—' : `${(bytes / 1024 / 1024).toFixed(1)} MiB`)
+  return [
+    `Behind a receiving end stalled for ${STALL_MS.toLocaleString('en-US')} ms once a tenth of the events arrived, ${events.toLocaleString('en-US')} events of ${size} bytes, 1 worker, tight loop, median of ${runs} run(s)${values.quick ? ' (--quick: checks that it works; not the note\'s figures)' : ''} (thresholds: docs/costs.md, Overload):`,
+    '',
+    '| library | transport | runs ok | overload | blocked ms | events lost | growth MiB | growth MiB/s |',
+    '|---|---|---:|---|---:|---:|---:|---:|',
+    ...rows,
+    '',
+    `pino on the console against a plain program (benchmarks/plain/pino-memory.js, the same events into a pipe whose reader sleeps ${STALL_MS / 1000} s first): log-bench's growth ${mib(pinoGrowth)}, the plain program's ${mib(plain)} (the larger of its heap's and RSS's rise).`
+  ].join('\n')
+}
+
+// The plain program's growth: the larger of its heap's and RSS's rise (as log-bench's growthBytes).
+function plainPinoGrowth (events, size) {
+  const script = path.join(HERE, 'plain', 'pino-memory.js')
+  const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(script)} ${events} ${size} | (sleep ${STALL_MS / 1000}; cat > /dev/null)`
+  const result = spawnSync('sh', ['-c', command], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], timeout: 120_000 })
+  try {
+    const figures = JSON.parse(result.stderr.trim().split('\n').at(-1))
+    return Math.max(figures.heapRiseBytes, figures.rssRiseBytes)
+  } catch {
+    process.stderr.write(`bench:latency: the plain program failed: ${result.stderr || result.error?.message}\n`)
+    return null
+  }
 }
 
 async function stall () {
@@ -79,7 +134,7 @@ async function stall () {
   ].join('\n')
 }
 
-const SECTION_RUNS = { stall }
+const SECTION_RUNS = { stall, overload }
 const out = []
 for (const section of sections) out.push(await SECTION_RUNS[section]())
 process.stdout.write(out.join('\n\n') + '\n')

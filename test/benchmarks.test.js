@@ -116,10 +116,15 @@ test('benchmarks/anomalies.js --quick: the plain scripts behind the pages\' expl
   assert.match(wrong.stderr, /^anomalies\.js: expected shift, tcp, queue, disabled, writestream or all, got "nope"$/m)
 })
 
-test('bench:latency --quick: the stalling logger and the pacer\'s floor, each row with a run ok', async () => {
+test('bench:latency --quick: the stalling logger and the pacer\'s floor, overload behind a stall and the plain program, each row with a run ok', async () => {
   const { code, stdout, stderr } = await runScript('latency.js', ['--quick'])
   assert.equal(code, 0, stderr)
   assert.match(stdout, /--quick: checks that it works; not the note's figures/)
-  for (const row of ['stalls \\| 10,000', 'noop \\| 10,000', 'noop \\| 1,000']) assert.match(stdout, new RegExp(`^\\| ${row} \\| 1 \\|`, 'm'))
+  for (const row of ['stalls \\| 10,000', 'noop \\| 10,000', 'noop \\| 1,000', 'pino \\| console', 'raw \\| console', 'pino \\| tcp', 'raw \\| tcp']) {
+    assert.match(stdout, new RegExp(`^\\| ${row} \\| 1 \\|`, 'm'))
+  }
+  // raw writes synchronously: behind the stall its calls wait.
+  assert.match(stdout, /^\| raw \| console \| 1 \| blocks \|/m)
+  assert.match(stdout, /the plain program's [\d.]+ MiB/)
   assert.doesNotMatch(stderr, /failed/)
 })

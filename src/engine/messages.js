@@ -42,7 +42,7 @@ const optional = nullable
 // must decode (the primary merges them).
 function invalidCosts (costs) {
   if (costs == null) return null
-  const figures = { gc: ['allocBytes', 'gcMaxPauseMs'], cpu: ['cpuMainThreadMs', 'cpuOtherThreadsMs'], io: ['syscr', 'syscw', 'wchar'], eventLoopDelayNs: ['p50', 'p99', 'max'] }
+  const figures = { gc: ['allocBytes', 'gcMaxPauseMs'], cpu: ['cpuMainThreadMs', 'cpuOtherThreadsMs'], io: ['syscr', 'syscw', 'wchar'], eventLoopDelayNs: ['p50', 'p99', 'max'], memory: ['heapRiseBytes', 'rssRiseBytes'] }
   for (const [part, keys] of Object.entries(figures)) {
     const value = costs[part]
     if (value == null) continue
@@ -85,7 +85,7 @@ export const MESSAGES = {
     ready: {},
     error: { phase: text, message: text },
     heap: { heapBytes: amount },
-    unblocked: { at: timestamp, startedAt: timestamp, heldNs: nullable(timestamp), callStamps: nullable(stamps), $: (m) => (BigInt(m.at) < BigInt(m.startedAt) ? 'its "at" is before its "startedAt"' : null) },
+    unblocked: { at: timestamp, startedAt: timestamp, heldNs: nullable(timestamp), longestHeldNs: optional(timestamp), callStamps: nullable(stamps), $: (m) => (BigInt(m.at) < BigInt(m.startedAt) ? 'its "at" is before its "startedAt"' : null) },
     closed: runWorkerEnd,
     // Sent instead of 'closed' right before a worker ends by --ending (exit, a throw, a signal…).
     ended: runWorkerEnd

@@ -15,10 +15,31 @@ const stopFailingOnUncaught = failOnUncaught()
 const config = await receiveConfig()
 
 let heapPeakBytes = 0
+// From the first call on, the heap's peak and what the process's memory was then: how much a logger
+// held while its destination could not keep up (src/run/overload.js).
+let heapPeakSinceStart = 0
+let memoryAtStart = null
 function sampleHeap () {
   const heapBytes = process.memoryUsage().heapUsed
   if (heapBytes > heapPeakBytes) heapPeakBytes = heapBytes
+  if (memoryAtStart && heapBytes > heapPeakSinceStart) heapPeakSinceStart = heapBytes
   return heapBytes
+}
+
+function startMemoryRecord () {
+  const { heapUsed, rss } = process.memoryUsage()
+  memoryAtStart = { heapBytes: heapUsed, rssBytes: rss, maxRssBytes: process.resourceUsage().maxRSS * 1024 }
+  heapPeakSinceStart = heapUsed
+}
+
+// The rise of the heap's and the RSS's peaks above their values at the first call. RSS's peak is the
+// kernel's own high-water mark: a rise only where it passed the peak reached before the start.
+function memoryRise () {
+  const maxRssBytes = process.resourceUsage().maxRSS * 1024
+  return {
+    heapRiseBytes: Math.max(0, heapPeakSinceStart - memoryAtStart.heapBytes),
+    rssRiseBytes: maxRssBytes > memoryAtStart.maxRssBytes ? maxRssBytes - memoryAtStart.rssBytes : 0
+  }
 }
 // Fires only while the event loop is free: during the synchronous loop the heap is read at its end.
 // Not under --measure instructions: a message every 100 ms would add instructions and syscalls in
@@ -92,7 +113,8 @@ function rangeLogger (logger, histogram, { sampleEvery, floorNs }) {
 // Every call's response time is recorded: from its intended time to its return, so an event that
 // waited behind a slow call counts the wait (coordinated omission); a sampled call's own time goes
 // to callLatencyNs as in the tight loop. A delivery sample's stamp is its intended time.
-// Resolves with the time the batches held the event loop, in ns.
+// Resolves with the time the batches held the event loop and the longest batch, in ns (the longest
+// batch is how long a call blocked, or calls behind it were held: overload.js).
 const SLEEP_AHEAD_NS = 2e6
 function paced (logger, { events, rate }, histograms, { sampleEvery, floorNs }) {
   const prefix = messagePrefix(config.workerId)
@@ -120,6 +142,7 @@ function paced (logger, { events, rate }, histograms, { sampleEvery, floorNs }) 
     }
   }
   let heldNs = 0n
+  let longestNs = 0n
   let seq = 0
   return new Promise((resolve, reject) => {
     function tick () {
@@ -129,9 +152,11 @@ function paced (logger, { events, rate }, histograms, { sampleEvery, floorNs }) 
         if (due > seq) {
           const to = Math.min(due, seq + maxBatch)
           logRange(seq, to)
-          heldNs += process.hrtime.bigint() - nowNs
+          const batchNs = process.hrtime.bigint() - nowNs
+          heldNs += batchNs
+          if (batchNs > longestNs) longestNs = batchNs
           seq = to
-          if (seq >= events) return resolve(heldNs)
+          if (seq >= events) return resolve({ heldNs, longestNs })
         }
         const waitNs = seq * nsPerEvent - Number(process.hrtime.bigint() - startNs)
         if (waitNs > 2 * SLEEP_AHEAD_NS) setTimeout(tick, Math.floor((waitNs - SLEEP_AHEAD_NS) / 1e6))
@@ -156,14 +181,15 @@ function run (logger, floorNs) {
   const gc = startGcRecord()
   const io = startIoRecord()
   const loopDelay = rate ? startLoopDelay() : null
+  startMemoryRecord()
   // The run starts at each worker's own first call, not when the primary sent 'start': delivering
   // that message to each worker in turn is not logging time.
   const startedAt = now()
-  const logged = (heldNs) => {
+  const logged = ({ heldNs = null, longestNs = null } = {}) => {
     const unblockedAt = now()
     const eventLoopDelayNs = loopDelay?.stop() ?? null
     sampleHeap()
-    process.send({ type: 'unblocked', at: unblockedAt, startedAt, heldNs: heldNs == null ? null : String(heldNs), callStamps: deliveryCallStamps() })
+    process.send({ type: 'unblocked', at: unblockedAt, startedAt, heldNs: heldNs == null ? null : String(heldNs), longestHeldNs: longestNs == null ? null : String(longestNs), callStamps: deliveryCallStamps() })
     const figures = (type, at) => {
       const ioFigures = io.stop()
       const gcFigures = gc.stop()
@@ -184,7 +210,8 @@ function run (logger, floorNs) {
           io: ioFigures,
           latency: sampleEvery > 0 ? { encoded: encodeHistogram(histogram), sampleEvery, timerFloorNs: floorNs } : null,
           response: responseHistogram ? { encoded: encodeHistogram(responseHistogram) } : null,
-          eventLoopDelayNs
+          eventLoopDelayNs,
+          memory: memoryRise()
         }
       }
     }
@@ -202,7 +229,7 @@ function run (logger, floorNs) {
   } catch (err) {
     return fail('logging', err)
   }
-  logged(null)
+  logged()
 }
 
 // The sampled calls' times on the primary's clock (now() adds this process's offset, 0 under node).
