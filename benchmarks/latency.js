@@ -1,4 +1,4 @@
-// npm run bench:latency -- [stall] [overload] [--runs 3] [--quick]
+// npm run bench:latency -- [stall] [overload] [knee] [--runs 3] [--quick]
 //
 // The figures of issue 56's note, measured through log-bench itself (the API, as a user's script
 // would), to be taken on an idle machine:
@@ -15,10 +15,13 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { run } from '../src/api/index.js'
 import { median } from '../src/stats.js'
+import { KNEE_BOUND_NS, kneeOf } from '../src/run/knee.js'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const STALLS = path.join(HERE, '..', 'test', 'fixtures', 'adapters', 'stalls.js')
-const SECTIONS = ['stall', 'overload']
+const SECTIONS = ['stall', 'overload', 'knee']
+const KNEE_LIBS = ['log4js', 'winston', 'bunyan', 'pino', 'pino:sync', 'pino:transport', 'raw:each', 'noop']
+const KNEE_RATES = [1000, 2000, 5000, 10000, 20000, 50000, 100000]
 const OVERLOAD_LIBS = ['log4js', 'winston', 'bunyan', 'pino', 'pino:sync', 'pino:transport', 'raw', 'raw:each']
 const STALL_MS = 2000
 
@@ -54,7 +57,7 @@ const medianOf = (records, pick) => {
 }
 
 async function measure (options) {
-  const how = options.rate ? `at ${options.rate} events/s` : `behind a ${options.receiverStall} ms stall on ${options.transports}`
+  const how = options.rate ? `at ${[options.rate].flat().join(', ')} events/s` : `behind a ${options.receiverStall} ms stall on ${options.transports}`
   process.stderr.write(`bench:latency: ${options.libs.join(', ')} ${how}, ${options.events} events, ${runs} run(s)\n`)
   const doc = await run({ transports: ['file'], cpus: [1], runs, ...options })
   for (const r of doc.runs.filter((r) => !r.ok)) process.stderr.write(`bench:latency: ${r.lib} failed: ${r.error}\n`)
@@ -134,7 +137,34 @@ async function stall () {
   ].join('\n')
 }
 
-const SECTION_RUNS = { stall, overload }
+async function knee () {
+  const events = values.quick ? 1000 : 10000
+  const rates = values.quick ? [1000, 10000] : KNEE_RATES
+  const libs = values.quick ? ['pino', 'raw:each', 'noop'] : KNEE_LIBS
+  const transports = ['console', 'file']
+  const doc = await measure({ libs, transports, rate: rates, events })
+  const rows = []
+  for (const transport of transports) {
+    for (const lib of libs) {
+      const [name, variant = 'default'] = lib.split(':')
+      const entries = doc.summary.filter((e) => e.lib === name && e.variant === variant && e.transport === transport)
+      if (!entries.length) continue
+      const { knee, tried } = kneeOf(entries)
+      const p99 = rates.map((rate) => tried.find((t) => t.rate === rate)).map((t) => (t ? `${ms(t.responseP99Ns)}${t.sustained ? '' : ' ✗'}` : '—'))
+      const kept = knee == null ? '—' : knee.keptEvery == null ? 'not counted' : knee.keptEvery ? 'yes' : 'no'
+      rows.push(`| ${lib} | ${transport} | ${p99.join(' | ')} | ${knee ? knee.rate.toLocaleString('en-US') : 'none'} | ${kept} |`)
+    }
+  }
+  return [
+    `Response time p99 in ms at each rate (events/s, 1 worker, ${events.toLocaleString('en-US')} events, median of ${runs} run(s); ✗: not sustained, p99 above ${ms(KNEE_BOUND_NS)} ms or a run failed), and the knee: the highest rate below the first not sustained${values.quick ? ' (--quick: checks that it works; not the note\'s figures)' : ''}:`,
+    '',
+    `| library | transport | ${rates.map((r) => r.toLocaleString('en-US')).join(' | ')} | knee | every event kept there |`,
+    `|---|---|${rates.map(() => '---:|').join('')}---:|---|`,
+    ...rows
+  ].join('\n')
+}
+
+const SECTION_RUNS = { stall, overload, knee }
 const out = []
 for (const section of sections) out.push(await SECTION_RUNS[section]())
 process.stdout.write(out.join('\n\n') + '\n')

@@ -116,7 +116,7 @@ test('benchmarks/anomalies.js --quick: the plain scripts behind the pages\' expl
   assert.match(wrong.stderr, /^anomalies\.js: expected shift, tcp, queue, disabled, writestream or all, got "nope"$/m)
 })
 
-test('bench:latency --quick: the stalling logger and the pacer\'s floor, overload behind a stall and the plain program, each row with a run ok', async () => {
+test('bench:latency --quick: the stalling logger and the pacer\'s floor, overload behind a stall and the plain program, the knee table, each row with a run ok', async () => {
   const { code, stdout, stderr } = await runScript('latency.js', ['--quick'])
   assert.equal(code, 0, stderr)
   assert.match(stdout, /--quick: checks that it works; not the note's figures/)
@@ -126,5 +126,8 @@ test('bench:latency --quick: the stalling logger and the pacer\'s floor, overloa
   // raw writes synchronously: behind the stall its calls wait.
   assert.match(stdout, /^\| raw \| console \| 1 \| blocks \|/m)
   assert.match(stdout, /the plain program's [\d.]+ MiB/)
+  for (const row of ['pino \\| console', 'raw:each \\| file', 'noop \\| file']) {
+    assert.match(stdout, new RegExp(`^\\| ${row} \\| [\\d.,]+( ✗)? \\| [\\d.,]+( ✗)? \\| ([\\d,]+|none) \\|`, 'm'))
+  }
   assert.doesNotMatch(stderr, /failed/)
 })
