@@ -45,10 +45,14 @@ export interface RunOptions {
   /** --events: events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike) */
   events?: number | string
   /**
-   * --rate: pace the logging: this many events per second per worker, logged in a batch per event-loop tick
-   * between timers (as a service would); records the event-loop delay
+   * --rate: pace the logging: this many events per second per worker (a list: one cell per rate), each event
+   * logged when it is due (its intended time), the event loop turning between events as in a service; records
+   * each call's response time from its intended time (responseLatencyNs, beside the call's own time) and the
+   * event-loop delay
    */
-  rate?: number | string
+  rates?: List<number | string>
+  /** As `rates`. */
+  rate?: List<number | string>
   /**
    * --ending: how each worker's process ends after its last call: close (the adapter's close() is awaited:
    * the library says everything is written (the best case)); return (no close(): the process ends by itself
@@ -732,6 +736,33 @@ export interface RunTypeRecord {
     /** the histogram's buckets, for merging runs */
     histogram?: Array<unknown>
   } | null
+  /**
+   * paced runs (`--rate`) only, else null: what a service feels, every call's time from when it was due (its
+   * intended time: the worker's pacer start + seq / rate) to its return, so the calls that waited behind a
+   * slow one count the wait (coordinated omission; `callLatencyNs` is the call alone). HDR histogram of every
+   * call, merged over workers, in ns; the pacer's own floor is `noop` at the same rate (methods in
+   * [costs.md](costs.md#paced-logging))
+   */
+  responseLatencyNs?: {
+    /** median */
+    p50?: number
+    /** 90th percentile */
+    p90?: number
+    /** 99th percentile */
+    p99?: number
+    /** 99.9th percentile */
+    p999?: number
+    /** 99.99th percentile */
+    p9999?: number
+    /** longest */
+    max?: number
+    /** mean */
+    mean?: number
+    /** calls recorded (every call of every worker) */
+    count?: number
+    /** `[percentile, ns]` pairs, for the charts */
+    histogram?: Array<unknown>
+  } | null
   /** paced runs: the event-loop delay of the worst worker (monitorEventLoopDelay) */
   eventLoopDelayNs?: {
     /** median */
@@ -744,10 +775,11 @@ export interface RunTypeRecord {
     samples?: number
   } | null
   /**
-   * how long a sampled event took from its `log()` call to its arrival at the receiving end (every k-th event
-   * of each worker, k = ceil(events / 1,000), its first arrival), on CLOCK_MONOTONIC; percentiles by nearest
-   * rank over every worker's samples that arrived; null with the reason in `deliveryLatencyNote`.
-   * docs/measured.md says how each receiving end times an arrival
+   * how long a sampled event took from its `log()` call (in paced runs, from its intended time, as
+   * `responseLatencyNs`) to its arrival at the receiving end (every k-th event of each worker, k =
+   * ceil(events / 1,000), its first arrival), on CLOCK_MONOTONIC; percentiles by nearest rank over every
+   * worker's samples that arrived; null with the reason in `deliveryLatencyNote`. docs/measured.md says how
+   * each receiving end times an arrival
    */
   deliveryLatencyMs?: {
     /** median */
@@ -786,6 +818,39 @@ export interface RunTypeRecord {
   stdoutBytes?: number | null
   /** with `--receiver-stall`: from the end of the (last worker's) stall to the last arrival */
   afterStallMs?: number | null
+  /**
+   * with `--receiver-stall` or `--receiver-rate` and the `close` ending only, else null: what the logger did
+   * when its receiving end could not keep up, named from the run's measurements (`kinds`), with the figures
+   * each was judged on
+   */
+  overload?: {
+    /**
+     * what the logger did, each found by its threshold (docs/costs.md, Overload): `blocks` (the calls waited
+     * for the reader), `drops` (events lost), `grows` (memory rose); empty where it coped
+     */
+    kinds?: Array<'blocks' | 'drops' | 'grows'>
+    /**
+     * the longest time the calling thread made no progress: in a tight loop the largest gap between
+     * consecutive sampled calls, paced the longest batch; blocks where it is at least a quarter of the stall
+     */
+    blockedMs?: number | null
+    /**
+     * `--receiver-rate`, console: the time the reader needs at its rate for one worker's bytes that arrived;
+     * blocks where unblocked is at least half of it
+     */
+    readingMs?: number | null
+    /** events that never arrived (sent − received); drops from 1 */
+    lostEvents?: number | null
+    /**
+     * the rise of the workers' heap peak or RSS peak (the larger, each summed over workers) above its value
+     * at the first call; grows from 32 MiB
+     */
+    growthBytes?: number | null
+    /** where it grows: that rise per second of calls (tight loop: unblocked; paced: the logging time) */
+    growthMiBPerSec?: number | null
+    /** which of the two rose more */
+    growthOf?: 'heap' | 'rss' | null
+  } | null
   /** peak memory of the embedded syslog sink (null for other receivers) */
   sinkMaxRssBytes?: number | null
   /**

@@ -4,10 +4,10 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { ROOT } from './helpers.js'
 
-// npm run bench:harness, bench:truth, bench:startup, bench:paired, bench:runs-auto and bench:http-control are
-// measurements run by hand; their --quick modes run every step of each in seconds, here, so that none can break
-// unnoticed. Their figures at that size say nothing and are not checked; what is checked: exit 0, every table
-// printed, no step failed.
+// npm run bench:harness, bench:truth, bench:startup, bench:paired, bench:runs-auto, bench:http-control and
+// bench:latency are measurements run by hand; their --quick modes run every step of each in seconds, here, so
+// that none can break unnoticed. Their figures at that size say nothing and are not checked; what is checked:
+// exit 0, every table printed, no step failed.
 function runScript (script, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'benchmarks', script), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -114,4 +114,20 @@ test('benchmarks/anomalies.js --quick: the plain scripts behind the pages\' expl
   const wrong = await runScript('anomalies.js', ['nope'])
   assert.equal(wrong.code, 2)
   assert.match(wrong.stderr, /^anomalies\.js: expected shift, tcp, queue, disabled, writestream or all, got "nope"$/m)
+})
+
+test('bench:latency --quick: the stalling logger and the pacer\'s floor, overload behind a stall and the plain program, the knee table, each row with a run ok', async () => {
+  const { code, stdout, stderr } = await runScript('latency.js', ['--quick'])
+  assert.equal(code, 0, stderr)
+  assert.match(stdout, /--quick: checks that it works; not the note's figures/)
+  for (const row of ['stalls \\| 10,000', 'noop \\| 10,000', 'noop \\| 1,000', 'pino \\| console', 'raw \\| console', 'pino \\| tcp', 'raw \\| tcp']) {
+    assert.match(stdout, new RegExp(`^\\| ${row} \\| 1 \\|`, 'm'))
+  }
+  // raw writes synchronously: behind the stall its calls wait.
+  assert.match(stdout, /^\| raw \| console \| 1 \| blocks \|/m)
+  assert.match(stdout, /the plain program's [\d.]+ MiB/)
+  for (const row of ['pino \\| console', 'raw:each \\| file', 'noop \\| file']) {
+    assert.match(stdout, new RegExp(`^\\| ${row} \\| [\\d.,]+( ✗)? \\| [\\d.,]+( ✗)? \\| ([\\d,]+|none) \\|`, 'm'))
+  }
+  assert.doesNotMatch(stderr, /failed/)
 })

@@ -53,6 +53,20 @@ describe('joining the workers\' costs', () => {
     assert.deepEqual(joined.nsCpuPerEvent, { mainThread: 150_000, otherThreads: 200_000 })
   })
 
+  it('merges paced runs\' response histograms into p50 to p99.99 over every call, and leaves a tight loop\'s null', () => {
+    const paced = (values) => ({ ...worker([100], 1, 1, 100), response: { encoded: histogramOf(values) } })
+    const joined = joinCosts([
+      paced(Array.from({ length: 9_900 }, () => 2_000)),
+      paced(Array.from({ length: 100 }, () => 20_000_000))
+    ], 10)
+    const response = joined.responseLatencyNs
+    assert.equal(response.count, 10_000)
+    assert.equal(response.p50, 2_000)
+    assert.ok(response.p90 === 2_000 && response.p99 <= 2_001, JSON.stringify(response))
+    for (const key of ['p999', 'p9999', 'max']) assert.ok(response[key] >= 19_990_000, `${key} ${response[key]}`)
+    assert.equal(joinCosts([worker([100], 1, 1, 100)], 10).responseLatencyNs, null)
+  })
+
   it('gives null, not zero, for a figure one worker did not report', () => {
     const joined = joinCosts(
       [worker([100], 10, 1, 100), { gc: null, cpu: { cpuMainThreadMs: null, cpuOtherThreadsMs: null }, latency: null }],

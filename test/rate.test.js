@@ -3,6 +3,9 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { readJson, runCli, tmpDir } from './helpers.js'
+import { STALL_EVERY, STALL_MS } from './fixtures/adapters/stalls.js'
+
+const STALLS = path.resolve('test/fixtures/adapters/stalls.js')
 
 describe('run --rate: paced logging', () => {
   it('spreads the events over the time the rate asks for and records the event-loop delay', async () => {
@@ -27,6 +30,46 @@ describe('run --rate: paced logging', () => {
     assert.equal(doc.summary.every((s) => s.rate === 4000), true)
   })
 
+  // A logger that stalls 20 ms on every 1,000th call, at 10,000 events/s: each stall holds back the
+  // 199 events due during it, about one event in five, by up to 20 ms, and at least the first 100 of
+  // them by 10 ms or more (a busy machine only delays them further). Their own calls take
+  // microseconds, and the stalled calls are 0.1% of all calls: the call's p99 does not see them.
+  it('records response time from each event\'s intended time, which shows the waits behind a stall that the call\'s own time misses', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', `${STALLS},noop`, '--transport', 'file', '--rate', '10000', '--events', '20000', '--runs', '1', '--out', out, '--quiet'])
+    assert.equal(result.code, 0, result.stderr)
+    const doc = readJson(out)
+    const stalls = doc.runs.find((r) => r.lib === 'stalls')
+    assert.equal(stalls.ok, true, stalls.error)
+    const response = stalls.responseLatencyNs
+    const call = stalls.callLatencyNs
+    assert.equal(response.count, 20_000)
+    assert.deepEqual([STALL_MS, STALL_EVERY], [20, 1000], 'the bounds below are worked out for these')
+    assert.ok(response.p99 >= 10e6 && response.p999 >= 10e6, `response p99 ${response.p99} ns, p99.9 ${response.p999} ns`)
+    assert.ok(call.p99 < 5e6, `call p99 ${call.p99} ns`)
+    const ordered = ['p50', 'p90', 'p99', 'p999', 'p9999', 'max'].map((key) => response[key])
+    assert.deepEqual(ordered, [...ordered].sort((a, b) => a - b), JSON.stringify(response))
+    // Delivery is timed from the intended time too: an event held behind a stall arrives late by its wait.
+    assert.ok(stalls.deliveryLatencyMs.max >= 10, JSON.stringify(stalls.deliveryLatencyMs))
+    const noop = doc.runs.find((r) => r.lib === 'noop')
+    assert.equal(noop.responseLatencyNs.count, 20_000)
+    assert.equal(doc.summary.find((s) => s.lib === 'stalls').responseP99Ns.n, 1)
+  })
+
+  it('takes a list of rates: one cell per rate, each paced at its own', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'noop', '--transport', 'file', '--rate', '2000,8000', '--events', '800', '--runs', '1', '--out', out, '--quiet'])
+    assert.equal(result.code, 0, result.stderr)
+    const doc = readJson(out)
+    assert.deepEqual(doc.env.options.rate, [2000, 8000])
+    assert.deepEqual(doc.runs.map((r) => r.rate).sort((a, b) => a - b), [2000, 8000])
+    assert.deepEqual(doc.summary.map((s) => s.rate).sort((a, b) => a - b), [2000, 8000])
+    // 800 events: the last is due after 0.4 s at 2,000/s and 0.1 s at 8,000/s.
+    const slow = doc.runs.find((r) => r.rate === 2000)
+    assert.ok(slow.loggingMs >= 399, `${slow.loggingMs}`)
+    assert.ok(doc.runs.every((r) => r.responseLatencyNs.count === 800))
+  })
+
   it('keeps paced and tight-loop runs apart as different cells', async () => {
     const dir = tmpDir()
     const tight = await runCli(['run', '--lib', 'noop', '--transport', 'file', '--events', '100', '--runs', '1', '--out', path.join(dir, 't.json'), '--quiet'])
@@ -35,6 +78,7 @@ describe('run --rate: paced logging', () => {
     assert.equal(run.rate, undefined)
     assert.equal(run.loggingMs, null)
     assert.equal(run.eventLoopDelayNs, null)
+    assert.equal(run.responseLatencyNs, null)
   })
 
   for (const [value, expected] of [['0', /--rate must be an integer from 1 to 100000000 \(events per second per worker\), got "0"/], ['fast', /--rate must be an integer/], ['1e9', /--rate must be an integer/]]) {
@@ -47,11 +91,11 @@ describe('run --rate: paced logging', () => {
   }
 })
 
-describe('a scenario run group with "rate"', () => {
+describe('a scenario run group with "rates"', () => {
   it('paces its cells as run --rate does', async () => {
     const dir = tmpDir()
     const file = path.join(dir, 's.json')
-    fs.writeFileSync(file, JSON.stringify({ name: 'paced', run: [{ libs: ['noop'], transports: ['file'], events: 200, rate: 1000, runs: 1 }] }))
+    fs.writeFileSync(file, JSON.stringify({ name: 'paced', run: [{ libs: ['noop'], transports: ['file'], events: 200, rates: [1000], runs: 1 }] }))
     const result = await runCli(['run', '--scenario', file, '--out', path.join(dir, 'r.json'), '--quiet'])
     assert.equal(result.code, 0, result.stderr)
     const run = readJson(path.join(dir, 'r.json')).runs[0]

@@ -24,3 +24,20 @@ test('raw console writes its batches with fs.writeSync on fd 1, not through proc
   assert.equal(lines[0], 'w0 0: Hello, world!')
   assert.equal(lines[99999], 'w0 99999: Hello, world!')
 })
+
+// raw:each, the latency baseline: a line is in the file (or the pipe, or the socket) when its call
+// returns. Held against raw by what the kernel was asked: one write per event against one per 64 KiB.
+test('raw:each writes each event when it is logged, raw in 64 KiB batches: write syscalls per event, every event delivered', async () => {
+  const { readJson, runCli, tmpDir } = await import('./helpers.js')
+  const out = path.join(tmpDir(), 'each.json')
+  const result = await runCli(['run', '--lib', 'raw,raw:each', '--transport', 'file,console', '--events', '3000', '--runs', '1', '--out', out, '--quiet'])
+  assert.equal(result.code, 0, result.stderr)
+  const runs = readJson(out).runs
+  assert.equal(runs.length, 4)
+  for (const run of runs) {
+    assert.equal(run.ok, true, run.error)
+    assert.equal(run.received, 3000)
+    if (run.variant === 'each') assert.ok(run.syscallsWritePerEvent >= 0.99, `${run.transport}: ${run.syscallsWritePerEvent}`)
+    else assert.ok(run.syscallsWritePerEvent < 0.1, `${run.transport}: ${run.syscallsWritePerEvent}`)
+  }
+})

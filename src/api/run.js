@@ -42,7 +42,7 @@ export async function parseRunOptions (argv, installs = {}) {
     workloads: given.workload,
     cpus: given.cpus,
     events: given.events,
-    rate: given.rate,
+    rates: given.rate,
     endings: given.ending,
     // The counter is found before anything runs: without one, a line that says how to install it.
     counter: given.measure === 'instructions' ? countingWorkers(given) : null,
@@ -73,7 +73,8 @@ function describeOptions (options) {
       : { workloads: options.workloads }),
     cpus: options.cpus,
     events: options.events,
-    ...(options.rate ? { rate: options.rate } : {}),
+    // One rate as one number, as plans described themselves before rates were a list (--resume).
+    ...(options.rates ? { rate: options.rates.length === 1 ? options.rates[0] : options.rates } : {}),
     ...(options.counter ? { measure: 'instructions', instructionsMethod: options.counter.instructionsMethod } : {}),
     ...(options.endings.length === 1 && options.endings[0] === DEFAULT_ENDING ? {} : { endings: options.endings }),
     ...(options.receiverOptions.receiverRate ? { receiverRate: options.receiverOptions.receiverRate } : {}),

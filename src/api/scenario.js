@@ -113,13 +113,16 @@ export function estimatedCostMs (cell) {
   return cell.runs * runCostMs(c)
 }
 
-const runCostMs = ({ transport, events, cpus }) => 1000 + (events * cpus * (NS_PER_EVENT[transport] ?? 6000)) / 1e6
+// A paced run lasts at least events / rate seconds, whatever the transport.
+const runCostMs = ({ transport, events, cpus, rate = null }) =>
+  1000 + Math.max((events * cpus * (NS_PER_EVENT[transport] ?? 6000)) / 1e6, rate ? (events / rate) * 1000 : 0)
 
 // The size of a `run` plan from its checked options (parseRunOptions), counted without building
 // its cells (a plan of millions of cells took a minute to build): { cells, runs, costMs }, where
 // runs and costMs (estimatedCostMs's) leave out the unsupported cells, which are recorded, not run.
 export function runPlanSize (options) {
-  const alike = options.runtimes.length * options.sizes.length * options.endings.length
+  const rates = options.rates ?? [null]
+  const alike = options.runtimes.length * options.sizes.length * options.endings.length * rates.length
   const size = { cells: 0, runs: 0, costMs: 0 }
   for (const transport of options.transports) {
     for (const lib of options.libs) {
@@ -128,7 +131,10 @@ export function runPlanSize (options) {
         if (cellUnsupported(lib, lib.variant ?? DEFAULT_VARIANT, transport, workload)) continue
         size.runs += alike * options.cpus.length * options.runs
         for (const cpus of options.cpus) {
-          size.costMs += alike * options.runs * runCostMs({ transport, events: options.events, cpus })
+          for (const rate of rates) {
+            const costMs = runCostMs({ transport, events: options.events, cpus, rate })
+            size.costMs += (alike / rates.length) * options.runs * costMs
+          }
         }
       }
     }

@@ -17,7 +17,7 @@ export function builder (yargs) {
     .example('$0 run --lib all,raw --transport udp,tcp --syslog rsyslog', 'syslog through a real rsyslogd')
     .example('$0 run --lib pino@9,pino@10,winston@2,winston@3 --transport console,file', 'published versions side by side')
     .example('$0 run --runtime node@22,bun --lib pino,raw', 'the workers under Node 22 and under Bun')
-    .example('$0 run --lib pino --transport file --rate 20000 --events 40000', '20,000 events a second for 2 s, between timers: call times and the event-loop delay under a steady load')
+    .example('$0 run --lib pino --transport file --rate 20000 --events 40000', '20,000 events a second for 2 s: response and call times and the event-loop delay under a steady load')
     .example('$0 run --lib pino,./my-pino.js --transport file --events 20000 --measure instructions --baseline pino', 'instructions per event under valgrind: differences of 1-2% read on a shared machine')
     .example('$0 run --lib all --transport console,file --cpus 1,8 --events 100000 --out results/mine.json', '')
     .example('$0 run --scenario quick', 'a shipped scenario (see list); add --resume after an interruption, --shard 1/2 to split it')

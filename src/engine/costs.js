@@ -88,6 +88,32 @@ function latencyFigures (histogram, { sampleEvery, timerFloorNs }) {
   }
 }
 
+// Response time in paced runs: every call, from its intended time to its return (src/run/worker.js).
+// The percentiles log4j2's latency pages give, up to 99.99%; no timer floor is taken off, since one
+// clock read (the call's return) is set against a time computed, not read.
+function responseFigures (histogram) {
+  if (histogram.totalCount === 0) return null
+  const at = (p) => histogram.getValueAtPercentile(p)
+  return {
+    p50: at(50),
+    p90: at(90),
+    p99: at(99),
+    p999: at(99.9),
+    p9999: at(99.99),
+    max: histogram.maxValue,
+    mean: histogram.mean,
+    count: histogram.totalCount,
+    histogram: CHART_PERCENTILES.map((p) => [p, p === 100 ? histogram.maxValue : at(p)])
+  }
+}
+
+// Merges the workers' histograms (compressed, as sent) into one.
+function mergedHistogram (encoded) {
+  const merged = newHistogram()
+  for (const one of encoded) merged.add(hdr.decodeFromCompressedBase64(one))
+  return merged
+}
+
 // --- CPU per thread ----------------------------------------------------------------------------
 
 // The calling thread's CPU time in ns: the first field of its schedstat (the scheduler's own sum of
@@ -197,7 +223,8 @@ export function worstLoopDelay (delays) {
 
 // --- Joining the workers' figures in the primary -----------------------------------------------
 
-// costs: one entry per worker as it sent them ({ gc, cpu, latency: { encoded, sampleEvery, timerFloorNs } }).
+// costs: one entry per worker as it sent them ({ gc, cpu, latency: { encoded, sampleEvery, timerFloorNs },
+// response: { encoded } in paced runs }).
 // Counts and times add up over workers; the latency histograms are merged before their percentiles
 // are read. Every figure is null unless every worker reported it.
 export function joinCosts (costs, events) {
@@ -209,9 +236,7 @@ export function joinCosts (costs, events) {
   const other = sum((c) => c.cpu?.cpuOtherThreadsMs)
   let callLatencyNs = null
   if (all((c) => c.latency?.encoded)) {
-    const merged = newHistogram()
-    for (const c of costs) merged.add(hdr.decodeFromCompressedBase64(c.latency.encoded))
-    callLatencyNs = latencyFigures(merged, {
+    callLatencyNs = latencyFigures(mergedHistogram(costs.map((c) => c.latency.encoded)), {
       sampleEvery: costs[0].latency.sampleEvery,
       timerFloorNs: Math.max(...costs.map((c) => c.latency.timerFloorNs))
     })
@@ -230,6 +255,9 @@ export function joinCosts (costs, events) {
     nsCpuPerEvent: main != null && sent > 0
       ? { mainThread: (main * 1e6) / sent, otherThreads: (other * 1e6) / sent }
       : null,
-    callLatencyNs
+    callLatencyNs,
+    responseLatencyNs: all((c) => c.response?.encoded)
+      ? responseFigures(mergedHistogram(costs.map((c) => c.response.encoded)))
+      : null
   }
 }

@@ -38,11 +38,11 @@ function nullable (check) {
 }
 const optional = nullable
 
-// The costs a worker measured (src/engine/costs.js): figures or null, and a latency histogram that
-// must decode (the primary merges it).
+// The costs a worker measured (src/engine/costs.js): figures or null, and the latency histograms that
+// must decode (the primary merges them).
 function invalidCosts (costs) {
   if (costs == null) return null
-  const figures = { gc: ['allocBytes', 'gcMaxPauseMs'], cpu: ['cpuMainThreadMs', 'cpuOtherThreadsMs'], io: ['syscr', 'syscw', 'wchar'], eventLoopDelayNs: ['p50', 'p99', 'max'] }
+  const figures = { gc: ['allocBytes', 'gcMaxPauseMs'], cpu: ['cpuMainThreadMs', 'cpuOtherThreadsMs'], io: ['syscr', 'syscw', 'wchar'], eventLoopDelayNs: ['p50', 'p99', 'max'], memory: ['heapRiseBytes', 'rssRiseBytes'] }
   for (const [part, keys] of Object.entries(figures)) {
     const value = costs[part]
     if (value == null) continue
@@ -51,12 +51,16 @@ function invalidCosts (costs) {
     if (bad) return `its "costs.${part}.${bad}" is ${describeValue(value[bad])}, not a finite number >= 0`
   }
   const latency = costs.latency
-  if (latency == null) return null
-  if (!object(latency) || typeof latency.encoded !== 'string' || !(Number.isSafeInteger(latency.sampleEvery) && latency.sampleEvery >= 1) || !amount(latency.timerFloorNs)) return 'its "costs.latency" is not { encoded, sampleEvery, timerFloorNs }'
-  try {
-    hdr.decodeFromCompressedBase64(latency.encoded)
-  } catch {
-    return 'its "costs.latency.encoded" is not a compressed histogram'
+  if (latency != null && (!object(latency) || typeof latency.encoded !== 'string' || !(Number.isSafeInteger(latency.sampleEvery) && latency.sampleEvery >= 1) || !amount(latency.timerFloorNs))) return 'its "costs.latency" is not { encoded, sampleEvery, timerFloorNs }'
+  const response = costs.response
+  if (response != null && (!object(response) || typeof response.encoded !== 'string')) return 'its "costs.response" is not { encoded }'
+  for (const part of ['latency', 'response']) {
+    if (costs[part] == null) continue
+    try {
+      hdr.decodeFromCompressedBase64(costs[part].encoded)
+    } catch {
+      return `its "costs.${part}.encoded" is not a compressed histogram`
+    }
   }
   return null
 }
@@ -81,7 +85,7 @@ export const MESSAGES = {
     ready: {},
     error: { phase: text, message: text },
     heap: { heapBytes: amount },
-    unblocked: { at: timestamp, startedAt: timestamp, heldNs: nullable(timestamp), callStamps: nullable(stamps), $: (m) => (BigInt(m.at) < BigInt(m.startedAt) ? 'its "at" is before its "startedAt"' : null) },
+    unblocked: { at: timestamp, startedAt: timestamp, heldNs: nullable(timestamp), longestHeldNs: optional(timestamp), callStamps: nullable(stamps), $: (m) => (BigInt(m.at) < BigInt(m.startedAt) ? 'its "at" is before its "startedAt"' : null) },
     closed: runWorkerEnd,
     // Sent instead of 'closed' right before a worker ends by --ending (exit, a throw, a signal…).
     ended: runWorkerEnd

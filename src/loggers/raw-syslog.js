@@ -5,13 +5,13 @@ import { rawLine } from '../engine/workloads.js'
 
 // The raw baseline for syslog: the smallest valid RFC 5424 header (every field nil) in front of
 // the message. UDP: one datagram per event on a connected socket, as RFC 5426 wants. TCP: newline
-// framing (RFC 6587), lines batched into 64 KiB writes on one connection.
+// framing (RFC 6587), lines batched into 64 KiB writes on one connection (each: one write per line).
 const HEADER = '<14>1 - - - - - - '
 const BATCH_BYTES = 64 * 1024
 
-export async function createRawSyslog ({ transport, host, port, workload }) {
+export async function createRawSyslog ({ transport, host, port, workload, each = false }) {
   const line = rawLine(workload)
-  const sender = transport === 'udp' ? await rawUdp(host, port, line) : await rawTcp(host, port, line)
+  const sender = transport === 'udp' ? await rawUdp(host, port, line) : await rawTcp(host, port, line, each ? 0 : BATCH_BYTES)
   return line === null ? { ...sender, log () {} } : sender
 }
 
@@ -46,14 +46,14 @@ async function rawUdp (host, port, line) {
   }
 }
 
-async function rawTcp (host, port, line) {
+async function rawTcp (host, port, line, batchBytes) {
   const socket = net.connect(port, host)
   await once(socket, 'connect')
   let pending = ''
   return {
     log (message) {
       pending += HEADER + line(message) + '\n'
-      if (pending.length >= BATCH_BYTES) {
+      if (pending.length >= batchBytes) {
         socket.write(pending)
         pending = ''
       }

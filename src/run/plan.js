@@ -8,7 +8,7 @@ import { countingUnsupported } from '../engine/instructions.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
 
 // Expands checked `run` options into cells in the order they run: transport, library (and
-// variant), runtime, workload, worker count, size. A cell is plain data: its settings (everything
+// variant), runtime, workload, worker count, size, ending, rate. A cell is plain data: its settings (everything
 // one of its runs needs, one name per field, the record's and the option's name where they have
 // one; src/run/run-type.js executes them) and how the session treats it (label: its words,
 // cellWords; runs, unsupported).
@@ -20,7 +20,7 @@ export function planRunCells ({
   cpus,
   sizes,
   events,
-  rate = null,
+  rates = null,
   endings = [DEFAULT_ENDING],
   counter = null,
   runs,
@@ -36,8 +36,11 @@ export function planRunCells ({
       for (const runtime of runtimes) {
         for (const workload of workloads) {
           for (const workers of cpus) {
-            // Each size under each ending (a loop of its own would re-indent the cell below).
-            for (const { payload, ending } of sizes.flatMap((size) => endings.map((ending) => ({ ...size, ending })))) {
+            // Each size under each ending at each rate (loops of their own would re-indent the cell below).
+            const paces = rates ?? [null]
+            const variations = sizes.flatMap((size) =>
+              endings.flatMap((ending) => paces.map((rate) => ({ ...size, ending, rate }))))
+            for (const { payload, ending, rate } of variations) {
               const sink = receiverOptions.sinkName?.(transport) ?? defaultSink(transport)
               const slow = SLOWED_SINKS.includes(sink) ? slowReceiver(receiverOptions) : {}
               // The record's fields first, in its order (recordedSettings takes them from here).

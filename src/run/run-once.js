@@ -11,6 +11,7 @@ import { MESSAGES } from '../engine/messages.js'
 import { endTagged, leftBehindReason, newRunTag, TAG_VARIABLE } from '../engine/leftovers.js'
 import { joinCosts, worstLoopDelay } from '../engine/costs.js'
 import { startSampler } from '../engine/sampler.js'
+import { judgeOverload } from './overload.js'
 import { watcher } from '../runner/watcher.js'
 import { countingRuntime, readCount } from '../engine/instructions.js'
 import { DEFAULT_WORKLOAD, judgeArrivals } from '../engine/workloads.js'
@@ -64,6 +65,7 @@ export async function runOnce (settings, { signal = null, onLive = null } = {}) 
     started: new Map(),
     unblocked: new Map(),
     held: new Map(),
+    longestHeld: new Map(),
     closed: new Map(),
     exits: new Map(),
     keptAlive: new Set(),
@@ -123,7 +125,8 @@ export async function runOnce (settings, { signal = null, onLive = null } = {}) 
     }
   }
   const overheadMs = ms(beganNs, process.hrtime.bigint())
-  const finished = finish(outcome, { cpus, events, payload, overheadMs, verify, rate, ending })
+  const slowed = { receiverStallMs: settings.receiverStallMs ?? null, receiverRate: settings.receiverRate ?? null }
+  const finished = finish(outcome, { cpus, events, payload, overheadMs, verify, rate, ending, slowed })
   // Under an ending other than close, nothing arriving can be the logger's loss (everything still
   // buffered when the process went): a finding, not a misdirected adapter.
   return judgeArrivals(workload === 'disabled' || ending !== 'close' ? finished : nothingDelivered(finished, { transport, target: receiver.target(0), cpus }), { workload, events })
@@ -243,6 +246,7 @@ function track (child, config, receiver, state, watch, maxOldSpaceSize) {
         state.unblocked.set(workerId, BigInt(msg.at))
         state.started.set(workerId, BigInt(msg.startedAt))
         if (msg.heldNs != null) state.held.set(workerId, BigInt(msg.heldNs))
+        if (msg.longestHeldNs != null) state.longestHeld.set(workerId, Number(msg.longestHeldNs) / 1e6)
         if (msg.callStamps != null) state.callStamps.set(workerId, msg.callStamps)
       } else if (msg.type === 'closed' || msg.type === 'ended') {
         entry.figures = msg
@@ -283,7 +287,7 @@ async function countAfterFailure (receiver, sent) {
   }
 }
 
-function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, ending = DEFAULT_ENDING }) {
+function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, ending = DEFAULT_ENDING, slowed = {} }) {
   const { state, workers, sample } = outcome
   // The run's start is the earliest worker's first log call; the spread is how far apart the
   // workers began (the barrier's release reaching each of them).
@@ -339,6 +343,7 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
       countedAfterFailure: partial !== null,
       deliveryLatencyMs: null,
       deliveryLatencyNote: 'the run failed',
+      overload: null,
       doneMs: null,
       eventsPerSec: null,
       mbPerSec: null,
@@ -356,7 +361,7 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
   const lastCloseNs = ends.reduce((a, b) => (b > a ? b : a))
   const doneNs = counts.lastArrivalNs && counts.lastArrivalNs > lastCloseNs ? counts.lastArrivalNs : lastCloseNs
   const doneMs = ms(startNs, doneNs)
-  return {
+  const record = {
     ok: true,
     status: 'ok',
     error: null,
@@ -386,6 +391,16 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
     ...delivery(outcome.counts, state, { verify, counted: outcome.instructions != null }),
     ...(outcome.instructions != null ? { instructions: outcome.instructions } : {})
   }
+  // Under another ending, what did not arrive is the ending's loss: overload is judged on close.
+  // A baseline that sends nothing (noop) meets no receiving end.
+  record.overload = ending === DEFAULT_ENDING && verify
+    ? judgeOverload({ ...record, rate, cpus }, slowed, {
+      callStamps: [...state.callStamps.values()],
+      longestHeldMs: [...state.longestHeld.values()],
+      memory: closedStats.length === cpus ? closedStats.map((c) => c.costs?.memory ?? null) : []
+    })
+    : null
+  return record
 }
 
 // Delivery latency of the sampled events: the workers' call times against the receiving end's

@@ -15,10 +15,31 @@ const stopFailingOnUncaught = failOnUncaught()
 const config = await receiveConfig()
 
 let heapPeakBytes = 0
+// From the first call on, the heap's peak and what the process's memory was then: how much a logger
+// held while its destination could not keep up (src/run/overload.js).
+let heapPeakSinceStart = 0
+let memoryAtStart = null
 function sampleHeap () {
   const heapBytes = process.memoryUsage().heapUsed
   if (heapBytes > heapPeakBytes) heapPeakBytes = heapBytes
+  if (memoryAtStart && heapBytes > heapPeakSinceStart) heapPeakSinceStart = heapBytes
   return heapBytes
+}
+
+function startMemoryRecord () {
+  const { heapUsed, rss } = process.memoryUsage()
+  memoryAtStart = { heapBytes: heapUsed, rssBytes: rss, maxRssBytes: process.resourceUsage().maxRSS * 1024 }
+  heapPeakSinceStart = heapUsed
+}
+
+// The rise of the heap's and the RSS's peaks above their values at the first call. RSS's peak is the
+// kernel's own high-water mark: a rise only where it passed the peak reached before the start.
+function memoryRise () {
+  const maxRssBytes = process.resourceUsage().maxRSS * 1024
+  return {
+    heapRiseBytes: Math.max(0, heapPeakSinceStart - memoryAtStart.heapBytes),
+    rssRiseBytes: maxRssBytes > memoryAtStart.maxRssBytes ? maxRssBytes - memoryAtStart.rssBytes : 0
+  }
 }
 // Fires only while the event loop is free: during the synchronous loop the heap is read at its end.
 // Not under --measure instructions: a message every 100 ms would add instructions and syscalls in
@@ -80,28 +101,66 @@ function rangeLogger (logger, histogram, { sampleEvery, floorNs }) {
   }
 }
 
-// --rate: the events due by now are logged in one batch per tick, at most 10 ms' worth at once; the
-// worker then waits on a timer for the next due event (or yields with setImmediate when behind).
-// Resolves with the time the batches held the event loop, in ns.
-function paced (logRange, events, rate) {
+// --rate: event seq is due at its intended time, the pacer's start + seq / rate, and is logged as
+// soon as it is due (at once if it is overdue, behind a stall). Between events the worker turns the
+// event loop with setImmediate and reads the clock again, so that the logger's I/O callbacks and
+// timers run as in a service, and an event is called within one turn of the loop of its time (a few
+// µs) rather than a timer's millisecond or more (a timer fires a millisecond late or more, and on a
+// busy machine far later); only a gap longer than twice SLEEP_AHEAD_NS waits on a timer, set to fire
+// SLEEP_AHEAD_NS early. The cost is the calling thread's CPU: it polls while it waits
+// (docs/costs.md, Paced logging). Overdue events are logged in batches of at most 10 ms' worth, so
+// the loop still turns while a stalled worker catches up.
+// Every call's response time is recorded: from its intended time to its return, so an event that
+// waited behind a slow call counts the wait (coordinated omission); a sampled call's own time goes
+// to callLatencyNs as in the tight loop. A delivery sample's stamp is its intended time.
+// Resolves with the time the batches held the event loop and the longest batch, in ns (the longest
+// batch is how long a call blocked, or calls behind it were held: overload.js).
+const SLEEP_AHEAD_NS = 2e6
+function paced (logger, { events, rate }, histograms, { sampleEvery, floorNs }) {
+  const prefix = messagePrefix(config.workerId)
+  const suffix = ': ' + config.payload
+  const spread = 2 * sampleEvery - 1
+  const nsPerEvent = 1e9 / rate
   const maxBatch = Math.max(1, Math.ceil(rate / 100))
+  let nextTimed = sampleEvery > 0 ? 0 : Infinity
   const startNs = process.hrtime.bigint()
+  const startStamp = Number(startNs)
+  const logRange = (from, to) => {
+    for (let seq = from; seq < to; seq++) {
+      if (deliverEvery > 0 && seq % deliverEvery === 0) callStamps[seq / deliverEvery] = startStamp + seq * nsPerEvent
+      const timed = seq === nextTimed
+      const t0 = timed ? process.hrtime.bigint() : 0n
+      logger.log(prefix + seq + suffix)
+      const end = process.hrtime.bigint()
+      if (timed) {
+        const ns = Number(end - t0) - floorNs
+        histograms.call.recordValue(ns > 0 ? ns : 0)
+        nextTimed = seq + 1 + Math.floor(Math.random() * spread)
+      }
+      const responseNs = Math.round(Number(end - startNs) - seq * nsPerEvent)
+      histograms.response.recordValue(responseNs > 0 ? responseNs : 0)
+    }
+  }
   let heldNs = 0n
+  let longestNs = 0n
   let seq = 0
   return new Promise((resolve, reject) => {
     function tick () {
       try {
-        const elapsedNs = process.hrtime.bigint() - startNs
-        const due = Math.min(events, Math.floor((Number(elapsedNs) / 1e9) * rate) + 1)
-        const to = Math.min(due, seq + maxBatch)
-        const t0 = process.hrtime.bigint()
-        logRange(seq, to)
-        heldNs += process.hrtime.bigint() - t0
-        seq = to
-        if (seq >= events) return resolve(heldNs)
-        if (seq < due) return setImmediate(tick)
-        const waitMs = (seq / rate) * 1000 - Number(process.hrtime.bigint() - startNs) / 1e6
-        setTimeout(tick, Math.max(1, Math.floor(waitMs)))
+        const nowNs = process.hrtime.bigint()
+        const due = Math.min(events, Math.floor(Number(nowNs - startNs) / nsPerEvent) + 1)
+        if (due > seq) {
+          const to = Math.min(due, seq + maxBatch)
+          logRange(seq, to)
+          const batchNs = process.hrtime.bigint() - nowNs
+          heldNs += batchNs
+          if (batchNs > longestNs) longestNs = batchNs
+          seq = to
+          if (seq >= events) return resolve({ heldNs, longestNs })
+        }
+        const waitNs = seq * nsPerEvent - Number(process.hrtime.bigint() - startNs)
+        if (waitNs > 2 * SLEEP_AHEAD_NS) setTimeout(tick, Math.floor((waitNs - SLEEP_AHEAD_NS) / 1e6))
+        else setImmediate(tick)
       } catch (err) {
         reject(err)
       }
@@ -116,20 +175,21 @@ function paced (logRange, events, rate) {
 function run (logger, floorNs) {
   const { events, rate = null } = config
   const histogram = newHistogram()
-  const logRange = rangeLogger(logger, histogram, { sampleEvery, floorNs })
+  const responseHistogram = rate ? newHistogram() : null
   // From the first call on: importing the library and building the logger are not the logging's cost.
   const cpu = startCpuRecord()
   const gc = startGcRecord()
   const io = startIoRecord()
   const loopDelay = rate ? startLoopDelay() : null
+  startMemoryRecord()
   // The run starts at each worker's own first call, not when the primary sent 'start': delivering
   // that message to each worker in turn is not logging time.
   const startedAt = now()
-  const logged = (heldNs) => {
+  const logged = ({ heldNs = null, longestNs = null } = {}) => {
     const unblockedAt = now()
     const eventLoopDelayNs = loopDelay?.stop() ?? null
     sampleHeap()
-    process.send({ type: 'unblocked', at: unblockedAt, startedAt, heldNs: heldNs == null ? null : String(heldNs), callStamps: deliveryCallStamps() })
+    process.send({ type: 'unblocked', at: unblockedAt, startedAt, heldNs: heldNs == null ? null : String(heldNs), longestHeldNs: longestNs == null ? null : String(longestNs), callStamps: deliveryCallStamps() })
     const figures = (type, at) => {
       const ioFigures = io.stop()
       const gcFigures = gc.stop()
@@ -149,7 +209,9 @@ function run (logger, floorNs) {
           cpu: cpuFigures,
           io: ioFigures,
           latency: sampleEvery > 0 ? { encoded: encodeHistogram(histogram), sampleEvery, timerFloorNs: floorNs } : null,
-          eventLoopDelayNs
+          response: responseHistogram ? { encoded: encodeHistogram(responseHistogram) } : null,
+          eventLoopDelayNs,
+          memory: memoryRise()
         }
       }
     }
@@ -159,15 +221,15 @@ function run (logger, floorNs) {
       (err) => fail('close', err))
   }
   if (rate) {
-    paced(logRange, events, rate).then(logged, (err) => fail('logging', err))
+    paced(logger, { events, rate }, { call: histogram, response: responseHistogram }, { sampleEvery, floorNs }).then(logged, (err) => fail('logging', err))
     return
   }
   try {
-    logRange(0, events)
+    rangeLogger(logger, histogram, { sampleEvery, floorNs })(0, events)
   } catch (err) {
     return fail('logging', err)
   }
-  logged(null)
+  logged()
 }
 
 // The sampled calls' times on the primary's clock (now() adds this process's offset, 0 under node).

@@ -1,6 +1,6 @@
 import { schemaProblem } from './checks.js'
 import { dimensionWords, emptyMeasures, identityReader, recordDimensions, recordMeasures } from '../schema.js'
-import { formatCount, libraryName, transportTitle, workersLabel } from '../record.js'
+import { formatCount, libraryName, RECORD_DEFAULTS, transportTitle, workersLabel } from '../record.js'
 
 // The `run` type (log-bench run): workers logging N events each through one library and transport.
 
@@ -77,10 +77,16 @@ function counts (cellRuns) {
 // the library and its variant).
 function relate (entries, { cellKey }) {
   const sameCell = (entry) => cellKey(entry, { except: ['lib', 'variant'] })
-  // The raw entries by cell once (the first of each, as a search would find it): a search per entry
-  // would be quadratic in the libraries.
+  // The raw entries by cell once (a search per entry would be quadratic in the libraries): raw on its
+  // default where the cell has it (raw:each writes each line at once, a latency baseline, not the
+  // fastest code), else the first raw variant, as a search would find it.
   const raws = new Map()
-  for (const s of entries) if (s.lib === 'raw' && !raws.has(sameCell(s))) raws.set(sameCell(s), s)
+  for (const s of entries) {
+    if (s.lib !== 'raw') continue
+    const found = raws.get(sameCell(s))
+    const onDefault = (entry) => entry.variant === RECORD_DEFAULTS.variant
+    if (!found || (!onDefault(found) && onDefault(s))) raws.set(sameCell(s), s)
+  }
   for (const entry of entries) {
     const raw = raws.get(sameCell(entry))
     entry.doneVsRaw = raw?.doneMs?.mean && entry.doneMs?.mean != null ? entry.doneMs.mean / raw.doneMs.mean : null
