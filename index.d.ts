@@ -82,6 +82,14 @@ export interface RunOptions {
    */
   measure?: 'time' | 'instructions'
   /**
+   * --profile: record a V8 CPU profile of each worker's logging, from the start to close(): a .cpuprofile
+   * file per worker and thread beside the results file (Chrome DevTools and speedscope load it), and in each
+   * record where the time went (self time by package, the top functions, µs per event). Profiled runs are
+   * cells of their own, never compared with unprofiled ones (see docs/costs.md). Not with --measure
+   * instructions, --ending other than close, or a runtime other than Node
+   */
+  profile?: boolean
+  /**
    * --runs: runs per cell, each in fresh processes; the summary gives their median with its interval. 4 is
    * the fewest with which a comparison can read faster or slower (the smallest p with 4 + 4 runs is 0.029,
    * with 3 + 3 0.1); 5 + 5 reach 0.008. From 6 the runs are compared round by round (paired, so drift common
@@ -551,6 +559,11 @@ export interface RunTypeRecord {
    * of the cell
    */
   instructionsMethod?: 'valgrind' | 'perf' | null
+  /**
+   * `true` with `--profile` (part of the cell: a profiled run's times are taken under V8's CPU profiler, so
+   * it is never summarised or compared with unprofiled runs); a record without it was not profiled
+   */
+  profile?: true
   /** the run's number in its cell */
   run: number
   /** the run finished and its figures stand */
@@ -764,6 +777,84 @@ export interface RunTypeRecord {
    * sends nothing, a counted run, a failed run, no sampled event arrived); null when it has figures
    */
   deliveryLatencyNote?: string | null
+  /**
+   * `--profile` only: per worker and thread, its V8 CPU profile (one sample per ms, from the first call to
+   * `close()`; see [costs.md](costs.md#cpu-profiles)), or why the thread was not profiled
+   */
+  cpuProfiles?: Array<{
+    /** the worker's id */
+    worker?: number
+    /**
+     * `main` (the thread that calls `log()`) or a worker thread's title (`[worker 1]`: a `pino.transport()`
+     * thread)
+     */
+    thread?: string
+    /**
+     * the `.cpuprofile` file, in the results file's directory; null when the thread was not profiled (`note`
+     * says why)
+     */
+    file?: string | null
+    /** samples in it */
+    samples?: number | null
+    /**
+     * when its profile started, from the worker's first call (a worker thread's starts when the thread
+     * handles the request)
+     */
+    fromMs?: number | null
+    /**
+     * where it ends: `closed` (the adapter's `close()` resolved: the main thread) or `close-called` (a worker
+     * thread, stopped before `close()`, which may end it)
+     */
+    until?: 'closed' | 'close-called' | null
+    /** `not profiled: <reason>`, or null */
+    note?: string | null
+  }> | null
+  /**
+   * `--profile` only: where the run's CPU time went, merged over its workers and threads: self time by
+   * package and the top functions, each as a share of the sampled time and in µs per event (see
+   * [costs.md](costs.md#cpu-profiles))
+   */
+  profileSummary?: {
+    /** samples in all the run's profiles */
+    samples?: number
+    /** the time they cover, summed over the threads */
+    sampledMs?: number
+    /** profiles merged */
+    threads?: number
+    /** self time by package, largest first */
+    packages?: Array<{
+      /**
+       * a package from node_modules by name, `node:streams`, `node:fs`, `node:net`, `node:other`, `adapter`,
+       * `log-bench`, `(garbage collector)`, `(idle)`, `(program)`, or a script's file name
+       */
+      name?: string
+      /** self time, summed over the profiled threads */
+      selfMs?: number
+      /** of all sampled time */
+      share?: number | null
+      /** self time per event logged (`sent`) */
+      usPerEvent?: number | null
+    }>
+    /** the top 20 functions by self time */
+    functions?: Array<{
+      /** the function's name (`(anonymous)` where it has none) */
+      name?: string
+      /**
+       * its script's URL; `(native)` for a V8 builtin or a C++ binding; empty for the profiler's own frames
+       */
+      file?: string
+      /** the line it starts on; null for a frame without a script */
+      line?: number | null
+      /** the package it is counted under */
+      package?: string
+      /** self time, summed over the profiled threads */
+      selfMs?: number
+      /** of all sampled time */
+      share?: number | null
+      /** self time per event logged (`sent`) */
+      usPerEvent?: number | null
+    }>
+  } | null
   /**
    * what `done` waited for at this run's receiving end, in words: the last byte read from the workers' stdout
    * pipes (console); every logger's close() resolved with its file written (file); the last datagram or frame

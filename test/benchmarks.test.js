@@ -4,10 +4,10 @@ import { spawn } from 'node:child_process'
 import path from 'node:path'
 import { ROOT } from './helpers.js'
 
-// npm run bench:harness, bench:truth, bench:startup, bench:paired, bench:runs-auto and bench:http-control are
-// measurements run by hand; their --quick modes run every step of each in seconds, here, so that none can break
-// unnoticed. Their figures at that size say nothing and are not checked; what is checked: exit 0, every table
-// printed, no step failed.
+// npm run bench:harness, bench:truth, bench:startup, bench:paired, bench:runs-auto, bench:http-control and
+// bench:profile are measurements run by hand; their --quick modes run every step of each in seconds, here,
+// so that none can break unnoticed. Their figures at that size say nothing and are not checked; what is
+// checked: exit 0, every table printed, no step failed.
 function runScript (script, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'benchmarks', script), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -114,4 +114,13 @@ test('benchmarks/anomalies.js --quick: the plain scripts behind the pages\' expl
   const wrong = await runScript('anomalies.js', ['nope'])
   assert.equal(wrong.code, 2)
   assert.match(wrong.stderr, /^anomalies\.js: expected shift, tcp, queue, disabled, writestream or all, got "nope"$/m)
+})
+
+test('bench:profile --quick: pino to a file without and with --profile, and where its profiled time went', async () => {
+  const { code, stdout, stderr } = await runScript('profile-overhead.js', ['--quick'])
+  assert.equal(code, 0, stderr)
+  assert.match(stderr, /--quick: checks that it works; not its figures\): pino on file, 2,000 events/)
+  assert.match(stdout, /^\| pino +\| +file \| +[\d.,]+ \| +[\d.,]+ \| +[\d.]+× \([\d.]+–[\d.]+\) \|$/m)
+  assert.match(stdout, /^where the time went/m)
+  assert.match(stdout, /^\| pino +\| +file \| +\S.* [\d.]+% \([\d.,]+ µs\/event\) \| +\S.* [\d.]+% \|$/m)
 })

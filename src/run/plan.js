@@ -22,6 +22,7 @@ export function planRunCells ({
   rate = null,
   endings = [DEFAULT_ENDING],
   counter = null,
+  profile = false,
   runs,
   timeoutMs,
   maxOldSpaceSize,
@@ -60,15 +61,18 @@ export function planRunCells ({
                 // Counted instructions are another measurement (nothing in them is a time), and so
                 // is each counter; a timed record has neither (instructionsTool: the counter's binary).
                 ...(counter ? { measure: 'instructions', ...counter } : {}),
+                // Profiled runs are timed under the profiler: cells of their own (docs/costs.md).
+                ...(profile ? { profile: true } : {}),
                 ...runSettings({ lib, runtime, payload, timeoutMs, maxOldSpaceSize, receiverOptions, dir })
               }
               cells.push({
                 key: cellKey(settings),
-                label: `${libLabel(lib.name, variant, lib.range != null ? lib.version : null)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${settings.size !== 13 ? ` ${settings.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}${rate ? ` at ${rate}/s` : ''}${counter ? ' (instructions)' : ''}${ending !== DEFAULT_ENDING ? ` ending ${ending}` : ''}${slow.receiverRate ? ` read at ${slow.receiverRate} B/s` : ''}${slow.receiverStallMs ? ` stalled ${slow.receiverStallMs} ms` : ''}${runtimes.length > 1 || runtime.spec !== 'node' ? ` (${runtime.label})` : ''}`,
+                label: `${libLabel(lib.name, variant, lib.range != null ? lib.version : null)} ${transport} ${workers} cpu${workers > 1 ? 's' : ''}${settings.size !== 13 ? ` ${settings.size} B` : ''}${workload !== DEFAULT_WORKLOAD ? ` ${workload}` : ''}${rate ? ` at ${rate}/s` : ''}${counter ? ' (instructions)' : ''}${profile ? ' (profiled)' : ''}${ending !== DEFAULT_ENDING ? ` ending ${ending}` : ''}${slow.receiverRate ? ` read at ${slow.receiverRate} B/s` : ''}${slow.receiverStallMs ? ` stalled ${slow.receiverStallMs} ms` : ''}${runtimes.length > 1 || runtime.spec !== 'node' ? ` (${runtime.label})` : ''}`,
                 settings,
                 runs,
                 unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ??
                   (counter ? countingUnsupported(runtime) : null) ??
+                  (profile && runtime.name !== 'node' ? `--profile uses Node's inspector; ${runtime.label} has no CPU profile there` : null) ??
                   cellUnsupported(lib, variant, transport, workload) ??
                   endingUnsupported(lib, ending),
                 // Where its run directories go: the session removes what a killed log-bench left there first.

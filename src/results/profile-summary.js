@@ -1,0 +1,109 @@
+// Where a run's CPU time went, from its V8 CPU profiles (.cpuprofile JSON, run --profile): self
+// time by package and the top functions, merged over every profiled thread of every worker, as
+// shares of the sampled time and as µs per event. A pure function of the profiles, aggregated the
+// same way on every run, so that two runs (two libraries) can be set side by side (profileDiff).
+//
+// A sample's time is the gap to the next sample (the last: to the profile's end), credited to the
+// function on top of its stack (self time). A frame without a script (a V8 builtin or a C++
+// binding: `writeUtf8String`, `writeSync`) is listed under its own name among the functions, and
+// its time goes to the package of the nearest caller that has a script: the binding under
+// fs.writeSync is the file system's time, not a package of its own.
+
+// The profiler's own pseudo-frames, each its own package.
+const PSEUDO = ['(garbage collector)', '(idle)', '(program)', '(root)']
+export const TOP_FUNCTIONS = 20
+
+// The package a script's URL belongs to: the last node_modules folder's package (scoped too), Node's
+// own modules grouped (streams, fs, net, the rest), the harness, the adapter, else the file's name.
+// roots: { adapter, harness } URL prefixes (file:///…/adapter.js, file:///…/log-bench/src/).
+export function packageOf (url, roots = {}) {
+  if (!url) return null
+  const modules = url.lastIndexOf('node_modules/')
+  if (modules !== -1) {
+    const parts = url.slice(modules + 'node_modules/'.length).split('/')
+    return parts[0].startsWith('@') && parts.length > 1 ? `${parts[0]}/${parts[1]}` : parts[0]
+  }
+  if (url.startsWith('node:')) return nodeGroup(url.slice('node:'.length))
+  if (roots.adapter && url === roots.adapter) return 'adapter'
+  if (roots.harness && url.startsWith(roots.harness)) return 'log-bench'
+  return url.split('/').pop() || url
+}
+
+// Node's own modules by what they do: node:internal/streams/* and node:stream are streams, and so on.
+function nodeGroup (name) {
+  const module = name.replace(/^internal\//, '')
+  if (/^(streams?\b|stream_base_commons)/.test(module)) return 'node:streams'
+  if (/^fs\b/.test(module)) return 'node:fs'
+  if (/^(net|dgram|dns|http|https|tls|tcp_wrap|udp)\b/.test(module)) return 'node:net'
+  return 'node:other'
+}
+
+// profiles: .cpuprofile objects; events: the events they cover together (the run's sent); roots:
+// see packageOf. Returns { samples, sampledMs, threads,
+// packages: [{ name, selfMs, share, usPerEvent }], functions: [{ name, file, line, package, selfMs,
+// share, usPerEvent }] }, each list largest first (functions: the top TOP_FUNCTIONS).
+export function summarizeProfiles (profiles, { events, roots = {}, top = TOP_FUNCTIONS } = {}) {
+  const packages = new Map()
+  const functions = new Map()
+  let totalUs = 0
+  let samples = 0
+  for (const profile of profiles) {
+    const nodes = new Map(profile.nodes.map((node) => [node.id, node]))
+    const parents = new Map()
+    for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id)
+    const packageOfNode = new Map()
+    const nodePackage = (id) => {
+      if (packageOfNode.has(id)) return packageOfNode.get(id)
+      const frame = nodes.get(id).callFrame
+      let name = PSEUDO.includes(frame.functionName) ? frame.functionName : packageOf(frame.url, roots)
+      if (name === null) name = parents.has(id) ? nodePackage(parents.get(id)) : '(native)'
+      packageOfNode.set(id, name)
+      return name
+    }
+    const selfUs = sampleTimes(profile)
+    for (const [id, us] of selfUs) {
+      const frame = nodes.get(id)?.callFrame
+      if (!frame) continue
+      totalUs += us
+      const name = nodePackage(id)
+      packages.set(name, (packages.get(name) ?? 0) + us)
+      const file = frame.url || (PSEUDO.includes(frame.functionName) ? '' : '(native)')
+      const line = frame.url ? frame.lineNumber + 1 : null
+      const fn = frame.functionName || '(anonymous)'
+      const key = `${fn}\u0000${file}\u0000${line}`
+      const entry = functions.get(key) ?? { name: fn, file, line, package: name, us: 0 }
+      entry.us += us
+      functions.set(key, entry)
+    }
+    samples += profile.samples?.length ?? 0
+  }
+  const figures = (us) => ({
+    selfMs: round(us / 1000, 3),
+    share: totalUs > 0 ? round(us / totalUs, 4) : null,
+    usPerEvent: events > 0 ? round(us / events, 4) : null
+  })
+  return {
+    samples,
+    sampledMs: round(totalUs / 1000, 3),
+    threads: profiles.length,
+    packages: [...packages].sort((a, b) => b[1] - a[1]).map(([name, us]) => ({ name, ...figures(us) })),
+    functions: [...functions.values()].sort((a, b) => b.us - a.us).slice(0, top)
+      .map(({ us, ...fn }) => ({ ...fn, ...figures(us) }))
+  }
+}
+
+// Self time per node id, in µs: each sample until the next (the last until the profile's end).
+function sampleTimes (profile) {
+  const times = new Map()
+  const { samples = [], timeDeltas = [] } = profile
+  let at = profile.startTime
+  const stamps = samples.map((_, i) => (at += timeDeltas[i] ?? 0))
+  for (let i = 0; i < samples.length; i++) {
+    const next = i + 1 < samples.length ? stamps[i + 1] : Math.max(stamps[i], profile.endTime ?? stamps[i])
+    const us = Math.max(0, next - stamps[i])
+    times.set(samples[i], (times.get(samples[i]) ?? 0) + us)
+  }
+  return times
+}
+
+const round = (value, digits) => Math.round(value * 10 ** digits) / 10 ** digits

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, it } from 'node:test'
+import { packageOf, summarizeProfiles } from '../src/results/profile-summary.js'
+import { fileNamePart, saveProfiles } from '../src/run/profiles.js'
+import { writeNewFile } from '../src/results/write.js'
+import { RUN_TYPE } from '../src/results/run-types/run.js'
+import { invalidMessage, MESSAGES } from '../src/engine/messages.js'
+import { run, UsageError } from '../src/api/index.js'
+import { ADAPTERS, readJson, runCli, tmpDir } from './helpers.js'
+
+// run --profile: a V8 CPU profile per worker and thread beside the results, and where the time went
+// in the record (docs/costs.md, "CPU profiles").
+
+const frame = (functionName, url = '', lineNumber = -1) => ({ functionName, url, lineNumber, columnNumber: 0, scriptId: '0' })
+
+// A hand-made profile: root → main → spendHere (a package's) → writeString (native, under node:fs's
+// writeSync), plus the collector and idle. Samples 100 µs apart; the last one runs to endTime.
+function handMade () {
+  const nodes = [
+    { id: 1, callFrame: frame('(root)'), children: [2, 6, 7] },
+    { id: 2, callFrame: frame('main', 'file:///app/main.js', 0), children: [3, 4] },
+    { id: 3, callFrame: frame('spendHere', 'file:///app/node_modules/@acme/busy/index.js', 9), children: [] },
+    { id: 4, callFrame: frame('writeSync', 'node:fs', 900), children: [5] },
+    { id: 5, callFrame: frame('writeString'), children: [] },
+    { id: 6, callFrame: frame('(garbage collector)'), children: [] },
+    { id: 7, callFrame: frame('(idle)'), children: [] }
+  ]
+  // spendHere 5 samples, writeString 2, writeSync 1, GC 1, idle 1 (the last, to endTime: 100 µs).
+  const samples = [3, 3, 3, 5, 5, 4, 6, 3, 3, 7]
+  const timeDeltas = samples.map((_, i) => (i === 0 ? 0 : 100))
+  return { nodes, startTime: 1000, endTime: 1000 + 100 * 10, samples, timeDeltas }
+}
+
+describe('the profile summary', () => {
+  it('credits each sample\'s time to the function on top, by package, with shares and µs per event', () => {
+    const summary = summarizeProfiles([handMade()], { events: 10 })
+    assert.equal(summary.samples, 10)
+    assert.equal(summary.sampledMs, 1)
+    assert.deepEqual(summary.packages.map((p) => [p.name, p.share, p.usPerEvent]), [
+      ['@acme/busy', 0.5, 50],
+      // The native writeString is the file system's time: its caller's package.
+      ['node:fs', 0.3, 30],
+      ['(garbage collector)', 0.1, 10],
+      ['(idle)', 0.1, 10]
+    ])
+    const top = summary.functions[0]
+    assert.deepEqual([top.name, top.file, top.line, top.package, top.share], ['spendHere', 'file:///app/node_modules/@acme/busy/index.js', 10, '@acme/busy', 0.5])
+    assert.deepEqual(summary.functions.find((f) => f.name === 'writeString'), { name: 'writeString', file: '(native)', line: null, package: 'node:fs', selfMs: 0.2, share: 0.2, usPerEvent: 20 })
+  })
+
+  it('merges profiles (workers, threads) before taking shares', () => {
+    const summary = summarizeProfiles([handMade(), handMade()], { events: 20 })
+    assert.equal(summary.threads, 2)
+    assert.equal(summary.packages[0].share, 0.5)
+    assert.equal(summary.packages[0].usPerEvent, 50)
+  })
+
+  it('names packages from node_modules paths, Node\'s own modules by what they do, the adapter and the harness', () => {
+    const roots = { adapter: 'file:///lb/src/loggers/pino.js', harness: 'file:///lb/src/' }
+    assert.equal(packageOf('file:///x/node_modules/pino/node_modules/sonic-boom/index.js', roots), 'sonic-boom')
+    assert.equal(packageOf('/x/node_modules/@opentelemetry/sdk-logs/build/index.js', roots), '@opentelemetry/sdk-logs')
+    assert.equal(packageOf('node:internal/streams/writable', roots), 'node:streams')
+    assert.equal(packageOf('node:internal/fs/utils', roots), 'node:fs')
+    assert.equal(packageOf('node:net', roots), 'node:net')
+    assert.equal(packageOf('node:internal/validators', roots), 'node:other')
+    assert.equal(packageOf('file:///lb/src/loggers/pino.js', roots), 'adapter')
+    assert.equal(packageOf('file:///lb/src/run/worker.js', roots), 'log-bench')
+    assert.equal(packageOf('', roots), null)
+  })
+})
+
+describe('keeping the profiles', () => {
+  it('checks the worker\'s list of profiles like every other figure it sends', () => {
+    const closed = { type: 'closed', at: '1', cpuUserMs: 1, cpuSystemMs: 1, maxRssBytes: 1, heapPeakBytes: 1, gcCount: 0, gcPauseMs: 0 }
+    const main = { thread: 'main', file: '/tmp/x/profile-w0-main.cpuprofile', samples: 3, fromMs: 0, until: 'closed' }
+    assert.equal(invalidMessage(MESSAGES.runWorker, { ...closed, profiles: [main, { thread: '[worker 1]', file: null, note: 'not profiled: gone' }] }), null)
+    assert.match(invalidMessage(MESSAGES.runWorker, { ...closed, profiles: [{ ...main, until: 'whenever' }] }), /"profiles" is .*not an array of 1 to 64 profiled threads/)
+    assert.match(invalidMessage(MESSAGES.runWorker, { ...closed, profiles: [] }), /"profiles"/)
+  })
+
+  it('reads only the files it named, and never writes over a file', () => {
+    const runDir = tmpDir()
+    const outDir = tmpDir()
+    fs.writeFileSync(path.join(runDir, 'profile-w0-main.cpuprofile'), JSON.stringify(handMade()))
+    const elsewhere = path.join(tmpDir(), 'secret.cpuprofile')
+    fs.writeFileSync(elsewhere, JSON.stringify(handMade()))
+    const settings = { lib: '../../etc/passwd', variant: 'default', transport: 'file', cpus: 2, profileOut: path.join(outDir, 'r.json') }
+    const kept = saveProfiles({
+      reports: [[{ thread: 'main', file: path.join(runDir, 'profile-w0-main.cpuprofile'), samples: 10, fromMs: 0, until: 'closed' }], [{ thread: 'main', file: elsewhere, samples: 10, fromMs: 0, until: 'closed' }]],
+      runDir,
+      settings,
+      sent: 20
+    })
+    assert.equal(kept.cpuProfiles[0].file, fs.readdirSync(outDir)[0])
+    assert.match(kept.cpuProfiles[0].file, /^r\.etc-passwd-file-2w\.[0-9a-f]{8}\.w0-main\.cpuprofile$/)
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(outDir, kept.cpuProfiles[0].file), 'utf8')), handMade())
+    assert.deepEqual([kept.cpuProfiles[1].file, kept.cpuProfiles[1].note], [null, 'not profiled: the worker named a file outside its run directory'])
+    assert.equal(kept.profileSummary.threads, 1)
+    assert.equal(fileNamePart('.hidden/../x y'), 'hidden-..-x-y')
+    const target = path.join(outDir, 'taken.cpuprofile')
+    fs.symlinkSync(elsewhere, target)
+    assert.equal(writeNewFile(target, '{}'), false)
+    assert.equal(fs.readFileSync(elsewhere, 'utf8'), JSON.stringify(handMade()))
+    assert.deepEqual(fs.readdirSync(outDir).filter((f) => f.endsWith('.tmp')), [])
+  })
+})
+
+describe('run --profile', () => {
+  it('writes a .cpuprofile per worker beside the results, and the record names spendHere as the top function', async () => {
+    const dir = tmpDir()
+    const out = path.join(dir, 'profiled.json')
+    const result = await runCli(['run', '--lib', path.join(ADAPTERS, 'spend-here.js'), '--transport', 'file', '--events', '300', '--cpus', '2', '--runs', '1', '--profile', '--out', out, '--quiet'])
+    assert.equal(result.code, 0, result.stderr)
+    const [record] = readJson(out).runs
+    assert.equal(record.ok, true, record.error)
+    assert.equal(record.profile, true)
+    assert.equal(RUN_TYPE.validate(record), null, 'the record is the results schema\'s')
+    assert.deepEqual(record.cpuProfiles.map((p) => [p.worker, p.thread, p.until]), [[0, 'main', 'closed'], [1, 'main', 'closed']])
+    for (const { file } of record.cpuProfiles) {
+      const profile = readJson(path.join(dir, file))
+      assert.ok(Array.isArray(profile.nodes) && profile.samples.length > 0, file)
+      assert.equal(profile.timeDeltas.length, profile.samples.length, file)
+    }
+    assert.equal(record.profileSummary.threads, 2)
+    assert.equal(record.profileSummary.functions[0].name, 'spendHere', JSON.stringify(record.profileSummary.functions.slice(0, 3)))
+    assert.equal(record.profileSummary.functions[0].package, 'adapter')
+    assert.equal(record.profileSummary.packages[0].name, 'adapter')
+  })
+
+  it('refuses what it cannot profile: one line, exit 2', async () => {
+    for (const [args, expected] of [
+      [['--measure', 'instructions'], /--profile records where the time goes: not with --measure instructions/],
+      [['--ending', 'exit'], /--profile profiles until the adapter's close\(\) resolves: not with --ending exit/]
+    ]) {
+      const dir = tmpDir()
+      const result = await runCli(['run', '--lib', 'noop', '--transport', 'file', '--events', '10', '--runs', '1', '--profile', ...args, '--out', path.join(dir, 'r.json')])
+      assert.equal(result.code, 2, result.stderr)
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+      assert.match(result.stderr, expected)
+      assert.deepEqual(fs.readdirSync(dir), [])
+    }
+  })
+
+  it('through the API, needs a results file to put the profiles beside', async () => {
+    await assert.rejects(run({ libs: ['noop'], transports: ['file'], events: 10, runs: 1, profile: true }), (err) => err instanceof UsageError && /--profile writes its \.cpuprofile files beside the results file: give --out/.test(err.message))
+    await assert.rejects(run({ libs: ['noop'], transports: ['file'], events: 10, runs: 1, profile: 'yes' }), UsageError)
+  })
+})
