@@ -383,6 +383,13 @@ export interface CompareOptions {
    */
   noise?: number | string
   /**
+   * --profile-diff: instead of the verdicts: where profiled cells (run --profile) spend their time
+   * differently, per package and per function, each side's share of the sampled time and µs per event,
+   * largest difference first; with --baseline each profiled cell against the baseline library's, with two
+   * files each cell against the same cell of the other. Not with --markdown or --fail-on
+   */
+  profileDiff?: boolean
+  /**
    * --ignore-version: two files: pair each cell with the cell of the other file that differs only in the
    * library's version (run --lib pino@9 and run --lib pino@10 as two files); not interleaved, so the drift
    * between the two sessions is part of each ratio

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { packageOf, summarizeProfiles } from '../src/results/profile-summary.js'
+import { mergeSummaries, packageOf, profileDiff, summarizeProfiles } from '../src/results/profile-summary.js'
 import { fileNamePart, saveProfiles } from '../src/run/profiles.js'
 import { writeNewFile } from '../src/results/write.js'
 import { RUN_TYPE } from '../src/results/run-types/run.js'
 import { invalidMessage, MESSAGES } from '../src/engine/messages.js'
 import { run, UsageError } from '../src/api/index.js'
-import { ADAPTERS, readJson, runCli, tmpDir } from './helpers.js'
+import { ADAPTERS, readJson, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
 
 // run --profile: a V8 CPU profile per worker and thread beside the results, and where the time went
 // in the record (docs/costs.md, "CPU profiles").
@@ -146,5 +146,74 @@ describe('run --profile', () => {
   it('through the API, needs a results file to put the profiles beside', async () => {
     await assert.rejects(run({ libs: ['noop'], transports: ['file'], events: 10, runs: 1, profile: true }), (err) => err instanceof UsageError && /--profile writes its \.cpuprofile files beside the results file: give --out/.test(err.message))
     await assert.rejects(run({ libs: ['noop'], transports: ['file'], events: 10, runs: 1, profile: 'yes' }), UsageError)
+  })
+})
+
+// A profiled run's record with its summary: packages and functions as [name, selfMs], over 1,000 events.
+function profiledRun (lib, run, packages, functions = []) {
+  const sampledMs = packages.reduce((sum, [, ms]) => sum + ms, 0)
+  const item = ([name, selfMs]) => ({ name, selfMs, share: selfMs / sampledMs, usPerEvent: selfMs })
+  return syntheticRun({
+    lib,
+    run,
+    doneMs: 100,
+    profile: true,
+    profileSummary: {
+      samples: 1,
+      sampledMs,
+      threads: 1,
+      packages: packages.map(item),
+      functions: functions.map(([name, selfMs]) => ({ ...item([name, selfMs]), file: `file:///x/node_modules/${lib}/index.js`, line: 3, package: lib }))
+    }
+  })
+}
+
+describe('compare --profile-diff', () => {
+  const doc = syntheticResults([
+    profiledRun('pino', 1, [['pino', 2], ['(idle)', 2]]),
+    profiledRun('pino', 2, [['pino', 2], ['(idle)', 2]]),
+    profiledRun('winston', 1, [['logform', 4], ['winston', 1], ['(idle)', 1]], [['format', 4]]),
+    profiledRun('winston', 2, [['logform', 2], ['winston', 1], ['(idle)', 1]], [['format', 2]]),
+    // Not profiled: another cell, never set beside a profiled one.
+    syntheticRun({ lib: 'winston', run: 1, doneMs: 50 })
+  ])
+
+  it('merges a cell\'s runs and puts the largest difference in µs per event first', () => {
+    const winston = mergeSummaries(doc.runs.filter((r) => r.lib === 'winston' && r.profile))
+    assert.deepEqual(winston.packages.map((p) => [p.name, p.usPerEvent, p.share]), [['logform', 3, 0.6], ['winston', 1, 0.2], ['(idle)', 1, 0.2]])
+    const diff = profileDiff(mergeSummaries(doc.runs.filter((r) => r.lib === 'pino')), winston)
+    assert.deepEqual(diff.packages.map((p) => [p.name, p.differenceUs]), [['logform', 3], ['pino', -2], ['(idle)', -1], ['winston', 1]])
+    assert.equal(diff.packages[0].base, null)
+    assert.deepEqual(diff.functions.map((f) => [f.name, f.package, f.line, f.base, f.other.usPerEvent]), [['format', 'winston', 3, null, 3]])
+  })
+
+  it('prints each profiled library against the baseline\'s profiled cell', async () => {
+    const dir = tmpDir()
+    const file = path.join(dir, 'profiled.json')
+    fs.writeFileSync(file, JSON.stringify(doc))
+    const result = await runCli(['compare', file, '--baseline', 'pino', '--profile-diff'])
+    assert.equal(result.code, 0, result.stderr)
+    assert.match(result.stdout, /^file, 1 worker, 1,000 events, 13 B: winston against pino \(profiled; 2 and 2 runs merged\)$/m)
+    assert.match(result.stdout, /^ {2}winston: logform 60\.0% \(3\.00 µs\/event\), pino: —$/m)
+    assert.match(result.stdout, /^\| logform +\| +60\.0% \(3\.00 µs\/event\) \| +— \| +\+3\.00 \|$/m)
+    assert.match(result.stdout, /^\| pino +\| +— \| +50\.0% \(2\.00 µs\/event\) \| +−2\.00 \|$/m)
+    const json = await runCli(['compare', file, '--baseline', 'pino', '--profile-diff', '--json'])
+    assert.equal(JSON.parse(json.stdout).pairs[0].packages[0].name, 'logform')
+  })
+
+  it('refuses what it cannot set side by side: one line, exit 2', async () => {
+    const dir = tmpDir()
+    const plain = path.join(dir, 'plain.json')
+    fs.writeFileSync(plain, JSON.stringify(syntheticResults([syntheticRun({ lib: 'pino', run: 1, doneMs: 10 }), syntheticRun({ lib: 'winston', run: 1, doneMs: 10 })])))
+    for (const [args, expected] of [
+      [[plain, '--baseline', 'pino', '--profile-diff'], /--profile-diff: nothing to set side by side: no profiled cells \(run --profile records them\)/],
+      [[plain, '--profile-diff'], /compare --profile-diff needs two results files/],
+      [[plain, '--baseline', 'pino', '--profile-diff', '--markdown'], /--profile-diff shows where the time went, with no verdict: not with --markdown/]
+    ]) {
+      const result = await runCli(['compare', ...args])
+      assert.equal(result.code, 2, result.stderr)
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+      assert.match(result.stderr, expected)
+    }
   })
 })

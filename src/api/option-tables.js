@@ -167,6 +167,7 @@ export const COMPARE_OPTIONS = [
   { name: 'json', type: 'boolean', cliOnly: true, describe: 'print the comparisons as JSON ({ comparisons: [...] }, one row per cell and measure) instead of tables' },
   { name: 'markdown', type: 'boolean', cliOnly: true, describe: 'print a short markdown comparison for a pull-request comment (verdicts worst first, at most 40 rows) instead of tables' },
   { name: 'fail-on', list: true, values: GATE_VERDICTS, cliOnly: true, describe: 'exit with code 3 when a comparison reads one of these verdicts (e.g. slower, or slower,unclear); the comparison is printed first' },
+  { name: 'profile-diff', type: 'boolean', describe: 'instead of the verdicts: where profiled cells (run --profile) spend their time differently, per package and per function, each side\'s share of the sampled time and µs per event, largest difference first; with --baseline each profiled cell against the baseline library\'s, with two files each cell against the same cell of the other. Not with --markdown or --fail-on' },
   { name: 'ignore-version', type: 'boolean', describe: 'two files: pair each cell with the cell of the other file that differs only in the library\'s version (run --lib pino@9 and run --lib pino@10 as two files); not interleaved, so the drift between the two sessions is part of each ratio' }
 ]
 

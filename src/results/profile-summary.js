@@ -107,3 +107,62 @@ function sampleTimes (profile) {
 }
 
 const round = (value, digits) => Math.round(value * 10 ** digits) / 10 ** digits
+
+// One cell's profile, from its runs' summaries: self time summed over the runs, over the events of
+// all of them. Packages are whole in each summary; functions are each run's top TOP_FUNCTIONS, so a
+// function outside one run's top counts nothing there.
+export function mergeSummaries (runs) {
+  const profiled = runs.filter((r) => r.profileSummary && r.sent > 0)
+  if (!profiled.length) return null
+  const sampledMs = profiled.reduce((sum, r) => sum + r.profileSummary.sampledMs, 0)
+  const events = profiled.reduce((sum, r) => sum + r.sent, 0)
+  const merge = (list, keyOf) => {
+    const merged = new Map()
+    for (const run of profiled) {
+      for (const item of run.profileSummary[list]) {
+        const key = keyOf(item)
+        const entry = merged.get(key) ?? { ...item, selfMs: 0 }
+        entry.selfMs += item.selfMs
+        merged.set(key, entry)
+      }
+    }
+    return [...merged.values()].map((item) => ({
+      ...item,
+      share: sampledMs > 0 ? round(item.selfMs / sampledMs, 4) : null,
+      usPerEvent: round((item.selfMs * 1000) / events, 4)
+    })).sort((a, b) => b.selfMs - a.selfMs)
+  }
+  return {
+    runs: profiled.length,
+    sampledMs,
+    events,
+    packages: merge('packages', (p) => p.name),
+    functions: merge('functions', functionKey)
+  }
+}
+
+export const functionKey = (fn) => `${fn.name} ${fn.file}:${fn.line ?? ''}`
+
+// Two cells' profiles side by side (mergeSummaries of each): per package and per function, each
+// side's share and µs per event (null where that side has none), largest difference in µs per event
+// first: { packages: [{ name, base, other, differenceUs }], functions: [{ name, file, line, package,
+// base, other, differenceUs }] }, base and other each { share, usPerEvent } or null.
+export function profileDiff (base, other) {
+  const rows = (list, keyOf) => {
+    const keys = [...new Set([...base[list], ...other[list]].map(keyOf))]
+    const find = (side, key) => side[list].find((item) => keyOf(item) === key) ?? null
+    return keys.map((key) => {
+      const [a, b] = [find(base, key), find(other, key)]
+      const { name, file, line, package: pkg } = a ?? b
+      const figures = (item) => (item ? { share: item.share, usPerEvent: item.usPerEvent } : null)
+      return {
+        name,
+        ...(list === 'functions' ? { file, line, package: pkg } : {}),
+        base: figures(a),
+        other: figures(b),
+        differenceUs: round((b?.usPerEvent ?? 0) - (a?.usPerEvent ?? 0), 4)
+      }
+    }).sort((x, y) => Math.abs(y.differenceUs) - Math.abs(x.differenceUs))
+  }
+  return { packages: rows('packages', (p) => p.name), functions: rows('functions', functionKey) }
+}
