@@ -23,12 +23,14 @@ function handMade () {
     { id: 2, callFrame: frame('main', 'file:///app/main.js', 0), children: [3, 4] },
     { id: 3, callFrame: frame('spendHere', 'file:///app/node_modules/@acme/busy/index.js', 9), children: [] },
     { id: 4, callFrame: frame('writeSync', 'node:fs', 900), children: [5] },
-    { id: 5, callFrame: frame('writeString'), children: [] },
+    { id: 5, callFrame: frame('writeString'), children: [8] },
     { id: 6, callFrame: frame('(garbage collector)'), children: [] },
-    { id: 7, callFrame: frame('(idle)'), children: [] }
+    { id: 7, callFrame: frame('(idle)'), children: [] },
+    { id: 8, callFrame: frame(''), children: [] }
   ]
-  // spendHere 5 samples, writeString 2, writeSync 1, GC 1, idle 1 (the last, to endTime: 100 µs).
-  const samples = [3, 3, 3, 5, 5, 4, 6, 3, 3, 7]
+  // spendHere 5 samples, writeString 1 and an unnamed native frame under it 1, writeSync 1, GC 1,
+  // idle 1 (the last, to endTime: 100 µs).
+  const samples = [3, 3, 3, 5, 8, 4, 6, 3, 3, 7]
   const timeDeltas = samples.map((_, i) => (i === 0 ? 0 : 100))
   return { nodes, startTime: 1000, endTime: 1000 + 100 * 10, samples, timeDeltas }
 }
@@ -47,7 +49,8 @@ describe('the profile summary', () => {
     ])
     const top = summary.functions[0]
     assert.deepEqual([top.name, top.file, top.line, top.package, top.share], ['spendHere', 'file:///app/node_modules/@acme/busy/index.js', 10, '@acme/busy', 0.5])
-    assert.deepEqual(summary.functions.find((f) => f.name === 'writeString'), { name: 'writeString', file: '(native)', line: null, package: 'node:fs', selfMs: 0.2, share: 0.2, usPerEvent: 20 })
+    assert.deepEqual(summary.functions.find((f) => f.name === 'writeString'), { name: 'writeString', file: '(native)', line: null, package: 'node:fs', selfMs: 0.1, share: 0.1, usPerEvent: 10 })
+    assert.equal(summary.functions.find((f) => f.name === '(native, from writeString)').package, 'node:fs')
   })
 
   it('merges profiles (workers, threads) before taking shares', () => {

@@ -60,6 +60,11 @@ export function summarizeProfiles (profiles, { events, roots = {}, top = TOP_FUN
       packageOfNode.set(id, name)
       return name
     }
+    // An unnamed frame without a script (a fast API call: Buffer.byteLength's) by its caller's name.
+    const nativeName = (id) => {
+      const caller = parents.has(id) ? nodes.get(parents.get(id)).callFrame.functionName : ''
+      return caller ? `(native, from ${caller})` : '(anonymous)'
+    }
     const selfUs = sampleTimes(profile)
     for (const [id, us] of selfUs) {
       const frame = nodes.get(id)?.callFrame
@@ -69,7 +74,7 @@ export function summarizeProfiles (profiles, { events, roots = {}, top = TOP_FUN
       packages.set(name, (packages.get(name) ?? 0) + us)
       const file = frame.url || (PSEUDO.includes(frame.functionName) ? '' : '(native)')
       const line = frame.url ? frame.lineNumber + 1 : null
-      const fn = frame.functionName || '(anonymous)'
+      const fn = frame.functionName || (frame.url ? '(anonymous)' : nativeName(id))
       const key = `${fn}\u0000${file}\u0000${line}`
       const entry = functions.get(key) ?? { name: fn, file, line, package: name, us: 0 }
       entry.us += us
