@@ -863,6 +863,13 @@ export interface RunTypeRecord {
     }>
   } | null
   /**
+   * `--profile` only: the run's call tree for the report's flame graph, merged over its workers and threads,
+   * flat: `{ nodes: [{ name, package, file, line, selfUs, totalUs, parent }] }`, depth first from `(root)`
+   * (parent -1), each naming its caller's index; a frame below 0.5% of the sampled time is left out (its time
+   * stays in its caller's `totalUs`)
+   */
+  profileTree?: Record<string, unknown> | null
+  /**
    * what `done` waited for at this run's receiving end, in words: the last byte read from the workers' stdout
    * pipes (console); every logger's close() resolved with its file written (file); the last datagram or frame
    * the embedded sink received; the last line rsyslogd wrote to its output file (polled every 20 ms); close()

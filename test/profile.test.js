@@ -2,7 +2,8 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { mergeSummaries, packageOf, profileDiff, summarizeProfiles } from '../src/results/profile-summary.js'
+import { mergeSummaries, nestedTree, packageOf, profileDiff, profileTree, summarizeProfiles } from '../src/results/profile-summary.js'
+import { flameGraphSvg } from '../src/draw/flame.js'
 import { fileNamePart, saveProfiles } from '../src/run/profiles.js'
 import { writeNewFile } from '../src/results/write.js'
 import { RUN_TYPE } from '../src/results/run-types/run.js'
@@ -218,5 +219,50 @@ describe('compare --profile-diff', () => {
       assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
       assert.match(result.stderr, expected)
     }
+  })
+})
+
+describe('the flame graph', () => {
+  it('merges the call tree flat, leaves out what is too small to draw, and nests it again', () => {
+    const tree = profileTree([handMade(), handMade()], { minShare: 0.15 })
+    assert.deepEqual(tree.nodes.map((n) => [n.name, n.totalUs, n.selfUs, n.parent]), [
+      ['(root)', 2000, 0, -1],
+      ['main', 1600, 0, 0],
+      ['spendHere', 1000, 1000, 1],
+      ['writeSync', 600, 200, 1],
+      // writeString's own native child (10% of the time) is below 15%: left out, its time in writeString's total.
+      // And so are the collector and idle (10% each).
+      ['writeString', 400, 200, 3]
+    ])
+    assert.equal(tree.nodes[4].package, 'node:fs')
+    const nested = nestedTree(tree)
+    assert.deepEqual(nested.children.map((c) => c.name), ['main'])
+    assert.deepEqual(nested.children[0].children.map((c) => c.name), ['spendHere', 'writeSync'])
+  })
+
+  it('draws each frame as wide as its time, with its figures on hover and every name escaped', () => {
+    const tree = profileTree([handMade()])
+    tree.nodes[2].name = '<script>alert(1)</script>\u0007'
+    const svg = flameGraphSvg(tree, { width: 1000, id: 'flame-1' })
+    assert.match(svg, /^<svg class="plot flame" id="flame-1" viewBox="0 0 1000 90"/)
+    // spendHere's place (half the time: 500 of 1000 px), its name escaped and its bell made visible.
+    assert.match(svg, /<rect x="0\.0" y="36" width="499\.5" height="17" fill="hsl\(\d+, 62%, 70%\)"><title>&lt;script&gt;alert\(1\)&lt;\/script&gt;\\x07 busy\/index\.js:10\n@acme\/busy\n0\.5 ms in all \(50\.0%\), 0\.5 ms itself<\/title><\/rect><text/)
+    assert.doesNotMatch(svg, /<script>|href=|url\(/)
+  })
+
+  it('is on the HTML page of a profiled cell, with the tables on every page', async () => {
+    const dir = tmpDir()
+    const file = path.join(dir, 'profiled.json')
+    const run = profiledRun('spend-here', 1, [['adapter', 9], ['(idle)', 1]], [['spendHere', 9]])
+    fs.writeFileSync(file, JSON.stringify(syntheticResults([{ ...run, profileTree: profileTree([handMade()]) }])))
+    const html = await runCli(['report', file, '--format', 'html', '--out', path.join(dir, 'page.html')])
+    assert.equal(html.code, 0, html.stderr)
+    const page = fs.readFileSync(path.join(dir, 'page.html'), 'utf8')
+    assert.match(page, /<h2 id="[^"]+">Where the time went \(profiled runs\)<\/h2>/)
+    assert.match(page, /<figure class="chart flame-graph"><figcaption><span class="chart-title">spend-here: file, 1 worker, 1,000 events: run 1&#39;s call tree/)
+    assert.match(page, /<svg class="plot flame" id="flame-1"[^>]*>.*>spendHere</s)
+    const terminal = await runCli(['report', file, '--format', 'terminal'])
+    assert.match(terminal.stdout, /Flame graph of the first run: on the HTML page/)
+    assert.match(terminal.stdout, /^\| adapter +\| +90\.0% \| +9\.00 \|$/m)
   })
 })

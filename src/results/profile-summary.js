@@ -171,3 +171,64 @@ export function profileDiff (base, other) {
   }
   return { packages: rows('packages', (p) => p.name), functions: rows('functions', functionKey) }
 }
+
+// The run's call tree for a flame graph (the report's, src/draw/flame.js), merged over its profiles:
+// frames with the same function, script and line under the same parent are one node; a node whose
+// total time is below minShare of the whole is left out (its time stays in its parent's total, as a
+// gap beside the children drawn), and so is what lies deeper than maxDepth. Returns { nodes: [{
+// name, package, file, line, selfUs, totalUs, parent }] }; the first is '(root)', every thread's.
+export function profileTree (profiles, { roots = {}, minShare = 0.005, maxDepth = 64 } = {}) {
+  const root = { name: '(root)', package: '(root)', file: '', line: null, selfUs: 0, totalUs: 0, children: [] }
+  for (const profile of profiles) {
+    const nodes = new Map(profile.nodes.map((node) => [node.id, node]))
+    const self = sampleTimes(profile)
+    const hasParent = new Set(profile.nodes.flatMap((node) => node.children ?? []))
+    const add = (id, into, inherited) => {
+      const node = nodes.get(id)
+      if (!node) return 0
+      const frame = node.callFrame
+      const pkg = PSEUDO.includes(frame.functionName) ? frame.functionName : packageOf(frame.url, roots) ?? inherited
+      const name = frame.functionName || (frame.url ? '(anonymous)' : '(native)')
+      const key = `${name}\u0000${frame.url}\u0000${frame.lineNumber}`
+      let merged = into.children.find((child) => child.key === key)
+      if (!merged) {
+        const line = frame.url ? frame.lineNumber + 1 : null
+        merged = { key, name, package: pkg, file: frame.url, line, selfUs: 0, totalUs: 0, children: [] }
+        into.children.push(merged)
+      }
+      const selfUs = self.get(id) ?? 0
+      merged.selfUs += selfUs
+      let totalUs = selfUs
+      for (const child of node.children ?? []) totalUs += add(child, merged, pkg)
+      merged.totalUs += totalUs
+      return totalUs
+    }
+    for (const node of profile.nodes.filter((n) => !hasParent.has(n.id))) {
+      // The profile's own root is the tree's root: its children merge under it.
+      const tops = node.callFrame.functionName === '(root)' ? node.children ?? [] : [node.id]
+      for (const child of tops) root.totalUs += add(child, root, '(program)')
+    }
+  }
+  // Flat, depth first, each node naming its parent's index (-1: the root): a results file nests no
+  // deeper for a deep stack (the reader refuses documents nested past 64 levels).
+  const minUs = root.totalUs * minShare
+  const nodes = []
+  const visit = (node, parent, depth) => {
+    const index = nodes.length
+    const { name, package: pkg, file, line } = node
+    const [selfUs, totalUs] = [Math.round(node.selfUs), Math.round(node.totalUs)]
+    nodes.push({ name, package: pkg, file, line, selfUs, totalUs, parent })
+    if (depth >= maxDepth) return
+    const drawn = node.children.filter((c) => c.totalUs >= minUs).sort((a, b) => b.totalUs - a.totalUs)
+    for (const child of drawn) visit(child, index, depth + 1)
+  }
+  visit(root, -1, 0)
+  return { nodes }
+}
+
+// The flat tree (profileTree) as nested nodes: { ...node, children }, the root first.
+export function nestedTree ({ nodes }) {
+  const nested = nodes.map((node) => ({ ...node, children: [] }))
+  for (const node of nested) if (node.parent >= 0) nested[node.parent].children.push(node)
+  return nested[0]
+}

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { summarizeProfiles } from '../results/profile-summary.js'
+import { profileTree, summarizeProfiles } from '../results/profile-summary.js'
 import { writeNewFile } from '../results/write.js'
 
 // run --profile, the primary's side: each worker wrote its threads' .cpuprofile files into the run's
@@ -25,9 +25,9 @@ export function fileNamePart (text) {
 }
 
 // The record's fields for a profiled run: cpuProfiles (per worker and thread: the file beside the
-// results, relative to it, or why the thread was not profiled) and profileSummary. reports: each
-// worker's profiles message, in worker order. Throws (the run then fails) when a file cannot be read
-// or written.
+// results, relative to it, or why the thread was not profiled), profileSummary and profileTree.
+// reports: each worker's profiles message, in worker order. Throws (the run then fails) when a file
+// cannot be read or written.
 export function saveProfiles ({ reports, runDir, settings, sent }) {
   const out = settings.profileOut
   const outDir = path.dirname(out)
@@ -60,7 +60,11 @@ export function saveProfiles ({ reports, runDir, settings, sent }) {
   })
   const adapter = settings.adapterFile ? pathToFileURL(settings.adapterFile).href : null
   const roots = { adapter, harness: HARNESS_SRC }
-  return { cpuProfiles, profileSummary: profiles.length ? summarizeProfiles(profiles, { events: sent, roots }) : null }
+  return {
+    cpuProfiles,
+    profileSummary: profiles.length ? summarizeProfiles(profiles, { events: sent, roots }) : null,
+    profileTree: profiles.length ? profileTree(profiles, { roots }) : null
+  }
 }
 
 // `main` or `thread<n>` for the files this side named (profilePrefix), else null.

@@ -1,0 +1,52 @@
+import { figureColumns, left, right } from '../draw/table.js'
+import { runName, workerLabel } from '../draw/labels.js'
+import { ofType, runsByCell } from '../results/model.js'
+import { mergeSummaries } from '../results/profile-summary.js'
+
+// "Where the time went": per profiled cell (run --profile, docs/costs.md "CPU profiles"), its runs'
+// self time by package and its top functions, merged over the runs, then its first run's call tree
+// as a flame graph. The flame graph is drawn on the HTML page only (html.js draws a block's
+// `flame`); the markdown page and the terminal show the block's text in its place.
+
+const PACKAGES = 8
+const FUNCTIONS = 10
+
+const percent = (share) => (share == null ? '—' : `${(share * 100).toFixed(1)}%`)
+const micros = (us) => (us == null ? '—' : us >= 10 ? us.toFixed(1) : us.toFixed(2))
+
+export const profilesSection = {
+  name: 'profiles',
+  types: ['run'],
+  render (dataset) {
+    const cells = runsByCell(ofType(dataset.runs, 'run'), 'run')
+      .map((runs) => runs.filter((r) => r.ok && r.profileSummary))
+      .filter((runs) => runs.length)
+    if (!cells.length) return { blocks: [], charts: [] }
+    const out = [{ heading: 'Where the time went (profiled runs)' },
+      'Cells run with `--profile`: V8\'s CPU profiler sampled every worker\'s threads from the first call until close() (a logger\'s worker thread until close() was called). ' +
+      'Self time (a function\'s own, not what it called) by package and by function, summed over the cell\'s runs: its share of all sampled time ((idle) is a thread waiting) and µs per event logged. ' +
+      'These runs\' times are taken under the profiler and are not compared with unprofiled ones. `log-bench compare FILE --baseline LIB --profile-diff` sets two libraries side by side. Method: docs/costs.md in the log-bench repository.']
+    for (const runs of cells) {
+      const first = runs[0]
+      const merged = mergeSummaries(runs)
+      const title = `${runName(first)}: ${first.transport}, ${workerLabel(first.cpus)}, ${first.events.toLocaleString('en-US')} events`
+      out.push({ heading: title, level: 3 })
+      out.push({
+        columns: figureColumns(['Package', 'Share', 'µs per event']),
+        rows: merged.packages.slice(0, PACKAGES).map((p) => [p.name, percent(p.share), micros(p.usPerEvent)]),
+        notes: [`${runs.length} run${runs.length > 1 ? 's' : ''}, ${(merged.sampledMs / 1000).toFixed(2)} s sampled in all.`]
+      })
+      out.push({
+        columns: [left('Function'), left('File:line'), left('Package'), right('Share'), right('µs per event')],
+        rows: merged.functions.slice(0, FUNCTIONS).map((f) => [f.name, `${f.file.split('/').slice(-2).join('/')}${f.line == null ? '' : `:${f.line}`}`, f.package, percent(f.share), micros(f.usPerEvent)])
+      })
+      if (first.profileTree) {
+        out.push({
+          text: 'Flame graph of the first run: on the HTML page (report --format html), or load the run\'s .cpuprofile files (cpuProfiles in the results) in Chrome DevTools or speedscope.',
+          flame: { tree: first.profileTree, title: `${title}: run ${first.run}'s call tree, each function as wide as its time` }
+        })
+      }
+    }
+    return { blocks: out, charts: [] }
+  }
+}
