@@ -133,6 +133,21 @@ describe('run --profile', () => {
     assert.equal(record.profileSummary.packages[0].name, 'adapter')
   })
 
+  it('profiles a logger\'s worker thread (pino.transport) until close() is called, and says so', async () => {
+    const dir = tmpDir()
+    const out = path.join(dir, 'thread.json')
+    const result = await runCli(['run', '--lib', 'pino:transport', '--transport', 'file', '--events', '2000', '--runs', '1', '--profile', '--out', out, '--quiet'])
+    assert.equal(result.code, 0, result.stderr)
+    const [record] = readJson(out).runs
+    assert.equal(record.ok, true, record.error)
+    const [main, thread, ...rest] = record.cpuProfiles
+    assert.deepEqual([main.thread, main.until, rest.length], ['main', 'closed', 0])
+    assert.match(thread.thread, /^\[worker \d+\] pino\/file$/)
+    assert.equal(thread.until, 'close-called', JSON.stringify(thread))
+    assert.ok(thread.file && fs.existsSync(path.join(dir, thread.file)), JSON.stringify(thread))
+    assert.equal(record.profileSummary.threads, 2)
+  })
+
   it('refuses what it cannot profile: one line, exit 2', async () => {
     for (const [args, expected] of [
       [['--measure', 'instructions'], /--profile records where the time goes: not with --measure instructions/],
@@ -254,7 +269,8 @@ describe('the flame graph', () => {
     const dir = tmpDir()
     const file = path.join(dir, 'profiled.json')
     const run = profiledRun('spend-here', 1, [['adapter', 9], ['(idle)', 1]], [['spendHere', 9]])
-    fs.writeFileSync(file, JSON.stringify(syntheticResults([{ ...run, profileTree: profileTree([handMade()]) }])))
+    const raw = profiledRun('raw', 1, [['node:fs', 1], ['(idle)', 1]])
+    fs.writeFileSync(file, JSON.stringify(syntheticResults([{ ...run, profileTree: profileTree([handMade()]) }, raw])))
     const html = await runCli(['report', file, '--format', 'html', '--out', path.join(dir, 'page.html')])
     assert.equal(html.code, 0, html.stderr)
     const page = fs.readFileSync(path.join(dir, 'page.html'), 'utf8')
@@ -264,5 +280,7 @@ describe('the flame graph', () => {
     const terminal = await runCli(['report', file, '--format', 'terminal'])
     assert.match(terminal.stdout, /Flame graph of the first run: on the HTML page/)
     assert.match(terminal.stdout, /^\| adapter +\| +90\.0% \| +9\.00 \|$/m)
+    // Set beside raw, the plainest code for the transport, largest difference first.
+    assert.match(terminal.stdout, /^\| Package +\| +spend-here \| +raw \| Difference µs per event \|\n\|[-|]+\|\n\| adapter +\| 90\.0% \(9\.00\) \| +— \| +\+9\.00 \|$/m)
   })
 })

@@ -1,7 +1,8 @@
 import { figureColumns, left, right } from '../draw/table.js'
 import { runName, workerLabel } from '../draw/labels.js'
-import { ofType, runsByCell } from '../results/model.js'
-import { mergeSummaries } from '../results/profile-summary.js'
+import { comparisonGroupKey, ofType, runsByCell } from '../results/model.js'
+import { mergeSummaries, profileDiff } from '../results/profile-summary.js'
+import { median } from '../stats.js'
 
 // "Where the time went": per profiled cell (run --profile, docs/costs.md "CPU profiles"), its runs'
 // self time by package and its top functions, merged over the runs, then its first run's call tree
@@ -11,6 +12,20 @@ import { mergeSummaries } from '../results/profile-summary.js'
 const PACKAGES = 8
 const FUNCTIONS = 10
 
+const DIFFERENCES = 6
+
+// What a profiled cell is set beside on the page: raw's profiled cell of its comparison group, else
+// the group's profiled cell with the shortest median done time; none for that cell itself.
+function referenceOf (cells, runs) {
+  const group = cells.filter((other) => comparisonGroupKey(other[0]) === comparisonGroupKey(runs[0]))
+  const raw = group.find((other) => other[0].lib === 'raw')
+  const done = (cell) => median(cell.map((r) => r.doneMs).filter((v) => v != null)) ?? Infinity
+  const reference = raw ?? [...group].sort((a, b) => done(a) - done(b))[0]
+  return reference && reference !== runs ? reference : null
+}
+
+const shareAndMicros = (side) => (side ? `${percent(side.share)} (${micros(side.usPerEvent)})` : '—')
+const signed = (us) => `${us > 0 ? '+' : us < 0 ? '−' : '±'}${micros(Math.abs(us))}`
 const percent = (share) => (share == null ? '—' : `${(share * 100).toFixed(1)}%`)
 const micros = (us) => (us == null ? '—' : us >= 10 ? us.toFixed(1) : us.toFixed(2))
 
@@ -40,6 +55,17 @@ export const profilesSection = {
         columns: [left('Function'), left('File:line'), left('Package'), right('Share'), right('µs per event')],
         rows: merged.functions.slice(0, FUNCTIONS).map((f) => [f.name, `${f.file.split('/').slice(-2).join('/')}${f.line == null ? '' : `:${f.line}`}`, f.package, percent(f.share), micros(f.usPerEvent)])
       })
+      const reference = referenceOf(cells, runs)
+      if (reference) {
+        const diff = profileDiff(mergeSummaries(reference), merged)
+        const name = runName(reference[0])
+        out.push({
+          columns: figureColumns(['Package', runName(first), name, 'Difference µs per event']),
+          rows: diff.packages.slice(0, DIFFERENCES)
+            .map((p) => [p.name, shareAndMicros(p.other), shareAndMicros(p.base), signed(p.differenceUs)]),
+          notes: [`Against ${name}, ${reference[0].lib === 'raw' ? 'the plainest code for the transport' : 'the profiled cell of this comparison with the shortest median done time'}: the largest differences in µs per event first (compare --profile-diff gives every package and function).`]
+        })
+      }
       if (first.profileTree) {
         out.push({
           text: 'Flame graph of the first run: on the HTML page (report --format html), or load the run\'s .cpuprofile files (cpuProfiles in the results) in Chrome DevTools or speedscope.',
