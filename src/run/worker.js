@@ -158,9 +158,10 @@ function run (logger, floorNs, profiler) {
       }
     }
     if (config.ending && config.ending !== 'close') return endProcess(config.ending, figures('ended', now()))
-    // A worker thread's profile is taken before close(), which may end the thread (src/engine/profiler.js).
-    const threadsStopped = profiler ? profiler.stopThreads() : Promise.resolve()
-    threadsStopped.then(() => closed(logger)).then(
+    // A worker thread's profile is taken before close(), which may end the thread (src/engine/profiler.js);
+    // unprofiled, close() is called at once, before anything the logger queued while logging runs.
+    const closing = profiler ? profiler.stopThreads().then(() => closed(logger)) : closed(logger)
+    closing.then(
       () => {
         const closedFigures = figures('closed', now())
         try {
