@@ -15,9 +15,10 @@ import { Session } from 'node:inspector'
 // the logging) to the close() call; its last flush inside close() is not in its profile, and the
 // record says so.
 
-// Node's --cpu-prof default: one sample per millisecond of each thread's time.
+// Node's --cpu-prof default: one sample per millisecond (V8's sampler interrupts the thread).
 export const SAMPLING_INTERVAL_US = 1000
 const THREAD_STOP_LIMIT_MS = 10_000
+const MAX_THREADS = 63
 
 // A worker thread the logger started while it was built registers with the inspector a moment
 // later (its own start-up): the worker waits this long before it reports ready, so that such a
@@ -43,7 +44,8 @@ export async function openProfiler () {
   let nextId = 0
   const waiting = new Map()
   session.on('NodeWorker.attachedToWorker', ({ params }) => {
-    const thread = { sessionId: params.sessionId, title: params.workerInfo?.title ?? `thread ${params.workerInfo?.workerId}`, startedAtNs: null, ended: false, profile: null, note: null }
+    const title = String(params.workerInfo?.title ?? `thread ${params.workerInfo?.workerId}`).slice(0, 200)
+    const thread = { sessionId: params.sessionId, title, startedAtNs: null, ended: false, profile: null, note: null }
     threads.set(params.sessionId, thread)
     if (started) startThread(thread)
   })
@@ -107,18 +109,19 @@ export async function openProfiler () {
       }))
     },
     // After close() resolved: the main thread's profile, then every profile written under
-    // filePrefix; resolves to what the worker reports ({ thread, file, samples, until } or a note).
+    // filePrefix; returns what the worker reports ({ thread, file, samples, until } or a note), for
+    // at most MAX_THREADS threads (the primary's message check allows 64 entries in all).
     finish (filePrefix) {
       const main = post('Profiler.stop').profile
       session.disconnect()
       const reports = [writeProfile(main, `${filePrefix}-main.cpuprofile`, { thread: 'main', until: 'closed', fromMs: 0 })]
       let index = 0
-      for (const thread of threads.values()) {
+      for (const thread of [...threads.values()].slice(0, MAX_THREADS)) {
         const fromMs = thread.startedAtNs === null ? null : Math.max(0, Number(thread.startedAtNs - startNs) / 1e6)
         if (thread.startedAtNs === null) {
           reports.push({ thread: thread.title, file: null, note: 'not profiled: the thread was not seen while logging' })
         } else if (!thread.profile) {
-          reports.push({ thread: thread.title, file: null, fromMs, note: thread.note })
+          reports.push({ thread: thread.title, file: null, fromMs, note: thread.note ?? 'not profiled: the thread started after close() was called' })
         } else {
           reports.push(writeProfile(thread.profile, `${filePrefix}-thread${++index}.cpuprofile`, { thread: thread.title, until: 'close-called', fromMs }))
         }
