@@ -1359,10 +1359,30 @@ export interface Comparison {
   onlyNew?: string[]
 }
 
+/** One side of a profile difference: its share of the sampled time and µs per event. */
+export interface ProfileSide { share: number | null, usPerEvent: number | null }
+
+/** compare(doc, { baseline, profileDiff: true }): profiled cells side by side (docs/costs.md, "Profiles side by side"); two files with profileDiff resolve to it too (typed as Comparison: cast it). */
+export interface ProfileDiff {
+  mode: 'baseline' | 'files'
+  baseline?: string
+  pairs: Array<{
+    group: string
+    baseName: string
+    otherName: string
+    baseRuns: number
+    otherRuns: number
+    packages: Array<{ name: string, base: ProfileSide | null, other: ProfileSide | null, differenceUs: number }>
+    functions: Array<{ name: string, file: string, line: number | null, package: string, base: ProfileSide | null, other: ProfileSide | null, differenceUs: number }>
+  }>
+  notCompared: string[]
+}
+
 type Results = ResultsDocument | string
 
 export function run (options?: RunOptions): Job
 export function http (options?: HttpOptions): Job
+export function compare (results: Results, options: CompareOptions & { baseline: string, profileDiff: true }): Promise<ProfileDiff>
 export function compare (results: Results, options: CompareOptions & { baseline: string }): Promise<Comparison>
 export function compare (base: Results, next: Results, options?: CompareOptions): Promise<Comparison>
 export function report (results: Results | Results[], options?: ReportOptions): Promise<{ files: string[], terminal: string | null }>
