@@ -86,6 +86,14 @@ export interface RunOptions {
    */
   measure?: 'time' | 'instructions'
   /**
+   * --profile: record a V8 CPU profile of each worker's logging, from the start to close(): a .cpuprofile
+   * file per worker and thread beside the results file (Chrome DevTools and speedscope load it), and in each
+   * record where the time went (self time by package, the top functions, µs per event). Profiled runs are
+   * cells of their own, never compared with unprofiled ones (see docs/costs.md). Not with --measure
+   * instructions, --ending other than close, or a runtime other than Node
+   */
+  profile?: boolean
+  /**
    * --runs: runs per cell, each in fresh processes; the summary gives their median with its interval. 4 is
    * the fewest with which a comparison can read faster or slower (the smallest p with 4 + 4 runs is 0.029,
    * with 3 + 3 0.1); 5 + 5 reach 0.008. From 6 the runs are compared round by round (paired, so drift common
@@ -381,6 +389,13 @@ export interface CompareOptions {
    */
   noise?: number | string
   /**
+   * --profile-diff: instead of the verdicts: where profiled cells (run --profile) spend their time
+   * differently, per package and per function, each side's share of the sampled time and µs per event,
+   * largest difference first; with --baseline each profiled cell against the baseline library's, with two
+   * files each cell against the same cell of the other. Not with --markdown or --fail-on
+   */
+  profileDiff?: boolean
+  /**
    * --ignore-version: two files: pair each cell with the cell of the other file that differs only in the
    * library's version (run --lib pino@9 and run --lib pino@10 as two files); not interleaved, so the drift
    * between the two sessions is part of each ratio
@@ -557,6 +572,11 @@ export interface RunTypeRecord {
    * of the cell
    */
   instructionsMethod?: 'valgrind' | 'perf' | null
+  /**
+   * `true` with `--profile` (part of the cell: a profiled run's times are taken under V8's CPU profiler, so
+   * it is never summarised or compared with unprofiled runs); a record without it was not profiled
+   */
+  profile?: true
   /** the run's number in its cell */
   run: number
   /** the run finished and its figures stand */
@@ -798,6 +818,91 @@ export interface RunTypeRecord {
    * sends nothing, a counted run, a failed run, no sampled event arrived); null when it has figures
    */
   deliveryLatencyNote?: string | null
+  /**
+   * `--profile` only: per worker and thread, its V8 CPU profile (one sample per ms, from the first call to
+   * `close()`; see [costs.md](costs.md#cpu-profiles)), or why the thread was not profiled
+   */
+  cpuProfiles?: Array<{
+    /** the worker's id */
+    worker?: number
+    /**
+     * `main` (the thread that calls `log()`) or a worker thread's title (`[worker 1]`: a `pino.transport()`
+     * thread)
+     */
+    thread?: string
+    /**
+     * the `.cpuprofile` file, in the results file's directory; null when the thread was not profiled (`note`
+     * says why)
+     */
+    file?: string | null
+    /** samples in it */
+    samples?: number | null
+    /**
+     * when its profile started, from the worker's first call (a worker thread's starts when the thread
+     * handles the request)
+     */
+    fromMs?: number | null
+    /**
+     * where it ends: `closed` (the adapter's `close()` resolved: the main thread) or `close-called` (a worker
+     * thread, stopped before `close()`, which may end it)
+     */
+    until?: 'closed' | 'close-called' | null
+    /** `not profiled: <reason>`, or null */
+    note?: string | null
+  }> | null
+  /**
+   * `--profile` only: where the run's CPU time went, merged over its workers and threads: self time by
+   * package and the top functions, each as a share of the sampled time and in µs per event (see
+   * [costs.md](costs.md#cpu-profiles))
+   */
+  profileSummary?: {
+    /** samples in all the run's profiles */
+    samples?: number
+    /** the time they cover, summed over the threads */
+    sampledMs?: number
+    /** profiles merged */
+    threads?: number
+    /** self time by package, largest first */
+    packages?: Array<{
+      /**
+       * a package from node_modules by name, `node:streams`, `node:fs`, `node:net`, `node:other`, `adapter`,
+       * `log-bench`, `(garbage collector)`, `(idle)`, `(program)`, or a script's file name
+       */
+      name?: string
+      /** self time, summed over the profiled threads */
+      selfMs?: number
+      /** of all sampled time */
+      share?: number | null
+      /** self time per event logged (`sent`) */
+      usPerEvent?: number | null
+    }>
+    /** the top 20 functions by self time */
+    functions?: Array<{
+      /** the function's name (`(anonymous)` where it has none) */
+      name?: string
+      /**
+       * its script's URL; `(native)` for a V8 builtin or a C++ binding; empty for the profiler's own frames
+       */
+      file?: string
+      /** the line it starts on; null for a frame without a script */
+      line?: number | null
+      /** the package it is counted under */
+      package?: string
+      /** self time, summed over the profiled threads */
+      selfMs?: number
+      /** of all sampled time */
+      share?: number | null
+      /** self time per event logged (`sent`) */
+      usPerEvent?: number | null
+    }>
+  } | null
+  /**
+   * `--profile` only: the run's call tree for the report's flame graph, merged over its workers and threads,
+   * flat: `{ nodes: [{ name, package, file, line, selfUs, totalUs, parent }] }`, depth first from `(root)`
+   * (parent -1), each naming its caller's index; a frame below 0.5% of the sampled time is left out (its time
+   * stays in its caller's `totalUs`)
+   */
+  profileTree?: Record<string, unknown> | null
   /**
    * what `done` waited for at this run's receiving end, in words: the last byte read from the workers' stdout
    * pipes (console); every logger's close() resolved with its file written (file); the last datagram or frame
@@ -1323,10 +1428,30 @@ export interface Comparison {
   unpairedDocuments?: { file: string, reason: string }[]
 }
 
+/** One side of a profile difference: its share of the sampled time and µs per event. */
+export interface ProfileSide { share: number | null, usPerEvent: number | null }
+
+/** compare(doc, { baseline, profileDiff: true }): profiled cells side by side (docs/costs.md, "Profiles side by side"); two files with profileDiff resolve to it too (typed as Comparison: cast it). */
+export interface ProfileDiff {
+  mode: 'baseline' | 'files'
+  baseline?: string
+  pairs: Array<{
+    group: string
+    baseName: string
+    otherName: string
+    baseRuns: number
+    otherRuns: number
+    packages: Array<{ name: string, base: ProfileSide | null, other: ProfileSide | null, differenceUs: number }>
+    functions: Array<{ name: string, file: string, line: number | null, package: string, base: ProfileSide | null, other: ProfileSide | null, differenceUs: number }>
+  }>
+  notCompared: string[]
+}
+
 type Results = ResultsDocument | string
 
 export function run (options?: RunOptions): Job
 export function http (options?: HttpOptions): Job
+export function compare (results: Results, options: CompareOptions & { baseline: string, profileDiff: true }): Promise<ProfileDiff>
 export function compare (results: Results, options: CompareOptions & { baseline: string }): Promise<Comparison>
 export function compare (base: Results, next: Results, options?: CompareOptions): Promise<Comparison>
 export function report (results: Results | Results[], options?: ReportOptions): Promise<{ files: string[], terminal: string | null }>

@@ -5,9 +5,9 @@ import path from 'node:path'
 import { ROOT } from './helpers.js'
 
 // npm run bench:harness, bench:truth, bench:startup, bench:paired, bench:runs-auto, bench:http-control and
-// bench:latency are measurements run by hand; their --quick modes run every step of each in seconds, here, so
-// that none can break unnoticed. Their figures at that size say nothing and are not checked; what is checked:
-// exit 0, every table printed, no step failed.
+// bench:latency and bench:profile are measurements run by hand; their --quick modes run every step of each in
+// seconds, here, so that none can break unnoticed. Their figures at that size say nothing and are not checked;
+// what is checked: exit 0, every table printed, no step failed.
 function runScript (script, args) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'benchmarks', script), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -130,4 +130,13 @@ test('bench:latency --quick: the stalling logger and the pacer\'s floor, overloa
     assert.match(stdout, new RegExp(`^\\| ${row} \\| [\\d.,]+( ✗)? \\| [\\d.,]+( ✗)? \\| ([\\d,]+|none) \\|`, 'm'))
   }
   assert.doesNotMatch(stderr, /failed/)
+})
+
+test('bench:profile --quick: pino to a file without and with --profile, and where its profiled time went', async () => {
+  const { code, stdout, stderr } = await runScript('profile-overhead.js', ['--quick'])
+  assert.equal(code, 0, stderr)
+  assert.match(stderr, /--quick: checks that it works; not its figures\): pino on file, 2,000 events/)
+  assert.match(stdout, /^\| pino +\| +file \| +[\d.,]+ \| +[\d.,]+ \| +[\d.]+× \([\d.]+–[\d.]+\) \|$/m)
+  assert.match(stdout, /^where the time went/m)
+  assert.match(stdout, /^\| pino +\| +file \| +\S.* [\d.]+% \([\d.,]+ µs\/event\) \| +\S.* [\d.]+% \|$/m)
 })

@@ -33,12 +33,15 @@ test('each run type\'s dimensions, identity and measures are the schema\'s annot
 
 test('the cell key\'s order is the one every results file was keyed by', () => {
   // A renumbered x-dimension changes every cell key, and --resume and merge with existing files. An
-  // appended one (http's alternate, 27) reads null in older records: keys are made when a file is
-  // read, never stored, so those still resume and merge.
+  // appended one (http's alternate) reads null in older records: keys are made when a file is
+  // read, never stored, so those still resume and merge. run's profile (18) moved http's own
+  // dimensions one place on: an http record has no profile, so its key holds a null there, whether
+  // written before or after.
   const run = { type: 'run', lib: 'pino', libVersion: '9.0.0', variant: 'default', workload: 'string', runtime: 'node 22', transport: 'file', sink: 'file', cpus: 2, events: 1000, size: 13, ending: 'close', measure: 'time' }
-  assert.equal(cellKey(run), '["run","pino","9.0.0","default","string","node 22","file","file",2,1000,13,null,"close",null,null,"time",null]')
+  assert.equal(cellKey(run), '["run","pino","9.0.0","default","string","node 22","file","file",2,1000,13,null,"close",null,null,"time",null,null]')
+  assert.equal(cellKey({ ...run, profile: true }), '["run","pino","9.0.0","default","string","node 22","file","file",2,1000,13,null,"close",null,null,"time",null,true]')
   const http = { ...run, type: 'http', mode: 'route', middleware: null, logsPerRequest: 1, connections: 10, pipelining: 1, durationSeconds: 5, warmupSeconds: 1 }
-  assert.equal(cellKey(http), '["http","pino","9.0.0","default","string","node 22","file","file",2,1000,13,null,"close",null,null,"time",null,"route",null,1,10,1,5,1,null,null,null]')
+  assert.equal(cellKey(http), '["http","pino","9.0.0","default","string","node 22","file","file",2,1000,13,null,"close",null,null,"time",null,null,"route",null,1,10,1,5,1,null,null,null]')
 })
 
 test('what a counted run leaves out is the schema\'s x-counted: false, and the validator knows every annotation', () => {

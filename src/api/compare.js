@@ -2,6 +2,7 @@ import { UsageError } from '../errors.js'
 import { loadDocuments, loadResults, validateDocument } from '../results/read.js'
 import { baselineMatcher, compareDatasets, compareWithBaseline, describeSource, environmentNoteFor, whyNothingCompared } from '../report/compare.js'
 import { COMPARE_OPTIONS } from './option-tables.js'
+import { profileDiffDatasets, profileDiffWithBaseline } from '../report/profile-diff.js'
 import { argvFromApi, parseOptions } from './options.js'
 
 // `compare`'s work, from argv ({ base, new, baseline, alpha, noise }: the command line's, or the API's
@@ -9,7 +10,8 @@ import { argvFromApi, parseOptions } from './options.js'
 // documents. Returns { result, labels }: the comparison rows (see compareWithBaseline,
 // compareDatasets) and the words the terminal's tables are titled with.
 export function compareFrom (argv) {
-  const { baseline, alpha, noise, ignoreVersion } = parseOptions(COMPARE_OPTIONS, argv)
+  const { baseline, alpha, noise, ignoreVersion, profileDiff } = parseOptions(COMPARE_OPTIONS, argv)
+  if (profileDiff) return { result: profileDiffFrom(argv, baseline), labels: {} }
   const options = { alpha, noise }
   if (baseline != null) {
     const name = baseline.trim()
@@ -45,6 +47,20 @@ export function compareFrom (argv) {
       environmentNote: environmentNoteFor(base, next)
     }
   }
+}
+
+// compare --profile-diff: the profiled cells side by side (src/report/profile-diff.js).
+function profileDiffFrom (argv, baseline) {
+  if (baseline != null && argv.new != null) throw new UsageError(`--baseline compares the cells of one results file: give one file, not two (${sourceName(argv.base, 1)}, ${sourceName(argv.new, 2)})`)
+  if (baseline == null && argv.new == null) throw new UsageError('compare --profile-diff needs two results files (base and new), or one file and --baseline LIB')
+  const result = baseline != null
+    ? profileDiffWithBaseline(load(argv.base, 1), baseline.trim())
+    : profileDiffDatasets(load(argv.base, 1), load(argv.new, 2))
+  if (!result.pairs.length) {
+    const why = result.notCompared.length ? result.notCompared.join('; ') : 'no profiled cells (run --profile records them)'
+    throw new UsageError(`--profile-diff: nothing to set side by side: ${why}`)
+  }
+  return result
 }
 
 const isDocument = (value) => value !== null && typeof value === 'object' && !Array.isArray(value)

@@ -44,6 +44,7 @@ export async function parseRunOptions (argv, installs = {}) {
     events: given.events,
     rates: given.rate,
     endings: given.ending,
+    profile: given.profile ? profileOption(given) : false,
     // The counter is found before anything runs: without one, a line that says how to install it.
     counter: given.measure === 'instructions' ? countingWorkers(given) : null,
     runs: maxRuns(given.runs),
@@ -76,6 +77,7 @@ function describeOptions (options) {
     // One rate as one number, as plans described themselves before rates were a list (--resume).
     ...(options.rates ? { rate: options.rates.length === 1 ? options.rates[0] : options.rates } : {}),
     ...(options.counter ? { measure: 'instructions', instructionsMethod: options.counter.instructionsMethod } : {}),
+    ...(options.profile ? { profile: true } : {}),
     ...(options.endings.length === 1 && options.endings[0] === DEFAULT_ENDING ? {} : { endings: options.endings }),
     ...(options.receiverOptions.receiverRate ? { receiverRate: options.receiverOptions.receiverRate } : {}),
     ...(options.receiverOptions.receiverStallMs ? { receiverStallMs: options.receiverOptions.receiverStallMs } : {}),
@@ -253,6 +255,10 @@ export async function prepareRun (argv, { defaultOut = false, command = commandL
   const cells = selectShard(plan.cells, shard)
   const out = resolveOutput(argv, plan, defaultOut)
   if (out == null && argv.resume) throw new UsageError('--resume continues a results file: give --out (or a scenario with an output)')
+  // --profile's files go beside the results file.
+  const profiled = cells.filter((cell) => cell.settings.profile)
+  if (profiled.length && out == null) throw new UsageError('--profile writes its .cpuprofile files beside the results file: give --out (or a scenario with an output)')
+  for (const cell of profiled) cell.settings.profileOut = out
   const release = out == null ? () => {} : lockResults(out)
   let previous
   try {
@@ -306,6 +312,14 @@ function parseBaseline (argv, plan) {
   const isBaseline = baselineMatcher(baseline.trim())
   if (!plan.cells.some((c) => isBaseline(c.settings))) throw new UsageError(`--baseline must be one of the libraries this run measures (${names.join(', ')}), got "${baseline}"`)
   return { baseline: baseline.trim(), alpha, noise }
+}
+
+// --profile profiles the timed tight loop or paced logging up to close(), in Node's own inspector.
+function profileOption (given) {
+  if (given.measure === 'instructions') throw new UsageError('--profile records where the time goes: not with --measure instructions (a profile taken under the simulator would be the simulator\'s)')
+  const ending = given.ending.find((e) => e !== DEFAULT_ENDING)
+  if (ending) throw new UsageError(`--profile profiles until the adapter's close() resolves: not with --ending ${ending}`)
+  return true
 }
 
 // --pipe-bytes: a whole number of bytes from 4096 to the system's pipe-max-size, console only.

@@ -12,6 +12,7 @@ export function builder (yargs) {
     .example('$0 compare results/before.json results/after.json', '')
     .example('$0 compare results/run.json --baseline pino', 'every library against pino, cell by cell')
     .example('$0 compare bench.json --baseline pino@10 --fail-on slower --markdown > comment.md', 'a CI gate: exit 3 when a cell reads slower, and a pull-request comment')
+    .example('$0 compare profiled.json --baseline pino --profile-diff', 'where each profiled library spends its time unlike pino (run --profile)')
 }
 
 // The command's work is imported when it runs, so that --help and --version start at once.
@@ -23,9 +24,15 @@ export async function handler (argv) {
   ] = await Promise.all([
     import('../report/compare.js'), import('../report/compare-markdown.js'), import('../api/compare.js')
   ])
-  const { json, markdown, failOn } = parseOptions(COMPARE_OPTIONS, argv)
+  const { json, markdown, failOn, profileDiff } = parseOptions(COMPARE_OPTIONS, argv)
   if (json && markdown) throw new UsageError('--json and --markdown are two formats: give one')
+  if (profileDiff && (markdown || failOn)) throw new UsageError(`--profile-diff shows where the time went, with no verdict: not with ${markdown ? '--markdown' : '--fail-on'}`)
   const { result, labels } = compareFrom(argv)
+  if (profileDiff) {
+    const { renderProfileDiff } = await import('../report/profile-diff.js')
+    process.stdout.write(json ? JSON.stringify(result, null, 2) + '\n' : renderProfileDiff(result))
+    return
+  }
   process.stdout.write(json
     ? comparisonJson(result)
     : markdown

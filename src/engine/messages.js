@@ -67,6 +67,17 @@ function invalidCosts (costs) {
 
 const closedFigures = { cpuUserMs: amount, cpuSystemMs: amount, maxRssBytes: amount }
 
+// run --profile: per profiled thread { thread, file, samples, fromMs, until } or { thread, file: null,
+// note } (src/engine/profiler.js). Which files the primary reads it decides itself (src/run/profiles.js).
+const MAX_PROFILED_THREADS = 64
+const profileReport = (r) => object(r) && text(r.thread) && r.thread.length <= MAX_TEXT &&
+  (r.file === null || (text(r.file) && count(r.samples))) &&
+  (r.note == null || (text(r.note) && r.note.length <= MAX_TEXT)) &&
+  (r.fromMs == null || amount(r.fromMs)) && (r.until == null || r.until === 'closed' || r.until === 'close-called')
+const profileReports = (v) => Array.isArray(v) && v.length >= 1 && v.length <= MAX_PROFILED_THREADS &&
+  v.every(profileReport)
+EXPECT.set(profileReports, `an array of 1 to ${MAX_PROFILED_THREADS} profiled threads ({ thread, file, samples, fromMs, until } or { thread, file: null, note })`)
+
 // A run worker's last message, whether it closed its logger or ends by --ending: the same figures.
 const runWorkerEnd = {
   at: timestamp,
@@ -75,6 +86,7 @@ const runWorkerEnd = {
   gcCount: count,
   gcPauseMs: amount,
   costs: optional(object),
+  profiles: optional(profileReports),
   $: (m) => invalidCosts(m.costs)
 }
 

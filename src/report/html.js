@@ -3,6 +3,7 @@ import { pageBlocks } from './markdown.js'
 import { chartFigure } from './svg-chart.js'
 import { escapeHtml, headingId, inlineMarkdown, markdownToHtml, unescapeHtml } from '../draw/html-text.js'
 import { htmlText, isTable, plainText } from '../draw/table.js'
+import { flameGraphSvg } from '../draw/flame.js'
 
 // The `html` export: the results page as one self-contained HTML file. The same blocks as the
 // markdown page (pageBlocks: the same sections, tables and prose), its charts drawn inline as SVG
@@ -130,6 +131,8 @@ svg.plot .bar-note { font-size: 11px; font-style: italic }
 svg .ink-fill { fill: var(--fg) }
 svg .ink-stroke { stroke: var(--fg) }
 svg.plot .series.off { display: none }
+svg.flame text { fill: #1d2025; font-size: 11px; pointer-events: none }
+svg.flame .frame rect:hover { stroke: var(--fg); stroke-width: 1 }
 svg.plot .target { fill: transparent; pointer-events: all }
 svg.plot .bar:hover, svg.plot .point:hover { stroke: var(--fg); stroke-width: 1.5 }
 #tip { position: fixed; z-index: 10; pointer-events: none; max-width: 26rem; white-space: pre-line; background: var(--fg); color: var(--bg); font-size: .82rem; line-height: 1.4; padding: .35rem .6rem; border-radius: 4px; box-shadow: 0 2px 10px rgba(0, 0, 0, .25) }
@@ -146,7 +149,8 @@ export function renderHtmlPage (dataset, { link = (href) => href, ...options } =
   const { blocks, charts } = pageBlocks(dataset, { ...options, image: (file, alt) => ({ chart: file, alt }) })
   const specs = new Map(charts.map((spec) => [spec.file, spec]))
   // Anchors of headings never take an id of the page's own (the tooltip, the charts and their parts).
-  const slugs = new Set(['tip', ...charts.flatMap((_, i) => [`chart-${i + 1}`, `chart-${i + 1}-title`, `chart-${i + 1}-clip`])])
+  const flames = blocks.filter((block) => block?.flame != null).length
+  const slugs = new Set(['tip', ...charts.flatMap((_, i) => [`chart-${i + 1}`, `chart-${i + 1}-title`, `chart-${i + 1}-clip`]), ...Array.from({ length: flames }, (_, i) => `flame-${i + 1}`)])
   const contents = []
   const heading = (html, text, level) => {
     const id = headingId(text, slugs)
@@ -158,6 +162,7 @@ export function renderHtmlPage (dataset, { link = (href) => href, ...options } =
     return heading(html, unescapeHtml(html.replace(/<[^>]*>/g, '')), level)
   }
   let chartCount = 0
+  let flameCount = 0
   const body = blocks.filter((block) => block != null && block !== '').map((block) => {
     if (typeof block === 'string') return markdownToHtml(block, { heading: markdownHeading, link })
     if (isTable(block)) return tableHtml(block)
@@ -165,6 +170,7 @@ export function renderHtmlPage (dataset, { link = (href) => href, ...options } =
       const spec = specs.get(block.chart)
       return spec ? chartFigure(spec, { id: `chart-${++chartCount}` }) : `<p><em>${escapeHtml(block.alt)}</em></p>`
     }
+    if (block.flame != null) return flameFigure(block.flame, `flame-${++flameCount}`)
     if (block.heading != null) return heading(htmlText(block.heading), plainText(block.heading, { joiner: ' ' }), Math.min(6, Math.max(1, block.level ?? 2)))
     return `<p>${htmlText(block.text).replace(/\n/g, '<br>')}</p>`
   })
@@ -198,6 +204,13 @@ export function renderHtmlPage (dataset, { link = (href) => href, ...options } =
     '</html>',
     ''
   ].join('\n')
+}
+
+// A profiled run's call tree (src/run/profiles-section.js) as an inline SVG flame graph.
+function flameFigure ({ tree, title }, id) {
+  return `<figure class="chart flame-graph"><figcaption><span class="chart-title">${escapeHtml(title)}</span>` +
+    '<span class="chart-sub">Hover a frame for its file, package and time.</span></figcaption>' +
+    `${flameGraphSvg(tree, { id })}</figure>`
 }
 
 function tableHtml ({ columns, rows, notes = [] }) {

@@ -1,6 +1,7 @@
 import { glanceSection } from '../run/glance.js'
 import { versionsSection } from './versions-section.js'
 import { costsSection } from '../run/costs-section.js'
+import { profilesSection } from '../run/profiles-section.js'
 import { runSection } from '../run/section.js'
 import { thenAndNowSection } from '../run/then-and-now.js'
 import { httpSection } from '../http/section.js'
@@ -26,6 +27,7 @@ export const SECTIONS = [
   httpGlanceSection,
   runSection,
   costsSection,
+  profilesSection,
   workloadsSection,
   destinationsSection,
   thenAndNowSection,

@@ -19,6 +19,22 @@ export function writeFileAtomic (file, data) {
   }
 }
 
+// A file that must not replace anything (a run's .cpuprofile beside its results): staged as above,
+// then linked to its name, which fails if anything (a file, a symbolic link) is there already.
+// Returns false in that case, and writes nothing.
+export function writeNewFile (file, data) {
+  const tmp = stage(file, data)
+  try {
+    fs.linkSync(tmp, file)
+    return true
+  } catch (err) {
+    if (err.code === 'EEXIST') return false
+    throw writeError(file, err)
+  } finally {
+    fs.rmSync(tmp, { force: true })
+  }
+}
+
 // Several files that belong together (a page and its charts): each is staged in a temporary file
 // beside its target first, in directories created as needed, and only when every one is on disk are
 // they renamed into place. A failure on the way (a full disk) removes the staged files and the

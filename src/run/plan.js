@@ -23,6 +23,7 @@ export function planRunCells ({
   rates = null,
   endings = [DEFAULT_ENDING],
   counter = null,
+  profile = false,
   runs,
   timeoutMs,
   maxOldSpaceSize,
@@ -64,6 +65,8 @@ export function planRunCells ({
                 // Counted instructions are another measurement (nothing in them is a time), and so
                 // is each counter; a timed record has neither (instructionsTool: the counter's binary).
                 ...(counter ? { measure: 'instructions', ...counter } : {}),
+                // Profiled runs are timed under the profiler: cells of their own (docs/costs.md).
+                ...(profile ? { profile: true } : {}),
                 ...runSettings({ lib, runtime, payload, timeoutMs, maxOldSpaceSize, receiverOptions, dir })
               }
               cells.push({
@@ -72,6 +75,7 @@ export function planRunCells ({
                 runs,
                 unsupported: runtimeUnsupported(runtime, maxOldSpaceSize) ??
                   (counter ? countingUnsupported(runtime) : null) ??
+                  (profile && runtime.name !== 'node' ? `--profile uses Node's inspector; ${runtime.label} has no CPU profile there` : null) ??
                   cellUnsupported(lib, variant, transport, workload) ??
                   endingUnsupported(lib, ending),
                 // Where its run directories go: the session removes what a killed log-bench left there first.

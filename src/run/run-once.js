@@ -17,6 +17,7 @@ import { countingRuntime, readCount } from '../engine/instructions.js'
 import { DEFAULT_WORKLOAD, judgeArrivals } from '../engine/workloads.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
 import { deliveryLatency } from '../sinks/verifier.js'
+import { profilePrefix, saveProfiles } from './profiles.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
 const LIVE_EVERY_MS = 500
@@ -117,6 +118,7 @@ export async function runOnce (settings, { signal = null, onLive = null } = {}) 
       outcome.partial = await countAfterFailure(receiver, cpus * events)
     }
     await receiver.stop()
+    if (outcome?.ok && settings.profile) keepProfiles(outcome)
     fs.rmSync(dir, { recursive: true, force: true })
     if (outcome) {
       outcome.sample = sample
@@ -130,6 +132,17 @@ export async function runOnce (settings, { signal = null, onLive = null } = {}) 
   // Under an ending other than close, nothing arriving can be the logger's loss (everything still
   // buffered when the process went): a finding, not a misdirected adapter.
   return judgeArrivals(workload === 'disabled' || ending !== 'close' ? finished : nothingDelivered(finished, { transport, target: receiver.target(0), cpus }), { workload, events })
+
+  // run --profile: the workers' .cpuprofile files, moved beside the results and summarised before
+  // the run's directory goes; a profile that cannot be read or written fails the run.
+  function keepProfiles (outcome) {
+    try {
+      const reports = workers.map((w) => w.figures?.profiles ?? null)
+      outcome.profiled = saveProfiles({ reports, runDir: dir, settings, sent: outcome.sent })
+    } catch (err) {
+      Object.assign(outcome, { ok: false, error: `the CPU profiles could not be kept: ${err.message.split('\n')[0]}`, failure: { kind: 'error' } })
+    }
+  }
 
   function countFile (workerId) {
     return path.join(dir, `instructions-${workerId}.out`)
@@ -147,7 +160,8 @@ export async function runOnce (settings, { signal = null, onLive = null } = {}) 
           ending,
           callTiming: settings.callTiming ?? DEFAULT_CALL_TIMING,
           workerId,
-          target: receiver.target(workerId)
+          target: receiver.target(workerId),
+          ...(settings.profile ? { profileFile: profilePrefix(dir, workerId) } : {})
         }
         // Counted (--measure instructions): the worker runs under the counter, which writes its count here.
         const forkedUnder = counted ? countingRuntime(runtime, settings, countFile(workerId)) : runtime
@@ -389,6 +403,7 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
     stdoutBytes: outcome.counts.stdoutBytes ?? null,
     afterStallMs: outcome.counts.afterStallMs ?? null,
     ...delivery(outcome.counts, state, { verify, counted: outcome.instructions != null }),
+    ...(outcome.profiled ?? {}),
     ...(outcome.instructions != null ? { instructions: outcome.instructions } : {})
   }
   // Under another ending, what did not arrive is the ending's loss: overload is judged on close.

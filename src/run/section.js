@@ -72,8 +72,8 @@ export function groupsOf (runs, summary) {
       groups.push({
         transport,
         size: first.size,
-        fileTag: varying.map((d) => d.tag(dimensionValue(first, d.field))).join('') + (dimensionValue(first, 'measure') === 'instructions' ? '-instructions' : ''),
-        title: transportTitle(transport) + varying.map((d) => d.title(dimensionValue(first, d.field))).join('') + countedTitle(first),
+        fileTag: varying.map((d) => d.tag(dimensionValue(first, d.field))).join('') + (dimensionValue(first, 'measure') === 'instructions' ? '-instructions' : '') + (first.profile ? '-profiled' : ''),
+        title: transportTitle(transport) + varying.map((d) => d.title(dimensionValue(first, d.field))).join('') + countedTitle(first) + profiledTitle(first),
         // --measure instructions: the group's figures are counts, not times (see FIGURES).
         figures: dimensionValue(first, 'measure') === 'instructions' ? FIGURES.instructions : FIGURES.time,
         runs: groupRuns,
@@ -96,6 +96,11 @@ export function groupsOf (runs, summary) {
 }
 
 // A group of counted runs says so in its title, whatever else varies: its figures are no times.
+// run --profile: the group's times were taken under V8's CPU profiler (docs/costs.md, "CPU profiles").
+function profiledTitle (first) {
+  return first.profile ? ', profiled (times under the CPU profiler)' : ''
+}
+
 function countedTitle (first) {
   return dimensionValue(first, 'measure') === 'instructions' ? `, instructions counted (${first.instructionsMethod ?? 'valgrind'})` : ''
 }

@@ -7,6 +7,7 @@
 import { createLogger, exitAfterATurn, fail, failOnUncaught, leaveSignalsToPrimary, now, receiveConfig } from '../engine/child-side.js'
 import { encodeHistogram, newHistogram, startCpuRecord, startGcRecord, startIoRecord, startLoopDelay, timerFloorNs } from '../engine/costs.js'
 import { deliveryEvery, deliverySamples, messagePrefix } from '../engine/message.js'
+import { openProfiler } from '../engine/profiler.js'
 
 leaveSignalsToPrimary()
 const stopFailingOnUncaught = failOnUncaught()
@@ -56,11 +57,13 @@ const callStamps = new Float64Array(deliverEvery ? deliverySamples(config.events
 
 async function main () {
   const logger = await createLogger(config)
+  // --profile: opened once the logger is built, so that its worker threads are already known.
+  const profiler = config.profileFile ? await openProfiler() : null
   // Measured before 'ready', so that it does not delay this worker's start behind the others'.
   const floorNs = sampleEvery > 0 ? timerFloorNs() : 0
   if (config.ending === 'sigterm-recipe') onSigtermClose(logger)
   process.once('message', (msg) => {
-    if (msg && msg.type === 'start') run(logger, floorNs)
+    if (msg && msg.type === 'start') run(logger, floorNs, profiler)
   })
   process.send({ type: 'ready' })
 }
@@ -172,7 +175,7 @@ function paced (logger, { events, rate }, histograms, { sampleEvery, floorNs }) 
 // The tight loop runs synchronously inside the 'start' message's handler, and so does the ending
 // after it: an `exit`, a throw or a signal then comes before the event loop turns again, as it
 // does in a program that logs and ends in one go. A paced run ends after its last batch.
-function run (logger, floorNs) {
+function run (logger, floorNs, profiler) {
   const { events, rate = null } = config
   const histogram = newHistogram()
   const responseHistogram = rate ? newHistogram() : null
@@ -182,6 +185,7 @@ function run (logger, floorNs) {
   const io = startIoRecord()
   const loopDelay = rate ? startLoopDelay() : null
   startMemoryRecord()
+  profiler?.start()
   // The run starts at each worker's own first call, not when the primary sent 'start': delivering
   // that message to each worker in turn is not logging time.
   const startedAt = now()
@@ -216,8 +220,19 @@ function run (logger, floorNs) {
       }
     }
     if (config.ending && config.ending !== 'close') return endProcess(config.ending, figures('ended', now()))
-    closed(logger).then(
-      () => process.send(figures('closed', now()), exitAfterATurn),
+    // A worker thread's profile is taken before close(), which may end the thread (src/engine/profiler.js);
+    // unprofiled, close() is called at once, before anything the logger queued while logging runs.
+    const closing = profiler ? profiler.stopThreads().then(() => closed(logger)) : closed(logger)
+    closing.then(
+      () => {
+        const closedFigures = figures('closed', now())
+        try {
+          if (profiler) closedFigures.profiles = profiler.finish(config.profileFile)
+        } catch (err) {
+          return fail('profile', err)
+        }
+        process.send(closedFigures, exitAfterATurn)
+      },
       (err) => fail('close', err))
   }
   if (rate) {

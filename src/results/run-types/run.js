@@ -37,7 +37,8 @@ export const RUN_WORDS = {
   receiverRate: { words: (rate) => (rate == null ? 'read at full speed' : `read at ${formatCount(rate)} B/s`) },
   receiverStallMs: { words: (ms) => (ms == null ? 'no stall' : `reader stalled ${formatCount(ms)} ms`) },
   measure: { words: (measure) => (measure === 'instructions' ? 'instructions counted' : 'timed') },
-  instructionsMethod: { words: (method) => (method == null ? null : `counted by ${method}`) }
+  instructionsMethod: { words: (method) => (method == null ? null : `counted by ${method}`) },
+  profile: { words: (profile) => (profile ? 'profiled' : null) }
 }
 
 // What a run measures: the schema's x-measure annotations (src/results/schema.js, recordMeasures):

@@ -1,0 +1,294 @@
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, it } from 'node:test'
+import { mergeSummaries, nestedTree, packageOf, profileDiff, profileTree, summarizeProfiles } from '../src/results/profile-summary.js'
+import { flameGraphSvg } from '../src/draw/flame.js'
+import { fileNamePart, saveProfiles } from '../src/run/profiles.js'
+import { writeNewFile } from '../src/results/write.js'
+import { RUN_TYPE } from '../src/results/run-types/run.js'
+import { invalidMessage, MESSAGES } from '../src/engine/messages.js'
+import { run, UsageError } from '../src/api/index.js'
+import { ADAPTERS, readJson, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
+
+// run --profile: a V8 CPU profile per worker and thread beside the results, and where the time went
+// in the record (docs/costs.md, "CPU profiles").
+
+const frame = (functionName, url = '', lineNumber = -1) => ({ functionName, url, lineNumber, columnNumber: 0, scriptId: '0' })
+
+// A hand-made profile: root → main → spendHere (a package's) → writeString (native, under node:fs's
+// writeSync), plus the collector and idle. Samples 100 µs apart; the last one runs to endTime.
+function handMade () {
+  const nodes = [
+    { id: 1, callFrame: frame('(root)'), children: [2, 6, 7] },
+    { id: 2, callFrame: frame('main', 'file:///app/main.js', 0), children: [3, 4] },
+    { id: 3, callFrame: frame('spendHere', 'file:///app/node_modules/@acme/busy/index.js', 9), children: [] },
+    { id: 4, callFrame: frame('writeSync', 'node:fs', 900), children: [5] },
+    { id: 5, callFrame: frame('writeString'), children: [8] },
+    { id: 6, callFrame: frame('(garbage collector)'), children: [] },
+    { id: 7, callFrame: frame('(idle)'), children: [] },
+    { id: 8, callFrame: frame(''), children: [] }
+  ]
+  // spendHere 5 samples, writeString 1 and an unnamed native frame under it 1, writeSync 1, GC 1,
+  // idle 1 (the last, to endTime: 100 µs).
+  const samples = [3, 3, 3, 5, 8, 4, 6, 3, 3, 7]
+  const timeDeltas = samples.map((_, i) => (i === 0 ? 0 : 100))
+  return { nodes, startTime: 1000, endTime: 1000 + 100 * 10, samples, timeDeltas }
+}
+
+describe('the profile summary', () => {
+  it('credits each sample\'s time to the function on top, by package, with shares and µs per event', () => {
+    const summary = summarizeProfiles([handMade()], { events: 10 })
+    assert.equal(summary.samples, 10)
+    assert.equal(summary.sampledMs, 1)
+    assert.deepEqual(summary.packages.map((p) => [p.name, p.share, p.usPerEvent]), [
+      ['@acme/busy', 0.5, 50],
+      // The native writeString is the file system's time: its caller's package.
+      ['node:fs', 0.3, 30],
+      ['(garbage collector)', 0.1, 10],
+      ['(idle)', 0.1, 10]
+    ])
+    const top = summary.functions[0]
+    assert.deepEqual([top.name, top.file, top.line, top.package, top.share], ['spendHere', 'file:///app/node_modules/@acme/busy/index.js', 10, '@acme/busy', 0.5])
+    assert.deepEqual(summary.functions.find((f) => f.name === 'writeString'), { name: 'writeString', file: '(native)', line: null, package: 'node:fs', selfMs: 0.1, share: 0.1, usPerEvent: 10 })
+    assert.equal(summary.functions.find((f) => f.name === '(native, from writeString)').package, 'node:fs')
+  })
+
+  it('merges profiles (workers, threads) before taking shares', () => {
+    const summary = summarizeProfiles([handMade(), handMade()], { events: 20 })
+    assert.equal(summary.threads, 2)
+    assert.equal(summary.packages[0].share, 0.5)
+    assert.equal(summary.packages[0].usPerEvent, 50)
+  })
+
+  it('names packages from node_modules paths, Node\'s own modules by what they do, the adapter and the harness', () => {
+    const roots = { adapter: 'file:///lb/src/loggers/pino.js', harness: 'file:///lb/src/' }
+    assert.equal(packageOf('file:///x/node_modules/pino/node_modules/sonic-boom/index.js', roots), 'sonic-boom')
+    assert.equal(packageOf('/x/node_modules/@opentelemetry/sdk-logs/build/index.js', roots), '@opentelemetry/sdk-logs')
+    assert.equal(packageOf('node:internal/streams/writable', roots), 'node:streams')
+    assert.equal(packageOf('node:internal/fs/utils', roots), 'node:fs')
+    assert.equal(packageOf('node:net', roots), 'node:net')
+    assert.equal(packageOf('node:internal/validators', roots), 'node:other')
+    assert.equal(packageOf('file:///lb/src/loggers/pino.js', roots), 'adapter')
+    assert.equal(packageOf('file:///lb/src/run/worker.js', roots), 'log-bench')
+    assert.equal(packageOf('', roots), null)
+  })
+})
+
+describe('keeping the profiles', () => {
+  it('checks the worker\'s list of profiles like every other figure it sends', () => {
+    const closed = { type: 'closed', at: '1', cpuUserMs: 1, cpuSystemMs: 1, maxRssBytes: 1, heapPeakBytes: 1, gcCount: 0, gcPauseMs: 0 }
+    const main = { thread: 'main', file: '/tmp/x/profile-w0-main.cpuprofile', samples: 3, fromMs: 0, until: 'closed' }
+    assert.equal(invalidMessage(MESSAGES.runWorker, { ...closed, profiles: [main, { thread: '[worker 1]', file: null, note: 'not profiled: gone' }] }), null)
+    assert.match(invalidMessage(MESSAGES.runWorker, { ...closed, profiles: [{ ...main, until: 'whenever' }] }), /"profiles" is .*not an array of 1 to 64 profiled threads/)
+    assert.match(invalidMessage(MESSAGES.runWorker, { ...closed, profiles: [] }), /"profiles"/)
+  })
+
+  it('reads only the files it named, and never writes over a file', () => {
+    const runDir = tmpDir()
+    const outDir = tmpDir()
+    fs.writeFileSync(path.join(runDir, 'profile-w0-main.cpuprofile'), JSON.stringify(handMade()))
+    const elsewhere = path.join(tmpDir(), 'secret.cpuprofile')
+    fs.writeFileSync(elsewhere, JSON.stringify(handMade()))
+    const settings = { lib: '../../etc/passwd', variant: 'default', transport: 'file', cpus: 2, profileOut: path.join(outDir, 'r.json') }
+    const kept = saveProfiles({
+      reports: [[{ thread: 'main', file: path.join(runDir, 'profile-w0-main.cpuprofile'), samples: 10, fromMs: 0, until: 'closed' }], [{ thread: 'main', file: elsewhere, samples: 10, fromMs: 0, until: 'closed' }]],
+      runDir,
+      settings,
+      sent: 20
+    })
+    assert.equal(kept.cpuProfiles[0].file, fs.readdirSync(outDir)[0])
+    assert.match(kept.cpuProfiles[0].file, /^r\.etc-passwd-file-2w\.[0-9a-f]{8}\.w0-main\.cpuprofile$/)
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(outDir, kept.cpuProfiles[0].file), 'utf8')), handMade())
+    assert.deepEqual([kept.cpuProfiles[1].file, kept.cpuProfiles[1].note], [null, 'not profiled: the worker named a file outside its run directory'])
+    assert.equal(kept.profileSummary.threads, 1)
+    assert.equal(fileNamePart('.hidden/../x y'), 'hidden-..-x-y')
+    const target = path.join(outDir, 'taken.cpuprofile')
+    fs.symlinkSync(elsewhere, target)
+    assert.equal(writeNewFile(target, '{}'), false)
+    assert.equal(fs.readFileSync(elsewhere, 'utf8'), JSON.stringify(handMade()))
+    assert.deepEqual(fs.readdirSync(outDir).filter((f) => f.endsWith('.tmp')), [])
+  })
+})
+
+describe('run --profile', () => {
+  it('writes a .cpuprofile per worker beside the results, and the record names spendHere as the top function', async () => {
+    const dir = tmpDir()
+    const out = path.join(dir, 'profiled.json')
+    const result = await runCli(['run', '--lib', path.join(ADAPTERS, 'spend-here.js'), '--transport', 'file', '--events', '300', '--cpus', '2', '--runs', '1', '--profile', '--out', out, '--quiet'])
+    assert.equal(result.code, 0, result.stderr)
+    const [record] = readJson(out).runs
+    assert.equal(record.ok, true, record.error)
+    assert.equal(record.profile, true)
+    assert.equal(RUN_TYPE.validate(record), null, 'the record is the results schema\'s')
+    assert.deepEqual(record.cpuProfiles.map((p) => [p.worker, p.thread, p.until]), [[0, 'main', 'closed'], [1, 'main', 'closed']])
+    for (const { file } of record.cpuProfiles) {
+      const profile = readJson(path.join(dir, file))
+      assert.ok(Array.isArray(profile.nodes) && profile.samples.length > 0, file)
+      assert.equal(profile.timeDeltas.length, profile.samples.length, file)
+    }
+    assert.equal(record.profileSummary.threads, 2)
+    assert.equal(record.profileSummary.functions[0].name, 'spendHere', JSON.stringify(record.profileSummary.functions.slice(0, 3)))
+    assert.equal(record.profileSummary.functions[0].package, 'adapter')
+    assert.equal(record.profileSummary.packages[0].name, 'adapter')
+  })
+
+  it('profiles a logger\'s worker thread (pino.transport) until close() is called, and says so', async () => {
+    const dir = tmpDir()
+    const out = path.join(dir, 'thread.json')
+    const result = await runCli(['run', '--lib', 'pino:transport', '--transport', 'file', '--events', '2000', '--runs', '1', '--profile', '--out', out, '--quiet'])
+    assert.equal(result.code, 0, result.stderr)
+    const [record] = readJson(out).runs
+    assert.equal(record.ok, true, record.error)
+    const [main, thread, ...rest] = record.cpuProfiles
+    assert.deepEqual([main.thread, main.until, rest.length], ['main', 'closed', 0])
+    assert.match(thread.thread, /^\[worker \d+\] pino\/file$/)
+    assert.equal(thread.until, 'close-called', JSON.stringify(thread))
+    assert.ok(thread.file && fs.existsSync(path.join(dir, thread.file)), JSON.stringify(thread))
+    assert.equal(record.profileSummary.threads, 2)
+  })
+
+  it('refuses what it cannot profile: one line, exit 2', async () => {
+    for (const [args, expected] of [
+      [['--measure', 'instructions'], /--profile records where the time goes: not with --measure instructions/],
+      [['--ending', 'exit'], /--profile profiles until the adapter's close\(\) resolves: not with --ending exit/]
+    ]) {
+      const dir = tmpDir()
+      const result = await runCli(['run', '--lib', 'noop', '--transport', 'file', '--events', '10', '--runs', '1', '--profile', ...args, '--out', path.join(dir, 'r.json')])
+      assert.equal(result.code, 2, result.stderr)
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+      assert.match(result.stderr, expected)
+      assert.deepEqual(fs.readdirSync(dir), [])
+    }
+  })
+
+  it('through the API, needs a results file to put the profiles beside', async () => {
+    await assert.rejects(run({ libs: ['noop'], transports: ['file'], events: 10, runs: 1, profile: true }), (err) => err instanceof UsageError && /--profile writes its \.cpuprofile files beside the results file: give --out/.test(err.message))
+    await assert.rejects(run({ libs: ['noop'], transports: ['file'], events: 10, runs: 1, profile: 'yes' }), UsageError)
+  })
+})
+
+// A profiled run's record with its summary: packages and functions as [name, selfMs], over 1,000 events.
+function profiledRun (lib, run, packages, functions = []) {
+  const sampledMs = packages.reduce((sum, [, ms]) => sum + ms, 0)
+  const item = ([name, selfMs]) => ({ name, selfMs, share: selfMs / sampledMs, usPerEvent: selfMs })
+  return syntheticRun({
+    lib,
+    run,
+    doneMs: 100,
+    profile: true,
+    profileSummary: {
+      samples: 1,
+      sampledMs,
+      threads: 1,
+      packages: packages.map(item),
+      functions: functions.map(([name, selfMs]) => ({ ...item([name, selfMs]), file: `file:///x/node_modules/${lib}/index.js`, line: 3, package: lib }))
+    }
+  })
+}
+
+describe('compare --profile-diff', () => {
+  const doc = syntheticResults([
+    profiledRun('pino', 1, [['pino', 2], ['(idle)', 2]]),
+    profiledRun('pino', 2, [['pino', 2], ['(idle)', 2]]),
+    profiledRun('winston', 1, [['logform', 4], ['winston', 1], ['(idle)', 1]], [['format', 4]]),
+    profiledRun('winston', 2, [['logform', 2], ['winston', 1], ['(idle)', 1]], [['format', 2]]),
+    // Not profiled: another cell, never set beside a profiled one.
+    syntheticRun({ lib: 'winston', run: 1, doneMs: 50 })
+  ])
+
+  it('merges a cell\'s runs and puts the largest difference in µs per event first', () => {
+    const winston = mergeSummaries(doc.runs.filter((r) => r.lib === 'winston' && r.profile))
+    assert.deepEqual(winston.packages.map((p) => [p.name, p.usPerEvent, p.share]), [['logform', 3, 0.6], ['winston', 1, 0.2], ['(idle)', 1, 0.2]])
+    const diff = profileDiff(mergeSummaries(doc.runs.filter((r) => r.lib === 'pino')), winston)
+    assert.deepEqual(diff.packages.map((p) => [p.name, p.differenceUs]), [['logform', 3], ['pino', -2], ['(idle)', -1], ['winston', 1]])
+    assert.equal(diff.packages[0].base, null)
+    assert.deepEqual(diff.functions.map((f) => [f.name, f.package, f.line, f.base, f.other.usPerEvent]), [['format', 'winston', 3, null, 3]])
+  })
+
+  it('prints each profiled library against the baseline\'s profiled cell', async () => {
+    const dir = tmpDir()
+    const file = path.join(dir, 'profiled.json')
+    fs.writeFileSync(file, JSON.stringify(doc))
+    const result = await runCli(['compare', file, '--baseline', 'pino', '--profile-diff'])
+    assert.equal(result.code, 0, result.stderr)
+    assert.match(result.stdout, /^file, 1 worker, 1,000 events, 13 B: winston against pino \(profiled; 2 and 2 runs merged\)$/m)
+    assert.match(result.stdout, /^ {2}winston: logform 60\.0% \(3\.00 µs\/event\), pino: —$/m)
+    assert.match(result.stdout, /^\| logform +\| +60\.0% \(3\.00 µs\/event\) \| +— \| +\+3\.00 \|$/m)
+    assert.match(result.stdout, /^\| pino +\| +— \| +50\.0% \(2\.00 µs\/event\) \| +−2\.00 \|$/m)
+    const json = await runCli(['compare', file, '--baseline', 'pino', '--profile-diff', '--json'])
+    assert.equal(JSON.parse(json.stdout).pairs[0].packages[0].name, 'logform')
+  })
+
+  it('refuses what it cannot set side by side: one line, exit 2', async () => {
+    const dir = tmpDir()
+    const plain = path.join(dir, 'plain.json')
+    fs.writeFileSync(plain, JSON.stringify(syntheticResults([syntheticRun({ lib: 'pino', run: 1, doneMs: 10 }), syntheticRun({ lib: 'winston', run: 1, doneMs: 10 })])))
+    for (const [args, expected] of [
+      [[plain, '--baseline', 'pino', '--profile-diff'], /--profile-diff: nothing to set side by side: no profiled cells \(run --profile records them\)/],
+      [[plain, '--profile-diff'], /compare --profile-diff needs two results files/],
+      [[plain, '--baseline', 'pino', '--profile-diff', '--markdown'], /--profile-diff shows where the time went, with no verdict: not with --markdown/]
+    ]) {
+      const result = await runCli(['compare', ...args])
+      assert.equal(result.code, 2, result.stderr)
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+      assert.match(result.stderr, expected)
+    }
+  })
+})
+
+describe('the flame graph', () => {
+  it('merges the call tree flat, leaves out what is too small to draw, and nests it again', () => {
+    const tree = profileTree([handMade(), handMade()], { minShare: 0.15 })
+    assert.deepEqual(tree.nodes.map((n) => [n.name, n.totalUs, n.selfUs, n.parent]), [
+      ['(root)', 2000, 0, -1],
+      ['main', 1600, 0, 0],
+      ['spendHere', 1000, 1000, 1],
+      ['writeSync', 600, 200, 1],
+      // writeString's own native child (10% of the time) is below 15%: left out, its time in writeString's total.
+      // And so are the collector and idle (10% each).
+      ['writeString', 400, 200, 3]
+    ])
+    assert.equal(tree.nodes[4].package, 'node:fs')
+    const nested = nestedTree(tree)
+    assert.deepEqual(nested.children.map((c) => c.name), ['main'])
+    assert.deepEqual(nested.children[0].children.map((c) => c.name), ['spendHere', 'writeSync'])
+  })
+
+  it('draws each frame as wide as its time, with its figures on hover and every name escaped', () => {
+    const tree = profileTree([handMade()])
+    tree.nodes[2].name = '<script>alert(1)</script>\u0007'
+    const svg = flameGraphSvg(tree, { width: 1000, id: 'flame-1' })
+    assert.match(svg, /^<svg class="plot flame" id="flame-1" viewBox="0 0 1000 90"/)
+    // spendHere's place (half the time: 500 of 1000 px), its name escaped and its bell made visible.
+    assert.match(svg, /<rect x="0\.0" y="36" width="499\.5" height="17" fill="hsl\(\d+, 62%, 70%\)"><title>&lt;script&gt;alert\(1\)&lt;\/script&gt;\\x07 busy\/index\.js:10\n@acme\/busy\n0\.5 ms in all \(50\.0%\), 0\.5 ms itself<\/title><\/rect><text/)
+    assert.doesNotMatch(svg, /<script>|href=|url\(/)
+  })
+
+  it('is on the HTML page of a profiled cell, with the tables on every page', async () => {
+    const dir = tmpDir()
+    const file = path.join(dir, 'profiled.json')
+    const run = profiledRun('spend-here', 1, [['adapter', 9], ['(idle)', 1]], [['spendHere', 9]])
+    const raw = profiledRun('raw', 1, [['node:fs', 1], ['(idle)', 1]])
+    fs.writeFileSync(file, JSON.stringify(syntheticResults([{ ...run, profileTree: profileTree([handMade()]) }, raw])))
+    const html = await runCli(['report', file, '--format', 'html', '--out', path.join(dir, 'page.html')])
+    assert.equal(html.code, 0, html.stderr)
+    const page = fs.readFileSync(path.join(dir, 'page.html'), 'utf8')
+    assert.match(page, /<h2 id="[^"]+">Where the time went \(profiled runs\)<\/h2>/)
+    assert.match(page, /<figure class="chart flame-graph"><figcaption><span class="chart-title">spend-here: file, 1 worker, 1,000 events: run 1&#39;s call tree/)
+    assert.match(page, /<svg class="plot flame" id="flame-1"[^>]*>.*>spendHere</s)
+    // With detail pages (report --pages), each comparison's profiles are a page of their own.
+    fs.writeFileSync(path.join(dir, 'pages.json'), JSON.stringify({ pages: [{ out: 'site/README.md', results: ['profiled.json'], images: 'site/images', details: 'site/details' }] }))
+    const pages = await runCli(['report', '--pages', 'pages.json'], { cwd: dir })
+    assert.equal(pages.code, 0, pages.stderr)
+    const detail = fs.readFileSync(path.join(dir, 'site', 'details', 'profiles-file-profiled.md'), 'utf8')
+    assert.match(detail, /^# log-bench results: Filesystem, profiled \(times under the CPU profiler\): where the time went$/m)
+    assert.match(detail, /^#### spend-here: file, 1 worker, 1,000 events$/m)
+    assert.match(fs.readFileSync(path.join(dir, 'site', 'README.md'), 'utf8'), /^- \[Filesystem, profiled \(times under the CPU profiler\): where the time went\]\(details\/profiles-file-profiled\.md\)$/m)
+    const terminal = await runCli(['report', file, '--format', 'terminal'])
+    assert.match(terminal.stdout, /Flame graph of the first run: on the HTML page/)
+    assert.match(terminal.stdout, /^\| adapter +\| +90\.0% \| +9\.00 \|$/m)
+    // Set beside raw, the plainest code for the transport, largest difference first.
+    assert.match(terminal.stdout, /^\| Package +\| +spend-here \| +raw \| Difference µs per event \|\n\|[-|]+\|\n\| adapter +\| 90\.0% \(9\.00\) \| +— \| +\+9\.00 \|$/m)
+  })
+})
