@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js'
 import { cacheDirectory } from '../api/validate.js'
 import { adapterWorkloads, WORKLOADS } from '../engine/workloads.js'
 import { TRANSPORTS } from '../engine/transports.js'
-import { shippedScenarios } from '../api/shipped-scenarios.js'
+import { shippedScenarios } from '../shipped-scenarios.js'
 
 export const command = 'list'
 export const describe = 'List the libraries (with installed versions, workloads and variants), baselines, transports and shipped scenarios; --versions NAME: the versions of a library (or runtime) in the cache'
