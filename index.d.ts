@@ -1381,7 +1381,7 @@ export interface HttpRecord {
 
 export interface Progress {
   start: [{ runs: number }]
-  'run-start': [{ label: string, run: number, runs: number }]
+  'run-start': [{ label: string, run: number, runs: number, timeoutMs: number | null }]
   live: [{ elapsedMs: number, arrived: number | null, bytes: number | null, rssBytes: number | null }]
   run: [{ label: string, run: number, detail: string, record: RunRecord }]
   skip: [{ label: string, runs: number, reason: string }]

@@ -41,7 +41,7 @@ test('the closing answer: per group the fastest library (baselines aside), each 
   assert.match(text, /^Filesystem, 1 worker: fastest pino, done \(ms\): 600 \(median of 10 runs\)$/m)
   assert.match(text, /^ {2}winston {2}1\.500× \[1\.4\d\d, 1\.5\d\d\] slower than pino$/m)
   assert.match(text, /^ {2}raw {6}6\.0\d\d× \[5\.9\d\d, 6\.0\d\d\] faster than pino$/m)
-  assert.match(text, /alone in its group/)
+  assert.match(text, /^ {2}pino is the only library in its group: nothing to compare it with$/m)
   assert.match(text, /log-bench report r\.json/)
 })
 
@@ -105,4 +105,27 @@ test('the closing answer follows the pages\' one rule: no ranking where SIGTERM,
 
   const plain = resultsFile(tmpDir(), [...cell('pino', around(600)), ...cell('winston', around(900))])
   assert.equal(closingAnswer(loadResults([plain])).groups[0].withheld, null)
+})
+
+test('a group of one library says so, with no ratio and no empty interval in the header', () => {
+  const text = renderAnswer(closingAnswer(loadResults([resultsFile(tmpDir(), cell('pino', around(600)))])), { width: 100 })
+  assert.doesNotMatch(text, /no interval|\[the ratio/)
+  assert.match(text, /no ratio and no verdict/)
+  assert.match(text, /^ {2}pino is the only library in its group: nothing to compare it with$/m)
+})
+
+test('a paired ratio that differs from the ratio of the medians says that it is the per-round estimate', () => {
+  const dir = tmpDir()
+  const file = path.join(dir, 'paired.json')
+  const base = [100, 110, 120, 130, 140, 150]
+  const other = [101, 111, 121, 131, 230, 250]
+  const runs = base.flatMap((doneMs, i) => [syntheticRun({ lib: 'pino', run: i + 1, doneMs }), syntheticRun({ lib: 'winston', run: i + 1, doneMs: other[i] })])
+  fs.writeFileSync(file, JSON.stringify({ schema: 1, tool: 'log-bench', kind: 'results', complete: true, interrupted: false, env: { ...ENV, order: { mode: 'interleaved', seed: 0 } }, runs, summary: [] }))
+  const answer = closingAnswer(loadResults([file]))
+  const [row] = answer.groups[0].rows
+  assert.equal(row.paired, true)
+  const text = renderAnswer(answer, { width: 200 })
+  const ofMedians = ((121 + 131) / 2) / ((120 + 130) / 2)
+  assert.match(text, new RegExp(`winston .*per-round estimate, paired; the medians' ratio is ${ofMedians.toFixed(2).replace('.', '\\.')}×`))
+  assert.match(text, /Where the runs pair by round, the ratio is the per-round estimate/)
 })

@@ -12,6 +12,10 @@ const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'report')
 const BASE = path.join(FIXTURES, 'compare-base.json')
 const NEW = path.join(FIXTURES, 'compare-new.json')
 
+// A terminal wide enough for every table in one piece: these check what the tables say, not
+// that they fit (test/fits-terminal.test.js).
+const WIDE = { env: { COLUMNS: '400' } }
+
 test('Mann-Whitney U: exact p for small samples, the normal approximation with ties', () => {
   // Every arrangement of 5 + 4 values counted by hand: U = 17 (or 3), P(U <= 3) = 7 / 126.
   const exact = mannWhitneyU([19, 22, 16, 29, 24], [20, 11, 17, 12])
@@ -72,7 +76,7 @@ test('log-bench compare --baseline pairs the rounds of an interleaved document: 
   const files = JSON.parse((await runCli(['compare', resultsFile(dir, 'base.json', { slow: drifting(600) }, { order: { mode: 'interleaved', seed: 3 } }), other, '--json'])).stdout)
   assert.ok(files.comparisons.every((r) => r.paired === false && r.pairs === null), JSON.stringify(files.comparisons))
   // The tables say which: a pairs column in the terminal and in --markdown.
-  const text = await runCli(['compare', interleaved, '--baseline', 'pino'])
+  const text = await runCli(['compare', interleaved, '--baseline', 'pino'], WIDE)
   assert.match(text.stdout, /\| +p \| +pairs \| +verdict \|/)
   assert.match(text.stdout, /\| slow, Filesystem, 1 worker +\|.*\| +0\.008 \| +paired, 8 \| +slower \|/)
   const markdown = await runCli(['compare', interleaved, '--baseline', 'pino', '--markdown'])
@@ -227,7 +231,7 @@ test('log-bench compare a b: per cell and measure; 3 + 3 runs warn and no closin
   assert.deepEqual(done.map((r) => [r.cell, r.verdict]), [['pino, Filesystem, 1 worker', 'unclear'], ['winston, Filesystem, 1 worker', 'unclear']])
   assert.deepEqual(result.onlyBase, ['raw, Filesystem, 1 worker'])
   assert.deepEqual(result.onlyNew, ['log4js, Filesystem, 1 worker'])
-  const { code, stdout, stderr } = await runCli(['compare', BASE, NEW])
+  const { code, stdout, stderr } = await runCli(['compare', BASE, NEW], WIDE)
   assert.equal(code, 0, stderr)
   assert.match(stdout, /\| pino, Filesystem, 1 worker +\| +100 \(n=3\) \| +150 \(n=3\) \| +1\.500 \[1\.\d+, 1\.\d+\] \| 0\.100 \| +not decided \(~\d+ runs\) \|/)
   assert.match(stdout, /warning: with 3\+3 runs the smallest p the test can give is 0\.100, not below 0\.05: no comparison can read faster or slower/)
@@ -241,7 +245,7 @@ test('log-bench compare a b with enough runs: verdicts, and the closing line cou
   const dir = tmpDir()
   const a = resultsFile(dir, 'a.json', { pino: around(600), winston: around(800) })
   const b = resultsFile(dir, 'bb.json', { pino: around(600, 0.012), winston: around(880) })
-  const { code, stdout, stderr } = await runCli(['compare', a, b])
+  const { code, stdout, stderr } = await runCli(['compare', a, b], WIDE)
   assert.equal(code, 0, stderr)
   assert.match(stdout, /\| winston, Filesystem, 1 worker +\| +800 \(n=10\) \| +880 \(n=10\) \| +1\.100 .* +slower \|/)
   assert.match(stdout, /\| pino, Filesystem, 1 worker .* +same \|/)

@@ -102,7 +102,7 @@ test('compare --ignore-version pairs the cells of two versions, says the runs we
   assert.equal(parsed.ignoreVersion, true)
   const done = parsed.comparisons.find((r) => r.measure === 'doneMs')
   assert.deepEqual([done.cell, done.baseLibVersion, done.libVersion, done.verdict], ['pino, Filesystem, 1 worker 9.14.0 → 10.4.0', '9.14.0', '10.4.0', 'slower'])
-  const text = await runCli(['compare', v9, v10, '--ignore-version'])
+  const text = await runCli(['compare', v9, v10, '--ignore-version'], { env: { COLUMNS: '400' } })  // wide: what it says, not its fit
   assert.equal(text.code, 0, text.stderr)
   assert.match(text.stdout, /note: cells paired across library versions \(--ignore-version\): the two files were measured in two sessions, not interleaved/)
   const both = resultsFile(dir, 'both.json', [{ lib: 'pino', libVersion: '9.14.0', times: around(600) }, { lib: 'pino', libVersion: '10.4.0', times: around(700) }])

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import { createProgress, describeLive, observe, stallOf, STALL_QUIET_MS } from '../src/cli/progress.js'
+import { createProgress, describeLive, holdingOf, liveParts, observe, stallOf, STALL_QUIET_MS } from '../src/cli/progress.js'
 import { ADAPTERS, leftovers, readJson, runCli, tmpDir, waitFor } from './helpers.js'
 
 const GB = 1024 ** 3
@@ -33,7 +33,8 @@ test('the rate never reads 0/s while the count moves: a trickle keeps its decima
   // The receiving end's figure standing still for 12 s (its reader catching up), then moving again.
   const still = [{ elapsedMs: 0, arrived: 0, rssBytes: null }, { elapsedMs: 1000, arrived: 65_109, rssBytes: null }]
   for (let t = 1500; t <= 13_000; t += 500) still.push({ elapsedMs: t, arrived: 65_109, rssBytes: null })
-  assert.equal(describeLive(watchOver(still)), '65,109 arrived (none in the last 12 s)')
+  // From 10 s without an arrival the line leads with it.
+  assert.equal(describeLive(watchOver(still)), 'nothing has arrived for 12.0 s; 65,109 arrived')
   assert.equal(describeLive(watchOver([...still, { elapsedMs: 13_500, arrived: 400_000, rssBytes: null }])), '400,000 arrived (33,489/s)')
   // A slow file: kilobytes per second, not "0 MB/s".
   const slow = watchOver([
@@ -58,7 +59,7 @@ test('nothing arriving for a long while with memory growing is flagged as stalle
   }
   const watch = watchOver(samples)
   assert.deepEqual(stallOf(watch), { quietMs: STALL_QUIET_MS + 2000, rssBytes: GB + (STALL_QUIET_MS + 2000) * 100_000 })
-  assert.match(describeLive(watch), /STALLED\? no arrivals for 32 s, workers' RSS 4\.0 GB and growing/)
+  assert.equal(describeLive(watch), 'nothing has arrived for 32.0 s; the logger holds 4.0 GB, 0 arrived, growing; 0 arrived, workers 4.0 GB')
 })
 
 test('quiet with flat memory, or arrivals still coming, is not a stall', () => {
@@ -133,7 +134,8 @@ test('memory that peaked and now only rises and falls below its peak is not grow
   }
   const watch = watchOver(samples)
   assert.equal(stallOf(watch), null)
-  assert.match(describeLive(watch), /1 arrived, workers 1\.2 GB, no arrivals for 80 s \(workers' RSS peaked at 1\.5 GB\)$/)
+  assert.equal(holdingOf(watch), null, 'a fifth more memory than at the last arrival is no hold')
+  assert.equal(describeLive(watch), "nothing has arrived for 1m20s (workers' memory peaked at 1.5 GB); 1 arrived, workers 1.2 GB")
 })
 
 test('a busy machine: one line on stderr before the first run (LOG_BENCH_BUSY_LOAD sets the threshold), a bad threshold is one line and exit 2', async () => {
@@ -148,4 +150,39 @@ test('a busy machine: one line on stderr before the first run (LOG_BENCH_BUSY_LO
   assert.equal(bad.code, 2)
   assert.equal(bad.stderr, 'log-bench: LOG_BENCH_BUSY_LOAD must be a load average per CPU such as 0.5 (0 warns always), or off, got "-1"\n')
   assert.equal(fs.existsSync(path.join(dir, 'bad.json')), false)
+})
+
+test('a stuck run says so first: the time left before --timeout, how long nothing has arrived, and the memory the logger holds, within a 100-column line', async () => {
+  // winston-syslog over UDP at 1,000,000 events: nothing arrives, the workers grow to 3.9 GB and stay there.
+  const samples = []
+  for (let t = 0; t <= 372_000; t += 500) {
+    samples.push({ elapsedMs: t, arrived: 0, rssBytes: Math.min(3.9 * GB, 0.4 * GB + t * 50_000) })
+  }
+  const watch = watchOver(samples)
+  assert.equal(stallOf(watch), null, 'no longer growing')
+  const held = holdingOf(watch)
+  assert.ok(held && held.rssBytes === 3.9 * GB && held.arrived === 0)
+  assert.equal(liveParts(watch).lead, 'nothing has arrived for 6m12s; the logger holds 3.9 GB, 0 arrived')
+
+  // Memory sampled apart from arrivals: a first figure without it still starts the stretch's memory.
+  assert.ok(holdingOf(watchOver([{ elapsedMs: 0, arrived: 0, rssBytes: null }, ...samples.slice(1)])))
+
+  const writes = []
+  const stream = { isTTY: true, columns: 100, write: (text) => writes.push(text) }
+  const progress = createProgress({ stream })
+  progress.begin(5)
+  progress.runStart({ label: 'winston, Syslog UDP, 8 workers', run: 1, runs: 5, timeoutMs: 600_000 })
+  for (const figures of samples) progress.live(figures)
+  progress.end()
+  // Said once, whole, on a line of its own.
+  const said = writes.filter((w) => w.includes('holding events in memory') && w.endsWith('\n'))
+  assert.equal(said.length, 1)
+  assert.match(said[0], /^winston, Syslog UDP, 8 workers run 1: the logger is holding events in memory: [\d.]+ GB and growing, 0 arrived \(nothing has arrived for 30\.0 s while the workers' memory rose from 410 MB\)\n$/)
+  // The redrawn line: what matters first, cut to the terminal's width.
+  const line = writes.filter((w) => w.includes('limit in')).at(-1).replace('\r\x1b[2K', '')
+  assert.ok(line.length < 100, line)
+  assert.match(line, /^run 1\/5 \d+\.\d s, limit in (9m5\ds|10m00s) · nothing has arrived for 30\.0 s; the logger holds [\d.]+ GB, 0 arrived/)
+  // Ten minutes in, the countdown and the hold still fit: the longest figures the line can have.
+  const late = ['run 1/5 6m12s, limit in 3m48s', liveParts(watch).lead].join(' · ')
+  assert.ok(late.length < 100, late)
 })

@@ -103,7 +103,7 @@ test('log-bench compare on two http results files: verdicts on requests/s and p9
   assert.ok(Math.abs(p99.ratio - 1.5) < 0.02, JSON.stringify(p99))
   const none = JSON.parse(stdout).comparisons.filter((r) => r.lib === 'none' && r.measure === 'reqPerSec')
   assert.equal(none[0].verdict, 'same')
-  const text = await runCli(['compare', base, next])
+  const text = await runCli(['compare', base, next], { env: { COLUMNS: '400' } })  // wide: what it says, not its fit
   assert.match(text.stdout, /http requests\/s\n[\s\S]*\| pino, Console, 1 worker +\|[^|]*\|[^|]*\| +0\.8\d\d \[[^|]*\|[^|]*\| +slower \|/)
   assert.match(text.stdout, /http latency p99 \(ms\)\n[\s\S]*\| pino, Console, 1 worker +\|[^|]*\|[^|]*\| +1\.[45]\d\d \[[^|]*\|[^|]*\| +slower \|/)
 })

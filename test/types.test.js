@@ -61,3 +61,18 @@ test('tsc --strict takes every option of run, http, compare and report, and refu
   assert.match(misspelt[2], /'ignoreVersions' does not exist in type 'CompareOptions'/)
   assert.match(misspelt[3], /Property 'doneMss' does not exist on type 'RunTypeRecord'/)
 })
+
+test('docs/api.md\'s TypeScript example compiles with tsc --strict and @types/node, as the page says', async () => {
+  const page = fs.readFileSync(path.join(ROOT, 'docs', 'api.md'), 'utf8')
+  const blocks = [...page.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1])
+  assert.ok(blocks.length >= 1, 'docs/api.md has a ```ts block')
+  assert.match(page, /@types\/node/)
+  const dir = tmpDir('lb-types-')
+  const files = blocks.map((code, i) => {
+    const file = path.join(dir, `api-example-${i}.mts`)
+    fs.writeFileSync(file, code.replaceAll("from 'log-bench'", `from ${JSON.stringify(path.join(ROOT, 'index.js'))}`))
+    return file
+  })
+  const { code, errors } = await tsc(files)
+  assert.equal(code, 0, errors.join('\n'))
+})

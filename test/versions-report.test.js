@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { versionsSection } from '../src/report/versions-section.js'
-import { markdownBlocks } from '../src/draw/table.js'
+import { markdownBlocks, terminalBlocks } from '../src/draw/table.js'
 
 // Runs as `run` records them, with only what the section reads.
 function runs ({ lib, libVersion, libRange = null, runtime = 'node 20.20.2', transport = 'file', cpus = 1, done }) {
@@ -48,6 +48,20 @@ describe('At a glance: versions and runtimes', () => {
     const row = markdown.split('\n').find((l) => l.startsWith('| pino '))
     assert.match(row, /152 ms, 1\.\d\d× \[[\d.]+, [\d.]+\] \*\*slower\*\* \(p 0\.\d+\)/)
     assert.match(row, /\| unsupported \|$/)
+  })
+
+  it('a runtime\'s paired ratio that reads otherwise than its medians says it is the per-round estimate', () => {
+    const node = [100, 110, 120, 130, 140, 150]
+    const bun = [101, 111, 121, 131, 230, 250]
+    const markdown = render([
+      ...runs({ lib: 'pino', libVersion: '10.4.0', runtime: 'node 20.20.2', done: node }),
+      ...runs({ lib: 'pino', libVersion: '10.4.0', runtime: 'bun 1.4.5', done: bun })
+    ], { node: 'v20.20.2', order: { mode: 'interleaved', seed: 0 } })
+    const row = markdown.split('\n').find((l) => l.startsWith('| pino '))
+    assert.match(row, /126 ms, 1\.29× the time .*\*\*not decided\*\* \(per round\)/)
+    assert.match(markdown, /the estimate of their ratio within a round \(marked _per round_ where it reads otherwise than the ratio of the medians beside it\)/)
+    // The terminal shows the legend too (a text block, not page-only markdown).
+    assert.match(terminalBlocks(versionsSection.render({ runs: [...runs({ lib: 'pino', libVersion: '10.4.0', runtime: 'node 20.20.2', done: node }), ...runs({ lib: 'pino', libVersion: '10.4.0', runtime: 'bun 1.4.5', done: bun })], summary: [], env: { node: 'v20.20.2', order: { mode: 'interleaved', seed: 0 } } }).blocks, { width: 1000 }), /marked per round where it reads otherwise/)
   })
 
   it('compares each library with none under http, in requests per second', () => {

@@ -20,9 +20,10 @@ export async function handler (argv) {
   const [
     { comparisonJson, gateFailures, gateMessage, renderComparison },
     { comparisonMarkdown },
-    { compareFrom }
+    { compareFrom },
+    { terminalWidth }
   ] = await Promise.all([
-    import('../report/compare.js'), import('../report/compare-markdown.js'), import('../api/compare.js')
+    import('../report/compare.js'), import('../report/compare-markdown.js'), import('../api/compare.js'), import('../draw/table.js')
   ])
   const { json, markdown, failOn, profileDiff } = parseOptions(COMPARE_OPTIONS, argv)
   if (json && markdown) throw new UsageError('--json and --markdown are two formats: give one')
@@ -40,7 +41,8 @@ export async function handler (argv) {
         result,
         { ...labels, baseLabel: String(argv.base), newLabel: argv.new == null ? null : String(argv.new) }
       )
-      : renderComparison(result, labels))
+      // Within the terminal's width, as run's output: the width source run uses (terminalWidth).
+      : renderComparison(result, { ...labels, width: terminalWidth(process.stdout) }))
   if (failOn) {
     const failures = gateFailures(result, failOn)
     if (failures.length) {

@@ -3,7 +3,7 @@ import { UsageError } from '../errors.js'
 import { cacheDirectory } from '../api/validate.js'
 import { adapterWorkloads, WORKLOADS } from '../engine/workloads.js'
 import { TRANSPORTS } from '../engine/transports.js'
-import { shippedScenarios } from '../api/shipped-scenarios.js'
+import { shippedScenarios } from '../shipped-scenarios.js'
 
 export const command = 'list'
 export const describe = 'List the libraries (with installed versions, workloads and variants), baselines, transports and shipped scenarios; --versions NAME: the versions of a library (or runtime) in the cache'
@@ -20,7 +20,7 @@ export async function handler (argv) {
   if (argv.versions != null) return listVersions(argv)
   const [
     { adapterFile, libraryVersion, loadAdapter },
-    { figureColumns, terminalTable, textColumns },
+    { figureColumns, terminalTable, terminalWidth, textColumns, wrap },
     { udpReaderAbsence, udpReaderName },
     { pipeReaderAbsence, pipeReaderName }
   ] = await Promise.all([
@@ -36,11 +36,19 @@ export async function handler (argv) {
       variants.push([`${name}:${variant}`, (about.transports ?? adapter.transports).join(', '), about.describe ?? '', about.docs ?? ''])
     }
   }
-  process.stdout.write(terminalTable({ columns: figureColumns(['name', 'kind', 'version', 'transports', 'workloads']), rows }) + '\n')
-  if (variants.length) process.stdout.write('\nvariants (--lib name:variant; the plain name is the library\'s README default):\n' + terminalTable({ columns: figureColumns(['variant', 'transports', 'what', 'documentation']), rows: variants }) + '\n')
-  process.stdout.write(`\nall = ${LIB_SETS.all.join(', ')}\nevery = ${LIB_SETS.every.join(', ')}\ntransports: ${TRANSPORTS.join(', ')}\nworkloads (--workload): ${WORKLOADS.join(', ')}\nembedded sink UDP reader: ${udpReaderName()}${udpReaderAbsence() ? ` (${udpReaderAbsence()})` : ''}\nconsole reader: ${pipeReaderName() === 'native' ? 'native (a pipe per worker, drained by a thread)' : `node's streams (${pipeReaderAbsence()})`}\nan outside adapter: --lib ./my-logger.js (see docs/adapters.md)\n`)
+  // Every line within the terminal's width, as run's output (terminalWidth): tables fit it, the rest is wrapped.
+  const width = terminalWidth(process.stdout)
+  const table = (columns, tableRows) => terminalTable({ columns, rows: tableRows }, { width })
+  const say = (text) => process.stdout.write(`${wrap(text, width)}\n`)
+  process.stdout.write(table(figureColumns(['name', 'kind', 'version', 'transports', 'workloads']), rows) + '\n')
+  if (variants.length) {
+    say('\nvariants (--lib name:variant; the plain name is the library\'s README default):')
+    process.stdout.write(table(textColumns(['variant', 'transports', 'what', 'documentation']), variants) + '\n')
+  }
+  say(`\nall = ${LIB_SETS.all.join(', ')}\nevery = ${LIB_SETS.every.join(', ')}\ntransports: ${TRANSPORTS.join(', ')}\nworkloads (--workload): ${WORKLOADS.join(', ')}\nembedded sink UDP reader: ${udpReaderName()}${udpReaderAbsence() ? ` (${udpReaderAbsence()})` : ''}\nconsole reader: ${pipeReaderName() === 'native' ? 'native (a pipe per worker, drained by a thread)' : `node's streams (${pipeReaderAbsence()})`}\nan outside adapter: --lib ./my-logger.js (see docs/adapters.md)`)
   const scenarios = shippedScenarios().map(({ name, description }) => [name, description.split(/(?<=\.) /)[0]])
-  process.stdout.write('\nscenarios (run --scenario NAME):\n' + terminalTable({ columns: textColumns(['scenario', 'what']), rows: scenarios }) + '\n')
+  say('\nscenarios (run --scenario NAME):')
+  process.stdout.write(table(textColumns(['scenario', 'what']), scenarios) + '\n')
 }
 
 // list --versions NAME: what the cache holds for one library or runtime, newest first, with where.
@@ -49,7 +57,7 @@ async function listVersions (argv) {
     { adapterFile, loadAdapter },
     { cacheRoot, cachedVersions },
     { RUNTIME_PACKAGES },
-    { figureColumns, terminalTable }
+    { figureColumns, terminalTable, terminalWidth }
   ] = await Promise.all([
     import('../loggers/index.js'), import('../versions/cache.js'), import('../versions/runtimes.js'), import('../draw/table.js')
   ])
@@ -71,5 +79,5 @@ async function listVersions (argv) {
     process.stdout.write(`no version of ${name} in ${root} yet (--${kind === 'libs' ? `lib ${name}@RANGE` : `runtime ${name}`} installs one on first use)\n`)
     return
   }
-  process.stdout.write(terminalTable({ columns: figureColumns(['version', 'directory']), rows: versions.map((v) => [v.version, v.dir]) }) + '\n')
+  process.stdout.write(terminalTable({ columns: figureColumns(['version', 'directory']), rows: versions.map((v) => [v.version, v.dir]) }, { width: terminalWidth(process.stdout) }) + '\n')
 }

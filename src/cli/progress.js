@@ -1,8 +1,12 @@
-// Progress on stderr. On a terminal: one line redrawn in place every 0.5 s, with a bar, the current
-// cell and run, what has arrived at the receiving end so far and its rate, the workers' memory,
-// elapsed time and an estimate of the time left. Elsewhere (CI logs, a file): one plain line per
-// finished run, and for a run longer than LOG_EVERY_MS a line about it every LOG_EVERY_MS, from a
-// timer: counted runs and http runs report no live figures, and would otherwise print nothing for minutes.
+// Progress on stderr. On a terminal: one line redrawn in place every 0.5 s. What a reader must see
+// comes first, so that a line cut at the terminal's edge keeps it: the run and the time left before
+// its --timeout, then, once nothing has arrived for QUIET_LEAD_MS, for how long; then what has arrived
+// at the receiving end so far and its rate, the workers' memory, the bar and the cell, the elapsed
+// time and an estimate of the time left. A logger found holding events in memory while nothing
+// arrives (see holdingOf) is said once on a line of its own, whole. Elsewhere (CI logs, a file): one
+// plain line per finished run, and for a run longer than LOG_EVERY_MS a line about it every
+// LOG_EVERY_MS, from a timer: counted runs and http runs report no live figures, and would otherwise
+// print nothing for minutes.
 import { visibleControls } from '../escape.js'
 
 const BAR_WIDTH = 20
@@ -13,6 +17,12 @@ const LOG_EVERY_MS = 30_000
 export const STALL_QUIET_MS = 30_000
 const STALL_GROWTH = 1.05
 const RATE_WINDOW_MS = 10_000
+// Nothing arrived for this long leads the line ("nothing has arrived for 12 s").
+export const QUIET_LEAD_MS = 10_000
+// Past STALL_QUIET_MS without an arrival, workers holding this many times the memory they held at
+// the last arrival (or at the first figure, where nothing arrived) hold what they did not send: a
+// garbage collector's saw-tooth or a warm-up moves memory by tens of percent, not by a multiple.
+export const HOLDING_FACTOR = 2
 
 export function createProgress ({ stream = process.stderr, quiet = false, logEveryMs = LOG_EVERY_MS } = {}) {
   const tty = Boolean(stream.isTTY)
@@ -29,18 +39,26 @@ export function createProgress ({ stream = process.stderr, quiet = false, logEve
     if (measured === 0 || finished >= total) return ''
     return `, ~${duration((measuredMs / measured) * (total - finished))} left`
   }
+  // The run's own clock first: its time and, under a time limit, the time until the limit ends it.
+  const runTime = () => {
+    const ms = Date.now() - current.since
+    const limit = current.timeoutMs > 0 ? `, limit in ${duration(Math.max(0, current.timeoutMs - ms))}` : ''
+    return `run ${current.run}/${current.runs} ${duration(ms)}${limit}`
+  }
   const draw = () => {
     if (!current) return
     const filled = total ? Math.round((finished / total) * BAR_WIDTH) : 0
     const bar = '#'.repeat(filled) + '-'.repeat(BAR_WIDTH - filled)
-    const figures = current.watch ? describeLive(current.watch) : ''
-    const line = `[${bar}] ${finished + 1}/${total} ${current.label} run ${current.run}/${current.runs} ${duration(Date.now() - current.since)}${figures ? `: ${figures}` : ''} (elapsed ${duration(Date.now() - began)}${left()})`
+    const { lead, figures } = current.watch ? liveParts(current.watch) : {}
+    const line = [runTime(), lead, figures, `[${bar}] ${finished + 1}/${total} ${current.label} (elapsed ${duration(Date.now() - began)}${left()})`].filter(Boolean).join(' · ')
     stream.write(`\r\x1b[2K${visibleControls(line).slice(0, (stream.columns || 160) - 1)}`)
   }
   const logLine = () => {
     if (!current) return
+    const ms = Date.now() - current.since
+    const limit = current.timeoutMs > 0 ? `, limit in ${duration(Math.max(0, current.timeoutMs - ms))}` : ''
     const figures = current.watch ? describeLive(current.watch) : ''
-    stream.write(`${visibleControls(`${counter()} ${current.label} run ${current.run}: ${duration(Date.now() - current.since)} so far${figures ? `, ${figures}` : ''}`)}\n`)
+    stream.write(`${visibleControls(`${counter()} ${current.label} run ${current.run}: ${duration(ms)} so far${limit}${figures ? `, ${figures}` : ''}`)}\n`)
   }
   const clear = () => { if (tty) stream.write('\r\x1b[2K') }
   const print = (text) => {
@@ -52,9 +70,10 @@ export function createProgress ({ stream = process.stderr, quiet = false, logEve
       total = count
       began = Date.now()
     },
-    runStart ({ label, run, runs }) {
+    // timeoutMs: the run's time limit (--timeout), counted down on the line; null without one.
+    runStart ({ label, run, runs, timeoutMs = null }) {
       if (quiet) return
-      current = { label, run, runs, since: Date.now(), watch: null }
+      current = { label, run, runs, timeoutMs, since: Date.now(), watch: null, heldSaid: false }
       if (tty) {
         draw()
         ticker ??= setInterval(draw, 500)
@@ -68,6 +87,12 @@ export function createProgress ({ stream = process.stderr, quiet = false, logEve
     live (figures) {
       if (quiet || !current) return
       current.watch = observe(current.watch, figures)
+      const held = holdingOf(current.watch)
+      if (held && !current.heldSaid) {
+        current.heldSaid = true
+        print(`${current.label} run ${current.run}: ${heldWords(held)} (nothing has arrived for ${duration(held.quietMs)} while the workers' memory rose from ${megabytes(held.fromBytes)})`)
+        if (tty) draw()
+      }
     },
     runEnd (label, run, detail, { tookMs = null } = {}) {
       finished++
@@ -106,6 +131,11 @@ export function observe (watch, { elapsedMs, arrived = null, bytes = null, rssBy
   const history = [...(watch?.history ?? []), sample].filter((s) => s.tMs >= elapsedMs - RATE_WINDOW_MS)
   const moved = !watch || level !== watch.latest.level
   let quietSince = moved ? { tMs: elapsedMs, rssBytes, peakRssBytes: rssBytes, peakAtMs: elapsedMs } : watch.quietSince
+  // The workers' memory is sampled apart from the arrivals: where the stretch began before the first
+  // memory figure, its first figure is where the stretch's memory starts.
+  if (!moved && quietSince.rssBytes == null && rssBytes != null) {
+    quietSince = { ...quietSince, rssBytes, peakRssBytes: rssBytes, peakAtMs: elapsedMs }
+  }
   if (!moved && rssBytes != null && rssBytes > (quietSince.peakRssBytes ?? -1)) {
     quietSince = { ...quietSince, peakRssBytes: rssBytes, peakAtMs: elapsedMs }
   }
@@ -131,30 +161,66 @@ export function stallOf (watch) {
   return quiet?.growing ? { quietMs: quiet.quietMs, rssBytes: quiet.rssBytes } : null
 }
 
-export function describeLive (watch) {
+// Nothing has arrived for STALL_QUIET_MS and the workers hold HOLDING_FACTOR× the memory they held
+// when the last event arrived (or at the first figure): { quietMs, rssBytes, fromBytes, arrived,
+// bytes, growing }, else null. What a logger queues and cannot send stays in its heap: winston-syslog
+// over UDP at 1,000,000 events holds gigabytes while nothing arrives.
+export function holdingOf (watch) {
+  const quiet = quietOf(watch)
+  const from = watch?.quietSince.rssBytes
+  if (!quiet || !(from > 0) || !(quiet.rssBytes >= from * HOLDING_FACTOR)) return null
+  const { arrived, bytes } = watch.latest
+  return { quietMs: quiet.quietMs, rssBytes: quiet.rssBytes, fromBytes: from, arrived, bytes, growing: quiet.growing }
+}
+
+// "the logger is holding events in memory: 3.9 GB, 0 arrived"
+function heldWords (held) {
+  const so = held.arrived != null ? `${count(held.arrived)} arrived` : `${bytes(held.bytes ?? 0)} written`
+  return `the logger is holding events in memory: ${megabytes(held.rssBytes)}${held.growing ? ' and growing' : ''}, ${so}`
+}
+
+// The live figures in two parts: `lead`, what the line must show first (nothing has arrived for how
+// long, and what that means where memory says it), or null; `figures`, what has arrived and at what
+// rate, and the workers' memory.
+export function liveParts (watch) {
   const { latest, history } = watch
   const parts = []
   const oldest = history[0]
   const spanS = oldest ? (latest.elapsedMs - oldest.tMs) / 1000 : 0
   const rate = spanS > 0 && latest.level != null && oldest.level != null ? (latest.level - oldest.level) / spanS : null
+  const quietMs = latest.level == null ? 0 : latest.elapsedMs - watch.quietSince.tMs
+  const leads = quietMs >= QUIET_LEAD_MS
   const quiet = quietOf(watch)
+  const held = holdingOf(watch)
+  let lead = null
+  if (leads) {
+    const what = latest.arrived != null ? 'nothing has arrived' : 'nothing has been written'
+    // Short, so that a 100-column line keeps it whole; the line of its own says it in full.
+    if (held) lead = `${what} for ${duration(quietMs)}; the logger holds ${megabytes(held.rssBytes)}, ${held.arrived != null ? `${count(held.arrived)} arrived` : `${bytes(held.bytes ?? 0)} written`}${held.growing ? ', growing' : ''}`
+    else if (quiet?.growing) lead = `${what} for ${duration(quietMs)}; workers' memory ${megabytes(quiet.rssBytes)} and growing`
+    else if (quiet && quiet.peakRssBytes != null) lead = `${what} for ${duration(quietMs)} (workers' memory peaked at ${megabytes(quiet.peakRssBytes)})`
+    else lead = `${what} for ${duration(quietMs)}`
+  }
   if (latest.arrived != null) {
-    parts.push(`${count(latest.arrived)} arrived${rateText(watch, rate, perSecond, quiet)}`)
+    parts.push(`${count(latest.arrived)} arrived${leads ? '' : rateText(watch, rate)}`)
   } else if (latest.bytes != null) {
-    parts.push(`${bytes(latest.bytes)} written${rateText(watch, rate, bytes, quiet)}, arrivals counted after close`)
+    parts.push(`${bytes(latest.bytes)} written${leads ? '' : rateText(watch, rate, bytes)}, arrivals counted after close`)
   }
   if (latest.rssBytes != null) parts.push(`workers ${megabytes(latest.rssBytes)}`)
-  if (quiet?.growing) parts.push(`STALLED? no arrivals for ${Math.round(quiet.quietMs / 1000)} s, workers' RSS ${megabytes(quiet.rssBytes)} and growing`)
-  else if (quiet) parts.push(`no arrivals for ${Math.round(quiet.quietMs / 1000)} s${quiet.peakRssBytes != null ? ` (workers' RSS peaked at ${megabytes(quiet.peakRssBytes)})` : ''}`)
-  return parts.join(', ')
+  return { lead, figures: parts.join(', ') }
+}
+
+export function describeLive (watch) {
+  const { lead, figures } = liveParts(watch)
+  return [lead, figures].filter(Boolean).join('; ')
 }
 
 // The rate over the last RATE_WINDOW_MS, in words that never say 0/s of a count that moved: a
 // trickle (a few events in the window) shows its decimals instead of rounding to 0, and a count
 // that has not moved at all in the window says since when, not a rate (the receiving end's figure
-// can stand still while its reader catches up, then jump); past STALL_QUIET_MS the quiet part says it.
-function rateText (watch, rate, format, quiet) {
-  if (rate == null || quiet) return ''
+// can stand still while its reader catches up, then jump); past QUIET_LEAD_MS the line's lead says it.
+function rateText (watch, rate, format = perSecond) {
+  if (rate == null) return ''
   if (rate <= 0) return ` (none in the last ${Math.round((watch.latest.elapsedMs - watch.quietSince.tMs) / 1000)} s)`
   return ` (${format(rate)}/s)`
 }

@@ -4,6 +4,7 @@ import { cellKey, cellWords, comparisonGroupKey, dimensionValue, ofType } from '
 import { median } from '../stats.js'
 import { formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, libraryName, transportTitle, unique } from './labels.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
+import { runnableHere } from '../paths.js'
 
 // Patterns in the runs that a reader would otherwise take for noise or for a fast library, found by
 // rules over the data (never a figure written down here), each explained where an explanation is
@@ -462,7 +463,8 @@ function explain (anomaly) {
   return {
     ...anomaly,
     where: cellWords(anomaly.cell, CELL_NAMED, { defaultsUnsaid: true }),
-    explanation: known ? { text: known.text, upstream: known.upstream } : null
+    // Its commands as they run here: an installed package's scripts are under node_modules.
+    explanation: known ? { text: runnableHere(known.text), upstream: known.upstream } : null
   }
 }
 

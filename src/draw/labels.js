@@ -69,6 +69,12 @@ export function coverageRange (coverages) {
   return low === high ? low : `${low.replace('%', '')}–${high}`
 }
 
+// A column's interval title, from coverageTitle or coverageRange: "93.7%", "75–93.7%", and "no
+// interval" where no cell has one (one run each), never a bare "no".
+export function intervalHeading (titled) {
+  return titled === 'no' ? 'no interval' : titled
+}
+
 // An interval from few runs covers less than 95%: say how much, as its title says it (e.g. "; 93.7%").
 export function coverageNote (coverage) {
   return coverage != null && coverage < 0.95 ? `; ${coverageTitle(coverage)}` : ''
@@ -129,6 +135,17 @@ export function orderWords (c) {
 export function notDecidedWords (c) {
   const would = c.runsToDecide == null ? null : `${formatRunsToDecide(c.runsToDecide)} ${c.paired ? 'rounds' : 'a side'} would`
   return [`not decided on ${basisWords(c)}`, would, orderWords(c)].filter(Boolean).join('; ')
+}
+
+// A paired comparison's ratio is the rounds' estimate (the centre of the per-round ratios), not the
+// ratio of the two medians a page prints beside it; where the two differ as printed, this says which
+// one is shown: "per-round estimate, paired; the medians' ratio is 1.12×". '' where they agree or
+// the comparison is unpaired (its ratio is the medians'). turn: how the printed figure is made from a
+// ratio (inverted for "how many times faster", or for a rate), applied to the medians' ratio alike.
+export function estimateNote (c, turn = (v) => v) {
+  if (!c?.paired || c.ratio == null || !(c.baselineMedian > 0) || !(c.median > 0)) return ''
+  const [shown, ofMedians] = [turn(c.ratio), turn(c.median / c.baselineMedian)]
+  return formatRatio(shown) === formatRatio(ofMedians) ? '' : `per-round estimate, paired; the medians' ratio is ${formatRatio(ofMedians)}`
 }
 
 export function formatRatio (v) {

@@ -6,7 +6,7 @@ import { compareWithBaseline, MEASURES } from './compare.js'
 import { basisOf } from '../results/http-summary.js'
 import { cellTitle } from '../http/tables.js'
 import { groupsOf } from '../run/section.js'
-import { coverageRange, cpuLabel, formatCountedDifference, libraryName, notDecidedWords, runName, unique } from '../draw/labels.js'
+import { coverageRange, cpuLabel, estimateNote, formatCountedDifference, libraryName, notDecidedWords, runName, unique } from '../draw/labels.js'
 import { visibleControls, wrap } from '../draw/table.js'
 import { notDecidedBimodal, notRanked } from '../draw/verdict-rules.js'
 
@@ -128,6 +128,12 @@ function turned (row, better) {
   return { times: cost[0], low: cost[1], high: cost[2], direction: 'slower' }
 }
 
+// A ratio turned as turned() turns a row's: for a rate inverted, and for "how many times faster" inverted.
+function turnedRatio (ratio, better, direction) {
+  const cost = better === 'higher' ? 1 / ratio : ratio
+  return direction === 'faster' ? 1 / cost : cost
+}
+
 // Two decimals, three where the interval is narrower than 0.1 (a count's 1.004 [1.002, 1.006]).
 const digits = (row) => (row.high - row.low < 0.1 ? 3 : 2)
 const figure = (v, row) => v.toFixed(v < 10 ? digits(row) : 1)
@@ -148,7 +154,8 @@ function answerLine (row, group, nameWidth) {
   const ratio = row.times == null ? 'no ratio' : `${figure(row.times, row)}× [${figure(row.low, row)}, ${figure(row.high, row)}]`
   const counted = group.counted ? ` (${formatCountedDifference(row.difference, { type: group.type, logsPerRequest: row.middleware ? null : row.logsPerRequest })})` : ''
   const lost = row.lost > 0 ? `, ${(row.lost * 100).toFixed(2)}% of its events lost` : ''
-  return `${row.library.padEnd(nameWidth)}  ${ratio} ${verdictWords(row, group.reference.library)}${counted}${lost}`
+  const estimate = row.times == null ? '' : estimateNote(row, (v) => turnedRatio(v, group.better, row.direction))
+  return `${row.library.padEnd(nameWidth)}  ${ratio} ${verdictWords(row, group.reference.library)}${counted}${lost}${estimate ? ` (${estimate})` : ''}`
 }
 
 // A line indented by two spaces, its continuations by four, within `width`.
@@ -177,15 +184,22 @@ function designedNote (rows, alpha) {
 }
 
 export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
-  const shown = answer.groups.filter((g) => g.reference)
+  const shown = answer.groups
   if (!shown.length) return ''
   const rows = shown.flatMap((g) => g.rows)
   const coverage = coverageRange(rows.map((r) => r.coverage))
+  // Where no library has another to be compared with, the header promises no ratio: each group
+  // names its fastest and says it stands alone.
+  const intro = rows.length
+    ? `Per group, each library against the fastest (or cheapest) of its group, as \`log-bench compare --baseline\` compares them: how many times slower or faster [${coverage === 'no' ? 'no interval: one run a side' : `the ratio's ${coverage} interval`}], and the verdict (p < ${answer.alpha}, noise ±${noiseText(rows, answer.noise)}).${rows.some((r) => r.paired) ? ' Where the runs pair by round, the ratio is the per-round estimate the verdict rests on, which can differ from the ratio of the medians.' : ''}${designedNote(rows, answer.alpha)}`
+    : shown.some((g) => g.reference)
+      ? 'Per group, the fastest (or cheapest) library. No group holds another library that finished, so there is no ratio and no verdict.'
+      : 'No run finished: no library to name, nothing to compare (the failed runs and their reasons are above).'
   const out = [
     'Answer',
     '======',
     // Names come from adapters and results files: their controls are shown, never sent.
-    wrap(`Per group, each library against the fastest (or cheapest) of its group, as \`log-bench compare --baseline\` compares them: how many times slower or faster [the ratio's ${coverage} interval], and the verdict (p < ${answer.alpha}, noise ±${noiseText(rows, answer.noise)}).${designedNote(rows, answer.alpha)}`, width)
+    wrap(intro, width)
   ]
   for (const group of shown) {
     const nameWidth = Math.max(0, ...group.rows.map((r) => r.library.length))
@@ -193,7 +207,7 @@ export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
       ? [indented(visibleControls(group.withheld), width)]
       : group.rows.map((row) => indented(visibleControls(answerLine(row, group, nameWidth)), width))
     out.push('', wrap(visibleControls(groupHeading(group)), width), ...lines, ...group.notCompared.map((text) => indented(visibleControls(`not compared: ${text}`), width)))
-    if (!group.rows.length && !group.notCompared.length) out.push('  alone in its group: nothing to compare')
+    if (group.reference && !group.rows.length && !group.notCompared.length) out.push(indented(visibleControls(`${group.reference.library} is the only library in its group: nothing to compare it with`), width))
   }
   if (file) out.push('', wrap(visibleControls(`Full tables and charts: log-bench report ${file}`), width))
   return out.join('\n') + '\n'

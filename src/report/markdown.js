@@ -4,6 +4,7 @@ import { formatBytes, formatNumber, unique } from '../draw/labels.js'
 import { code, codeSpan, escapeCell, markdownBlocks, markdownEscape, textColumns } from '../draw/table.js'
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { codeChanges, repositoryUrl } from '../results/env.js'
+import { shippedScenarios } from '../shipped-scenarios.js'
 import { summarySection } from './summary.js'
 import { anomalyBlocks, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
 import { durabilitySection, keptChart, keptSentences } from '../run/durability-section.js'
@@ -171,18 +172,17 @@ function reproduce (dataset, links) {
   const env = dataset.env
   const version = env.logBenchVersion ? `@${env.logBenchVersion}` : ''
   const out = /^[\w./-]+$/.test(links.json[0]?.path ?? '') ? links.json[0].path : 'results.json'
+  const shipped = new Set(shippedScenarios().map((s) => s.name))
   const commands = unique((env.commands ?? []).map((command) => {
-    const scenario = command.match(/--scenario[ =](\S+)/)?.[1]
-    if (!scenario) return null
-    const name = scenario.replace(/^.*\//, '').replace(/\.json$/, '')
-    // A name from a results file goes into a code block: only a plain scenario name does.
-    if (!/^[\w.-]+$/.test(name)) return null
-    return `npx log-bench${version} run --scenario ${name} --out ${out}`
+    const given = reproducibleScenario(command.match(/--scenario[ =](\S+)/)?.[1], shipped)
+    return given && `npx log-bench${version} run --scenario ${given} --out ${out}`
   }).filter(Boolean))
   const lines = []
   if (commands.length) {
     lines.push(`Measured with log-bench ${env.logBenchVersion ?? '(version not recorded)'}${env.gitCommit ? ` at commit ${env.gitCommit.slice(0, 7)}` : ''}; to measure again on your machine:`)
     lines.push(['```sh', ...commands, `npx log-bench${version} report ${out} --out page.md`, '```'].join('\n'))
+    const ownFiles = unique((env.commands ?? []).map((command) => reproducibleScenario(command.match(/--scenario[ =](\S+)/)?.[1], shipped)).filter((given) => given && !shipped.has(given)))
+    if (ownFiles.length) lines.push(`${ownFiles.map((f) => codeSpan(f)).join(', ')} ${ownFiles.length === 1 ? 'is a scenario file' : 'are scenario files'} of the measurer's own, not shipped with log-bench: the path as it was given, from the directory the runs began in.`)
     // The published version may differ from the commit the runs came from: the commit itself, built.
     const commit = /^[0-9a-f]{7,40}$/.test(env.gitCommit ?? '') ? env.gitCommit : null
     const repository = repositoryUrl()
@@ -198,6 +198,19 @@ function reproduce (dataset, links) {
   }
   lines.push(`Data: ${links.json.map((j) => `[${j.path}](${j.link})`).join(', ')} (every run, as measured)${links.csv ? ` and [${links.csv.path}](${links.csv.link}) (one row per run)` : ''}.`)
   return lines.join('\n\n')
+}
+
+// What `--scenario` takes to run the scenario again: a shipped scenario's name (given by name, or
+// by its path in a clone, scenarios/NAME.json), else the path of the user's own file as it was
+// given (a name would exit 2, "scenario not found"). null where the text is no plain path: it comes
+// from a results file and goes into a code block.
+export function reproducibleScenario (given, shipped) {
+  if (!given || !/^[\w./-]+$/.test(given)) return null
+  const name = given.replace(/\.json$/, '')
+  if (shipped.has(name)) return name
+  const inClone = given.match(/^(?:\.\/)?scenarios\/([\w.-]+)\.json$/)?.[1]
+  if (inClone && shipped.has(inClone)) return inClone
+  return given.includes('/') ? given : `./${given}`
 }
 
 // What an unfinished results file holds: where every cell has the same number of runs (stopped

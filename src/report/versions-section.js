@@ -3,8 +3,8 @@ import semver from 'semver'
 import { PAIRED_MIN_ROUNDS, median } from '../stats.js'
 import { roundsOf } from '../results/rounds.js'
 import { judge, measureNamed } from '../results/verdict.js'
-import { figureColumns, strong } from '../draw/table.js'
-import { coverageNote, cpuLabel, formatCount, formatMs, transportTitle, unique, verdictWord } from '../draw/labels.js'
+import { code, em, figureColumns, strong } from '../draw/table.js'
+import { coverageNote, cpuLabel, estimateNote, formatCount, formatMs, transportTitle, unique, verdictWord } from '../draw/labels.js'
 import { notDecidedControl, timeRatioWords } from '../draw/verdict-rules.js'
 import { controlsByTable, tableOf } from '../http/glance.js'
 import { summarizeHttp } from '../results/http-summary.js'
@@ -34,12 +34,16 @@ export const versionsSection = {
     const http = httpTable(dataset.runs.filter(isHttp), roundOf)
     if (!libraries && !runtimes && !http) return { blocks: [], charts: [] }
     out.push({ heading: 'At a glance: versions and runtimes' })
-    out.push('Each row compares cells that differ in one thing only, measured on this machine in one session: ' +
-      (inRounds
-        ? `_ratio_ is the median of the newer (or other) side over the median of the baseline, or where both ran ${PAIRED_MIN_ROUNDS} rounds or more, the estimate of their ratio within a round; p is that of \`log-bench compare\`'s test (the Wilcoxon signed-rank test on those ratios, else two-sided Mann–Whitney U on the runs), `
-        : '_ratio_ is the median of the newer (or other) side over the median of the baseline; p is that of `log-bench compare`\'s test (two-sided Mann–Whitney U on the runs), ') +
-      'with its interval, and the verdict is faster or slower only where p < 0.05 and the whole interval of the ratio lies beyond the measure\'s noise threshold (±2% for times, ±5% for requests/s), `same` only where it lies within it, and `not decided` otherwise (the runs do not tell; docs/comparisons.md). ' +
-      'Times are _done_ (until every event had landed), in milliseconds; below 1 is faster.')
+    // A text block, not page-only markdown: the terminal shows it too, so that a ratio beside two
+    // medians says there which estimate it is.
+    out.push({
+      text: ['Each row compares cells that differ in one thing only, measured on this machine in one session: ',
+        ...(inRounds
+          ? [em('ratio'), ` is the median of the newer (or other) side over the median of the baseline, or where both ran ${PAIRED_MIN_ROUNDS} rounds or more, the estimate of their ratio within a round (marked `, em('per round'), ' where it reads otherwise than the ratio of the medians beside it); p is that of ', code('log-bench compare'), '\'s test (the Wilcoxon signed-rank test on those ratios, else two-sided Mann–Whitney U on the runs), ']
+          : [em('ratio'), ' is the median of the newer (or other) side over the median of the baseline; p is that of ', code('log-bench compare'), '\'s test (two-sided Mann–Whitney U on the runs), ']),
+        'with its interval, and the verdict is faster or slower only where p < 0.05 and the whole interval of the ratio lies beyond the measure\'s noise threshold (±2% for times, ±5% for requests/s), ', code('same'), ' only where it lies within it, and ', code('not decided'), ' otherwise (the runs do not tell; docs/comparisons.md). ',
+        'Times are ', em('done'), ' (until every event had landed), in milliseconds; below 1 is faster.']
+    })
     if (libraries) out.push({ heading: 'The libraries: then and now', level: 3 }, libraries)
     if (runtimes) out.push({ heading: 'The runtime: the same library under each runtime', level: 3 }, runtimes)
     if (http) out.push({ heading: 'Under HTTP load: requests per second against the same app without logging', level: 3 }, http)
@@ -65,15 +69,18 @@ function verdictCell (result, { rate = false } = {}) {
   if (result.verdict == null) return 'not enough runs'
   const p = `(p ${result.p < 0.001 ? '< 0.001' : result.p.toFixed(3)})`
   const word = verdictWord(result.verdict)
-  if (rate) return [`${result.ratio.toFixed(2)}× the requests/s${interval(result)} ${p} `, strong(word)]
+  // The medians stand beside the ratio: a paired estimate that reads otherwise says which it is
+  // (the legend above the table says what the per-round estimate is).
+  const which = (turn) => (estimateNote(result, turn) ? ' (per round)' : '')
+  if (rate) return [`${result.ratio.toFixed(2)}× the requests/s${interval(result)} ${p} `, strong(word), which()]
   if (result.verdict === 'faster' || result.verdict === 'slower') {
     const words = timeRatioWords(result.ratio)
     const flipped = result.ratio < 1 && result.ciLow != null
       ? { ...result, ciLow: 1 / result.ciHigh, ciHigh: 1 / result.ciLow }
       : result
-    return [`${words.replace(/ (faster|slower)$/, '')}${interval(flipped)} `, strong(words.replace(/^.* /, '')), ` ${p}`]
+    return [`${words.replace(/ (faster|slower)$/, '')}${interval(flipped)} `, strong(words.replace(/^.* /, '')), ` ${p}`, which((v) => (result.ratio < 1 ? 1 / v : v))]
   }
-  return [`${result.ratio.toFixed(2)}× the time${interval(result)} ${p} `, strong(word)]
+  return [`${result.ratio.toFixed(2)}× the time${interval(result)} ${p} `, strong(word), which()]
 }
 
 // Done times compared, or why they cannot be: a side with no run that delivered every event (its

@@ -5,6 +5,7 @@ import { formatBytes, formatCount, formatMs, libraryName, transportTitle, unique
 import { dimensionValue, ofType } from '../results/model.js'
 import { DEFAULT_ENDING, ENDINGS, endingTitle } from '../engine/endings.js'
 import { transportDescriptor } from '../engine/transports.js'
+import { runnableHere } from '../paths.js'
 
 // The report section of durability (docs/durability.md): do the logs survive how processes really
 // end (--ending), and what does a logger do when its receiving end reads slowly or stalls
@@ -168,7 +169,7 @@ function endingsBlocks (runs) {
   const cell = (lib, transport, ending) =>
     keptOf(runs.filter((r) => libraryName(r) === lib && r.transport === transport && endingOf(r) === ending))
   out.push({ heading: 'Which logger keeps your logs when the process exits, crashes or is told to stop', level: 3 })
-  out.push(`Each worker logged its events in the seed's tight loop, then its process ended one way; the receiving end counted every event that arrived. ${codeSpan('close()')} is the best case (the library's own flush awaited); the others are how services really end. The plain scripts of ${codeSpan('npm run bench:durability')} end the same libraries the same way outside log-bench: run it with ${codeSpan('--against')} and this results file to confirm that each loss is the library's, not the harness's.`)
+  out.push(`Each worker logged its events in the seed's tight loop, then its process ended one way; the receiving end counted every event that arrived. ${codeSpan('close()')} is the best case (the library's own flush awaited); the others are how services really end. The plain scripts of ${codeSpan(runnableHere('npm run bench:durability'))} end the same libraries the same way outside log-bench: run it with ${codeSpan('--against')} and this results file to confirm that each loss is the library's, not the harness's.`)
   for (const transport of transports) {
     out.push({ heading: `${transportTitle(transport)}: kept of logged, per ending`, level: 4 })
     const columns = figureColumns(['Library', ...endings.map(endingTitle)])

@@ -56,7 +56,7 @@ export const glanceSection = {
             ...(measure === 'instructions'
               ? [em(NO_TIMES), em(NO_TIMES), entries(fastest(cells, 'instructionsPerEvent', name, lostShare, cellRuns, roundOf, INSTRUCTIONS))]
               : [entries(fastest(cells, 'unblockedMs', name, lostShare, cellRuns, roundOf)), entries(fastest(cells, 'doneMs', name, lostShare, cellRuns, roundOf)), ...(counted ? [em(NO_COUNT)] : [])]),
-            entries(cells.map((s) => losses(name(s), loss.get(s))).filter(Boolean)),
+            entries(cells.map((s) => losses(name(s), loss.get(s), failedLoss(cellRuns.get(s)))).filter(Boolean)),
             entries(cells.map((s) => troubles(name(s), cellRuns.get(s))).filter(Boolean))
           ])
         }
@@ -121,10 +121,20 @@ function lossOf (runs) {
   return { lost, expected: total, share: total ? lost / total : 0, atSocket }
 }
 
-function losses (name, loss) {
-  if (!loss || loss.lost === 0) return null
+// What failed runs of a cell lost, where their arrivals were counted: said apart from the finished
+// runs' loss, so that a cell whose every run failed with nothing arrived does not read as losing nothing.
+function failedLoss (runs) {
+  const counted = runs.filter((r) => !r.ok && r.status === 'failed' && r.received != null && (r.expected ?? r.sent) > 0)
+  const expected = counted.reduce((sum, r) => sum + (r.expected ?? r.sent), 0)
+  const lost = counted.reduce((total, r) => total + Math.max(0, (r.expected ?? r.sent) - r.received), 0)
+  return lost > 0 ? { lost, expected, share: lost / expected } : null
+}
+
+function losses (name, loss, failed) {
+  const inFailed = failed ? `${count(failed.lost)} of ${count(failed.expected)} in failed runs (${formatPct(failed.share)})` : null
+  if (!loss || loss.lost === 0) return inFailed && `${name}: ${inFailed}`
   const where = loss.atSocket === null ? 'where: not known' : `${count(loss.atSocket)} at the receiver's socket, ${count(loss.lost - loss.atSocket)} before it`
-  return `${name}: ${count(loss.lost)} of ${count(loss.expected)} (${formatPct(loss.share)}; ${where})`
+  return `${name}: ${count(loss.lost)} of ${count(loss.expected)} (${formatPct(loss.share)}; ${where})${inFailed ? `; ${inFailed}` : ''}`
 }
 
 function troubles (name, runs) {

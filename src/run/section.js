@@ -4,7 +4,7 @@ import { code, em, escaped, figureColumns, strong } from '../draw/table.js'
 import { chartFile, safeSegment } from '../draw/charts.js'
 import { anomalyList, findAnomalies } from '../draw/anomalies.js'
 import { benchmarksChart, dropRateChart, representativeRun, summaryOf, timeseriesChart } from './charts.js'
-import { coverageRange, coverageTitle, cpuLabel, failureReason, formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, runName, transportTitle, unique } from '../draw/labels.js'
+import { coverageRange, coverageTitle, cpuLabel, intervalHeading, failureReason, formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, runName, transportTitle, unique } from '../draw/labels.js'
 
 // The report section for `run` results (the core matrix): the seed's layout per transport, a
 // table per library with Test 1..N and Average, a summary per transport, and the charts.
@@ -190,7 +190,7 @@ function renderGroup (group, ctx) {
       const where = lossAtReceiver(group.runs)
       if (where) out.push({ text: where })
     } else {
-      out.push({ text: `No event was lost on ${group.title}: every counted event arrived intact (so no drop-rate chart).` })
+      out.push({ text: noLossSentence(group) })
     }
   } else {
     out.push({ text: `Drop rate unknown on ${group.title}: the receiving end cannot count events here (for example an external server), so no drop-rate chart.` })
@@ -240,6 +240,18 @@ function renderGroup (group, ctx) {
 
 // Drop rate is always shown: "unknown" where the receiving end cannot count (an external server),
 // so a reader never takes a missing column for "nothing lost".
+// The drop-rate chart draws finished runs only; where none lost an event, the sentence in its place
+// says so, and names the failed runs that did (their rows show the drop rate): a failed run's 100%
+// drop is a loss, never "no event was lost".
+function noLossSentence (group) {
+  const lossy = group.runs.filter((r) => r.status === 'failed' && r.dropRate > 0)
+  if (!lossy.length) return `No event was lost on ${group.title}: every counted event arrived intact (so no drop-rate chart).`
+  const byCell = [...groupBy(lossy, (r) => cellKey(r)).values()]
+    .map((cellRuns) => `${runName(cellRuns[0])}, ${cpuLabel(cellRuns[0].cpus)}: ${formatPct(Math.max(...cellRuns.map((r) => r.dropRate)))} in run ${cellRuns.map((r) => r.run).join(', ')}`)
+  const finished = group.runs.some((r) => r.ok && r.dropRate != null)
+  return `${finished ? `No finished run lost an event on ${group.title}, but failed` : `No run finished on ${group.title}; failed`} runs lost events (${byCell.join('; ')}; see their rows), so no drop-rate chart: the chart draws finished runs.`
+}
+
 export function libTable (group, libRuns) {
   const figures = group.figures ?? FIGURES.time
   const subs = [...figures.map((f) => f.name), 'drop rate']
@@ -409,7 +421,7 @@ export function detailsTable (group) {
   if (group.figures === FIGURES.instructions) return countedDetails(group)
   // × raw from the medians, like every other figure of the table.
   const rawDone = (cpus) => group.summary.find((x) => x.lib === 'raw' && x.cpus === cpus)?.doneMs?.median
-  const columns = figureColumns(['Library', 'Workers', 'Runs ok', `Unblocked ms [${titled}]`, `Done ms [${titled}]`, 'Done × raw', 'Delivered events/s', 'Peak RSS', 'Drop rate'])
+  const columns = figureColumns(['Library', 'Workers', 'Runs ok', `Unblocked ms [${intervalHeading(titled)}]`, `Done ms [${intervalHeading(titled)}]`, 'Done × raw', 'Delivered events/s', 'Peak RSS', 'Drop rate'])
   const rows = []
   for (const lib of group.libs) {
     for (const cpus of group.cpusList) {
@@ -442,7 +454,7 @@ function deliveryTable (group) {
   const runs = group.libs.flatMap((lib) => runsOf(group, lib))
   if (!runs.some((r) => r.deliveryLatencyMs !== undefined)) return null
   const titled = groupCoverage(group)
-  const columns = figureColumns(['Library', 'Workers', `Delivery p50 ms [${titled}]`, `Delivery p99 ms [${titled}]`, 'Samples'])
+  const columns = figureColumns(['Library', 'Workers', `Delivery p50 ms [${intervalHeading(titled)}]`, `Delivery p99 ms [${intervalHeading(titled)}]`, 'Samples'])
   const rows = []
   for (const lib of group.libs) {
     for (const cpus of group.cpusList) {

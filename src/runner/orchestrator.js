@@ -108,7 +108,7 @@ export async function runCells ({
         ended.add(cell)
         continue
       }
-      progress.runStart({ label: cell.label, run, runs: cell.runs })
+      progress.runStart({ label: cell.label, run, runs: cell.runs, timeoutMs: cell.settings.timeoutMs ?? null })
       const startedAt = Date.now()
       try {
         const result = await typeOf(cell).execute(

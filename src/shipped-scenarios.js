@@ -6,7 +6,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 // The scenarios shipped with log-bench, found by name (--scenario quick) from any directory.
-export const SCENARIOS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scenarios')
+export const SCENARIOS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../scenarios')
 
 // The shipped scenarios: [{ name, file, description }], by name.
 export function shippedScenarios () {
