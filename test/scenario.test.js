@@ -47,7 +47,9 @@ describe('scenario files', () => {
     ['not-json', /not-json\.json: not valid JSON/],
     ['bad-field', /bad-field\.json: field run\[0\]\.transports\[1\] must be one of "console", "file", "udp", "tcp"/],
     ['unknown-field', /unknown-field\.json: field run\[0\] has an unknown field "workers"/],
-    ['bad-lib', /bad-lib\.json: run\[0\]: unknown library "log5js"/]
+    ['bad-lib', /bad-lib\.json: run\[0\]: unknown library "log5js"/],
+    // A run group's single "rate" of earlier versions: the refusal says the list that replaced it.
+    ['single-rate', /single-rate\.json: field run\[0\] has an unknown field "rate" \(a run group's rates are a list now: "rates": \[1000\]/]
   ]
   for (const [name, expected] of bad) {
     it(`refuses ${name} with one line naming the file and the field`, async () => {

@@ -60,11 +60,14 @@ function withoutOutput ({ output, description, $schema, ...measured }) {
   return measured
 }
 
+// Keys a run group took under another name: the refusal says what is right now.
+const RENAMED = { rate: ' (a run group\'s rates are a list now: "rates": [1000] for one rate, as --rate 1000,10000 makes one cell per rate)' }
+
 function describeError (error) {
   const field = error.instancePath === '' ? 'the top level' : `field ${error.instancePath.slice(1).replace(/\/(\d+)/g, '[$1]').replace(/\//g, '.')}`
   const p = error.params
   switch (error.keyword) {
-    case 'additionalProperties': return `${field} has an unknown field "${p.additionalProperty}"`
+    case 'additionalProperties': return `${field} has an unknown field "${p.additionalProperty}"${RENAMED[p.additionalProperty] ?? ''}`
     case 'required': return `${field} misses the required field "${p.missingProperty}"`
     case 'enum': return `${field} must be one of ${p.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`
     case 'anyOf': return `${field} needs a "run" or an "http" list of cells`
