@@ -327,4 +327,34 @@ describe('the HTML page in headless chromium', { skip: chromiumSkip }, () => {
       assert.deepEqual(requests, [])
     })
   }
+
+  it('a profiled run\'s flame graph: laid out as inline SVG, a frame per function, its figures on hover, nothing loaded', async (t) => {
+    const results = path.join(dir, 'profiled.json')
+    const made = await runCli(['run', '--lib', 'raw', '--transport', 'file', '--events', '5000', '--runs', '1', '--profile', '--out', results, '--quiet'])
+    assert.equal(made.code, 0, made.stderr)
+    const out = path.join(dir, 'profiled.html')
+    const html = await runCli(['report', results, '--format', 'html', '--out', out])
+    assert.equal(html.code, 0, html.stderr)
+    const { page, requests, problems } = await open(out)
+    t.after(() => page.close())
+    const flames = await page.$$eval('figure.flame-graph svg.plot.flame', (all) => all.map((svg) => {
+      const box = svg.getBoundingClientRect()
+      const frames = [...svg.querySelectorAll('rect')].filter((rect) => rect.getBoundingClientRect().width > 0)
+      return { width: box.width, height: box.height, frames: frames.length, tips: svg.querySelectorAll('[data-tip]').length, titles: svg.querySelectorAll('title').length }
+    }))
+    assert.ok(flames.length > 0, 'the page draws a flame graph')
+    for (const flame of flames) {
+      assert.ok(flame.width > 300 && flame.height > 20, `laid out: ${JSON.stringify(flame)}`)
+      assert.ok(flame.frames > 1, `frames drawn: ${JSON.stringify(flame)}`)
+      assert.equal(flame.titles, 0, 'every <title> became a tooltip')
+    }
+    const frame = await page.$('figure.flame-graph svg.plot.flame [data-tip]')
+    await frame.scrollIntoView()
+    await frame.hover()
+    const tip = await page.$eval('#tip', (element) => ({ hidden: element.hidden, text: element.textContent }))
+    assert.equal(tip.hidden, false)
+    assert.equal(tip.text, await frame.evaluate((element) => element.getAttribute('data-tip')))
+    assert.deepEqual(problems, [])
+    assert.deepEqual(requests, [])
+  })
 })
