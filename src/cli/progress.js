@@ -4,6 +4,7 @@
 // finished run, and for a run longer than LOG_EVERY_MS a line about it every LOG_EVERY_MS, from a
 // timer: counted runs and http runs report no live figures, and would otherwise print nothing for minutes.
 import { visibleControls } from '../escape.js'
+import { truncateToWidth } from '../draw/width.js'
 
 const BAR_WIDTH = 20
 const LOG_EVERY_MS = 30_000
@@ -35,7 +36,7 @@ export function createProgress ({ stream = process.stderr, quiet = false, logEve
     const bar = '#'.repeat(filled) + '-'.repeat(BAR_WIDTH - filled)
     const figures = current.watch ? describeLive(current.watch) : ''
     const line = `[${bar}] ${finished + 1}/${total} ${current.label} run ${current.run}/${current.runs} ${duration(Date.now() - current.since)}${figures ? `: ${figures}` : ''} (elapsed ${duration(Date.now() - began)}${left()})`
-    stream.write(`\r\x1b[2K${visibleControls(line).slice(0, (stream.columns || 160) - 1)}`)
+    stream.write(`\r\x1b[2K${truncateToWidth(visibleControls(line), (stream.columns || 160) - 1)}`)
   }
   const logLine = () => {
     if (!current) return

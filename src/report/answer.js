@@ -8,6 +8,7 @@ import { cellTitle } from '../http/tables.js'
 import { groupsOf } from '../run/section.js'
 import { coverageRange, cpuLabel, formatCountedDifference, libraryName, notDecidedWords, runName, unique } from '../draw/labels.js'
 import { visibleControls, wrap } from '../draw/table.js'
+import { displayWidth, padToWidth } from '../draw/width.js'
 import { notDecidedBimodal, notRanked } from '../draw/verdict-rules.js'
 
 // The closing answer of `run` and `http` (and of `report --format terminal`), in hyperfine's manner:
@@ -148,7 +149,7 @@ function answerLine (row, group, nameWidth) {
   const ratio = row.times == null ? 'no ratio' : `${figure(row.times, row)}× [${figure(row.low, row)}, ${figure(row.high, row)}]`
   const counted = group.counted ? ` (${formatCountedDifference(row.difference, { type: group.type, logsPerRequest: row.middleware ? null : row.logsPerRequest })})` : ''
   const lost = row.lost > 0 ? `, ${(row.lost * 100).toFixed(2)}% of its events lost` : ''
-  return `${row.library.padEnd(nameWidth)}  ${ratio} ${verdictWords(row, group.reference.library)}${counted}${lost}`
+  return `${padToWidth(row.library, nameWidth)}  ${ratio} ${verdictWords(row, group.reference.library)}${counted}${lost}`
 }
 
 // A line indented by two spaces, its continuations by four, within `width`.
@@ -188,7 +189,7 @@ export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
     wrap(`Per group, each library against the fastest (or cheapest) of its group, as \`log-bench compare --baseline\` compares them: how many times slower or faster [the ratio's ${coverage} interval], and the verdict (p < ${answer.alpha}, noise ±${noiseText(rows, answer.noise)}).${designedNote(rows, answer.alpha)}`, width)
   ]
   for (const group of shown) {
-    const nameWidth = Math.max(0, ...group.rows.map((r) => r.library.length))
+    const nameWidth = Math.max(0, ...group.rows.map((r) => displayWidth(r.library)))
     const lines = group.withheld
       ? [indented(visibleControls(group.withheld), width)]
       : group.rows.map((row) => indented(visibleControls(answerLine(row, group, nameWidth)), width))
