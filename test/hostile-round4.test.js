@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { terminalTable, wrap } from '../src/draw/table.js'
 import { displayWidth } from '../src/draw/width.js'
-import { ADAPTERS, runCli, tmpDir } from './helpers.js'
+import { ADAPTERS, BIN, runCli, tmpDir } from './helpers.js'
 
 // Hostile round four (issue 55): each case failed before its fix.
 
@@ -46,5 +47,30 @@ describe('wide characters in a column: measured in terminal columns, never a cra
       assert.equal(report.code, 0, report.stderr)
       assert.ok(widest(report.stdout) <= Number(columns), `a line of ${widest(report.stdout)} columns at ${columns}`)
     }
+  })
+})
+
+describe('--help in a narrow terminal', () => {
+  it('every help at 8 to 30 columns, from $COLUMNS and from a terminal\'s own width: exit 0, no stack (was: RangeError at merge <= 30, run <= 24, the top level at 8)', async () => {
+    for (const words of [['merge', '--help'], ['run', '--help'], ['report', '--help'], ['--help']]) {
+      for (const columns of ['8', '20', '30']) {
+        const result = await runCli(words, { env: { COLUMNS: columns } })
+        assert.equal(result.code, 0, `${words.join(' ')} at COLUMNS=${columns}: ${result.stderr}`)
+        assert.equal(result.stderr, '')
+        assert.match(result.stdout, /--help/)
+      }
+    }
+    const script = spawnSync('script', ['-qec', `stty cols 30; ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} merge --help`, '/dev/null'], { encoding: 'utf8', env: { ...process.env, COLUMNS: '' }, timeout: 120_000 })
+    if (script.error?.code !== 'ENOENT') {
+      assert.equal(script.status, 0, script.stdout)
+      assert.doesNotMatch(script.stdout, /RangeError|at .*help\.js/)
+    }
+  })
+
+  it('help honours $COLUMNS as the tables do (was: ignored)', async () => {
+    const wide = await runCli(['run', '--help'], { env: { COLUMNS: '100' } })
+    const narrow = await runCli(['run', '--help'], { env: { COLUMNS: '50' } })
+    assert.equal(Math.max(...narrow.stdout.split('\n').map(displayWidth)), 50)
+    assert.ok(Math.max(...wide.stdout.split('\n').map(displayWidth)) > 50)
   })
 })

@@ -6,7 +6,7 @@
 // their type right-aligned, examples in two columns, the epilogue at the top level. Widths are
 // terminal columns (displayWidth, src/draw/width.js, the measure of every table too); the help is all
 // printable ASCII, which string-width measures without segmenting.
-import { displayUnits, displayWidth } from '../draw/width.js'
+import { displayUnits, displayWidth, MIN_WIDTH } from '../draw/width.js'
 
 // What a command's builder declares, recorded by a stand-in for yargs: the builders call only
 // option(), positional() and example().
@@ -23,8 +23,10 @@ export function declaredBy (builder) {
 
 const width = displayWidth
 
-// The help's line width: the terminal's, at most 110 characters (yargs is given the same: commands.js).
-export const helpColumns = (columns) => Math.min(110, columns || 110)
+// The help's line width: the terminal's ($COLUMNS first, as for the tables), at most 110 characters,
+// and never below the tables' 40: narrower, a key and its description have no room beside each other
+// (yargs is given the same: commands.js).
+export const helpColumns = (columns) => Math.min(110, Math.max(MIN_WIDTH, columns || 110))
 
 // Lines of at most `columns` characters, wrapped as cliui wraps them (wrap-ansi's hard mode): words
 // go on a line while they fit; a word longer than a line fills the rest of the current one (or starts
@@ -91,7 +93,7 @@ function table (rows, total) {
     if (tags) {
       const last = lines.at(-1)
       if (width(last) + width(tags) <= total) lines[lines.length - 1] = `${last}${' '.repeat(total - width(last) - width(tags))}${tags}`
-      else lines.push(`${' '.repeat(total - width(tags))}${tags}`)
+      else lines.push(`${' '.repeat(Math.max(0, total - width(tags)))}${tags}`)
     }
     out.push(...lines)
   }

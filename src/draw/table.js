@@ -20,7 +20,7 @@ import { escapeHtml } from './html-text.js'
 // every block but those strings.
 
 import { visibleControls } from '../escape.js'
-import { displayUnits, displayWidth, padToWidth } from './width.js'
+import { displayUnits, displayWidth, MIN_WIDTH, padToWidth, terminalColumns } from './width.js'
 
 export { visibleControls }
 
@@ -199,7 +199,6 @@ export function markdownBlocks (blocks) {
 // broken between words; a word longer than that is cut into pieces of that width, or, with
 // cutWords false (a chart's label), stands alone on its line.
 export const DEFAULT_WIDTH = 100
-const MIN_WIDTH = 40
 export function wrap (text, width = DEFAULT_WIDTH, { cutWords = true } = {}) {
   return text.split('\n').map((line) => {
     const lines = []
@@ -237,9 +236,7 @@ function pieces (word, width) {
 // `COLUMNS=100 log-bench run`), else the terminal's own width, else (a pipe, a file) 100; never
 // below 40.
 export function terminalWidth (stream = process.stdout, env = process.env) {
-  const asked = Number.parseInt(env.COLUMNS, 10)
-  const columns = asked > 0 ? asked : stream?.isTTY && stream.columns > 0 ? stream.columns : DEFAULT_WIDTH
-  return Math.max(MIN_WIDTH, columns)
+  return Math.max(MIN_WIDTH, terminalColumns(stream, env) ?? DEFAULT_WIDTH)
 }
 
 // The same blocks for a terminal: markdown written for the page alone (strings) is left out;

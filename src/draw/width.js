@@ -10,6 +10,17 @@ export const displayWidth = (text) => stringWidth(String(text ?? ''))
 const segmenter = new Intl.Segmenter()
 const ANSI_MARK = /(\x1b\[\d+m)/
 
+// The least width the terminal's tables, paragraphs and help are laid out for: narrower, a table's
+// columns or the help's key and description have no room beside each other.
+export const MIN_WIDTH = 40
+
+// The terminal's columns as asked: $COLUMNS where it is set (a shell's, or `COLUMNS=100 log-bench
+// run`), else the stream's own when it is a terminal, else null (a pipe, a file).
+export function terminalColumns (stream = process.stdout, env = process.env) {
+  const asked = Number.parseInt(env.COLUMNS, 10)
+  return asked > 0 ? asked : stream?.isTTY && stream.columns > 0 ? stream.columns : null
+}
+
 // The text as the pieces a line may be cut between: whole grapheme clusters and whole ANSI marks
 // (of width 0), each with its width.
 export function displayUnits (text) {
