@@ -482,7 +482,7 @@ export interface ResultsEnv {
    * lookAlpha, noise, baseline, groups }] (docs/comparisons.md)
    */
   order?: Record<string, unknown>
-  /** merged files: each shard's machine, commit and log-bench version */
+  /** merged files: each shard's machine, commit, log-bench version and order seed */
   shards?: unknown[]
 }
 

@@ -5,9 +5,17 @@ import path from 'node:path'
 import { describe, it } from 'node:test'
 import { terminalTable, wrap } from '../src/draw/table.js'
 import { displayWidth } from '../src/draw/width.js'
-import { ADAPTERS, BIN, runCli, tmpDir } from './helpers.js'
+import { ADAPTERS, BIN, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
 
 // Hostile round four (issue 55): each case failed before its fix.
+
+// A refusal: one line on stderr, exit 2, no stack.
+function assertRefused (result, pattern) {
+  assert.equal(result.code, 2, result.stderr + result.stdout)
+  assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+  assert.match(result.stderr, pattern)
+  assert.doesNotMatch(result.stderr, /internal error|\n\s+at /)
+}
 
 // The widest line's columns; the line naming the results file is a path, never wrapped.
 const widest = (text) => Math.max(...text.split('\n').filter((line) => !line.startsWith('results: ')).map(displayWidth))
@@ -72,5 +80,38 @@ describe('--help in a narrow terminal', () => {
     const narrow = await runCli(['run', '--help'], { env: { COLUMNS: '50' } })
     assert.equal(Math.max(...narrow.stdout.split('\n').map(displayWidth)), 50)
     assert.ok(Math.max(...wide.stdout.split('\n').map(displayWidth)) > 50)
+  })
+})
+
+describe('merge: shards of one document share one order', () => {
+  // Two shards of one plan, their runs in different comparison groups, 6 rounds each, under the given orders.
+  function shards (dir, orders) {
+    return orders.map((order, i) => {
+      const runs = ['pino', 'raw'].flatMap((lib) => [1, 2, 3, 4, 5, 6].map((run) => syntheticRun({ lib, transport: i ? 'console' : 'file', run, doneMs: 600 + run + (lib === 'raw' ? 0 : 100) })))
+      const file = path.join(dir, `s${i + 1}.json`)
+      fs.writeFileSync(file, JSON.stringify(syntheticResults(runs, { order, plan: { id: 'plan-1', kind: 'options', name: null, shard: `${i + 1}/2`, cells: 4 } })))
+      return file
+    })
+  }
+
+  it('an interleaved and a blocked shard: refused in one line, nothing written (was: merged as interleaved, the blocked runs paired as rounds)', async () => {
+    const dir = tmpDir()
+    const out = path.join(dir, 'm.json')
+    assertRefused(await runCli(['merge', ...shards(dir, [{ mode: 'interleaved', seed: 7 }, { mode: 'blocked', seed: null }]), '--out', out]), /^log-bench: .*s1\.json ran its runs interleaved and .*s2\.json blocked \(--order\)/m)
+    assert.equal(fs.existsSync(out), false)
+  })
+
+  it('different seeds: merged, the document names no seed and env.shards names each (was: the first shard\'s seed alone); one seed is kept where all share it', async () => {
+    const dir = tmpDir()
+    const out = path.join(dir, 'm.json')
+    const result = await runCli(['merge', ...shards(dir, [{ mode: 'interleaved', seed: 7 }, { mode: 'interleaved', seed: 9 }]), '--out', out])
+    assert.equal(result.code, 0, result.stderr)
+    const { env } = JSON.parse(fs.readFileSync(out, 'utf8'))
+    assert.equal(env.order.seed, null)
+    assert.equal(env.order.mode, 'interleaved')
+    assert.deepEqual(env.shards.map((s) => s.seed), [7, 9])
+    const same = path.join(dir, 'same.json')
+    assert.equal((await runCli(['merge', ...shards(tmpDir(), [{ mode: 'interleaved', seed: 7 }, { mode: 'interleaved', seed: 7 }]), '--out', same])).code, 0)
+    assert.equal(JSON.parse(fs.readFileSync(same, 'utf8')).env.order.seed, 7)
   })
 })
