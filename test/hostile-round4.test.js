@@ -115,3 +115,24 @@ describe('merge: shards of one document share one order', () => {
     assert.equal(JSON.parse(fs.readFileSync(same, 'utf8')).env.order.seed, 7)
   })
 })
+
+describe('delivery latency to a file is timed by content, not by a size that ran ahead of it', () => {
+  it('an adapter that extends its file to 4 MiB first and writes at close(): delivery latency null with the reason, every event counted (was: p50 = p99 = max = 0)', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', path.join(ADAPTERS, 'preallocating.js'), '--transport', 'file', '--events', '2000', '--runs', '1', '--out', out])
+    assert.equal(result.code, 0, result.stderr)
+    const [record] = JSON.parse(fs.readFileSync(out, 'utf8')).runs
+    assert.equal(record.ok, true, record.error)
+    assert.equal(record.received, 2000)
+    assert.equal(record.deliveryLatencyMs, null)
+    assert.match(record.deliveryLatencyNote, /grew ahead of its content/)
+  })
+
+  it('a plain logger to a file is still timed', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'raw', '--transport', 'file', '--events', '2000', '--runs', '1', '--out', out])
+    assert.equal(result.code, 0, result.stderr)
+    const [record] = JSON.parse(fs.readFileSync(out, 'utf8')).runs
+    assert.ok(record.deliveryLatencyMs?.samples > 0, record.deliveryLatencyNote)
+  })
+})
