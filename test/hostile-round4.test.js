@@ -3,8 +3,12 @@ import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
+import { once } from 'node:events'
+import { createRequire } from 'node:module'
+import net from 'node:net'
 import { terminalTable, wrap } from '../src/draw/table.js'
 import { displayWidth } from '../src/draw/width.js'
+import { createForwardReceiver } from '../src/sinks/forward.js'
 import { ADAPTERS, BIN, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
 
 // Hostile round four (issue 55): each case failed before its fix.
@@ -134,5 +138,33 @@ describe('delivery latency to a file is timed by content, not by a size that ran
     assert.equal(result.code, 0, result.stderr)
     const [record] = JSON.parse(fs.readFileSync(out, 'utf8')).runs
     assert.ok(record.deliveryLatencyMs?.samples > 0, record.deliveryLatencyNote)
+  })
+})
+
+describe('the forward receiver\'s byte limit holds whatever the socket reads', () => {
+  const protocol = createRequire(import.meta.url)('@fluent-org/logger/build/src/protocol.js')
+
+  it('a whole 18 KB message in one write, at --receiver-max-bytes 1024: refused, the connection closed, the cause kept (was: accepted when it arrived in one read)', async () => {
+    const receiver = await createForwardReceiver({ workers: 1, events: 100, payload: 'x'.repeat(180), workload: 'string', quietMs: 100, receiverMaxBytes: 1024 })
+    try {
+      const entries = Array.from({ length: 100 }, (_, seq) => [1, { message: `w0 ${seq}: ${'x'.repeat(180)}` }])
+      const message = protocol.encode(['log-bench', entries])
+      assert.ok(message.length > 18_000)
+      const socket = net.connect(receiver.target(0).port, '127.0.0.1')
+      await once(socket, 'connect')
+      socket.on('error', () => {})
+      const closed = new Promise((resolve) => socket.on('close', resolve))
+      socket.write(message)
+      socket.end()
+      // The refusal closes the connection at once; an accepted message leaves it half-open.
+      const timer = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref())
+      await Promise.race([closed, timer(10_000)])
+      const counts = await receiver.settle({ sent: 100 })
+      assert.equal(counts.received, 0)
+      assert.equal(counts.receiverStats.refusedMessages, 1)
+      assert.match(await receiver.failureCause(), /^the forward receiver closed a connection: a forward message of 1[89]\.\d KiB runs past 1 KiB$/)
+    } finally {
+      await receiver.stop()
+    }
   })
 })
