@@ -479,9 +479,30 @@ export interface ResultsEnv {
   plan?: Record<string, unknown>
   /**
    * the order of the runs: { mode, seed }, and under --runs auto sequential: [{ min, max, looks, alpha,
-   * lookAlpha, noise, baseline, groups }] (docs/comparisons.md)
+   * lookAlpha, noise, baseline, groups }] (docs/comparisons.md); read back, it is checked as any field, since
+   * compare and the pages judge by it
    */
-  order?: Record<string, unknown>
+  order?: {
+    /** --order */
+    mode?: 'interleaved' | 'blocked'
+    /**
+     * the seed of the interleaved order (--seed); null for blocked, or for merged shards of different seeds
+     * (env.shards names each)
+     */
+    seed?: number | null
+    /** --runs auto: one design per MIN..MAX, with the comparison groups that ran under it */
+    sequential?: Array<{
+      min: number
+      max: number
+      /** the round counts at which the group was judged (at most 16 for 2..1000) */
+      looks: Array<number>
+      alpha: number
+      lookAlpha: number
+      noise: number
+      baseline?: string | null
+      groups: Array<Record<string, unknown>>
+    }>
+  }
   /** merged files: each shard's machine, commit, log-bench version and order seed */
   shards?: unknown[]
 }

@@ -9,7 +9,8 @@ import net from 'node:net'
 import { terminalTable, wrap } from '../src/draw/table.js'
 import { displayWidth } from '../src/draw/width.js'
 import { createForwardReceiver } from '../src/sinks/forward.js'
-import { ADAPTERS, BIN, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
+import { compare, UsageError } from '../src/api/index.js'
+import { ADAPTERS, BIN, ROOT, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
 
 // Hostile round four (issue 55): each case failed before its fix.
 
@@ -166,5 +167,35 @@ describe('the forward receiver\'s byte limit holds whatever the socket reads', (
     } finally {
       await receiver.stop()
     }
+  })
+})
+
+describe('a crafted design (env.order.sequential) is bad input', () => {
+  const WORKLOADS = path.join(ROOT, 'results', 'workloads.json')
+  const crafted = (change) => {
+    const doc = JSON.parse(fs.readFileSync(WORKLOADS, 'utf8'))
+    change(doc.env.order.sequential[0], doc.env.order)
+    const file = path.join(tmpDir(), 'crafted.json')
+    fs.writeFileSync(file, JSON.stringify(doc))
+    return file
+  }
+  const CASES = [
+    ['looks: 5', (design) => { design.looks = 5 }, /env\.order\.sequential\[0\]\.looks must be an array, got 5$/m],
+    ['groups: "abc"', (design) => { design.groups = 'abc' }, /env\.order\.sequential\[0\]\.groups must be an array, got "abc"$/m],
+    ['sequential: {}', (design, order) => { order.sequential = {} }, /env\.order\.sequential must be an array, got \{\}$/m],
+    ['100,000 looks', (design) => { design.looks = Array.from({ length: 100_000 }, (_, i) => i + 2) }, /env\.order\.sequential\[0\]\.looks must hold at most 20 entries, got 100000$/m]
+  ]
+
+  for (const [name, change, message] of CASES) {
+    it(`${name}: compare and report refuse it in one line, exit 2 (was: an internal error with a stack${name.startsWith('100') ? ', or busy for more than 5 minutes' : ''})`, async () => {
+      const file = crafted(change)
+      assertRefused(await runCli(['compare', file, '--baseline', 'pino', '--json'], { timeoutMs: 120_000 }), message)
+      assertRefused(await runCli(['report', file, '--format', 'terminal'], { timeoutMs: 120_000 }), message)
+    })
+  }
+
+  it('the API: compare() of the document rejects with a UsageError', async () => {
+    const doc = JSON.parse(fs.readFileSync(crafted((design) => { design.looks = 5 }), 'utf8'))
+    await assert.rejects(compare(doc, { baseline: 'pino' }), (err) => err instanceof UsageError && /looks must be an array/.test(err.message))
   })
 })
