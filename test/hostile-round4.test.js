@@ -10,7 +10,7 @@ import { terminalTable, wrap } from '../src/draw/table.js'
 import { displayWidth } from '../src/draw/width.js'
 import { createForwardReceiver } from '../src/sinks/forward.js'
 import { compare, UsageError } from '../src/api/index.js'
-import { ADAPTERS, BIN, ROOT, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
+import { ADAPTERS, BIN, leftovers, ROOT, runCli, syntheticResults, syntheticRun, tmpDir, waitFor } from './helpers.js'
 
 // Hostile round four (issue 55): each case failed before its fix.
 
@@ -197,5 +197,29 @@ describe('a crafted design (env.order.sequential) is bad input', () => {
   it('the API: compare() of the document rejects with a UsageError', async () => {
     const doc = JSON.parse(fs.readFileSync(crafted((design) => { design.looks = 5 }), 'utf8'))
     await assert.rejects(compare(doc, { baseline: 'pino' }), (err) => err instanceof UsageError && /looks must be an array/.test(err.message))
+  })
+})
+
+describe('LOG_BENCH_RSYSLOGD: a wrapper\'s children end with it, and a bad value is named', () => {
+  // A stand-in for rsyslogd that starts a process in the background and then becomes another that
+  // never answers: at the configuration check (-N1) when `hangsAt` is '-N1', else once started (-n).
+  function wrapper (hangsAt) {
+    const file = path.join(tmpDir(), 'rsyslogd')
+    fs.writeFileSync(file, `#!/bin/sh\n${hangsAt === '-N1' ? '' : '[ "$1" = -N1 ] && exit 0\n'}sleep 600 &\nexec sleep 600\n`, { mode: 0o755 })
+    return file
+  }
+  const syslogRun = (binary) => runCli(['run', '--lib', 'raw', '--transport', 'udp', '--syslog', 'rsyslog', '--events', '100', '--runs', '1', '--out', path.join(tmpDir(), 'r.json'), '--quiet'], { env: { LOG_BENCH_RSYSLOGD: binary }, timeoutMs: 240_000 })
+
+  for (const hangsAt of ['-N1', '-n']) {
+    it(`a wrapper that hangs at ${hangsAt}: the run fails with the reason, and nothing it started is left running (was: its background child left under init${hangsAt === '-N1' ? ' after the check timed out' : ''})`, async () => {
+      const result = await syslogRun(wrapper(hangsAt))
+      assert.equal(result.code, 0, result.stderr)
+      await waitFor(() => leftovers(result.tag).length === 0, 10_000).catch(() => {})
+      assert.deepEqual(leftovers(result.tag), [])
+    })
+  }
+
+  it('a directory: one line naming the variable, exit 2 (was: "rsyslogd not found: install it with apt-get")', async () => {
+    assertRefused(await syslogRun(tmpDir()), /^log-bench: LOG_BENCH_RSYSLOGD=.* is not an executable file/m)
   })
 })
