@@ -223,3 +223,25 @@ describe('LOG_BENCH_RSYSLOGD: a wrapper\'s children end with it, and a bad value
     assertRefused(await syslogRun(tmpDir()), /^log-bench: LOG_BENCH_RSYSLOGD=.* is not an executable file/m)
   })
 })
+
+describe('a group in which every run failed', () => {
+  it('the answer names each group with the reason and each library with its failure; no empty delivery-latency table (was: no Answer, --json rows: [] and withheld: null without a reason)', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const libs = `${path.join(ADAPTERS, 'crashing.js')},${path.join(ADAPTERS, 'crashing-too.js')}`
+    const result = await runCli(['run', '--lib', libs, '--transport', 'file,console', '--events', '2000', '--runs', '1', '--out', out, '--json'])
+    assert.equal(result.code, 0, result.stderr)
+    const answer = JSON.parse(result.stdout)
+    assert.equal(answer.groups.length, 2)
+    for (const group of answer.groups) {
+      assert.equal(group.reference, null)
+      assert.match(group.withheld, /no run of this group finished/)
+      assert.deepEqual(group.notCompared.map((text) => text.split(':')[0]), ['crashing', 'crashing-too'])
+      assert.match(group.notCompared[1], /boom from the second crashing adapter/)
+    }
+    const report = await runCli(['report', out, '--format', 'terminal'])
+    assert.equal(report.code, 0, report.stderr)
+    assert.match(report.stdout, /^Answer$/m)
+    assert.match(report.stdout, /Filesystem, 1 worker: no finished run\n {2}no run of this group finished/)
+    assert.doesNotMatch(report.stdout, /Delivery p50/)
+  })
+})

@@ -40,6 +40,13 @@ function groupNamer (dataset) {
   return (first) => (runTypeOf(first).name === 'http' ? cellTitle(first) : `${titles.get(cellKey(first))}, ${cpuLabel(first.cpus)}`)
 }
 
+const NOTHING_FINISHED = 'no run of this group finished, so no library can be ranked'
+// Why a cell has no finished run: its first run's error, or its runs' status.
+const failureOf = (cellRuns) => {
+  const failed = cellRuns.find((r) => r.error)
+  return failed ? `no finished run (${String(failed.error).split('\n')[0].slice(0, 200)})` : 'no finished run'
+}
+
 const nameOf = (run) => `${libraryName(run)}${run.middleware ? ` (${run.middleware})` : ''}`
 
 // ranked: the group's cells, fastest first. Two groups of runs matter where a fastest is named: in
@@ -93,9 +100,12 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
       rows: [],
       notCompared: [],
       // The pages' one rule (verdict-rules.js): no ranking where a kill or the kill timer ended the
-      // runs, no fastest where a cell's runs fall in two groups. The rows stay in the data.
-      withheld: measured.length > 1 ? withheldReason(ranked, measure) : null
+      // runs, no fastest where a cell's runs fall in two groups. The rows stay in the data. A group
+      // in which no run finished has nothing to rank, and says so.
+      withheld: measured.length > 1 ? withheldReason(ranked, measure) : reference ? null : NOTHING_FINISHED
     }
+    // Without a reference, each library is named with why it was not compared: its runs' failure.
+    if (!reference) for (const cellRuns of cells.values()) entry.notCompared.push(`${nameOf(cellRuns[0])}: ${failureOf(cellRuns)}`)
     for (const cellRuns of reference ? [...cells.values()].filter((c) => c !== reference) : []) {
       const result = compareWithBaseline(
         { ...dataset, runs: [...reference, ...cellRuns] },
@@ -178,7 +188,7 @@ function designedNote (rows, alpha) {
 }
 
 export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
-  const shown = answer.groups.filter((g) => g.reference)
+  const shown = answer.groups.filter((g) => g.reference || g.withheld)
   if (!shown.length) return ''
   const rows = shown.flatMap((g) => g.rows)
   const coverage = coverageRange(rows.map((r) => r.coverage))
@@ -186,7 +196,9 @@ export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
     'Answer',
     '======',
     // Names come from adapters and results files: their controls are shown, never sent.
-    wrap(`Per group, each library against the fastest (or cheapest) of its group, as \`log-bench compare --baseline\` compares them: how many times slower or faster [the ratio's ${coverage} interval], and the verdict (p < ${answer.alpha}, noise ±${noiseText(rows, answer.noise)}).${designedNote(rows, answer.alpha)}`, width)
+    wrap(rows.length
+      ? `Per group, each library against the fastest (or cheapest) of its group, as \`log-bench compare --baseline\` compares them: how many times slower or faster [the ratio's ${coverage} interval], and the verdict (p < ${answer.alpha}, noise ±${noiseText(rows, answer.noise)}).${designedNote(rows, answer.alpha)}`
+      : 'Per group, each library against the fastest (or cheapest) of its group: no group has two libraries with finished runs to compare.', width)
   ]
   for (const group of shown) {
     const nameWidth = Math.max(0, ...group.rows.map((r) => displayWidth(r.library)))
@@ -194,7 +206,7 @@ export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
       ? [indented(visibleControls(group.withheld), width)]
       : group.rows.map((row) => indented(visibleControls(answerLine(row, group, nameWidth)), width))
     out.push('', wrap(visibleControls(groupHeading(group)), width), ...lines, ...group.notCompared.map((text) => indented(visibleControls(`not compared: ${text}`), width)))
-    if (!group.rows.length && !group.notCompared.length) out.push('  alone in its group: nothing to compare')
+    if (group.reference && !group.rows.length && !group.notCompared.length) out.push('  alone in its group: nothing to compare')
   }
   if (file) out.push('', wrap(visibleControls(`Full tables and charts: log-bench report ${file}`), width))
   return out.join('\n') + '\n'
