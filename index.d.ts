@@ -46,7 +46,8 @@ export interface RunOptions {
   events?: number | string
   /**
    * --rate: pace the logging: this many events per second per worker, logged in a batch per event-loop tick
-   * between timers (as a service would); records the event-loop delay
+   * between timers (as a service would); records the event-loop delay. A run then takes at least --events ÷
+   * rate seconds: past --timeout it is refused before anything starts
    */
   rate?: number | string
   /**

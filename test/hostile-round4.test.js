@@ -245,3 +245,19 @@ describe('a group in which every run failed', () => {
     assert.doesNotMatch(report.stdout, /Delivery p50/)
   })
 })
+
+describe('the plan-size guard counts paced runs by their pace', () => {
+  it('--rate 1 --events 1000000 --runs 5: refused with its size, about 58 days, and --yes (was: started without asking)', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'raw', '--transport', 'file', '--rate', '1', '--events', '1000000', '--runs', '5', '--timeout', '1000000', '--out', out], { timeoutMs: 120_000 })
+    assertRefused(result, /^log-bench: this plan is 5 runs of 1 cells, at least 1,389 hours .*--yes/m)
+    assert.equal(fs.existsSync(out), false)
+  })
+
+  it('a paced run whose events ÷ rate exceed --timeout: one line, exit 2, nothing started (was: started, to time out)', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'raw', '--transport', 'file', '--rate', '100', '--events', '100000', '--runs', '1', '--out', out], { timeoutMs: 120_000 })
+    assertRefused(result, /^log-bench: --events 100000 at --rate 100 takes 1000 s per run, past --timeout 600: every run would time out/m)
+    assert.equal(fs.existsSync(out), false)
+  })
+})

@@ -113,7 +113,9 @@ export function estimatedCostMs (cell) {
   return cell.runs * runCostMs(c)
 }
 
-const runCostMs = ({ transport, events, cpus }) => 1000 + (events * cpus * (NS_PER_EVENT[transport] ?? 6000)) / 1e6
+// A paced run (--rate, events per second per worker) takes at least events ÷ rate seconds.
+const runCostMs = ({ transport, events, cpus, rate = null }) =>
+  1000 + Math.max((events * cpus * (NS_PER_EVENT[transport] ?? 6000)) / 1e6, rate ? (events / rate) * 1000 : 0)
 
 // The size of a `run` plan from its checked options (parseRunOptions), counted without building
 // its cells (a plan of millions of cells took a minute to build): { cells, runs, costMs }, where
@@ -128,7 +130,8 @@ export function runPlanSize (options) {
         if (cellUnsupported(lib, lib.variant ?? DEFAULT_VARIANT, transport, workload)) continue
         size.runs += alike * options.cpus.length * options.runs
         for (const cpus of options.cpus) {
-          size.costMs += alike * options.runs * runCostMs({ transport, events: options.events, cpus })
+          const cost = runCostMs({ transport, events: options.events, cpus, rate: options.rate })
+          size.costMs += alike * options.runs * cost
         }
       }
     }
@@ -156,5 +159,5 @@ export const PLAN_LIMIT = { runs: 100_000, hours: 24 }
 export function refuseHugePlan ({ cells, runs, costMs }, yes) {
   const hours = costMs / 3_600_000
   if (yes || (runs <= PLAN_LIMIT.runs && hours <= PLAN_LIMIT.hours)) return
-  throw new UsageError(`this plan is ${formatCount(runs)} runs of ${formatCount(cells)} cells, at least ${formatCount(Math.ceil(hours))} hours by a rough estimate (a second of set-up per run, a few microseconds per event and worker; for http, the load's warm-up and duration and 5 s of set-up per run); past ${formatCount(PLAN_LIMIT.runs)} runs or ${PLAN_LIMIT.hours} hours log-bench asks first: add --yes to start it, or give fewer --cpus, --events, --runs, libraries or seconds of --duration`)
+  throw new UsageError(`this plan is ${formatCount(runs)} runs of ${formatCount(cells)} cells, at least ${formatCount(Math.ceil(hours))} hours by a rough estimate (a second of set-up per run, a few microseconds per event and worker or, under --rate, the events ÷ the rate; for http, the load's warm-up and duration and 5 s of set-up per run); past ${formatCount(PLAN_LIMIT.runs)} runs or ${PLAN_LIMIT.hours} hours log-bench asks first: add --yes to start it, or give fewer --cpus, --events, --runs, libraries or seconds of --duration`)
 }
