@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
+import { execFile, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
@@ -259,5 +259,55 @@ describe('the plan-size guard counts paced runs by their pace', () => {
     const result = await runCli(['run', '--lib', 'raw', '--transport', 'file', '--rate', '100', '--events', '100000', '--runs', '1', '--out', out], { timeoutMs: 120_000 })
     assertRefused(result, /^log-bench: --events 100000 at --rate 100 takes 1000 s per run, past --timeout 600: every run would time out/m)
     assert.equal(fs.existsSync(out), false)
+  })
+})
+
+describe('the API: three faults', () => {
+  const API = JSON.stringify(path.join(ROOT, 'src', 'api', 'index.js'))
+  const SLOW = JSON.stringify(path.join(ADAPTERS, 'slow.js'))
+  // A script using the API in a process of its own, as a caller's would be.
+  const apiScript = (source, env = {}) => new Promise((resolve) => {
+    const dir = tmpDir()
+    const file = path.join(dir, 'script.mjs')
+    fs.writeFileSync(file, source)
+    const done = (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr })
+    execFile(process.execPath, [file], { env: { ...process.env, ...env }, timeout: 300_000 }, done)
+  })
+
+  it('a \'live\' listener that throws undefined, or null, rejects the job with it (was: swallowed, the job resolved)', async () => {
+    const tmp = tmpDir()
+    const r = await apiScript(`
+      import { run } from ${API}
+      for (const thrown of [undefined, null]) {
+        const job = run({ libs: [${SLOW}], transports: ['file'], events: 3000, runs: 1 })
+        job.on('live', () => { throw thrown })
+        await job.then(() => console.log('resolved'), (err) => console.log('rejected: ' + err))
+      }
+    `, { TMPDIR: tmp })
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(r.stdout, 'rejected: undefined\nrejected: null\n')
+    assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
+  })
+
+  it('an AbortSignal already aborted: Interrupted without a document, out not written (was: out written with an invented interrupted run)', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const r = await apiScript(`
+      import { run } from ${API}
+      const controller = new AbortController()
+      controller.abort()
+      const options = { libs: ['raw'], transports: ['file'], events: 10, runs: 1, out: ${JSON.stringify(out)}, signal: controller.signal }
+      await run(options).then(() => console.log('resolved'), (err) => console.log(err.name + ': ' + err.message + ', document: ' + (err.document ? 'yes' : 'none')))
+    `)
+    assert.equal(r.code, 0, r.stderr)
+    assert.equal(r.stdout, 'Interrupted: interrupted by abort, document: none\n')
+    assert.deepEqual(fs.readdirSync(path.dirname(out)), [])
+  })
+
+  it('compare() of a document whose runs array has a hole: a UsageError naming it (was: a TypeError)', async () => {
+    const doc = JSON.parse(fs.readFileSync(path.join(ROOT, 'test', 'fixtures', 'report', 'results.json'), 'utf8'))
+    doc.runs.splice(1, 0, null)
+    delete doc.runs[1]
+    assert.equal(1 in doc.runs, false)
+    await assert.rejects(compare(doc, { baseline: 'pino' }), (err) => err instanceof UsageError && /runs\[1\] is not an object/.test(err.message))
   })
 })

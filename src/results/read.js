@@ -33,7 +33,8 @@ export function validateDocument (doc, file) {
   refuseBadOrder(doc.env.order, bad)
   if (!Array.isArray(doc.runs)) throw bad('missing field "runs" (expected an array)')
   if (!Array.isArray(doc.summary)) throw bad('missing field "summary" (expected an array)')
-  doc.runs.forEach((run, index) => validateRun(run, index, bad))
+  // Every index, holes too (forEach skips them): an API caller's array may have some.
+  for (let index = 0; index < doc.runs.length; index++) validateRun(doc.runs[index], index, bad)
   refuseRepeatedRuns(doc.runs, bad)
 }
 
