@@ -48,7 +48,8 @@ export interface RunOptions {
    * --rate: pace the logging: this many events per second per worker (a list: one cell per rate), each event
    * logged when it is due (its intended time), the event loop turning between events as in a service; records
    * each call's response time from its intended time (responseLatencyNs, beside the call's own time) and the
-   * event-loop delay
+   * event-loop delay. A run then takes at least --events ÷ rate seconds (at the lowest rate): past --timeout
+   * it is refused before anything starts
    */
   rates?: List<number | string>
   /** As `rates`. */
@@ -500,10 +501,31 @@ export interface ResultsEnv {
   plan?: Record<string, unknown>
   /**
    * the order of the runs: { mode, seed }, and under --runs auto sequential: [{ min, max, looks, alpha,
-   * lookAlpha, noise, baseline, groups }] (docs/comparisons.md)
+   * lookAlpha, noise, baseline, groups }] (docs/comparisons.md); read back, it is checked as any field, since
+   * compare and the pages judge by it
    */
-  order?: Record<string, unknown>
-  /** merged files: each shard's machine, commit and log-bench version */
+  order?: {
+    /** --order */
+    mode?: 'interleaved' | 'blocked'
+    /**
+     * the seed of the interleaved order (--seed); null for blocked, or for merged shards of different seeds
+     * (env.shards names each)
+     */
+    seed?: number | null
+    /** --runs auto: one design per MIN..MAX, with the comparison groups that ran under it */
+    sequential?: Array<{
+      min: number
+      max: number
+      /** the round counts at which the group was judged (at most 16 for 2..1000) */
+      looks: Array<number>
+      alpha: number
+      lookAlpha: number
+      noise: number
+      baseline?: string | null
+      groups: Array<Record<string, unknown>>
+    }>
+  }
+  /** merged files: each shard's machine, commit, log-bench version and order seed */
   shards?: unknown[]
 }
 

@@ -33,6 +33,7 @@ import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
 // installs: { progress, signal } for the library versions and runtimes installed on first use.
 export async function parseRunOptions (argv, installs = {}) {
   const given = parseOptions(RUN_OPTIONS, argv)
+  refusePacedPastTimeout(given)
   // Installs come last, once every other option is known to be right.
   const libs = await loadLibraries(given.lib, [], { cache: given.cache, ...installs })
   return {
@@ -323,6 +324,18 @@ function profileOption (given) {
 }
 
 // --pipe-bytes: a whole number of bytes from 4096 to the system's pipe-max-size, console only.
+// A paced run logs for events ÷ rate seconds at the least: past --timeout it could only time out.
+// With a list of rates, the lowest sets the longest run.
+function refusePacedPastTimeout ({ rate, events, timeout }) {
+  const rates = [rate ?? []].flat()
+  if (!rates.length) return
+  const slowest = Math.min(...rates)
+  if (events / slowest <= timeout) return
+  throw new UsageError(`--events ${events} at --rate ${slowest} takes ${formatSeconds(events / slowest)} per run, past --timeout ${timeout}: every run would time out; give fewer --events, a higher --rate or a longer --timeout`)
+}
+
+const formatSeconds = (seconds) => `${+seconds.toPrecision(3)} s`
+
 // --measure instructions counts the tight loop: paced logging (--rate) follows the clock, which runs
 // tens of times slow under the simulator, so its batches would not be the ones a service makes.
 function countingWorkers (given) {

@@ -165,5 +165,5 @@ export const PLAN_LIMIT = { runs: 100_000, hours: 24 }
 export function refuseHugePlan ({ cells, runs, costMs }, yes) {
   const hours = costMs / 3_600_000
   if (yes || (runs <= PLAN_LIMIT.runs && hours <= PLAN_LIMIT.hours)) return
-  throw new UsageError(`this plan is ${formatCount(runs)} runs of ${formatCount(cells)} cells, at least ${formatCount(Math.ceil(hours))} hours by a rough estimate (a second of set-up per run, a few microseconds per event and worker; for http, the load's warm-up and duration and 5 s of set-up per run); past ${formatCount(PLAN_LIMIT.runs)} runs or ${PLAN_LIMIT.hours} hours log-bench asks first: add --yes to start it, or give fewer --cpus, --events, --runs, libraries or seconds of --duration`)
+  throw new UsageError(`this plan is ${formatCount(runs)} runs of ${formatCount(cells)} cells, at least ${formatCount(Math.ceil(hours))} hours by a rough estimate (a second of set-up per run, a few microseconds per event and worker or, under --rate, the events ÷ the rate; for http, the load's warm-up and duration and 5 s of set-up per run); past ${formatCount(PLAN_LIMIT.runs)} runs or ${PLAN_LIMIT.hours} hours log-bench asks first: add --yes to start it, or give fewer --cpus, --events, --runs, libraries or seconds of --duration`)
 }

@@ -1,12 +1,19 @@
 import { compareWithBaseline } from '../report/compare.js'
 import { runSession } from '../runner/session.js'
 import { runTypes } from './run-types.js'
+import { Interrupted } from '../errors.js'
 
 // A prepared plan ({ cells, out, env, previous, order, retryTimeouts, comparison, release }, from
 // prepareRun or prepareHttp), run to its results document; see runSession. The output's lock is
 // released however it ends.
 export async function runPrepared (prepared, { signal = null, progress = {} } = {}) {
   const { cells, out, env, previous, order, retryTimeouts, release, comparison } = prepared
+  // A signal aborted before the session begins: nothing has run, so nothing is written (no document,
+  // as when aborted while a version installs); the session would record an interrupted run.
+  if (signal?.aborted) {
+    release()
+    throw new Interrupted(typeof signal.reason === 'string' ? signal.reason : 'abort')
+  }
   try {
     const alpha = comparison?.alpha
     return await runSession({ cells, runTypes, out, env, previous, order, retryTimeouts, signal, progress, alpha })

@@ -3,9 +3,10 @@
 // character of every help word into graphemes and tests each against an emoji regular expression
 // built anew per character: `run --help` spent about 290 ms of its CPU there (a bare node starts in
 // about 140). The layout here is yargs': usage, description, commands or positionals, options with
-// their type right-aligned, examples in two columns, the epilogue at the top level. Widths are counted
-// in code points: every character of log-bench's help is one column wide (no emoji, no East Asian
-// wide forms), which test/help.test.js checks.
+// their type right-aligned, examples in two columns, the epilogue at the top level. Widths are
+// terminal columns (displayWidth, src/draw/width.js, the measure of every table too); the help is all
+// printable ASCII, which string-width measures without segmenting.
+import { displayUnits, displayWidth, MIN_WIDTH } from '../draw/width.js'
 
 // What a command's builder declares, recorded by a stand-in for yargs: the builders call only
 // option(), positional() and example().
@@ -20,10 +21,12 @@ export function declaredBy (builder) {
   return declared
 }
 
-const width = (text) => [...text].length
+const width = displayWidth
 
-// The help's line width: the terminal's, at most 110 characters (yargs is given the same: commands.js).
-export const helpColumns = (columns) => Math.min(110, columns || 110)
+// The help's line width: the terminal's ($COLUMNS first, as for the tables), at most 110 characters,
+// and never below the tables' 40: narrower, a key and its description have no room beside each other
+// (yargs is given the same: commands.js).
+export const helpColumns = (columns) => Math.min(110, Math.max(MIN_WIDTH, columns || 110))
 
 // Lines of at most `columns` characters, wrapped as cliui wraps them (wrap-ansi's hard mode): words
 // go on a line while they fit; a word longer than a line fills the rest of the current one (or starts
@@ -47,15 +50,15 @@ function wrapLine (line, columns) {
       const breaksStartingHere = 1 + Math.floor((length - (columns - rowLength) - 1) / columns)
       if (Math.floor((length - 1) / columns) < breaksStartingHere) rows.push('')
       let visible = width(rows.at(-1))
-      const characters = [...word]
-      for (const [at, character] of characters.entries()) {
-        if (visible + 1 <= columns) rows[rows.length - 1] += character
+      const units = displayUnits(word)
+      for (const [at, unit] of units.entries()) {
+        if (visible + unit.width <= columns) rows[rows.length - 1] += unit.text
         else {
-          rows.push(character)
+          rows.push(unit.text)
           visible = 0
         }
-        visible++
-        if (visible === columns && at < characters.length - 1) {
+        visible += unit.width
+        if (visible >= columns && at < units.length - 1) {
           rows.push('')
           visible = 0
         }
@@ -90,7 +93,7 @@ function table (rows, total) {
     if (tags) {
       const last = lines.at(-1)
       if (width(last) + width(tags) <= total) lines[lines.length - 1] = `${last}${' '.repeat(total - width(last) - width(tags))}${tags}`
-      else lines.push(`${' '.repeat(total - width(tags))}${tags}`)
+      else lines.push(`${' '.repeat(Math.max(0, total - width(tags)))}${tags}`)
     }
     out.push(...lines)
   }

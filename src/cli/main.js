@@ -1,5 +1,6 @@
 import { EXIT, UsageError } from '../errors.js'
 import { visibleControls } from '../escape.js'
+import { terminalColumns } from '../draw/width.js'
 import { commandHelp, helpRequested, topHelp } from './help.js'
 import { COMMANDS, EPILOGUE, yargsCli } from './commands.js'
 
@@ -40,7 +41,7 @@ function usageMessage (msg) {
   return msg.split('\n')[0]
 }
 
-const HELP_WIDTH = { columns: process.stdout.columns, epilogue: EPILOGUE }
+const HELP_WIDTH = { columns: terminalColumns(process.stdout), epilogue: EPILOGUE }
 
 // --help is written here, from the command modules, without loading yargs (src/cli/help.js says why);
 // so is log-bench alone (the commands, on stderr, exit 2 as for any missing command).
@@ -55,7 +56,7 @@ if (help) {
 } else {
   try {
     const cli = await yargsCli(words, {
-      columns: process.stdout.columns,
+      columns: HELP_WIDTH.columns,
       // yargs' own checks (a value missing after an option) come as a YError: bad input too.
       onFail: (msg, err) => { throw err && err.name !== 'YError' ? err : new UsageError(usageMessage(msg ?? err.message)) }
     })

@@ -8,6 +8,7 @@
 // LOG_EVERY_MS, from a timer: counted runs and http runs report no live figures, and would otherwise
 // print nothing for minutes.
 import { visibleControls } from '../escape.js'
+import { truncateToWidth } from '../draw/width.js'
 
 const BAR_WIDTH = 20
 const LOG_EVERY_MS = 30_000
@@ -51,7 +52,7 @@ export function createProgress ({ stream = process.stderr, quiet = false, logEve
     const bar = '#'.repeat(filled) + '-'.repeat(BAR_WIDTH - filled)
     const { lead, figures } = current.watch ? liveParts(current.watch) : {}
     const line = [runTime(), lead, figures, `[${bar}] ${finished + 1}/${total} ${current.label} (elapsed ${duration(Date.now() - began)}${left()})`].filter(Boolean).join(' · ')
-    stream.write(`\r\x1b[2K${visibleControls(line).slice(0, (stream.columns || 160) - 1)}`)
+    stream.write(`\r\x1b[2K${truncateToWidth(visibleControls(line), (stream.columns || 160) - 1)}`)
   }
   const logLine = () => {
     if (!current) return

@@ -20,6 +20,7 @@ import { escapeHtml } from './html-text.js'
 // every block but those strings.
 
 import { visibleControls } from '../escape.js'
+import { displayUnits, displayWidth, MIN_WIDTH, padToWidth, terminalColumns } from './width.js'
 
 export { visibleControls }
 
@@ -104,11 +105,9 @@ function cellLines (cell, color) {
   const entries = cell != null && typeof cell === 'object' && !Array.isArray(cell) && cell.lines ? cell.lines : [cell]
   return entries.map((entry) => {
     const plain = escapeCell(plainText(entry))
-    return { text: escapeCell(plainText(entry, { color })), width: plain.length, plain }
+    return { text: escapeCell(plainText(entry, { color })), width: displayWidth(plain), plain }
   })
 }
-
-const pad = (text, width, align, shown = text.length) => (align === 'right' ? ' '.repeat(width - shown) + text : text + ' '.repeat(width - shown))
 
 // Markdown: every cell on one line, padded so that the source reads as a table too; a right-aligned
 // column's rule ends in ":".
@@ -117,8 +116,8 @@ export function markdownTable ({ columns, rows, notes = [] }) {
     columns.map((c) => escapeCell(markdownText(c.title))),
     ...rows.map((row) => columns.map((_, i) => escapeCell(markdownText(row[i]))))
   ]
-  const widths = columns.map((_, i) => Math.max(3, ...all.map((row) => row[i].length)))
-  const line = (row) => '| ' + row.map((cell, i) => pad(cell, widths[i], columns[i].align)).join(' | ') + ' |'
+  const widths = columns.map((_, i) => Math.max(3, ...all.map((row) => displayWidth(row[i]))))
+  const line = (row) => '| ' + row.map((cell, i) => padToWidth(cell, widths[i], columns[i].align)).join(' | ') + ' |'
   const rule = '|' + widths.map((w, i) => (columns[i].align === 'right' ? '-'.repeat(w + 1) + ':' : '-'.repeat(w + 2))).join('|') + '|'
   return [[line(all[0]), rule, ...all.slice(1).map(line)].join('\n'), ...notes.map(markdownText)].join('\n\n')
 }
@@ -158,13 +157,13 @@ function grid (indexes, { columns, header, body, natural, width }) {
     while (cap > 3 && widths.reduce((sum, w) => sum + Math.min(w, cap), 0) > room) cap--
     widths.forEach((w, k) => { widths[k] = Math.min(w, cap) })
   }
-  const fitted = (cell, w) => cell.flatMap((entry) => (entry.width <= w ? [entry] : wrap(entry.plain, w).split('\n').map((text) => ({ text, width: text.length }))))
+  const fitted = (cell, w) => cell.flatMap((entry) => (entry.width <= w ? [entry] : wrap(entry.plain, w).split('\n').map((text) => ({ text, width: displayWidth(text) }))))
   const lines = (row) => {
     const cells = indexes.map((i, k) => fitted(row[i], widths[k]))
     const height = Math.max(...cells.map((cell) => cell.length))
     return Array.from({ length: height }, (_, line) => '| ' + cells.map((cell, k) => {
       const entry = cell[line] ?? { text: '', width: 0 }
-      return pad(entry.text, widths[k], columns[indexes[k]].align, entry.width)
+      return padToWidth(entry.text, widths[k], columns[indexes[k]].align, entry.width)
     }).join(' | ') + ' |')
   }
   const rule = '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|'
@@ -196,18 +195,16 @@ export function markdownBlocks (blocks) {
   }).join('\n\n')
 }
 
-// A paragraph for a terminal: lines of at most `width` visible characters (ANSI marks take none),
+// A paragraph for a terminal: lines of at most `width` columns (displayWidth: ANSI marks take none),
 // broken between words; a word longer than that is cut into pieces of that width, or, with
 // cutWords false (a chart's label), stands alone on its line.
 export const DEFAULT_WIDTH = 100
-const MIN_WIDTH = 40
-const visible = (text) => text.replace(/\x1b\[\d+m/g, '').length
 export function wrap (text, width = DEFAULT_WIDTH, { cutWords = true } = {}) {
   return text.split('\n').map((line) => {
     const lines = []
     let current = ''
     for (const word of line.split(' ').flatMap((w) => (cutWords ? pieces(w, width) : [w]))) {
-      if (current && visible(current) + 1 + visible(word) > width) {
+      if (current && displayWidth(current) + 1 + displayWidth(word) > width) {
         lines.push(current)
         current = word
       } else {
@@ -218,19 +215,19 @@ export function wrap (text, width = DEFAULT_WIDTH, { cutWords = true } = {}) {
   }).join('\n')
 }
 
-// A word in pieces of at most `width` visible characters, an ANSI mark never cut.
+// A word in pieces of at most `width` columns, an ANSI mark or a grapheme cluster never cut (a
+// cluster wider than `width` stands alone).
 function pieces (word, width) {
-  if (visible(word) <= width) return [word]
+  if (displayWidth(word) <= width) return [word]
   const out = ['']
   let shown = 0
-  for (const [token] of word.matchAll(/\x1b\[\d+m|[^]/gu)) {
-    const mark = token.length > 1 && token.startsWith('\x1b')
-    if (!mark && shown === width) {
+  for (const unit of displayUnits(word)) {
+    if (unit.width > 0 && shown > 0 && shown + unit.width > width) {
       out.push('')
       shown = 0
     }
-    out[out.length - 1] += token
-    if (!mark) shown++
+    out[out.length - 1] += unit.text
+    shown += unit.width
   }
   return out
 }
@@ -239,9 +236,7 @@ function pieces (word, width) {
 // `COLUMNS=100 log-bench run`), else the terminal's own width, else (a pipe, a file) 100; never
 // below 40.
 export function terminalWidth (stream = process.stdout, env = process.env) {
-  const asked = Number.parseInt(env.COLUMNS, 10)
-  const columns = asked > 0 ? asked : stream?.isTTY && stream.columns > 0 ? stream.columns : DEFAULT_WIDTH
-  return Math.max(MIN_WIDTH, columns)
+  return Math.max(MIN_WIDTH, terminalColumns(stream, env) ?? DEFAULT_WIDTH)
 }
 
 // The same blocks for a terminal: markdown written for the page alone (strings) is left out;
@@ -253,7 +248,7 @@ export function terminalBlocks (blocks, { color = false, width = DEFAULT_WIDTH }
     if (block.heading != null) {
       const title = plainText(block.heading, { joiner: ' ' })
       const shown = color ? `\x1b[1m${title}\x1b[22m` : title
-      return `${wrap(shown, width)}\n${((block.level ?? 2) <= 2 ? '=' : '-').repeat(Math.min(title.length, width))}`
+      return `${wrap(shown, width)}\n${((block.level ?? 2) <= 2 ? '=' : '-').repeat(Math.min(displayWidth(title), width))}`
     }
     return wrap(plainText(block.text, { color, joiner: ' ' }), width)
   }).join('\n\n')

@@ -134,6 +134,17 @@ export function signalChild (child, signal = 'SIGKILL') {
   return isRunning(child) && child.kill(signal)
 }
 
+// Signals the process group that a detached child leads (its pid is the group's id): the child and
+// whatever it started (a wrapper script's children), where any of them still runs.
+export function signalGroup (pid, signal = 'SIGKILL') {
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  try {
+    return process.kill(-pid, signal)
+  } catch {
+    return false
+  }
+}
+
 // SIGKILLs every child still running; resolves once all have exited.
 export async function killChildren (children) {
   await Promise.all(children.map((child) => new Promise((resolve) => {

@@ -8,6 +8,7 @@ import { cellTitle } from '../http/tables.js'
 import { groupsOf } from '../run/section.js'
 import { coverageRange, cpuLabel, estimateNote, formatCountedDifference, libraryName, notDecidedWords, runName, unique } from '../draw/labels.js'
 import { visibleControls, wrap } from '../draw/table.js'
+import { displayWidth, padToWidth } from '../draw/width.js'
 import { notDecidedBimodal, notRanked } from '../draw/verdict-rules.js'
 
 // The closing answer of `run` and `http` (and of `report --format terminal`), in hyperfine's manner:
@@ -37,6 +38,13 @@ function groupNamer (dataset) {
     for (const run of group.runs) titles.set(cellKey(run), group.title)
   }
   return (first) => (runTypeOf(first).name === 'http' ? cellTitle(first) : `${titles.get(cellKey(first))}, ${cpuLabel(first.cpus)}`)
+}
+
+const NOTHING_FINISHED = 'no run of this group finished, so no library can be ranked'
+// Why a cell has no finished run: its first run's error, or its runs' status.
+const failureOf = (cellRuns) => {
+  const failed = cellRuns.find((r) => r.error)
+  return failed ? `no finished run (${String(failed.error).split('\n')[0].slice(0, 200)})` : 'no finished run'
 }
 
 const nameOf = (run) => `${libraryName(run)}${run.middleware ? ` (${run.middleware})` : ''}`
@@ -92,9 +100,12 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
       rows: [],
       notCompared: [],
       // The pages' one rule (verdict-rules.js): no ranking where a kill or the kill timer ended the
-      // runs, no fastest where a cell's runs fall in two groups. The rows stay in the data.
-      withheld: measured.length > 1 ? withheldReason(ranked, measure) : null
+      // runs, no fastest where a cell's runs fall in two groups. The rows stay in the data. A group
+      // in which no run finished has nothing to rank, and says so.
+      withheld: measured.length > 1 ? withheldReason(ranked, measure) : reference ? null : NOTHING_FINISHED
     }
+    // Without a reference, each library is named with why it was not compared: its runs' failure.
+    if (!reference) for (const cellRuns of cells.values()) entry.notCompared.push(`${nameOf(cellRuns[0])}: ${failureOf(cellRuns)}`)
     for (const cellRuns of reference ? [...cells.values()].filter((c) => c !== reference) : []) {
       const result = compareWithBaseline(
         { ...dataset, runs: [...reference, ...cellRuns] },
@@ -155,7 +166,7 @@ function answerLine (row, group, nameWidth) {
   const counted = group.counted ? ` (${formatCountedDifference(row.difference, { type: group.type, logsPerRequest: row.middleware ? null : row.logsPerRequest })})` : ''
   const lost = row.lost > 0 ? `, ${(row.lost * 100).toFixed(2)}% of its events lost` : ''
   const estimate = row.times == null ? '' : estimateNote(row, (v) => turnedRatio(v, group.better, row.direction))
-  return `${row.library.padEnd(nameWidth)}  ${ratio} ${verdictWords(row, group.reference.library)}${counted}${lost}${estimate ? ` (${estimate})` : ''}`
+  return `${padToWidth(row.library, nameWidth)}  ${ratio} ${verdictWords(row, group.reference.library)}${counted}${lost}${estimate ? ` (${estimate})` : ''}`
 }
 
 // A line indented by two spaces, its continuations by four, within `width`.
@@ -202,7 +213,7 @@ export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
     wrap(intro, width)
   ]
   for (const group of shown) {
-    const nameWidth = Math.max(0, ...group.rows.map((r) => r.library.length))
+    const nameWidth = Math.max(0, ...group.rows.map((r) => displayWidth(r.library)))
     const lines = group.withheld
       ? [indented(visibleControls(group.withheld), width)]
       : group.rows.map((row) => indented(visibleControls(answerLine(row, group, nameWidth)), width))

@@ -43,6 +43,7 @@ export function mergeShards (
       throw new UsageError(`${first.file} and ${file} were measured in different environments (${difference})${isHardwareOnly(first.doc.env, doc.env) ? ': add --allow-mixed-hardware to merge them anyway, each run keeping the shard it came from' : ''}`)
     }
   }
+  refuseMixedOrders(shards)
   const mixedCode = shards.find(({ doc }) =>
     CODE_FIELDS.some((field) => (doc.env[field] ?? null) !== (first.doc.env[field] ?? null)))
   if (mixedCode && !allowMixedCommits) {
@@ -75,7 +76,7 @@ export function mergeShards (
       libVersions: Object.assign({}, ...shards.map(({ doc }) => doc.env.libVersions)),
       ...mergedOrder(shards),
       plan: { ...first.doc.env.plan, shard: null, shardCells: first.doc.env.plan.cells, mergedShards: [...seen.keys()].sort((a, b) => a - b).map((k) => `${k}/${n}`), missingShards: missing },
-      shards: shards.map(({ file, doc, shard }) => ({ shard: `${shard.k}/${shard.n}`, file, ...pick(doc.env, HARDWARE_FIELDS), ...pick(doc.env, CODE_FIELDS), time: doc.env.time, finishedAt: doc.env.finishedAt ?? null, complete: doc.complete === true })),
+      shards: shards.map(({ file, doc, shard }) => ({ shard: `${shard.k}/${shard.n}`, file, ...pick(doc.env, HARDWARE_FIELDS), ...pick(doc.env, CODE_FIELDS), seed: doc.env.order?.seed ?? null, time: doc.env.time, finishedAt: doc.env.finishedAt ?? null, complete: doc.complete === true })),
       finishedAt: shards.map(({ doc }) => doc.env.finishedAt ?? doc.env.time).sort().at(-1)
     },
     runs: runs.map(({ shardFile, ...run }) => run)
@@ -131,9 +132,22 @@ function pick (object, fields) {
   return Object.fromEntries(fields.map((f) => [f, object[f]]))
 }
 
-// --runs auto: each shard records the design of its own groups (env.order.sequential); the merged
-// document holds every shard's groups under their design.
+// A merged document has one order: a shard run with --order blocked beside an interleaved one would
+// have its back-to-back runs paired as rounds. Refused, naming both.
+function refuseMixedOrders (shards) {
+  const modeOf = ({ doc }) => doc.env.order?.mode ?? 'not recorded'
+  const other = shards.find((shard) => modeOf(shard) !== modeOf(shards[0]))
+  if (other) throw new UsageError(`${shards[0].file} ran its runs ${modeOf(shards[0])} and ${other.file} ${modeOf(other)} (--order): shards of one document must share one order; run every shard with the same --order`)
+}
+
+// Each shard's own seed ordered its own groups: the merged document names one seed where every
+// shard had it, else none (env.shards names each shard's). --runs auto: each shard records the design
+// of its own groups (env.order.sequential); the merged document holds every shard's groups under
+// their design.
 function mergedOrder (shards) {
+  const seeds = [...new Set(shards.map(({ doc }) => doc.env.order?.seed ?? null))]
+  const first = shards[0].doc.env.order
+  const order = first ? { order: { ...first, seed: seeds.length === 1 ? seeds[0] : null } } : {}
   const designs = new Map()
   for (const { doc } of shards) {
     for (const { groups = [], ...design } of doc.env.order?.sequential ?? []) {
@@ -142,5 +156,5 @@ function mergedOrder (shards) {
       designs.get(key).groups.push(...groups)
     }
   }
-  return designs.size ? { order: { ...shards[0].doc.env.order, sequential: [...designs.values()] } } : {}
+  return designs.size ? { order: { ...order.order, sequential: [...designs.values()] } } : order
 }

@@ -3,11 +3,11 @@ import { UsageError } from '../errors.js'
 import { readJsonFile } from './json-file.js'
 import { cellKey, inPlanOrder, runTypeName, SCHEMA_VERSION, workersLabel } from './model.js'
 import { runTypeOf } from './run-types/index.js'
-import { describeRecord } from './run-types/checks.js'
+import { describeRecord, expectation, shown } from './run-types/checks.js'
 import { roundsOf } from './rounds.js'
 import { roundsProblem } from './round-order.js'
 import { SUMMARIZERS } from './summaries.js'
-import { ENV_REQUIRED } from './schema.js'
+import { compileOrderValidator, ENV_REQUIRED, ORDER_SCHEMA } from './schema.js'
 
 // Reads results documents back for the exporters. Anything that is not a complete log-bench
 // results document of our schema (schema/results.schema.json) is bad input: one UsageError naming
@@ -31,10 +31,30 @@ export function validateDocument (doc, file) {
   for (const field of ENV_REQUIRED) {
     if (!(field in doc.env)) throw bad(`missing field "env.${field}"`)
   }
+  refuseBadOrder(doc.env.order, bad)
   if (!Array.isArray(doc.runs)) throw bad('missing field "runs" (expected an array)')
   if (!Array.isArray(doc.summary)) throw bad('missing field "summary" (expected an array)')
-  doc.runs.forEach((run, index) => validateRun(run, index, bad))
+  // Every index, holes too (forEach skips them): an API caller's array may have some.
+  for (let index = 0; index < doc.runs.length; index++) validateRun(doc.runs[index], index, bad)
   refuseRepeatedRuns(doc.runs, bad)
+}
+
+// A document's design (env.order: its order, and under --runs auto the looks and α each group was
+// judged at) is checked against the schema as its records are: compare and the pages judge by it,
+// so a crafted one (looks: 5, groups: "abc", 100,000 looks) is bad input, never a crash or a hang.
+let validateOrder = null
+function refuseBadOrder (order, bad) {
+  if (order === undefined) return
+  validateOrder ??= compileOrderValidator()
+  if (validateOrder(order)) return
+  const [error] = validateOrder.errors
+  const parts = error.instancePath.split('/').slice(1)
+  const where = 'env.order' + parts.map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('')
+  const value = parts.reduce((at, part) => at?.[part], order)
+  if (error.keyword === 'required') throw bad(`${where} is missing field "${error.params.missingProperty}"`)
+  if (error.keyword === 'maxItems') throw bad(`${where} must hold at most ${error.params.limit} entries, got ${value.length}`)
+  const schema = parts.reduce((at, part) => (/^\d+$/.test(part) ? at?.items : at?.properties?.[part]), ORDER_SCHEMA)
+  throw bad(`${where} must be ${expectation(schema ?? {})}, got ${shown(value)}`)
 }
 
 // One run recorded twice would be counted twice: every record of a file doubled made n = 10 per

@@ -21,10 +21,20 @@ export const ANNOTATIONS = ['x-unit', 'x-limit', 'x-dimension', 'x-dimensions-fr
 // The validator of one run record (by its type: $defs.record). Every error is reported (allErrors),
 // so that the reader can pass the fields it does not know (additionalProperties) and still see the rest.
 export function compileRecordValidator () {
+  return compileValidator('#/$defs/record')
+}
+
+// The validator of a document's env.order: its order and --runs auto's designs.
+export const ORDER_SCHEMA = RESULTS_SCHEMA.$defs.env.properties.order
+export function compileOrderValidator () {
+  return compileValidator('#/$defs/env/properties/order')
+}
+
+function compileValidator (pointer) {
   const ajv = new Ajv({ allErrors: true, strict: true })
   for (const keyword of ANNOTATIONS) ajv.addKeyword(keyword)
   ajv.addSchema(RESULTS_SCHEMA, 'results')
-  return ajv.getSchema('results#/$defs/record')
+  return ajv.getSchema(`results${pointer}`)
 }
 
 // The record definition of a run type's name ('run' → runRecord), or null for types it does not define.

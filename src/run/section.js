@@ -475,7 +475,8 @@ function deliveryTable (group) {
       ])
     }
   }
-  return { columns, rows }
+  // No finished run in the group: no table of titles over nothing.
+  return rows.length ? { columns, rows } : null
 }
 
 // The details of counted runs: instructions per event with its interval and spread, and beside it

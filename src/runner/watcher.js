@@ -6,11 +6,13 @@ import { Interrupted, RunFailure } from '../errors.js'
 export function watcher (signal, timeoutMs) {
   let waiter = null
   let failure = null
-  let thrown = null
+  // Whether the caller threw, apart from what: a listener may throw undefined or null.
+  let threw = false
+  let thrown
   let phase = 'starting'
   const check = () => {
     if (!waiter) return
-    if (thrown) return waiter.reject(thrown)
+    if (threw) return waiter.reject(thrown)
     if (signal?.aborted) return waiter.reject(new Interrupted(signal.reason ?? 'SIGINT'))
     if (failure) return waiter.reject(new RunFailure(failure.message, failure.kind))
     if (waiter.condition()) waiter.resolve()
@@ -30,7 +32,10 @@ export function watcher (signal, timeoutMs) {
     // An error that is not the run's but its caller's (a 'live' listener that threw, from a timer):
     // the wait rejects with it as it is, so the run is ended and the job rejects with it, as it does
     // when any other listener throws.
-    throw (err) { thrown ??= err; check() },
+    throw (err) {
+      if (!threw) [threw, thrown] = [true, err]
+      check()
+    },
     until (condition, name) {
       phase = name
       return new Promise((resolve, reject) => {

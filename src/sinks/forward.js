@@ -86,6 +86,8 @@ export async function createForwardReceiver ({ workers, events, payload, workloa
           if (extent.incomplete) break
           if (extent.malformed) return malformed(socket)
           if (extent.refused) return refuse(socket, `a forward message ${extent.refused}`)
+          // A whole message may arrive in one read: its size is checked here, not only while it is partial.
+          if (extent.end - offset > limits.maxBytes) return refuse(socket, `a forward message of ${sizeText(extent.end - offset)} runs past ${sizeText(limits.maxBytes)}`)
           // A view, not a copy: take() is done with it before this loop reads on and reuses the buffer.
           if (!await take(socket, buffer.subarray(offset, extent.end))) return
           offset = extent.end

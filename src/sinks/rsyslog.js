@@ -4,6 +4,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 import { UsageError } from '../errors.js'
+import { signalGroup } from '../engine/children.js'
 import { spawnSupervised } from './supervisor.js'
 import { LineSplitter } from './verifier.js'
 import { isExecutable } from '../engine/executable.js'
@@ -31,10 +32,11 @@ export function findRsyslogd (env = process.env) {
   return null
 }
 
-export function requireRsyslogd () {
-  const binary = findRsyslogd()
-  if (binary === null) throw new UsageError(`rsyslogd not found: ${INSTALL_HINT}`)
-  return binary
+export function requireRsyslogd (env = process.env) {
+  const binary = findRsyslogd(env)
+  if (binary !== null) return binary
+  if (env.LOG_BENCH_RSYSLOGD) throw new UsageError(`LOG_BENCH_RSYSLOGD=${env.LOG_BENCH_RSYSLOGD} is not an executable file: point it at rsyslogd, or unset it to use the rsyslogd on PATH`)
+  throw new UsageError(`rsyslogd not found: ${INSTALL_HINT}`)
 }
 
 // A path as a RainerScript string constant: inside double quotes a backslash escapes the next
@@ -72,7 +74,10 @@ export async function startRsyslog ({ binary, dir, configText, udpPort, tcpPort,
   const configFile = path.join(dir, 'rsyslog.conf')
   const outputFile = path.join(dir, 'received.log')
   fs.writeFileSync(configFile, configText)
-  const check = spawnSync(binary, ['-N1', '-f', configFile], { encoding: 'utf8', timeout: READY_TIMEOUT_MS })
+  // In a process group of its own (detached): a binary that is a wrapper script may leave children,
+  // and on a time-out spawnSync kills only the process it started, so the group is killed after.
+  const check = spawnSync(binary, ['-N1', '-f', configFile], { encoding: 'utf8', timeout: READY_TIMEOUT_MS, detached: true })
+  if (check.error?.code === 'ETIMEDOUT') signalGroup(check.pid)
   if (check.error) throw new Error(`rsyslogd could not be run (${binary}): ${check.error.message}`)
   if (check.status !== 0) throw new Error(`rsyslogd rejected its configuration: ${firstError(check.stderr + check.stdout)}`)
   let child

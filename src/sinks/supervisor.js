@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events'
 import fs from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { leaveSignalsToPrimary } from '../engine/child-side.js'
-import { signalChild, spawnReason } from '../engine/children.js'
+import { isRunning, signalChild, signalGroup, spawnReason } from '../engine/children.js'
 
 // A program that is not Node (rsyslogd) cannot notice that the harness died. It runs under this
 // small Node process instead, which holds an IPC channel to the primary: when the channel closes
@@ -59,7 +59,7 @@ function supervise () {
   let child = null
   let paths = []
   const orphaned = () => {
-    signalChild(child)
+    signalGroup(child?.pid)
     for (const p of paths) fs.rmSync(p, { recursive: true, force: true })
     process.exit(0)
   }
@@ -68,12 +68,17 @@ function supervise () {
   process.on('message', (msg) => {
     if (msg?.type === 'start') {
       paths = msg.removeOnOrphan
-      child = spawn(msg.command, msg.args, { stdio: ['ignore', 'inherit', 'inherit'] })
+      // A group of its own (detached), so that what the program starts (a wrapper script's
+      // children) is signalled with it, and what is left of the group ends when it exits.
+      child = spawn(msg.command, msg.args, { stdio: ['ignore', 'inherit', 'inherit'], detached: true })
       child.once('error', (err) => process.send({ type: 'error', message: err.message }, () => process.exit(1)))
       child.once('spawn', () => process.send({ type: 'spawned', pid: child.pid }))
-      child.once('exit', (code, signal) => process.send({ type: 'exit', code, signal }, () => process.exit(0)))
+      child.once('exit', (code, signal) => {
+        signalGroup(child.pid)
+        process.send({ type: 'exit', code, signal }, () => process.exit(0))
+      })
     } else if (msg?.type === 'kill') {
-      signalChild(child, msg.signal)
+      if (isRunning(child)) signalGroup(child.pid, msg.signal)
     }
   })
 }

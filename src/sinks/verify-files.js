@@ -75,14 +75,40 @@ function arrivedAt ({ sizes, times }, end) {
 }
 
 // Watches files grow during a run, polling their sizes every everyMs: one arrivalIndex per file.
+// A size times arrivals only while it is the end of what was written: a file extended ahead of its
+// content (ftruncate to 4 MiB, a seek past its end, then the lines written later) reads as zeros up
+// to its size, so a grown file whose last byte is 0 marks its index `untrusted` (its times would be
+// the extension's, not the events').
 export const WATCH_EVERY_MS = 2
 // stop() takes a last look, so that every byte written by then has a time.
 export function watchFiles (files, everyMs) {
   const indexes = files.map(() => arrivalIndex())
+  const opened = files.map(() => ({ fd: null, ino: null }))
+  const close = (handle) => {
+    try {
+      if (handle.fd !== null) fs.closeSync(handle.fd)
+    } catch {}
+    handle.fd = null
+    handle.ino = null
+  }
+  const lastByte = Buffer.alloc(1)
+  const endsInZero = (i, size, ino) => {
+    const handle = opened[i]
+    if (handle.ino !== ino) {
+      close(handle)
+      handle.fd = fs.openSync(files[i], 'r')
+      handle.ino = ino
+    }
+    return fs.readSync(handle.fd, lastByte, 0, 1, size - 1) === 1 && lastByte[0] === 0
+  }
   const look = () => {
     const ns = Number(process.hrtime.bigint())
     files.forEach((file, i) => {
-      try { indexes[i].note(fs.statSync(file).size, ns) } catch {}
+      try {
+        const { size, ino } = fs.statSync(file)
+        if (size > (indexes[i].sizes.at(-1) ?? 0) && endsInZero(i, size, ino)) indexes[i].untrusted = true
+        indexes[i].note(size, ns)
+      } catch {}
     })
   }
   let timer = setInterval(look, everyMs)
@@ -93,6 +119,7 @@ export function watchFiles (files, everyMs) {
       clearInterval(timer)
       timer = null
       look()
+      opened.forEach(close)
     }
   }
 }
