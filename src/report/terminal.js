@@ -18,7 +18,8 @@ export function renderTerminal (dataset, { color = false, width } = {}) {
     // A failure whose cause is known (an anomaly rule of the pages, src/draw/anomalies.js) says it
     // here, beside the failure, rather than only on the page `report` writes.
     const causes = findAnomalies(data).filter((a) => a.pattern === 'failed' && a.explanation)
-    if (causes.length) blocks.push({ text: causes.map((a) => `Known cause, ${a.where}: ${a.explanation.text}.`).join('\n\n') })
+    // The causes are written for the page (code in backticks): a terminal shows them without the marks.
+    if (causes.length) blocks.push({ text: causes.map((a) => `Known cause, ${a.where}: ${a.explanation.text.replace(/`([^`]*)`/g, '$1')}.`).join('\n\n') })
   }
   return `\n${terminalBlocks(blocks, { color, width })}\n`
 }
