@@ -68,7 +68,7 @@ test('the pull-request workflow: the checkout against the release in one run, th
   const comment = gated.stdout
   assert.ok(comment.split('\n').length < 60, comment)
   assert.match(comment, /^### log-bench comparison\n\neach cell against `pino`: \*\*\d+ slower\*\*/)
-  assert.match(comment, /^\| `(console \(pipe\)|file \(file\)) pino-pr 1 worker` \| (unblocked|done) \(ms\) \| .* \| \*\*slower\*\* \|$/m)
+  assert.match(comment, /^\| `pino-pr, (Console, 1 worker, pipe|Filesystem, 1 worker, file)` \| (unblocked|done) \(ms\) \| .* \| \*\*slower\*\* \|$/m)
   const ungated = await runCli(compareCommand.replace(' --fail-on slower', '').split(/\s+/), { cwd: dir })
   assert.equal(ungated.code, 0, ungated.stderr)
   assert.equal(ungated.stdout, comment)
