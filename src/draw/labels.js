@@ -138,14 +138,19 @@ export function notDecidedWords (c) {
 }
 
 // A paired comparison's ratio is the rounds' estimate (the centre of the per-round ratios), not the
-// ratio of the two medians a page prints beside it; where the two differ as printed, this says which
-// one is shown: "per-round estimate, paired; the medians' ratio is 1.12×". '' where they agree or
+// ratio of the two medians a page prints beside it; where the two differ visibly (by more than 2%),
+// this says which one is shown: "per-round estimate, paired; the medians' ratio is 1.12×". '' where
+// they are that close or
 // the comparison is unpaired (its ratio is the medians'). turn: how the printed figure is made from a
 // ratio (inverted for "how many times faster", or for a rate), applied to the medians' ratio alike.
+const DEFAULT_NOISE_SHOWN = 0.02
+
 export function estimateNote (c, turn = (v) => v) {
   if (!c?.paired || c.ratio == null || !(c.baselineMedian > 0) || !(c.median > 0)) return ''
   const [shown, ofMedians] = [turn(c.ratio), turn(c.median / c.baselineMedian)]
-  return formatRatio(shown) === formatRatio(ofMedians) ? '' : `per-round estimate, paired; the medians' ratio is ${formatRatio(ofMedians)}`
+  // Said only where the two differ visibly: by more than the default noise threshold (2%).
+  if (Math.abs(shown / ofMedians - 1) <= DEFAULT_NOISE_SHOWN) return ''
+  return `per-round estimate, paired; the medians' ratio is ${formatRatio(ofMedians)}`
 }
 
 export function formatRatio (v) {
