@@ -325,10 +325,11 @@ function profileOption (given) {
 
 // --pipe-bytes: a whole number of bytes from 4096 to the system's pipe-max-size, console only.
 // A paced run logs for events ÷ rate seconds at the least: past --timeout it could only time out.
-// With a list of rates, the lowest sets the longest run.
-function refusePacedPastTimeout ({ rate, events, timeout }) {
+// With a list of rates, the lowest sets the longest run. A counted run refuses --rate itself, with
+// the reason that comes first (countingWorkers).
+function refusePacedPastTimeout ({ rate, events, timeout, measure }) {
   const rates = [rate ?? []].flat()
-  if (!rates.length) return
+  if (!rates.length || measure === 'instructions') return
   const slowest = Math.min(...rates)
   if (events / slowest <= timeout) return
   throw new UsageError(`--events ${events} at --rate ${slowest} takes ${formatSeconds(events / slowest)} per run, past --timeout ${timeout}: every run would time out; give fewer --events, a higher --rate or a longer --timeout`)
