@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
-import { findRsyslogd, freePort, rsyslogConfig, startRsyslog } from '../src/sinks/rsyslog.js'
+import { findRsyslogd, freePort, requireRsyslogd, rsyslogConfig, startRsyslog } from '../src/sinks/rsyslog.js'
 import { leftovers, readJson, rsyslogSkip, runCli, tmpDir } from './helpers.js'
 
 // Skipped with the reason where rsyslogd is not installed, a failure in CI (see rsyslogSkip).
@@ -86,7 +86,7 @@ test('rsyslogd stops with the handle, and a port taken by someone else fails the
   }
 })
 
-test('a missing rsyslogd binary: one line saying how to install it', async () => {
+test('LOG_BENCH_RSYSLOGD naming no executable: one line naming the variable, not "not found: install it"', async () => {
   process.env.LOG_BENCH_RSYSLOGD = '/nonexistent/rsyslogd'
   let result
   try {
@@ -96,5 +96,11 @@ test('a missing rsyslogd binary: one line saying how to install it', async () =>
   }
   assert.equal(result.code, 2)
   assert.equal(result.stderr.trim().split('\n').length, 1)
-  assert.match(result.stderr, /rsyslogd not found: install it with `apt-get install rsyslog` \(Debian\/Ubuntu\), or run rsyslog in Docker \(see docs\/syslog.md\)/)
+  assert.match(result.stderr, /^log-bench: LOG_BENCH_RSYSLOGD=\/nonexistent\/rsyslogd is not an executable file: point it at rsyslogd, or unset it to use the rsyslogd on PATH\n$/)
+})
+
+test('no rsyslogd anywhere: the refusal says how to install it', (t) => {
+  // The sbin directories are always searched: where rsyslog is installed (CI) this case cannot arise.
+  if (findRsyslogd({ PATH: '' }) !== null) return t.skip('rsyslogd is installed in an sbin directory')
+  assert.throws(() => requireRsyslogd({ PATH: '' }), /^UsageError: rsyslogd not found: install it with `apt-get install rsyslog` \(Debian\/Ubuntu\), or run rsyslog in Docker \(see docs\/syslog.md\)$/)
 })
