@@ -1,5 +1,6 @@
 import { failureOf, workersLabel } from '../results/model.js'
 import { formatCount } from '../results/record.js'
+import { DEFAULT_NOISE } from '../stats.js'
 
 // A library's name, a transport's title and counts are a record's words (src/results/record.js,
 // where a cell's words are made): one copy, exported from here too.
@@ -143,14 +144,19 @@ export function notDecidedWords (c) {
 // they are that close or
 // the comparison is unpaired (its ratio is the medians'). turn: how the printed figure is made from a
 // ratio (inverted for "how many times faster", or for a rate), applied to the medians' ratio alike.
-const DEFAULT_NOISE_SHOWN = 0.02
-
 export function estimateNote (c, turn = (v) => v) {
   if (!c?.paired || c.ratio == null || !(c.baselineMedian > 0) || !(c.median > 0)) return ''
   const [shown, ofMedians] = [turn(c.ratio), turn(c.median / c.baselineMedian)]
   // Said only where the two differ visibly: by more than the default noise threshold (2%).
-  if (Math.abs(shown / ofMedians - 1) <= DEFAULT_NOISE_SHOWN) return ''
+  if (Math.abs(shown / ofMedians - 1) <= DEFAULT_NOISE) return ''
   return `per-round estimate, paired; the medians' ratio is ${formatRatio(ofMedians)}`
+}
+
+// " [1.16, 1.47]" after a ratio (or a multiple turned from one), with its coverage where the runs
+// cannot reach 95%; '' without an interval.
+export function ratioInterval (c) {
+  if (c?.ciLow == null || !(c.coverage > 0)) return ''
+  return ` [${c.ciLow.toFixed(2)}, ${c.ciHigh.toFixed(2)}${coverageNote(c.coverage)}]`
 }
 
 export function formatRatio (v) {

@@ -6,7 +6,7 @@ import { DEFAULT_ALPHA, median, medianInterval, smallestMannWhitneyP } from '../
 import { axisTitle, chartFile, titles } from '../draw/charts.js'
 import { palette, translucent } from '../draw/colours.js'
 import { bimodal, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
-import { basisWords, coverageNote, formatCount, formatMs, formatPct, formatRatio, libraryName, orderWords, unique, verdictWord } from '../draw/labels.js'
+import { basisWords, formatCount, formatMs, formatPct, formatRatio, libraryName, orderWords, ratioInterval, unique, verdictWord } from '../draw/labels.js'
 import { figureColumns, wrap } from '../draw/table.js'
 import { controlsByTable, countedSentences, tableOf } from '../http/glance.js'
 import { summarizeHttp } from '../results/http-summary.js'
@@ -304,16 +304,10 @@ function findingsTable ({ measure, groups }) {
     bestName(g),
     g.best ? measure.format(g.best.median) : '—',
     // Not decided: the figures in the order of the names, so that their order reads as no ranking.
-    [...(g.undecided ? [...g.ranked].sort((a, b) => a.name.localeCompare(b.name)) : g.ranked).filter((c) => c !== g.best).map((c) => `${c.name} ${c.lost > 0 || c.relative == null ? measure.format(c.median) : `${formatRatio(c.relative)}${timesInterval(c.times)}`}${c.lost > 0 ? ` lossy ${formatPct(c.lost)}` : c.verdict ? ` ${verdictWord(c.verdict)}` : ''}`),
+    [...(g.undecided ? [...g.ranked].sort((a, b) => a.name.localeCompare(b.name)) : g.ranked).filter((c) => c !== g.best).map((c) => `${c.name} ${c.lost > 0 || c.relative == null ? measure.format(c.median) : `${formatRatio(c.relative)}${ratioInterval(c.times)}`}${c.lost > 0 ? ` lossy ${formatPct(c.lost)}` : c.verdict ? ` ${verdictWord(c.verdict)}` : ''}`),
       ...g.unsupported.map((name) => `${name} unsupported`)].join('; ')
   ])
   return { columns, rows }
-}
-
-// " [1.02, 2.13]" after a multiple, with its coverage where the runs cannot reach 95%.
-function timesInterval (times) {
-  if (times?.ciLow == null || !(times.coverage > 0)) return ''
-  return ` [${times.ciLow.toFixed(2)}, ${times.ciHigh.toFixed(2)}${coverageNote(times.coverage)}]`
 }
 
 // A log axis labels 1, 2 and 5 times each power of ten, no more: the other gridlines stay bare.

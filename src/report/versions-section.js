@@ -4,7 +4,7 @@ import { PAIRED_MIN_ROUNDS, median } from '../stats.js'
 import { roundsOf } from '../results/rounds.js'
 import { judge, measureNamed } from '../results/verdict.js'
 import { code, em, figureColumns, strong } from '../draw/table.js'
-import { coverageNote, cpuLabel, estimateNote, formatCount, formatMs, transportTitle, unique, verdictWord } from '../draw/labels.js'
+import { cpuLabel, estimateNote, formatCount, formatMs, ratioInterval, transportTitle, unique, verdictWord } from '../draw/labels.js'
 import { notDecidedControl, timeRatioWords } from '../draw/verdict-rules.js'
 import { controlsByTable, tableOf } from '../http/glance.js'
 import { summarizeHttp } from '../results/http-summary.js'
@@ -59,9 +59,6 @@ function judged (baselineRuns, runs, type, field, roundOf) {
   return { ...c, verdict: c.p == null || c.ratio == null ? null : c.verdict }
 }
 
-// " [1.16, 1.47]" after a ratio, with its coverage where the runs cannot reach 95%.
-const interval = (c) => (c.ciLow == null || !(c.coverage > 0) ? '' : ` [${c.ciLow.toFixed(2)}, ${c.ciHigh.toFixed(2)}${coverageNote(c.coverage)}]`)
-
 // "20× [18, 23] **faster** (p 0.008)" for times (a ratio under 1 is faster, worded as how many times,
 // its interval likewise), "0.97× the time [0.91, 1.04] (p 0.690) **not decided**" where the runs do
 // not decide; for requests/s "0.79× the requests/s"; or why there is no verdict.
@@ -72,15 +69,15 @@ function verdictCell (result, { rate = false } = {}) {
   // The medians stand beside the ratio: a paired estimate that reads otherwise says which it is
   // (the legend above the table says what the per-round estimate is).
   const which = (turn) => (estimateNote(result, turn) ? ' (per round)' : '')
-  if (rate) return [`${result.ratio.toFixed(2)}× the requests/s${interval(result)} ${p} `, strong(word), which()]
+  if (rate) return [`${result.ratio.toFixed(2)}× the requests/s${ratioInterval(result)} ${p} `, strong(word), which()]
   if (result.verdict === 'faster' || result.verdict === 'slower') {
     const words = timeRatioWords(result.ratio)
     const flipped = result.ratio < 1 && result.ciLow != null
       ? { ...result, ciLow: 1 / result.ciHigh, ciHigh: 1 / result.ciLow }
       : result
-    return [`${words.replace(/ (faster|slower)$/, '')}${interval(flipped)} `, strong(words.replace(/^.* /, '')), ` ${p}`, which((v) => (result.ratio < 1 ? 1 / v : v))]
+    return [`${words.replace(/ (faster|slower)$/, '')}${ratioInterval(flipped)} `, strong(words.replace(/^.* /, '')), ` ${p}`, which((v) => (result.ratio < 1 ? 1 / v : v))]
   }
-  return [`${result.ratio.toFixed(2)}× the time${interval(result)} ${p} `, strong(word), which()]
+  return [`${result.ratio.toFixed(2)}× the time${ratioInterval(result)} ${p} `, strong(word), which()]
 }
 
 // Done times compared, or why they cannot be: a side with no run that delivered every event (its
