@@ -853,8 +853,9 @@ export interface RunTypeRecord {
      */
     thread?: string
     /**
-     * the `.cpuprofile` file, in the results file's directory; null when the thread was not profiled (`note`
-     * says why)
+     * the `.cpuprofile` file, relative to the results file's directory (beside it, as run writes it;
+     * `log-bench merge` names a shard's files from the merged file's directory); null when the thread was not
+     * profiled (`note` says why)
      */
     file?: string | null
     /** samples in it */

@@ -72,3 +72,25 @@ test('log-bench run --shard: whole groups per shard; merge refuses shards of two
   assert.ok(headings.every((h) => /^## Console, measured on .+ \(\d+ cores, .+\)$/.test(h)), headings.join('\n'))
   assert.equal(headings.filter((h) => /Other CPU @ 9\.99GHz \(\d+ cores, elsewhere\)/.test(h)).length, 1)
 })
+
+test('merge names each profiled run\'s .cpuprofile files from the merged file, wherever the shards were', async () => {
+  const dir = tmpDir()
+  const args = ['run', '--lib', 'noop', '--transport', 'file', '--cpus', '1,2', '--events', '100', '--runs', '1', '--profile', '--quiet']
+  const shards = [path.join(dir, 'a', 's1.json'), path.join(dir, 'b', 'deeper', 's2.json')]
+  for (const [i, file] of shards.entries()) {
+    fs.mkdirSync(path.dirname(file), { recursive: true })
+    const result = await runCli([...args, '--shard', `${i + 1}/2`, '--out', file])
+    assert.equal(result.code, 0, result.stderr)
+  }
+  const out = path.join(dir, 'c', 'merged.json')
+  fs.mkdirSync(path.dirname(out))
+  const merged = await runCli(['merge', ...shards, '--out', out])
+  assert.equal(merged.code, 0, merged.stderr)
+  const files = readJson(out).runs.flatMap((r) => r.cpuProfiles ?? []).map((p) => p.file).filter(Boolean)
+  assert.equal(files.length, 3, 'one worker and two workers: a main-thread profile each')
+  for (const file of files) {
+    assert.match(file, /^\.\.\/(a|b\/deeper)\/s[12]\.noop-file-[12]w\.[0-9a-f]{8}\.w[01]-main\.cpuprofile$/)
+    // The link resolves from the merged file's directory to the profile the shard's run wrote.
+    assert.ok(Array.isArray(readJson(path.resolve(path.dirname(out), file)).samples), file)
+  }
+})

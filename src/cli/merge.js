@@ -23,7 +23,7 @@ export async function handler (argv) {
   const inputs = argv.files.map((file) => ({ file, doc: readResultsFile(file) }))
   const { doc, missing } = mergeShards(
     inputs,
-    { allowMixedHardware: argv.allowMixedHardware, allowMixedCommits: argv.allowMixedCommits }
+    { allowMixedHardware: argv.allowMixedHardware, allowMixedCommits: argv.allowMixedCommits, out }
   )
   writeJsonAtomic(out, doc)
   const note = missing.length ? `; shards ${missing.join(', ')} are missing, so the result is marked incomplete` : ''

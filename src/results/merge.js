@@ -14,9 +14,11 @@ const CODE_FIELDS = ['gitCommit', 'logBenchVersion']
 // Joins the shards of one plan (log-bench run --shard k/n) into the document the unsharded run
 // would have written: same cells in the same order. Refuses results of different plans, a shard
 // given twice, a run present in two files, and (unless allowed) shards measured on different hardware.
+// out: where the merged document will be written; a run's .cpuprofile files (cpuProfiles, named
+// relative to its shard's file) are then named relative to it, so they are found from there.
 export function mergeShards (
   inputs,
-  { allowMixedHardware = false, allowMixedCommits = false, summarizers = SUMMARIZERS } = {}
+  { allowMixedHardware = false, allowMixedCommits = false, summarizers = SUMMARIZERS, out = null } = {}
 ) {
   // A scenario run whole on one machine (--shard 1/1, as the results workflow runs `versions`) is one
   // shard: merging it checks it and writes the unsharded document like any merge.
@@ -79,7 +81,7 @@ export function mergeShards (
       shards: shards.map(({ file, doc, shard }) => ({ shard: `${shard.k}/${shard.n}`, file, ...pick(doc.env, HARDWARE_FIELDS), ...pick(doc.env, CODE_FIELDS), seed: doc.env.order?.seed ?? null, time: doc.env.time, finishedAt: doc.env.finishedAt ?? null, complete: doc.complete === true })),
       finishedAt: shards.map(({ doc }) => doc.env.finishedAt ?? doc.env.time).sort().at(-1)
     },
-    runs: runs.map(({ shardFile, ...run }) => run)
+    runs: runs.map(({ shardFile, ...run }) => (out ? relinkProfiles(run, shardFile, out) : run))
   }
   doc.summary = summarizers.flatMap((summarizeRuns) => summarizeRuns(doc.runs, { roundOf: roundsOf(doc) }))
   return { doc, missing }
@@ -100,6 +102,18 @@ function interleave (shards, n) {
     }
   }
   return positioned.sort((a, b) => a.position - b.position).map((p) => p.run)
+}
+
+// A run's profile files named from the merged file's directory instead of its shard's: the files stay
+// where the shard's run wrote them (nothing is copied), and the link from the merged file reaches them
+// (../shard-1/r.pino-file-1w.….cpuprofile). A '/' separates, whatever the platform.
+export function relinkProfiles (run, shardFile, out) {
+  if (!Array.isArray(run.cpuProfiles)) return run
+  const [from, to] = [path.dirname(path.resolve(shardFile)), path.dirname(path.resolve(out))]
+  const cpuProfiles = run.cpuProfiles.map((entry) => (typeof entry?.file === 'string'
+    ? { ...entry, file: path.relative(to, path.resolve(from, entry.file)).split(path.sep).join('/') }
+    : entry))
+  return { ...run, cpuProfiles }
 }
 
 export function machineLabel (env) {
