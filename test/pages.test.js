@@ -20,7 +20,9 @@ async function regenerate (pagesFile) {
     fs.copyFileSync(path.join(ROOT, rel), path.join(dir, rel))
   }
   copy(pagesFile)
-  for (const page of pages) [...page.results, ...(page.reference ? [page.reference] : [])].forEach(copy)
+  for (const page of pages) {
+    [...page.results, ...page.profiles, ...(page.reference ? [page.reference] : [])].forEach(copy)
+  }
   const ran = await runCli(['report', '--pages', pagesFile], { cwd: dir })
   return { pages, dir, ran }
 }
@@ -203,6 +205,17 @@ test('a bad pages file is one line, exit 2, nothing written', async () => {
     const notCsv = await runCli(['report', '--pages', 'pages.json'], { cwd: dir })
     assert.equal(notCsv.code, 2)
     assert.match(notCsv.stderr, /pages\[0\]\.csv must be the path of a \.csv file/)
+    // profiles: a list of results files of profiled runs only (a timed run there is not the page's).
+    const profilesPage = (profiles) => JSON.stringify({ pages: [{ out: 'a.md', results: ['seed.json'], profiles }] })
+    fs.writeFileSync(path.join(dir, 'pages.json'), profilesPage('seed.json'))
+    const notList = await runCli(['report', '--pages', 'pages.json'], { cwd: dir })
+    assert.equal(notList.code, 2)
+    assert.match(notList.stderr, /pages\[0\]\.profiles must be a list of results JSON files of profiled runs \(run --profile\)/)
+    fs.writeFileSync(path.join(dir, 'pages.json'), profilesPage(['seed.json']))
+    const timed = await runCli(['report', '--pages', 'pages.json'], { cwd: dir })
+    assert.equal(timed.code, 2)
+    assert.equal(timed.stderr.trim().split('\n').length, 1, timed.stderr)
+    assert.match(timed.stderr, /a\.md: profiles seed\.json holds runs that were not profiled/)
     assert.deepEqual(fs.readdirSync(dir).sort(), ['pages.json', 'seed.json', 'taken'])
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
@@ -218,7 +231,9 @@ test('report --pages removes what it wrote before and no longer writes, and neve
     }
     const pages = readPages(path.join(ROOT, FIXTURE_PAGES))
     copy(FIXTURE_PAGES)
-    for (const page of pages) [...page.results, ...(page.reference ? [page.reference] : [])].forEach(copy)
+    for (const page of pages) {
+      [...page.results, ...page.profiles, ...(page.reference ? [page.reference] : [])].forEach(copy)
+    }
     const first = await runCli(['report', '--pages', FIXTURE_PAGES], { cwd: dir })
     assert.equal(first.code, 0, first.stderr)
     const listFile = path.join(dir, FIXTURE_PAGES.replace(/\.json$/, '.written.json'))

@@ -278,3 +278,54 @@ describe('anomalies: found by rules, explained where known', () => {
     assert.match(found[0].text, /under bun 1\.4\.5 takes 12\.1× as long to done as under node 20\.20\.2/)
   })
 })
+
+describe('anomalies: a profile of the cell beside the cause found by hand', () => {
+  const versions = { winston: '3.19.0', bunyan: '1.8.15' }
+  const timed = (lib, unblocked, done) => runs({ lib, libVersion: versions[lib], done })
+    .map((r, i) => ({ ...r, unblockedMs: unblocked[i] }))
+  // winston first to unblock but late to done on a file: the cause names readable-stream, logform and
+  // safe-stable-stringify.
+  const late = [...timed('winston', [50, 51, 52], [400, 410, 420]), ...timed('bunyan', [90, 91, 92], [200, 201, 202])]
+  // A profiled run of winston's cell (shorter: the events do not tell the cell apart), self time in ms.
+  const profiled = (packages, extra = {}) => ({
+    ...runs({ lib: 'winston', libVersion: '3.19.0', done: [900] })[0],
+    profile: true,
+    events: 200000,
+    sent: 200000,
+    file: 'results/profiles/x.json',
+    profileSummary: {
+      sampledMs: Object.values(packages).reduce((a, b) => a + b, 0),
+      packages: Object.entries(packages).map(([name, selfMs]) => ({ name, selfMs })),
+      functions: [{ name: '(idle)', file: '', line: null, package: '(idle)', selfMs: 500 }, { name: 'Readable.read', file: 'file:///n/node_modules/readable-stream/lib/_stream_readable.js', line: 361, package: 'readable-stream', selfMs: 100 }]
+    },
+    ...extra
+  })
+  const cited = (profiles, own = []) => findAnomalies({ ...dataset([...late, ...own]), profiles }).find((a) => a.pattern === 'done-late')
+
+  it('says the profile shows the cause where a package it names is among the three largest, (idle) left out', () => {
+    const found = cited([profiled({ '(idle)': 500, '(garbage collector)': 300, 'readable-stream': 200, 'node:fs': 100, logform: 10 })])
+    assert.equal(found.profile.shown, true)
+    assert.deepEqual(found.profile.top, { name: '(garbage collector)', rank: 1, share: 0.2703, usPerEvent: 1.5 })
+    assert.match(found.profile.text, /^profile \(one profiled run of this cell at 200,000 events, in results\/profiles\/x\.json\): most sampled time in \(garbage collector\) \(27\.0%, 1\.50 µs\/event\), hottest function Readable\.read \(lib\/_stream_readable\.js:361\) with 9\.0%, 0\.50 µs\/event; it shows the cause: readable-stream 2nd \(18\.0%, 1\.00 µs\/event\), logform 4th \(0\.9%, 0\.05 µs\/event\)$/)
+    const line = anomalyList([found])
+    assert.match(line, /Why: winston's logger is an object-mode stream.*\. The profile \(one profiled run .*it shows the cause: readable-stream 2nd/)
+  })
+
+  it('says when it does not: the cause\'s packages below the three largest, or with no sampled time', () => {
+    const below = cited([profiled({ 'node:other': 400, 'node:fs': 300, '(garbage collector)': 200, 'readable-stream': 10 })])
+    assert.equal(below.profile.shown, false)
+    assert.match(below.profile.text, /it does not show the cause: readable-stream 4th \(1\.1%, 0\.05 µs\/event\), not among the 3 largest packages$/)
+    const none = cited([profiled({ 'node:other': 400 })])
+    assert.match(none.profile.text, /it does not show the cause: no sampled time in readable-stream, logform, safe-stable-stringify$/)
+  })
+
+  it('cites only a profile of the same cell, from the page\'s profiles or its own profiled runs', () => {
+    assert.equal(cited([]).profile, undefined)
+    assert.equal(cited([profiled({ 'readable-stream': 1 }, { cpus: 8 })]).profile, undefined, 'another worker count is another cell')
+    assert.equal(cited([profiled({ 'readable-stream': 1 }, { transport: 'console', sink: 'console' })]).profile, undefined)
+    assert.equal(cited([], [profiled({ 'readable-stream': 1 })]).profile.shown, true)
+    // An anomaly without a cause that names packages cites nothing.
+    const unexplained = findAnomalies({ ...dataset(timed('bunyan', [1, 1, 1], [5, 5, 5]).concat(timed('winston', [9, 9, 9], [9, 9, 9]))), profiles: [profiled({ x: 1 })] })
+    assert.ok(unexplained.every((a) => a.profile === undefined))
+  })
+})

@@ -2,6 +2,7 @@ import { visibleControls } from '../escape.js'
 import semver from 'semver'
 import { cellKey, cellWords, comparisonGroupKey, dimensionValue, ofType } from '../results/model.js'
 import { median } from '../stats.js'
+import { mergeSummaries } from '../results/profile-summary.js'
 import { formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, libraryName, transportTitle, unique } from './labels.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
 import { runnableHere } from '../paths.js'
@@ -14,7 +15,9 @@ import { runnableHere } from '../paths.js'
 // of the library's version; `pattern` is one pattern or a list; `transport` (optional; one or a list)
 // and `runtime` (optional: the runtime's name, `bun`) narrow it. Text says
 // why, `upstream` where it is tracked (empty where the cause is a documented default rather than a
-// bug).
+// bug). `profile` (optional) names the packages (profile-summary.js's names) where a CPU profile of
+// the cell should find the cause's time: the page cites a profile of the cell beside the text and
+// says whether it shows them (citeProfiles).
 export const KNOWN = [
   {
     lib: 'winston',
@@ -30,6 +33,7 @@ export const KNOWN = [
     transport: 'console',
     pattern: 'bimodal',
     text: 'pino 5 writes to stdout through sonic-boom 0.7 in synchronous mode, which sleeps 100 ms (a blocking Atomics.wait) each time a write to the full stdout pipe returns EAGAIN; a run in which the pipe fills pays that sleep again and again (its slowest call sampled is about 100 ms), a run in which the reader keeps up never does',
+    profile: ['sonic-boom'],
     upstream: ['https://github.com/pinojs/sonic-boom/pull/33', 'https://github.com/pinojs/pino/issues/783']
   },
   {
@@ -78,6 +82,7 @@ export const KNOWN = [
     transport: 'udp',
     pattern: ['slow-transport', 'failed'],
     text: 'winston-syslog 2.7 over UDP queues every message logged before its socket is bound (a tight loop logs all of them first), then empties the queue with `Array#shift`, one message at a time; past a few thousand elements V8 cannot trim an array from its front, so each shift copies the rest of the queue, and the drain takes time quadratic in the events logged. `node benchmarks/anomalies.js shift` times that loop alone over 25,000 to 200,000 queued lines (4× the time for 2× the lines)',
+    profile: ['winston-syslog'],
     upstream: []
   },
   {
@@ -86,6 +91,7 @@ export const KNOWN = [
     transport: 'file',
     pattern: ['slow-transport', 'failed'],
     text: "log4js's file appender writes through streamroller's RollingFileWriteStream, whose `_write` waits for the file stream's callback (in streamroller 3, log4js 6's, for a promise first; in streamroller 1, log4js 4's, for its roll check) before it takes the next event: every event is a `write(2)` of its own on libuv's thread pool, followed by the pool's eventfd write that wakes the event loop (2 write syscalls per event; `strace -f` of a plain script shows the pair for each line), where bunyan and today's pino hand the kernel many events in one write; a tight loop's events wait in the heap until their turn, so a large run can run out of time or memory first",
+    profile: ['streamroller', 'node:fs'],
     upstream: []
   },
   {
@@ -94,6 +100,7 @@ export const KNOWN = [
     transport: 'file',
     pattern: 'done-late',
     text: "winston's logger is an object-mode stream piped into its transports; a call formats the event and writes it into that stream, where it waits until the loop yields (`node benchmarks/anomalies.js queue` counts them in the logger's buffer and the bytes in the file before the loop yields), so the File transport writes them all after the calls have returned, and the heap holds them until then",
+    profile: ['readable-stream', 'logform', 'safe-stable-stringify'],
     upstream: []
   },
   {
@@ -101,6 +108,7 @@ export const KNOWN = [
     range: '>=3.0.0',
     pattern: 'costly-disabled',
     text: "winston's level methods do not check the level: `logger.debug(msg)` on a logger at level info builds the info object and writes it into the logger's stream all the same; the stream runs the logger's format on it, and the level is first checked in each transport's `_write`, which drops it. `node benchmarks/anomalies.js disabled` counts, for 100,000 disabled calls, 100,000 runs of the format and 0 events logged by the transport (the calls took 196–262 ms here, 83–119 ms behind `logger.isDebugEnabled()`)",
+    profile: ['logform', 'safe-stable-stringify', 'readable-stream'],
     upstream: []
   },
   {
@@ -170,7 +178,61 @@ export function findAnomalies (dataset) {
   found.push(...roundDrift(ofType(dataset.runs, 'http')))
   found.push(...slowRuntimes(cells))
   found.push(...costlyDisabled(cells))
-  return found
+  return citeProfiles(found, [...runs.filter((r) => r.profile === true), ...(dataset.profiles ?? [])])
+}
+
+// A profile shows a cause where a package the cause names is among the profile's largest this many
+// (by self time; a thread waiting and V8's (program) left out).
+export const PROFILE_TOP = 3
+const NOT_WORK = new Set(['(idle)', '(program)'])
+// The same cell, profiled: every dimension but the profile and the events (profiled runs are short;
+// shares and µs per event do not depend on their length the way times do).
+const profiledCellKey = (r) => cellKey(r, { except: ['profile', 'events'] })
+
+// Each explained anomaly whose cause names packages, where a profiled run of its cell exists (the
+// page's own profiled cells, or its pages.json `profiles` files): `profile`, what the profile shows,
+// merged over those runs (mergeSummaries).
+function citeProfiles (found, profiled) {
+  const withSummary = profiled.filter((r) => r.ok && r.profileSummary)
+  if (!withSummary.length) return found
+  return found.map((a) => {
+    const causes = a.explanation?.profile
+    if (!causes?.length || a.cell.profile === true) return a
+    const runs = withSummary.filter((r) => profiledCellKey(r) === profiledCellKey(a.cell))
+    return runs.length ? { ...a, profile: profileEvidence(mergeSummaries(runs), causes, runs) } : a
+  })
+}
+
+// What a profile says about a cause: { runs, events, top, topFunction, causes, shown, text }, top and
+// causes as { name, rank, share, usPerEvent } (rank from 1 among the packages that did work).
+export function profileEvidence (summary, causes, runs) {
+  const packages = summary.packages.filter((p) => !NOT_WORK.has(p.name))
+  const ranked = (p) => ({ name: p.name, rank: packages.indexOf(p) + 1, share: p.share, usPerEvent: p.usPerEvent })
+  const found = causes.map((name) => packages.find((p) => p.name === name)).filter(Boolean).map(ranked)
+    .sort((a, b) => a.rank - b.rank)
+  const shown = found.some((c) => c.rank <= PROFILE_TOP)
+  const top = packages.length ? ranked(packages[0]) : null
+  const fn = summary.functions.find((f) => !NOT_WORK.has(f.name)) ?? null
+  const topFunction = fn && {
+    name: fn.name, file: fn.file, line: fn.line, package: fn.package, share: fn.share, usPerEvent: fn.usPerEvent
+  }
+  const events = unique(runs.map((r) => r.sent))
+  const figures = (x) => `${(x.share * 100).toFixed(1)}%, ${formatNumber(x.usPerEvent, 2)} µs/event`
+  // Where a function is: its file's last two parts and line, the package of a native frame, nothing
+  // for V8's own entries ((garbage collector)), which are their own package.
+  const where = (f) => (f.file === '(native)' ? ` (native, in ${f.package})` : f.file ? ` (${f.file.split('/').slice(-2).join('/')}${f.line == null ? '' : `:${f.line}`})` : '')
+  const source = unique(runs.map((r) => r.file).filter(Boolean))
+  const of = `${runs.length === 1 ? 'one profiled run' : `${runs.length} profiled runs`} of this cell at ${events.map(formatCount).join(', ')} events${source.length ? `, in ${source.join(', ')}` : ''}`
+  const hottest = topFunction && topFunction.name !== top.name ? `, hottest function ${topFunction.name}${where(topFunction)} with ${figures(topFunction)}` : ''
+  const most = top ? `most sampled time in ${top.name} (${figures(top)})${hottest}` : 'no sampled work'
+  const ordinal = (n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`
+  const causeList = found.map((c) => `${c.name} ${c.rank === 1 ? 'first' : ordinal(c.rank)} (${figures(c)})`).join(', ')
+  const verdict = shown
+    ? `it shows the cause: ${causeList}`
+    : found.length
+      ? `it does not show the cause: ${causeList}, not among the ${PROFILE_TOP} largest packages`
+      : `it does not show the cause: no sampled time in ${causes.join(', ')}`
+  return { runs: runs.length, events, top, topFunction, causes: found, shown, text: `profile (${of}): ${most}; ${verdict}` }
 }
 
 // Calls at a disabled level (the disabled workload: nothing may arrive) that hold the event loop
@@ -464,7 +526,9 @@ function explain (anomaly) {
     ...anomaly,
     where: cellWords(anomaly.cell, CELL_NAMED, { defaultsUnsaid: true }),
     // Its commands as they run here: an installed package's scripts are under node_modules.
-    explanation: known ? { text: runnableHere(known.text), upstream: known.upstream } : null
+    explanation: known
+      ? { text: runnableHere(known.text), upstream: known.upstream, profile: known.profile ?? null }
+      : null
   }
 }
 
@@ -480,7 +544,9 @@ export function anomalyList (anomalies) {
       : a.explanation
         ? ` Why: ${a.explanation.text}${a.explanation.upstream.length ? ` (${a.explanation.upstream.map((url) => `[${url.replace('https://github.com/', '').replace('/issues/', '#').replace('/pull/', ' PR #')}](${url})`).join(', ')})` : ''}.`
         : ' Why: not known yet.'
-    return `- **${escapeMarkdown(a.where)}** ${escapeMarkdown(a.text)}.${why}`
+    // A profile of this very cell, beside the cause (the cause may be given above, for another cell).
+    const profile = a.profile ? ` The ${escapeMarkdown(a.profile.text)}.` : ''
+    return `- **${escapeMarkdown(a.where)}** ${escapeMarkdown(a.text)}.${why}${profile}`
   }).join('\n')
 }
 

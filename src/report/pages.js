@@ -14,7 +14,8 @@ import { writeFileAtomic } from '../results/write.js'
 // Several results pages from several results files, listed in one pages file (results/pages.json):
 //   { "pages": [ { "out": "results/README.md", "results": ["results/seed-article.json"],
 //                  "title": "…", "label": "…", "images": "images", "reference": "results/reference/….json",
-//                  "details": "results/seed-article", "csv": "results/README.csv", "sections": ["durability"] } ] }
+//                  "details": "results/seed-article", "csv": "results/README.csv", "sections": ["durability"],
+//                  "profiles": ["results/profiles/seed-article.json"] } ] }
 // details (optional): a directory for the page's detail pages (each comparison's charts and
 // per-library tables), linked from the main page so that it stays short; csv (optional): a CSV of
 // every run (time series left out) written beside the page and linked from its Reproduce block.
@@ -22,7 +23,10 @@ import { writeFileAtomic } from '../results/write.js'
 // Paths are relative to the current directory (the repository's root), like a scenario's output.
 // Every page links to the others; a new page is one more entry.
 
-const KEYS = ['$comment', 'out', 'results', 'title', 'label', 'images', 'reference', 'details', 'csv', 'sections']
+// profiles (optional): results files of profiled runs (run --profile) of the page's cells, kept apart
+// from its results so that its times stay unprofiled; the Anomalies cite a profile of an anomaly's
+// cell beside the cause found by hand (src/draw/anomalies.js, docs/costs.md).
+const KEYS = ['$comment', 'out', 'results', 'title', 'label', 'images', 'reference', 'details', 'csv', 'sections', 'profiles']
 
 export function readPages (file) {
   const doc = readJsonFile(file, { what: 'a pages file (results/pages.json)' })
@@ -40,11 +44,12 @@ export function readPages (file) {
     for (const key of ['title', 'label', 'images', 'reference', 'details', 'csv']) {
       if (page[key] !== undefined && typeof page[key] !== 'string') throw new UsageError(`${where}.${key} must be a string`)
     }
+    if (page.profiles !== undefined && (!Array.isArray(page.profiles) || page.profiles.length === 0 || page.profiles.some((r) => typeof r !== 'string'))) throw new UsageError(`${where}.profiles must be a list of results JSON files of profiled runs (run --profile)`)
     const names = SECTIONS.map((s) => s.name)
     if (page.sections !== undefined && (!Array.isArray(page.sections) || page.sections.length === 0 || page.sections.some((s) => !names.includes(s)))) throw new UsageError(`${where}.sections must be a list of report sections (${names.join(', ')})`)
     // A pages file names files of the repository it is run from, to read and to write: none elsewhere.
     if (page.csv !== undefined && !page.csv.endsWith('.csv')) throw new UsageError(`${where}.csv must be the path of a .csv file`)
-    const paths = [['out', page.out], ['images', page.images], ['reference', page.reference], ['details', page.details], ['csv', page.csv], ...page.results.map((r, j) => [`results[${j}]`, r])]
+    const paths = [['out', page.out], ['images', page.images], ['reference', page.reference], ['details', page.details], ['csv', page.csv], ...page.results.map((r, j) => [`results[${j}]`, r]), ...(page.profiles ?? []).map((r, j) => [`profiles[${j}]`, r])]
     for (const [key, value] of paths) {
       const leaves = value === undefined ? null : leavesDir(value)
       if (leaves) throw new UsageError(`${where}.${key} ${value} ${leaves === 'outside' ? 'is outside' : 'leads outside'} the current directory${leaves === 'outside' ? '' : ' through a symbolic link'}: a pages file names files of the repository it is run from (run it from there)`)
@@ -58,6 +63,7 @@ export function readPages (file) {
       reference: page.reference ?? null,
       details: page.details ?? null,
       csv: page.csv ?? null,
+      profiles: page.profiles ?? [],
       sections: page.sections ? SECTIONS.filter((s) => page.sections.includes(s.name)) : SECTIONS
     }
   })
@@ -73,7 +79,7 @@ export const PAGE_FORMATS = ['md', 'html']
 export function writePages (pages, { checkOutput = () => {}, formats = ['md'] } = {}) {
   const loaded = pages.map((page) => ({
     page,
-    dataset: loadResults(page.results),
+    dataset: withProfiles(loadResults(page.results), page),
     reference: page.reference ? readReference(page.reference) : null
   }))
   const exporters = formats.map(exporterFor)
@@ -113,6 +119,19 @@ export function writePages (pages, { checkOutput = () => {}, formats = ['md'] } 
   }
   writeFilesAtomic(files)
   return files.map(({ file }) => file)
+}
+
+// A page's profiled runs (its `profiles` files) beside its dataset, for the Anomalies to cite. A file
+// there holds profiled runs only: a timed run in it would be a time the page does not show.
+function withProfiles (dataset, page) {
+  if (!page.profiles.length) return dataset
+  const profiled = []
+  for (const file of page.profiles) {
+    const { runs } = loadResults([file])
+    if (runs.some((r) => r.profile !== true)) throw new UsageError(`${page.out}: profiles ${file} holds runs that were not profiled: a page's profiles file holds only runs of log-bench run --profile (its timed runs belong in results)`)
+    profiled.push(...runs)
+  }
+  return { ...dataset, profiles: profiled }
 }
 
 // The file a format writes for a page (the .md page itself, or the .html beside it).
