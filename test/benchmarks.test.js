@@ -140,3 +140,16 @@ test('bench:profile --quick: pino to a file without and with --profile, and wher
   assert.match(stdout, /^where the time went/m)
   assert.match(stdout, /^\| pino +\| +file \| +\S.* [\d.]+% \([\d.,]+ µs\/event\) \| +\S.* [\d.]+% \|$/m)
 })
+
+test('benchmarks/plain/pino-cpu-prof.js: pino under node --cpu-prof, its self time tallied, then timed with and without Buffer.byteLength', async () => {
+  const { code, stdout, stderr } = await runScript('plain/pino-cpu-prof.js', ['2000', '1'])
+  assert.equal(code, 0, stderr)
+  assert.match(stdout, /^pino to a file, 2,000 events, under node --cpu-prof: self time$/m)
+  assert.match(stdout, /^ +[\d.]+% {2}\S/m)
+  assert.match(stdout, /^ {2}Buffer\.byteLength as it is +unblocked \d+ ms, done \d+ ms$/m)
+  assert.match(stdout, /^ {2}Buffer\.byteLength as the string's length +unblocked \d+ ms, done \d+ ms$/m)
+  assert.match(stdout, /^ {2}the string flattened, then its length +unblocked \d+ ms, done \d+ ms$/m)
+  const wrong = await runScript('plain/pino-cpu-prof.js', ['many'])
+  assert.equal(wrong.code, 2)
+  assert.match(wrong.stderr, /^usage: node benchmarks\/plain\/pino-cpu-prof\.js/)
+})
