@@ -328,9 +328,10 @@ describe('the HTML page in headless chromium', { skip: chromiumSkip }, () => {
     })
   }
 
-  it('a profiled run\'s flame graph: laid out as inline SVG, a frame per function, its figures on hover, nothing loaded', async (t) => {
+  it('a profiled run\'s flame graph and a differential one: laid out as inline SVG, a frame per function, its figures on hover, nothing loaded', async (t) => {
     const results = path.join(dir, 'profiled.json')
-    const made = await runCli(['run', '--lib', 'raw', '--transport', 'file', '--events', '5000', '--runs', '1', '--profile', '--out', results, '--quiet'])
+    // pino set beside raw, its comparison's reference: its differential graph too.
+    const made = await runCli(['run', '--lib', 'raw,pino', '--transport', 'file', '--events', '5000', '--runs', '1', '--profile', '--out', results, '--quiet'])
     assert.equal(made.code, 0, made.stderr)
     const out = path.join(dir, 'profiled.html')
     const html = await runCli(['report', results, '--format', 'html', '--out', out])
@@ -343,6 +344,7 @@ describe('the HTML page in headless chromium', { skip: chromiumSkip }, () => {
       return { width: box.width, height: box.height, frames: frames.length, tips: svg.querySelectorAll('[data-tip]').length, titles: svg.querySelectorAll('title').length }
     }))
     assert.ok(flames.length > 0, 'the page draws a flame graph')
+    assert.equal(await page.$$eval('figure.flame-diff svg.plot.flame.flame-diff', (all) => all.length), 1, 'and pino\'s differential one against raw')
     for (const flame of flames) {
       assert.ok(flame.width > 300 && flame.height > 20, `laid out: ${JSON.stringify(flame)}`)
       assert.ok(flame.frames > 1, `frames drawn: ${JSON.stringify(flame)}`)

@@ -265,18 +265,40 @@ describe('the flame graph', () => {
     assert.doesNotMatch(svg, /<script>|href=|url\(/)
   })
 
+  it('draws a differential graph against a reference: red where a frame takes more per event, white where the same', () => {
+    const tree = profileTree([handMade()])
+    // The reference spent the same time, but its spendHere is another function: every frame matches
+    // but spendHere (only this run has it, 50 µs per event) and its caller's total is the same.
+    const reference = profileTree([handMade()])
+    reference.nodes.find((n) => n.name === 'spendHere').name = 'elsewhere'
+    const svg = flameGraphSvg(tree, { width: 1000, id: 'flame-1-diff', against: { tree: reference, events: 10, referenceEvents: 10, name: 'base' } })
+    assert.match(svg, /^<svg class="plot flame flame-diff" id="flame-1-diff" [^>]*aria-label="differential flame graph"/)
+    const rect = (name) => svg.match(new RegExp(`<rect [^>]*fill="([^"]+)"><title>${name}[^<]*</title>`))
+    assert.equal(rect('spendHere')[1], 'hsl(0, 80%, 57%)')
+    assert.match(rect('spendHere')[0], /50\.0 µs per event here, 0\.00 in base \(\+50\.0\)<\/title>/)
+    assert.equal(rect('main')[1], 'hsl(0, 0%, 97%)')
+    // Per event: the same tree over twice the events is half as much per event, so every frame is blue.
+    const halved = flameGraphSvg(tree, { against: { tree: profileTree([handMade()]), events: 20, referenceEvents: 10, name: 'base' } })
+    assert.match(halved, /<rect [^>]*fill="hsl\(215, 80%, 57%\)"><title>main /)
+    assert.doesNotMatch(halved, /fill="hsl\(0, 80%/)
+  })
+
   it('is on the HTML page of a profiled cell, with the tables on every page', async () => {
     const dir = tmpDir()
     const file = path.join(dir, 'profiled.json')
     const run = profiledRun('spend-here', 1, [['adapter', 9], ['(idle)', 1]], [['spendHere', 9]])
     const raw = profiledRun('raw', 1, [['node:fs', 1], ['(idle)', 1]])
-    fs.writeFileSync(file, JSON.stringify(syntheticResults([{ ...run, profileTree: profileTree([handMade()]) }, raw])))
+    const withTree = (r) => ({ ...r, profileTree: profileTree([handMade()]) })
+    fs.writeFileSync(file, JSON.stringify(syntheticResults([withTree(run), withTree(raw)])))
     const html = await runCli(['report', file, '--format', 'html', '--out', path.join(dir, 'page.html')])
     assert.equal(html.code, 0, html.stderr)
     const page = fs.readFileSync(path.join(dir, 'page.html'), 'utf8')
     assert.match(page, /<h2 id="[^"]+">Where the time went \(profiled runs\)<\/h2>/)
     assert.match(page, /<figure class="chart flame-graph"><figcaption><span class="chart-title">spend-here: file, 1 worker, 1,000 events: run 1&#39;s call tree/)
     assert.match(page, /<svg class="plot flame" id="flame-1"[^>]*>.*>spendHere</s)
+    // Beside it, the differential graph against raw, the reference of its comparison.
+    assert.match(page, /<figure class="chart flame-graph flame-diff"><figcaption><span class="chart-title">spend-here: file, 1 worker, 1,000 events: run 1&#39;s call tree against raw&#39;s run 1, red where it spends more per event/)
+    assert.match(page, /<svg class="plot flame flame-diff" id="flame-1-diff"/)
     // With detail pages (report --pages), each comparison's profiles are a page of their own.
     fs.writeFileSync(path.join(dir, 'pages.json'), JSON.stringify({ pages: [{ out: 'site/README.md', results: ['profiled.json'], images: 'site/images', details: 'site/details' }] }))
     const pages = await runCli(['report', '--pages', 'pages.json'], { cwd: dir })
@@ -286,7 +308,7 @@ describe('the flame graph', () => {
     assert.match(detail, /^#### spend-here: file, 1 worker, 1,000 events$/m)
     assert.match(fs.readFileSync(path.join(dir, 'site', 'README.md'), 'utf8'), /^- \[Filesystem, profiled \(times under the CPU profiler\): where the time went\]\(details\/profiles-file-profiled\.md\)$/m)
     const terminal = await runCli(['report', file, '--format', 'terminal'])
-    assert.match(terminal.stdout, /Flame graph of the first run: on the HTML page/)
+    assert.match(terminal.stdout, /Flame graph of the first run \(and a differential one against raw\): on the HTML page/)
     assert.match(terminal.stdout, /^\| adapter +\| +90\.0% \| +9\.00 \|$/m)
     // Set beside raw, the plainest code for the transport, largest difference first.
     assert.match(terminal.stdout, /^\| Package +\| +spend-here \| +raw \| Difference µs per event \|\n\|[-|]+\|\n\| adapter +\| 90\.0% \(9\.00\) \| +— \| +\+9\.00 \|$/m)

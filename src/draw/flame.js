@@ -13,15 +13,21 @@ const ROW = 18
 const CHAR_PX = 6.6
 const MIN_LABEL_PX = 28
 
-export function flameGraphSvg (flatTree, { width = 1000, id = 'flame' } = {}) {
+// against (optional): a differential flame graph, the cell's tree drawn as above but each frame
+// coloured by how much more (red) or less (blue) time per event it took than the same frame (the same
+// function, file and line reached by the same calls) in the reference's tree, white where the same;
+// { tree, events, referenceEvents, name }: the reference's flat tree and the events each run logged.
+// Frames only the reference has are not drawn (they are in the reference's own graph).
+export function flameGraphSvg (flatTree, { width = 1000, id = 'flame', against = null } = {}) {
   const tree = nestedTree(flatTree)
   const total = tree.totalUs || 1
+  const differences = against ? differencesOf(tree, against) : null
   const rows = []
   let depth = 0
   const place = (node, x, level) => {
     depth = Math.max(depth, level + 1)
     const w = (node.totalUs / total) * width
-    rows.push(frameSvg(node, x, level * ROW, w, total))
+    rows.push(frameSvg(node, x, level * ROW, w, total, differences?.get(node)))
     let childX = x
     for (const child of node.children) {
       place(child, childX, level + 1)
@@ -29,18 +35,56 @@ export function flameGraphSvg (flatTree, { width = 1000, id = 'flame' } = {}) {
     }
   }
   place(tree, 0, 0)
-  return `<svg class="plot flame" id="${escapeHtml(id)}" viewBox="0 0 ${width} ${depth * ROW}" role="img" aria-label="flame graph" xmlns="http://www.w3.org/2000/svg">${rows.join('')}</svg>`
+  const label = against ? 'differential flame graph' : 'flame graph'
+  return `<svg class="plot flame${against ? ' flame-diff' : ''}" id="${escapeHtml(id)}" viewBox="0 0 ${width} ${depth * ROW}" role="img" aria-label="${label}" xmlns="http://www.w3.org/2000/svg">${rows.join('')}</svg>`
 }
 
-function frameSvg (node, x, y, w, total) {
+// Per node of the cell's tree: { own, reference, name, colour }, µs per event in the node (itself and
+// what it called) on each side, the reference's 0 where it has no such frame.
+function differencesOf (tree, { tree: referenceFlat, events, referenceEvents, name }) {
+  const keyOf = (node) => `${node.name}\u0000${node.file}\u0000${node.line}`
+  const reference = new Map()
+  const index = (node, path) => {
+    const here = `${path}\u0001${keyOf(node)}`
+    reference.set(here, (reference.get(here) ?? 0) + node.totalUs)
+    for (const child of node.children) index(child, here)
+  }
+  index(nestedTree(referenceFlat), '')
+  const out = new Map()
+  const visit = (node, path) => {
+    const here = `${path}\u0001${keyOf(node)}`
+    const referenceUs = reference.get(here) ?? 0
+    const own = node.totalUs / Math.max(1, events)
+    out.set(node, { own, reference: referenceUs / Math.max(1, referenceEvents), name })
+    for (const child of node.children) visit(child, here)
+  }
+  visit(tree, '')
+  // The root's difference is the whole's; the scale is the largest difference below it.
+  const below = [...out].filter(([node]) => node !== tree).map(([, d]) => Math.abs(d.own - d.reference))
+  const largest = Math.max(1e-9, ...below)
+  for (const d of out.values()) d.colour = differenceColour((d.own - d.reference) / largest)
+  return out
+}
+
+// -1 (the most less) … 0 (the same) … 1 (the most more): blue, white, red.
+function differenceColour (scaled) {
+  const v = Math.max(-1, Math.min(1, scaled))
+  const lightness = Math.round(97 - Math.abs(v) * 40)
+  return `hsl(${v >= 0 ? 0 : 215}, ${v === 0 ? 0 : 80}%, ${lightness}%)`
+}
+
+const micros = (us) => (us >= 10 ? us.toFixed(1) : us.toFixed(2))
+
+function frameSvg (node, x, y, w, total, difference = null) {
   const place = node.file ? ` ${node.file.split('/').slice(-2).join('/')}${node.line == null ? '' : `:${node.line}`}` : ''
   const figures = `${(node.totalUs / 1000).toFixed(1)} ms in all (${((node.totalUs / total) * 100).toFixed(1)}%), ${(node.selfUs / 1000).toFixed(1)} ms itself`
-  const tip = [visibleControls(node.name + place), visibleControls(node.package), figures].join('\n')
+  const change = difference && `${micros(difference.own)} µs per event here, ${micros(difference.reference)} in ${difference.name} (${difference.own >= difference.reference ? '+' : '−'}${micros(Math.abs(difference.own - difference.reference))})`
+  const tip = [visibleControls(node.name + place), visibleControls(node.package), figures, ...(change ? [visibleControls(change)] : [])].join('\n')
   const fits = Math.floor((w - 4) / CHAR_PX)
   const label = w >= MIN_LABEL_PX && fits > 1
     ? `<text x="${(x + 3).toFixed(1)}" y="${y + ROW - 5}" font-size="11">${text(node.name.length > fits ? `${node.name.slice(0, fits - 1)}…` : node.name)}</text>`
     : ''
-  return `<g class="frame"><rect x="${x.toFixed(1)}" y="${y}" width="${Math.max(0.5, w - 0.5).toFixed(1)}" height="${ROW - 1}" fill="${colourOf(node.package)}"><title>${escapeHtml(tip)}</title></rect>${label}</g>`
+  return `<g class="frame"><rect x="${x.toFixed(1)}" y="${y}" width="${Math.max(0.5, w - 0.5).toFixed(1)}" height="${ROW - 1}" fill="${difference ? difference.colour : colourOf(node.package)}"><title>${escapeHtml(tip)}</title></rect>${label}</g>`
 }
 
 const text = (value) => escapeHtml(visibleControls(value))

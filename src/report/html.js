@@ -150,7 +150,7 @@ export function renderHtmlPage (dataset, { link = (href) => href, ...options } =
   const specs = new Map(charts.map((spec) => [spec.file, spec]))
   // Anchors of headings never take an id of the page's own (the tooltip, the charts and their parts).
   const flames = blocks.filter((block) => block?.flame != null).length
-  const slugs = new Set(['tip', ...charts.flatMap((_, i) => [`chart-${i + 1}`, `chart-${i + 1}-title`, `chart-${i + 1}-clip`]), ...Array.from({ length: flames }, (_, i) => `flame-${i + 1}`)])
+  const slugs = new Set(['tip', ...charts.flatMap((_, i) => [`chart-${i + 1}`, `chart-${i + 1}-title`, `chart-${i + 1}-clip`]), ...Array.from({ length: flames }, (_, i) => [`flame-${i + 1}`, `flame-${i + 1}-diff`]).flat()])
   const contents = []
   const heading = (html, text, level) => {
     const id = headingId(text, slugs)
@@ -207,10 +207,16 @@ export function renderHtmlPage (dataset, { link = (href) => href, ...options } =
 }
 
 // A profiled run's call tree (src/run/profiles-section.js) as an inline SVG flame graph.
-function flameFigure ({ tree, title }, id) {
-  return `<figure class="chart flame-graph"><figcaption><span class="chart-title">${escapeHtml(title)}</span>` +
+// With `against`, a differential one after it: the same tree coloured by the difference per event
+// from the reference cell's.
+function flameFigure ({ tree, title, against = null }, id) {
+  const figure = `<figure class="chart flame-graph"><figcaption><span class="chart-title">${escapeHtml(title)}</span>` +
     '<span class="chart-sub">Hover a frame for its file, package and time.</span></figcaption>' +
     `${flameGraphSvg(tree, { id })}</figure>`
+  if (!against) return figure
+  return figure + `\n<figure class="chart flame-graph flame-diff"><figcaption><span class="chart-title">${escapeHtml(against.title)}</span>` +
+    `<span class="chart-sub">Each frame as wide as its time in this run; its colour: red where it takes more µs per event than the same frame (same function reached by the same calls) in ${escapeHtml(against.name)}, blue where less, white where the same, the deepest red the largest difference. Frames only ${escapeHtml(against.name)} has are in its own graph. Hover a frame for both figures.</span></figcaption>` +
+    `${flameGraphSvg(tree, { id: `${id}-diff`, against })}</figure>`
 }
 
 function tableHtml ({ columns, rows, notes = [] }) {

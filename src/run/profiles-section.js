@@ -82,9 +82,15 @@ function groupBlocks (cells) {
       })
     }
     if (first.profileTree) {
+      // Beside it, where the reference cell has a tree: the same tree coloured by the difference
+      // from the reference's first run, per event (src/draw/flame.js).
+      const base = reference?.[0]
+      const against = base?.profileTree
+        ? { tree: base.profileTree, events: first.sent, referenceEvents: base.sent, name: runName(base), title: `${title}: run ${first.run}'s call tree against ${runName(base)}'s run ${base.run}, red where it spends more per event, blue where less` }
+        : null
       out.push({
-        text: 'Flame graph of the first run: on the HTML page (report --format html), or load the run\'s .cpuprofile files (cpuProfiles in the results) in Chrome DevTools or speedscope.',
-        flame: { tree: first.profileTree, title: `${title}: run ${first.run}'s call tree, each function as wide as its time` }
+        text: `Flame graph of the first run${against ? ` (and a differential one against ${against.name})` : ''}: on the HTML page (report --format html), or load the run's .cpuprofile files (cpuProfiles in the results) in Chrome DevTools or speedscope.`,
+        flame: { tree: first.profileTree, title: `${title}: run ${first.run}'s call tree, each function as wide as its time`, against }
       })
     }
   }
