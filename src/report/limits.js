@@ -110,7 +110,7 @@ function receiverLimits (dataset) {
     const pace = (list) => `${escapeMarkdown(libraryName(list[0]))} ${formatCount(median(list.map((r) => r.eventsPerSec).filter((v) => v > 0)))}`
     const paces = all.filter((list) => list.some((r) => r.eventsPerSec > 0)).sort((a, b) => lossOf(a) - lossOf(b))
     const wholeWords = whole.length
-      ? ` ${whole.map((list) => escapeMarkdown(libraryName(list[0]))).join(', ')} lost none, at ${whole.length > 1 ? 'their' : 'its'} own pace: a slower sender loses less here, so "delivered every event" is about pace against this receiver as much as about the library.`
+      ? ` ${whole.map((list) => escapeMarkdown(libraryName(list[0]))).join(', ')} lost none, at ${whole.length > 1 ? 'their' : 'its'} own pace: where a receiver drops, what arrives depends on how fast each sender feeds it, so "delivered every event" is about pace against this receiver as much as about the library.`
       : ''
     out.push({
       label: 'Receiver dropped events',

@@ -46,7 +46,7 @@ const COLUMNS = [
 // What each theme's table says above it.
 const THEMES = {
   'Speed and cost': 'Time, instructions and memory: lower is better.',
-  'Events lost under close(), 8 workers': 'Pooled over the runs, with the runs\' range and where the loss happened (at the receiving socket, on the machine that sent, or before the receiver); where none was lost, the pace it was sent at (events per second until done): a slower sender may lose less against the same receiver.',
+  'Events lost under close(), 8 workers': 'Pooled over the runs, with the runs\' range and where the loss happened (at the receiving socket, on the machine that sent, or before the receiver); where none was lost, the pace it was sent at (events per second until done): where a receiver drops, what arrives depends on how fast each sender feeds it.',
   'Events kept when the process ends': 'Per transport where a library lost events; "every event" where it kept them all.'
 }
 
