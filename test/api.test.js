@@ -72,9 +72,9 @@ test('the machine\'s load when the command began is in env and the page\'s Hardw
     assert.ok(busy.doc.env.loadAverage.every((v) => typeof v === 'number' && v >= 0), busy.doc.env.loadAverage)
     assert.ok(busy.doc.env.availableMemoryBytes > 0)
     assertValid(busy.doc)
-    assert.deepEqual(busy.warnings.filter((w) => /^the machine is busy: load average \d+\.\d\d over the last minute on \d+ CPUs?, [\d.]+ GB of memory available; times measured now are slower/.test(w)).length, 1, busy.warnings.join('\n'))
+    assert.deepEqual(busy.warnings.filter((w) => /^the machine is busy: load average \d+\.\d\d over the last minute on \d+ CPUs?, [\d.]+ GiB of memory available; times measured now are slower/.test(w)).length, 1, busy.warnings.join('\n'))
     const { markdown } = renderPage(loadDocuments([{ file: 'r.json', doc: busy.doc }]), { imageLink: (f) => f })
-    assert.match(markdown, /\| Load at start +\| load average \d[\d,.]*, \d[\d,.]*, \d[\d,.]* \(1, 5, 15 min\) on \d+ cores; [\d.]+ [MG]B memory available +\|/)
+    assert.match(markdown, /\| Load at start +\| load average \d[\d,.]*, \d[\d,.]*, \d[\d,.]* \(1, 5, 15 min\) on \d+ cores; [\d.]+ [MG]iB memory available +\|/)
     const quiet = await measure('off')
     assert.deepEqual(quiet.warnings.filter((w) => /machine is busy/.test(w)), [])
     process.env.LOG_BENCH_BUSY_LOAD = 'busy'

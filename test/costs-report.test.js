@@ -48,7 +48,7 @@ describe('the "What each call costs" section', () => {
     const cells = pino.split('|').map((c) => c.trim()).filter(Boolean)
     // Runs, p50, p99, p99.9, max, bytes, GCs/10k, pause/10k, CPU main, CPU other
     // 3,125 timed calls resolve p99 (1,000 needed) but not p99.9 (10,000): no figure finer than the samples.
-    assert.deepEqual(cells.slice(1), ['2', '2,000', '10,000', '— (3,125 timed)', '900,000', '1.5 kB', '2.0', '3.0', '4,000', '1,000'])
+    assert.deepEqual(cells.slice(1), ['2', '2,000', '10,000', '— (3,125 timed)', '900,000', '1.5 KiB', '2.0', '3.0', '4,000', '1,000'])
     assert.ok(out.markdown.includes('| raw'))
     assert.ok(!out.markdown.includes('Event-loop delay'), 'no loop-delay columns without paced runs')
     assert.equal(out.charts.length, 1)

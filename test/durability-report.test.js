@@ -34,7 +34,7 @@ test('a stalled receiving end is set beside the same cell at full speed, with it
   const part = durabilitySection.render({ runs, summary: [] }, ctx)
   const page = markdownBlocks(part.blocks)
   assert.match(page, /Console: a receiving end that stops reading for 2,000 ms/)
-  assert.match(page, /\| pino +\| +2,000 \| +5\.0 → 7\.0 \| +50 MB → 80 MB \| +1\.0 MB → 2\.0 MB \| +100 of 100 \| +13 \|/)
+  assert.match(page, /\| pino +\| +2,000 \| +5\.0 → 7\.0 \| +50 MiB → 80 MiB \| +1\.0 MiB → 2\.0 MiB \| +100 of 100 \| +13 \|/)
   assert.equal(part.charts.length, 1)
   assert.equal(part.charts[0].file, 'console/stall-memory.png')
 })

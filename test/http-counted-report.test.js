@@ -99,7 +99,7 @@ describe('counted http tables (--measure instructions) on a page', () => {
     assert.match(sentence, /^The server's instructions per request against no logging \(Console, 1 server worker, 100 requests\/s, instructions counted\): the control \(0 logs per request\) reads same \(pino [−+±]0\.\d% \[.*\] same, winston .* same\); logging costs pino at 5 × 20 characters \+6\.0% \[\+5\.\d%, \+6\.\d%\] slower, winston at 5 × 20 characters \+1[12]\.\d% \[.*\] slower\.$/)
     // A page of counted tables alone still opens with its Summary.
     const markdown = markdownBlocks(summarySection(dataset(records({ factor: costs })), ctx).blocks)
-    assert.match(markdown, /^## Summary\n\nThe server's instructions per request/)
+    assert.match(markdown, /^## Summary\n\n- The server's instructions per request/)
   })
 
   it('judges instructions per request with their own ±3%: a step of 1.3%, as a counted server\'s runs make, reads same, 6% slower', () => {

@@ -143,7 +143,7 @@ test('a busy machine: one line on stderr before the first run (LOG_BENCH_BUSY_LO
   const args = ['run', '--lib', 'noop', '--transport', 'file', '--events', '10', '--runs', '1', '--quiet']
   const busy = await runCli([...args, '--out', path.join(dir, 'busy.json')], { env: { LOG_BENCH_BUSY_LOAD: '0' } })
   assert.equal(busy.code, 0, busy.stderr)
-  assert.match(busy.stderr, /^log-bench: the machine is busy: load average \d+\.\d\d over the last minute on \d+ CPUs?, [\d.]+ GB of memory available; times measured now are slower and spread more than on a quiet machine \(this warns from 0 per CPU; LOG_BENCH_BUSY_LOAD sets it\)\n$/)
+  assert.match(busy.stderr, /^log-bench: the machine is busy: load average \d+\.\d\d over the last minute on \d+ CPUs?, [\d.]+ GiB of memory available; times measured now are slower and spread more than on a quiet machine \(this warns from 0 per CPU; LOG_BENCH_BUSY_LOAD sets it\)\n$/)
   const quiet = await runCli([...args, '--out', path.join(dir, 'quiet.json')], { env: { LOG_BENCH_BUSY_LOAD: 'off' } })
   assert.equal(quiet.stderr, '')
   const bad = await runCli([...args, '--out', path.join(dir, 'bad.json')], { env: { LOG_BENCH_BUSY_LOAD: '-1' } })

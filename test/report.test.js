@@ -59,7 +59,7 @@ test('empty cells say why, drop rates are unknown rather than 0% where nothing w
 test('the page states machine, event count, command and date, and warns where runs disagree', () => {
   const { markdown } = fixturePage()
   assert.match(markdown, /\*\*1,000 events per worker\*\*/)
-  assert.match(markdown, /Fixture CPU @ 3\.00GHz \(8 cores, 32\.0 GB memory\)/)
+  assert.match(markdown, /Fixture CPU @ 3\.00GHz \(8 cores, 32.0 GiB memory\)/)
   assert.match(markdown, /\| Command +\| `log-bench run --lib log4js,winston,pino,noop,raw/)
   assert.match(markdown, /\| Date +\| 2026-01-15 10:00 to 10:20 UTC/)
   assert.match(markdown, /\| winston +\| 3\.19\.0/)
@@ -299,7 +299,7 @@ test('an interrupted file stopped between rounds: the page says how many runs ev
   const dataset = loadDocuments([{ file: 'partial.json', doc: partial }])
   assert.equal(dataset.runs.filter((r) => r.status === 'interrupted').length, 0, 'the run under way at the stop measured nothing')
   const { markdown } = renderPage(dataset, { imageLink: (file) => `images/${file}`, sections: [runSection], links: { json: [{ path: 'partial.json', link: 'partial.json' }] } })
-  assert.match(markdown, /> \*\*Incomplete:\*\* `partial\.json` was interrupted; every cell has its first 3 runs \(the run under way when it stopped measured nothing and is left out\)\./)
+  assert.match(markdown, /> - \*\*Incomplete:\*\* `partial\.json` was interrupted; every cell has its first 3 runs \(the run under way when it stopped measured nothing and is left out\)\./)
   assert.doesNotMatch(markdown, /interrupted by SIGINT/)
   assert.match(markdown, /The runs began from commit 0123456 with a file changed \(`scenarios\/quick\.json`\), so checking it out alone does not give what ran/)
   // Cells with different numbers of runs: the plain words.

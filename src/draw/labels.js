@@ -35,13 +35,14 @@ export function formatPct (v) {
   return `${(v * 100).toFixed(v > 0 && v < 0.001 ? 3 : 2)}%`
 }
 
-// Memory and throughput alike, in units of 1024 (the unit of RSS figures).
+// Memory and throughput alike, in units of 1024 (the unit of RSS figures), so named as binary
+// units: 337 MiB, not "337 MB" (which would be 353,370,112 bytes read as 10^6).
 export function formatBytes (v) {
   if (v == null) return ''
-  if (v >= 1024 ** 3) return `${(v / 1024 ** 3).toFixed(1)} GB`
-  if (v >= 10 * 1024 ** 2) return `${Math.round(v / 1024 ** 2).toLocaleString('en-US')} MB`
-  if (v >= 1024 ** 2) return `${(v / 1024 ** 2).toFixed(1)} MB`
-  if (v >= 1024) return `${(v / 1024).toFixed(1)} kB`
+  if (v >= 1024 ** 3) return `${(v / 1024 ** 3).toFixed(1)} GiB`
+  if (v >= 10 * 1024 ** 2) return `${Math.round(v / 1024 ** 2).toLocaleString('en-US')} MiB`
+  if (v >= 1024 ** 2) return `${(v / 1024 ** 2).toFixed(1)} MiB`
+  if (v >= 1024) return `${(v / 1024).toFixed(1)} KiB`
   return `${Math.round(v)} B`
 }
 

@@ -2,13 +2,14 @@ import { UsageError } from '../errors.js'
 import { SECTIONS } from './sections.js'
 import { formatBytes, formatNumber, unique } from '../draw/labels.js'
 import { code, codeSpan, escapeCell, markdownBlocks, markdownEscape, textColumns } from '../draw/table.js'
-import { cellKey, dimensionValue, ofType } from '../results/model.js'
+import { dimensionValue, ofType } from '../results/model.js'
 import { codeChanges, repositoryUrl } from '../results/env.js'
 import { shippedScenarios } from '../shipped-scenarios.js'
 import { summarySection } from './summary.js'
 import { anomalyBlocks, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
 import { durabilitySection, keptChart, keptSentences } from '../run/durability-section.js'
 import { scorecardBlocks } from './scorecard.js'
+import { limitsBlock, pageLimits } from './limits.js'
 
 // The results page: what was measured where, then each section's tables and chart links.
 // Everything on it comes from the results; nothing depends on when the report is generated, so
@@ -47,6 +48,8 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
   const runs = dataset.runs
   const out = [{ heading: title, level: 1 }]
   if (nav) out.push(nav)
+  // What limits what the page can say comes first, with what follows from it (limits.js).
+  out.push(...limitsBlock(pageLimits(dataset)))
   const charts = []
   // The page opens with its summary: the findings that survive their statistics, then the rest.
   const summary = summarySection(dataset, ctx)
@@ -57,10 +60,6 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
   out.push(...(kept ? [...summary.blocks.slice(0, 2), image(kept.file, 'Headline: events kept per library, transport and ending')] : summary.blocks))
   charts.push(...(kept ? [kept] : []), ...summary.charts)
   out.push(intro(dataset))
-  const incomplete = dataset.envs.filter((e) => !e.complete)
-  if (incomplete.length) {
-    out.push(`> **Incomplete:** ${incomplete.map((e) => codeSpan(e.file)).join(', ')} ${incomplete.length > 1 ? 'were' : 'was'} ${incomplete.some((e) => e.interrupted) ? 'interrupted' : 'not finished'}; ${reachedWords(runs)}.`)
-  }
   if (scorecard) out.push(...scorecardBlocks(scorecard))
   const shown = shownSections(dataset, sections)
   const render = (placed) => {
@@ -211,22 +210,4 @@ export function reproducibleScenario (given, shipped) {
   const inClone = given.match(/^(?:\.\/)?scenarios\/([\w.-]+)\.json$/)?.[1]
   if (inClone && shipped.has(inClone)) return inClone
   return given.includes('/') ? given : `./${given}`
-}
-
-// What an unfinished results file holds: where every cell has the same number of runs (stopped
-// between rounds), that number; otherwise that the cells it did not reach are missing. The run cut
-// short by the stop is not among the runs: loadDocuments leaves it out.
-function reachedWords (runs) {
-  const perCell = new Map()
-  const aside = new Set()
-  for (const r of runs) {
-    // A cell skipped after a time-out or unsupported has its records for every run already.
-    if (r.status === 'skipped' || r.status === 'unsupported') aside.add(cellKey(r))
-    perCell.set(cellKey(r), (perCell.get(cellKey(r)) ?? 0) + 1)
-  }
-  const counts = unique([...perCell].filter(([key]) => !aside.has(key)).map(([, n]) => n))
-  const asideWords = aside.size ? ', cells skipped after a time-out or unsupported aside' : ''
-  return counts.length === 1
-    ? `every cell has its first ${counts[0]} run${counts[0] === 1 ? '' : 's'}${asideWords} (the run under way when it stopped measured nothing and is left out)`
-    : 'cells it did not reach are missing'
 }

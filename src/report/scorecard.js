@@ -3,7 +3,7 @@ import { runTypeName } from '../results/record.js'
 import { summarizeHttp, BASELINE } from '../results/http-summary.js'
 import { roundsOf } from '../results/rounds.js'
 import { median } from '../stats.js'
-import { findings } from './summary.js'
+import { findings, lossPerRun, pace, whereLost } from './summary.js'
 import { keptAcross } from '../run/durability-section.js'
 import { controlOf } from '../http/glance.js'
 import { basisOf } from '../results/http-summary.js'
@@ -11,19 +11,44 @@ import { notDecidedControl, shortReason } from '../draw/verdict-rules.js'
 import { formatBytes, formatChange, formatCount, formatPct, formatRatio, libraryName, transportTitle, unique, verdictWord } from '../draw/labels.js'
 import { figureColumns, textColumns } from '../draw/table.js'
 
-// The scorecard on the results index (the first page of report --pages): one row per library with
-// its figures from every page, each cell linking to the page (and section) it comes from, each
-// verdict as that page gives it (the same findings, the same rule: verdict-rules.js), "—" where a
-// page has no figure. pages: [{ dataset, href (from the index page to that page's .md) }], the index
-// first. Nothing here measures or judges anew.
+// The scorecard on the results index (the first page of report --pages): a few tables by theme, one
+// row per library with its figures from every page, each table linking to the pages (and sections)
+// its figures come from, each verdict as that page gives it (the same findings, the same rule:
+// verdict-rules.js), "—" where a page has no figure. pages: [{ dataset, href (from the index page
+// to that page's .md) }], the index first. Nothing here measures or judges anew.
 
 const BASELINES = new Set(['noop', 'raw', 'none'])
 const NONE = '—'
-const link = (value, href) => (href && value !== NONE ? { value, href } : value)
 
 // A page's detail page for one comparison (src/run/section.js names it by transport, and
 // -instructions for counted cells), else the page's own section.
 const detailOr = (page, slug, anchor, fallback) => (page.details ? `${page.details}/${slug}.md${anchor}` : `${page.href}${fallback}`)
+
+// The scorecard's columns, a few tables by theme so that each fits a page's width: { theme, title,
+// href(sources): the page and section its figures come from, value(sources, lib) → a cell or NONE }.
+// sources are the pages the figures come from (scorecardBlocks finds them); a column whose page is
+// missing shows NONE. A new column is one more entry here.
+const COLUMNS = [
+  { theme: 'Speed and cost', title: (s) => `${s.seed?.fileEvents ? `${formatCount(s.seed.fileEvents)} events` : 'The seed\'s events'} to a file, 1 worker (done)`, href: (s) => s.seed && `${s.index.href}#summary`, value: (s, lib) => s.seed?.file(lib) ?? NONE },
+  { theme: 'Speed and cost', title: () => 'Instructions per event, file', href: (s) => s.counted && detailOr(s.counted, 'file-instructions', '', '#at-a-glance'), value: (s, lib) => s.counted ? instructionsPerEvent(s.counted, lib) : NONE },
+  { theme: 'Speed and cost', title: () => 'Server instructions per HTTP request, 5 logs', href: (s) => s.http && `${s.http.href}#at-a-glance`, value: (s, lib) => s.httpCosts?.get(lib) ?? NONE },
+  { theme: 'Speed and cost', title: () => 'Peak RSS, file, 1 worker', href: (s) => s.seed && detailOr(s.index, 'file', `#${transportTitle('file').toLowerCase()}-details`, '#summary'), value: (s, lib) => s.seed?.memory(lib) ?? NONE },
+  { theme: 'Events lost under close(), 8 workers', title: () => 'Syslog UDP', href: (s) => s.seed && `${s.index.href}#at-a-glance`, value: (s, lib) => s.seed?.lost(lib, 'udp') ?? NONE },
+  { theme: 'Events lost under close(), 8 workers', title: () => 'Syslog TCP', href: (s) => s.seed && `${s.index.href}#at-a-glance`, value: (s, lib) => s.seed?.lost(lib, 'tcp') ?? NONE },
+  ...[['exit', 'process.exit()'], ['uncaught', 'An uncaught exception'], ['sigterm', 'SIGTERM']].map(([ending, title]) => ({
+    theme: 'Events kept when the process ends',
+    title: () => title,
+    href: (s) => s.durability && `${s.durability.href}#do-the-logs-survive`,
+    value: (s, lib) => kept(s.durability, lib, ending)
+  }))
+]
+
+// What each theme's table says above it.
+const THEMES = {
+  'Speed and cost': 'Time, instructions and memory: lower is better.',
+  'Events lost under close(), 8 workers': 'Pooled over the runs, with the runs\' range and where the loss happened (at the receiving socket, on the machine that sent, or before the receiver); where none was lost, the pace it was sent at (events per second until done): where a receiver drops, what arrives depends on how fast each sender feeds it.',
+  'Events kept when the process ends': 'Per transport where a library lost events; "every event" where it kept them all.'
+}
 
 export function scorecardBlocks (pages) {
   if (pages.length < 2) return []
@@ -38,52 +63,75 @@ export function scorecardBlocks (pages) {
     ...(http ? http.dataset.runs.filter((r) => r.measure === 'instructions').map((r) => r.lib) : [])
   ]).filter((lib) => !BASELINES.has(lib))
   if (!libs.length) return []
-  const httpCosts = http ? httpFigures(http) : null
-  const rows = libs.map((lib) => [
-    lib,
-    seed ? link(seed.file(lib), `${index.href}#summary`) : NONE,
-    seed ? link(seed.lost(lib, 'udp'), `${index.href}#at-a-glance`) : NONE,
-    seed ? link(seed.lost(lib, 'tcp'), `${index.href}#at-a-glance`) : NONE,
-    ...['exit', 'uncaught', 'sigterm'].map((ending) => {
-      const text = durability ? keptAcross(ofType(durability.dataset.runs, 'run'), lib, ending) : null
-      return text ? link(text, `${durability.href}#do-the-logs-survive`) : NONE
-    }),
-    counted ? link(instructionsPerEvent(counted, lib), detailOr(counted, 'file-instructions', '', '#at-a-glance')) : NONE,
-    httpCosts?.get(lib) ? link(httpCosts.get(lib), `${http.href}#at-a-glance`) : NONE,
-    seed ? link(seed.memory(lib), detailOr(index, 'file', `#${transportTitle('file').toLowerCase()}-details`, '#summary')) : NONE
-  ])
-  const events = seed?.fileEvents ? `${formatCount(seed.fileEvents)} events` : 'the seed\'s events'
-  return [
+  const sources = { index, seed, durability, http, counted, httpCosts: http ? httpFigures(http) : null }
+  const blocks = [
     { heading: 'Scorecard' },
-    'Each library\'s figures from every page, each linking to where it comes from, each verdict as that page gives it: a page that cannot decide says so here too. "—": the page has no figure for it.',
-    {
-      columns: figureColumns(['Library', `${events} to a file, 1 worker (done)`, 'Lost, 8 workers, syslog UDP', 'Lost, 8 workers, syslog TCP', 'Kept on process.exit()', 'Kept on an uncaught exception', 'Kept on SIGTERM', 'Instructions per event', 'Server instructions per HTTP request, 5 logs', 'Peak RSS, file, 1 worker']),
-      rows
-    },
-    ...provenanceBlocks(pages)
+    'Each library\'s figures from every page, each table linking to where its figures come from, each verdict as that page gives it: a page that cannot decide says so here too. "—": the page has no figure for it.'
   ]
+  for (const theme of unique(COLUMNS.map((c) => c.theme))) {
+    // A column no library has a figure in (its page is not among these) is left out.
+    const columns = COLUMNS.filter((c) => c.theme === theme && libs.some((lib) => c.value(sources, lib) !== NONE))
+    const rows = libs.map((lib) => [lib, ...columns.map((c) => c.value(sources, lib))])
+      .filter((row) => row.slice(1).some((cell) => cell !== NONE))
+    if (!rows.length) continue
+    const from = unique(columns.map((c) => c.href(sources)).filter(Boolean))
+      .map((href) => `[${columns.filter((c) => c.href(sources) === href).map((c) => c.title(sources)).join(', ')}](${href})`)
+    blocks.push(`**${theme}.** ${THEMES[theme]}${from.length ? ` From: ${from.join(' · ')}.` : ''}`, { columns: figureColumns(['Library', ...columns.map((c) => c.title(sources))]), rows })
+  }
+  return [...blocks, ...provenanceBlocks(pages)]
+}
+
+// What a library kept under one ending, one line per transport.
+function kept (durability, lib, ending) {
+  const text = durability ? keptAcross(ofType(durability.dataset.runs, 'run'), lib, ending) : null
+  if (!text) return NONE
+  return { lines: text.split('; ') }
 }
 
 // Where each page's figures come from: pages measured in different sessions may differ in machine,
-// Node and commit, and their figures compare only within a page.
-function provenanceBlocks (pages) {
-  const rows = pages.map(({ dataset, href, label }) => {
-    const envs = dataset.envs ?? []
-    const of = (pick) => unique(envs.map((e) => pick(e.env)).filter(Boolean)).join(', ') || 'unknown'
-    return [
-      { value: label ?? href, href },
-      of((env) => env.time?.slice(0, 10)),
-      of((env) => (env.cpuModel ? `${env.cpuModel} × ${env.cpuCount}` : null)),
-      of((env) => env.node),
-      of((env) => env.gitCommit?.slice(0, 7))
-    ]
-  })
-  const machines = unique(rows.map((r) => `${r[2]} ${r[3]}`)).length
-  const commits = unique(rows.map((r) => r[4])).length
+// kernel, Node and commit, and their figures compare only within a page. What differs across the
+// pages is named, with the pages on each side; "one machine" only where nothing that was recorded
+// differs (a machine's model, cores and memory, its kernel, Node).
+const PROVENANCE = [
+  { name: 'machine', title: 'Machine', of: (env) => (env.cpuModel ? `${env.cpuModel} × ${env.cpuCount}${env.memoryBytes ? `, ${formatBytes(env.memoryBytes)}` : ''}` : null) },
+  { name: 'kernel', title: 'Kernel', of: (env) => kernelOf(env.os) },
+  { name: 'Node', title: 'Node', of: (env) => env.node },
+  { name: 'commit', title: 'Commit', of: (env) => env.gitCommit?.slice(0, 7) }
+]
+
+export function provenanceBlocks (pages) {
+  const valueOf = (dataset, p) => unique((dataset.envs ?? []).map((e) => p.of(e.env ?? {})).filter(Boolean)).join(', ') || 'unknown'
+  const values = pages.map(({ dataset }) => PROVENANCE.map((p) => valueOf(dataset, p)))
+  const rows = pages.map(({ dataset, href, label }, i) => [
+    { value: label ?? href, href },
+    unique((dataset.envs ?? []).map((e) => e.env?.time?.slice(0, 10)).filter(Boolean)).join(', ') || 'unknown',
+    ...values[i]
+  ])
+  const pagesWith = (j, value) => pages.filter((_, i) => values[i][j] === value).map((page) => page.label ?? page.href)
+  const differ = PROVENANCE.map((p, j) => ({
+    ...p,
+    groups: unique(values.map((v) => v[j])).map((value) => ({ value, pages: pagesWith(j, value) }))
+  }))
+    .filter((p) => p.groups.length > 1)
+  const setup = differ.filter((p) => p.name !== 'commit')
+  const commits = differ.find((p) => p.name === 'commit')
+  const side = ({ value, pages: names }, all) => `${value} (${names.length === all ? 'every page' : names.join(', ')})`
+  const words = setup.length
+    ? `The pages were not all measured on one setup: ${setup.map((p) => `${p.name} ${p.groups.sort((a, b) => a.pages.length - b.pages.length).map((g) => side(g, pages.length)).join(' against ')}`).join('; ')}${commits ? `; and ${commits.groups.length} commits` : ''}. Figures compare within a page; across pages, only where the rows below match.`
+    : `One machine, kernel and Node version${commits ? ` (${commits.groups.length} commits)` : ''}: figures compare within a page; across pages, only where the rows below match.`
   return [
-    `Where each page's figures come from${machines > 1 || commits > 1 ? ` (${commits > 1 ? `${commits} commits` : 'one commit'}, ${machines > 1 ? `${machines} machines or Node versions` : 'one machine and Node version'}: figures compare within a page; across pages, only where the rows below match)` : ''}:`,
-    { columns: textColumns(['Page', 'Measured', 'Machine', 'Node', 'Commit']), rows }
+    `Where each page's figures come from. ${words}`,
+    { columns: textColumns(['Page', 'Measured', ...PROVENANCE.map((p) => p.title)]), rows }
   ]
+}
+
+// "Linux 6.18.44-fc-v782" from an os line such as "Debian GNU/Linux 12 (bookworm) (Linux 6.18.44-fc-v782
+// x64)" (results/env.js writes the kernel last, in parentheses); null where it is not there.
+export function kernelOf (os) {
+  if (typeof os !== 'string') return null
+  // Without /etc/os-release the line is the kernel alone: "Linux 6.1.0 x64".
+  const match = os.match(/\((\w+) ([^\s()]+)(?: [^()]*)?\)$/) ?? os.match(/^(\w+) (\S+) \S+$/)
+  return match ? `${match[1]} ${match[2]}` : null
 }
 
 // The index page's figures: its findings (summary.js), the same verdicts its Summary gives.
@@ -115,7 +163,9 @@ function seedFigures ({ dataset }) {
       if (!cell) return unsupported(group, lib) ? 'unsupported' : NONE
       // A cell whose every run failed lost nothing that was counted: it did not finish.
       if (!cell.runs.some((r) => r.ok)) return 'did not finish'
-      return cell.lost > 0 ? formatPct(cell.lost) : 'none'
+      if (!(cell.lost > 0)) return pace(cell) == null ? 'none' : `none (sent ${formatCount(pace(cell))}/s)`
+      const where = whereLost(cell)
+      return { lines: [lossPerRun(cell.runs, cell.lost, where.startsWith('at the')), ...(where ? [where] : [])] }
     },
     memory (lib) {
       const cell = cellOf(file, lib)

@@ -175,19 +175,23 @@ const PATTERN_WORDS = {
   'costly-disabled': 'costly calls at a disabled level'
 }
 
-// At most this many characters of sentences: a summary a reader takes in at a glance.
-export const SUMMARY_LIMIT = 2000
+// At most this many words in a Summary: a reader takes it in beside its table; every figure stays
+// in the tables below it. Words are what whitespace separates (a figure such as 4,540 ms is two).
+export const SUMMARY_WORDS = 150
+const MORE = 'Every comparison is in the table below.'
+export const wordCount = (text) => text.split(/\s+/).filter(Boolean).length
 
-// What a reader should take away, in words with figures: per comparison who is first and by how
-// much (or why nothing is decided), who lost events where and why where the data shows it, then the
-// anomalies. Each sentence has a priority; the most important fill SUMMARY_LIMIT, in page order.
+// What a reader should take away, as a short list in words with figures: per comparison who is
+// first and by how much (or why nothing is decided), who lost events where, per run and pooled,
+// then the anomalies. Each sentence has a priority; the most important fill SUMMARY_WORDS, in page
+// order, and where some are left out the last item says the table has every comparison.
 function sentences (found, anomalies, dataset) {
   const { measure, groups, runsPerCell } = found
   const items = []
-  const add = (priority, text, { item = false } = {}) => items.push({ priority, text, item, order: items.length })
+  const add = (priority, text) => items.push({ priority, text, order: items.length })
   // A page of endings says what each ending kept; its losses are that list, not a second one.
-  const kept = keptSentences(ofType(dataset.runs, 'run'))
-  for (const text of kept) add(0, text, { item: true })
+  const kept = keptSentences(ofType(dataset.runs, 'run'), { brief: true })
+  for (const text of kept) add(0, text)
   const fewest = runsPerCell[0] ?? 0
   // Runs too few for any verdict (n + n runs cannot reach p < α: 3 + 3 give 0.1) are said to be.
   if (fewest > 0 && smallestMannWhitneyP(fewest, fewest) >= DEFAULT_ALPHA) add(1, `With ${fewest} run${fewest === 1 ? '' : 's'} ${runsPerCell.length > 1 ? 'in some cells' : 'per cell'}, no comparison of ${runsPerCell.length > 1 ? 'those cells' : 'a cell'} can be decided: ${fewest} + ${fewest} runs cannot reach p < ${DEFAULT_ALPHA} (4 + 4 can; from 6 rounds they pair).`)
@@ -202,97 +206,134 @@ function sentences (found, anomalies, dataset) {
     if (text) add(g.firsts.length > 1 ? 3 : 2, text)
   }
   for (const [reason, list] of undecided) add(4, `${list.map((g) => g.label).join('; ')}: ${reason}.`)
-  const losses = kept.length ? null : lossSentence(found, dataset, anomalies)
-  if (losses) add(1, losses)
+  for (const text of kept.length ? [] : lossSentences(found, dataset, anomalies)) add(1, text)
   const odd = anomalies.filter((a) => a.pattern !== 'constant-loss' || !dimensionValue(a.cell, 'ending') || dimensionValue(a.cell, 'ending') === 'close')
-  if (odd.length) add(5, `Anomalies below, with their figures: ${odd.slice(0, 3).map((a) => `${a.where} (${PATTERN_WORDS[a.pattern] ?? a.pattern})`).join('; ')}${odd.length > 3 ? `; ${odd.length - 3} more` : ''}.`)
+  if (odd.length) add(5, `Anomalies below: ${odd.slice(0, 2).map((a) => `${a.where} (${PATTERN_WORDS[a.pattern] ?? a.pattern})`).join('; ')}${odd.length > 2 ? `; ${odd.length - 2} more` : ''}.`)
   for (const text of countedSentences(dataset)) add(1, text)
   const chosen = []
-  let used = 0
+  let used = wordCount(MORE)
   for (const item of [...items].sort((x, y) => x.priority - y.priority || x.order - y.order)) {
-    if (used + item.text.length + 1 > SUMMARY_LIMIT - 60) continue
+    const words = wordCount(item.text)
+    if (used + words > SUMMARY_WORDS) continue
     chosen.push(item)
-    used += item.text.length + 1
+    used += words
   }
   const out = chosen.sort((x, y) => x.order - y.order)
-  if (chosen.length < items.length) out.push({ text: 'Every comparison is in the table below.' })
+  if (chosen.length < items.length) out.push({ text: MORE })
   return out
 }
 
-// The sentences as one block: those marked item (what each ending kept) as a list first, the rest
-// as a paragraph. Escaped on the page, as they are in the terminal.
+// The sentences as a short list, escaped on the page as they are in the terminal.
 function summaryText (sentences) {
-  const items = sentences.filter((s) => s.item).map((s) => s.text)
-  const rest = sentences.filter((s) => !s.item).map((s) => s.text).join(' ')
-  const markdown = [items.map((t) => `- ${escapeMarkdown(t)}`).join('\n'), rest && escapeMarkdown(rest)].filter(Boolean).join('\n\n')
-  return { text: { markdown, plain: [...items, ...(rest ? [rest] : [])].join('\n') } }
+  const texts = sentences.map((s) => s.text)
+  return { text: { markdown: texts.map((t) => `- ${escapeMarkdown(t)}`).join('\n'), plain: texts.join('\n') } }
 }
 
 // "Filesystem, 1 worker: bunyan fastest (643 ms); pino 1.12× as long, winston 1.71×, log4js 13.5×."
 // Where the runs do not separate the first places: "Console, 8 workers: pino first by median
-// (23,541 ms); bunyan 1.49× as long, not separated from pino on 5 + 5 runs, unpaired (slower in each
-// of 5 rounds); …". Each multiple is the estimate of the cell's verdict against the first.
+// (23,541 ms); bunyan 1.49× as long, not separated on 5 + 5 runs, unpaired (slower in each of 5
+// rounds); …". Each multiple is the estimate of the cell's verdict against the first. The only cell
+// that delivered every event is named with its pace beside it, and the lossy cells' paces: a sender
+// that feeds a receiver more slowly may lose less for that alone.
 function groupSentence (g, measure) {
   if (!g.best) return null
   const unit = measure.better === 'higher' ? ' fewer requests/s' : ' as long'
   const close = g.firsts.filter((c) => c !== g.best)
-  const first = g.onlyWhole
-    ? `${g.best.name} is the only one that delivered every event (${measure.format(g.best.median)})`
-    : `${g.best.name} ${close.length ? 'first by median' : measure.best} (${measure.format(g.best.median)})`
+  if (g.onlyWhole) {
+    const lossy = g.ranked.filter((c) => c.lost > 0)
+    const paced = pace(g.best)
+    if (paced == null) return `${g.label}: only ${g.best.name} delivered every event (${measure.format(g.best.median)}).`
+    const others = lossy.filter((c) => pace(c) != null).map((c) => `${c.name} ${formatCount(pace(c))}/s`)
+    return `${g.label}: only ${g.best.name} delivered every event, sending ${formatCount(paced)} events/s${others.length ? ` (lossy: ${others.join(', ')})` : ''}.`
+  }
+  const first = `${g.best.name} ${close.length ? 'first by median' : measure.best} (${measure.format(g.best.median)})`
   const notSeparated = close.map((c, i) => {
     const order = orderWords(c.comparison)
-    return `${c.name} ${formatRatio(c.relative)}${i === 0 ? unit : ''}, not separated from ${g.best.name} on ${basisWords(c.comparison)}${order ? ` (${order})` : ''}`
+    return `${c.name} ${formatRatio(c.relative)}${i === 0 ? unit : ''}, not separated on ${basisWords(c.comparison)}${order ? ` (${order})` : ''}`
   })
   const rest = g.ranked.filter((c) => !g.firsts.includes(c) && c !== g.best && !(c.lost > 0))
   const others = rest.map((c, i) => `${c.name} ${formatRatio(c.relative)}${i === 0 && !close.length ? unit : ''}${c.verdict && c.verdict !== 'slower' ? ` (${verdictWord(c.verdict)})` : ''}`)
   return `${g.label}: ${[first, ...notSeparated, others.join(', ')].filter(Boolean).join('; ')}.`
 }
 
+// A cell's pace: the median of its finished runs' events sent per second until done; null where
+// not recorded (an HTTP cell).
+export function pace (cell) {
+  const rates = cell.runs.filter((r) => r.ok).map((r) => r.eventsPerSec).filter((v) => typeof v === 'number' && v > 0)
+  return rates.length ? median(rates) : null
+}
+
+// The receiving socket's own drop counter over the run: `receiverDrops` where recorded, else the
+// count an earlier log-bench read from /proc/net/udp (`receiverSocketDrops`); null where neither is.
+export function receiverDrops (run) {
+  if (typeof run.receiverDrops === 'number') return run.receiverDrops
+  if (typeof run.receiverSocketDrops === 'number') return run.receiverSocketDrops
+  return null
+}
+
 const list = (names) => names.join(', ').replace(/, ([^,]+)$/, ' and $1')
 
-// Who lost events where, the largest first: the share, where it was lost (at the receiving UDP
-// socket or before it), and the cause where the data shows it: `raw`, the plainest sender, losing
-// events in the same comparison means the receiving end does not keep up with the load.
-function lossSentence ({ groups }, dataset, anomalies) {
+// Who lost events where, one sentence per comparison, the largest loss first: each cell's share
+// pooled and per run, where it was lost (at the receiving socket, on the same machine, or before it),
+// and the cause where the data shows it: `raw`, the plainest sender, losing events in the same
+// comparison means the receiving end does not keep up with the load.
+function lossSentences ({ groups }, dataset, anomalies) {
   const lossy = groups.map((g) => ({ g, cells: g.ranked.filter((c) => c.lost > 0).sort((x, y) => y.lost - x.lost) }))
     .filter((e) => e.cells.length)
     .sort((x, y) => y.cells[0].lost - x.cells[0].lost)
-  if (!lossy.length) return null
-  const rawLoss = new Map()
+  if (!lossy.length) return []
+  const rawRuns = new Map()
   for (const run of ofType(dataset.runs, 'run').filter((r) => r.lib === 'raw' && r.ok && r.received != null)) {
     const key = String(comparisonGroupKey(run))
-    const [lost, expected] = rawLoss.get(key) ?? [0, 0]
-    rawLoss.set(
-      key,
-      [lost + Math.max(0, (run.expected ?? run.sent) - run.received), expected + (run.expected ?? run.sent)]
-    )
+    if (!rawRuns.has(key)) rawRuns.set(key, [])
+    rawRuns.get(key).push(run)
   }
-  const whereOf = (c) => {
-    const ok = c.runs.filter((r) => r.ok && r.received != null)
-    const lost = ok.reduce((n, r) => n + Math.max(0, (r.expected ?? r.sent) - r.received), 0)
-    if (!ok.every((r) => r.receiverSocketDrops != null || r.transport === 'tcp')) return ''
-    const atSocket = ok.reduce((n, r) => n + (r.receiverSocketDrops ?? 0), 0)
-    return atSocket >= lost ? 'at the receiver\'s socket' : atSocket === 0 ? 'before the receiver' : `${formatPct(atSocket / lost)} of it at the receiver's socket`
-  }
-  const shown = lossy.slice(0, 4).map(({ g, cells }) => {
+  const whereOf = whereLost
+  const out = lossy.slice(0, 3).map(({ g, cells }) => {
     const wheres = cells.map(whereOf)
     const same = wheres.every((w) => w === wheres[0])
-    // Runs whose losses differ widely (an anomaly): the pooled share with the runs' range.
-    const spread = (c) => {
-      if (!anomalies.some((a) => a.pattern === 'loss' && a.cell && cellKey(a.cell) === c.key)) return ''
-      const shares = c.runs.filter((r) => r.ok && r.received != null)
-        .map((r) => Math.max(0, (r.expected ?? r.sent) - r.received) / (r.expected ?? r.sent))
-      return ` pooled, ${formatPct(Math.min(...shares))}–${formatPct(Math.max(...shares))} by run`
-    }
-    const list = cells.map((c, i) => `${c.name} ${formatPct(c.lost)}${spread(c)}${!same && wheres[i] ? ` (${wheres[i]})` : ''}`)
-    const [rawLost, rawExpected] = rawLoss.get(g.key) ?? [0, 0]
+    const named = cells.map((c, i) => `${c.name} ${lossPerRun(c.runs, c.lost, wheres[i].startsWith('at the'))}${!same && wheres[i] ? ` (${wheres[i]})` : ''}`)
+    const raw = rawRuns.get(g.key) ?? []
+    const rawLost = raw.reduce((n, r) => n + lostOf(r), 0)
     const known = cells.filter((c) => anomalies.some((a) => a.explanation && a.cell && cellKey(a.cell) === c.key))
-    const cause = rawExpected && rawLost > 0
-      ? `raw, the plainest sender, lost ${formatPct(rawLost / rawExpected)} there too: the receiving end does not keep up with this load`
-      : known.length === cells.length ? 'cause under Anomalies' : known.length ? `cause under Anomalies for ${list.length > 1 ? known.map((c) => c.name).join(', ') : 'it'}, not known yet for the rest` : 'cause not known yet'
-    return `${g.label}: ${list.join(', ')}${same && wheres[0] ? `, ${cells.length > 1 ? 'all ' : ''}${wheres[0]}` : ''}; ${cause}`
+    const cause = rawLost > 0
+      ? `raw, the plainest sender, lost ${lossPerRun(raw, rawLost / raw.reduce((n, r) => n + expectedOf(r), 0), false)} there too: the receiver does not keep up`
+      : known.length === cells.length ? 'cause under Anomalies' : known.length ? `cause under Anomalies for ${named.length > 1 ? known.map((c) => c.name).join(', ') : 'it'}, not known yet for the rest` : 'cause not known yet'
+    return `${g.label}: lost ${same && wheres[0] ? `${wheres[0]}: ` : ''}${named.join('; ')}; ${cause}.`
   })
-  return `Events lost: ${shown.join('. ')}${lossy.length > 4 ? `; ${lossy.length - 4} more comparison${lossy.length - 4 > 1 ? 's' : ''} in the table` : ''}. A cell that lost events is never named fastest.`
+  if (lossy.length > 3) out.push(`Events lost in ${lossy.length - 3} more comparison${lossy.length - 3 > 1 ? 's' : ''}: see the table.`)
+  return out
+}
+
+// Where a cell's events were lost: at the receiving socket (its own drop counter holds them all),
+// before the receiver (none there; a TCP stream is not dropped at the socket), part at each, or ''
+// where a run did not record it.
+export function whereLost (cell) {
+  const ok = cell.runs.filter((r) => r.ok && r.received != null)
+  const lost = ok.reduce((n, r) => n + lostOf(r), 0)
+  if (!ok.every((r) => receiverDrops(r) != null || r.transport === 'tcp')) return ''
+  const atSocket = ok.reduce((n, r) => n + (receiverDrops(r) ?? 0), 0)
+  return atSocket >= lost ? 'at the receiving socket, on this machine' : atSocket === 0 ? 'before the receiver' : `${formatPct(atSocket / lost)} of it at the receiving socket`
+}
+
+const expectedOf = (r) => r.expected ?? r.sent
+const lostOf = (r) => Math.max(0, expectedOf(r) - r.received)
+
+// A cell's loss pooled and per run: at a receiver (paced: where a sender's pace matters), "4.25%
+// pooled: 0.00% in its slowest run, 10.11% in a faster one" where its most lossy run was faster than
+// its slowest; else "9.89% pooled, 5.39%–15.96% by run"; "87.20% in every run" where they agree.
+export function lossPerRun (runs, pooled, paced) {
+  const ok = runs.filter((r) => r.ok && r.received != null && expectedOf(r) > 0)
+  if (ok.length < 2) return formatPct(pooled)
+  const share = (r) => lostOf(r) / expectedOf(r)
+  const shares = ok.map(share)
+  const low = Math.min(...shares)
+  const high = Math.max(...shares)
+  if (formatPct(low) === formatPct(high)) return `${formatPct(high)} in every run`
+  const slowest = ok.reduce((a, b) => ((b.doneMs ?? 0) > (a.doneMs ?? 0) ? b : a))
+  const most = ok.reduce((a, b) => (share(b) > share(a) ? b : a))
+  if (paced && most !== slowest && share(slowest) < share(most)) return `${formatPct(pooled)} pooled: ${formatPct(share(slowest))} in its slowest run, ${formatPct(share(most))} in a faster one`
+  return `${formatPct(pooled)} pooled, ${formatPct(low)}–${formatPct(high)} by run`
 }
 
 // One row per comparison: the best (and those not separated from it), its median, and every other

@@ -117,6 +117,6 @@ export function busyThreshold (value = process.env.LOG_BENCH_BUSY_LOAD) {
 export function busyWarning ({ loadAverage, cpuCount, availableMemoryBytes }, perCpu = busyThreshold()) {
   const [lastMinute] = loadAverage ?? []
   if (lastMinute == null || lastMinute < perCpu * cpuCount) return null
-  const memory = availableMemoryBytes == null ? '' : `, ${(availableMemoryBytes / 1024 ** 3).toFixed(1)} GB of memory available`
+  const memory = availableMemoryBytes == null ? '' : `, ${(availableMemoryBytes / 1024 ** 3).toFixed(1)} GiB of memory available`
   return `the machine is busy: load average ${lastMinute.toFixed(2)} over the last minute on ${cpuCount} CPU${cpuCount === 1 ? '' : 's'}${memory}; times measured now are slower and spread more than on a quiet machine (this warns from ${perCpu} per CPU; LOG_BENCH_BUSY_LOAD sets it)`
 }

@@ -125,7 +125,7 @@ export function timeseriesChart ({ group, lib, cpus, runs, chosen, conditions })
   })
   const datasets = [
     { label: 'CPU %', data: cpuPoints, yAxisID: 'cpu', borderColor: colour, backgroundColor: translucent(colour, 0.15), fill: true, borderWidth: 2, pointRadius: series.length > 40 ? 0 : 2 },
-    { label: 'RSS (MB)', data: rssPoints, yAxisID: 'rss', borderColor: colour, borderDash: [7, 4], borderWidth: 2, pointRadius: series.length > 40 ? 0 : 2 }
+    { label: 'RSS (MiB)', data: rssPoints, yAxisID: 'rss', borderColor: colour, borderDash: [7, 4], borderWidth: 2, pointRadius: series.length > 40 ? 0 : 2 }
   ]
   // Markers in grey, dotted and dash-dotted, so that no library colour or RSS dash is mistaken for them.
   if (run.unblockedMs != null) datasets.push(marker('unblocked', run.unblockedMs, [2, 3], '#808080'))
@@ -143,7 +143,7 @@ export function timeseriesChart ({ group, lib, cpus, runs, chosen, conditions })
         scales: {
           x: { type: 'linear', min: 0, title: axisTitle('time since start (s)') },
           cpu: { type: 'linear', position: 'left', beginAtZero: true, suggestedMax: cpuTop, title: axisTitle('CPU (% of one core, all workers)') },
-          rss: { type: 'linear', position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: axisTitle('RSS (MB, all workers)') }
+          rss: { type: 'linear', position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: axisTitle('RSS (MiB, all workers)') }
         }
       }
     }

@@ -73,8 +73,9 @@ function keptText ({ kept, sent, unsupported, reason, keptAlive }) {
 }
 
 // The Summary's first sentences on a page of endings: per ending asked, who kept every event on
-// every transport measured, and what each other library kept where. [] without endings.
-export function keptSentences (runs) {
+// every transport measured, and what each other library kept where (brief: only where it lost
+// events, the figures being in the kept table). [] without endings.
+export function keptSentences (runs, { brief = false } = {}) {
   const ended = runs.filter((r) => !slowed(r))
   if (!ended.some((r) => endingOf(r) !== DEFAULT_ENDING)) return []
   const libs = unique(ended.map(libraryName)).filter((l) => l !== 'raw' && l !== 'noop')
@@ -91,9 +92,9 @@ export function keptSentences (runs) {
       if (!measured.length) continue
       const lost = measured.filter(({ k }) => !keptAll(k))
       if (!lost.length) whole.push(lib)
-      else losing.push(`${lib} ${lost.map(({ t, k }) => `${keptText(k)} on ${transportTitle(t)}`).join(', ')}`)
+      else losing.push(brief ? `${lib} (${lost.map(({ t }) => transportTitle(t)).join(', ')})` : `${lib} ${lost.map(({ t, k }) => `${keptText(k)} on ${transportTitle(t)}`).join(', ')}`)
     }
-    const parts = [whole.length ? `every event kept by ${whole.join(', ').replace(/, ([^,]+)$/, ' and $1')} on every transport measured` : 'no library kept every event everywhere', ...(losing.length ? [`kept: ${losing.join('; ')}`] : [])]
+    const parts = [whole.length ? `every event kept by ${whole.join(', ').replace(/, ([^,]+)$/, ' and $1')}${brief ? '' : ' on every transport measured'}` : 'no library kept every event everywhere', ...(losing.length ? [brief ? `events lost by ${losing.join(', ')}` : `kept: ${losing.join('; ')}`] : [])]
     out.push(`${words[0].toUpperCase()}${words.slice(1)}: ${parts.join('; ')}.`)
   }
   return out
@@ -324,7 +325,7 @@ function memoryChart (transport, stallMs, series, conditions) {
         plugins: titles(`${transportTitle(transport)}: memory while the receiving end stalls ${stallMs.map((ms) => `${formatCount(ms)} ms`).join(', ')}`, [`${formatCount(series[0].run.events)} events per worker · all workers' RSS, sampled every 100 ms · the median run`, conditions]),
         scales: {
           x: { type: 'linear', min: 0, title: axisTitle('time since start (s)') },
-          y: { type: 'linear', beginAtZero: true, title: axisTitle('RSS (MB, all workers)') }
+          y: { type: 'linear', beginAtZero: true, title: axisTitle('RSS (MiB, all workers)') }
         }
       }
     }

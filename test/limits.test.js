@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { limitsBlock, pageLimits } from '../src/report/limits.js'
+import { renderPage } from '../src/report/markdown.js'
+import { runSection } from '../src/run/section.js'
+
+// What limits what a page can say, said above its Summary (issue 58): an interrupted design, a busy
+// machine at the start, a receiver that dropped events even from raw.
+
+const run = ({ lib, transport = 'file', cpus = 1, doneMs, run = 1, sent = 1000, received = sent, ...rest }) => ({
+  type: 'run',
+  lib,
+  libVersion: '1.0.0',
+  transport,
+  sink: transport,
+  cpus,
+  events: sent / cpus,
+  size: 13,
+  run,
+  ok: true,
+  status: 'ok',
+  error: null,
+  sent,
+  received,
+  dropRate: 1 - received / sent,
+  doneMs,
+  unblockedMs: doneMs / 2,
+  eventsPerSec: sent / (doneMs / 1000),
+  ...rest
+})
+const env = { cpuCount: 2, cpuModel: 'Test CPU', node: 'v20.20.2', loadAverage: [0.2, 0.3, 0.4], time: '2026-11-27T10:00:00.000Z', firstTime: '2026-11-27T10:00:00.000Z', memoryBytes: 2 ** 34, os: 'Test OS (Linux 6.1.0 x64)', commands: [] }
+const dataset = (runs, { envOf = {}, complete = true, interrupted = false } = {}) => ({
+  runs, summary: [], files: ['x.json'], env: { ...env, ...envOf }, envs: [{ file: 'x.json', env: { ...env, ...envOf }, complete, interrupted }]
+})
+const rounds = (lib, times, extra = {}) => times.map((doneMs, i) => run({ lib, doneMs, run: i + 1, ...extra }))
+
+describe('the conditions above the Summary', () => {
+  it('says nothing on a complete page measured on a quiet machine', () => {
+    const quiet = dataset([...rounds('pino', [100, 101, 102, 103, 104]), ...rounds('winston', [200, 201, 202, 203, 204])])
+    assert.deepEqual(pageLimits(quiet), [])
+    assert.deepEqual(limitsBlock([]), [])
+  })
+
+  it('an interrupted file: how far it got, that its comparisons are unpaired, and which first places are undecided', () => {
+    const cut = dataset([...rounds('pino', [100, 90, 110, 105, 95]), ...rounds('bunyan', [104, 96, 112, 100, 99]), ...rounds('winston', [200, 201, 202, 203, 204])], { complete: false, interrupted: true })
+    const [limit] = pageLimits(cut)
+    assert.equal(limit.label, 'Incomplete')
+    assert.match(limit.text, /^`x\.json` was interrupted; every cell has its first 5 runs .*\. So no comparison pairs its runs by round .*, and 1 of 1 first places are not decided \(Filesystem\)\.$/)
+  })
+
+  it('a load at the start at or above half the cores, with the load while it ran where recorded', () => {
+    const runs = [...rounds('pino', [100, 101, 102, 103, 104]), ...rounds('winston', [200, 201, 202, 203, 204])]
+    assert.deepEqual(pageLimits(dataset(runs, { envOf: { loadAverage: [0.99, 1, 1] } })), [])
+    const [busy] = pageLimits(dataset(runs, { envOf: { loadAverage: [6.59, 6.16, 5.24] } }))
+    assert.equal(busy.label, 'Busy machine')
+    assert.match(busy.text, /began at load average 6\.59 on 2 cores, at or above half of them.* The load while they ran was not recorded\./)
+    const loadSamples = [[0, 1], [10, 2.5], [20, 1.5]]
+    const [sampled] = pageLimits(dataset(runs, { envOf: { loadAverage: [1, 1, 1], loadSamples } }))
+    assert.match(sampled.text, /While they ran it was 1\.00 to 2\.50 \(median 1\.50, 3 samples\)\./)
+  })
+
+  it('a receiver that dropped events even from raw: where, the granted buffer where recorded, and each sender\'s pace', () => {
+    const udp = (lib, list, extra = {}) => list.map(([doneMs, lost], i) =>
+      run({ lib, transport: 'udp', cpus: 8, doneMs, run: i + 1, received: 1000 - lost, receiverSocketDrops: lost, ...extra }))
+    const runs = [...udp('pino', [[130, 0], [131, 0], [129, 0]]), ...udp('log4js', [[90, 100], [95, 80], [120, 0]]), ...udp('raw', [[50, 57], [51, 1], [49, 2]])]
+    const [limit] = pageLimits(dataset(runs))
+    assert.equal(limit.label, 'Receiver dropped events')
+    assert.match(limit.text, /^Syslog UDP, 8 workers: the receiving end lost events even from raw, the plainest sender \(2\.00% pooled, 0\.10%–5\.70% by run\); every lost event was dropped at the receiving socket, on the same machine as the senders, and the receive buffer the kernel granted that socket was not recorded\. pino lost none, at its own pace: .* Events sent per second until done \(medians\): pino 7,692, raw 20,000, log4js 10,526\.$/)
+    const granted = runs.map((r) => ({ ...r, receiveBufferBytes: 212992 }))
+    assert.match(pageLimits(dataset(granted))[0].text, /the kernel granted that socket 208\.0 KiB of receive buffer/)
+    // Every library losing where the receiver's counter holds none of it is the libraries' finding.
+    const sdk = [...udp('pino', [[130, 10], [131, 10]], { receiverSocketDrops: 0 }), ...udp('winston', [[130, 10], [131, 10]], { receiverSocketDrops: 0 })]
+    assert.deepEqual(pageLimits(dataset(sdk)), [])
+  })
+
+  it('stands above the Summary, and the old Incomplete line below it is gone', () => {
+    const cut = dataset([...rounds('pino', [100, 90, 110, 105, 95]), ...rounds('winston', [200, 201, 202, 203, 204])], { complete: false, interrupted: true, envOf: { loadAverage: [3, 3, 3] } })
+    const { markdown } = renderPage(cut, { imageLink: (file) => file, sections: [runSection] })
+    const top = markdown.indexOf('> **Read this first.**')
+    assert.ok(top > 0 && top < markdown.indexOf('## Summary'), markdown.slice(0, 600))
+    assert.match(markdown, /> - \*\*Incomplete:\*\* `x\.json` was interrupted/)
+    assert.match(markdown, /> - \*\*Busy machine:\*\* The runs began at load average 3\.00/)
+    assert.equal(markdown.match(/Incomplete/g).length, 1)
+  })
+})
