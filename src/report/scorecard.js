@@ -5,6 +5,7 @@ import { roundsOf } from '../results/rounds.js'
 import { median } from '../stats.js'
 import { findings } from './summary.js'
 import { keptAcross } from '../run/durability-section.js'
+import { kneeAcross, overloadAcross, overloadRuns, pacedEntries } from '../run/latency-section.js'
 import { controlOf } from '../http/glance.js'
 import { basisOf } from '../results/http-summary.js'
 import { notDecidedControl, shortReason } from '../draw/verdict-rules.js'
@@ -20,6 +21,7 @@ import { figureColumns, textColumns } from '../draw/table.js'
 const BASELINES = new Set(['noop', 'raw', 'none'])
 const NONE = '—'
 const link = (value, href) => (href && value !== NONE ? { value, href } : value)
+const linkOr = (text, href) => (text ? link(text, href) : NONE)
 
 // A page's detail page for one comparison (src/run/section.js names it by transport, and
 // -instructions for counted cells), else the page's own section.
@@ -32,10 +34,14 @@ export function scorecardBlocks (pages) {
   const durability = pages.find((p) => ofType(p.dataset.runs, 'run').some((r) => r.ending != null && r.ending !== 'close'))
   const http = others.find((p) => p.dataset.runs.some((r) => runTypeName(r) === 'http' && r.measure === 'instructions'))
   const counted = pages.find((p) => p.dataset.runs.some((r) => typeof r.instructionsPerEvent === 'number'))
+  const paced = pages.find((p) => pacedEntries(p.dataset.summary).length > 0)
+  const stalled = pages.find((p) => overloadRuns(p.dataset.runs).some((r) => r.receiverStallMs != null))
   const libs = unique([
     ...(seed?.libs ?? []),
     ...(durability ? ofType(durability.dataset.runs, 'run').map(libraryName) : []),
-    ...(http ? http.dataset.runs.filter((r) => r.measure === 'instructions').map((r) => r.lib) : [])
+    ...(http ? http.dataset.runs.filter((r) => r.measure === 'instructions').map((r) => r.lib) : []),
+    ...(paced ? pacedEntries(paced.dataset.summary).map(libraryName) : []),
+    ...(stalled ? overloadRuns(stalled.dataset.runs).map(libraryName) : [])
   ]).filter((lib) => !BASELINES.has(lib))
   if (!libs.length) return []
   const httpCosts = http ? httpFigures(http) : null
@@ -50,14 +56,16 @@ export function scorecardBlocks (pages) {
     }),
     counted ? link(instructionsPerEvent(counted, lib), detailOr(counted, 'file-instructions', '', '#at-a-glance')) : NONE,
     httpCosts?.get(lib) ? link(httpCosts.get(lib), `${http.href}#at-a-glance`) : NONE,
-    seed ? link(seed.memory(lib), detailOr(index, 'file', `#${transportTitle('file').toLowerCase()}-details`, '#summary')) : NONE
+    seed ? link(seed.memory(lib), detailOr(index, 'file', `#${transportTitle('file').toLowerCase()}-details`, '#summary')) : NONE,
+    linkOr(paced && kneeAcross(paced.dataset.summary, lib), `${paced?.href}#the-knee-the-highest-rate-each-logger-sustains`),
+    linkOr(stalled && overloadAcross(stalled.dataset.runs, lib), `${stalled?.href}#when-the-destination-cannot-keep-up`)
   ])
   const events = seed?.fileEvents ? `${formatCount(seed.fileEvents)} events` : 'the seed\'s events'
   return [
     { heading: 'Scorecard' },
     'Each library\'s figures from every page, each linking to where it comes from, each verdict as that page gives it: a page that cannot decide says so here too. "—": the page has no figure for it.',
     {
-      columns: figureColumns(['Library', `${events} to a file, 1 worker (done)`, 'Lost, 8 workers, syslog UDP', 'Lost, 8 workers, syslog TCP', 'Kept on process.exit()', 'Kept on an uncaught exception', 'Kept on SIGTERM', 'Instructions per event', 'Server instructions per HTTP request, 5 logs', 'Peak RSS, file, 1 worker']),
+      columns: figureColumns(['Library', `${events} to a file, 1 worker (done)`, 'Lost, 8 workers, syslog UDP', 'Lost, 8 workers, syslog TCP', 'Kept on process.exit()', 'Kept on an uncaught exception', 'Kept on SIGTERM', 'Instructions per event', 'Server instructions per HTTP request, 5 logs', 'Peak RSS, file, 1 worker', 'Knee (response p99 ≤ 1 ms)', 'Under a stalled reader']),
       rows
     },
     ...provenanceBlocks(pages)
