@@ -107,6 +107,9 @@ test('the scorecard gives each library\'s knee and what it did under a stalled r
   assert.match(pino[stall].value, /^Console: /)
   const other = table.rows.find((r) => r[0] !== 'pino' && r[0] !== 'raw:each')
   if (other) assert.equal(other[knee], '—', 'a library the latency page did not pace has no knee')
+  const without = scorecardBlocks([{ dataset: seed, href: 'README.md', label: 'Seed' }, { dataset: seed, href: 'other.md', label: 'Other' }])
+  const withoutTitles = without.find((b) => Array.isArray(b.columns) && b.columns.some((c) => c.title === 'Library')).columns.map((c) => c.title)
+  assert.ok(!withoutTitles.some((t) => /Knee|stalled/.test(t)), 'an index without a latency page keeps its columns')
 })
 
 test('report draws the latency section\'s charts as PNG and inline SVG', async () => {

@@ -6,10 +6,11 @@ import { median } from '../stats.js'
 import { findings } from './summary.js'
 import { keptAcross } from '../run/durability-section.js'
 import { kneeAcross, overloadAcross, overloadRuns, pacedEntries } from '../run/latency-section.js'
+import { KNEE_BOUND_NS } from '../run/knee.js'
 import { controlOf } from '../http/glance.js'
 import { basisOf } from '../results/http-summary.js'
 import { notDecidedControl, shortReason } from '../draw/verdict-rules.js'
-import { formatBytes, formatChange, formatCount, formatPct, formatRatio, libraryName, transportTitle, unique, verdictWord } from '../draw/labels.js'
+import { formatBytes, formatChange, formatCount, formatNumber, formatPct, formatRatio, libraryName, transportTitle, unique, verdictWord } from '../draw/labels.js'
 import { figureColumns, textColumns } from '../draw/table.js'
 
 // The scorecard on the results index (the first page of report --pages): one row per library with
@@ -35,7 +36,9 @@ export function scorecardBlocks (pages) {
   const http = others.find((p) => p.dataset.runs.some((r) => runTypeName(r) === 'http' && r.measure === 'instructions'))
   const counted = pages.find((p) => p.dataset.runs.some((r) => typeof r.instructionsPerEvent === 'number'))
   const paced = pages.find((p) => pacedEntries(p.dataset.summary).length > 0)
-  const stalled = pages.find((p) => overloadRuns(p.dataset.runs).some((r) => r.receiverStallMs != null))
+  // Under a stall: the latency page's runs where it has them (a durability page may have some too).
+  const hasStall = (p) => overloadRuns(p.dataset.runs).some((r) => r.receiverStallMs != null)
+  const stalled = (paced && hasStall(paced) ? paced : null) ?? pages.find(hasStall)
   const libs = unique([
     ...(seed?.libs ?? []),
     ...(durability ? ofType(durability.dataset.runs, 'run').map(libraryName) : []),
@@ -57,15 +60,16 @@ export function scorecardBlocks (pages) {
     counted ? link(instructionsPerEvent(counted, lib), detailOr(counted, 'file-instructions', '', '#at-a-glance')) : NONE,
     httpCosts?.get(lib) ? link(httpCosts.get(lib), `${http.href}#at-a-glance`) : NONE,
     seed ? link(seed.memory(lib), detailOr(index, 'file', `#${transportTitle('file').toLowerCase()}-details`, '#summary')) : NONE,
-    linkOr(paced && kneeAcross(paced.dataset.summary, lib), `${paced?.href}#the-knee-the-highest-rate-each-logger-sustains`),
-    linkOr(stalled && overloadAcross(stalled.dataset.runs, lib), `${stalled?.href}#when-the-destination-cannot-keep-up`)
+    // Only where a page has them, so that an index without a latency page is unchanged.
+    ...(paced ? [linkOr(kneeAcross(paced.dataset.summary, lib), `${paced.href}#the-knee-the-highest-rate-each-logger-sustains`)] : []),
+    ...(stalled ? [linkOr(overloadAcross(stalled.dataset.runs, lib), `${stalled.href}#when-the-destination-cannot-keep-up`)] : [])
   ])
   const events = seed?.fileEvents ? `${formatCount(seed.fileEvents)} events` : 'the seed\'s events'
   return [
     { heading: 'Scorecard' },
     'Each library\'s figures from every page, each linking to where it comes from, each verdict as that page gives it: a page that cannot decide says so here too. "—": the page has no figure for it.',
     {
-      columns: figureColumns(['Library', `${events} to a file, 1 worker (done)`, 'Lost, 8 workers, syslog UDP', 'Lost, 8 workers, syslog TCP', 'Kept on process.exit()', 'Kept on an uncaught exception', 'Kept on SIGTERM', 'Instructions per event', 'Server instructions per HTTP request, 5 logs', 'Peak RSS, file, 1 worker', 'Knee (response p99 ≤ 1 ms)', 'Under a stalled reader']),
+      columns: figureColumns(['Library', `${events} to a file, 1 worker (done)`, 'Lost, 8 workers, syslog UDP', 'Lost, 8 workers, syslog TCP', 'Kept on process.exit()', 'Kept on an uncaught exception', 'Kept on SIGTERM', 'Instructions per event', 'Server instructions per HTTP request, 5 logs', 'Peak RSS, file, 1 worker', ...(paced ? [`Knee (response p99 ≤ ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms)`] : []), ...(stalled ? ['Under a stalled reader'] : [])]),
       rows
     },
     ...provenanceBlocks(pages)

@@ -130,9 +130,8 @@ export const latencySection = {
   name: 'latency',
   types: ['run'],
   placement: 'top',
-  howToRead: [
-    `- _Response time_: from when a paced call was due (its intended time) to its return, so a call that waited behind a slow one counts the wait; _delivery_: from the intended time to the event's arrival at the receiving end. _Knee_: the highest rate at which the median over the runs of the response p99 stayed at most ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms, below the first rate where it did not (docs/costs.md, "The knee").`
-  ],
+  // What its figures mean is said in its own paragraphs, not under "How to read the numbers": that
+  // part is shown on every page with runs.
   render (dataset, ctx) {
     const summary = ofType(dataset.summary, 'run')
     const paced = pacedEntries(summary)
@@ -160,7 +159,7 @@ function kneeBlocks (paced, summary, ctx) {
   const libs = unique(paced.map(libraryName))
   const rates = unique(paced.map((s) => s.rate)).sort((a, b) => a - b)
   const blocks = [{ heading: 'The knee: the highest rate each logger sustains', level: 3 }]
-  blocks.push(`Each worker logged its events paced at a fixed rate (${rates.map(formatCount).join(', ')} events/s), each event when it was due, the event loop turning between them as in a service. A rate is sustained where every run finished and the median over the runs of the response time's p99 (from each event's intended time to its call's return) is at most ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms; the knee is the highest rate sustained below the first that was not. ${codeSpan('noop')} at the same rate is the pacer's own floor, ${codeSpan('raw:each')} the plainest code that writes each line when it is logged.`)
+  blocks.push(`Each worker logged its events paced at a fixed rate (${rates.map(formatCount).join(', ')} events/s), each event when it was due, the event loop turning between them as in a service. _Response time_ is from when a call was due (its intended time) to its return, so a call that waited behind a slow one counts the wait; _delivery_ from the intended time to the event's arrival at the receiving end. A rate is sustained where every run finished and the median over the runs of the response time's p99 is at most ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms; the knee is the highest rate sustained below the first that was not. ${codeSpan('noop')} at the same rate is the pacer's own floor, ${codeSpan('raw:each')} the plainest code that writes each line when it is logged.`)
   const rows = libs.map((lib) => [lib, ...transports.map((t) => {
     const result = knees.get(t).get(lib)
     if (!result) return '—'
