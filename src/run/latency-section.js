@@ -253,7 +253,7 @@ function overloadBlocks (runs, ctx) {
     }
     // A worker reports its heap only while its event loop is free: one whose calls held the loop
     // from the first to the last reported none until the end.
-    if (unseen.length) blocks.push(`${transportTitle(transport)}: no heap over time for ${unseen.join(', ')}: a worker reports its heap only while its event loop is free, and these held it from the first call to the last (their memory over time is the RSS, read from outside, in the memory chart under a stall).`)
+    if (unseen.length) blocks.push(`${transportTitle(transport)}: no heap over time for ${unseen.join(', ')}: a worker reports its heap only while its event loop is free, and these held it from the first call to the last (their RSS over time, read from outside the process, is in each run's \`timeseries\`).`)
   }
   return { blocks, charts }
 }
@@ -302,4 +302,34 @@ export function heapChart (transport, stalled, conditions) {
       }
     }
   }
+}
+
+// The Summary of a page with paced runs (markdown.js puts it first, as the durability page's kept
+// sentences): per transport the knees, highest first, and under a stall what each logger did; its
+// headline chart is the first transport's latency against the rate. null without paced cells (the
+// page then keeps the Summary of its done times).
+export function latencyLead (dataset, conditions) {
+  const summary = ofType(dataset.summary, 'run')
+  const paced = pacedEntries(summary)
+  if (!paced.length) return null
+  const sentences = []
+  for (const [transport, libs] of kneesOf(summary)) {
+    const held = [...libs].filter(([, r]) => r.knee).sort(([, a], [, b]) => b.knee.rate - a.knee.rate)
+    const below = [...libs].filter(([, r]) => !r.knee && r.tried.length)
+    const parts = held.map(([lib, r]) => `${lib} ${formatCount(r.knee.rate)}${r.knee.keptEvery === false ? ' (lost events)' : ''}`)
+    if (below.length) parts.push(`below the lowest rate: ${below.map(([lib]) => lib).join(', ')}`)
+    sentences.push(`${transportTitle(transport)}: the highest rate (events/s) with response p99 at most ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms: ${parts.join('; ')}.`)
+  }
+  const stalled = overloadRuns(dataset.runs).filter((r) => r.receiverStallMs != null)
+  for (const transport of unique(stalled.map((r) => r.transport))) {
+    const ofTransport = stalled.filter((r) => r.transport === transport)
+    const words = unique(ofTransport.map(libraryName)).map((lib) => {
+      const o = overloadOf(ofTransport.filter((r) => libraryName(r) === lib))
+      return o && `${lib} ${o.kinds}${figuresText(o)}`
+    }).filter(Boolean)
+    if (words.length) sentences.push(`${transportTitle(transport)}, the reader stalled: ${words.join('; ')}.`)
+  }
+  const transport = unique(paced.map((s) => s.transport))[0]
+  const chart = { file: chartFile('summary-latency'), ...rateChart(transport, paced.filter((s) => s.transport === transport), conditions) }
+  return { sentences, chart, alt: `Headline: ${transportTitle(transport)}, response p99, p99.9 and delivery p99 against the rate` }
 }
