@@ -8,6 +8,7 @@ import { shippedScenarios } from '../shipped-scenarios.js'
 import { summarySection } from './summary.js'
 import { anomalyBlocks, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
 import { durabilitySection, keptChart, keptSentences } from '../run/durability-section.js'
+import { latencyLead, latencySection } from '../run/latency-section.js'
 import { scorecardBlocks } from './scorecard.js'
 import { limitsBlock, pageLimits } from './limits.js'
 
@@ -57,8 +58,15 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
   // the kept matrices.
   const keptFirst = keptSentences(ofType(runs, 'run')).length > 0 && sections.includes(durabilitySection)
   const kept = keptFirst ? keptChart(ofType(runs, 'run'), ctx.conditions) : null
-  out.push(...(kept ? [...summary.blocks.slice(0, 2), image(kept.file, 'Headline: events kept per library, transport and ending')] : summary.blocks))
-  charts.push(...(kept ? [kept] : []), ...summary.charts)
+  // A page of paced runs (latency) is led by the knees: its done times are the rate's, not the point.
+  const lead = !kept && sections.includes(latencySection) ? latencyLead(dataset, ctx.conditions) : null
+  if (lead) {
+    out.push({ heading: 'Summary' }, lead.sentences.map((text) => `- ${escapeMarkdown(text)}`).join('\n'), image(lead.chart.file, lead.alt))
+    charts.push(lead.chart)
+  } else {
+    out.push(...(kept ? [...summary.blocks.slice(0, 2), image(kept.file, 'Headline: events kept per library, transport and ending')] : summary.blocks))
+    charts.push(...(kept ? [kept] : []), ...summary.charts)
+  }
   out.push(intro(dataset))
   if (scorecard) out.push(...scorecardBlocks(scorecard))
   const shown = shownSections(dataset, sections)

@@ -5,10 +5,12 @@ import { roundsOf } from '../results/rounds.js'
 import { median } from '../stats.js'
 import { findings, lossPerRun, pace, whereLost } from './summary.js'
 import { keptAcross } from '../run/durability-section.js'
+import { kneeAcross, overloadAcross, overloadRuns, pacedEntries } from '../run/latency-section.js'
+import { KNEE_BOUND_NS } from '../run/knee.js'
 import { controlOf } from '../http/glance.js'
 import { basisOf } from '../results/http-summary.js'
 import { notDecidedControl, shortReason } from '../draw/verdict-rules.js'
-import { formatBytes, formatChange, formatCount, formatPct, formatRatio, libraryName, transportTitle, unique, verdictWord } from '../draw/labels.js'
+import { formatBytes, formatChange, formatCount, formatNumber, formatPct, formatRatio, libraryName, transportTitle, unique, verdictWord } from '../draw/labels.js'
 import { figureColumns, textColumns } from '../draw/table.js'
 
 // The scorecard on the results index (the first page of report --pages): a few tables by theme, one
@@ -40,14 +42,17 @@ const COLUMNS = [
     title: () => title,
     href: (s) => s.durability && `${s.durability.href}#do-the-logs-survive`,
     value: (s, lib) => kept(s.durability, lib, ending)
-  }))
+  })),
+  { theme: 'Latency', title: () => `Knee (response p99 ≤ ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms)`, href: (s) => s.paced && `${s.paced.href}#the-knee-the-highest-rate-each-logger-sustains`, value: (s, lib) => (s.paced && kneeAcross(s.paced.dataset.summary, lib)) || NONE },
+  { theme: 'Latency', title: () => 'Under a stalled reader', href: (s) => s.stalled && `${s.stalled.href}#when-the-destination-cannot-keep-up`, value: (s, lib) => (s.stalled && overloadAcross(s.stalled.dataset.runs, lib)) || NONE }
 ]
 
 // What each theme's table says above it.
 const THEMES = {
   'Speed and cost': 'Time, instructions and memory: lower is better.',
   'Events lost under close(), 8 workers': 'Pooled over the runs, with the runs\' range and where the loss happened (at the receiving socket, on the machine that sent, or before the receiver); where none was lost, the pace it was sent at (events per second until done): where a receiver drops, what arrives depends on how fast each sender feeds it.',
-  'Events kept when the process ends': 'Per transport where a library lost events; "every event" where it kept them all.'
+  'Events kept when the process ends': 'Per transport where a library lost events; "every event" where it kept them all.',
+  Latency: 'Paced at a fixed rate, 1 worker: the highest rate each sustains with its response time\'s p99 (from each call\'s intended time) at most the bound, and what it did when its reader stalled (blocks, drops, grows, or coped).'
 }
 
 export function scorecardBlocks (pages) {
@@ -57,13 +62,19 @@ export function scorecardBlocks (pages) {
   const durability = pages.find((p) => ofType(p.dataset.runs, 'run').some((r) => r.ending != null && r.ending !== 'close'))
   const http = others.find((p) => p.dataset.runs.some((r) => runTypeName(r) === 'http' && r.measure === 'instructions'))
   const counted = pages.find((p) => p.dataset.runs.some((r) => typeof r.instructionsPerEvent === 'number'))
+  const paced = pages.find((p) => pacedEntries(p.dataset.summary).length > 0)
+  // Under a stall: the latency page's runs where it has them (a durability page may have some too).
+  const hasStall = (p) => overloadRuns(p.dataset.runs).some((r) => r.receiverStallMs != null)
+  const stalled = (paced && hasStall(paced) ? paced : null) ?? pages.find(hasStall)
   const libs = unique([
     ...(seed?.libs ?? []),
     ...(durability ? ofType(durability.dataset.runs, 'run').map(libraryName) : []),
-    ...(http ? http.dataset.runs.filter((r) => r.measure === 'instructions').map((r) => r.lib) : [])
+    ...(http ? http.dataset.runs.filter((r) => r.measure === 'instructions').map((r) => r.lib) : []),
+    ...(paced ? pacedEntries(paced.dataset.summary).map(libraryName) : []),
+    ...(stalled ? overloadRuns(stalled.dataset.runs).map(libraryName) : [])
   ]).filter((lib) => !BASELINES.has(lib))
   if (!libs.length) return []
-  const sources = { index, seed, durability, http, counted, httpCosts: http ? httpFigures(http) : null }
+  const sources = { index, seed, durability, http, counted, paced, stalled, httpCosts: http ? httpFigures(http) : null }
   const blocks = [
     { heading: 'Scorecard' },
     'Each library\'s figures from every page, each table linking to where its figures come from, each verdict as that page gives it: a page that cannot decide says so here too. "—": the page has no figure for it.'

@@ -9,6 +9,7 @@ import { httpGlanceSection } from '../http/glance.js'
 import { workloadsSection } from '../run/workloads-section.js'
 import { destinationsSection } from '../run/destinations-section.js'
 import { durabilitySection } from '../run/durability-section.js'
+import { latencySection } from '../run/latency-section.js'
 
 // The report's sections, in page order. A section claims run types and renders them:
 //   { name, types: ['run'], render(dataset, ctx) → { blocks, charts: [{ file, width, height, config }] } }
@@ -23,6 +24,7 @@ import { durabilitySection } from '../run/durability-section.js'
 export const SECTIONS = [
   versionsSection,
   durabilitySection,
+  latencySection,
   glanceSection,
   httpGlanceSection,
   runSection,

@@ -1,0 +1,134 @@
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { heapChart, kneeAcross, kneeText, latencySection, overloadAcross, overloadOf, rateChart } from '../src/run/latency-section.js'
+import { scorecardBlocks } from '../src/report/scorecard.js'
+import { loadResults } from '../src/results/read.js'
+import { markdownBlocks, markdownText } from '../src/draw/table.js'
+import { ROOT, runCli, tmpDir } from './helpers.js'
+
+// Made by short runs (`log-bench run --scenario` of two groups: pino, raw:each and noop paced at
+// 2,000 and 20,000 events/s on console and file, 1,000 events, 2 runs; pino and raw:each on the
+// console behind a reader stalled 500 ms, 5,000 events, 1 run), on a busy machine: the figures are
+// not for a page, only the shape of the record. The time series of the paced runs are emptied.
+const FIXTURE = path.join(ROOT, 'test', 'fixtures', 'latency', 'latency.json')
+const ctx = { image: (file, alt) => `![${alt}](${file})`, conditions: 'test machine' }
+
+test('the latency section gives the knee table, the overload table and a chart per transport from paced and stalled runs', () => {
+  const dataset = loadResults([FIXTURE])
+  const { blocks, charts } = latencySection.render(dataset, ctx)
+  const page = markdownBlocks(blocks)
+  assert.match(page, /^## What does a log call cost a latency-sensitive service\?$/m)
+  assert.match(page, /### The knee: the highest rate each logger sustains[\s\S]*\| Library +\| +Console \| +Filesystem \|/)
+  for (const lib of ['pino', 'raw:each', 'noop']) assert.match(page, new RegExp(`^\\| ${lib} +\\|.*events/s.*\\|.*events/s`, 'm'), `${lib} has no knee on both transports`)
+  assert.match(page, /### When the destination cannot keep up[\s\S]*\| pino +\| +Console \| +stalled 500 ms \| +tight loop, 5,000 events \|/)
+  assert.match(page, /\| raw:each +\| +Console \| +stalled 500 ms \|[^\n]*\| +blocks +\|/, 'raw:each writes synchronously: its calls wait for the reader')
+  assert.deepEqual(charts.map((c) => c.file).sort(), ['console/latency-by-rate.png', 'console/stall-heap.png', 'file/latency-by-rate.png'])
+  for (const chart of charts) assert.ok(page.includes(`](${chart.file})`), `${chart.file} is not on the page`)
+})
+
+test('the latency chart draws response p99, p99.9 and delivery p99 against the rate, a line per library and figure, on log scales', () => {
+  const dataset = loadResults([FIXTURE])
+  const entries = dataset.summary.filter((s) => s.rate != null && s.transport === 'file')
+  const { config } = rateChart('file', entries, 'test machine')
+  assert.equal(config.options.scales.x.type, 'logarithmic')
+  assert.equal(config.options.scales.y.type, 'logarithmic')
+  const labels = config.data.datasets.map((d) => d.label)
+  for (const lib of ['pino', 'raw:each', 'noop']) {
+    for (const figure of ['response p99', 'response p99.9', 'delivery p99']) {
+      if (lib === 'noop' && figure === 'delivery p99') continue
+      assert.ok(labels.includes(`${lib} ${figure}`), `no line ${lib} ${figure}`)
+    }
+  }
+  assert.ok(!labels.includes('noop delivery p99'), 'noop sends nothing: no delivery line')
+  const pino = config.data.datasets.find((d) => d.label === 'pino response p99')
+  assert.deepEqual(pino.data.map((p) => p.x), [2000, 20000])
+  const p99 = entries.find((s) => s.lib === 'pino' && s.variant === 'default' && s.rate === 2000).responseP99Ns.median
+  assert.equal(pino.data[0].y, p99 / 1e6)
+  assert.ok(config.data.datasets.every((d) => d.data.every((p) => p.y > 0)), 'a logarithmic axis has no zero')
+})
+
+test('a knee in words: below the lowest rate, the highest tried, and a knee that lost events', () => {
+  assert.equal(kneeText({ knee: null, tried: [{ rate: 1000, responseP99Ns: 2.5e6, sustained: false }] }), 'below 1,000 events/s (p99 2.5 ms)')
+  assert.equal(kneeText({ knee: { rate: 5000, responseP99Ns: 4.2e5, keptEvery: true }, tried: [{ rate: 5000 }] }), '5,000 events/s, the highest tried (p99 0.420 ms), every event kept')
+  assert.equal(kneeText({ knee: { rate: 1000, responseP99Ns: 9e5, keptEvery: false }, tried: [{ rate: 1000 }, { rate: 2000 }] }), '1,000 events/s (p99 0.900 ms), lost events')
+  assert.equal(kneeText({ knee: { rate: 1000, responseP99Ns: 1e4, keptEvery: null }, tried: [{ rate: 1000 }, { rate: 2000 }] }), '1,000 events/s (p99 0.010 ms)')
+})
+
+test('overload over a cell\'s runs: one word where they agree, each combination counted where they differ', () => {
+  const run = (kinds, extra = {}) => ({ ok: true, overload: { kinds, blockedMs: 10, lostEvents: 0, growthMiBPerSec: null, growthOf: 'heap', ...extra } })
+  assert.equal(overloadOf([run(['grows'], { growthMiBPerSec: 40 }), run(['grows'], { growthMiBPerSec: 60 })]).growthMiBPerSec, 50)
+  assert.equal(overloadOf([run(['grows']), run(['grows'])]).kinds, 'grows')
+  assert.equal(overloadOf([run(['blocks', 'drops']), run([]), run([])]).kinds, 'blocks + drops (1 of 3 runs), coped (2 of 3 runs)')
+  assert.equal(overloadOf([{ ok: false, overload: null }]), null)
+})
+
+test('the heap chart draws the median run of each library under the stall and leaves out one that never reported its heap', () => {
+  const stalled = (lib, run, blockedMs, heap) => ({
+    type: 'run',
+    lib,
+    variant: 'default',
+    transport: 'console',
+    receiverStallMs: 1000,
+    ok: true,
+    run,
+    overload: { kinds: [], blockedMs },
+    timeseries: [0, 100, 200].map((tMs) => ({ tMs, rssBytes: 1, cpuPct: 1, heapBytes: heap }))
+  })
+  const chart = heapChart('console', [stalled('pino', 1, 5, 1 << 20), stalled('pino', 2, 50, 2 << 20), stalled('pino', 3, 500, 3 << 20), stalled('raw', 1, 900, 0)], 'test machine')
+  assert.deepEqual(chart.config.data.datasets.map((d) => d.label), ['pino'])
+  assert.deepEqual(chart.config.data.datasets[0].data.map((p) => p.y), [2, 2, 2], 'the run with the median blocked time')
+  const page = markdownBlocks(latencySection.render({ runs: [stalled('raw', 1, 900, 0)], summary: [] }, ctx).blocks)
+  assert.match(page, /no heap over time for raw: a worker reports its heap only while its event loop is free/)
+})
+
+test('the latency section says nothing where no run was paced or judged for overload', () => {
+  const run = { type: 'run', lib: 'pino', variant: 'default', transport: 'file', cpus: 1, events: 100, run: 1, ok: true, overload: null }
+  const rendered = latencySection.render({ runs: [run], summary: [{ ...run, rate: null }] }, ctx)
+  assert.deepEqual(rendered, { blocks: [], charts: [] })
+})
+
+test('the scorecard gives each library\'s knee and what it did under a stalled reader, linking to the latency page', () => {
+  const dataset = loadResults([FIXTURE])
+  const seed = loadResults([path.join(ROOT, 'test', 'fixtures', 'pages', 'seed.json')])
+  const blocks = scorecardBlocks([{ dataset: seed, href: 'README.md', label: 'Seed' }, { dataset, href: 'latency.md', label: 'Latency' }])
+  // The Scorecard's themed tables: the knee and the stall in the Latency one.
+  const table = blocks.find((b) => Array.isArray(b.columns) && b.columns.some((c) => /^Knee/.test(c.title)))
+  assert.ok(table, 'no table with a knee column')
+  assert.ok(blocks.some((b) => typeof b === 'string' && /^\*\*Latency\.\*\*/.test(b)), 'the Latency table is introduced')
+  const titles = table.columns.map((c) => c.title)
+  const knee = titles.indexOf('Knee (response p99 ≤ 1 ms)')
+  const stall = titles.indexOf('Under a stalled reader')
+  assert.ok(knee > 0 && stall > 0, `no knee or stall column in ${titles.join(', ')}`)
+  const pino = table.rows.find((r) => r[0] === 'pino')
+  // Each themed table names above it where its columns come from.
+  const intro = blocks.find((b) => typeof b === 'string' && /^\*\*Latency\.\*\*/.test(b))
+  assert.match(intro, /\(latency\.md#the-knee-the-highest-rate-each-logger-sustains\)/)
+  assert.match(intro, /\(latency\.md#when-the-destination-cannot-keep-up\)/)
+  assert.equal(markdownText(pino[knee]), kneeAcross(dataset.summary, 'pino'))
+  assert.match(pino[knee], /^Console: .*events\/s.*; Filesystem: .*events\/s/)
+  assert.equal(pino[stall], overloadAcross(dataset.runs, 'pino'))
+  assert.match(pino[stall], /^Console: /)
+  const other = table.rows.find((r) => r[0] !== 'pino' && r[0] !== 'raw:each')
+  if (other) assert.equal(other[knee], '—', 'a library the latency page did not pace has no knee')
+  const without = scorecardBlocks([{ dataset: seed, href: 'README.md', label: 'Seed' }, { dataset: seed, href: 'other.md', label: 'Other' }])
+  const withoutTitles = without.filter((b) => Array.isArray(b.columns)).flatMap((b) => b.columns.map((c) => c.title))
+  assert.ok(!withoutTitles.some((t) => /Knee|stalled/.test(t)), 'an index without a latency page keeps its columns')
+})
+
+test('report draws the latency section\'s charts as PNG and inline SVG', async () => {
+  const dir = tmpDir()
+  const out = path.join(dir, 'latency.md')
+  const result = await runCli(['report', FIXTURE, '--out', out, '--images', path.join(dir, 'images'), '--format', 'md,html'])
+  assert.equal(result.code, 0, result.stderr)
+  const page = fs.readFileSync(out, 'utf8')
+  assert.match(page, /## What does a log call cost a latency-sensitive service\?/)
+  // Led by the knees, not by the paced runs' done times.
+  assert.match(page, /^## Summary\n\n- Console: the highest rate \(events\/s\) with response p99 at most 1 ms: [^\n]+\n- Filesystem: [^\n]+\n- Console, the reader stalled: pino [^\n]+; raw:each blocks \([\d,]+ ms blocked\)\.\n\n!\[Headline: Console, [^\]]+\]\(images\/summary-latency\.png\)/m)
+  for (const file of ['summary-latency.png', 'console/latency-by-rate.png', 'file/latency-by-rate.png', 'console/stall-heap.png']) {
+    assert.ok(fs.statSync(path.join(dir, 'images', file)).size > 1000, `${file} not drawn`)
+  }
+  const html = fs.readFileSync(path.join(dir, 'latency.html'), 'utf8')
+  assert.match(html, /Console: latency against the rate/)
+})
