@@ -14,6 +14,7 @@ import { UsageError } from '../errors.js'
 import { DEFAULT_MEASURE, MEASURES } from '../engine/instructions.js'
 import { cacheDirectory, list, parseShard, writableDirectory } from './validate.js'
 import { parseRuntimes, RUNTIME_NAMES } from '../versions/runtime-names.js'
+import { parseCores } from '../engine/cores.js'
 
 // The option tables of `run` and `http` (see options.js for what an entry holds): every option
 // once, with its default, its values and limits, and its scenario key.
@@ -93,6 +94,7 @@ export const RUN_OPTIONS = [
   { name: 'workload', list: true, values: WORKLOADS, default: DEFAULT_WORKLOAD, matrix: true, scenario: 'workloads', describe: 'what each event carries (see docs/workloads.md)' },
   { name: 'transport', list: true, values: TRANSPORTS, hints: TRANSPORT_HINTS, default: 'console', matrix: true, scenario: 'transports', scenarioRequired: true, describe: 'where the events go: console is the workers\' stdout, a pipe log-bench reads; udp and tcp are syslog; otlp is OpenTelemetry OTLP/HTTP, forward the Fluent forward protocol, each to an embedded receiver' },
   { name: 'cpus', list: true, int: { max: MAX_WORKERS }, default: '1', matrix: true, scenario: 'cpus', describe: 'worker counts (node:cluster workers logging at once)' },
+  { name: 'cores', list: true, parse: (value) => parseCores(value), numeric: true, takes: 'comma list of integers, 1 to the CPUs log-bench may use', schema: { type: 'integer', minimum: 1 }, matrix: true, scenario: 'cores', defaultText: 'every CPU', describe: 'run the whole run (log-bench\'s process, the receiving end, rsyslogd where the run starts it, every worker) on this many CPUs: the first N of those log-bench may use, set with taskset (util-linux) before the run starts and undone after it, as the 2019 article took CPUs offline (a list: one cell per count; recorded as the record\'s cores). Not more than the CPUs log-bench may use' },
   { name: 'events', int: EVENTS_LIMIT, default: DEFAULT_EVENTS, matrix: true, scenario: 'events', describe: 'events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike)' },
   { name: 'rate', list: true, int: { max: MAX_RATE, why: ' (events per second per worker)' }, matrix: true, scenario: 'rates', defaultText: 'none: a tight loop', describe: 'pace the logging: this many events per second per worker (a list: one cell per rate), each event logged when it is due (its intended time), the event loop turning between events as in a service; records each call\'s response time from its intended time (responseLatencyNs, beside the call\'s own time) and the event-loop delay. A run then takes at least --events ÷ rate seconds (at the lowest rate): past --timeout it is refused before anything starts' },
   { name: 'ending', list: true, values: ENDING_NAMES, default: DEFAULT_ENDING, matrix: true, scenario: 'endings', describe: `how each worker's process ends after its last call: ${ENDINGS.map((e) => `${e.name} (${e.describe})`).join('; ')}. A loss is counted, not a failed run (see docs/durability.md)` },
