@@ -487,7 +487,7 @@ export interface ResultsEnv {
   /**
    * the 1-minute load average every 10 s while the runs went on: `[seconds since the command began
    * (env.time), load average]`, the first at the start; a resumed session adds its own, counted from the same
-   * start
+   * start; a merged file keeps each shard's in `env.shards`
    */
   loadSamples?: Array<Array<number>>
   /** the memory available to new processes when the command began (`os.freemem()`: MemAvailable on Linux) */
@@ -538,7 +538,10 @@ export interface ResultsEnv {
       groups: Array<Record<string, unknown>>
     }>
   }
-  /** merged files: each shard's machine, commit, log-bench version and order seed */
+  /**
+   * merged files: each shard's machine, commit, log-bench version and order seed (and its loadSamples where
+   * it recorded them)
+   */
   shards?: unknown[]
 }
 
