@@ -12,9 +12,9 @@ import { DEFAULT_RECEIVER_MAX_BYTES, DEFAULT_RECEIVER_MAX_REQUESTS, DEFAULT_RECE
 import { camel } from './options.js'
 import { UsageError } from '../errors.js'
 import { DEFAULT_MEASURE, MEASURES } from '../engine/instructions.js'
-import { cacheDirectory, list, parseShard, writableDirectory } from './validate.js'
+import { cacheDirectory, list, parseShard, positiveIntList, writableDirectory } from './validate.js'
 import { parseRuntimes, RUNTIME_NAMES } from '../versions/runtime-names.js'
-import { parseCores } from '../engine/cores.js'
+import { availableCpus, findTaskset, formatCpuList } from '../engine/affinity.js'
 
 // The option tables of `run` and `http` (see options.js for what an entry holds): every option
 // once, with its default, its values and limits, and its scenario key.
@@ -188,6 +188,14 @@ export const SINK_OPTIONS = [
   { name: 'events', int: EVENTS_LIMIT, default: DEFAULT_EVENTS, describe: 'events per worker to expect (sequence numbers 0 … n-1)' },
   { name: 'size', int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', describe: 'payload size in bytes the senders use' }
 ]
+
+// --cores as given (a comma list, as typed), checked against this machine: each from 1 to the CPUs
+// log-bench may use, and taskset there to set them (src/engine/cores.js).
+export function parseCores (value, { available = availableCpus(), taskset = findTaskset() } = {}) {
+  const cores = positiveIntList(value, 'cores', { max: available.length, why: ` (the CPUs log-bench may use here: ${formatCpuList(available)})` })
+  if (!taskset) throw new UsageError('--cores sets CPU affinity with taskset, which was not found: install it (apt-get install util-linux on Debian/Ubuntu), or leave out --cores')
+  return cores
+}
 
 // A fraction (0.02) or a percentage with its sign (2%).
 export function parseNoise (value) {

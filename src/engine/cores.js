@@ -1,6 +1,4 @@
-import { UsageError } from '../errors.js'
-import { positiveIntList } from '../api/validate.js'
-import { availableCpus, cpusOf, findTaskset, formatCpuList, pin } from '../http/placement.js'
+import { availableCpus, cpusOf, findTaskset, formatCpuList, pin } from './affinity.js'
 
 // run --cores N: the whole run on N CPUs, the way the 2019 article took CPUs offline (echo 0 >
 // /sys/devices/system/cpu/cpuN/online) but without root: log-bench's own process is limited with
@@ -10,16 +8,7 @@ import { availableCpus, cpusOf, findTaskset, formatCpuList, pin } from '../http/
 // process. The CPUs are the first N of those log-bench may use (CPUs 0 to N-1 on a machine it has
 // to itself).
 
-export const TASKSET_PACKAGE = 'util-linux'
-
-// --cores as given (a comma list, as typed), checked against this machine: each from 1 to the CPUs
-// log-bench may use, and taskset there to set them. checkCores(null) (not given) is [null]: every CPU.
-export function parseCores (value, { available = availableCpus(), taskset = findTaskset() } = {}) {
-  const cores = positiveIntList(value, 'cores', { max: available.length, why: ` (the CPUs log-bench may use here: ${formatCpuList(available)})` })
-  if (!taskset) throw new UsageError(`--cores sets CPU affinity with taskset, which was not found: install it (apt-get install ${TASKSET_PACKAGE} on Debian/Ubuntu), or leave out --cores`)
-  return cores
-}
-
+// The --cores values (parseCores, src/api/option-tables.js) where given, else [null]: every CPU.
 export const checkCores = (cores) => cores ?? [null]
 
 // What one cell's runs need beside the record's `cores`: the CPU list and taskset's path.
