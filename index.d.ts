@@ -210,7 +210,7 @@ export interface RunOptions {
   seed?: number | string
   /**
    * --baseline: at the end, compare every cell with this library's cell of the same transport, workers,
-   * workload, size and receiving end: ratio of medians with its 95% interval, p and a verdict (faster,
+   * cores, workload, size and receiving end: ratio of medians with its 95% interval, p and a verdict (faster,
    * slower, same), as compare --baseline
    */
   baseline?: string
@@ -383,7 +383,8 @@ export interface HttpOptions {
 export interface CompareOptions {
   /**
    * --baseline: compare every cell of one results file with this library's cell of the same transport,
-   * workers, workload, size and receiving end (a name as in the results: pino, pino:sync, an adapter's name)
+   * workers, cores, workload, size and receiving end (a name as in the results: pino, pino:sync, an adapter's
+   * name)
    */
   baseline?: string
   /**

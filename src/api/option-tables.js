@@ -116,7 +116,7 @@ export const RUN_OPTIONS = [
   { name: 'resume', type: 'boolean', describe: 'continue the unfinished results file given by --out (or the scenario\'s output): finished runs are kept, the rest run' },
   { name: 'shard', parse: parseShard, takes: 'k/n', describe: 'run only share k of n of the plan (e.g. 1/4; n at most 1,000), in whole comparison groups balanced by estimated cost; join the shards with log-bench merge' },
   ...ORDER_OPTIONS,
-  { name: 'baseline', describe: 'at the end, compare every cell with this library\'s cell of the same transport, workers, workload, size and receiving end: ratio of medians with its 95% interval, p and a verdict (faster, slower, same), as compare --baseline' },
+  { name: 'baseline', describe: 'at the end, compare every cell with this library\'s cell of the same transport, workers, cores, workload, size and receiving end: ratio of medians with its 95% interval, p and a verdict (faster, slower, same), as compare --baseline' },
   { ...ALPHA, describe: 'with --baseline or --runs auto: ' + ALPHA.describe },
   { ...NOISE, describe: 'with --baseline or --runs auto: ' + NOISE.describe },
   QUIET,
@@ -163,7 +163,7 @@ export const REPORT_OPTIONS = [
 ]
 
 export const COMPARE_OPTIONS = [
-  { name: 'baseline', describe: 'compare every cell of one results file with this library\'s cell of the same transport, workers, workload, size and receiving end (a name as in the results: pino, pino:sync, an adapter\'s name)' },
+  { name: 'baseline', describe: 'compare every cell of one results file with this library\'s cell of the same transport, workers, cores, workload, size and receiving end (a name as in the results: pino, pino:sync, an adapter\'s name)' },
   ALPHA,
   NOISE,
   { name: 'json', type: 'boolean', cliOnly: true, describe: 'print the comparisons as JSON ({ comparisons: [...] }, one row per cell and measure) instead of tables' },

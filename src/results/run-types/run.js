@@ -104,7 +104,7 @@ export const RUN_TYPE = {
   words: dimensionWords('run', RUN_WORDS),
   measures: MEASURES,
   // What the cells of one comparison group share, in words (compare --baseline).
-  groupWords: 'transport, workers, workload, size and receiving end',
+  groupWords: 'transport, workers, cores, workload, size and receiving end',
   validate,
   // A record's measures before anything was measured (every nullable field of the schema's runRecord).
   empty: () => emptyMeasures('run', DIMENSIONS),
