@@ -42,6 +42,13 @@ export interface RunOptions {
   transport?: List<'console' | 'file' | 'udp' | 'tcp' | 'otlp' | 'forward'>
   /** --cpus: worker counts (node:cluster workers logging at once) */
   cpus?: List<number | string>
+  /**
+   * --cores: run the whole run (log-bench's process, the receiving end, rsyslogd where the run starts it,
+   * every worker) on this many CPUs: the first N of those log-bench may use, set with taskset (util-linux)
+   * before the run starts and undone after it, as the 2019 article took CPUs offline (a list: one cell per
+   * count; recorded as the record's cores). Not more than the CPUs log-bench may use
+   */
+  cores?: List<number | string>
   /** --events: events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike) */
   events?: number | string
   /**
@@ -203,7 +210,7 @@ export interface RunOptions {
   seed?: number | string
   /**
    * --baseline: at the end, compare every cell with this library's cell of the same transport, workers,
-   * workload, size and receiving end: ratio of medians with its 95% interval, p and a verdict (faster,
+   * cores, workload, size and receiving end: ratio of medians with its 95% interval, p and a verdict (faster,
    * slower, same), as compare --baseline
    */
   baseline?: string
@@ -376,7 +383,8 @@ export interface HttpOptions {
 export interface CompareOptions {
   /**
    * --baseline: compare every cell of one results file with this library's cell of the same transport,
-   * workers, workload, size and receiving end (a name as in the results: pino, pino:sync, an adapter's name)
+   * workers, cores, workload, size and receiving end (a name as in the results: pino, pino:sync, an adapter's
+   * name)
    */
   baseline?: string
   /**
@@ -477,6 +485,12 @@ export interface ResultsEnv {
    * from a 1-minute figure of half the CPU count on, the command warned that the machine was busy
    */
   loadAverage?: Array<number>
+  /**
+   * the 1-minute load average every 10 s while the runs went on: `[seconds since the command began
+   * (env.time), load average]`, the first at the start; a resumed session adds its own, counted from the same
+   * start; a merged file keeps each shard's in `env.shards`
+   */
+  loadSamples?: Array<Array<number>>
   /** the memory available to new processes when the command began (`os.freemem()`: MemAvailable on Linux) */
   availableMemoryBytes?: number
   hostname?: string
@@ -525,7 +539,10 @@ export interface ResultsEnv {
       groups: Array<Record<string, unknown>>
     }>
   }
-  /** merged files: each shard's machine, commit, log-bench version and order seed */
+  /**
+   * merged files: each shard's machine, commit, log-bench version and order seed (and its loadSamples where
+   * it recorded them)
+   */
   shards?: unknown[]
 }
 
@@ -599,6 +616,18 @@ export interface RunTypeRecord {
    * it is never summarised or compared with unprofiled runs); a record without it was not profiled
    */
   profile?: true
+  /**
+   * `--cores`: the whole run (log-bench's process, the receiving end, rsyslogd where the run starts it, every
+   * worker and their threads) limited to this many CPUs with `sched_setaffinity` (taskset), as the 2019
+   * article took CPUs offline; part of the cell. `null`, or a record without it: every CPU log-bench could
+   * use
+   */
+  cores?: number | null
+  /**
+   * with `cores`: the CPUs the run was limited to, as taskset lists them (the first `cores` of those
+   * log-bench could use: `0` for one on most machines); `null` without `--cores`
+   */
+  coresCpus?: string | null
   /** the run's number in its cell */
   run: number
   /** the run finished and its figures stand */
@@ -998,6 +1027,21 @@ export interface RunTypeRecord {
    * library, or a send that failed). `null` for other transports or where it cannot be read
    */
   receiverSocketDrops?: number | null
+  /**
+   * UDP to the embedded sink or rsyslog: the receive buffer the kernel granted the receiving socket
+   * (`SO_RCVBUF` as Linux reports it, doubled from what it books for data: the embedded sink's own socket, or
+   * for rsyslogd the `rb` of `ss -uamn` for its socket on the run's port, asking for `rcvbufSize` in the
+   * configuration log-bench writes; see [Receiving ends](syslog.md#receiving-ends)). `null` for other
+   * transports or where it cannot be read
+   */
+  receiveBufferBytes?: number | null
+  /**
+   * UDP to the embedded sink or rsyslog: the receiving socket's own drop counter over the run (the `drops`
+   * column of `/proc/net/udp` and `/proc/net/udp6` for the socket on the run's port, read when the receiver
+   * is listening and again before it closes: the difference). `null` for other transports or where it cannot
+   * be read
+   */
+  receiverDrops?: number | null
   /**
    * with `--syslog rsyslog`: rsyslog's own counters from `impstats`, read once it has written a set after the
    * run (it writes one a second, so this adds up to a second to the run's overhead), less the harness's

@@ -231,9 +231,9 @@ test('Then and now at fewer events than the article: an Events column, orders on
   const { syntheticRun } = await import('./helpers.js')
   const runs = []
   for (let run = 1; run <= 5; run++) {
-    runs.push(syntheticRun({ lib: 'pino', run, doneMs: 100 + run, events: 200000 }))
-    runs.push(syntheticRun({ lib: 'winston', run, doneMs: 300 + run, events: 200000 }))
-    runs.push(syntheticRun({ lib: 'bunyan', run, doneMs: 200 + run, events: 200000 }))
+    runs.push(syntheticRun({ lib: 'pino', run, doneMs: 100 + run, events: 200000, cores: 1 }))
+    runs.push(syntheticRun({ lib: 'winston', run, doneMs: 300 + run, events: 200000, cores: 1 }))
+    runs.push(syntheticRun({ lib: 'bunyan', run, doneMs: 200 + run, events: 200000, cores: 1 }))
   }
   const reference = {
     source: { title: 'An article', publisher: 'P', year: 2019, code: 'c' },
@@ -273,14 +273,54 @@ test('Then and now calls an order changed only where compare separates the swapp
   const finding = (pinoDone, winstonDone) => {
     const runs = []
     for (let run = 1; run <= 5; run++) {
-      runs.push(syntheticRun({ lib: 'pino', run, doneMs: pinoDone[run - 1] }))
-      runs.push(syntheticRun({ lib: 'winston', run, doneMs: winstonDone[run - 1] }))
+      runs.push(syntheticRun({ lib: 'pino', run, doneMs: pinoDone[run - 1], cores: 1 }))
+      runs.push(syntheticRun({ lib: 'winston', run, doneMs: winstonDone[run - 1], cores: 1 }))
     }
     const { blocks } = thenAndNowSection.render({ env: { cpuModel: 'AMD EPYC', cpuCount: 2, node: 'v20' }, runs, summary: summarize(runs) }, { reference })
     return blocks.at(-1).rows.find((r) => r[2] === 'done')[5]
   }
   assert.equal(finding([100, 101, 102, 103, 104], [300, 301, 302, 303, 304]), 'changed')
   assert.match(finding([100, 130, 90, 125, 95], [110, 92, 128, 101, 120]), /^order differs only between libraries not separated on 5 runs/)
+})
+
+test('Then and now sets the article\'s 1 CPU beside 1 worker on 1 core and its 8 CPUs beside 1 worker on every core, says what still differs, and leaves 8 workers out', async () => {
+  const { thenAndNowSection } = await import('../src/run/then-and-now.js')
+  const { summarize } = await import('../src/results/model.js')
+  const { syntheticRun } = await import('./helpers.js')
+  const runs = []
+  for (let run = 1; run <= 5; run++) {
+    // On 1 core winston is ahead; on every core pino is; with 8 workers (not the article's) bunyan would be.
+    runs.push(syntheticRun({ lib: 'pino', run, doneMs: 300 + run, cores: 1 }))
+    runs.push(syntheticRun({ lib: 'winston', run, doneMs: 100 + run, cores: 1 }))
+    runs.push(syntheticRun({ lib: 'pino', run, doneMs: 100 + run, cores: null }))
+    runs.push(syntheticRun({ lib: 'winston', run, doneMs: 200 + run, cores: null }))
+    runs.push(syntheticRun({ lib: 'pino', run, doneMs: 900 + run, cpus: 8 }))
+    runs.push(syntheticRun({ lib: 'winston', run, doneMs: 900 + run, cpus: 8 }))
+  }
+  const reference = {
+    source: { title: 'An article', publisher: 'P', year: 2019, code: 'c' },
+    hardware: { cpu: 'Intel i7', cores: 4, threads: 8, memory: '32 GB', node: '8.15.1' },
+    events: 1000,
+    file: 'ref.json',
+    cells: [
+      { transport: 'file', lib: 'winston', cpus: 1, doneMs: 5000 },
+      { transport: 'file', lib: 'pino', cpus: 1, doneMs: 9000 },
+      { transport: 'file', lib: 'winston', cpus: 8, doneMs: 4000 },
+      { transport: 'file', lib: 'pino', cpus: 8, doneMs: 3000 }
+    ]
+  }
+  const { blocks } = thenAndNowSection.render({ env: { cpuModel: 'AMD EPYC', cpuCount: 2, node: 'v20.1.0' }, runs, summary: summarize(runs) }, { reference })
+  const text = JSON.stringify(blocks)
+  const table = blocks.find((b) => b.columns && b.rows.length === 4)
+  const row = (lib, cpus) => table.rows.find((r) => r[1] === lib && r[2] === `${cpus} CPU${cpus === 1 ? '' : 's'}`)
+  assert.equal(row('winston', 1)[3], '1 worker on 1 core')
+  assert.match(JSON.stringify(row('winston', 1)), /"103"/, 'winston on 1 core: median done 103')
+  assert.equal(row('pino', 8)[3], '1 worker on every core (2 here)')
+  assert.match(JSON.stringify(row('pino', 8)), /"103"/, 'pino on every core, not the 8-worker cell')
+  assert.doesNotMatch(text, /903/, 'the 8-worker cells are left out')
+  assert.match(text, /What still differs: Node 8\.15\.1 then against v20\.1\.0 now, the machine[^.]*, and the harness \(one process then; a parent that starts, times and counts, plus one worker that logs, now\)/)
+  const findings = blocks.at(-1).rows
+  assert.deepEqual(findings.filter((r) => r[2] === 'done').map((r) => [r[1], r[5]]), [['1 CPU / 1 worker on 1 core', 'holds'], ['8 CPUs / 1 worker on every core (2 here)', 'holds']])
 })
 
 test('an interrupted file stopped between rounds: the page says how many runs every cell has, leaves the cut run out, and names files changed from the commit (code and scenarios, not results an earlier scenario wrote)', async () => {

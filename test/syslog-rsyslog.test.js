@@ -45,6 +45,14 @@ test('every library × udp and tcp through a real rsyslogd, verified from its ou
     assert.equal(stats.submitted, stats.outputWritten + stats.queueDiscarded + stats.outputFailed, `${where}: ${JSON.stringify(stats)}`)
     assert.ok(stats.maxRssBytes > 1e6, where)
     if (run.transport === 'udp') assert.equal(typeof run.receiverSocketDrops, 'number', where)
+    // What the kernel granted rsyslogd's socket (ss), and its drops over the run: UDP only.
+    if (run.transport === 'udp') {
+      assert.ok(Number.isInteger(run.receiveBufferBytes) && run.receiveBufferBytes > 0, `${where}: receiveBufferBytes ${run.receiveBufferBytes}`)
+      assert.ok(Number.isInteger(run.receiverDrops) && run.receiverDrops <= run.sent - run.received, `${where}: receiverDrops ${run.receiverDrops}`)
+    } else {
+      assert.equal(run.receiveBufferBytes, null, where)
+      assert.equal(run.receiverDrops, null, where)
+    }
   }
   assert.deepEqual(leftovers(result.tag), [], 'rsyslogd and every other process are stopped')
 })

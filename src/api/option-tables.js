@@ -12,8 +12,9 @@ import { DEFAULT_RECEIVER_MAX_BYTES, DEFAULT_RECEIVER_MAX_REQUESTS, DEFAULT_RECE
 import { camel } from './options.js'
 import { UsageError } from '../errors.js'
 import { DEFAULT_MEASURE, MEASURES } from '../engine/instructions.js'
-import { cacheDirectory, list, parseShard, writableDirectory } from './validate.js'
+import { cacheDirectory, list, parseShard, positiveIntList, writableDirectory } from './validate.js'
 import { parseRuntimes, RUNTIME_NAMES } from '../versions/runtime-names.js'
+import { availableCpus, findTaskset, formatCpuList } from '../engine/affinity.js'
 
 // The option tables of `run` and `http` (see options.js for what an entry holds): every option
 // once, with its default, its values and limits, and its scenario key.
@@ -93,6 +94,7 @@ export const RUN_OPTIONS = [
   { name: 'workload', list: true, values: WORKLOADS, default: DEFAULT_WORKLOAD, matrix: true, scenario: 'workloads', describe: 'what each event carries (see docs/workloads.md)' },
   { name: 'transport', list: true, values: TRANSPORTS, hints: TRANSPORT_HINTS, default: 'console', matrix: true, scenario: 'transports', scenarioRequired: true, describe: 'where the events go: console is the workers\' stdout, a pipe log-bench reads; udp and tcp are syslog; otlp is OpenTelemetry OTLP/HTTP, forward the Fluent forward protocol, each to an embedded receiver' },
   { name: 'cpus', list: true, int: { max: MAX_WORKERS }, default: '1', matrix: true, scenario: 'cpus', describe: 'worker counts (node:cluster workers logging at once)' },
+  { name: 'cores', list: true, parse: (value) => parseCores(value), numeric: true, takes: 'comma list of integers, 1 to the CPUs log-bench may use', schema: { type: 'integer', minimum: 1 }, matrix: true, scenario: 'cores', defaultText: 'every CPU', describe: 'run the whole run (log-bench\'s process, the receiving end, rsyslogd where the run starts it, every worker) on this many CPUs: the first N of those log-bench may use, set with taskset (util-linux) before the run starts and undone after it, as the 2019 article took CPUs offline (a list: one cell per count; recorded as the record\'s cores). Not more than the CPUs log-bench may use' },
   { name: 'events', int: EVENTS_LIMIT, default: DEFAULT_EVENTS, matrix: true, scenario: 'events', describe: 'events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike)' },
   { name: 'rate', list: true, int: { max: MAX_RATE, why: ' (events per second per worker)' }, matrix: true, scenario: 'rates', defaultText: 'none: a tight loop', describe: 'pace the logging: this many events per second per worker (a list: one cell per rate), each event logged when it is due (its intended time), the event loop turning between events as in a service; records each call\'s response time from its intended time (responseLatencyNs, beside the call\'s own time) and the event-loop delay. A run then takes at least --events ÷ rate seconds (at the lowest rate): past --timeout it is refused before anything starts' },
   { name: 'ending', list: true, values: ENDING_NAMES, default: DEFAULT_ENDING, matrix: true, scenario: 'endings', describe: `how each worker's process ends after its last call: ${ENDINGS.map((e) => `${e.name} (${e.describe})`).join('; ')}. A loss is counted, not a failed run (see docs/durability.md)` },
@@ -114,7 +116,7 @@ export const RUN_OPTIONS = [
   { name: 'resume', type: 'boolean', describe: 'continue the unfinished results file given by --out (or the scenario\'s output): finished runs are kept, the rest run' },
   { name: 'shard', parse: parseShard, takes: 'k/n', describe: 'run only share k of n of the plan (e.g. 1/4; n at most 1,000), in whole comparison groups balanced by estimated cost; join the shards with log-bench merge' },
   ...ORDER_OPTIONS,
-  { name: 'baseline', describe: 'at the end, compare every cell with this library\'s cell of the same transport, workers, workload, size and receiving end: ratio of medians with its 95% interval, p and a verdict (faster, slower, same), as compare --baseline' },
+  { name: 'baseline', describe: 'at the end, compare every cell with this library\'s cell of the same transport, workers, cores, workload, size and receiving end: ratio of medians with its 95% interval, p and a verdict (faster, slower, same), as compare --baseline' },
   { ...ALPHA, describe: 'with --baseline or --runs auto: ' + ALPHA.describe },
   { ...NOISE, describe: 'with --baseline or --runs auto: ' + NOISE.describe },
   QUIET,
@@ -161,7 +163,7 @@ export const REPORT_OPTIONS = [
 ]
 
 export const COMPARE_OPTIONS = [
-  { name: 'baseline', describe: 'compare every cell of one results file with this library\'s cell of the same transport, workers, workload, size and receiving end (a name as in the results: pino, pino:sync, an adapter\'s name)' },
+  { name: 'baseline', describe: 'compare every cell of one results file with this library\'s cell of the same transport, workers, cores, workload, size and receiving end (a name as in the results: pino, pino:sync, an adapter\'s name)' },
   ALPHA,
   NOISE,
   { name: 'json', type: 'boolean', cliOnly: true, describe: 'print the comparisons as JSON ({ comparisons: [...] }, one row per cell and measure) instead of tables' },
@@ -186,6 +188,14 @@ export const SINK_OPTIONS = [
   { name: 'events', int: EVENTS_LIMIT, default: DEFAULT_EVENTS, describe: 'events per worker to expect (sequence numbers 0 … n-1)' },
   { name: 'size', int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', describe: 'payload size in bytes the senders use' }
 ]
+
+// --cores as given (a comma list, as typed), checked against this machine: each from 1 to the CPUs
+// log-bench may use, and taskset there to set them (src/engine/cores.js).
+export function parseCores (value, { available = availableCpus(), taskset = findTaskset() } = {}) {
+  const cores = positiveIntList(value, 'cores', { max: available.length, why: ` (the CPUs log-bench may use here: ${formatCpuList(available)})` })
+  if (!taskset) throw new UsageError('--cores sets CPU affinity with taskset, which was not found: install it (apt-get install util-linux on Debian/Ubuntu), or leave out --cores')
+  return cores
+}
 
 // A fraction (0.02) or a percentage with its sign (2%).
 export function parseNoise (value) {

@@ -27,6 +27,7 @@ import { baselineComparison, runPrepared } from './session.js'
 import { defaultOutput, outputFile, positiveInt, refuseToReplace, scenarioOutput, temporaryDirectory } from './validate.js'
 import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
+import { checkCores } from '../engine/cores.js'
 
 // Turns option strings (from the command line or a scenario's run group) into a checked plan;
 // throws UsageError on anything wrong.
@@ -45,6 +46,7 @@ export async function parseRunOptions (argv, installs = {}) {
     events: given.events,
     rates: given.rate,
     endings: given.ending,
+    cores: checkCores(given.cores),
     profile: given.profile ? profileOption(given) : false,
     // The counter is found before anything runs: without one, a line that says how to install it.
     counter: given.measure === 'instructions' ? countingWorkers(given) : null,
@@ -80,6 +82,8 @@ function describeOptions (options) {
     ...(options.counter ? { measure: 'instructions', instructionsMethod: options.counter.instructionsMethod } : {}),
     ...(options.profile ? { profile: true } : {}),
     ...(options.endings.length === 1 && options.endings[0] === DEFAULT_ENDING ? {} : { endings: options.endings }),
+    // Only where given, so other plans describe themselves as before (--resume).
+    ...(options.cores.some((n) => n != null) ? { cores: options.cores } : {}),
     ...(options.receiverOptions.receiverRate ? { receiverRate: options.receiverOptions.receiverRate } : {}),
     ...(options.receiverOptions.receiverStallMs ? { receiverStallMs: options.receiverOptions.receiverStallMs } : {}),
     runs: runsText(options.rounds),

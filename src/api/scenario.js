@@ -125,7 +125,8 @@ const runCostMs = ({ transport, events, cpus, rate = null }) =>
 // runs and costMs (estimatedCostMs's) leave out the unsupported cells, which are recorded, not run.
 export function runPlanSize (options) {
   const rates = options.rates ?? [null]
-  const alike = options.runtimes.length * options.sizes.length * options.endings.length * rates.length
+  const cores = options.cores ?? [null]
+  const alike = options.runtimes.length * options.sizes.length * options.endings.length * rates.length * cores.length
   const size = { cells: 0, runs: 0, costMs: 0 }
   for (const transport of options.transports) {
     for (const lib of options.libs) {

@@ -151,9 +151,21 @@ function hardwareTable (dataset) {
   // Merged shards (log-bench merge): each ran its cells on its own machine; say which.
   for (const shard of env.shards ?? []) rows.push([`Shard ${shard.shard}`, `${shard.cpuModel} (${shard.cpuCount} cores), ${formatBytes(shard.memoryBytes)}, ${shard.os}, Node ${shard.node}`])
   for (const command of env.commands) rows.push(['Command', code(command)])
+  rows.push(...coresRows(dataset.runs ?? [], env))
   rows.push(...loadRows(dataset.envs ?? [{ env }]))
   rows.push(['Date', timeRange(env)])
   return { columns: textColumns(['Name', 'Spec']), rows }
+}
+
+// What the runs were limited to with run --cores (the article's CPUs offline): no row where none was.
+function coresRows (runs, env) {
+  const limits = unique(runs.filter((r) => dimensionValue(r, 'type') === 'run').map((r) => r.cores ?? null)).sort((a, b) => (a ?? Infinity) - (b ?? Infinity))
+  if (!limits.some((n) => n != null)) return []
+  const cpusOf = (n) => unique(runs.filter((r) => r.cores === n && r.coresCpus).map((r) => r.coresCpus))
+  const said = limits.map((n) => (n == null
+    ? `every core (${env.cpuCount}) for the runs without --cores`
+    : `${n} (CPU ${cpusOf(n).join(', ') || 'not recorded'}) for the runs at --cores ${n}`))
+  return [['Cores', `${said.join('; ')}; limited with taskset, the whole run (workers and receiving end) on those CPUs`]]
 }
 
 // How busy the machine was when each command began (results from before log-bench recorded it: no row).

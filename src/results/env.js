@@ -100,6 +100,25 @@ function machineLoad () {
   return { loadAverage: os.loadavg(), availableMemoryBytes: os.freemem() }
 }
 
+// How busy the machine stayed while the runs went on: the 1-minute load average every 10 s, as
+// env.loadSamples [[seconds since env.time, load], …] (the first at once), so that a page can say
+// whether the load at the start lasted. A resumed document adds to its own, counted from its start.
+// The timer does not keep a process alive (the API runs inside a user's). stop() ends the sampling.
+export const LOAD_SAMPLE_MS = 10_000
+
+export function sampleLoad (env, { everyMs = LOAD_SAMPLE_MS, now = Date.now, loadavg = os.loadavg } = {}) {
+  const start = Date.parse(env.time)
+  env.loadSamples ??= []
+  const take = () => {
+    const seconds = Number.isFinite(start) ? Math.max(0, Math.round((now() - start) / 100) / 10) : 0
+    env.loadSamples.push([seconds, Math.round(loadavg()[0] * 100) / 100])
+  }
+  take()
+  const timer = setInterval(take, everyMs)
+  timer.unref()
+  return { stop: () => clearInterval(timer) }
+}
+
 // From a 1-minute load average of half the CPUs on, another process is running about half the time
 // on each CPU: a timed run gets slower and its runs spread. LOG_BENCH_BUSY_LOAD sets the threshold per
 // CPU (0 warns always, "off" never).

@@ -11,6 +11,8 @@ import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
 // A worker count in words, "1 worker", "8 workers": a run's `cpus` is how many workers logged, not
 // how many CPUs they had (8 workers may share 2 cores).
 export const workersLabel = (n) => `${n} worker${n === 1 ? '' : 's'}`
+// A record's cores (run --cores): null is every CPU log-bench could use.
+export const coresLabel = (n) => (n == null ? 'on every core' : `on ${n} core${n === 1 ? '' : 's'}`)
 
 export const RECORD_DEFAULTS = Object.freeze({ type: 'run', variant: 'default', workload: DEFAULT_WORKLOAD, ending: DEFAULT_ENDING, measure: DEFAULT_MEASURE })
 

@@ -1,5 +1,6 @@
 import { code, em, entries, textColumns } from '../draw/table.js'
 import { cellKey, dimensionValue, ofType, runsByCell } from '../results/model.js'
+import { coresLabel } from '../results/record.js'
 import { roundsOf } from '../results/rounds.js'
 import { judge, measureNamed } from '../results/verdict.js'
 import { notDecidedBimodal, notRanked } from '../draw/verdict-rules.js'
@@ -35,12 +36,20 @@ export const glanceSection = {
     const rows = []
     const roundOf = roundsOf(dataset)
     const runsOfCell = new Map(runsByCell(runs, 'run').map((cellRuns) => [cellKey(cellRuns[0]), cellRuns]))
+    // run --cores: a worker count on 1 core is another row than on every core, named so on a page that has both.
+    const coresOf = (r) => r.cores ?? null
+    const limited = unique(runs.map(coresOf)).length > 1
     for (const transport of unique(runs.map((r) => r.transport))) {
-      for (const cpus of unique(runs.filter((r) => r.transport === transport)
-        .map((r) => r.cpus)).sort((a, b) => a - b)) {
+      const ofTransport = runs.filter((r) => r.transport === transport)
+      const placementOf = (r) => `${r.cpus}|${coresOf(r)}`
+      const placements = unique(ofTransport.map(placementOf))
+        .map((key) => ofTransport.find((r) => placementOf(r) === key))
+        .map((r) => ({ cpus: r.cpus, cores: coresOf(r) }))
+        .sort((a, b) => a.cpus - b.cpus || (b.cores ?? Infinity) - (a.cores ?? Infinity))
+      for (const { cpus, cores } of placements) {
         for (const [workload, measure] of workloads.flatMap((w) => measures.map((m) => [w, m]))) {
-          const cells = summary.filter((s) =>
-            s.transport === transport && s.cpus === cpus && workloadOf(s) === workload && measureOf(s) === measure)
+          const cells = summary.filter((s) => s.transport === transport && s.cpus === cpus && coresOf(s) === cores &&
+            workloadOf(s) === workload && measureOf(s) === measure)
           if (!cells.length) continue
           // Each cell's runs and losses, found once: fastest and losses both use them.
           const cellRuns = new Map(cells.map((s) => [s, runsOfCell.get(cellKey(s)) ?? []]))
@@ -51,7 +60,7 @@ export const glanceSection = {
           const name = (s) => `${libraryName(s)}${sized ? ` (${s.size} B)` : ''}${onRuntimes ? ` (${s.runtime})` : ''}`
           rows.push([
             transportTitle(transport),
-            cpuLabel(cpus),
+            limited ? `${cpuLabel(cpus)} ${coresLabel(cores)}` : cpuLabel(cpus),
             ...(byWorkload ? [workload] : []),
             ...(measure === 'instructions'
               ? [em(NO_TIMES), em(NO_TIMES), entries(fastest(cells, 'instructionsPerEvent', name, lostShare, cellRuns, roundOf, INSTRUCTIONS))]

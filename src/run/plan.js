@@ -6,9 +6,10 @@ import { currentRuntime, runtimeBinary } from '../versions/runtimes.js'
 import { cellUnsupported, runtimeUnsupported } from '../runner/unsupported.js'
 import { countingUnsupported } from '../engine/instructions.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
+import { coresSettings } from '../engine/cores.js'
 
 // Expands checked `run` options into cells in the order they run: transport, library (and
-// variant), runtime, workload, worker count, size, ending, rate. A cell is plain data: its settings (everything
+// variant), runtime, workload, worker count, size, ending, rate, cores. A cell is plain data: its settings (everything
 // one of its runs needs, one name per field, the record's and the option's name where they have
 // one; src/run/run-type.js executes them) and how the session treats it (label: its words,
 // cellWords; runs, unsupported).
@@ -22,6 +23,7 @@ export function planRunCells ({
   events,
   rates = null,
   endings = [DEFAULT_ENDING],
+  cores = [null],
   counter = null,
   profile = false,
   runs,
@@ -37,11 +39,12 @@ export function planRunCells ({
       for (const runtime of runtimes) {
         for (const workload of workloads) {
           for (const workers of cpus) {
-            // Each size under each ending at each rate (loops of their own would re-indent the cell below).
+            // Each size under each ending at each rate on each number of cores (loops of their own
+            // would re-indent the cell below).
             const paces = rates ?? [null]
-            const variations = sizes.flatMap((size) =>
-              endings.flatMap((ending) => paces.map((rate) => ({ ...size, ending, rate }))))
-            for (const { payload, ending, rate } of variations) {
+            const variations = sizes.flatMap((size) => endings.flatMap((ending) =>
+              paces.flatMap((rate) => cores.map((limit) => ({ ...size, ending, rate, limit })))))
+            for (const { payload, ending, rate, limit } of variations) {
               const sink = receiverOptions.sinkName?.(transport) ?? defaultSink(transport)
               const slow = SLOWED_SINKS.includes(sink) ? slowReceiver(receiverOptions) : {}
               // The record's fields first, in its order (recordedSettings takes them from here).
@@ -67,6 +70,9 @@ export function planRunCells ({
                 ...(counter ? { measure: 'instructions', ...counter } : {}),
                 // Profiled runs are timed under the profiler: cells of their own (docs/costs.md).
                 ...(profile ? { profile: true } : {}),
+                // --cores: the whole run on that many CPUs (null: every CPU), and the list it gets.
+                cores: limit,
+                ...coresSettings(limit),
                 ...runSettings({ lib, runtime, payload, timeoutMs, maxOldSpaceSize, receiverOptions, dir })
               }
               cells.push({

@@ -392,6 +392,8 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
     primaryPeakRssBytes: sample.primaryPeakRssBytes ?? null,
     sinkMaxRssBytes: outcome.counts.sinkMaxRssBytes ?? null,
     receiverSocketDrops: outcome.counts.receiverSocketDrops ?? null,
+    receiverDrops: outcome.counts.receiverDrops ?? null,
+    receiveBufferBytes: outcome.counts.receiveBufferBytes ?? null,
     rsyslogStats: outcome.counts.rsyslogStats ?? null,
     sinkNice: outcome.counts.sinkNice ?? null,
     sinkUdpQueuedBytesMax: outcome.counts.sinkUdpQueuedBytesMax ?? null,

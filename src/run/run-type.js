@@ -2,6 +2,8 @@ import { planRunCells } from './plan.js'
 import { runOnce } from './run-once.js'
 import { runCounted } from './counted.js'
 import { RUN_TYPE } from '../results/run-types/run.js'
+import { limitToCores } from '../engine/cores.js'
+import { RunFailure } from '../errors.js'
 
 // The `run` type's side of running: plan(options) → cells, execute(settings, { signal, onLive }) →
 // a record's measures for one run of a cell, describe(record) → the progress line of a finished run.
@@ -15,10 +17,26 @@ export const RUN_EXECUTOR = {
 }
 
 // Counted instructions (--measure instructions) are a branch of the same settings: measure says which.
+// Under --cores the run, from its receiving end to its last worker, is on the cell's CPUs.
 async function execute (settings, { signal = null, onLive = null } = {}) {
-  if (settings.adapterProblem) return { ...RUN_TYPE.empty(), ok: false, status: 'failed', error: settings.adapterProblem, failure: { kind: 'error' } }
-  if (settings.measure === 'instructions') return runCounted(settings, { signal })
-  return runOnce(settings, { signal, onLive })
+  if (settings.adapterProblem) return failed(settings.adapterProblem)
+  let limit
+  try {
+    limit = await limitToCores(settings)
+  } catch (err) {
+    if (err instanceof RunFailure) return failed(err.message)
+    throw err
+  }
+  try {
+    if (settings.measure === 'instructions') return await runCounted(settings, { signal })
+    return await runOnce(settings, { signal, onLive })
+  } finally {
+    await limit.restore()
+  }
+}
+
+function failed (error) {
+  return { ...RUN_TYPE.empty(), ok: false, status: 'failed', error, failure: { kind: 'error' } }
 }
 
 function describeCounted (record) {

@@ -1,4 +1,5 @@
 import { cellKey, dimensionValue, ofType } from '../results/model.js'
+import { coresLabel } from '../results/record.js'
 import { CONFIDENCE, median, relativeHalfWidth, runsForHalfWidth } from '../stats.js'
 import { code, em, escaped, figureColumns, strong } from '../draw/table.js'
 import { chartFile, safeSegment } from '../draw/charts.js'
@@ -52,6 +53,8 @@ const DISTINCT = [
   { field: 'events', tag: (v) => `-${v}ev`, title: (v) => `, ${v.toLocaleString('en-US')} events per worker` },
   { field: 'size', tag: (v) => `-${v}b`, title: (v) => `, ${v.toLocaleString('en-US')}-byte payload` },
   { field: 'rate', tag: (v) => (v == null ? '' : `-${v}eps`), title: (v) => (v == null ? ', tight loop' : `, paced at ${v.toLocaleString('en-US')} events/s per worker`) },
+  // run --cores: the cells on every core keep the transport's plain name (and detail page).
+  { field: 'cores', tag: (v) => (v == null ? '' : `-${v}core`), title: (v) => `, ${coresLabel(v)}` },
   // Set by merge for shards from different machines: the machine is data from a results file.
   { field: 'machine', tag: (v) => `-${String(v).replace(/[^A-Za-z0-9]+/g, '-').toLowerCase().slice(0, 48)}`, title: (v) => `, measured on ${String(v).replace(/[<>[\]`*_]/g, '')}` }
 ]

@@ -1,14 +1,25 @@
 import { readJsonFile } from '../results/json-file.js'
 import { UsageError } from '../errors.js'
 import { codeSpan, escapeCell, markdownEscape as md, textColumns } from '../draw/table.js'
-import { cpuLabel, formatMs, formatPct, transportTitle, unique } from '../draw/labels.js'
+import { formatMs, formatPct, transportTitle, unique } from '../draw/labels.js'
 import { cellKey, ofType } from '../results/model.js'
 import { roundsOf } from '../results/rounds.js'
 import { judge, measureNamed } from '../results/verdict.js'
 
 // "Then and now": the seed article's published averages (a reference data file, see
-// results/reference/) beside ours, per library, transport and worker count, and for each
-// transport and worker count whether its orderings still hold. Generated from both data sets.
+// results/reference/) beside ours, per library, transport and number of CPUs, and for each
+// transport and number of CPUs whether its orderings still hold. Generated from both data sets.
+//
+// Like for like: the article's harness had no workers. It ran one process per library and
+// transport, logging its 1,000,000 events in one loop; its "1 CPU" took CPUs 1 to 7 offline (the
+// terminal and rsyslog on that CPU too), its "8 CPUs" had every CPU online. So a reference cell's
+// `cpus` is the article's CPUs, set beside one worker: on 1 core (run --cores 1, the receiving end
+// on it too) for 1 CPU, on every core for 8. Our cells of more workers are another experiment (the
+// card's) and are left out here.
+export const articleCpus = (cpus) => `${cpus} CPU${cpus === 1 ? '' : 's'}`
+// The cell of ours that reproduces an article cell of that many CPUs: { cpus (workers), cores }.
+export const reproducing = (cpus) => ({ cpus: 1, cores: cpus === 1 ? 1 : null })
+const hereLabel = (cpus, env) => (cpus === 1 ? '1 worker on 1 core' : `1 worker on every core (${env.cpuCount} here)`)
 
 // "bunyan < winston < log4js": the names escaped, the marks of the ordering kept as they read.
 const ordering = (names) => ({ markdown: names.map((n) => escapeCell(md(n))).join(' < '), plain: names.join(' < ') })
@@ -36,12 +47,14 @@ export const thenAndNowSection = {
     const summary = ofType(dataset.summary, 'run')
     // Ours at the article's event count where measured; otherwise at the one count this page has
     // for that transport and worker count (a scenario sized to fit a session), said below.
-    const atCount = (c, events) =>
-      summary.find((s) => s.transport === c.transport && s.lib === c.lib && s.cpus === c.cpus && s.events === events)
+    const isOurs = (s, c) => {
+      const { cpus, cores } = reproducing(c.cpus)
+      return s.transport === c.transport && s.cpus === cpus && (s.cores ?? null) === cores
+    }
+    const atCount = (c, events) => summary.find((s) => isOurs(s, c) && s.lib === c.lib && s.events === events)
     const countOf = (c) => {
       if (atCount(c, reference.events)) return reference.events
-      const counts = unique(summary.filter((s) => s.transport === c.transport && s.cpus === c.cpus)
-        .map((s) => s.events))
+      const counts = unique(summary.filter((s) => isOurs(s, c)).map((s) => s.events))
       return counts.length === 1 ? counts[0] : reference.events
     }
     const ours = (c) => atCount(c, countOf(c))
@@ -55,11 +68,15 @@ export const thenAndNowSection = {
     const env = dataset.env
     const out = [{ heading: 'Then and now' }]
     const counts = otherCounts.length
-      ? `The article logged ${reference.events.toLocaleString('en-US')} events per worker; these results log ${unique(reference.cells.map(countOf)).sort((a, b) => b - a).map((n) => n.toLocaleString('en-US')).join(' or ')} (the **Events** column), so their times are of fewer events and only the orders compare. `
-      : `${reference.events.toLocaleString('en-US')} events per worker on both sides. `
-    out.push(`The ${md(reference.source.year)} article "${md(reference.source.title)}" (${md(reference.source.publisher)}; its code: ${md(reference.source.code)}) beside these results, per library, transport and worker count. ` + counts +
-      `**The machines and Node versions differ**: the article ran on ${md(hw.cpu)} (${md(hw.cores)} cores / ${md(hw.threads)} threads, ${md(hw.memory)}), Node ${md(hw.node)}; these results on ${md(env.cpuModel)} (${md(env.cpuCount)} cores), Node ${md(env.node)}. ` +
-      'Absolute times do not compare across them; only the order of the libraries within a transport is set side by side below, and the harnesses differ too. The article\'s figures are its published averages, kept in ' + codeSpan(reference.file) + '. ' + md(reference.source.what ?? '') + (reference.source.harness ? ` ${md(reference.source.harness)}` : ''))
+      ? `The article logged ${reference.events.toLocaleString('en-US')} events in each run; these results log ${unique(reference.cells.map(countOf)).sort((a, b) => b - a).map((n) => n.toLocaleString('en-US')).join(' or ')} (the **Events** column), so their times are of fewer events and only the orders compare. `
+      : `${reference.events.toLocaleString('en-US')} events in each run on both sides. `
+    out.push(`The ${md(reference.source.year)} article "${md(reference.source.title)}" (${md(reference.source.publisher)}; its code: ${md(reference.source.code)}) beside these results, per library, transport and number of CPUs. ` +
+      (reference.source.setup ? `${md(reference.source.setup)} ` : '') +
+      'Here its **1 CPU** is set beside **1 worker on 1 core** (`run --cores 1`: log-bench, the worker and the receiving end limited to one CPU) and its **8 CPUs** beside **1 worker on every core**. ' + counts +
+      `What still differs: Node ${md(hw.node)} then against ${md(env.node)} now, the machine (${md(hw.cpu)}, ${md(hw.cores)} cores / ${md(hw.threads)} threads, then; ${md(env.cpuModel)}, ${md(env.cpuCount)} cores, now), and the harness (one process then; a parent that starts, times and counts, plus one worker that logs, now). ` +
+      'So absolute times do not compare; only the order of the libraries within a transport is set side by side below. This page\'s cells of 8 workers are not the article\'s experiment and are left out here.' +
+      (summary.some((s) => s.cores === 1) ? '' : ' This page has no runs on 1 core (`run --cores 1`): the article\'s 1 CPU reads not measured.'))
+    out.push('The article\'s figures are its published averages, kept in ' + codeSpan(reference.file) + '. ' + md(reference.source.what ?? '') + (reference.source.harness ? ` ${md(reference.source.harness)}` : ''))
     const rows = reference.cells.map((c) => {
       const s = ours(c)
       const then = c.failed ? [c.failed, '', ''] : [formatMs(c.unblockedMs), formatMs(c.doneMs), c.dropRate === undefined ? '' : formatPct(c.dropRate)]
@@ -68,12 +85,14 @@ export const thenAndNowSection = {
       else if (s.okRuns === 0) now = [s.status === 'unsupported' ? 'unsupported' : `${s.status}: ${s.errors[0] ?? ''}`, '', '']
       else now = [formatMs(s.unblockedMs?.median), formatMs(s.doneMs?.median), s.dropRate ? formatPct(s.dropRate.mean) : 'unknown']
       const events = otherCounts.length ? [countOf(c).toLocaleString('en-US')] : []
-      return [transportTitle(c.transport), c.lib, cpuLabel(c.cpus), ...then, ...events, ...now]
+      const where = [articleCpus(c.cpus), hereLabel(c.cpus, env)]
+      return [transportTitle(c.transport), c.lib, ...where, ...then, ...events, ...now]
     })
-    out.push({ columns: textColumns(['Transport', 'Library', 'Workers', 'then unblocked', 'then done', 'then drop', ...(otherCounts.length ? ['Events'] : []), 'now unblocked (median)', 'now done (median)', 'now drop']), rows })
+    out.push({ columns: textColumns(['Transport', 'Library', 'Then', 'Now', 'then unblocked', 'then done', 'then drop', ...(otherCounts.length ? ['Events'] : []), 'now unblocked (median)', 'now done (median)', 'now drop']), rows })
     out.push({ heading: 'Which findings hold', level: 3 })
-    out.push(`For each transport and worker count, the libraries of the article ordered by time, fastest first, then (the article's published means) and now (these results' medians), over the libraries with a figure on both sides; a library that lost events now is marked with its loss. An order that differs is called changed only with ${MIN_RUNS_FOR_CHANGE} runs or more per cell.`)
+    out.push(`For each transport and number of CPUs, the libraries of the article ordered by time, fastest first, then (the article's published means) and now (these results' medians), over the libraries with a figure on both sides; a library that lost events now is marked with its loss. An order that differs is called changed only with ${MIN_RUNS_FOR_CHANGE} runs or more per cell.`)
     const findings = []
+    const setBeside = (cpus) => `${articleCpus(cpus)} / ${hereLabel(cpus, env)}`
     for (const transport of unique(reference.cells.map((c) => c.transport))) {
       for (const cpus of unique(reference.cells.filter((c) => c.transport === transport).map((c) => c.cpus))) {
         const cells = reference.cells.filter((c) => c.transport === transport && c.cpus === cpus)
@@ -118,7 +137,7 @@ export const thenAndNowSection = {
           }
           findings.push([
             transportTitle(transport),
-            cpuLabel(cpus),
+            setBeside(cpus),
             word,
             ordering(then),
             ordering(now.map(lossy)),
@@ -129,11 +148,11 @@ export const thenAndNowSection = {
           const s = ours(c)
           const fewer = s && s.events !== reference.events ? ` at ${s.events.toLocaleString('en-US')} events` : ''
           const now = !s ? 'not measured' : s.okRuns === 0 ? `${s.status} now too${fewer}` : `finishes now${fewer} (${s.okRuns} of ${s.runs} runs)`
-          findings.push([transportTitle(transport), cpuLabel(cpus), 'finished', `${c.lib}: no figures`, `${c.lib}: ${now}`, !s ? 'not measured' : s.okRuns === 0 ? 'holds: no figures then, none now' : fewer ? 'not comparable (fewer events)' : 'changed'])
+          findings.push([transportTitle(transport), setBeside(cpus), 'finished', `${c.lib}: no figures`, `${c.lib}: ${now}`, !s ? 'not measured' : s.okRuns === 0 ? 'holds: no figures then, none now' : fewer ? 'not comparable (fewer events)' : 'changed'])
         }
       }
     }
-    out.push(findings.length ? { columns: textColumns(['Transport', 'Workers', 'Measure', 'Then', 'Now', 'Finding']), rows: findings } : '_No transport and worker count has figures on both sides to compare._')
+    out.push(findings.length ? { columns: textColumns(['Transport', 'Then / now', 'Measure', 'Then', 'Now', 'Finding']), rows: findings } : '_No transport and number of CPUs has figures on both sides to compare._')
     return { blocks: out, charts: [] }
   }
 }

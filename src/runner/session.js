@@ -2,7 +2,7 @@ import { Interrupted } from '../errors.js'
 import { createStore } from '../results/store.js'
 import { fallbackReaderNotes } from '../sinks/index.js'
 import { sweepOnce } from '../engine/run-dir.js'
-import { busyWarning } from '../results/env.js'
+import { busyWarning, sampleLoad } from '../results/env.js'
 import { DEFAULT_ORDER, newSeed, runCells } from './orchestrator.js'
 import { recordedDesigns } from './enough-rounds.js'
 import { undecidableWarning } from './decidable.js'
@@ -62,6 +62,8 @@ export async function runSession ({
   }
   if (previous) report.note(`resuming ${out}: ${previous.runs.filter((r) => r.status !== 'interrupted').length} finished runs kept`)
   const store = createStore({ out, env, previous })
+  // Saved with the document after each run.
+  const load = sampleLoad(store.doc.env)
   try {
     await runCells({ cells, runTypes, store, signal: controller.signal, progress: report, retryTimeouts, order: store.doc.env.order ?? { mode: 'blocked' } })
     return store.doc
@@ -70,6 +72,7 @@ export async function runSession ({
     else store.discardIfEmpty()
     throw err
   } finally {
+    load.stop()
     store.close()
     signal?.removeEventListener('abort', onAbort)
   }

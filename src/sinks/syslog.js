@@ -4,7 +4,7 @@ import { RunFailure } from '../errors.js'
 import { defaultUdpReceivers, spawnSink, UDP_RECEIVE_BUFFER_BYTES } from './embedded-sink.js'
 import { parseSyslog } from './syslog-parse.js'
 import { freePort, freshImpstats, readNewLines, requireRsyslogd, rsyslogConfig, startRsyslog } from './rsyslog.js'
-import { udpSocketDrops } from './udp-drops.js'
+import { dropCounter, udpReceiveBuffer, udpSocketDrops } from './udp-drops.js'
 import { dropRate, Verifier } from './verifier.js'
 
 // Receivers for the udp and tcp transports. Where the events go is chosen by receiverOptions:
@@ -53,6 +53,7 @@ async function embeddedReceiver (
   })
   let died = null
   sink.exited.then((reason) => { died = reason })
+  const drops = dropCounter(protocol === 'udp' ? sink.udpPort : null)
   return {
     consumesStdout: false,
     doneMeans: `the last ${protocol === 'udp' ? 'datagram' : 'frame'} the embedded sink received`,
@@ -74,6 +75,9 @@ async function embeddedReceiver (
       return {
         ...pick(counts, sent),
         receiverSocketDrops: protocol === 'udp' ? udpSocketDrops(sink.udpPort) : null,
+        receiverDrops: drops.after(),
+        // What the sink's own socket got (getRecvBufferSize, or the native reader's SO_RCVBUF).
+        receiveBufferBytes: protocol === 'udp' ? sink.udpReceiveBufferBytes ?? null : null,
         lastArrivalNs: counts.lastArrivalNs === null ? null : BigInt(counts.lastArrivalNs),
         sinkMaxRssBytes: counts.maxRssBytes,
         deliveryArrivals: counts.deliveryArrivals ?? null,
@@ -112,6 +116,10 @@ async function rsyslogReceiver (protocol, { workers, events, payload, workload, 
   }
   let died = null
   rsyslog.exited.then((reason) => { died = reason })
+  // rsyslogd's socket: its drops over the run, and the buffer the kernel gave it for the rcvbufSize
+  // the configuration asks (read from outside: ss, while rsyslogd listens).
+  const drops = dropCounter(ports.udpPort)
+  const receiveBufferBytes = ports.udpPort == null ? null : udpReceiveBuffer(ports.udpPort)
   // Progress counts from where the start-up probes end; the verifier reads from the start and
   // tells the probes apart (rsyslog's own counters include them).
   const output = followOutput(
@@ -128,7 +136,7 @@ async function rsyslogReceiver (protocol, { workers, events, payload, workload, 
     async settle ({ sent }) {
       const counts = await output.settle(sent, () => { if (died) throw new RunFailure(`${died} during the run`) })
       const receiverSocketDrops = protocol === 'udp' ? udpSocketDrops(port) : null
-      return { ...counts, receiverSocketDrops, rsyslogStats: withoutProbes(await freshImpstats(rsyslog.impstatsFile), output.probes()), deliveryNote: 'rsyslog\'s output file is read after the run: arrivals are not timed' }
+      return { ...counts, receiverSocketDrops, receiverDrops: drops.after(), receiveBufferBytes, rsyslogStats: withoutProbes(await freshImpstats(rsyslog.impstatsFile), output.probes()), deliveryNote: 'rsyslog\'s output file is read after the run: arrivals are not timed' }
     },
     async stop () {
       output.stop()

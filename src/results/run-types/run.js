@@ -1,6 +1,6 @@
 import { schemaProblem } from './checks.js'
 import { dimensionWords, emptyMeasures, identityReader, recordDimensions, recordMeasures } from '../schema.js'
-import { formatCount, libraryName, RECORD_DEFAULTS, transportTitle, workersLabel } from '../record.js'
+import { coresLabel, formatCount, libraryName, RECORD_DEFAULTS, transportTitle, workersLabel } from '../record.js'
 
 // The `run` type (log-bench run): workers logging N events each through one library and transport.
 
@@ -11,7 +11,8 @@ import { formatCount, libraryName, RECORD_DEFAULTS, transportTitle, workersLabel
 // pino 10 are two cells, --lib pino@9,pino@10), and so is runtime (the binary the workers ran under:
 // "node 22.23.3", "bun 1.4.5"). measure: counted instructions (--measure instructions) are another
 // measurement than times, and each counter (instructionsMethod: valgrind, perf) counts its own way:
-// a cell never mixes them.
+// a cell never mixes them. cores (--cores): the run limited to that many CPUs; null, and a record
+// without it, every CPU.
 const DIMENSIONS = recordDimensions('run')
 
 // Each dimension in words, in the order a cell's name says them (cellWords, src/results/run-types/
@@ -27,6 +28,8 @@ export const RUN_WORDS = {
   libVersion: { words: (version, record) => (record.libRange == null && version ? version : null), of: 'lib' },
   transport: { words: transportTitle },
   cpus: { words: workersLabel },
+  // After the workers, what they ran on: "1 worker, on 1 core" beside "1 worker, on every core".
+  cores: { words: coresLabel },
   workload: { words: (workload) => workload },
   runtime: { words: (runtime) => runtime ?? 'the Node running log-bench' },
   sink: { words: (sink) => String(sink) },
@@ -101,7 +104,7 @@ export const RUN_TYPE = {
   words: dimensionWords('run', RUN_WORDS),
   measures: MEASURES,
   // What the cells of one comparison group share, in words (compare --baseline).
-  groupWords: 'transport, workers, workload, size and receiving end',
+  groupWords: 'transport, workers, cores, workload, size and receiving end',
   validate,
   // A record's measures before anything was measured (every nullable field of the schema's runRecord).
   empty: () => emptyMeasures('run', DIMENSIONS),

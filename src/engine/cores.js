@@ -1,0 +1,32 @@
+import { availableCpus, cpusOf, findTaskset, formatCpuList, pin } from './affinity.js'
+
+// run --cores N: the whole run on N CPUs, the way the 2019 article took CPUs offline (echo 0 >
+// /sys/devices/system/cpu/cpuN/online) but without root: log-bench's own process is limited with
+// sched_setaffinity (taskset -a, every thread) before the run starts its receiving end and workers,
+// which inherit the limit (the embedded sink, rsyslogd, every worker and the threads each starts),
+// and is put back where it was when the run ends, however it ends: the API may run inside a user's
+// process. The CPUs are the first N of those log-bench may use (CPUs 0 to N-1 on a machine it has
+// to itself).
+
+// The --cores values (parseCores, src/api/option-tables.js) where given, else [null]: every CPU.
+export const checkCores = (cores) => cores ?? [null]
+
+// What one cell's runs need beside the record's `cores`: the CPU list and taskset's path.
+export function coresSettings (cores, { available = availableCpus(), taskset = findTaskset() } = {}) {
+  if (cores == null) return {}
+  return { coresCpus: formatCpuList(available.slice(0, cores)), taskset }
+}
+
+// Limits this process (and so everything it starts from now on) to settings.coresCpus for one run;
+// resolves to { restore }, which puts it back on the CPUs it had. Without coresCpus, nothing to do.
+// A limit that cannot be set fails the run (a RunFailure from pin): it would measure every CPU.
+export async function limitToCores (settings) {
+  if (!settings.coresCpus) return { restore: async () => {} }
+  const before = cpusOf(process.pid)
+  await pin(settings, process.pid, settings.coresCpus, 'log-bench\'s process (--cores)')
+  return {
+    restore: async () => {
+      if (before) await pin(settings, process.pid, before, 'log-bench\'s process (after --cores)')
+    }
+  }
+}
