@@ -176,8 +176,8 @@ export interface RunOptions {
   dir?: string
   /**
    * --scenario: run the cells of a scenario instead of the options above: a shipped one by name (core,
-   * destinations, durability, http-cost, quick, record-sizes, seed-article, versions, workloads; see list) or
-   * a scenario file's path (see docs/scenarios.md)
+   * destinations, durability, http-cost, latency, quick, record-sizes, seed-article, versions, workloads; see
+   * list) or a scenario file's path (see docs/scenarios.md)
    */
   scenario?: string
   /** --out: results JSON file; missing directories are created */
