@@ -2,8 +2,9 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import { heapChart, kneeAcross, kneeText, latencySection, overloadAcross, overloadOf, rateChart } from '../src/run/latency-section.js'
+import { heapChart, kneeAcross, kneesOf, kneeText, latencySection, overloadAcross, overloadOf, rateChart } from '../src/run/latency-section.js'
 import { scorecardBlocks } from '../src/report/scorecard.js'
+import { closingAnswer, renderAnswer } from '../src/report/answer.js'
 import { loadResults } from '../src/results/read.js'
 import { markdownBlocks, markdownText } from '../src/draw/table.js'
 import { ROOT, runCli, tmpDir } from './helpers.js'
@@ -132,3 +133,25 @@ test('report draws the latency section\'s charts as PNG and inline SVG', async (
   const html = fs.readFileSync(path.join(dir, 'latency.html'), 'utf8')
   assert.match(html, /Console: latency against the rate/)
 })
+
+test('the closing answer ends with each library\'s knee per transport where the runs were paced at several rates', () => {
+  const dataset = loadResults([FIXTURE])
+  const answer = closingAnswer(dataset)
+  assert.deepEqual([...new Set(answer.knees.map((k) => k.transport))].sort(), ['console', 'file'])
+  for (const k of answer.knees) {
+    assert.deepEqual(k.rates, [2000, 20000], `${k.library} on ${k.transport}: the rates it was paced at`)
+    assert.equal(k.text, kneeText(loadKnee(dataset, k.transport, k.library)))
+  }
+  // Libraries first, highest knee first; the baselines (raw:each, noop) last.
+  const consoleLibs = answer.knees.filter((k) => k.transport === 'console').map((k) => k.library)
+  assert.equal(consoleLibs[0], 'pino')
+  assert.deepEqual(consoleLibs.slice(1).sort(), ['noop', 'raw:each'])
+  const text = renderAnswer(answer, { width: 100 })
+  assert.match(text, /^Console, knees: the highest rate each sustained with response p99 at most 1 ms/m)
+  assert.match(text, /^ {2}pino +(\d[\d,]* events\/s|below 2,000 events\/s)/m)
+  // A tight-loop run has no knee to give.
+  const tight = { ...dataset, summary: dataset.summary.map((s) => ({ ...s, rate: null })) }
+  assert.deepEqual(closingAnswer(tight).knees, [])
+})
+
+function loadKnee (dataset, transport, lib) { return kneesOf(dataset.summary).get(transport).get(lib) }

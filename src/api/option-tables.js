@@ -84,7 +84,7 @@ const CACHE = { name: 'cache', parse: cacheDirectory, defaultText: '$XDG_CACHE_H
 // Checked as names here; installed (and probed) once the other options are known to be right.
 const runtimeList = (value) => parseRuntimes(list(value, 'runtime')).map((r) => r.spec)
 const QUIET = { name: 'quiet', type: 'boolean', cliOnly: true, describe: 'no progress on stderr' }
-const JSON_ANSWER = { name: 'json', type: 'boolean', cliOnly: true, describe: 'print only the closing answer on stdout, as JSON ({ results, alpha, noise, groups: [{ group, measure, reference, rows }] }, each row as compare --json gives it, with how many times slower or faster), instead of the tables' }
+const JSON_ANSWER = { name: 'json', type: 'boolean', cliOnly: true, describe: 'print only the closing answer on stdout, as JSON ({ results, alpha, noise, groups: [{ group, measure, reference, rows }], knees }, each row as compare --json gives it, with how many times slower or faster; knees: where runs were paced at several rates, each library\'s knee per transport), instead of the tables' }
 const FORCE = (where) => ({ name: 'force', type: 'boolean', describe: `replace an existing results file at ${where}; without it an existing file is refused` })
 
 export const RUN_OPTIONS = [

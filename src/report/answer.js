@@ -6,10 +6,12 @@ import { compareWithBaseline, MEASURES } from './compare.js'
 import { basisOf } from '../results/http-summary.js'
 import { cellTitle } from '../http/tables.js'
 import { groupsOf } from '../run/section.js'
-import { coverageRange, cpuLabel, estimateNote, formatCountedDifference, libraryName, notDecidedWords, runName, unique } from '../draw/labels.js'
+import { coverageRange, cpuLabel, estimateNote, formatCountedDifference, libraryName, notDecidedWords, runName, transportTitle, unique } from '../draw/labels.js'
 import { visibleControls, wrap } from '../draw/table.js'
 import { displayWidth, padToWidth } from '../draw/width.js'
 import { notDecidedBimodal, notRanked } from '../draw/verdict-rules.js'
+import { kneesOf, kneeText } from '../run/latency-section.js'
+import { KNEE_BOUND_NS } from '../run/knee.js'
 
 // The closing answer of `run` and `http` (and of `report --format terminal`), in hyperfine's manner:
 // per comparison group the fastest (or cheapest) library, then every other one as how many times
@@ -126,7 +128,30 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
     }
     groups.push(entry)
   }
-  return { alpha, noise, groups }
+  return { alpha, noise, groups, knees: kneesIn(dataset) }
+}
+
+// Where the runs were paced at several rates: per transport each library's knee (src/run/knee.js,
+// the latency page's rule), highest first, baselines last. A paced group's done time is set by the
+// rate, so the knee is what such runs answer.
+function kneesIn (dataset) {
+  const knees = []
+  for (const [transport, byLib] of kneesOf(dataset.summary ?? [])) {
+    if (![...byLib.values()].some((k) => k.tried.length > 1)) continue
+    const rows = [...byLib].map(([library, k]) => ({
+      transport,
+      library,
+      rate: k.knee?.rate ?? null,
+      responseP99Ns: k.knee?.responseP99Ns ?? null,
+      keptEvery: k.knee?.keptEvery ?? null,
+      rates: k.tried.map((t) => t.rate),
+      text: kneeText(k)
+    }))
+    const baseline = (r) => NOT_A_LIBRARY.has(r.library.split(':')[0]) ? 1 : 0
+    rows.sort((a, b) => baseline(a) - baseline(b) || (b.rate ?? -1) - (a.rate ?? -1))
+    knees.push(...rows)
+  }
+  return knees
 }
 
 // A ratio as how many times slower or faster, with its interval turned the same way: the way the
@@ -219,6 +244,12 @@ export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
       : group.rows.map((row) => indented(visibleControls(answerLine(row, group, nameWidth)), width))
     out.push('', wrap(visibleControls(groupHeading(group)), width), ...lines, ...group.notCompared.map((text) => indented(visibleControls(`not compared: ${text}`), width)))
     if (group.reference && !group.rows.length && !group.notCompared.length) out.push(indented(visibleControls(`${group.reference.library} is the only library in its group: nothing to compare it with`), width))
+  }
+  for (const transport of unique((answer.knees ?? []).map((k) => k.transport))) {
+    const rows = answer.knees.filter((k) => k.transport === transport)
+    const nameWidth = Math.max(...rows.map((r) => displayWidth(r.library)))
+    out.push('', wrap(`${transportTitle(transport)}, knees: the highest rate each sustained with response p99 at most ${KNEE_BOUND_NS / 1e6} ms (from each call's intended time), below the first rate it did not:`, width),
+      ...rows.map((r) => indented(visibleControls(`${padToWidth(r.library, nameWidth)}  ${r.text}`), width)))
   }
   if (file) out.push('', wrap(visibleControls(`Full tables and charts: log-bench report ${file}`), width))
   return out.join('\n') + '\n'
