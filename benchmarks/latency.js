@@ -70,7 +70,8 @@ function overloadRow (records) {
   const kinds = [...new Set(ok.map((r) => r.overload.kinds.join('+') || 'copes'))].join(' / ')
   const mib = (bytes) => (bytes == null ? '—' : (bytes / 1024 / 1024).toLocaleString('en-US', { maximumSignificantDigits: 3 }))
   const rate = medianOf(ok, (r) => r.overload.growthMiBPerSec)
-  return [kinds || '—', ms(medianOf(ok, (r) => r.overload.blockedMs) * 1e6), medianOf(ok, (r) => r.overload.lostEvents)?.toLocaleString('en-US') ?? '—', mib(medianOf(ok, (r) => r.overload.growthBytes)), rate == null ? '—' : rate.toLocaleString('en-US', { maximumSignificantDigits: 3 })]
+  const blocked = medianOf(ok, (r) => r.overload.blockedMs)
+  return [kinds || '—', blocked == null ? '—' : ms(blocked * 1e6), medianOf(ok, (r) => r.overload.lostEvents)?.toLocaleString('en-US') ?? '—', mib(medianOf(ok, (r) => r.overload.growthBytes)), rate == null ? '—' : rate.toLocaleString('en-US', { maximumSignificantDigits: 3 })]
 }
 
 async function overload () {
@@ -84,7 +85,9 @@ async function overload () {
     for (const lib of libs) {
       const [name, variant = 'default'] = lib.split(':')
       const records = doc.runs.filter((r) => r.lib === name && r.variant === variant)
-      if (!records.length) continue
+      // A library without this transport (log4js, pino's sync and transport variants over TCP) has
+      // no row: its runs failed at once, saying so on stderr.
+      if (!records.some((r) => r.ok)) continue
       if (transport === 'console' && lib === 'pino') pinoGrowth = medianOf(records, (r) => r.overload?.growthBytes)
       rows.push(`| ${lib} | ${transport} | ${records.filter((r) => r.ok).length} | ${overloadRow(records).join(' | ')} |`)
     }

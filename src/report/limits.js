@@ -50,12 +50,12 @@ function loadLimits (dataset) {
     if (typeof load !== 'number' || !(env.cpuCount > 0) || load < BUSY_LOAD_PER_CORE * env.cpuCount) continue
     const samples = Array.isArray(env.loadSamples) ? env.loadSamples.map((s) => s?.[1]).filter((v) => typeof v === 'number') : []
     const during = samples.length
-      ? ` While they ran it was ${formatNumber(Math.min(...samples), 2)} to ${formatNumber(Math.max(...samples), 2)} (median ${formatNumber(median(samples), 2)}, ${samples.length} samples).`
+      ? ` While they ran it was ${formatNumber(Math.min(...samples), 2)} to ${formatNumber(Math.max(...samples), 2)} (median ${formatNumber(median(samples), 2)}, ${samples.length} samples; the runs' own processes count in it).`
       : ' The load while they ran was not recorded.'
     const whose = (dataset.envs.length > 1) ? `${codeSpan(file)}: its runs` : 'The runs'
     out.push({
       label: 'Busy machine',
-      text: `${whose} began at load average ${formatNumber(load, 2)} on ${env.cpuCount} cores, at or above half of them: other work shared the machine.${during} So times may be slower and more spread than on an idle machine, and a difference needs more runs to be decided.`
+      text: `${whose} began at load average ${formatNumber(load, 2)} on ${env.cpuCount} cores, at or above half of them: other work was running, or had run within the minute before (a load average is a decaying 1-minute mean).${during} So times may be slower and more spread than on an idle machine, and a difference needs more runs to be decided.`
     })
   }
   return out
