@@ -56,7 +56,7 @@ describe('the conditions above the Summary', () => {
     assert.match(busy.text, /began at load average 6\.59 on 2 cores, at or above half of them.* The load while they ran was not recorded\./)
     const loadSamples = [[0, 1], [10, 2.5], [20, 1.5]]
     const [sampled] = pageLimits(dataset(runs, { envOf: { loadAverage: [1, 1, 1], loadSamples } }))
-    assert.match(sampled.text, /While they ran it was 1\.00 to 2\.50 \(median 1\.50, 3 samples\)\./)
+    assert.match(sampled.text, /While they ran it was 1\.00 to 2\.50 \(median 1\.50, 3 samples; the runs' own processes count in it\)\./)
   })
 
   it('a receiver that dropped events even from raw: where, the granted buffer where recorded, and each sender\'s pace', () => {

@@ -15,7 +15,8 @@ const STAND_INS = {
   workloads: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-workloads.json'),
   versions: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-versions.json'),
   durability: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-durability.json'),
-  destinations: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-destinations.json')
+  destinations: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-destinations.json'),
+  latency: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-latency.json')
 }
 
 function workflow () {
@@ -33,7 +34,7 @@ test('the results workflow: every scenario on one runner from one commit, every 
   const { text, commands } = workflow()
   const runs = commands.filter((c) => c.startsWith('run ')).map(argsOf)
   const report = argsOf(commands.find((c) => c.startsWith('report ')))
-  assert.deepEqual(runs.map(scenarioOf).sort(), Object.keys(STAND_INS).sort(), 'the workflow runs seed-article, http-cost, workloads, versions, durability and destinations')
+  assert.deepEqual(runs.map(scenarioOf).sort(), Object.keys(STAND_INS).sort(), 'the workflow runs seed-article, http-cost, workloads, versions, durability, destinations and latency')
   // One job: no matrix (each entry would be another runner, often another CPU model), no shards, no merge.
   assert.doesNotMatch(text, /strategy:|matrix:|--shard|log-bench merge/, 'one runner runs every scenario')
   assert.equal((text.match(/^\s+runs-on:/gm) ?? []).length, 1, 'one job')
@@ -53,6 +54,11 @@ test('the results workflow: every scenario on one runner from one commit, every 
     fs.copyFileSync(path.join(ROOT, 'results', 'pages.json'), path.join(dir, 'results', 'pages.json'))
     for (const page of pages.filter((p) => p.reference)) {
       fs.copyFileSync(path.join(ROOT, page.reference), path.join(dir, page.reference))
+    }
+    // The pages' profiles are committed, not measured by the workflow (docs/costs.md, "Profiles on the pages").
+    for (const file of new Set(pages.flatMap((p) => p.profiles ?? []))) {
+      fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true })
+      fs.copyFileSync(path.join(ROOT, file), path.join(dir, file))
     }
     for (const run of runs) {
       const args = run.map(inDir)
@@ -78,6 +84,8 @@ test('the results workflow: every scenario on one runner from one commit, every 
     const durabilityPage = fs.readFileSync(path.join(dir, pages.find((p) => p.out.endsWith('durability.md')).out), 'utf8')
     assert.match(durabilityPage, /## Do the logs survive\?[\s\S]*### Console: kept of logged, per ending[\s\S]*### Filesystem: kept of logged, per ending/)
     assert.doesNotMatch(durabilityPage, /## At a glance/, 'the durability page shows its own section only')
+    const latencyPage = fs.readFileSync(path.join(dir, pages.find((p) => p.out.endsWith('latency.md')).out), 'utf8')
+    assert.match(latencyPage, /## What does a log call cost a latency-sensitive service\?[\s\S]*### The knee[\s\S]*### When the destination cannot keep up/)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
