@@ -153,3 +153,16 @@ test('benchmarks/plain/pino-cpu-prof.js: pino under node --cpu-prof, its self ti
   assert.equal(wrong.code, 2)
   assert.match(wrong.stderr, /^usage: node benchmarks\/plain\/pino-cpu-prof\.js/)
 })
+
+test('benchmarks/plain/pino-transport-paced.js: pino.transport paced to stdout, counting sonic-boom\'s waits on a full pipe', async () => {
+  const { code, stdout, stderr } = await runScript('plain/pino-transport-paced.js', ['2000', '20000'])
+  assert.equal(code, 0, stderr)
+  assert.equal(stdout.split('\n').filter(Boolean).length, 2000)
+  const [waits, run] = stderr.trim().split('\n').map((line) => JSON.parse(line))
+  assert.equal(waits.eagain, waits.at.length)
+  assert.deepEqual([run.events, run.rate], [2000, 20000])
+  assert.ok(run.doneMs >= run.loggingMs)
+  const wrong = await runScript('plain/pino-transport-paced.js', ['many'])
+  assert.equal(wrong.code, 2)
+  assert.match(wrong.stderr, /^usage: node benchmarks\/plain\/pino-transport-paced\.js/)
+})
