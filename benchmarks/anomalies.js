@@ -1,3 +1,4 @@
+import dgram from 'node:dgram'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -32,6 +33,9 @@ import { Syslog } from 'winston-syslog'
 //   before the logger's own 'finish': a listener added after 'finish' (log-bench's adapter before
 //   its fix) never hears it. This logs N events at 10,000/s to a TCP server on 127.0.0.1, waits until
 //   all have arrived, ends the logger and prints when close() ran and 'closed' came against 'finish'.
+//   Then over UDP: the messages logged before the socket's 'listening' are sent by its handler with
+//   `this.chunkMessage(msg)` and no callback, so `inFlight`, raised for each, is never lowered, and
+//   close() waits its 6 retries (200 ms + 400 ms + ... + 1,200 ms) however long ago all arrived.
 // queue (winston's File transport): logs N events in a tight loop and prints, before the loop
 //   yields, how many wait in the logger's stream and how many bytes the file holds; then again
 //   after 'finish'.
@@ -166,6 +170,27 @@ if (want('closed')) {
   server.close()
   process.stdout.write(`closed: ${events.toLocaleString('en-US')} events paced at ${rate.toLocaleString('en-US')}/s, ${arrived.toLocaleString('en-US')} arrived before logger.end() at ${endAt} ms; ` +
     `Syslog#close() ran at ${closeCall?.at} ms with ${closeCall?.queued} queued and inFlight ${closeCall?.inFlight}, 'closed' came at ${closedAt} ms, the logger's 'finish' at ${finishAt} ms\n`)
+
+  const receiver = dgram.createSocket('udp4')
+  let datagrams = 0
+  receiver.on('message', () => { datagrams++ })
+  receiver.bind(0, '127.0.0.1')
+  await once(receiver, 'listening')
+  const udp = new Syslog({ host: '127.0.0.1', port: receiver.address().port, protocol: 'udp4' })
+  const udpLogger = winston.createLogger({ transports: [udp] })
+  for (let seq = 0; seq < events; seq++) {
+    udpLogger.info(`w0 ${seq}: Hello, world!`)
+    if (seq % 20 === 19) await new Promise((resolve) => setImmediate(resolve))
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const before = { datagrams, queued: udp.queue.length, inFlight: udp.inFlight }
+  const closing = performance.now()
+  const udpClosed = once(udp, 'closed')
+  udpLogger.end()
+  await udpClosed
+  receiver.close()
+  process.stdout.write(`closed: over UDP, ${events.toLocaleString('en-US')} events logged 20 a turn, 300 ms later ${before.datagrams.toLocaleString('en-US')} had arrived, ` +
+    `${before.queued} queued and inFlight ${before.inFlight}; 'closed' came ${(performance.now() - closing).toFixed(0)} ms after logger.end()\n`)
 }
 
 if (want('tcp')) {

@@ -115,6 +115,7 @@ test('benchmarks/anomalies.js --quick: the plain scripts behind the pages\' expl
   assert.ok(closed, stdout)
   // 'closed' before 'finish': a listener added after 'finish' never hears it.
   assert.ok(Number(closed[2]) <= Number(closed[3]), closed[0])
+  assert.match(stdout, /^closed: over UDP, 500 events logged 20 a turn, 300 ms later [\d,]+ had arrived, \d+ queued and inFlight -?\d+; 'closed' came \d+ ms after logger\.end\(\)$/m)
   const wrong = await runScript('anomalies.js', ['nope'])
   assert.equal(wrong.code, 2)
   assert.match(wrong.stderr, /^anomalies\.js: expected shift, tcp, closed, queue, disabled, writestream or all, got "nope"$/m)
