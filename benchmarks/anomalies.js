@@ -1,3 +1,4 @@
+import dgram from 'node:dgram'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -22,8 +23,19 @@ import { Syslog } from 'winston-syslog'
 //   its write buffer. (A tight loop logs everything before the socket connects; 'connect' then
 //   writes the whole queue joined into one string, which the kernel takes a buffer at a time.)
 //   This logs N events to a TCP server on 127.0.0.1 that counts the lines it receives, closes the
-//   logger as the log-bench adapter does (end, 'finish', close(), 'closed') and prints what was
+//   logger as the log-bench adapter does (listen for 'closed', end, 'finish', close(); Syslog#close()
+//   already ran on the transport's unpipe inside end) and prints what was
 //   still buffered when the socket was destroyed, and what arrived.
+// closed (winston-syslog's close(), winston-transport's 'unpipe' handler in modern.js): paced
+//   logging sends every event long before the end, so when logger.end() ends the transport, Node's
+//   pipe unpipes it on its 'finish' and winston-transport calls Syslog#close() right there, which,
+//   with nothing queued and nothing counted in flight, destroys the socket and emits 'closed' at once,
+//   before the logger's own 'finish': a listener added after 'finish' (log-bench's adapter before
+//   its fix) never hears it. This logs N events at 10,000/s to a TCP server on 127.0.0.1, waits until
+//   all have arrived, ends the logger and prints when close() ran and 'closed' came against 'finish'.
+//   Then over UDP: the messages logged before the socket's 'listening' are sent by its handler with
+//   `this.chunkMessage(msg)` and no callback, so `inFlight`, raised for each, is never lowered, and
+//   close() waits its 6 retries (200 ms + 400 ms + ... + 1,200 ms) however long ago all arrived.
 // queue (winston's File transport): logs N events in a tight loop and prints, before the loop
 //   yields, how many wait in the logger's stream and how many bytes the file holds; then again
 //   after 'finish'.
@@ -37,12 +49,12 @@ import { Syslog } from 'winston-syslog'
 //   then end(): the loop's and the end's times. Run it under Node and under Bun inside
 //   `strace -f -c -e trace=write,writev` to count the write syscalls each makes.
 //
-// node benchmarks/anomalies.js [shift|tcp|queue|disabled|writestream|all] [--quick]
+// node benchmarks/anomalies.js [shift|tcp|closed|queue|disabled|writestream|all] [--quick]
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
 const which = args.find((a) => !a.startsWith('--')) ?? 'all'
-if (!['shift', 'tcp', 'queue', 'disabled', 'writestream', 'all'].includes(which)) {
-  process.stderr.write(`anomalies.js: expected shift, tcp, queue, disabled, writestream or all, got "${which}"\n`)
+if (!['shift', 'tcp', 'closed', 'queue', 'disabled', 'writestream', 'all'].includes(which)) {
+  process.stderr.write(`anomalies.js: expected shift, tcp, closed, queue, disabled, writestream or all, got "${which}"\n`)
   process.exit(2)
 }
 const want = (name) => which === 'all' || which === name
@@ -117,6 +129,70 @@ if (want('shift')) {
   }
 }
 
+if (want('closed')) {
+  const events = quick ? 500 : 5000
+  const rate = 10000
+  let arrived = 0
+  const server = net.createServer((socket) => socket.on('data', (chunk) => {
+    for (const byte of chunk) if (byte === 10) arrived++
+  }))
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  const transport = new Syslog({ host: '127.0.0.1', port: server.address().port, protocol: 'tcp4', eol: '\n' })
+  const logger = winston.createLogger({ transports: [transport] })
+  const start = performance.now()
+  const since = () => (performance.now() - start).toFixed(1)
+  let closeCall = null
+  let closedAt = null
+  const close = transport.close.bind(transport)
+  transport.close = () => {
+    closeCall = { at: since(), queued: transport.queue.length, inFlight: transport.inFlight }
+    close()
+  }
+  transport.once('closed', () => { closedAt = since() })
+  for (let seq = 0; seq < events;) {
+    const due = Math.min(events, Math.floor((performance.now() - start) * rate / 1000) + 1)
+    for (; seq < due; seq++) logger.info(`w0 ${seq}: Hello, world!`)
+    await new Promise((resolve) => setImmediate(resolve))
+  }
+  const waitUntil = performance.now() + 5000
+  while (performance.now() < waitUntil) {
+    if (arrived >= events) break
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  const endAt = since()
+  // winston-syslog reconnects whenever its socket closes, its own close() included: not here.
+  transport.socket.removeAllListeners('close')
+  const finished = once(logger, 'finish')
+  logger.end()
+  await finished
+  const finishAt = since()
+  server.close()
+  process.stdout.write(`closed: ${events.toLocaleString('en-US')} events paced at ${rate.toLocaleString('en-US')}/s, ${arrived.toLocaleString('en-US')} arrived before logger.end() at ${endAt} ms; ` +
+    `Syslog#close() ran at ${closeCall?.at} ms with ${closeCall?.queued} queued and inFlight ${closeCall?.inFlight}, 'closed' came at ${closedAt} ms, the logger's 'finish' at ${finishAt} ms\n`)
+
+  const receiver = dgram.createSocket('udp4')
+  let datagrams = 0
+  receiver.on('message', () => { datagrams++ })
+  receiver.bind(0, '127.0.0.1')
+  await once(receiver, 'listening')
+  const udp = new Syslog({ host: '127.0.0.1', port: receiver.address().port, protocol: 'udp4' })
+  const udpLogger = winston.createLogger({ transports: [udp] })
+  for (let seq = 0; seq < events; seq++) {
+    udpLogger.info(`w0 ${seq}: Hello, world!`)
+    if (seq % 20 === 19) await new Promise((resolve) => setImmediate(resolve))
+  }
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const before = { datagrams, queued: udp.queue.length, inFlight: udp.inFlight }
+  const closing = performance.now()
+  const udpClosed = once(udp, 'closed')
+  udpLogger.end()
+  await udpClosed
+  receiver.close()
+  process.stdout.write(`closed: over UDP, ${events.toLocaleString('en-US')} events logged 20 a turn, 300 ms later ${before.datagrams.toLocaleString('en-US')} had arrived, ` +
+    `${before.queued} queued and inFlight ${before.inFlight}; 'closed' came ${(performance.now() - closing).toFixed(0)} ms after logger.end()\n`)
+}
+
 if (want('tcp')) {
   const events = quick ? 2000 : 200000
   let arrived = 0
@@ -133,6 +209,7 @@ if (want('tcp')) {
   const transport = new Syslog({ host: '127.0.0.1', port: server.address().port, protocol: 'tcp4', eol: '\n' })
   const logger = winston.createLogger({ transports: [transport] })
   for (let seq = 0; seq < events; seq++) logger.info(`w0 ${seq}: Hello, world!`)
+  const closed = once(transport, 'closed')
   const finished = once(logger, 'finish')
   logger.end()
   await finished
@@ -143,7 +220,6 @@ if (want('tcp')) {
     atDestroy = { inFlight: transport.inFlight, queued: transport.queue.length, buffered }
     return destroy(...a)
   }
-  const closed = once(transport, 'closed')
   logger.close()
   await closed
   await new Promise((resolve) => setTimeout(resolve, 1000))

@@ -111,9 +111,14 @@ test('benchmarks/anomalies.js --quick: the plain scripts behind the pages\' expl
   assert.match(stdout, /^writestream: node [\d.]+, 2,000 lines through fs\.createWriteStream: the loop [\d.]+ ms, done [\d.]+ ms, [\d,]+ bytes$/m)
   assert.match(stdout, /^disabled: winston at level info, 2,000 logger\.debug\(\) calls: the logger's format ran [\d,]+ times and the transport logged \d+; the loop took [\d.]+ ms/m)
   assert.match(stdout, /^tcp: logged 2,000; when close\(\) destroyed the socket, inFlight was -?\d+, \d+ queued, [\d,]+ bytes still in the socket's write buffer; arrived [\d,]+ /m)
+  const closed = stdout.match(/^closed: 500 events paced at 10,000\/s, 500 arrived before logger\.end\(\) at [\d.]+ ms; Syslog#close\(\) ran at ([\d.]+) ms with 0 queued and inFlight -?\d+, 'closed' came at ([\d.]+) ms, the logger's 'finish' at ([\d.]+) ms$/m)
+  assert.ok(closed, stdout)
+  // 'closed' before 'finish': a listener added after 'finish' never hears it.
+  assert.ok(Number(closed[2]) <= Number(closed[3]), closed[0])
+  assert.match(stdout, /^closed: over UDP, 500 events logged 20 a turn, 300 ms later [\d,]+ had arrived, \d+ queued and inFlight -?\d+; 'closed' came \d+ ms after logger\.end\(\)$/m)
   const wrong = await runScript('anomalies.js', ['nope'])
   assert.equal(wrong.code, 2)
-  assert.match(wrong.stderr, /^anomalies\.js: expected shift, tcp, queue, disabled, writestream or all, got "nope"$/m)
+  assert.match(wrong.stderr, /^anomalies\.js: expected shift, tcp, closed, queue, disabled, writestream or all, got "nope"$/m)
 })
 
 test('bench:latency --quick: the stalling logger and the pacer\'s floor, overload behind a stall and the plain program, the knee table, each row with a run ok', async () => {
@@ -152,4 +157,30 @@ test('benchmarks/plain/pino-cpu-prof.js: pino under node --cpu-prof, its self ti
   const wrong = await runScript('plain/pino-cpu-prof.js', ['many'])
   assert.equal(wrong.code, 2)
   assert.match(wrong.stderr, /^usage: node benchmarks\/plain\/pino-cpu-prof\.js/)
+})
+
+test('benchmarks/plain/pino-transport-paced.js: pino.transport paced to stdout, counting sonic-boom\'s waits on a full pipe', async () => {
+  const { code, stdout, stderr } = await runScript('plain/pino-transport-paced.js', ['2000', '20000'])
+  assert.equal(code, 0, stderr)
+  assert.equal(stdout.split('\n').filter(Boolean).length, 2000)
+  const [waits, run] = stderr.trim().split('\n').map((line) => JSON.parse(line))
+  assert.equal(waits.eagain, waits.at.length)
+  assert.deepEqual([run.events, run.rate], [2000, 20000])
+  assert.ok(run.doneMs >= run.loggingMs)
+  const wrong = await runScript('plain/pino-transport-paced.js', ['many'])
+  assert.equal(wrong.code, 2)
+  assert.match(wrong.stderr, /^usage: node benchmarks\/plain\/pino-transport-paced\.js/)
+})
+
+test('benchmarks/plain/paced-response.js: a library paced to stdout, its calls timed from their intended time, the slow ones located', async () => {
+  const { code, stdout, stderr } = await runScript('plain/paced-response.js', ['bunyan', '2000', '200'])
+  assert.equal(code, 0, stderr)
+  assert.equal(stdout.split('\n').filter(Boolean).length, 200)
+  const result = JSON.parse(stderr)
+  assert.deepEqual([result.lib, result.rate, result.events], ['bunyan', 2000, 200])
+  assert.ok(result.over1MsInFirst100Ms <= result.over1Ms)
+  assert.ok(result.over1MsAtMs.every((ms) => ms >= 0 && ms < 100))
+  const wrong = await runScript('plain/paced-response.js', ['nope', '2000', '200'])
+  assert.equal(wrong.code, 2)
+  assert.match(wrong.stderr, /^usage: node benchmarks\/plain\/paced-response\.js/)
 })

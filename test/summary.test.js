@@ -271,6 +271,19 @@ describe('anomalies: found by rules, explained where known', () => {
     assert.equal(findAnomalies(dataset(runs({ lib: 'pino', libVersion: '10.4.0', transport: 'console', done: [566, 3633, 3754, 3923, 4007] })))[0].explanation, null)
   })
 
+  it('explains pino.transport\'s two groups on the console by sonic-boom\'s 100 ms wait on EAGAIN, and only for that variant', () => {
+    const done = [1019, 1021, 2718]
+    const transport = findAnomalies(dataset(runs({ lib: 'pino', libVersion: '10.4.0', transport: 'console', done }).map((r) => ({ ...r, variant: 'transport' }))))
+    assert.equal(transport.length, 1)
+    assert.equal(transport[0].pattern, 'bimodal')
+    assert.match(transport[0].explanation.text, /BUSY_WRITE_TIMEOUT[\s\S]*benchmarks\/plain\/pino-transport-paced\.js/)
+    // pino's default and sync variants, and pino.transport on a file, are other causes (or none known).
+    for (const [variant, on] of [['default', 'console'], ['sync', 'console'], [undefined, 'console'], ['transport', 'file']]) {
+      const found = findAnomalies(dataset(runs({ lib: 'pino', libVersion: '10.4.0', transport: on, done }).map((r) => ({ ...r, variant }))))
+      assert.equal(found[0].explanation, null, `${variant} on ${on}`)
+    }
+  })
+
   it('finds a runtime several times slower than Node on the same cell', () => {
     const found = findAnomalies(dataset([
       ...runs({ lib: 'bunyan', runtime: 'node 20.20.2', done: [180, 190, 200] }),

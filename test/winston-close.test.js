@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
 import { once } from 'node:events'
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { setImmediate as nextTurn } from 'node:timers/promises'
@@ -43,5 +44,38 @@ describe('winston adapter: close() on the File transport', () => {
     await assert.rejects(closing, /^Error: winston threw "write after end" in logger\.end\(\).*winstonjs\/winston#2219/)
     await once(reader, 'close')
     assert.ok(lineCount(text) < logged, `${lineCount(text)} of ${logged} lines arrived`)
+  })
+})
+
+describe('winston adapter: close() over syslog TCP', () => {
+  // Paced runs: every event is sent long before close(), so winston-syslog's queue is empty when
+  // the transport finishes inside logger.end(), and its close() emits 'closed' at once. close()
+  // must still resolve (it waited for a 'closed' that had already passed).
+  it('resolves when every event was sent before close()', { timeout: 30_000 }, async (t) => {
+    let received = 0
+    let allReceived
+    const arrived = new Promise((resolve) => { allReceived = resolve })
+    const server = net.createServer((socket) => socket.on('data', (chunk) => {
+      for (const byte of chunk) if (byte === 10) received++
+      if (received === 50) allReceived()
+    }))
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    t.after(() => server.close())
+    const instance = await adapter.create({ transport: 'tcp', host: '127.0.0.1', port: server.address().port, workload: 'string' })
+    for (let seq = 0; seq < 50; seq++) {
+      instance.log(`w0 ${seq}: Hello, world!`)
+      await nextTurn()
+    }
+    await arrived
+    // winston-syslog reconnects whenever its socket closes, its own close() included (its 'close'
+    // handler in setupEvents), which would keep this test's process alive; log-bench's workers exit.
+    instance.logger.transports[0].socket.removeAllListeners('close')
+    const outcome = await Promise.race([
+      instance.close().then(() => 'resolved'),
+      new Promise((resolve) => setTimeout(resolve, 10_000, 'still pending after 10 s')).then((text) => { t.diagnostic(text); return text })
+    ])
+    assert.equal(outcome, 'resolved')
+    assert.equal(received, 50)
   })
 })

@@ -12,8 +12,9 @@ import { runnableHere } from '../paths.js'
 // known: KNOWN, keyed by library, version range, transport and pattern, with the upstream issue.
 
 // A pattern's explanation where one is known. `lib` is a library or a list; `range` is a semver range
-// of the library's version; `pattern` is one pattern or a list; `transport` (optional; one or a list)
-// and `runtime` (optional: the runtime's name, `bun`) narrow it. Text says
+// of the library's version; `pattern` is one pattern or a list; `transport` (optional; one or a list),
+// `variant` (optional; one or a list; a run without one is `default`) and `runtime` (optional: the
+// runtime's name, `bun`) narrow it. Text says
 // why, `upstream` where it is tracked (empty where the cause is a documented default rather than a
 // bug). `profile` (optional) names the packages (profile-summary.js's names) where a CPU profile of
 // the cell should find the cause's time: the page cites a profile of the cell beside the text and
@@ -35,6 +36,15 @@ export const KNOWN = [
     text: 'pino 5 writes to stdout through sonic-boom 0.7 in synchronous mode, which sleeps 100 ms (a blocking Atomics.wait) each time a write to the full stdout pipe returns EAGAIN; a run in which the pipe fills pays that sleep again and again (its slowest call sampled is about 100 ms), a run in which the reader keeps up never does',
     profile: ['sonic-boom'],
     upstream: ['https://github.com/pinojs/sonic-boom/pull/33', 'https://github.com/pinojs/pino/issues/783']
+  },
+  {
+    lib: 'pino',
+    range: '>=7.0.0',
+    variant: 'transport',
+    transport: 'console',
+    pattern: 'bimodal',
+    text: "pino.transport's worker writes to stdout through sonic-boom in asynchronous mode (pino's file.js, `sync: false`), which, each time a write finds the stdout pipe full (EAGAIN), waits a fixed 100 ms (sonic-boom's BUSY_WRITE_TIMEOUT, a `setTimeout` in its `release`) before it writes again, however soon the reader empties the pipe; the pipe then fills again at the next burst and the worker waits again. A run whose reader fell behind once pays 100 ms per wait, idle (its timeseries shows the process at 0% CPU after the last call while events are still to arrive), and its done comes that many waits later; a run whose reader kept up waits seldom or never. `node benchmarks/plain/pino-transport-paced.js 100000 100000 | node benchmarks/plain/pino-transport-paced.js read 0` counts the waits with pino alone and a reader that lets a timer turn after each read: one every 100 ms from the first to done",
+    upstream: []
   },
   {
     lib: 'pino',
@@ -520,6 +530,7 @@ function explain (anomaly) {
   // A 'loss' explanation covers a constant loss too.
   const known = KNOWN.find((k) => [k.lib].flat().includes(lib) && [k.pattern].flat().some((p) => p === anomaly.pattern || (p === 'loss' && anomaly.pattern === 'constant-loss')) &&
     (!k.transport || [k.transport].flat().includes(transport)) &&
+    (!k.variant || [k.variant].flat().includes(anomaly.cell.variant ?? 'default')) &&
     (!k.runtime || String(dimensionValue(anomaly.cell, 'runtime') ?? '').startsWith(k.runtime)) &&
     libVersion && semver.valid(libVersion) && semver.satisfies(libVersion, k.range))
   return {

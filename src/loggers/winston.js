@@ -50,14 +50,18 @@ export default {
       logger,
       log: winstonCall(logger, workload),
       async close () {
+        // Syslog#close() waits for its queue and sends in flight (at most about 4 s) and emits 'closed'
+        // once the socket is closed: the library's own "sent everything". It is called on the
+        // transport's 'unpipe' (winston-transport modern.js), which Node's pipe raises when the
+        // transport finishes, inside logger.end(); with nothing queued (paced runs: every event sent
+        // long before) it emits 'closed' at once, so the listener must be there before logger.end().
+        // Listened to later, 'closed' had passed and close() never resolved (issue 56's latency page).
+        const closed = Syslog ? once(destination, 'closed') : null
+        closed?.catch(() => {}) // an 'error' rejects it too; ended() reports that one
         await ended(logger)
         if (transport === 'console') await drained(process.stdout)
         if (Syslog) {
-          // logger.close() unpipes the transport, which calls Syslog#close(): it waits for its queue and
-          // sends in flight (at most about 4 s) and emits 'closed' once the socket is closed: the
-          // library's own "sent everything".
-          const closed = once(destination, 'closed')
-          logger.close()
+          logger.close() // the transport is already unpiped; this releases the logger's handlers
           await closed
         }
       }
