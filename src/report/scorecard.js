@@ -43,8 +43,8 @@ const COLUMNS = [
     href: (s) => s.durability && `${s.durability.href}#do-the-logs-survive`,
     value: (s, lib) => kept(s.durability, lib, ending)
   })),
-  { theme: 'Latency', title: () => `Knee (response p99 ≤ ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms)`, href: (s) => s.paced && `${s.paced.href}#the-knee-the-highest-rate-each-logger-sustains`, value: (s, lib) => (s.paced && kneeAcross(s.paced.dataset.summary, lib)) || NONE },
-  { theme: 'Latency', title: () => 'Under a stalled reader', href: (s) => s.stalled && `${s.stalled.href}#when-the-destination-cannot-keep-up`, value: (s, lib) => (s.stalled && overloadAcross(s.stalled.dataset.runs, lib)) || NONE }
+  { theme: 'Latency', title: () => `Knee (response p99 ≤ ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms)`, href: (s) => s.paced && `${s.paced.href}#the-knee-the-highest-rate-each-logger-sustains`, value: (s, lib) => perTransport(s.paced && kneeAcross(s.paced.dataset.summary, lib)) },
+  { theme: 'Latency', title: () => 'Under a stalled reader', href: (s) => s.stalled && `${s.stalled.href}#when-the-destination-cannot-keep-up`, value: (s, lib) => perTransport(s.stalled && overloadAcross(s.stalled.dataset.runs, lib)) }
 ]
 
 // What each theme's table says above it.
@@ -91,6 +91,10 @@ export function scorecardBlocks (pages) {
   }
   return [...blocks, ...provenanceBlocks(pages)]
 }
+
+// A figure given per transport ("Console: …; Filesystem: …"), one line per transport, so that the
+// table keeps to a page's width.
+const perTransport = (text) => (text ? { lines: text.split('; ') } : NONE)
 
 // What a library kept under one ending, one line per transport.
 function kept (durability, lib, ending) {
