@@ -15,7 +15,8 @@ import { runnableHere } from '../paths.js'
 // receiver; every other page is unchanged.
 
 const endingOf = (r) => dimensionValue(r, 'ending')
-const slowed = (r) => r.receiverRate != null || r.receiverStallMs != null
+// A run whose receiving end was slowed or stalled (--receiver-rate, --receiver-stall).
+export const slowed = (r) => r.receiverRate != null || r.receiverStallMs != null
 const MB = 1024 * 1024
 // The endings the summary speaks of, as the question puts them, and the recipe that fixes SIGTERM.
 const ASKED = [['exit', 'on process.exit()'], ['uncaught', 'on an uncaught exception'], ['sigterm', 'on SIGTERM']]

@@ -6,6 +6,7 @@ import { dimensionValue, ofType } from '../results/model.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
 import { median } from '../stats.js'
 import { KNEE_BOUND_NS, kneeOf } from './knee.js'
+import { slowed } from './durability-section.js'
 
 // The latency page's section (docs/costs.md, "Paced logging", "The knee", "Overload"): what a log
 // call costs a latency-sensitive service. Per transport each library's knee (the highest paced rate
@@ -22,7 +23,6 @@ const FIGURES = [
   { name: 'delivery p99', pick: (s) => s.deliveryP99Ms?.median ?? null, dash: [2, 3] }
 ]
 const nsToMs = (ns) => (ns == null ? null : ns / 1e6)
-const slowed = (r) => r.receiverRate != null || r.receiverStallMs != null
 
 // Paced summary entries measured as a service would feel them: timed, not profiled, ended by
 // close(), read at full speed.
