@@ -33,6 +33,23 @@ test('run --cores 1: every worker runs on one CPU, the record says cores 1 and i
   assert.equal(cpusOf(process.pid), before, 'the API put this process back on the CPUs it had')
 })
 
+test('a scenario\'s progress lines tell its 1-core cells from its cells on every core, though each run group has one of them', { skip: noTaskset }, async () => {
+  const dir = tmpDir()
+  const scenario = path.join(dir, 'cores.json')
+  fs.writeFileSync(scenario, JSON.stringify({
+    name: 'cores-labels',
+    run: [
+      { libs: ['noop'], transports: ['console'], cpus: [1], events: 100, runs: 1 },
+      { libs: ['noop'], transports: ['console'], cpus: [1], cores: [1], events: 100, runs: 1 }
+    ]
+  }))
+  const ran = await runCli(['run', '--scenario', scenario, '--out', path.join(dir, 'out.json')])
+  assert.equal(ran.code, 0, ran.stderr)
+  const lines = ran.stderr.split('\n').filter((line) => /noop, Console, 1 worker/.test(line))
+  assert.equal(lines.length, 2, ran.stderr)
+  assert.match(lines.join('\n'), /1 worker, on every core run 1[\s\S]*1 worker, on 1 core run 1|1 worker, on 1 core run 1[\s\S]*1 worker, on every core run 1/)
+})
+
 test('run without --cores records cores null and leaves the workers on every CPU', { skip: linux }, async () => {
   const file = path.join(tmpDir(), 'cpus.txt')
   process.env.LOG_BENCH_TEST_CPUS_FILE = file

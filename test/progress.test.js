@@ -18,7 +18,7 @@ test('live figures: arrivals with their rate and the workers\' memory', () => {
     { elapsedMs: 0, arrived: 0, rssBytes: 0.1 * GB },
     { elapsedMs: 2000, arrived: 200_000, rssBytes: 0.2 * GB }
   ])
-  assert.equal(describeLive(watch), '200,000 arrived (100,000/s), workers 205 MB')
+  assert.equal(describeLive(watch), '200,000 arrived (100,000/s), workers 205 MiB')
   assert.equal(stallOf(watch), null)
 })
 
@@ -36,12 +36,12 @@ test('the rate never reads 0/s while the count moves: a trickle keeps its decima
   // From 10 s without an arrival the line leads with it.
   assert.equal(describeLive(watchOver(still)), 'nothing has arrived for 12.0 s; 65,109 arrived')
   assert.equal(describeLive(watchOver([...still, { elapsedMs: 13_500, arrived: 400_000, rssBytes: null }])), '400,000 arrived (33,489/s)')
-  // A slow file: kilobytes per second, not "0 MB/s".
+  // A slow file: KiB per second, not "0 MiB/s".
   const slow = watchOver([
     { elapsedMs: 0, arrived: null, bytes: 0, rssBytes: null },
     { elapsedMs: 4000, arrived: null, bytes: 200 * 1024, rssBytes: null }
   ])
-  assert.equal(describeLive(slow), '200 KB written (50 KB/s), arrivals counted after close')
+  assert.equal(describeLive(slow), '200 KiB written (50 KiB/s), arrivals counted after close')
 })
 
 test('a file run shows bytes written and says arrivals are counted after close', () => {
@@ -49,7 +49,7 @@ test('a file run shows bytes written and says arrivals are counted after close',
     { elapsedMs: 0, arrived: null, bytes: 0, rssBytes: null },
     { elapsedMs: 1000, arrived: null, bytes: 10 * 1024 ** 2, rssBytes: null }
   ])
-  assert.equal(describeLive(watch), '10 MB written (10 MB/s), arrivals counted after close')
+  assert.equal(describeLive(watch), '10 MiB written (10 MiB/s), arrivals counted after close')
 })
 
 test('nothing arriving for a long while with memory growing is flagged as stalled, with the figures', () => {
@@ -59,7 +59,7 @@ test('nothing arriving for a long while with memory growing is flagged as stalle
   }
   const watch = watchOver(samples)
   assert.deepEqual(stallOf(watch), { quietMs: STALL_QUIET_MS + 2000, rssBytes: GB + (STALL_QUIET_MS + 2000) * 100_000 })
-  assert.equal(describeLive(watch), 'nothing has arrived for 32.0 s; the logger holds 4.0 GB, 0 arrived, growing; 0 arrived, workers 4.0 GB')
+  assert.equal(describeLive(watch), 'nothing has arrived for 32.0 s; the logger holds 4.0 GiB, 0 arrived, growing; 0 arrived, workers 4.0 GiB')
 })
 
 test('quiet with flat memory, or arrivals still coming, is not a stall', () => {
@@ -81,7 +81,7 @@ test('without a terminal, a running run gets a line every interval, live figures
   progress.runStart({ label: 'pino udp 1 cpu', run: 1, runs: 2 })
   progress.live({ elapsedMs: 500, arrived: 10, rssBytes: 50 * 1024 ** 2 })
   await waitFor(() => lines.length >= 2, 10_000)
-  assert.match(lines[0], /^\[0\/2\] pino udp 1 cpu run 1: \d+\.\d s so far, 10 arrived, workers 50 MB\n$/)
+  assert.match(lines[0], /^\[0\/2\] pino udp 1 cpu run 1: \d+\.\d s so far, 10 arrived, workers 50 MiB\n$/)
   progress.runEnd('pino udp 1 cpu', 1, 'done')
   lines.length = 0
   progress.runStart({ label: 'pino file 1 cpu (instructions)', run: 2, runs: 2 })
@@ -135,7 +135,7 @@ test('memory that peaked and now only rises and falls below its peak is not grow
   const watch = watchOver(samples)
   assert.equal(stallOf(watch), null)
   assert.equal(holdingOf(watch), null, 'a fifth more memory than at the last arrival is no hold')
-  assert.equal(describeLive(watch), "nothing has arrived for 1m20s (workers' memory peaked at 1.5 GB); 1 arrived, workers 1.2 GB")
+  assert.equal(describeLive(watch), "nothing has arrived for 1m20s (workers' memory peaked at 1.5 GiB); 1 arrived, workers 1.2 GiB")
 })
 
 test('a busy machine: one line on stderr before the first run (LOG_BENCH_BUSY_LOAD sets the threshold), a bad threshold is one line and exit 2', async () => {
@@ -162,7 +162,7 @@ test('a stuck run says so first: the time left before --timeout, how long nothin
   assert.equal(stallOf(watch), null, 'no longer growing')
   const held = holdingOf(watch)
   assert.ok(held && held.rssBytes === 3.9 * GB && held.arrived === 0)
-  assert.equal(liveParts(watch).lead, 'nothing has arrived for 6m12s; the logger holds 3.9 GB, 0 arrived')
+  assert.equal(liveParts(watch).lead, 'nothing has arrived for 6m12s; the logger holds 3.9 GiB, 0 arrived')
 
   // Memory sampled apart from arrivals: a first figure without it still starts the stretch's memory.
   assert.ok(holdingOf(watchOver([{ elapsedMs: 0, arrived: 0, rssBytes: null }, ...samples.slice(1)])))
@@ -177,11 +177,11 @@ test('a stuck run says so first: the time left before --timeout, how long nothin
   // Said once, whole, on a line of its own.
   const said = writes.filter((w) => w.includes('holding events in memory') && w.endsWith('\n'))
   assert.equal(said.length, 1)
-  assert.match(said[0], /^winston, Syslog UDP, 8 workers run 1: the logger is holding events in memory: [\d.]+ GB and growing, 0 arrived \(nothing has arrived for 30\.0 s while the workers' memory rose from 410 MB\)\n$/)
+  assert.match(said[0], /^winston, Syslog UDP, 8 workers run 1: the logger is holding events in memory: [\d.]+ GiB and growing, 0 arrived \(nothing has arrived for 30\.0 s while the workers' memory rose from 410 MiB\)\n$/)
   // The redrawn line: what matters first, cut to the terminal's width.
   const line = writes.filter((w) => w.includes('limit in')).at(-1).replace('\r\x1b[2K', '')
   assert.ok(line.length < 100, line)
-  assert.match(line, /^run 1\/5 \d+\.\d s, limit in (9m5\ds|10m00s) · nothing has arrived for 30\.0 s; the logger holds [\d.]+ GB, 0 arrived/)
+  assert.match(line, /^run 1\/5 \d+\.\d s, limit in (9m5\ds|10m00s) · nothing has arrived for 30\.0 s; the logger holds [\d.]+ GiB, 0 arrived/)
   // Ten minutes in, the countdown and the hold still fit: the longest figures the line can have.
   const late = ['run 1/5 6m12s, limit in 3m48s', liveParts(watch).lead].join(' · ')
   assert.ok(late.length < 100, late)

@@ -28,6 +28,7 @@ import { defaultOutput, outputFile, positiveInt, refuseToReplace, scenarioOutput
 import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
 import { checkCores } from '../engine/cores.js'
+import { labelRunCells } from '../run/plan.js'
 
 // Turns option strings (from the command line or a scenario's run group) into a checked plan;
 // throws UsageError on anything wrong.
@@ -161,6 +162,8 @@ async function planFromScenario (file, dir, argv, installs) {
     libs.push(...options.libs.filter((l) => !libs.some((x) => x.name === l.name && x.version === l.version)))
     groups.push(describeOptions(options))
   }
+  // The progress line tells a scenario's run cells apart among all of them, not only within their group.
+  cells.splice(0, cells.length, ...labelRunCells(cells))
   for (const [index, options] of httpGroups.entries()) {
     cells.push(...newCells(cells, withRounds(runTypes.http.plan(options), options.rounds, `${file}: http[${index}]: runs`)))
     libs.push(...options.libs.filter((l) =>

@@ -174,7 +174,7 @@ export function holdingOf (watch) {
   return { quietMs: quiet.quietMs, rssBytes: quiet.rssBytes, fromBytes: from, arrived, bytes, growing: quiet.growing }
 }
 
-// "the logger is holding events in memory: 3.9 GB, 0 arrived"
+// "the logger is holding events in memory: 3.9 GiB, 0 arrived"
 function heldWords (held) {
   const so = held.arrived != null ? `${count(held.arrived)} arrived` : `${bytes(held.bytes ?? 0)} written`
   return `the logger is holding events in memory: ${megabytes(held.rssBytes)}${held.growing ? ' and growing' : ''}, ${so}`
@@ -231,18 +231,19 @@ function perSecond (rate) {
   return rate < 0.1 ? '<0.1' : rate.toFixed(1)
 }
 
-// Bytes written, and their rate: megabytes from 1 MiB, below it kilobytes or bytes (not "0 MB").
+// Bytes written, and their rate: MiB from 1 MiB, below it KiB or bytes (not "0 MiB"); binary units,
+// as the pages write them.
 function bytes (n) {
   if (n >= 1024 ** 2) return megabytes(n)
-  if (n >= 1024) return `${Math.round(n / 1024).toLocaleString('en-US')} KB`
+  if (n >= 1024) return `${Math.round(n / 1024).toLocaleString('en-US')} KiB`
   return `${n > 0 ? Math.max(1, Math.round(n)) : 0} B`
 }
 
 const count = (n) => Math.round(n).toLocaleString('en-US')
 
 function megabytes (bytes) {
-  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GB`
-  return `${Math.round(bytes / 1024 ** 2).toLocaleString('en-US')} MB`
+  if (bytes >= 1024 ** 3) return `${(bytes / 1024 ** 3).toFixed(1)} GiB`
+  return `${Math.round(bytes / 1024 ** 2).toLocaleString('en-US')} MiB`
 }
 
 function duration (ms) {

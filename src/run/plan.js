@@ -93,9 +93,15 @@ export function planRunCells ({
       }
     }
   }
-  // Each cell's progress line names what tells it apart from the plan's other cells.
+  return labelRunCells(cells)
+}
+
+// Each cell's progress line names what tells it apart from the plan's other cells. A scenario labels
+// its run groups' cells again together: within its own group a 1-core cell was like every other, and
+// read as the 1-worker cell on every core ("pino, Filesystem, 1 worker" for both).
+export function labelRunCells (cells) {
   const shown = varyingDimensions(cells.map((cell) => cell.settings), { always: ['lib', 'transport', 'cpus'] })
-  return cells.map((cell) => ({ key: cell.key, label: cellWords(cell.settings, shown), ...cell }))
+  return cells.map((cell) => ({ ...cell, key: cell.key, label: cellWords(cell.settings, shown) }))
 }
 
 // How a run is made, beside what its record says: the adapter's file and folder (adapterProblem: an
