@@ -59,6 +59,22 @@ describe('the conditions above the Summary', () => {
     assert.match(sampled.text, /While they ran it was 1\.00 to 2\.50 \(median 1\.50, 3 samples; the runs' own processes count in it\)\./)
   })
 
+  it('a merged file: each shard\'s load at its own start, named with its shard and machine', () => {
+    const runs = [...rounds('pino', [100, 101, 102, 103, 104]), ...rounds('winston', [200, 201, 202, 203, 204])]
+    const shards = [
+      { shard: '1/2', cpuModel: 'Quiet CPU', cpuCount: 2, loadAverage: [0.3, 0.4, 0.5], time: '2026-11-29T09:25:00.000Z' },
+      { shard: '2/2', cpuModel: 'Busy CPU', cpuCount: 2, loadAverage: [1.4, 1.2, 1], loadSamples: [[0, 1.4], [10, 2]], time: '2026-11-30T09:25:00.000Z' }
+    ]
+    // The merged env's own load is its first shard's: quiet; the second shard began busy.
+    const [busy, ...rest] = pageLimits(dataset(runs, { envOf: { shards } }))
+    assert.deepEqual(rest, [])
+    assert.equal(busy.label, 'Busy machine')
+    assert.match(busy.text, /^`x\.json`, shard 2\/2 \(Busy CPU\): its runs began at load average 1\.40 on 2 cores.* While they ran it was 1\.40 to 2\.00/)
+    const { markdown } = renderPage(dataset(runs, { envOf: { shards } }), { imageLink: (file) => file, sections: [runSection] })
+    assert.match(markdown, /\| Load at start, shard 1\/2 \(2026-11-29 09:25 UTC\) +\| load average 0\.30, 0\.40, 0\.50 /)
+    assert.match(markdown, /\| Load at start, shard 2\/2 \(2026-11-30 09:25 UTC\) +\| load average 1\.40, 1\.20, 1\.00 /)
+  })
+
   it('a receiver that dropped events even from raw: where, the granted buffer where recorded, and each sender\'s pace', () => {
     const udp = (lib, list, extra = {}) => list.map(([doneMs, lost], i) =>
       run({ lib, transport: 'udp', cpus: 8, doneMs, run: i + 1, received: 1000 - lost, receiverSocketDrops: lost, ...extra }))

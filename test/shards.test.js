@@ -63,6 +63,8 @@ test('log-bench run --shard: whole groups per shard; merge refuses shards of two
   const doc = readJson(file('m.json'))
   assert.deepEqual(inPlanOrder(doc.runs).map((r) => r.planIndex), [0, 1, 2, 3])
   assert.ok(doc.runs.every((r) => /\(\d+ cores, /.test(r.machine)))
+  // Each shard's load at its own start is kept: the page says it per shard.
+  assert.ok(doc.env.shards.every((s) => s.loadAverage.length === 3 && typeof s.availableMemoryBytes === 'number'))
   const report = await runCli(['report', file('m.json'), '--out', file('page.md'), '--images', file('images')])
   assert.equal(report.code, 0, report.stderr)
   const page = fs.readFileSync(file('page.md'), 'utf8')
@@ -71,6 +73,7 @@ test('log-bench run --shard: whole groups per shard; merge refuses shards of two
   assert.equal(headings.length, 2, headings.join('\n'))
   assert.ok(headings.every((h) => /^## Console, measured on .+ \(\d+ cores, .+\)$/.test(h)), headings.join('\n'))
   assert.equal(headings.filter((h) => /Other CPU @ 9\.99GHz \(\d+ cores, elsewhere\)/.test(h)).length, 1)
+  assert.equal(page.match(/\| Load at start, shard [12]\/2 \(/g)?.length, 2, 'a load row for each shard')
 })
 
 test('merge names each profiled run\'s .cpuprofile files from the merged file, wherever the shards were', async () => {

@@ -4,6 +4,7 @@ import { formatBytes, formatCount, formatNumber, formatPct, libraryName, unique 
 import { codeSpan } from '../draw/table.js'
 import { escapeMarkdown } from '../draw/anomalies.js'
 import { findings, receiverDrops } from './summary.js'
+import { startEnvs } from '../results/env.js'
 
 // What limits what a page can say, said before anything else on it (above its Summary), each
 // condition with what follows from it: a results file that was interrupted or not finished, a
@@ -45,14 +46,15 @@ function incompleteLimits (dataset) {
 // the load while it ran where the runs recorded it (env.loadSamples: [[secondsSinceStart, load1]]).
 function loadLimits (dataset) {
   const out = []
-  for (const { file, env } of dataset.envs ?? []) {
+  const starts = startEnvs(dataset.envs ?? [])
+  for (const { file, shard, env } of starts) {
     const load = env?.loadAverage?.[0]
     if (typeof load !== 'number' || !(env.cpuCount > 0) || load < BUSY_LOAD_PER_CORE * env.cpuCount) continue
     const samples = Array.isArray(env.loadSamples) ? env.loadSamples.map((s) => s?.[1]).filter((v) => typeof v === 'number') : []
     const during = samples.length
       ? ` While they ran it was ${formatNumber(Math.min(...samples), 2)} to ${formatNumber(Math.max(...samples), 2)} (median ${formatNumber(median(samples), 2)}, ${samples.length} samples; the runs' own processes count in it).`
       : ' The load while they ran was not recorded.'
-    const whose = (dataset.envs.length > 1) ? `${codeSpan(file)}: its runs` : 'The runs'
+    const whose = shard != null ? `${codeSpan(file)}, shard ${shard}${env.cpuModel ? ` (${env.cpuModel})` : ''}: its runs` : starts.length > 1 ? `${codeSpan(file)}: its runs` : 'The runs'
     out.push({
       label: 'Busy machine',
       text: `${whose} began at load average ${formatNumber(load, 2)} on ${env.cpuCount} cores, at or above half of them: other work was running, or had run within the minute before (a load average is a decaying 1-minute mean).${during} So times may be slower and more spread than on an idle machine, and a difference needs more runs to be decided.`

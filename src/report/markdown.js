@@ -3,7 +3,7 @@ import { SECTIONS } from './sections.js'
 import { formatBytes, formatNumber, unique } from '../draw/labels.js'
 import { code, codeSpan, escapeCell, markdownBlocks, markdownEscape, textColumns } from '../draw/table.js'
 import { dimensionValue, ofType } from '../results/model.js'
-import { codeChanges, repositoryUrl } from '../results/env.js'
+import { codeChanges, repositoryUrl, startEnvs } from '../results/env.js'
 import { shippedScenarios } from '../shipped-scenarios.js'
 import { summarySection } from './summary.js'
 import { anomalyBlocks, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
@@ -169,10 +169,11 @@ function coresRows (runs, env) {
 }
 
 // How busy the machine was when each command began (results from before log-bench recorded it: no row).
+// A merged file's shards each say their own (they began on their own machines, at their own times).
 function loadRows (envs) {
-  const recorded = envs.map((e) => e.env).filter((e) => Array.isArray(e?.loadAverage) && e.loadAverage.every((v) => typeof v === 'number'))
-  return recorded.map((e) => [
-    recorded.length > 1 ? `Load at start (${e.time.slice(0, 16).replace('T', ' ')} UTC)` : 'Load at start',
+  const recorded = startEnvs(envs).filter(({ env: e }) => Array.isArray(e?.loadAverage) && e.loadAverage.every((v) => typeof v === 'number'))
+  return recorded.map(({ shard, env: e }) => [
+    recorded.length > 1 ? `Load at start${shard != null ? `, shard ${shard}` : ''} (${e.time.slice(0, 16).replace('T', ' ')} UTC)` : 'Load at start',
     `load average ${e.loadAverage.map((v) => formatNumber(v, 2)).join(', ')} (1, 5, 15 min) on ${e.cpuCount} cores${e.availableMemoryBytes == null ? '' : `; ${formatBytes(e.availableMemoryBytes)} memory available`}`
   ])
 }

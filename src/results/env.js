@@ -139,3 +139,12 @@ export function busyWarning ({ loadAverage, cpuCount, availableMemoryBytes }, pe
   const memory = availableMemoryBytes == null ? '' : `, ${(availableMemoryBytes / 1024 ** 3).toFixed(1)} GiB of memory available`
   return `the machine is busy: load average ${lastMinute.toFixed(2)} over the last minute on ${cpuCount} CPU${cpuCount === 1 ? '' : 's'}${memory}; times measured now are slower and spread more than on a quiet machine (this warns from ${perCpu} per CPU; LOG_BENCH_BUSY_LOAD sets it)`
 }
+
+// The conditions each command began in, one entry each ({ file, shard, env }): a merged file's
+// shards each began on their own machine at their own load (env.shards keeps each one's); any other
+// file, its env. Merged files from before the shards kept their load: their env, as it is.
+export function startEnvs (envs) {
+  return envs.flatMap(({ file, env }) => (Array.isArray(env?.shards) && env.shards.some((s) => Array.isArray(s?.loadAverage))
+    ? env.shards.map((s) => ({ file, shard: s.shard, env: s }))
+    : [{ file, shard: null, env }]))
+}
