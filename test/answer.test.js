@@ -45,6 +45,22 @@ test('the closing answer: per group the fastest library (baselines aside), each 
   assert.match(text, /log-bench report r\.json/)
 })
 
+test('the closing answer names as fastest the fastest library that delivered every event; a faster one that lost events is a row with its loss', () => {
+  const dir = tmpDir()
+  const lossy = (sent) => ({ sent, expected: sent, received: Math.round(sent * 0.04), dropRate: 0.96 })
+  const file = resultsFile(dir, [...cell('winston', around(300), lossy(1000)), ...cell('bunyan', around(600)), ...cell('pino', around(900))])
+  const [group] = closingAnswer(loadResults([file])).groups
+  assert.equal(group.reference.library, 'bunyan')
+  assert.equal(group.passedOver, true)
+  const text = renderAnswer({ ...closingAnswer(loadResults([file])) }, { width: 200 })
+  assert.match(text, /^Filesystem, 1 worker: fastest bunyan \(of those that delivered every event\), done \(ms\): 600 /m)
+  assert.match(text, /^ {2}winston +2\.0\d*× \[[\d.]+, [\d.]+\] faster than bunyan, 96\.00% of its events lost/m)
+  // Where no library lost an event, the fastest is named as before.
+  const whole = closingAnswer(loadResults([resultsFile(dir, [...cell('bunyan', around(600)), ...cell('pino', around(900))])])).groups[0]
+  assert.equal(whole.reference.library, 'bunyan')
+  assert.equal(whole.passedOver, false)
+})
+
 test('counted runs: the difference in instructions per log call (and per request) beside the ratio', () => {
   assert.equal(formatCountedDifference(69_571, { type: 'http', logsPerRequest: 5 }), '+69,571 instructions per request, +13,914 per log call')
   assert.equal(formatCountedDifference(-318, { type: 'http', logsPerRequest: 0 }), '−318 instructions per request')

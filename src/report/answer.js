@@ -11,6 +11,7 @@ import { visibleControls, wrap } from '../draw/table.js'
 import { displayWidth, padToWidth } from '../draw/width.js'
 import { notDecidedBimodal, notRanked } from '../draw/verdict-rules.js'
 import { kneesOf, kneeText } from '../run/latency-section.js'
+import { lossOf } from '../run/glance.js'
 import { KNEE_BOUND_NS } from '../run/knee.js'
 
 // The closing answer of `run` and `http` (and of `report --format terminal`), in hyperfine's manner:
@@ -87,8 +88,12 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
     const measured = [...cells.values()].filter((cellRuns) => medianOf(cellRuns) != null)
     const sign = measure.better === 'higher' ? -1 : 1
     const ranked = [...measured].sort((a, b) => sign * (medianOf(a) - medianOf(b)))
-    // The fastest library, baselines (noop, raw, none) aside unless the group holds nothing else.
-    const reference = ranked.find((cellRuns) => !NOT_A_LIBRARY.has(cellRuns[0].lib)) ?? ranked[0] ?? null
+    // The fastest library, baselines (noop, raw, none) aside unless the group holds nothing else, among
+    // the cells that delivered every event, as At a glance names it: finishing first by dropping
+    // events is not being fast. Where every library lost some, the fastest of them.
+    const library = (list) => list.find((cellRuns) => !NOT_A_LIBRARY.has(cellRuns[0].lib))
+    const whole = ranked.filter((cellRuns) => !(lossOf(cellRuns)?.share > 0))
+    const reference = library(whole) ?? library(ranked) ?? ranked[0] ?? null
     const entry = {
       group: groupName(runs[0]),
       type: runTypeOf(runs[0]).name,
@@ -99,6 +104,8 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
       reference: reference
         ? { library: nameOf(reference[0]), median: medianOf(reference), n: reference.filter((r) => r.ok).length }
         : null,
+      // A faster library lost events, so the reference is the fastest of those that lost none.
+      passedOver: Boolean(reference && library(ranked) && library(ranked) !== reference),
       rows: [],
       notCompared: [],
       // The pages' one rule (verdict-rules.js): no ranking where a kill or the kill timer ended the
@@ -204,7 +211,7 @@ function groupHeading (group) {
   if (!group.reference) return `${group.group}: no finished run`
   if (group.withheld) return `${group.group}, ${group.title}:`
   const best = group.counted || group.measure === 'serverCpuUsPerRequest' ? 'cheapest' : 'fastest'
-  return `${group.group}: ${best} ${group.reference.library}, ${group.title}: ${format(group.reference.median)} (median of ${group.reference.n} run${group.reference.n === 1 ? '' : 's'})`
+  return `${group.group}: ${best} ${group.reference.library}${group.passedOver ? ' (of those that delivered every event)' : ''}, ${group.title}: ${format(group.reference.median)} (median of ${group.reference.n} run${group.reference.n === 1 ? '' : 's'})`
 }
 
 // The answer for a terminal, no line wider than `width`; file: the results file, for the pointer

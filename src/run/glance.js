@@ -117,7 +117,7 @@ function fastest (cells, measure, name, lostShare, cellRuns, roundOf, format = M
 
 // Events lost over a cell's finished runs: { lost, expected, share, atSocket }, null where none
 // could be counted. expected: what should arrive (the events sent; 0 for a disabled level).
-function lossOf (runs) {
+export function lossOf (runs) {
   const expected = (r) => r.expected ?? r.sent
   const counted = runs.filter((r) => r.ok && r.received != null && expected(r) != null)
   if (!counted.length) return null
