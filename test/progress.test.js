@@ -59,7 +59,7 @@ test('nothing arriving for a long while with memory growing is flagged as stalle
   }
   const watch = watchOver(samples)
   assert.deepEqual(stallOf(watch), { quietMs: STALL_QUIET_MS + 2000, rssBytes: GB + (STALL_QUIET_MS + 2000) * 100_000 })
-  assert.equal(describeLive(watch), 'nothing has arrived for 32.0 s; the logger holds 4.0 GiB, 0 arrived, growing; 0 arrived, workers 4.0 GiB')
+  assert.equal(describeLive(watch), 'nothing has arrived for 32.0 s; logger holds 4.0 GiB, 0 arrived, growing; 0 arrived, workers 4.0 GiB')
 })
 
 test('quiet with flat memory, or arrivals still coming, is not a stall', () => {
@@ -162,7 +162,7 @@ test('a stuck run says so first: the time left before --timeout, how long nothin
   assert.equal(stallOf(watch), null, 'no longer growing')
   const held = holdingOf(watch)
   assert.ok(held && held.rssBytes === 3.9 * GB && held.arrived === 0)
-  assert.equal(liveParts(watch).lead, 'nothing has arrived for 6m12s; the logger holds 3.9 GiB, 0 arrived')
+  assert.equal(liveParts(watch).lead, 'nothing has arrived for 6m12s; logger holds 3.9 GiB, 0 arrived')
 
   // Memory sampled apart from arrivals: a first figure without it still starts the stretch's memory.
   assert.ok(holdingOf(watchOver([{ elapsedMs: 0, arrived: 0, rssBytes: null }, ...samples.slice(1)])))
@@ -181,7 +181,7 @@ test('a stuck run says so first: the time left before --timeout, how long nothin
   // The redrawn line: what matters first, cut to the terminal's width.
   const line = writes.filter((w) => w.includes('limit in')).at(-1).replace('\r\x1b[2K', '')
   assert.ok(line.length < 100, line)
-  assert.match(line, /^run 1\/5 \d+\.\d s, limit in (9m5\ds|10m00s) · nothing has arrived for 30\.0 s; the logger holds [\d.]+ GiB, 0 arrived/)
+  assert.match(line, /^run 1\/5 \d+\.\d s, limit in (9m5\ds|10m00s) · nothing has arrived for 30\.0 s; logger holds [\d.]+ GiB, 0 arrived/)
   // Ten minutes in, the countdown and the hold still fit: the longest figures the line can have.
   const late = ['run 1/5 6m12s, limit in 3m48s', liveParts(watch).lead].join(' · ')
   assert.ok(late.length < 100, late)

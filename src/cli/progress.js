@@ -197,7 +197,7 @@ export function liveParts (watch) {
   if (leads) {
     const what = latest.arrived != null ? 'nothing has arrived' : 'nothing has been written'
     // Short, so that a 100-column line keeps it whole; the line of its own says it in full.
-    if (held) lead = `${what} for ${duration(quietMs)}; the logger holds ${megabytes(held.rssBytes)}, ${held.arrived != null ? `${count(held.arrived)} arrived` : `${bytes(held.bytes ?? 0)} written`}${held.growing ? ', growing' : ''}`
+    if (held) lead = `${what} for ${duration(quietMs)}; logger holds ${megabytes(held.rssBytes)}, ${held.arrived != null ? `${count(held.arrived)} arrived` : `${bytes(held.bytes ?? 0)} written`}${held.growing ? ', growing' : ''}`
     else if (quiet?.growing) lead = `${what} for ${duration(quietMs)}; workers' memory ${megabytes(quiet.rssBytes)} and growing`
     else if (quiet && quiet.peakRssBytes != null) lead = `${what} for ${duration(quietMs)} (workers' memory peaked at ${megabytes(quiet.peakRssBytes)})`
     else lead = `${what} for ${duration(quietMs)}`
