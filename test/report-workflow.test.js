@@ -53,7 +53,7 @@ test('the results workflow: whole comparison groups over a job matrix, merged pe
   assert.ok(matrix.some((e) => e.scenario === 'seed-article' && e.n > 1), 'the seed matrix, longer than one job may run, is split')
   runs.forEach((args, i) => assert.equal(optionOf(args, '--shard'), `${matrix[i].k}/${matrix[i].n}`, 'every job runs its own shard'))
   assert.match(text, /fail-fast: false/, 'one failed shard does not cancel the others')
-  assert.match(text, /\n  pages:\n\s+needs: measure\n/, 'the pages are made only when every shard finished')
+  assert.match(text, /\n {2}pages:\n\s+needs: measure\n/, 'the pages are made only when every shard finished')
   // A hosted job may run 360 min; the longest scenario job takes about 1 h 37 min on a 2-core VM (docs/scenarios.md).
   assert.ok(minutesOf(text, 'measure') <= 180, 'each measuring job is cut off far inside the hosted limit')
   assert.ok(minutesOf(text, 'pages') <= 60)

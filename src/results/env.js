@@ -144,7 +144,8 @@ export function busyWarning ({ loadAverage, cpuCount, availableMemoryBytes }, pe
 // shards each began on their own machine at their own load (env.shards keeps each one's); any other
 // file, its env. Merged files from before the shards kept their load: their env, as it is.
 export function startEnvs (envs) {
-  return envs.flatMap(({ file, env }) => (Array.isArray(env?.shards) && env.shards.some((s) => Array.isArray(s?.loadAverage))
+  const perShard = (env) => Array.isArray(env?.shards) && env.shards.some((s) => Array.isArray(s?.loadAverage))
+  return envs.flatMap(({ file, env }) => (perShard(env)
     ? env.shards.map((s) => ({ file, shard: s.shard, env: s }))
     : [{ file, shard: null, env }]))
 }
