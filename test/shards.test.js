@@ -63,8 +63,9 @@ test('log-bench run --shard: whole groups per shard; merge refuses shards of two
   const doc = readJson(file('m.json'))
   assert.deepEqual(inPlanOrder(doc.runs).map((r) => r.planIndex), [0, 1, 2, 3])
   assert.ok(doc.runs.every((r) => /\(\d+ cores, /.test(r.machine)))
-  // Each shard's load at its own start is kept: the page says it per shard.
+  // Each shard's load at its own start, and sampled while it ran, is kept: the page says it per shard.
   assert.ok(doc.env.shards.every((s) => s.loadAverage.length === 3 && typeof s.availableMemoryBytes === 'number'))
+  assert.deepEqual(doc.env.shards.map((s) => s.loadSamples[0]), [s1, s2].map((s) => s.env.loadSamples[0]))
   const report = await runCli(['report', file('m.json'), '--out', file('page.md'), '--images', file('images')])
   assert.equal(report.code, 0, report.stderr)
   const page = fs.readFileSync(file('page.md'), 'utf8')

@@ -79,6 +79,6 @@ describe('one verdict: judge', () => {
     assert.equal(c.verdict, 'unclear')
     assert.equal(verdictWord(c.verdict), 'not decided')
     assert.equal(orderWords(c), 'slower in each of 5 rounds')
-    assert.match(notDecidedWords(c), /^not decided on 5 \+ 5 runs, unpaired; about [\d,]+ a side would; slower in each of 5 rounds$/)
+    assert.match(notDecidedWords(c), /^not decided on 5 \+ 5 runs, unpaired; about [\d,]+ a side would decide it; slower in each of 5 rounds$/)
   })
 })

@@ -111,7 +111,7 @@ async function planFromOptions (argv, installs) {
     id: `options:${JSON.stringify(described)}`,
     options: described,
     libs: options.libs,
-    cells: withRounds(runTypes.run.plan(options), options.rounds),
+    cells: withRounds(labelRunCells(runTypes.run.plan(options)), options.rounds),
     output: null
   }
 }

@@ -133,9 +133,9 @@ export function orderWords (c) {
 }
 
 // A comparison that is not decided, in words that say on what and what would decide it:
-// "not decided on 5 + 5 runs, unpaired; about 9 a side would; slower in each of 5 rounds".
+// "not decided on 5 + 5 runs, unpaired; about 9 a side would decide it; slower in each of 5 rounds".
 export function notDecidedWords (c) {
-  const would = c.runsToDecide == null ? null : `${formatRunsToDecide(c.runsToDecide)} ${c.paired ? 'rounds' : 'a side'} would`
+  const would = c.runsToDecide == null ? null : `${formatRunsToDecide(c.runsToDecide)} ${c.paired ? 'rounds' : 'a side'} would decide it`
   return [`not decided on ${basisWords(c)}`, would, orderWords(c)].filter(Boolean).join('; ')
 }
 

@@ -93,7 +93,8 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
     // events is not being fast. Where every library lost some, the fastest of them.
     const library = (list) => list.find((cellRuns) => !NOT_A_LIBRARY.has(cellRuns[0].lib))
     const whole = ranked.filter((cellRuns) => !(lossOf(cellRuns)?.share > 0))
-    const reference = library(whole) ?? library(ranked) ?? ranked[0] ?? null
+    const fastest = library(ranked)
+    const reference = library(whole) ?? fastest ?? ranked[0] ?? null
     const entry = {
       group: groupName(runs[0]),
       type: runTypeOf(runs[0]).name,
@@ -105,7 +106,7 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
         ? { library: nameOf(reference[0]), median: medianOf(reference), n: reference.filter((r) => r.ok).length }
         : null,
       // A faster library lost events, so the reference is the fastest of those that lost none.
-      passedOver: Boolean(reference && library(ranked) && library(ranked) !== reference),
+      passedOver: Boolean(reference && fastest && fastest !== reference),
       rows: [],
       notCompared: [],
       // The pages' one rule (verdict-rules.js): no ranking where a kill or the kill timer ended the

@@ -10,8 +10,9 @@ const HARDWARE_FIELDS = ['hostname', 'cpuModel', 'cpuCount', 'memoryBytes', 'os'
 // What measured: shards of two commits of log-bench may measure differently (a fix to the timing,
 // a changed default), so a merged document names one commit only where every shard had it.
 const CODE_FIELDS = ['gitCommit', 'logBenchVersion']
-// How busy each shard's machine was when it began: a page says so per shard (src/report/limits.js).
-const START_FIELDS = ['loadAverage', 'availableMemoryBytes']
+// How busy each shard's machine was when it began and while it ran: a page says so per shard
+// (src/report/limits.js).
+const START_FIELDS = ['loadAverage', 'availableMemoryBytes', 'loadSamples']
 
 // Joins the shards of one plan (log-bench run --shard k/n) into the document the unsharded run
 // would have written: same cells in the same order. Refuses results of different plans, a shard
@@ -80,7 +81,7 @@ export function mergeShards (
       libVersions: Object.assign({}, ...shards.map(({ doc }) => doc.env.libVersions)),
       ...mergedOrder(shards),
       plan: { ...first.doc.env.plan, shard: null, shardCells: first.doc.env.plan.cells, mergedShards: [...seen.keys()].sort((a, b) => a - b).map((k) => `${k}/${n}`), missingShards: missing },
-      shards: shards.map(({ file, doc, shard }) => ({ shard: `${shard.k}/${shard.n}`, file, ...pick(doc.env, HARDWARE_FIELDS), ...pick(doc.env, CODE_FIELDS), ...pick(doc.env, START_FIELDS), seed: doc.env.order?.seed ?? null, ...(doc.env.loadSamples ? { loadSamples: doc.env.loadSamples } : {}), time: doc.env.time, finishedAt: doc.env.finishedAt ?? null, complete: doc.complete === true })),
+      shards: shards.map(({ file, doc, shard }) => ({ shard: `${shard.k}/${shard.n}`, file, ...pick(doc.env, HARDWARE_FIELDS), ...pick(doc.env, CODE_FIELDS), ...pick(doc.env, START_FIELDS), seed: doc.env.order?.seed ?? null, time: doc.env.time, finishedAt: doc.env.finishedAt ?? null, complete: doc.complete === true })),
       finishedAt: shards.map(({ doc }) => doc.env.finishedAt ?? doc.env.time).sort().at(-1)
     },
     runs: runs.map(({ shardFile, ...run }) => (out ? relinkProfiles(run, shardFile, out) : run))

@@ -11,8 +11,8 @@ import { coresSettings } from '../engine/cores.js'
 // Expands checked `run` options into cells in the order they run: transport, library (and
 // variant), runtime, workload, worker count, size, ending, rate, cores. A cell is plain data: its settings (everything
 // one of its runs needs, one name per field, the record's and the option's name where they have
-// one; src/run/run-type.js executes them) and how the session treats it (label: its words,
-// cellWords; runs, unsupported).
+// one; src/run/run-type.js executes them) and how the session treats it (label: its words, which
+// labelRunCells gives the whole plan's cells at once; runs, unsupported).
 export function planRunCells ({
   libs,
   transports,
@@ -93,12 +93,13 @@ export function planRunCells ({
       }
     }
   }
-  return labelRunCells(cells)
+  return cells
 }
 
-// Each cell's progress line names what tells it apart from the plan's other cells. A scenario labels
-// its run groups' cells again together: within its own group a 1-core cell was like every other, and
-// read as the 1-worker cell on every core ("pino, Filesystem, 1 worker" for both).
+// Each cell's progress line names what tells it apart from the plan's other cells. The plan labels them
+// once, all together (src/api/run.js): a scenario's run groups labelled each on its own would read a
+// 1-core cell like every other cell of its group, as the 1-worker cell on every core ("pino, Filesystem,
+// 1 worker" for both).
 export function labelRunCells (cells) {
   const shown = varyingDimensions(cells.map((cell) => cell.settings), { always: ['lib', 'transport', 'cpus'] })
   return cells.map((cell) => ({ ...cell, key: cell.key, label: cellWords(cell.settings, shown) }))
