@@ -1,6 +1,7 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
 import { ROOT } from './helpers.js'
 
@@ -99,8 +100,19 @@ test('bench:http-control --quick: the control one server per run and --alternate
 test('bench:ties: the first places not separated from the next, unpaired, as judged and paired, from a page\'s JSON', async () => {
   const { code, stdout, stderr } = await runScript('ties.js', ['results/seed-article.json'])
   assert.equal(code, 0, stderr)
-  assert.match(stdout, /^results\/seed-article\.json \(5 rounds; paired, the smallest p is 0\.0625\)$/m)
-  for (const how of ['unpaired', 'as the pages judge', 'paired, every round']) assert.match(stdout, new RegExp(`^  ${how}: \\d+ of 8 first places are not separated from the next(, \\d+ not ranked \\(the page's rule withholds them\\))?; interval of the second against the first: (±[\\d.]+% \\(median\\)|no ranked group to measure it on)$`, 'm'))
+  // The committed seed page's rounds (its cells' runs) and comparison groups, from its JSON: the
+  // smallest paired p of n rounds is 2^-(n-1) (every round one way, one-sided, doubled).
+  const { cellKey, comparisonGroupKey } = await import('../src/results/model.js')
+  const doc = JSON.parse(fs.readFileSync(path.join(ROOT, 'results/seed-article.json'), 'utf8'))
+  const perCell = new Map()
+  for (const run of doc.runs) perCell.set(cellKey(run), (perCell.get(cellKey(run)) ?? 0) + 1)
+  const rounds = Math.max(...perCell.values())
+  const head = stdout.match(/^results\/seed-article\.json \((\d+) rounds; paired, the smallest p is ([\d.]+)\)$/m)
+  assert.ok(head, stdout)
+  assert.equal(Number(head[1]), rounds)
+  assert.ok(Math.abs(Number(head[2]) - 0.5 ** (rounds - 1)) < 1e-4, head[0])
+  const groups = new Set(doc.runs.filter((r) => r.status !== 'unsupported').map(comparisonGroupKey)).size
+  for (const how of ['unpaired', 'as the pages judge', 'paired, every round']) assert.match(stdout, new RegExp(`^  ${how}: \\d+ of ${groups} first places are not separated from the next(, \\d+ not ranked \\(the page's rule withholds them\\))?; interval of the second against the first: (±[\\d.]+% \\(median\\)|no ranked group to measure it on)$`, 'm'))
 })
 
 test('benchmarks/anomalies.js --quick: the plain scripts behind the pages\' explained anomalies each print their line', async () => {
