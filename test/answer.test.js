@@ -5,7 +5,7 @@ import { test } from 'node:test'
 import { closingAnswer, renderAnswer } from '../src/report/answer.js'
 import { formatCountedDifference } from '../src/draw/labels.js'
 import { loadResults } from '../src/results/read.js'
-import { runCli, syntheticRun, tmpDir } from './helpers.js'
+import { escapeRegExp, runCli, syntheticRun, tmpDir } from './helpers.js'
 
 const ENV = { node: 'v20.0.0', os: 'Linux', cpuModel: 'Test CPU', cpuCount: 2, memoryBytes: 1 << 30, libVersions: {}, command: 'log-bench run', time: '2026-11-23T10:00:00.000Z', hostname: 'h' }
 const around = (centre, spread = 0.01) =>
@@ -86,7 +86,7 @@ test('run ends with the answer, one line per library naming a ratio with its int
   const tail = lines.slice(answer).join('\n')
   assert.match(tail, /^Filesystem, 1 worker: fastest pino, done \(ms\): [\d,.]+ \(median of 5 runs\)$/m)
   assert.match(tail, /^ {2}raw {2}[\d.]+× \[[\d.]+, [\d.]+\] (faster than pino|slower than pino|same as pino|(faster|slower) than pino\? not decided on [^\n]+)/m)
-  assert.match(tail, new RegExp(`Full tables and charts: log-bench report ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))
+  assert.match(tail, new RegExp(`Full tables and charts: log-bench report ${escapeRegExp(out)}`))
 
   // --json: the answer alone on stdout, as JSON.
   const json = await runCli(['run', '--lib', 'raw', '--transport', 'file', '--events', '200', '--runs', '1', '--out', path.join(dir, 'j.json'), '--quiet', '--json'])

@@ -1,9 +1,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
-import fs from 'node:fs'
 import path from 'node:path'
-import { ROOT } from './helpers.js'
+import { readJson, ROOT } from './helpers.js'
 
 // npm run bench:harness, bench:truth, bench:startup, bench:paired, bench:runs-auto, bench:http-control and
 // bench:latency and bench:profile are measurements run by hand; their --quick modes run every step of each in
@@ -102,11 +101,9 @@ test('bench:ties: the first places not separated from the next, unpaired, as jud
   assert.equal(code, 0, stderr)
   // The committed seed page's rounds (its cells' runs) and comparison groups, from its JSON: the
   // smallest paired p of n rounds is 2^-(n-1) (every round one way, one-sided, doubled).
-  const { cellKey, comparisonGroupKey } = await import('../src/results/model.js')
-  const doc = JSON.parse(fs.readFileSync(path.join(ROOT, 'results/seed-article.json'), 'utf8'))
-  const perCell = new Map()
-  for (const run of doc.runs) perCell.set(cellKey(run), (perCell.get(cellKey(run)) ?? 0) + 1)
-  const rounds = Math.max(...perCell.values())
+  const { comparisonGroupKey, runsByCell } = await import('../src/results/model.js')
+  const doc = readJson(path.join(ROOT, 'results/seed-article.json'))
+  const rounds = Math.max(...runsByCell(doc.runs, 'run').map((cellRuns) => cellRuns.length))
   const head = stdout.match(/^results\/seed-article\.json \((\d+) rounds; paired, the smallest p is ([\d.]+)\)$/m)
   assert.ok(head, stdout)
   assert.equal(Number(head[1]), rounds)

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import { reproducibleScenario } from '../src/report/markdown.js'
-import { ROOT, runCli, tmpDir } from './helpers.js'
+import { escapeRegExp, ROOT, runCli, tmpDir } from './helpers.js'
 
 // Docs and pages that hold, checked (issue 54, item 4).
 
@@ -63,7 +63,7 @@ test('where the docs say what the results workflow runs, every command and optio
   assert.ok(claims.some((c) => c.file === 'docs/versions.md'), 'docs/versions.md says what the workflow runs')
   for (const { file, span } of claims) {
     if (span.startsWith('npx log-bench')) {
-      const pattern = new RegExp(`^${span.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/<[a-z]+>/g, '[\\w-]+')}$`)
+      const pattern = new RegExp(`^${escapeRegExp(span).replace(/<[a-z]+>/g, '[\\w-]+')}$`)
       assert.ok(commands.some((c) => pattern.test(c)), `${file}: the workflow runs no \`${span}\``)
     } else if (span.startsWith('--')) {
       assert.ok(workflow.includes(span.split(' ')[0]), `${file}: the workflow uses no ${span}`)

@@ -86,6 +86,9 @@ function tagged (tag) {
   return found
 }
 
+// A string as a regular expression that matches it literally.
+export const escapeRegExp = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
 export function readJson (file) {
   return JSON.parse(fs.readFileSync(file, 'utf8'))
 }

@@ -6,7 +6,7 @@ import { kernelOf, provenanceBlocks, scorecardBlocks } from '../src/report/score
 import { readPages } from '../src/report/pages.js'
 import { loadResults } from '../src/results/read.js'
 import { markdownTable } from '../src/draw/table.js'
-import { ROOT } from './helpers.js'
+import { escapeRegExp, ROOT } from './helpers.js'
 
 // The scorecard fits a page (issue 58): a few tables by theme, none wider than a page shows once its
 // cells' lines (<br>) are drawn, and its provenance names what differs across the pages.
@@ -22,7 +22,8 @@ function drawnWidth (markdown) {
 test('the committed scorecard is a few tables, each of which a page can show', (t) => {
   const pages = readPages(path.join(ROOT, 'results/pages.json'))
   if (pages.some((p) => p.results.some((f) => !fs.existsSync(path.join(ROOT, f))))) return t.skip('results not committed yet')
-  const blocks = scorecardBlocks(pages.map((page, i) => ({ dataset: loadResults(page.results.map((f) => path.join(ROOT, f))), href: path.basename(page.out), label: page.label, details: i === 0 && page.details ? 'seed-article' : null })))
+  const datasets = pages.map((page) => loadResults(page.results.map((f) => path.join(ROOT, f))))
+  const blocks = scorecardBlocks(pages.map((page, i) => ({ dataset: datasets[i], href: path.basename(page.out), label: page.label, details: i === 0 && page.details ? 'seed-article' : null })))
   const tables = blocks.filter((b) => b.columns)
   assert.ok(tables.length >= 4, `${tables.length} tables`)
   for (const table of tables) {
@@ -32,11 +33,10 @@ test('the committed scorecard is a few tables, each of which a page can show', (
   const text = blocks.filter((b) => typeof b === 'string').join('\n')
   // The HTTP page ran on another kernel than the seed page (each page's kernel from its own JSON):
   // said, not "one machine".
-  const kernel = (label) => kernelOf(JSON.parse(fs.readFileSync(path.join(ROOT, pages.find((p) => p.label === label).results[0]), 'utf8')).env.os)
+  const kernel = (label) => kernelOf(datasets[pages.findIndex((p) => p.label === label)].envs[0].env.os)
   const [http, seed] = [kernel('HTTP'), kernel('Seed article matrix')]
-  const escaped = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
   if (http === seed) assert.doesNotMatch(text, /\(HTTP\) against/)
-  else assert.match(text, new RegExp(`kernel ${escaped(http)} \\(HTTP\\) against (Linux [^;]* against )?${escaped(seed)} \\(Seed article matrix, `))
+  else assert.match(text, new RegExp(`kernel ${escapeRegExp(http)} \\(HTTP\\) against (Linux [^;]* against )?${escapeRegExp(seed)} \\(Seed article matrix, `))
   assert.doesNotMatch(text, /one machine/)
 })
 
