@@ -2,14 +2,15 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { mergeSummaries, nestedTree, packageOf, profileDiff, profileTree, summarizeProfiles } from '../src/results/profile-summary.js'
+import { mergeSummaries, nestedTree, ownerWords, packageOf, profileDiff, profileTree, summarizeProfiles } from '../src/results/profile-summary.js'
+import { packageRelative } from '../src/results/profile-paths.js'
 import { flameGraphSvg } from '../src/draw/flame.js'
-import { fileNamePart, saveProfiles } from '../src/run/profiles.js'
+import { fileNamePart, profileFolder, removeProfiles, saveProfiles } from '../src/run/profiles.js'
 import { writeNewFile } from '../src/results/write.js'
 import { RUN_TYPE } from '../src/results/run-types/run.js'
 import { invalidMessage, MESSAGES } from '../src/engine/messages.js'
 import { run, UsageError } from '../src/api/index.js'
-import { ADAPTERS, readJson, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
+import { ADAPTERS, ROOT, escapeRegExp, readJson, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
 
 // run --profile: a V8 CPU profile per worker and thread beside the results, and where the time went
 // in the record (docs/costs.md, "CPU profiles").
@@ -37,21 +38,81 @@ function handMade () {
 }
 
 describe('the profile summary', () => {
-  it('credits each sample\'s time to the function on top, by package, with shares and µs per event', () => {
-    const summary = summarizeProfiles([handMade()], { events: 10 })
+  it('by self time: credits each sample\'s time to the function on top, by package, with shares and µs per event', () => {
+    const { self, ...summary } = summarizeProfiles([handMade()], { events: 10 })
     assert.equal(summary.samples, 10)
     assert.equal(summary.sampledMs, 1)
-    assert.deepEqual(summary.packages.map((p) => [p.name, p.share, p.usPerEvent]), [
+    assert.deepEqual(self.packages.map((p) => [p.name, p.share, p.usPerEvent]), [
       ['@acme/busy', 0.5, 50],
       // The native writeString is the file system's time: its caller's package.
       ['node:fs', 0.3, 30],
       ['(garbage collector)', 0.1, 10],
       ['(idle)', 0.1, 10]
     ])
-    const top = summary.functions[0]
-    assert.deepEqual([top.name, top.file, top.line, top.package, top.share], ['spendHere', 'file:///app/node_modules/@acme/busy/index.js', 10, '@acme/busy', 0.5])
-    assert.deepEqual(summary.functions.find((f) => f.name === 'writeString'), { name: 'writeString', file: '(native)', line: null, package: 'node:fs', selfMs: 0.1, share: 0.1, usPerEvent: 10 })
-    assert.equal(summary.functions.find((f) => f.name === '(native, from writeString)').package, 'node:fs')
+    const top = self.functions[0]
+    assert.deepEqual([top.name, top.file, top.line, top.package, top.share], ['spendHere', '@acme/busy/index.js', 10, '@acme/busy', 0.5])
+    assert.deepEqual(self.functions.find((f) => f.name === 'writeString'), { name: 'writeString', file: '(native)', line: null, package: 'node:fs', callee: null, inlinedInto: null, selfMs: 0.1, share: 0.1, usPerEvent: 10 })
+    assert.equal(self.functions.find((f) => f.name === '(native, from writeString)').package, 'node:fs')
+  })
+
+  it('by owner: a native or Node frame\'s time is the nearest JavaScript outside Node above it, with its callee beside it', () => {
+    const summary = summarizeProfiles([handMade()], { events: 10 })
+    // writeSync (node:fs), writeString and the unnamed native under it: main's, who called writeSync.
+    assert.deepEqual(summary.packages.map((p) => [p.name, p.share]), [['@acme/busy', 0.5], ['main.js', 0.3], ['(garbage collector)', 0.1], ['(idle)', 0.1]])
+    const main = summary.functions.filter((f) => f.name === 'main')
+    assert.deepEqual(main.map((f) => [f.callee, f.share]), [[{ name: 'writeSync', file: 'node:fs', native: true }, 0.2], [{ name: 'writeSync', file: 'node:fs', native: false }, 0.1]])
+    assert.equal(ownerWords(main[0]), 'main → writeSync (node:fs, native)')
+    // The profiler's own frames are nobody's.
+    assert.equal(summary.functions.find((f) => f.name === '(idle)').callee, null)
+  })
+
+  it('recovers an inlined function from the lines its caller\'s samples fell on, in the script\'s source', () => {
+    const source = [
+      'function helper (n) {', //           1
+      '  let x = 0', //                     2
+      '  for (let i = 0; i < n; i++) x++', // 3
+      '  return x', //                       4
+      '}', //                                5
+      'export function log (m) {', //        6
+      '  return helper(m.length)', //        7
+      '}' //                                 8
+    ].join('\n')
+    const url = 'file:///elsewhere/node_modules/lib/index.js'
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: frame('(root)'), children: [2] },
+        { id: 2, callFrame: frame('log', url, 5), children: [], positionTicks: [{ line: 3, ticks: 9 }, { line: 7, ticks: 1 }] }
+      ],
+      startTime: 0,
+      endTime: 1000,
+      samples: [2, 2, 2, 2, 2, 2, 2, 2, 2, 2],
+      timeDeltas: [0, 100, 100, 100, 100, 100, 100, 100, 100, 100]
+    }
+    const read = []
+    const summary = summarizeProfiles([profile], { events: 1, sourceOf: (u) => { read.push(u); return source } })
+    assert.deepEqual(read, [url])
+    assert.deepEqual(summary.functions.map((f) => [f.name, f.file, f.line, f.inlinedInto, f.share]), [['helper', 'lib/index.js', 1, 'log', 0.9], ['log', 'lib/index.js', 6, null, 0.1]])
+    assert.equal(ownerWords(summary.functions[0]), 'helper (inlined into log)')
+    // Without the source, or with one where no function starts on the frame's line: the frame as sampled.
+    assert.deepEqual(summarizeProfiles([profile], { events: 1 }).functions.map((f) => f.name), ['log'])
+    assert.deepEqual(summarizeProfiles([profile], { events: 1, sourceOf: () => 'const x = 1' }).functions.map((f) => f.name), ['log'])
+    assert.deepEqual(summarizeProfiles([profile], { events: 1, sourceOf: () => 'this is not JavaScript (' }).functions.map((f) => f.name), ['log'])
+  })
+
+  it('names files relative to their package, never the machine\'s folders', () => {
+    const roots = { adapter: 'file:///home/me/adapters/mine.js', harness: 'file:///home/me/log-bench/src/' }
+    assert.equal(packageRelative('file:///home/me/log-bench/node_modules/pino/node_modules/sonic-boom/index.js', roots), 'sonic-boom/index.js')
+    assert.equal(packageRelative('file:///home/me/log-bench/src/run/worker.js', roots), 'log-bench/src/run/worker.js')
+    assert.equal(packageRelative('file:///home/me/adapters/mine.js', roots), 'adapter/mine.js')
+    assert.equal(packageRelative('file:///home/me/app/server.js', roots), 'server.js')
+    for (const kept of ['', 'node:fs', 'sonic-boom/index.js', 'wasm://wasm/1a2b']) assert.equal(packageRelative(kept, roots), kept)
+    // The package of a relative path is the same as of the URL it came from.
+    for (const url of ['file:///x/node_modules/@scope/lib/a.js', 'file:///home/me/log-bench/src/run/worker.js', 'file:///home/me/adapters/mine.js']) {
+      assert.equal(packageOf(packageRelative(url, roots), roots), packageOf(url, roots), url)
+    }
+    const summary = summarizeProfiles([handMade()], { events: 10, roots })
+    assert.doesNotMatch(JSON.stringify(summary), /file:|\/app\//)
+    assert.doesNotMatch(JSON.stringify(profileTree([handMade()], { roots })), /file:|\/app\//)
   })
 
   it('merges profiles (workers, threads) before taking shares', () => {
@@ -97,9 +158,13 @@ describe('keeping the profiles', () => {
       settings,
       sent: 20
     })
-    assert.equal(kept.cpuProfiles[0].file, fs.readdirSync(outDir)[0])
-    assert.match(kept.cpuProfiles[0].file, /^r\.etc-passwd-file-2w\.[0-9a-f]{8}\.w0-main\.cpuprofile$/)
-    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(outDir, kept.cpuProfiles[0].file), 'utf8')), handMade())
+    // In the results file's own folder, named after it; every script URL package-relative.
+    assert.deepEqual(fs.readdirSync(outDir), ['r.profiles'])
+    assert.equal(kept.cpuProfiles[0].file, `r.profiles/${fs.readdirSync(path.join(outDir, 'r.profiles'))[0]}`)
+    assert.match(kept.cpuProfiles[0].file, /^r\.profiles\/etc-passwd-file-2w\.[0-9a-f]{8}\.w0-main\.cpuprofile$/)
+    const written = JSON.parse(fs.readFileSync(path.join(outDir, kept.cpuProfiles[0].file), 'utf8'))
+    assert.deepEqual(written.samples, handMade().samples)
+    assert.deepEqual(written.nodes.map((n) => n.callFrame.url), ['', 'main.js', '@acme/busy/index.js', 'node:fs', '', '', '', ''])
     assert.deepEqual([kept.cpuProfiles[1].file, kept.cpuProfiles[1].note], [null, 'not profiled: the worker named a file outside its run directory'])
     assert.equal(kept.profileSummary.threads, 1)
     assert.equal(fileNamePart('.hidden/../x y'), 'hidden-..-x-y')
@@ -108,6 +173,23 @@ describe('keeping the profiles', () => {
     assert.equal(writeNewFile(target, '{}'), false)
     assert.equal(fs.readFileSync(elsewhere, 'utf8'), JSON.stringify(handMade()))
     assert.deepEqual(fs.readdirSync(outDir).filter((f) => f.endsWith('.tmp')), [])
+  })
+
+  it('--force removes the profiles of the results file it replaces, and only those', () => {
+    const dir = tmpDir()
+    const folder = profileFolder(path.join(dir, 'r.json'))
+    assert.equal(folder, path.join(dir, 'r.profiles'))
+    fs.mkdirSync(folder)
+    fs.writeFileSync(path.join(folder, 'old.w0-main.cpuprofile'), '{}')
+    fs.writeFileSync(path.join(folder, 'notes.txt'), 'mine')
+    fs.writeFileSync(path.join(dir, 'other.w0-main.cpuprofile'), '{}')
+    removeProfiles(path.join(dir, 'r.json'))
+    assert.deepEqual(fs.readdirSync(folder), ['notes.txt'])
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['other.w0-main.cpuprofile', 'r.profiles'])
+    fs.rmSync(path.join(folder, 'notes.txt'))
+    fs.writeFileSync(path.join(folder, 'old.w0-main.cpuprofile'), '{}')
+    removeProfiles(path.join(dir, 'r.json'))
+    assert.deepEqual(fs.readdirSync(dir), ['other.w0-main.cpuprofile'])
   })
 })
 
@@ -131,6 +213,34 @@ describe('run --profile', () => {
     assert.equal(record.profileSummary.functions[0].name, 'spendHere', JSON.stringify(record.profileSummary.functions.slice(0, 3)))
     assert.equal(record.profileSummary.functions[0].package, 'adapter')
     assert.equal(record.profileSummary.packages[0].name, 'adapter')
+  })
+
+  it('names the owner first: the adapter\'s function that called the native code, and a helper inlined into log()', async () => {
+    const dir = tmpDir()
+    const out = path.join(dir, 'owners.json')
+    const libs = ['pending-bytes', 'inlined-helper'].map((name) => path.join(ADAPTERS, `${name}.js`)).join(',')
+    const result = await runCli(['run', '--lib', libs, '--transport', 'file', '--events', '3000', '--runs', '1', '--profile', '--out', out, '--quiet'])
+    assert.equal(result.code, 0, result.stderr)
+    const runs = readJson(out).runs
+    const of = (lib) => runs.find((r) => r.lib === lib).profileSummary
+    const top = (list) => JSON.stringify(list.slice(0, 3).map((f) => [f.name, f.file, f.callee?.name, f.share]))
+    // By self time the native Buffer.byteLength is Node's (node:other); by owner, pendingBytes's.
+    const pending = of('pending-bytes')
+    assert.equal(pending.self.packages[0].name, 'node:other', top(pending.self.packages))
+    assert.deepEqual([pending.functions[0].name, pending.functions[0].file, pending.functions[0].callee?.file], ['pendingBytes', 'adapter/pending-bytes.js', 'node:buffer'], top(pending.functions))
+    assert.equal(pending.packages[0].name, 'adapter')
+    const inlined = of('inlined-helper')
+    assert.deepEqual([inlined.functions[0].name, inlined.functions[0].line], ['mix', 6], top(inlined.functions))
+    // No record or profile names this machine's folders.
+    const text = JSON.stringify(runs.map((r) => [r.profileSummary, r.profileTree, r.cpuProfiles])) + runs.flatMap((r) => r.cpuProfiles).map((p) => fs.readFileSync(path.join(dir, p.file), 'utf8')).join('')
+    assert.doesNotMatch(text, new RegExp(escapeRegExp(ROOT)))
+    assert.doesNotMatch(text, /file:\/\//)
+    // --force replaces the results file and the profiles it named; no profile is left loose.
+    const again = await runCli(['run', '--lib', 'noop', '--transport', 'file', '--events', '10', '--runs', '1', '--profile', '--out', out, '--force', '--quiet'])
+    assert.equal(again.code, 0, again.stderr)
+    const kept = readJson(out).runs.flatMap((r) => r.cpuProfiles).map((p) => p.file)
+    assert.deepEqual(fs.readdirSync(path.join(dir, 'owners.profiles')).map((f) => `owners.profiles/${f}`), kept)
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['owners.json', 'owners.profiles'])
   })
 
   it('profiles a logger\'s worker thread (pino.transport) until close() is called, and says so', async () => {
@@ -201,7 +311,9 @@ describe('compare --profile-diff', () => {
     const winston = mergeSummaries(doc.runs.filter((r) => r.lib === 'winston' && r.profile))
     assert.deepEqual(winston.packages.map((p) => [p.name, p.usPerEvent, p.share]), [['logform', 3, 0.6], ['winston', 1, 0.2], ['(idle)', 1, 0.2]])
     const diff = profileDiff(mergeSummaries(doc.runs.filter((r) => r.lib === 'pino')), winston)
-    assert.deepEqual(diff.packages.map((p) => [p.name, p.differenceUs]), [['logform', 3], ['pino', -2], ['(idle)', -1], ['winston', 1]])
+    // (idle) is never a package's extra (or saved) work: apart.
+    assert.deepEqual(diff.packages.map((p) => [p.name, p.differenceUs]), [['logform', 3], ['pino', -2], ['winston', 1]])
+    assert.deepEqual(diff.apart.map((p) => [p.name, p.differenceUs]), [['(idle)', -1]])
     assert.equal(diff.packages[0].base, null)
     assert.deepEqual(diff.functions.map((f) => [f.name, f.package, f.line, f.base, f.other.usPerEvent]), [['format', 'winston', 3, null, 3]])
   })
@@ -261,7 +373,7 @@ describe('the flame graph', () => {
     const svg = flameGraphSvg(tree, { width: 1000, id: 'flame-1' })
     assert.match(svg, /^<svg class="plot flame" id="flame-1" viewBox="0 0 1000 90"/)
     // spendHere's place (half the time: 500 of 1000 px), its name escaped and its bell made visible.
-    assert.match(svg, /<rect x="0\.0" y="36" width="499\.5" height="17" fill="hsl\(\d+, 62%, 70%\)"><title>&lt;script&gt;alert\(1\)&lt;\/script&gt;\\x07 busy\/index\.js:10\n@acme\/busy\n0\.5 ms in all \(50\.0%\), 0\.5 ms itself<\/title><\/rect><text/)
+    assert.match(svg, /<rect x="0\.0" y="36" width="499\.5" height="17" fill="hsl\(\d+, 62%, 70%\)"><title>&lt;script&gt;alert\(1\)&lt;\/script&gt;\\x07 @acme\/busy\/index\.js:10\n@acme\/busy\n0\.5 ms in all \(50\.0%\), 0\.5 ms itself<\/title><\/rect><text/)
     assert.doesNotMatch(svg, /<script>|href=|url\(/)
   })
 
@@ -310,7 +422,12 @@ describe('the flame graph', () => {
     const terminal = await runCli(['report', file, '--format', 'terminal'])
     assert.match(terminal.stdout, /Flame graph of the first run \(and a differential one against raw\): on the HTML page/)
     assert.match(terminal.stdout, /^\| adapter +\| +90\.0% \| +9\.00 \|$/m)
-    // Set beside raw, the plainest code for the transport, largest difference first.
-    assert.match(terminal.stdout, /^\| Package +\| +spend-here \| +raw \| Difference µs per event \|\n\|[-|]+\|\n\| adapter +\| 90\.0% \(9\.00\) \| +— \| +\+9\.00 \|$/m)
+    // Set beside raw, the plainest code for the transport, largest difference first; (idle) apart.
+    assert.match(terminal.stdout, /^\| Package \(owner\) +\| +spend-here \| +raw \| Difference µs per event \|\n\|[-|]+\|\n\| adapter +\| 90\.0% \(9\.00\) \| +— \| +\+9\.00 \|$/m)
+    assert.doesNotMatch(terminal.stdout, /^\| \(idle\) .*\| +[+−±][\d.]+ \|$/m)
+    // The flame graph first in its cell's part, with its key, and linked from the page's top.
+    assert.ok(page.indexOf('<figure class="chart flame-graph">') < page.indexOf('Package (owner)'))
+    assert.match(page, /<div class="legend flame-legend"[^>]*><span class="flame-key"><svg class="swatch"[^>]*><rect [^>]*fill="hsl\(\d+, 62%, 70%\)"\/><\/svg>@acme\/busy 50\.0%<\/span>/)
+    assert.ok(page.indexOf('<a href="#flame-1">') < page.indexOf('<h2'), 'linked before the first section')
   })
 })

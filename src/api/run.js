@@ -29,6 +29,7 @@ import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
 import { checkCores } from '../engine/cores.js'
 import { labelRunCells } from '../run/plan.js'
+import { removeProfiles } from '../run/profiles.js'
 
 // Turns option strings (from the command line or a scenario's run group) into a checked plan;
 // throws UsageError on anything wrong.
@@ -271,6 +272,8 @@ export async function prepareRun (argv, { defaultOut = false, command = commandL
   let previous
   try {
     previous = out == null ? null : previousResults(out, plan, shard, { resume: argv.resume, force: argv.force })
+    // The results file is replaced: so are its profiles, not left beside it unreferenced.
+    if (out != null && argv.force) removeProfiles(out)
   } catch (err) {
     release()
     throw err

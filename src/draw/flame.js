@@ -76,7 +76,7 @@ function differenceColour (scaled) {
 const micros = (us) => (us >= 10 ? us.toFixed(1) : us.toFixed(2))
 
 function frameSvg (node, x, y, w, total, difference = null) {
-  const place = node.file ? ` ${node.file.split('/').slice(-2).join('/')}${node.line == null ? '' : `:${node.line}`}` : ''
+  const place = node.file ? ` ${node.file}${node.line == null ? '' : `:${node.line}`}` : ''
   const figures = `${(node.totalUs / 1000).toFixed(1)} ms in all (${((node.totalUs / total) * 100).toFixed(1)}%), ${(node.selfUs / 1000).toFixed(1)} ms itself`
   const change = difference && `${micros(difference.own)} µs per event here, ${micros(difference.reference)} in ${difference.name} (${difference.own >= difference.reference ? '+' : '−'}${micros(Math.abs(difference.own - difference.reference))})`
   const tip = [visibleControls(node.name + place), visibleControls(node.package), figures, ...(change ? [visibleControls(change)] : [])].join('\n')
@@ -88,6 +88,18 @@ function frameSvg (node, x, y, w, total, difference = null) {
 }
 
 const text = (value) => escapeHtml(visibleControls(value))
+
+// The key to a flame graph's colours: each package drawn, its swatch and its own time's share of the
+// whole, largest first (what a reader would otherwise learn a colour at a time by hovering).
+export function flameLegend (flatTree) {
+  const total = flatTree.nodes[0]?.totalUs || 1
+  const own = new Map()
+  for (const node of flatTree.nodes.slice(1)) own.set(node.package, (own.get(node.package) ?? 0) + node.selfUs)
+  const items = [...own].sort((a, b) => b[1] - a[1]).map(([name, us]) =>
+    '<span class="flame-key"><svg class="swatch" viewBox="0 0 14 14" width="14" height="14" aria-hidden="true">' +
+    `<rect x="1" y="1" width="12" height="12" fill="${colourOf(name)}"/></svg>${text(name)} ${((us / total) * 100).toFixed(1)}%</span>`)
+  return `<div class="legend flame-legend" role="list" aria-label="package colours, with each package's own share of the time">${items.join('')}</div>`
+}
 
 // The same package gets the same colour on every page.
 function colourOf (name) {

@@ -3,7 +3,7 @@ import { pageBlocks } from './markdown.js'
 import { chartFigure } from './svg-chart.js'
 import { escapeHtml, headingId, inlineMarkdown, markdownToHtml, unescapeHtml } from '../draw/html-text.js'
 import { htmlText, isTable, plainText } from '../draw/table.js'
-import { flameGraphSvg } from '../draw/flame.js'
+import { flameGraphSvg, flameLegend } from '../draw/flame.js'
 
 // The `html` export: the results page as one self-contained HTML file. The same blocks as the
 // markdown page (pageBlocks: the same sections, tables and prose), its charts drawn inline as SVG
@@ -117,6 +117,7 @@ figure.chart { margin: 1.4rem 0; padding: .9rem 1rem .6rem; border: 1px solid va
 figcaption .chart-title { display: block; font-weight: 700; font-size: 1.04rem }
 figcaption .chart-sub { display: block; color: var(--muted); font-size: .84rem }
 .legend { display: flex; flex-wrap: wrap; gap: .4rem; margin: .6rem 0 .2rem }
+.flame-key { display: inline-flex; align-items: center; gap: .3rem; font-size: .85rem; padding: .1rem .5rem .1rem 0 }
 .series-toggle { font: inherit; font-size: .85rem; display: inline-flex; align-items: center; gap: .4rem; padding: .12rem .6rem; border: 1px solid var(--line); border-radius: 999px; background: var(--bg); color: var(--fg); cursor: pointer }
 .series-toggle:hover { border-color: var(--muted) }
 .series-toggle[aria-pressed="false"] { opacity: .45; text-decoration: line-through }
@@ -180,6 +181,10 @@ export function renderHtmlPage (dataset, { link = (href) => href, ...options } =
   if (contents.length > 2 && firstSection > 0) {
     body.splice(firstSection, 0, `<nav class="toc" aria-label="contents"><strong>Contents</strong><ol>${contents.map((c) => `<li><a href="#${c.id}">${c.html}</a></li>`).join('')}</ol></nav>`)
   }
+  // A profiled page's flame graphs lie deep in it: its top links to the first.
+  if (flames && firstSection > 0) {
+    body.splice(firstSection, 0, `<p class="flame-link"><a href="#flame-1">Flame graph${flames > 1 ? 's' : ''} of the profiled runs</a>: where their time went, by package.</p>`)
+  }
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
@@ -211,8 +216,8 @@ export function renderHtmlPage (dataset, { link = (href) => href, ...options } =
 // from the reference cell's.
 function flameFigure ({ tree, title, against = null }, id) {
   const figure = `<figure class="chart flame-graph"><figcaption><span class="chart-title">${escapeHtml(title)}</span>` +
-    '<span class="chart-sub">Hover a frame for its file, package and time.</span></figcaption>' +
-    `${flameGraphSvg(tree, { id })}</figure>`
+    '<span class="chart-sub">Colours by package (the key: each package\'s own share of the time). Hover a frame for its file, package and time.</span></figcaption>' +
+    `${flameLegend(tree)}${flameGraphSvg(tree, { id })}</figure>`
   if (!against) return figure
   return figure + `\n<figure class="chart flame-graph flame-diff"><figcaption><span class="chart-title">${escapeHtml(against.title)}</span>` +
     `<span class="chart-sub">Each frame as wide as its time in this run; its colour: red where it takes more µs per event than the same frame (same function reached by the same calls) in ${escapeHtml(against.name)}, blue where less, white where the same, the deepest red the largest difference. Frames only ${escapeHtml(against.name)} has are in its own graph. Hover a frame for both figures.</span></figcaption>` +

@@ -1,5 +1,5 @@
 import { comparisonGroupKey, cellKey, runsByCell, workersLabel } from '../results/model.js'
-import { mergeSummaries, profileDiff } from '../results/profile-summary.js'
+import { mergeSummaries, ownerWords, profileDiff } from '../results/profile-summary.js'
 import { runName } from '../draw/labels.js'
 import { figureColumns, terminalTable } from '../draw/table.js'
 import { visibleControls } from '../escape.js'
@@ -7,7 +7,9 @@ import { baselineMatcher } from './compare.js'
 
 // compare --profile-diff: where two profiled cells spend their time differently (run --profile,
 // docs/costs.md "CPU profiles"). Not a verdict: shares of sampled time and µs per event, each cell's
-// runs merged (mergeSummaries), per package and per function, the largest difference first.
+// runs merged (mergeSummaries), per package and per function by owner (a native callee's time is its
+// JavaScript caller's), the largest difference first; the profiler's own frames ((idle), (program),
+// the collector) apart, never a package's extra work; the packages by self time after them.
 // With --baseline, each profiled cell of one file against the baseline library's cell of its
 // comparison group; with two files, each profiled cell against the same cell of the other file.
 
@@ -55,7 +57,8 @@ function pairOf (baseRuns, otherRuns, pairs, notCompared) {
     otherName: runName(otherRuns[0]),
     baseRuns: base.runs,
     otherRuns: other.runs,
-    ...profileDiff(base, other)
+    ...profileDiff(base, other),
+    self: profileDiff(base, other, { view: 'self' }).packages
   })
 }
 
@@ -86,11 +89,20 @@ export function renderProfileDiff (result, { rows = 10 } = {}) {
     out.push('')
     out.push(terminalTable({
       columns: figureColumns(['function', 'file:line', other, base, 'difference µs/event']),
-      rows: pair.functions.slice(0, rows).map((f) => [f.name, `${f.file.split('/').slice(-2).join('/')}${f.line == null ? '' : `:${f.line}`}`, figure(f.other), figure(f.base), signed(f.differenceUs)])
+      rows: pair.functions.slice(0, rows).map((f) => [ownerWords(f), `${f.file}${f.line == null ? '' : `:${f.line}`}`, figure(f.other), figure(f.base), signed(f.differenceUs)])
     }))
     out.push('')
+    const apart = pair.apart.filter((p) => p.differenceUs !== 0)
+    if (apart.length) out.push(`  not a package's work: ${apart.map((p) => `${visibleControls(p.name)} ${signed(p.differenceUs)}`).join(', ')} µs/event`, '')
+    if (pair.self.length) {
+      out.push(terminalTable({
+        columns: figureColumns(['package (self time)', other, base, 'difference µs/event']),
+        rows: pair.self.slice(0, rows).map((p) => [p.name, figure(p.other), figure(p.base), signed(p.differenceUs)])
+      }))
+      out.push('')
+    }
   }
   for (const note of result.notCompared) out.push(`not compared: ${visibleControls(note)}`)
-  out.push('Shares are of the sampled time of all threads, (idle) included; µs per event is self time over the events logged. A difference here is where the time went, not a verdict: the times of profiled runs are taken under the profiler.')
+  out.push('Shares are of the sampled time of all threads, (idle) included; µs per event is time over the events logged. By owner: the time of native code and of Node\'s own modules goes to the nearest JavaScript above it outside Node (owner → what it called); by self time: the frame on top as it is. (idle), (program) and the garbage collector are apart, not a package\'s work. A difference here is where the time went, not a verdict: the times of profiled runs are taken under the profiler.')
   return out.join('\n') + '\n'
 }

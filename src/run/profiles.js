@@ -2,21 +2,42 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { profileTree, summarizeProfiles } from '../results/profile-summary.js'
+import { busyMs, profileTree, summarizeProfiles } from '../results/profile-summary.js'
+import { relativeProfile } from '../results/profile-paths.js'
 import { writeNewFile } from '../results/write.js'
 
 // run --profile, the primary's side: each worker wrote its threads' .cpuprofile files into the run's
 // directory (src/engine/profiler.js) and named them in its last message. They are read from there
 // (only under the names this side gave: a message is untrusted, src/engine/messages.js), summarised
-// (src/results/profile-summary.js) and written beside the results file under new names, each
-// created exclusively: a file already there is never replaced.
+// (src/results/profile-summary.js) and written into the results file's profile folder (results.json:
+// results.profiles/) under new names, each created exclusively: a file already there is never
+// replaced. What is written names no folder of this machine: every script URL is package-relative
+// (src/results/profile-paths.js); the summary reads the scripts' sources from here first.
 
 const HARNESS_SRC = pathToFileURL(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')).href + '/'
 // A profile is a few hundred kB to a few MB (its call tree, and one sample per millisecond).
 const MAX_PROFILE_BYTES = 512 * 1024 * 1024
+// A script larger than this is not parsed for its inlined functions (a bundle: slow, and no help).
+const MAX_SOURCE_BYTES = 4 * 1024 * 1024
 
 // Where worker workerId writes its profiles: <prefix>-main.cpuprofile, <prefix>-thread<n>.cpuprofile.
 export const profilePrefix = (dir, workerId) => path.join(dir, `profile-w${workerId}`)
+
+// The folder of a results file's profiles, beside it and named after it: results.json's is
+// results.profiles.
+export function profileFolder (out) {
+  return path.join(path.dirname(out), `${fileNamePart(path.basename(out).replace(/\.json$/, ''))}.profiles`)
+}
+
+// --force replaces a results file: the profiles of the one it replaces go with it (only the
+// .cpuprofile files of its folder, and the folder where that leaves it empty).
+export function removeProfiles (out) {
+  const folder = profileFolder(out)
+  let names
+  try { names = fs.readdirSync(folder) } catch { return }
+  for (const name of names) if (name.endsWith('.cpuprofile')) fs.rmSync(path.join(folder, name), { force: true })
+  try { fs.rmdirSync(folder) } catch {}
+}
 
 // Names from a results file, a library or a transport become part of a path: only [A-Za-z0-9._-],
 // no leading dot, bounded.
@@ -30,13 +51,16 @@ export function fileNamePart (text) {
 // cannot be read or written.
 export function saveProfiles ({ reports, runDir, settings, sent }) {
   const out = settings.profileOut
-  const outDir = path.dirname(out)
-  const stem = fileNamePart(path.basename(out).replace(/\.json$/, ''))
+  const outDir = profileFolder(out)
+  fs.mkdirSync(outDir, { recursive: true })
+  const adapter = settings.adapterFile ? pathToFileURL(settings.adapterFile).href : null
+  const roots = { adapter, harness: HARNESS_SRC }
   const cell = fileNamePart([settings.lib, settings.variant !== 'default' ? settings.variant : null, settings.transport, `${settings.cpus}w`].filter(Boolean).join('-'))
   // One run's files share an id no other run has (a --resume, a rerun with --force).
   const runId = randomBytes(4).toString('hex')
   const cpuProfiles = []
   const profiles = []
+  let mainBusyMs = 0
   reports.forEach((workerReports, workerId) => {
     const prefix = profilePrefix(runDir, workerId)
     for (const report of workerReports ?? []) {
@@ -52,18 +76,30 @@ export function saveProfiles ({ reports, runDir, settings, sent }) {
         continue
       }
       const profile = readProfile(report.file)
-      const name = `${stem}.${cell}.${runId}.w${workerId}-${suffix}.cpuprofile`
-      if (!writeNewFile(path.join(outDir, name), JSON.stringify(profile))) throw new Error(`${path.join(outDir, name)} exists already: a profile is never written over another file`)
+      const name = `${cell}.${runId}.w${workerId}-${suffix}.cpuprofile`
+      if (!writeNewFile(path.join(outDir, name), JSON.stringify(relativeProfile(profile, roots)))) throw new Error(`${path.join(outDir, name)} exists already: a profile is never written over another file`)
       profiles.push(profile)
-      cpuProfiles.push({ ...entry, file: name, samples: profile.samples.length })
+      if (suffix === 'main') mainBusyMs += busyMs(profile)
+      cpuProfiles.push({ ...entry, file: `${path.basename(outDir)}/${name}`, samples: profile.samples.length })
     }
   })
-  const adapter = settings.adapterFile ? pathToFileURL(settings.adapterFile).href : null
-  const roots = { adapter, harness: HARNESS_SRC }
+  const summary = profiles.length ? summarizeProfiles(profiles, { events: sent, roots, sourceOf: readSource }) : null
   return {
     cpuProfiles,
-    profileSummary: profiles.length ? summarizeProfiles(profiles, { events: sent, roots }) : null,
+    profileSummary: summary && { ...summary, mainBusyMs: Math.round(mainBusyMs * 1000) / 1000 },
     profileTree: profiles.length ? profileTree(profiles, { roots }) : null
+  }
+}
+
+// A script's source where its URL is a file of this machine, else null (Node's own modules, eval, wasm).
+function readSource (url) {
+  if (!url.startsWith('file:')) return null
+  try {
+    const file = fileURLToPath(url)
+    if (fs.statSync(file).size > MAX_SOURCE_BYTES) return null
+    return fs.readFileSync(file, 'utf8')
+  } catch {
+    return null
   }
 }
 
