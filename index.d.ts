@@ -882,9 +882,9 @@ export interface RunTypeRecord {
      */
     thread?: string
     /**
-     * the `.cpuprofile` file, relative to the results file's directory (beside it, as run writes it;
-     * `log-bench merge` names a shard's files from the merged file's directory); null when the thread was not
-     * profiled (`note` says why)
+     * the `.cpuprofile` file, relative to the results file's directory (in the folder named after it,
+     * `results.profiles/…` for `results.json`, as run writes it; `log-bench merge` names a shard's files from
+     * the merged file's directory); null when the thread was not profiled (`note` says why)
      */
     file?: string | null
     /** samples in it */
@@ -903,9 +903,10 @@ export interface RunTypeRecord {
     note?: string | null
   }> | null
   /**
-   * `--profile` only: where the run's CPU time went, merged over its workers and threads: self time by
-   * package and the top functions, each as a share of the sampled time and in µs per event (see
-   * [costs.md](costs.md#cpu-profiles))
+   * `--profile` only: where the run's CPU time went, merged over its workers and threads: time by owning
+   * package and the top functions by owner, and the same by self time (`self`), each as a share of the
+   * sampled time and in µs per event (see [costs.md](costs.md#cpu-profiles)). No file names a folder of the
+   * machine that measured
    */
   profileSummary?: {
     /** samples in all the run's profiles */
@@ -914,39 +915,134 @@ export interface RunTypeRecord {
     sampledMs?: number
     /** profiles merged */
     threads?: number
-    /** self time by package, largest first */
+    /**
+     * the main threads' sampled time outside `(idle)`, summed over the workers: set beside `cpuMainThreadMs`
+     */
+    mainBusyMs?: number | null
+    /**
+     * by owner, largest first: a native or Node frame's time in the package of the JavaScript that called it
+     * (outside Node's own modules); the profiler's own frames as their own packages
+     */
     packages?: Array<{
       /**
-       * a package from node_modules by name, `node:streams`, `node:fs`, `node:net`, `node:other`, `adapter`,
-       * `log-bench`, `(garbage collector)`, `(idle)`, `(program)`, or a script's file name
+       * a package from node_modules by name, `node:streams`, `node:fs`, `node:net`, `node:other` (Node's own
+       * code with no caller outside Node), `adapter`, `log-bench`, `(garbage collector)`, `(idle)`,
+       * `(program)`, or a script's file name
        */
       name?: string
-      /** self time, summed over the profiled threads */
+      /** time, summed over the profiled threads */
       selfMs?: number
       /** of all sampled time */
       share?: number | null
-      /** self time per event logged (`sent`) */
+      /** time per event logged (`sent`) */
       usPerEvent?: number | null
     }>
-    /** the top 20 functions by self time */
+    /** the top 20 functions by owner (a function and its callee one entry) */
     functions?: Array<{
-      /** the function's name (`(anonymous)` where it has none) */
+      /**
+       * the function's name (`(anonymous)` where it has none); where recovered from its caller's line ticks,
+       * the inlined function's (see `inlinedInto`)
+       */
       name?: string
       /**
-       * its script's URL; `(native)` for a V8 builtin or a C++ binding; empty for the profiler's own frames
+       * its script, relative to its package (`sonic-boom/index.js`, `log-bench/src/run/worker.js`,
+       * `adapter/<file>`, `node:fs`); `(native)` for a V8 builtin or a C++ binding; empty for the profiler's
+       * own frames
        */
       file?: string
       /** the line it starts on; null for a frame without a script */
       line?: number | null
       /** the package it is counted under */
       package?: string
-      /** self time, summed over the profiled threads */
+      /**
+       * by owner: the frame this function called on the way to the time, where the time was not the
+       * function's own (native code or Node's modules): `byteLength` of `node:buffer`; null where it was its
+       * own
+       */
+      callee?: {
+        /** the frame's name (`(native)` for an unnamed one) */
+        name?: string
+        /** its script (`node:buffer`), or `(native)` */
+        file?: string
+        /** the sampled frame under it was native code (a builtin or binding), not JavaScript of Node's */
+        native?: boolean
+      } | null
+      /**
+       * by owner: the sampled frame's name, where this function was recovered from the lines that frame's
+       * samples fell on (V8 had inlined it); else null
+       */
+      inlinedInto?: string | null
+      /** time, summed over the profiled threads */
       selfMs?: number
       /** of all sampled time */
       share?: number | null
-      /** self time per event logged (`sent`) */
+      /** time per event logged (`sent`) */
       usPerEvent?: number | null
     }>
+    /**
+     * the same by self time: the frame on top of each sample as it is, a frame without a script in the
+     * package of its nearest caller with one (Buffer.byteLength's time is `node:other`'s); `callee` and
+     * `inlinedInto` always null
+     */
+    self?: {
+      /** self time by package, largest first */
+      packages?: Array<{
+        /**
+         * a package from node_modules by name, `node:streams`, `node:fs`, `node:net`, `node:other` (Node's
+         * own code with no caller outside Node), `adapter`, `log-bench`, `(garbage collector)`, `(idle)`,
+         * `(program)`, or a script's file name
+         */
+        name?: string
+        /** time, summed over the profiled threads */
+        selfMs?: number
+        /** of all sampled time */
+        share?: number | null
+        /** time per event logged (`sent`) */
+        usPerEvent?: number | null
+      }>
+      /** the top 20 functions by self time */
+      functions?: Array<{
+        /**
+         * the function's name (`(anonymous)` where it has none); where recovered from its caller's line
+         * ticks, the inlined function's (see `inlinedInto`)
+         */
+        name?: string
+        /**
+         * its script, relative to its package (`sonic-boom/index.js`, `log-bench/src/run/worker.js`,
+         * `adapter/<file>`, `node:fs`); `(native)` for a V8 builtin or a C++ binding; empty for the
+         * profiler's own frames
+         */
+        file?: string
+        /** the line it starts on; null for a frame without a script */
+        line?: number | null
+        /** the package it is counted under */
+        package?: string
+        /**
+         * by owner: the frame this function called on the way to the time, where the time was not the
+         * function's own (native code or Node's modules): `byteLength` of `node:buffer`; null where it was
+         * its own
+         */
+        callee?: {
+          /** the frame's name (`(native)` for an unnamed one) */
+          name?: string
+          /** its script (`node:buffer`), or `(native)` */
+          file?: string
+          /** the sampled frame under it was native code (a builtin or binding), not JavaScript of Node's */
+          native?: boolean
+        } | null
+        /**
+         * by owner: the sampled frame's name, where this function was recovered from the lines that frame's
+         * samples fell on (V8 had inlined it); else null
+         */
+        inlinedInto?: string | null
+        /** time, summed over the profiled threads */
+        selfMs?: number
+        /** of all sampled time */
+        share?: number | null
+        /** time per event logged (`sent`) */
+        usPerEvent?: number | null
+      }>
+    }
   } | null
   /**
    * `--profile` only: the run's call tree for the report's flame graph, merged over its workers and threads,

@@ -168,6 +168,18 @@ test('benchmarks/plain/pino-cpu-prof.js: pino under node --cpu-prof, its self ti
   assert.match(wrong.stderr, /^usage: node benchmarks\/plain\/pino-cpu-prof\.js/)
 })
 
+test('benchmarks/plain/sonic-boom-byte-length.js --quick: sonic-boom as published against a running byte count, the same bytes for multi-byte text', async () => {
+  const { code, stdout, stderr } = await runScript('plain/sonic-boom-byte-length.js', ['--quick'])
+  assert.equal(code, 0, stderr)
+  assert.match(stdout, /^sonic-boom \d+\.\d+\.\d+: multi-byte lines written byte for byte the same by both copies \([\d,]+ bytes\); the patched copy's \d+ pending chunks at most (\d+) bytes \(maxWrite \1|\d+\)/m)
+  assert.match(stdout, /^ {2}as published \(Buffer\.byteLength of the chunk\) +loop \d+ ms, done \d+ ms/m)
+  assert.match(stdout, /^ {2}running byte count of the last chunk +loop \d+ ms, done \d+ ms/m)
+  assert.match(stdout, /^ {2}patched \/ published, median of the rounds' ratios: loop [\d.]+, done [\d.]+$/m)
+  const wrong = await runScript('plain/sonic-boom-byte-length.js', ['lots'])
+  assert.equal(wrong.code, 2)
+  assert.match(wrong.stderr, /^usage: node benchmarks\/plain\/sonic-boom-byte-length\.js/)
+})
+
 test('benchmarks/plain/pino-transport-paced.js: pino.transport paced to stdout, counting sonic-boom\'s waits on a full pipe', async () => {
   const { code, stdout, stderr } = await runScript('plain/pino-transport-paced.js', ['2000', '20000'])
   assert.equal(code, 0, stderr)

@@ -93,7 +93,7 @@ test('merge names each profiled run\'s .cpuprofile files from the merged file, w
   const files = readJson(out).runs.flatMap((r) => r.cpuProfiles ?? []).map((p) => p.file).filter(Boolean)
   assert.equal(files.length, 3, 'one worker and two workers: a main-thread profile each')
   for (const file of files) {
-    assert.match(file, /^\.\.\/(a|b\/deeper)\/s[12]\.noop-file-[12]w\.[0-9a-f]{8}\.w[01]-main\.cpuprofile$/)
+    assert.match(file, /^\.\.\/(a|b\/deeper)\/s[12]\.profiles\/noop-file-[12]w\.[0-9a-f]{8}\.w[01]-main\.cpuprofile$/)
     // The link resolves from the merged file's directory to the profile the shard's run wrote.
     assert.ok(Array.isArray(readJson(path.resolve(path.dirname(out), file)).samples), file)
   }

@@ -322,7 +322,7 @@ describe('anomalies: a profile of the cell beside the cause found by hand', () =
     const found = cited([profiled({ '(idle)': 500, '(garbage collector)': 300, 'readable-stream': 200, 'node:fs': 100, logform: 10 })])
     assert.equal(found.profile.shown, true)
     assert.deepEqual(found.profile.top, { name: '(garbage collector)', rank: 1, share: 0.2703, usPerEvent: 1.5 })
-    assert.match(found.profile.text, /^profile \(one profiled run of this cell at 200,000 events, in results\/profiles\/x\.json\): most sampled time in \(garbage collector\) \(27\.0%, 1\.50 µs\/event\), hottest function Readable\.read \(lib\/_stream_readable\.js:361\) with 9\.0%, 0\.50 µs\/event; it shows the cause: readable-stream 2nd \(18\.0%, 1\.00 µs\/event\), logform 4th \(0\.9%, 0\.05 µs\/event\)$/)
+    assert.match(found.profile.text, /^profile \(one profiled run of this cell at 200,000 events, in results\/profiles\/x\.json\): most sampled time in \(garbage collector\) \(27\.0%, 1\.50 µs\/event\), hottest function Readable\.read \(readable-stream\/lib\/_stream_readable\.js:361\) with 9\.0%, 0\.50 µs\/event; it shows the cause: readable-stream 2nd \(18\.0%, 1\.00 µs\/event\), logform 4th \(0\.9%, 0\.05 µs\/event\)$/)
     const line = anomalyList([found])
     assert.match(line, /Why: winston's logger is an object-mode stream.*\. The profile \(one profiled run .*it shows the cause: readable-stream 2nd/)
   })

@@ -2,7 +2,8 @@ import { visibleControls } from '../escape.js'
 import semver from 'semver'
 import { cellKey, cellWords, comparisonGroupKey, dimensionValue, ofType } from '../results/model.js'
 import { median } from '../stats.js'
-import { mergeSummaries } from '../results/profile-summary.js'
+import { mergeSummaries, ownerWords } from '../results/profile-summary.js'
+import { packageRelative } from '../results/profile-paths.js'
 import { formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, libraryName, transportTitle, unique } from './labels.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
 import { runnableHere } from '../paths.js'
@@ -224,16 +225,23 @@ export function profileEvidence (summary, causes, runs) {
   const top = packages.length ? ranked(packages[0]) : null
   const fn = summary.functions.find((f) => !NOT_WORK.has(f.name)) ?? null
   const topFunction = fn && {
-    name: fn.name, file: fn.file, line: fn.line, package: fn.package, share: fn.share, usPerEvent: fn.usPerEvent
+    name: fn.name,
+    file: fn.file,
+    line: fn.line,
+    package: fn.package,
+    callee: fn.callee ?? null,
+    inlinedInto: fn.inlinedInto ?? null,
+    share: fn.share,
+    usPerEvent: fn.usPerEvent
   }
   const events = unique(runs.map((r) => r.sent))
   const figures = (x) => `${(x.share * 100).toFixed(1)}%, ${formatNumber(x.usPerEvent, 2)} µs/event`
-  // Where a function is: its file's last two parts and line, the package of a native frame, nothing
-  // for V8's own entries ((garbage collector)), which are their own package.
-  const where = (f) => (f.file === '(native)' ? ` (native, in ${f.package})` : f.file ? ` (${f.file.split('/').slice(-2).join('/')}${f.line == null ? '' : `:${f.line}`})` : '')
+  // Where a function is: its file relative to its package and line, the package of a native frame,
+  // nothing for V8's own entries ((garbage collector)), which are their own package.
+  const where = (f) => (f.file === '(native)' ? ` (native, in ${f.package})` : f.file ? ` (${packageRelative(f.file)}${f.line == null ? '' : `:${f.line}`})` : '')
   const source = unique(runs.map((r) => r.file).filter(Boolean))
   const of = `${runs.length === 1 ? 'one profiled run' : `${runs.length} profiled runs`} of this cell at ${events.map(formatCount).join(', ')} events${source.length ? `, in ${source.join(', ')}` : ''}`
-  const hottest = topFunction && topFunction.name !== top.name ? `, hottest function ${topFunction.name}${where(topFunction)} with ${figures(topFunction)}` : ''
+  const hottest = topFunction && topFunction.name !== top.name ? `, hottest function ${ownerWords(topFunction)}${where(topFunction)} with ${figures(topFunction)}` : ''
   const most = top ? `most sampled time in ${top.name} (${figures(top)})${hottest}` : 'no sampled work'
   const ordinal = (n) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`
   const causeList = found.map((c) => `${c.name} ${c.rank === 1 ? 'first' : ordinal(c.rank)} (${figures(c)})`).join(', ')
