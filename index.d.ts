@@ -566,6 +566,37 @@ export interface RunTypeRecord {
   libVersion: string | null
   /** the version range given (`pino@9`), where a version was installed by range */
   libRange?: string
+  /**
+   * a local copy only (docs/versions.md, "Local copies"): where the library or its dependencies came from;
+   * its `libVersion` ends in `+local.<id>`, so that its cell is never the release's
+   */
+  libSource?: {
+    /** the library itself from a local folder or tarball (`--lib pino@./pino`), or null */
+    lib?: {
+      /** the folder or .tgz as given */
+      path?: string
+      /** the version its package.json names */
+      version?: string
+      /** a SHA-256 of its files (paths and contents, without node_modules and .git) */
+      sha256?: string
+    } | null
+    /**
+     * the release whose own copy of the library was used, where only dependencies were given (`--lib
+     * pino+sonic-boom@./sb`); else null
+     */
+    release?: string | null
+    /** the dependencies given from local folders or tarballs (`+sonic-boom@./sb`) */
+    overrides?: Array<{
+      /** the dependency's package name */
+      name?: string
+      /** the folder or .tgz as given */
+      path?: string
+      /** the version its package.json names */
+      version?: string
+      /** a SHA-256 of its files (paths and contents, without node_modules and .git) */
+      sha256?: string
+    }>
+  }
   /** what the workers ran under (`node 22.23.3`, `bun 1.4.5`) */
   runtime?: string
   /** where the events went: `console`, `file`, `udp`, `tcp`, `otlp` or `forward` */

@@ -6,6 +6,7 @@ import semver from 'semver'
 import { UsageError } from '../errors.js'
 import { signalChild } from '../engine/children.js'
 import { cacheRoot, checkRange, ensureInstalled } from '../versions/cache.js'
+import { parseLocalRange, prepareLocal, readLocalPackage } from '../versions/local.js'
 import { BUILTIN_LIBS, LIB_SETS, VERSIONED_LIBS } from '../engine/library-names.js'
 
 export { BUILTIN_LIBS, EVERY_LIB, LIB_SETS, POPULAR_LIBS, REAL_LIBS } from '../engine/library-names.js'
@@ -32,7 +33,8 @@ export function splitVariant (given) {
   const { entry, variant } = match && (isLibName(match[1]) || isAdapterPath(match[1]))
     ? { entry: match[1], variant: match[2] }
     : { entry: given, variant: DEFAULT_VARIANT }
-  const versioned = /^([a-z][\w-]*)@(.+)$/.exec(entry)
+  // pino@9, pino@./pino, pino+sonic-boom@./sb (src/versions/local.js): a range, or local parts.
+  const versioned = /^([a-z][\w-]*)@(.+)$/.exec(entry) ?? /^([a-z][\w-]*)(\+.+)$/.exec(entry)
   if (versioned && BUILTIN_LIBS.includes(versioned[1])) return { entry: versioned[1], variant, range: versioned[2] }
   return { entry, variant, range: null }
 }
@@ -50,7 +52,7 @@ export function resolveLibSpecs (entries, cwd = process.cwd()) {
     if (!BUILTIN_LIBS.includes(entry) && !isAdapterPath(entry)) {
       throw new UsageError(`unknown library "${given}": use one of ${[...BUILTIN_LIBS, ...Object.keys(LIB_SETS)].join(', ')} (a variant as name:variant, e.g. pino:sync; a published version as name@range, e.g. pino@9), or a path to an adapter file such as ./my-logger.js`)
     }
-    if (range !== null) checkRange(entry, range)
+    if (range !== null && !parseLocalRange(range)) checkRange(entry, range)
     const file = adapterFile(entry, cwd)
     if (!specs.some((s) => s.file === file && s.variant === variant && s.range === range)) {
       specs.push({ entry, file, variant, range })
@@ -162,18 +164,21 @@ export async function loadLibraries (
     // run of the adapter a failed run with the reason; nothing is read or installed by that name.
     let problem = declarationProblem(adapter)
     let installed = { version: null, dir: null }
+    const local = spec.range === null ? null : parseLocalRange(spec.range)
     if (!problem) {
       installed = spec.range === null
         ? { version: libraryVersion(adapter, spec.file), dir: null }
-        : await installLibrary(adapter, spec, { cache, progress, signal })
+        : local
+          ? await localLibrary(adapter, spec, local, { cache, progress, signal })
+          : await installLibrary(adapter, spec, { cache, progress, signal })
     }
     if (!problem && installed.version != null && !isVersionText(installed.version)) {
       problem = `the version of ${adapter.packageName ?? adapter.name} it found, ${shown(installed.version)}, is not a version (a short string such as 1.2.3)`
       installed = { version: null, dir: installed.dir }
     }
-    const lib = { name: adapter.name, variant: spec.variant, file: spec.file, adapter, version: installed.version, libDir: installed.dir, range: spec.range, ...(problem ? { problem: `the ${adapter.name} adapter cannot be run: ${problem}` } : {}) }
+    const lib = { name: adapter.name, variant: spec.variant, file: spec.file, adapter, version: installed.version, libDir: installed.dir, range: spec.range, ...(installed.source ? { source: installed.source } : {}), ...(problem ? { problem: `the ${adapter.name} adapter cannot be run: ${problem}` } : {}) }
     const same = libs.find((l) => l.name === lib.name && l.variant === lib.variant && l.version === lib.version)
-    if (same) throw new UsageError(`--lib ${libLabel(lib.name, lib.variant)}${lib.range === null ? '' : `@${lib.range}`} and ${libLabel(same.name, same.variant)}${same.range === null ? '' : `@${same.range}`} are both ${lib.name} ${lib.version}: give each version once`)
+    if (same) throw new UsageError(`--lib ${libLabel(lib.name, lib.variant)}${rangeText(lib.range)} and ${libLabel(same.name, same.variant)}${rangeText(same.range)} are both ${lib.name} ${lib.version}: give each version once`)
     libs.push(lib)
   }
   return libs
@@ -192,6 +197,40 @@ async function installLibrary (adapter, spec, { cache, progress, signal }) {
     throw new UsageError(`--lib ${spec.entry}@${spec.range} gave ${adapter.packageName} ${installed.version}, which the ${adapter.name} adapter does not handle (${handles})`)
   }
   return installed
+}
+
+// A local copy (--lib pino@./pino, pino+sonic-boom@./sb): the release it stands beside (installed
+// by range, or the project's own), and the folders or tarballs given, each checked to be the package
+// it is given as, built into the version cache (src/versions/local.js).
+async function localLibrary (adapter, spec, local, { cache, progress, signal }) {
+  if (!adapter.packageName || !adapter.versions) {
+    throw new UsageError(`--lib ${spec.entry}${rangeText(spec.range)}: the ${adapter.name} adapter runs the installed ${adapter.packageName ?? adapter.name} only; local copies work for ${VERSIONED_LIBS.join(', ')}`)
+  }
+  const root = cacheRoot(cache)
+  const scratch = path.join(root, 'libs', 'local', '.unpacked')
+  const lib = local.libPath ? readLocalPackage(local.libPath, adapter.packageName, scratch) : null
+  const overrides = local.overrides.map((o) => ({ name: o.name, ...readLocalPackage(o.path, o.name, scratch) }))
+  if (lib && !semver.satisfies(semver.coerce(lib.version) ?? '0.0.0', adapter.versions)) {
+    throw new UsageError(`--lib ${spec.entry}${rangeText(spec.range)}: ${local.libPath} is ${adapter.packageName} ${lib.version}, which the ${adapter.name} adapter does not handle (it follows ${adapter.versions})`)
+  }
+  const base = local.release !== null
+    ? await installLibrary(adapter, { ...spec, range: local.release }, { cache, progress, signal })
+    : { version: libraryVersion(adapter, spec.file), dir: installedRoot(adapter, spec.file) }
+  if (!base.dir) throw new UsageError(`--lib ${spec.entry}${rangeText(spec.range)}: ${adapter.packageName} is not installed here to stand beside (give a release: ${adapter.packageName}@<version>+…)`)
+  const built = prepareLocal({ root, packageName: adapter.packageName, base, lib, overrides })
+  progress?.(`local ${adapter.packageName} ${built.version} in ${built.dir}`)
+  return built
+}
+
+// What followed the library's name in --lib: @9, @./pino, +sonic-boom@./sb.
+const rangeText = (range) => (range === null ? '' : range.startsWith('+') ? range : `@${range}`)
+
+// The folder whose node_modules holds the library an adapter wraps, found from the adapter's file up.
+function installedRoot (adapter, adapterPath) {
+  for (let dir = path.dirname(adapterPath); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'node_modules', adapter.packageName, 'package.json'))) return dir
+    if (path.dirname(dir) === dir) return null
+  }
 }
 
 // npm's rule for a package name (lower case, URL-safe, an optional @scope/, at most 214 characters):

@@ -55,6 +55,7 @@ export function planRunCells ({
                 workload,
                 libVersion: lib.adapter.baseline ? baselineVersion(lib, runtime) : lib.version,
                 ...(lib.range != null ? { libRange: lib.range } : {}),
+                ...(lib.source ? { libSource: lib.source } : {}),
                 runtime: runtime.label,
                 transport,
                 sink,
