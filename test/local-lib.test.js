@@ -57,6 +57,12 @@ describe('local copies of a library', () => {
     assert.equal(local[1].libSource.overrides[0].sha256, hashFiles(path.join(dir, 'pack', 'package')))
     assert.notEqual(local[0].libVersion, local[1].libVersion)
     assert.match(result.stdout, /pino@[\d.]+\+local\.[0-9a-f]{8}/)
+    // Set beside the release: --baseline pino names the release only.
+    const compared = await runCli(['compare', out, '--baseline', 'pino'])
+    assert.equal(compared.code, 0, compared.stderr)
+    const rows = new Set(compared.stdout.match(/^\| pino@[\d.]+\+local\.[0-9a-f]{8}, Filesystem, 1 worker \|/gm))
+    assert.equal(rows.size, 2, compared.stdout)
+    assert.doesNotMatch(compared.stdout, /^\| pino, Filesystem/m)
   })
 
   it('refuses a folder that is not the package it is given as: one line, exit 2', async () => {

@@ -190,6 +190,9 @@ export function baselineMatcher (baseline) {
   if (range != null && tag == null && (range.trim() === '' || semver.validRange(range) == null)) throw new UsageError(`--baseline ${spec}: "${range}" is not a version, range or dist-tag (pino@9, winston@3.2.1, log4js@^6, pino@latest)`)
   return (run) => {
     if (runName(run) === spec) return true
+    // A local copy (libSource, --lib pino+sonic-boom@./sb) is the baseline only where named in full:
+    // its version satisfies the release's range, and it is what is set beside the release.
+    if (run.libSource) return false
     if (runName({ lib: run.lib, variant: run.variant }) !== plain) return false
     if (tag != null) return run.libRange === tag
     return range == null ||
