@@ -89,7 +89,7 @@ export function renderProfileDiff (result, { rows = 10 } = {}) {
     out.push('')
     out.push(terminalTable({
       columns: figureColumns(['function', 'file:line', other, base, 'difference µs/event']),
-      rows: pair.functions.slice(0, rows).map((f) => [ownerWords(f), `${f.file}${f.line == null ? '' : `:${f.line}`}`, figure(f.other), figure(f.base), signed(f.differenceUs)])
+      rows: pair.functions.slice(0, rows).map((f) => [`${f.package} ${ownerWords(f)}`, `${f.file}${f.line == null ? '' : `:${f.line}`}`, figure(f.other), figure(f.base), signed(f.differenceUs)])
     }))
     out.push('')
     const apart = pair.apart.filter((p) => p.differenceUs !== 0)
