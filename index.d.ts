@@ -808,10 +808,11 @@ export interface RunTypeRecord {
     histogram?: Array<unknown>
   } | null
   /**
-   * paced runs (`--rate`) only, else null: what a service feels, every call's time from when it was due (its
-   * intended time: the worker's pacer start + seq / rate) to its return, so the calls that waited behind a
-   * slow one count the wait (coordinated omission; `callLatencyNs` is the call alone). HDR histogram of every
-   * call, merged over workers, in ns; the pacer's own floor is `noop` at the same rate (methods in
+   * paced runs (`--rate`) only, else null: the steady state (every call after the warm-up,
+   * `responseWarmupNs`) of what a service feels, every call's time from when it was due (its intended time:
+   * the worker's pacer start + seq / rate) to its return, so the calls that waited behind a slow one count
+   * the wait (coordinated omission; `callLatencyNs` is the call alone). HDR histogram of every call, merged
+   * over workers, in ns; the pacer's own floor is `noop` at the same rate (methods in
    * [costs.md](costs.md#paced-logging))
    */
   responseLatencyNs?: {
@@ -829,11 +830,35 @@ export interface RunTypeRecord {
     max?: number
     /** mean */
     mean?: number
-    /** calls recorded (every call of every worker) */
+    /**
+     * calls recorded in the steady state (every call of every worker after its warm-up); under 10,000 the p99
+     * rests on this many calls and the page says so
+     */
     count?: number
     /** `[percentile, ns]` pairs, for the charts */
     histogram?: Array<unknown>
   } | null
+  /**
+   * paced runs (`--rate`) only, else null (and null in a run too short for one): the warm-up, apart from the
+   * steady state in `responseLatencyNs`: the calls due in the pacer's first second, at most half the events
+   * (docs/costs.md, "Warm-up and the steady state"); its duration, calls, response p99 and maximum
+   */
+  responseWarmupNs?: {
+    /** from the first call to the return of the last warm-up call (the slowest worker's) */
+    durationMs?: number | null
+    /** calls in the warm-up (every worker's) */
+    count?: number
+    /** 99th percentile of the warm-up's response times */
+    p99?: number
+    /** the warm-up's longest response time */
+    max?: number
+  } | null
+  /**
+   * `--rate N` only: the events per second the slowest worker reached (its events after the first over the
+   * time from its first call to its last call's start); below 95% of `rate` the run failed (`reached 24,410
+   * of 10,000,000 events/s`), its figures kept but left out of every summary; `null` in a tight loop
+   */
+  reachedRate?: number | null
   /** paced runs: the event-loop delay of the worst worker (monitorEventLoopDelay) */
   eventLoopDelayNs?: {
     /** median */

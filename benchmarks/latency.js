@@ -1,7 +1,14 @@
-// npm run bench:latency -- [stall] [overload] [knee] [--runs 3] [--quick]
+// npm run bench:latency -- [floor] [cold-start] [stall] [overload] [knee] [--runs 3] [--quick]
 //
-// The figures of issue 56's note, measured through log-bench itself (the API, as a user's script
-// would), to be taken on an idle machine:
+// The figures of issues 56's and 66's notes, measured through log-bench itself (the API, as a user's
+// script would), to be taken on an idle machine:
+// - floor: the pacer's own floor, noop's steady-state response p99 at 1,000, 10,000 and 100,000
+//   events/s to a file (the knee is stated only where it is at most a fifth of the bound,
+//   src/run/knee.js), beside test/fixtures/adapters/next-tick.js, which writes on the next turn of
+//   the event loop: its delivery p99 shows that an asynchronous logger still gets its turns.
+// - cold-start: a logger slow for its first 400 calls (1 ms each), then a few µs a call
+//   (test/fixtures/adapters/cold-start.js), at 5,000 and 10,000 events/s: its steady state and its
+//   warm-up, apart.
 // - stall: a logger that writes each line at once but stalls 20 ms on every 1,000th call
 //   (test/fixtures/adapters/stalls.js), paced at 10,000 events/s to a file, beside noop at the same
 //   rate and at 1,000 events/s: the call's own p99 (service time) against the response time's p50,
@@ -15,11 +22,16 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { run } from '../src/api/index.js'
 import { median } from '../src/stats.js'
-import { KNEE_BOUND_NS, kneeOf } from '../src/run/knee.js'
+import { KNEE_BOUND_NS, KNEE_FLOOR_SHARE, kneeOf } from '../src/run/knee.js'
+import { warmupEventsOf } from '../src/run/pacing.js'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
-const STALLS = path.join(HERE, '..', 'test', 'fixtures', 'adapters', 'stalls.js')
-const SECTIONS = ['stall', 'overload', 'knee']
+const FIXTURES = path.join(HERE, '..', 'test', 'fixtures', 'adapters')
+const STALLS = path.join(FIXTURES, 'stalls.js')
+const COLD_START = path.join(FIXTURES, 'cold-start.js')
+const NEXT_TICK = path.join(FIXTURES, 'next-tick.js')
+const SECTIONS = ['floor', 'cold-start', 'stall', 'overload', 'knee']
+const FLOOR_RATES = [1000, 10000, 100000]
 const KNEE_LIBS = ['log4js', 'winston', 'bunyan', 'pino', 'pino:sync', 'pino:transport', 'raw:each', 'noop']
 const KNEE_RATES = [1000, 2000, 5000, 10000, 20000, 50000, 100000]
 const OVERLOAD_LIBS = ['log4js', 'winston', 'bunyan', 'pino', 'pino:sync', 'pino:transport', 'raw', 'raw:each']
@@ -167,7 +179,55 @@ async function knee () {
   ].join('\n')
 }
 
-const SECTION_RUNS = { stall, overload, knee }
+// The pacer's floor: enough events at each rate for a warm-up and a steady state of 20,000 calls.
+async function floor () {
+  const rows = []
+  for (const rate of FLOOR_RATES) {
+    // --quick: half a second at each rate, so that one late turn near the end does not take the
+    // rate reached under 95% of the rate asked.
+    const events = values.quick ? Math.max(2000, rate / 2) : warmupEventsOf(Infinity, rate) + 20000
+    const doc = await measure({ libs: ['noop', NEXT_TICK], rate, events })
+    for (const lib of ['noop', 'next-tick']) {
+      const records = doc.runs.filter((r) => r.lib === lib)
+      const steady = (key) => medianOf(records, (r) => r.responseLatencyNs?.[key])
+      const warmup = (key) => medianOf(records, (r) => r.responseWarmupNs?.[key])
+      const delivery = lib === 'noop' ? '—' : ms(medianOf(records, (r) => r.deliveryLatencyMs?.p99 == null ? null : r.deliveryLatencyMs.p99 * 1e6))
+      rows.push(`| ${lib} | ${rate.toLocaleString('en-US')} | ${records.filter((r) => r.ok).length} | ${ms(steady('p50'))} | ${ms(steady('p99'))} | ${ms(steady('p999'))} | ${steady('count')?.toLocaleString('en-US') ?? '—'} | ${ms(warmup('p99'))} | ${ms(warmup('max'))} | ${delivery} |`)
+    }
+  }
+  return [
+    `The pacer's floor: noop (and next-tick, which writes on the next turn of the event loop) paced to a file, 1 worker, median of ${runs} run(s); steady state after the warm-up (src/run/pacing.js); a knee is stated only where noop's steady p99 is at most ${ms(KNEE_BOUND_NS / KNEE_FLOOR_SHARE)} ms${values.quick ? ' (--quick: half a second at each rate, checks that it works; not the note\'s figures)' : ''}:`,
+    '',
+    '| library | events/s | runs ok | steady p50 ms | steady p99 ms | steady p99.9 ms | steady calls | warm-up p99 ms | warm-up max ms | delivery p99 ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows
+  ].join('\n')
+}
+
+// The cold-start fixture: the knee must be its steady state's, its warm-up reported apart.
+async function coldStart () {
+  const events = values.quick ? 20000 : 60000
+  const rates = [5000, 10000]
+  const doc = await measure({ libs: [COLD_START, 'noop'], rate: rates, events })
+  const rows = []
+  for (const lib of ['cold-start', 'noop']) {
+    for (const rate of rates) {
+      const records = doc.runs.filter((r) => r.lib === lib && r.rate === rate)
+      const steady = (key) => medianOf(records, (r) => r.responseLatencyNs?.[key])
+      const warmup = (key) => medianOf(records, (r) => r.responseWarmupNs?.[key])
+      rows.push(`| ${lib} | ${rate.toLocaleString('en-US')} | ${records.filter((r) => r.ok).length} | ${ms(steady('p99'))} | ${ms(steady('max'))} | ${steady('count')?.toLocaleString('en-US') ?? '—'} | ${warmup('durationMs')?.toLocaleString('en-US', { maximumFractionDigits: 0 }) ?? '—'} | ${warmup('count')?.toLocaleString('en-US') ?? '—'} | ${ms(warmup('p99'))} | ${ms(warmup('max'))} |`)
+    }
+  }
+  return [
+    `A logger slow for its first 400 calls (1 ms each), then a few µs a call, and noop, to a file, 1 worker, ${events.toLocaleString('en-US')} events, median of ${runs} run(s)${values.quick ? ' (--quick: checks that it works; not the note\'s figures)' : ''}:`,
+    '',
+    '| library | events/s | runs ok | steady p99 ms | steady max ms | steady calls | warm-up ms | warm-up calls | warm-up p99 ms | warm-up max ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows
+  ].join('\n')
+}
+
+const SECTION_RUNS = { floor, 'cold-start': coldStart, stall, overload, knee }
 const out = []
 for (const section of sections) out.push(await SECTION_RUNS[section]())
 process.stdout.write(out.join('\n\n') + '\n')

@@ -51,10 +51,10 @@ test('the latency chart draws response p99, p99.9 and delivery p99 against the r
 })
 
 test('a knee in words: below the lowest rate, the highest tried, and a knee that lost events', () => {
-  assert.equal(kneeText({ knee: null, tried: [{ rate: 1000, responseP99Ns: 2.5e6, sustained: false }] }), 'below 1,000 events/s (p99 2.5 ms)')
-  assert.equal(kneeText({ knee: { rate: 5000, responseP99Ns: 4.2e5, keptEvery: true }, tried: [{ rate: 5000 }] }), '5,000 events/s, the highest tried (p99 0.420 ms), every event kept')
-  assert.equal(kneeText({ knee: { rate: 1000, responseP99Ns: 9e5, keptEvery: false }, tried: [{ rate: 1000 }, { rate: 2000 }] }), '1,000 events/s (p99 0.900 ms), lost events')
-  assert.equal(kneeText({ knee: { rate: 1000, responseP99Ns: 1e4, keptEvery: null }, tried: [{ rate: 1000 }, { rate: 2000 }] }), '1,000 events/s (p99 0.010 ms)')
+  assert.equal(kneeText({ knee: null, tried: [{ rate: 1000 }], stop: { rate: 1000, responseP99Ns: 2.5e6, calls: 20_000, state: 'exceeded' } }), 'below 1,000 events/s (p99 2.5 ms)')
+  assert.equal(kneeText({ knee: { rate: 5000, responseP99Ns: 4.2e5, calls: 20_000, keptEvery: true }, tried: [{ rate: 5000 }], stop: null }), '5,000 events/s, the highest tried (p99 0.420 ms), every event kept')
+  assert.equal(kneeText({ knee: { rate: 1000, responseP99Ns: 9e5, calls: 20_000, keptEvery: false }, tried: [{ rate: 1000 }, { rate: 2000 }], stop: { rate: 2000, state: 'exceeded' } }), '1,000 events/s (p99 0.900 ms), lost events')
+  assert.equal(kneeText({ knee: { rate: 1000, responseP99Ns: 1e4, calls: 20_000, keptEvery: null }, tried: [{ rate: 1000 }, { rate: 2000 }], stop: { rate: 2000, state: 'exceeded' } }), '1,000 events/s (p99 0.010 ms)')
 })
 
 test('overload over a cell\'s runs: one word where they agree, each combination counted where they differ', () => {
@@ -128,7 +128,7 @@ test('report draws the latency section\'s charts as PNG and inline SVG', async (
   const page = fs.readFileSync(out, 'utf8')
   assert.match(page, /## What does a log call cost a latency-sensitive service\?/)
   // Led by the knees, not by the paced runs' done times.
-  assert.match(page, /^## Summary\n\n- Console: the highest rate \(events\/s\) with response p99 at most 1 ms: [^\n]+\n- Filesystem: [^\n]+\n- Console, the reader stalled: pino [^\n]+; raw:each blocks \([\d,]+ ms blocked\)\.\n\n!\[Headline: Console, [^\]]+\]\(images\/summary-latency\.png\)/m)
+  assert.match(page, /^## Summary\n\n- Console: the highest rate \(events\/s\) with steady-state response p99 at most 1 ms: [^\n]+\n- Filesystem: [^\n]+\n- Console, the reader stalled: pino [^\n]+; raw:each blocks \([\d,]+ ms blocked\)\.\n\n!\[Headline: Console, [^\]]+\]\(images\/summary-latency\.png\)/m)
   for (const file of ['summary-latency.png', 'console/latency-by-rate.png', 'file/latency-by-rate.png', 'console/stall-heap.png']) {
     assert.ok(fs.statSync(path.join(dir, 'images', file)).size > 1000, `${file} not drawn`)
   }
@@ -149,7 +149,7 @@ test('the closing answer ends with each library\'s knee per transport where the 
   assert.equal(consoleLibs[0], 'pino')
   assert.deepEqual(consoleLibs.slice(1).sort(), ['noop', 'raw:each'])
   const text = renderAnswer(answer, { width: 100 })
-  assert.match(text, /^Console, knees: the highest rate each sustained with response p99 at most 1 ms/m)
+  assert.match(text, /^Console, knees: the highest rate each sustained with steady-state response p99 at most 1 ms/m)
   assert.match(text, /^ {2}pino +(\d[\d,]* events\/s|below 2,000 events\/s)/m)
   // A tight-loop run has no knee to give.
   const tight = { ...dataset, summary: dataset.summary.map((s) => ({ ...s, rate: null })) }

@@ -5,7 +5,9 @@ import { formatCount, formatNumber, libraryName, transportTitle, unique } from '
 import { dimensionValue, ofType } from '../results/model.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
 import { median } from '../stats.js'
-import { KNEE_BOUND_NS, kneeOf } from './knee.js'
+import { enoughCalls, KNEE_BOUND_NS, kneeOf } from './knee.js'
+import { STEADY_MIN_CALLS, WARMUP_MS } from './pacing.js'
+import { cellKey, cellWords, varyingDimensions } from '../results/run-types/index.js'
 import { slowed } from './durability-section.js'
 
 // The latency page's section (docs/costs.md, "Paced logging", "The knee", "Overload"): what a log
@@ -39,27 +41,73 @@ export function overloadRuns (runs) {
   return ofType(runs, 'run').filter((r) => slowed(r) && r.overload != null)
 }
 
-// Per transport, per library: kneeOf over its paced entries. Map transport → Map lib → result.
+// Per transport, per cell (every dimension but the rate): kneeOf over its paced entries, with noop's
+// steady p99 in the same cell as the pacer's floor. Map transport → Map name → result; a cell is
+// named by its library, and by whatever else tells the transport's cells apart ("pino, 2 workers").
 export function kneesOf (summary) {
   const entries = pacedEntries(summary)
   const out = new Map()
   for (const transport of unique(entries.map((s) => s.transport))) {
     const ofTransport = entries.filter((s) => s.transport === transport)
-    out.set(transport, new Map(unique(ofTransport.map(libraryName)).map((lib) =>
-      [lib, kneeOf(ofTransport.filter((s) => libraryName(s) === lib))])))
+    const cells = new Map()
+    for (const s of ofTransport) {
+      const key = cellKey(s, { except: ['rate'] })
+      if (!cells.has(key)) cells.set(key, [])
+      cells.get(key).push(s)
+    }
+    const told = varyingDimensions(ofTransport).filter((f) => !NAMED_APART.includes(f))
+    const floors = ofTransport.filter((s) => s.lib === 'noop')
+    const byCell = new Map()
+    for (const cellEntries of cells.values()) {
+      const first = cellEntries[0]
+      const where = cellKey(first, { except: FLOOR_APART })
+      const floorAt = (rate) => floors
+        .find((f) => f.rate === rate && cellKey(f, { except: FLOOR_APART }) === where)?.responseP99Ns?.median ?? null
+      const name = [libraryName(first), told.length ? cellWords(first, told) : ''].filter(Boolean).join(', ')
+      byCell.set(name, { ...kneeOf(cellEntries, { floorAt }), library: libraryName(first) })
+    }
+    out.set(transport, byCell)
   }
   return out
 }
 
-// A knee in words: "20,000 events/s (p99 0.41 ms), every event kept".
-export function kneeText ({ knee, tried }) {
+// A cell's name leaves out what the library's name and the table's column say; its floor is noop in
+// the same cell but for the library.
+const NAMED_APART = ['type', 'lib', 'libVersion', 'variant', 'transport', 'rate']
+const FLOOR_APART = ['lib', 'libVersion', 'variant', 'rate']
+
+// A knee in words: "20,000 events/s (p99 0.41 ms), every event kept", and what stopped it where
+// that is not a rate over the bound: "; 50,000 not decided (runs 0.8–1.3 ms)".
+export function kneeText ({ knee, tried, stop = null }) {
   if (!tried.length) return null
-  if (!knee) return `below ${formatCount(tried[0].rate)} events/s (p99 ${msText(tried[0].responseP99Ns)})`
+  if (!knee) {
+    if (stop?.state === 'exceeded') return `below ${formatCount(stop.rate)} events/s (${p99Text(stop)})`
+    return stopText(stop)
+  }
   const highest = tried.at(-1).rate === knee.rate ? ', the highest tried' : ''
   const kept = knee.keptEvery === null ? '' : knee.keptEvery ? ', every event kept' : ', lost events'
-  return `${formatCount(knee.rate)} events/s${highest} (p99 ${msText(knee.responseP99Ns)})${kept}`
+  const then = stop && stop.state !== 'exceeded' ? `; ${stopText(stop)}` : ''
+  return `${formatCount(knee.rate)} events/s${highest} (${p99Text(knee)})${kept}${then}`
 }
 
+// Why a rate was not sustained, where it was not the bound: the runs straddled it, the pacer's floor
+// was too near it, or nothing was recorded.
+function stopText (stop) {
+  const rate = `${formatCount(stop.rate)} events/s`
+  if (stop.state === 'undecided') return `${rate} not decided (runs' p99 ${msText(stop.lowNs)} to ${msText(stop.highNs)})`
+  if (stop.state === 'unresolved') return `${rate} not resolved (${stop.floorNs == null ? 'no noop run there' : `noop's p99 ${msText(stop.floorNs)}`})`
+  return `${rate}: no response time recorded, no knee`
+}
+
+// A p99 where it rests on enough calls; otherwise what it is: the 99th percentile of N calls.
+function p99Text ({ responseP99Ns, calls }) {
+  if (calls != null && !enoughCalls(calls)) return `99th percentile of ${formatCount(calls)} calls ${msText(responseP99Ns)}, too few for a p99`
+  return `p99 ${msText(responseP99Ns)}`
+}
+
+const byTransportLibraryRate = (a, b) => a.transport.localeCompare(b.transport) ||
+  libraryName(a).localeCompare(libraryName(b)) || a.rate - b.rate
+const figureMs = (ns) => (ns == null ? '—' : formatNumber(ns / 1e6, ns < 1e6 ? 3 : 1))
 const msText = (ns) => (ns == null ? 'not recorded' : `${formatNumber(ns / 1e6, ns < 1e6 ? 3 : 1)} ms`)
 
 // The cells of the overload runs: one per transport, receiving end, pacing and library.
@@ -118,10 +166,11 @@ function figuresText (o) {
 // One library's knee over every transport measured, for the scorecard; null where it was not paced.
 export function kneeAcross (summary, lib) {
   const parts = []
-  for (const [transport, libs] of kneesOf(summary)) {
-    const result = libs.get(lib)
-    const text = result && kneeText(result)
-    if (text) parts.push(`${transportTitle(transport)}: ${text}`)
+  for (const [transport, cells] of kneesOf(summary)) {
+    for (const [name, result] of cells) {
+      const text = result.library === lib && kneeText(result)
+      if (text) parts.push(`${transportTitle(transport)}${name === lib ? '' : ` (${name})`}: ${text}`)
+    }
   }
   return parts.length ? parts.join('; ') : null
 }
@@ -156,17 +205,31 @@ export const latencySection = {
 function kneeBlocks (paced, summary, ctx) {
   const knees = kneesOf(summary)
   const transports = [...knees.keys()]
-  const libs = unique(paced.map(libraryName))
+  const names = unique([...knees.values()].flatMap((cells) => [...cells.keys()]))
   const rates = unique(paced.map((s) => s.rate)).sort((a, b) => a - b)
   const blocks = [{ heading: 'The knee: the highest rate each logger sustains', level: 3 }]
-  blocks.push(`Each worker logged its events paced at a fixed rate (${rates.map(formatCount).join(', ')} events/s), each event when it was due, the event loop turning between them as in a service. _Response time_ is from when a call was due (its intended time) to its return, so a call that waited behind a slow one counts the wait; _delivery_ from the intended time to the event's arrival at the receiving end. A rate is sustained where every run finished and the median over the runs of the response time's p99 is at most ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms; the knee is the highest rate sustained below the first that was not. The p99 is over every call of a run, the first ones too, while the code is still being compiled: in a run of a second or two that start can set it, so a knee is the rate sustained from a cold start (docs/costs.md, "The knee"), and one noisy median near the bound can set it a rate or two lower; the p99 at every rate is in the charts. ${codeSpan('noop')} at the same rate is the pacer's own floor, ${codeSpan('raw:each')} the plainest code that writes each line when it is logged.`)
-  const rows = libs.map((lib) => [lib, ...transports.map((t) => {
-    const result = knees.get(t).get(lib)
+  blocks.push(`Each worker logged its events paced at a fixed rate (${rates.map(formatCount).join(', ')} events/s), each event when it was due, the event loop turning between them as in a service. _Response time_ is from when a call was due (its intended time) to its return, so a call that waited behind a slow one counts the wait; _delivery_ from the intended time to the event's arrival at the receiving end. Every figure here is the steady state's: the calls after a warm-up of the first ${formatCount(WARMUP_MS)} ms of the schedule (at most half the events), reported apart below (docs/costs.md, "Warm-up and the steady state"). A rate is sustained where every run finished and every run's response p99 is at most ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms; where the runs straddle the bound it is not decided. It is judged only where ${codeSpan('noop')} at the same rate, the pacer's own floor, has a p99 of at most a fifth of the bound; otherwise the machine could not resolve it. The knee is the highest rate sustained below the first that was not; a p99 of fewer than ${formatCount(STEADY_MIN_CALLS)} calls is given as what it is. ${codeSpan('raw:each')} is the plainest code that writes each line when it is logged.`)
+  const rows = names.map((name) => [name, ...transports.map((t) => {
+    const result = knees.get(t).get(name)
     if (!result) return '—'
     const text = kneeText(result) ?? '—'
     return result.knee?.keptEvery === false ? strong(text) : text
   })])
   blocks.push({ columns: figureColumns(['Library', ...transports.map(transportTitle)]), rows })
+  blocks.push('The steady state and the warm-up at each rate, medians over the runs: the warm-up\'s length (from the first call to its last call\'s return), its response p99 and maximum, beside the steady state\'s p99 and the fewest calls it rests on in a run.')
+  blocks.push({
+    columns: figureColumns(['Library', 'Transport', 'Events/s', 'Steady p99 ms', 'Steady calls', 'Warm-up ms', 'Warm-up p99 ms', 'Warm-up max ms']),
+    rows: [...paced].sort(byTransportLibraryRate).map((s) => [
+      libraryName(s),
+      transportTitle(s.transport),
+      formatCount(s.rate),
+      figureMs(s.responseP99Ns?.median),
+      s.responseCalls?.min == null ? '—' : formatCount(s.responseCalls.min),
+      s.responseWarmupMs?.median == null ? '—' : formatCount(Math.round(s.responseWarmupMs.median)),
+      figureMs(s.responseWarmupP99Ns?.median),
+      figureMs(s.responseWarmupMaxNs?.median)
+    ])
+  })
   const charts = []
   for (const transport of transports) {
     const chart = { file: chartFile(transport, 'latency-by-rate'), ...rateChart(transport, paced.filter((s) => s.transport === transport), ctx.conditions) }
@@ -315,10 +378,14 @@ export function latencyLead (dataset, conditions) {
   const sentences = []
   for (const [transport, libs] of kneesOf(summary)) {
     const held = [...libs].filter(([, r]) => r.knee).sort(([, a], [, b]) => b.knee.rate - a.knee.rate)
-    const below = [...libs].filter(([, r]) => !r.knee && r.tried.length)
+    const without = [...libs].filter(([, r]) => !r.knee && r.tried.length)
     const parts = held.map(([lib, r]) => `${lib} ${formatCount(r.knee.rate)}${r.knee.keptEvery === false ? ' (lost events)' : ''}`)
-    if (below.length) parts.push(`below the lowest rate: ${below.map(([lib]) => lib).join(', ')}`)
-    sentences.push(`${transportTitle(transport)}: the highest rate (events/s) with response p99 at most ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms: ${parts.join('; ')}.`)
+    // No knee for one of three reasons: over the bound at the lowest rate, or nothing decided there.
+    const below = without.filter(([, r]) => r.stop?.state === 'exceeded').map(([lib]) => lib)
+    const unknown = without.filter(([, r]) => r.stop?.state !== 'exceeded').map(([lib]) => lib)
+    if (below.length) parts.push(`below the lowest rate: ${below.join(', ')}`)
+    if (unknown.length) parts.push(`not decided or not resolved at the lowest rate: ${unknown.join(', ')}`)
+    sentences.push(`${transportTitle(transport)}: the highest rate (events/s) with steady-state response p99 at most ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms: ${parts.join('; ')}.`)
   }
   const stalled = overloadRuns(dataset.runs).filter((r) => r.receiverStallMs != null)
   for (const transport of unique(stalled.map((r) => r.transport))) {

@@ -12,6 +12,7 @@ import { endTagged, leftBehindReason, newRunTag, TAG_VARIABLE } from '../engine/
 import { joinCosts, worstLoopDelay } from '../engine/costs.js'
 import { startSampler } from '../engine/sampler.js'
 import { judgeOverload } from './overload.js'
+import { REACHED_RATE_SHARE } from './pacing.js'
 import { watcher } from '../runner/watcher.js'
 import { countingRuntime, readCount } from '../engine/instructions.js'
 import { DEFAULT_WORKLOAD, judgeArrivals } from '../engine/workloads.js'
@@ -417,6 +418,10 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
       memory: closedStats.length === cpus ? closedStats.map((c) => c.costs?.memory ?? null) : []
     })
     : null
+  // A paced run that fell behind its rate measured another load: failed, its figures kept.
+  if (rate && record.reachedRate != null && record.reachedRate < REACHED_RATE_SHARE * rate) {
+    return { ...record, ok: false, status: 'failed', error: `reached ${Math.round(record.reachedRate).toLocaleString('en-US')} of ${rate.toLocaleString('en-US')} events/s`, failure: { kind: 'error' } }
+  }
   return record
 }
 
