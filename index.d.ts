@@ -1024,15 +1024,48 @@ export interface RunTypeRecord {
     /** events that never arrived (sent − received); drops from 1 */
     lostEvents?: number | null
     /**
-     * the rise of the workers' heap peak or RSS peak (the larger, each summed over workers) above its value
-     * at the first call; grows from 32 MiB
+     * the rise of the heap's peak or the RSS's peak (the larger) above its value at the first call, of the
+     * worker whose memory rose most (each worker is judged on its own); grows from 32 MiB (on the page: 32
+     * MiB more than the control's)
      */
     growthBytes?: number | null
-    /** where it grows: that rise per second of calls (tight loop: unblocked; paced: the logging time) */
+    /**
+     * where it grows: that rise per second of the stall (`--receiver-rate`: per second of calls; tight loop:
+     * unblocked, paced: the logging time)
+     */
     growthMiBPerSec?: number | null
     /** which of the two rose more */
     growthOf?: 'heap' | 'rss' | null
+    /**
+     * whether the figure `blocks` is judged on was measured (the sampled calls' gaps or the paced batches
+     * under a stall, the reading time under a slow reader); `false`: the run is not judged, never read as
+     * coped
+     */
+    judged?: boolean
+    /**
+     * what the worker that logged least logged while the reader stalled (its sampled calls in the stall's
+     * window, each for events ÷ samples calls, times an event's bytes; `--receiver-rate`: all its events'
+     * bytes); coped only where at least 4 times `bufferBytes`, else too little logged to tell
+     */
+    loggedBytes?: number | null
+    /**
+     * the buffers between one worker and its reader: on the console the send buffer of the socketpair a
+     * slowed reader reads (net.core.wmem_default; the pipe's capacity for the native reader), over TCP the
+     * kernel's largest send and receive buffers (tcp_wmem's and tcp_rmem's maximum); null elsewhere
+     */
+    bufferBytes?: number | null
   } | null
+  /**
+   * the longest time the calling thread made no progress (tight loop: the largest gap between consecutive
+   * sampled calls of any worker; paced: the longest batch), on every run: a slowed cell's control (the same
+   * cell read at full speed) gives the logger's own gaps, against which a wait for the reader is judged
+   */
+  callGapMaxMs?: number | null
+  /**
+   * the rise of the heap's or the RSS's peak (the larger) above its value at the first call, of the worker
+   * whose memory rose most, on every run: what a slowed cell's growth is judged against in its control
+   */
+  memoryRiseBytes?: number | null
   /** peak memory of the embedded syslog sink (null for other receivers) */
   sinkMaxRssBytes?: number | null
   /**

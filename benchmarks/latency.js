@@ -22,7 +22,8 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { run } from '../src/api/index.js'
 import { median } from '../src/stats.js'
-import { KNEE_BOUND_NS, KNEE_FLOOR_SHARE, kneeOf } from '../src/run/knee.js'
+import { KNEE_BOUND_NS, KNEE_FLOOR_SHARE } from '../src/run/knee.js'
+import { kneesOf, overloadOf } from '../src/run/latency-section.js'
 import { warmupEventsOf } from '../src/run/pacing.js'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
@@ -76,14 +77,14 @@ async function measure (options) {
   return doc
 }
 
-// The medians of a cell's overload figures, and the kinds each run read (runs may disagree).
-function overloadRow (records) {
-  const ok = records.filter((r) => r.ok && r.overload)
-  const kinds = [...new Set(ok.map((r) => r.overload.kinds.join('+') || 'copes'))].join(' / ')
-  const mib = (bytes) => (bytes == null ? '—' : (bytes / 1024 / 1024).toLocaleString('en-US', { maximumSignificantDigits: 3 }))
-  const rate = medianOf(ok, (r) => r.overload.growthMiBPerSec)
-  const blocked = medianOf(ok, (r) => r.overload.blockedMs)
-  return [kinds || '—', blocked == null ? '—' : ms(blocked * 1e6), medianOf(ok, (r) => r.overload.lostEvents)?.toLocaleString('en-US') ?? '—', mib(medianOf(ok, (r) => r.overload.growthBytes)), rate == null ? '—' : rate.toLocaleString('en-US', { maximumSignificantDigits: 3 })]
+// A cell's verdict against its control (the same cell read at full speed, measured beside it), and
+// the medians of the figures it rests on.
+function overloadRow (records, runs) {
+  const o = overloadOf(records, runs)
+  const mib = (v) => (v == null ? '—' : v.toLocaleString('en-US', { maximumSignificantDigits: 3 }))
+  const kib = (bytes) => (bytes == null ? '—' : Math.round(bytes / 1024).toLocaleString('en-US'))
+  if (!o) return ['no run finished', '—', '—', '—', '—', '—', '—', '—']
+  return [o.kinds, o.blockedMs == null ? '—' : ms(o.blockedMs * 1e6), o.lostEvents?.toLocaleString('en-US') ?? '—', mib(o.growthMiB), mib(o.growthMiBPerSec), mib(o.controlGrowthMiB), kib(o.loggedBytes), kib(o.bufferBytes)]
 }
 
 async function overload () {
@@ -96,12 +97,12 @@ async function overload () {
     const doc = await measure({ libs, transports: [transport], events, size: [size], receiverStall: STALL_MS })
     for (const lib of libs) {
       const [name, variant = 'default'] = lib.split(':')
-      const records = doc.runs.filter((r) => r.lib === name && r.variant === variant)
+      const records = doc.runs.filter((r) => r.lib === name && r.variant === variant && r.receiverStallMs != null)
       // A library without this transport (log4js, pino's sync and transport variants over TCP) has
       // no row: its runs failed at once, saying so on stderr.
       if (!records.some((r) => r.ok)) continue
       if (transport === 'console' && lib === 'pino') pinoGrowth = medianOf(records, (r) => r.overload?.growthBytes)
-      rows.push(`| ${lib} | ${transport} | ${records.filter((r) => r.ok).length} | ${overloadRow(records).join(' | ')} |`)
+      rows.push(`| ${lib} | ${transport} | ${records.filter((r) => r.ok).length} | ${overloadRow(records, doc.runs).join(' | ')} |`)
     }
   }
   const plain = plainPinoGrowth(events, size)
@@ -109,8 +110,8 @@ async function overload () {
   return [
     `Behind a receiving end stalled for ${STALL_MS.toLocaleString('en-US')} ms once a tenth of the events arrived, ${events.toLocaleString('en-US')} events of ${size} bytes, 1 worker, tight loop, median of ${runs} run(s)${values.quick ? ' (--quick: checks that it works; not the note\'s figures)' : ''} (thresholds: docs/costs.md, Overload):`,
     '',
-    '| library | transport | runs ok | overload | blocked ms | events lost | growth MiB | growth MiB/s |',
-    '|---|---|---:|---|---:|---:|---:|---:|',
+    '| library | transport | runs ok | overload (against the control) | blocked ms | events lost | growth MiB | MiB/s of the stall | control growth MiB | KiB logged in the stall | KiB of buffers |',
+    '|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
     `pino on the console against a plain program (benchmarks/plain/pino-memory.js, the same events into a pipe whose reader sleeps ${STALL_MS / 1000} s first): log-bench's growth ${mib(pinoGrowth)}, the plain program's ${mib(plain)} (the larger of its heap's and RSS's rise).`
@@ -158,20 +159,18 @@ async function knee () {
   const libs = values.quick ? ['pino', 'raw:each', 'noop'] : KNEE_LIBS
   const transports = ['console', 'file']
   const doc = await measure({ libs, transports, rate: rates, events })
+  const knees = kneesOf(doc.summary)
+  const mark = { sustained: '', exceeded: ' ✗', undecided: ' ?', unresolved: ' ~', unrecorded: ' —' }
   const rows = []
   for (const transport of transports) {
-    for (const lib of libs) {
-      const [name, variant = 'default'] = lib.split(':')
-      const entries = doc.summary.filter((e) => e.lib === name && e.variant === variant && e.transport === transport)
-      if (!entries.length) continue
-      const { knee, tried } = kneeOf(entries)
-      const p99 = rates.map((rate) => tried.find((t) => t.rate === rate)).map((t) => (t ? `${ms(t.responseP99Ns)}${t.sustained ? '' : ' ✗'}` : '—'))
+    for (const [name, { knee, tried }] of knees.get(transport) ?? []) {
+      const p99 = rates.map((rate) => tried.find((t) => t.rate === rate)).map((t) => (t ? `${ms(t.responseP99Ns)}${mark[t.state]}` : '—'))
       const kept = knee == null ? '—' : knee.keptEvery == null ? 'not counted' : knee.keptEvery ? 'yes' : 'no'
-      rows.push(`| ${lib} | ${transport} | ${p99.join(' | ')} | ${knee ? knee.rate.toLocaleString('en-US') : 'none'} | ${kept} |`)
+      rows.push(`| ${name} | ${transport} | ${p99.join(' | ')} | ${knee ? knee.rate.toLocaleString('en-US') : 'none'} | ${kept} |`)
     }
   }
   return [
-    `Response time p99 in ms at each rate (events/s, 1 worker, ${events.toLocaleString('en-US')} events, median of ${runs} run(s); ✗: not sustained, p99 above ${ms(KNEE_BOUND_NS)} ms or a run failed), and the knee: the highest rate below the first not sustained${values.quick ? ' (--quick: checks that it works; not the note\'s figures)' : ''}:`,
+    `Steady-state response time p99 in ms at each rate (events/s, 1 worker, ${events.toLocaleString('en-US')} events, median of ${runs} run(s); ✗: not sustained, every run's p99 above ${ms(KNEE_BOUND_NS)} ms or a run failed; ?: not decided, the runs straddle it; ~: not resolved, noop's p99 there above ${ms(KNEE_BOUND_NS / KNEE_FLOOR_SHARE)} ms), and the knee: the highest rate sustained below the first that was not${values.quick ? ' (--quick: checks that it works; not the note\'s figures)' : ''}:`,
     '',
     `| library | transport | ${rates.map((r) => r.toLocaleString('en-US')).join(' | ')} | knee | every event kept there |`,
     `|---|---|${rates.map(() => '---:|').join('')}---:|---|`,

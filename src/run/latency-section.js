@@ -9,6 +9,7 @@ import { enoughCalls, KNEE_BOUND_NS, kneeOf } from './knee.js'
 import { STEADY_MIN_CALLS, WARMUP_MS } from './pacing.js'
 import { cellKey, cellWords, varyingDimensions } from '../results/run-types/index.js'
 import { slowed } from './durability-section.js'
+import { COPED_BUFFER_MULTIPLE, judgeAgainstControl } from './overload.js'
 
 // The latency page's section (docs/costs.md, "Paced logging", "The knee", "Overload"): what a log
 // call costs a latency-sensitive service. Per transport each library's knee (the highest paced rate
@@ -110,47 +111,71 @@ const byTransportLibraryRate = (a, b) => a.transport.localeCompare(b.transport) 
 const figureMs = (ns) => (ns == null ? '—' : formatNumber(ns / 1e6, ns < 1e6 ? 3 : 1))
 const msText = (ns) => (ns == null ? 'not recorded' : `${formatNumber(ns / 1e6, ns < 1e6 ? 3 : 1)} ms`)
 
-// The cells of the overload runs: one per transport, receiving end, pacing and library.
+// The cells of the overload runs (every dimension: cellKey).
 function overloadCells (runs) {
-  const key = (r) => [r.transport, r.receiverStallMs, r.receiverRate, r.rate ?? null, r.events, r.cpus].join('|')
   const cells = new Map()
   for (const r of runs) {
-    const k = `${key(r)}|${libraryName(r)}`
+    const k = cellKey(r)
     if (!cells.has(k)) cells.set(k, [])
     cells.get(k).push(r)
   }
   return [...cells.values()]
 }
 
-// What the runs of one cell did: the kinds (with how many runs showed each combination where they
-// differ) and the medians of their figures.
-export function overloadOf (cellRuns) {
+// A slowed cell's control: the runs of the same cell read at full speed.
+const UNSLOWED = ['receiverStallMs', 'receiverRate']
+export function controlRunsOf (cellRuns, allRuns) {
+  const where = cellKey(cellRuns[0], { except: UNSLOWED })
+  return allRuns.filter((r) => !slowed(r) && cellKey(r, { except: UNSLOWED }) === where)
+}
+
+// What the runs of one cell did, judged against its control (src/run/overload.js,
+// judgeAgainstControl) on the medians of their figures; where the runs' own judgements differ, how
+// many runs read each. null where no run was judged.
+export function overloadOf (cellRuns, allRuns = []) {
   const judged = cellRuns.filter((r) => r.ok && r.overload)
   if (!judged.length) return null
-  const words = judged.map((r) => (r.overload.kinds.length ? r.overload.kinds.join(' + ') : 'coped'))
-  const counts = unique(words).map((w) => ({ w, n: words.filter((x) => x === w).length }))
+  const control = controlRunsOf(cellRuns, allRuns)
+  const verdict = judgeAgainstControl(judged, control, median)
+  const own = judged.map((r) => (r.overload.judged === false ? 'not judged' : r.overload.kinds.length ? r.overload.kinds.join(' + ') : 'no kind'))
+  const counts = unique(own).map((w) => ({ w, n: own.filter((x) => x === w).length }))
   const figure = (pick) => {
     const values = judged.map((r) => pick(r.overload)).filter((v) => v != null)
     return values.length ? median(values) : null
   }
+  const growthBytes = figure((o) => o.growthBytes)
+  const stallMs = judged[0].receiverStallMs
+  const controlRises = control.filter((r) => r.ok).map((r) => r.memoryRiseBytes).filter((v) => v != null)
+  const controlGrowth = controlRises.length ? median(controlRises) : null
   return {
-    kinds: counts.length === 1 ? counts[0].w : counts.map(({ w, n }) => `${w} (${n} of ${judged.length} runs)`).join(', '),
+    kinds: verdict.words,
+    perRun: counts.length > 1 ? counts.map(({ w, n }) => `${w} in ${n} of ${judged.length}`).join(', ') : null,
+    controlled: verdict.controlled,
     blockedMs: figure((o) => o.blockedMs),
     lostEvents: figure((o) => o.lostEvents),
-    growthMiBPerSec: figure((o) => o.growthMiBPerSec),
+    growthMiB: growthBytes == null ? null : growthBytes / MIB,
+    controlGrowthMiB: controlGrowth == null ? null : controlGrowth / MIB,
+    growthMiBPerSec: stallMs != null && growthBytes != null
+      ? growthBytes / MIB / (stallMs / 1000)
+      : figure((o) => o.growthMiBPerSec),
     growthOf: unique(judged.map((r) => r.overload.growthOf).filter(Boolean)).join(', ') || null,
+    loggedBytes: verdict.loggedBytes ?? figure((o) => o.loggedBytes),
+    bufferBytes: verdict.bufferBytes ?? figure((o) => o.bufferBytes),
     runs: judged.length
   }
 }
 
 // One library under a stalled reader over every transport measured, for the scorecard:
-// "Console: grows 41.2 MiB/s; Syslog TCP: blocks 1,980 ms"; null where it was not measured.
+// "Console: grows (41.2 MiB, 20.6 MiB/s of stall); Syslog TCP: blocks (1,980 ms blocked)"; null
+// where it was not measured.
 export function overloadAcross (runs, lib) {
   const stalled = overloadRuns(runs).filter((r) => r.receiverStallMs != null && libraryName(r) === lib)
   const parts = []
   for (const transport of unique(stalled.map((r) => r.transport))) {
-    const o = overloadOf(stalled.filter((r) => r.transport === transport))
-    if (o) parts.push(`${transportTitle(transport)}: ${o.kinds}${figuresText(o)}`)
+    for (const cellRuns of overloadCells(stalled.filter((r) => r.transport === transport))) {
+      const o = overloadOf(cellRuns, runs)
+      if (o) parts.push(`${transportTitle(transport)}: ${o.kinds}${figuresText(o)}`)
+    }
   }
   return parts.length ? parts.join('; ') : null
 }
@@ -159,9 +184,12 @@ function figuresText (o) {
   const parts = []
   if (o.kinds.includes('blocks') && o.blockedMs != null) parts.push(`${formatCount(Math.round(o.blockedMs))} ms blocked`)
   if (o.kinds.includes('drops') && o.lostEvents != null) parts.push(`${formatCount(Math.round(o.lostEvents))} lost`)
-  if (o.kinds.includes('grows') && o.growthMiBPerSec != null) parts.push(`${formatNumber(o.growthMiBPerSec, 1)} MiB/s`)
+  if (o.kinds.includes('grows') && o.growthMiB != null) parts.push(`${formatNumber(o.growthMiB, 1)} MiB, ${formatNumber(o.growthMiBPerSec, 1)} MiB/s of the stall`)
+  if (o.kinds === 'too little logged to tell') parts.push(`${bytesText(o.loggedBytes)} logged against ${bytesText(o.bufferBytes)} of buffers`)
   return parts.length ? ` (${parts.join(', ')})` : ''
 }
+
+const bytesText = (bytes) => (bytes == null ? 'unknown' : bytes >= MIB ? `${formatNumber(bytes / MIB, 1)} MiB` : `${formatCount(Math.round(bytes / 1024))} KiB`)
 
 // One library's knee over every transport measured, for the scorecard; null where it was not paced.
 export function kneeAcross (summary, lib) {
@@ -194,7 +222,7 @@ export const latencySection = {
       charts.push(...part.charts)
     }
     if (overloaded.length) {
-      const part = overloadBlocks(overloaded, ctx)
+      const part = overloadBlocks(overloaded, dataset.runs, ctx)
       blocks.push(...part.blocks)
       charts.push(...part.charts)
     }
@@ -240,12 +268,12 @@ function kneeBlocks (paced, summary, ctx) {
 }
 
 // Latency against the rate for one transport: a line per library and figure, both axes logarithmic.
-export function rateChart (transport, entries, conditions) {
+export function rateChart (transport, entries, conditions, { figures = FIGURES } = {}) {
   const libs = unique(entries.map(libraryName))
   const colours = palette(libs)
   const rates = unique(entries.map((s) => s.rate)).sort((a, b) => a - b)
   const positive = (v) => (v != null && v > 0 ? v : null)
-  const datasets = libs.flatMap((lib) => FIGURES.map((f) => ({
+  const datasets = libs.flatMap((lib) => figures.map((f) => ({
     label: `${lib} ${f.name}`,
     data: entries.filter((s) => libraryName(s) === lib)
       .sort((a, b) => a.rate - b.rate)
@@ -273,7 +301,7 @@ export function rateChart (transport, entries, conditions) {
       type: 'line',
       data: { datasets },
       options: {
-        plugins: titles(`${transportTitle(transport)}: latency against the rate`, ['solid: response p99 · dashed: response p99.9 · dotted: delivery p99 · median over the runs · lower is better', conditions]),
+        plugins: titles(`${transportTitle(transport)}: latency against the rate`, [`${figures.length > 1 ? 'solid: response p99 · dashed: response p99.9 · dotted: delivery p99' : 'response p99'} · steady state · median over the runs · lower is better`, conditions]),
         scales: {
           x: { type: 'logarithmic', title: axisTitle('rate (events/s per worker)') },
           y: { type: 'logarithmic', title: axisTitle('latency (ms)') }
@@ -283,55 +311,55 @@ export function rateChart (transport, entries, conditions) {
   }
 }
 
-function overloadBlocks (runs, ctx) {
+function overloadBlocks (runs, allRuns, ctx) {
   const blocks = [{ heading: 'When the destination cannot keep up', level: 3 }]
-  blocks.push(`The receiving end stopped reading (${codeSpan('--receiver-stall')}) or read slowly (${codeSpan('--receiver-rate')}); each run is named from its own figures: _blocks_ (the calls waited: the longest time the calling thread made no progress), _drops_ (events that never arrived, counted one by one), _grows_ (the heap's or the RSS's peak rose by at least 32 MiB above its value at the first call; per second of calls), _coped_ (none of them: what it wrote fitted the buffers between it and the reader). Figures are the medians over the runs; the thresholds and their reasons are in docs/costs.md, "Overload".`)
-  const columns = figureColumns(['Library', 'Transport', 'Receiving end', 'Logging', 'What it did', 'Blocked ms', 'Events lost', 'Growth MiB/s'])
+  blocks.push(`The receiving end stopped reading (${codeSpan('--receiver-stall')}) or read slowly (${codeSpan('--receiver-rate')}); each cell is judged per worker, on the medians over its runs, against its control (the same cell read at full speed, measured beside it): _blocks_ (the calls waited: the longest time the calling thread made no progress was at least a quarter of the stall and twice the longest in the control; under a slow reader, only where the reader was slower than the logger alone), _drops_ (events that never arrived, counted one by one), _grows_ (a worker's heap or RSS peak rose 32 MiB more than in the control; given in MiB over the stall and per second of the stall), _coped_ (none of them, and while the reader stalled each worker logged at least ${COPED_BUFFER_MULTIPLE} times the buffers between it and the reader), else _too little logged to tell_, with the bytes. The thresholds and their reasons are in docs/costs.md, "Overload".`)
+  const columns = figureColumns(['Library', 'Transport', 'Receiving end', 'Logging', 'What it did', 'Blocked ms', 'Events lost', 'Growth MiB', 'MiB/s of stall', 'Control growth MiB', 'Logged in stall', 'Buffers'])
   const rows = []
   for (const cellRuns of overloadCells(runs)) {
     const first = cellRuns[0]
-    const o = overloadOf(cellRuns)
+    const o = overloadOf(cellRuns, allRuns)
+    const mib = (v) => (v == null ? '—' : formatNumber(v, 1))
     rows.push([
       libraryName(first),
       transportTitle(first.transport),
       first.receiverStallMs != null ? `stalled ${formatCount(first.receiverStallMs)} ms` : `read at ${formatCount(first.receiverRate)} B/s`,
-      `${first.rate != null ? `paced at ${formatCount(first.rate)}/s` : 'tight loop'}, ${formatCount(first.events)} events`,
-      o ? o.kinds : 'no run finished',
+      `${first.rate != null ? `paced at ${formatCount(first.rate)}/s` : 'tight loop'}, ${formatCount(first.events)} events${first.cpus > 1 ? `, ${first.cpus} workers` : ''}`,
+      o ? `${o.kinds}${o.controlled ? '' : ' (no control)'}${o.perRun ? `; runs: ${o.perRun}` : ''}` : 'no run finished',
       o?.blockedMs == null ? '—' : formatCount(Math.round(o.blockedMs)),
       o?.lostEvents == null ? '—' : formatCount(Math.round(o.lostEvents)),
-      o?.growthMiBPerSec == null ? '—' : `${formatNumber(o.growthMiBPerSec, 1)}${o.growthOf ? ` (${o.growthOf})` : ''}`
+      o?.growthMiB == null ? '—' : `${mib(o.growthMiB)}${o.growthOf ? ` (${o.growthOf})` : ''}`,
+      first.receiverStallMs == null ? '—' : mib(o?.growthMiBPerSec),
+      mib(o?.controlGrowthMiB),
+      o ? bytesText(o.loggedBytes) : '—',
+      o ? bytesText(o.bufferBytes) : '—'
     ])
   }
   blocks.push({ columns, rows })
   const charts = []
   const stalled = runs.filter((r) => r.receiverStallMs != null)
   for (const transport of unique(stalled.map((r) => r.transport))) {
-    const ofTransport = stalled.filter((r) => r.transport === transport)
-    const chart = heapChart(transport, ofTransport, ctx.conditions)
-    const shown = chart ? chart.config.data.datasets.map((d) => d.label) : []
-    const unseen = unique(ofTransport.map(libraryName)).filter((lib) => !shown.includes(lib))
+    const chart = rssChart(transport, stalled.filter((r) => r.transport === transport), ctx.conditions)
     if (chart) {
       charts.push(chart)
-      blocks.push(ctx.image(chart.file, `${transportTitle(transport)}: heap over time under a stalled receiving end, per library`))
+      blocks.push(ctx.image(chart.file, `${transportTitle(transport)}: RSS per worker over time under a stalled receiving end, per library`))
     }
-    // A worker reports its heap only while its event loop is free: one whose calls held the loop
-    // from the first to the last reported none until the end.
-    if (unseen.length) blocks.push(`${transportTitle(transport)}: no heap over time for ${unseen.join(', ')}: a worker reports its heap only while its event loop is free, and these held it from the first call to the last (their RSS over time, read from outside the process, is in each run's \`timeseries\`).`)
   }
   return { blocks, charts }
 }
 
 // The run whose blocked time is the median of its cell's (the lower middle of an even count).
 function medianRun (cellRuns) {
-  const ok = cellRuns.filter((r) => r.ok && r.timeseries?.some((p) => p.heapBytes > 0))
+  const ok = cellRuns.filter((r) => r.ok && r.timeseries?.some((p) => p.rssBytes > 0))
     .sort((a, b) => (a.overload?.blockedMs ?? 0) - (b.overload?.blockedMs ?? 0) || a.run - b.run)
   return ok.length ? ok[Math.floor((ok.length - 1) / 2)] : null
 }
 
-// The workers' heap over time under the stall, one line per library: the record's timeseries, every
-// 100 ms the last heap figure each worker reported (a worker reports while its event loop is free,
-// so a call that blocks shows as a flat stretch). null where no run has a heap series.
-export function heapChart (transport, stalled, conditions) {
+// The workers' RSS over time under the stall, one line per library: what a growth is judged on (the
+// larger of the heap's and the RSS's rise; the heap is reported only while the event loop is free,
+// the RSS is read from outside every 100 ms), per worker (the workers' sum ÷ workers). null where no
+// run has a series.
+export function rssChart (transport, stalled, conditions) {
   const series = []
   for (const lib of unique(stalled.map(libraryName))) {
     const run = medianRun(stalled.filter((r) => libraryName(r) === lib))
@@ -341,7 +369,7 @@ export function heapChart (transport, stalled, conditions) {
   const colours = palette(series.map((s) => s.lib))
   const stallMs = unique(stalled.map((r) => r.receiverStallMs))
   return {
-    file: chartFile(transport, 'stall-heap'),
+    file: chartFile(transport, 'stall-rss'),
     width: 1000,
     height: 520,
     config: {
@@ -349,7 +377,8 @@ export function heapChart (transport, stalled, conditions) {
       data: {
         datasets: series.map(({ lib, run }) => ({
           label: lib,
-          data: run.timeseries.filter((p) => p.heapBytes > 0).map((p) => ({ x: p.tMs / 1000, y: p.heapBytes / MIB })),
+          data: run.timeseries.filter((p) => p.rssBytes > 0)
+            .map((p) => ({ x: p.tMs / 1000, y: p.rssBytes / run.cpus / MIB })),
           borderColor: colours.get(lib),
           backgroundColor: colours.get(lib),
           borderWidth: 2,
@@ -357,10 +386,10 @@ export function heapChart (transport, stalled, conditions) {
         }))
       },
       options: {
-        plugins: titles(`${transportTitle(transport)}: heap while the receiving end stalls ${stallMs.map((ms) => `${formatCount(ms)} ms`).join(', ')}`, ['all workers\' heap used, every 100 ms · the run with the median blocked time', conditions]),
+        plugins: titles(`${transportTitle(transport)}: RSS while the receiving end stalls ${stallMs.map((ms) => `${formatCount(ms)} ms`).join(', ')}`, ['RSS per worker, every 100 ms · the run with the median blocked time', conditions]),
         scales: {
           x: { type: 'linear', min: 0, title: axisTitle('time since start (s)') },
-          y: { type: 'linear', beginAtZero: true, title: axisTitle('heap used (MiB, all workers)') }
+          y: { type: 'linear', beginAtZero: true, title: axisTitle('RSS (MiB per worker)') }
         }
       }
     }
@@ -391,12 +420,32 @@ export function latencyLead (dataset, conditions) {
   for (const transport of unique(stalled.map((r) => r.transport))) {
     const ofTransport = stalled.filter((r) => r.transport === transport)
     const words = unique(ofTransport.map(libraryName)).map((lib) => {
-      const o = overloadOf(ofTransport.filter((r) => libraryName(r) === lib))
+      const o = overloadOf(ofTransport.filter((r) => libraryName(r) === lib), dataset.runs)
       return o && `${lib} ${o.kinds}${figuresText(o)}`
     }).filter(Boolean)
     if (words.length) sentences.push(`${transportTitle(transport)}, the reader stalled: ${words.join('; ')}.`)
   }
+  // The headline: the first transport's steady response p99 against the rate, in small panels of at
+  // most PANEL_LINES libraries each (one line per library, beside the bound), not every library and
+  // figure in one.
   const transport = unique(paced.map((s) => s.transport))[0]
-  const chart = { file: chartFile('summary-latency'), ...rateChart(transport, paced.filter((s) => s.transport === transport), conditions) }
-  return { sentences, chart, alt: `Headline: ${transportTitle(transport)}, response p99, p99.9 and delivery p99 against the rate` }
+  const ofTransport = paced.filter((s) => s.transport === transport)
+  const libs = unique(ofTransport.map(libraryName))
+  const panels = Math.ceil(libs.length / PANEL_LINES)
+  const charts = Array.from({ length: panels }, (_, i) => {
+    const shown = libs.slice(i * PANEL_LINES, (i + 1) * PANEL_LINES)
+    const entries = ofTransport.filter((s) => shown.includes(libraryName(s)))
+    const chart = rateChart(transport, entries, conditions, { figures: FIGURES.slice(0, 1) })
+    return {
+      file: chartFile(panels > 1 ? `summary-latency-${i + 1}` : 'summary-latency'),
+      ...chart,
+      width: 700,
+      height: 420,
+      alt: `Headline${panels > 1 ? ` (${i + 1} of ${panels})` : ''}: ${transportTitle(transport)}, steady-state response p99 against the rate: ${shown.join(', ')}`
+    }
+  })
+  return { sentences, charts }
 }
+
+// The most lines a headline panel draws, the bound aside.
+const PANEL_LINES = 6
