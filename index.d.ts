@@ -839,10 +839,11 @@ export interface RunTypeRecord {
     histogram?: Array<unknown>
   } | null
   /**
-   * paced runs (`--rate`) only, else null: what a service feels, every call's time from when it was due (its
-   * intended time: the worker's pacer start + seq / rate) to its return, so the calls that waited behind a
-   * slow one count the wait (coordinated omission; `callLatencyNs` is the call alone). HDR histogram of every
-   * call, merged over workers, in ns; the pacer's own floor is `noop` at the same rate (methods in
+   * paced runs (`--rate`) only, else null: the steady state (every call after the warm-up,
+   * `responseWarmupNs`) of what a service feels, every call's time from when it was due (its intended time:
+   * the worker's pacer start + seq / rate) to its return, so the calls that waited behind a slow one count
+   * the wait (coordinated omission; `callLatencyNs` is the call alone). HDR histogram of every call, merged
+   * over workers, in ns; the pacer's own floor is `noop` at the same rate (methods in
    * [costs.md](costs.md#paced-logging))
    */
   responseLatencyNs?: {
@@ -860,11 +861,35 @@ export interface RunTypeRecord {
     max?: number
     /** mean */
     mean?: number
-    /** calls recorded (every call of every worker) */
+    /**
+     * calls recorded in the steady state (every call of every worker after its warm-up); under 10,000 the p99
+     * rests on this many calls and the page says so
+     */
     count?: number
     /** `[percentile, ns]` pairs, for the charts */
     histogram?: Array<unknown>
   } | null
+  /**
+   * paced runs (`--rate`) only, else null (and null in a run too short for one): the warm-up, apart from the
+   * steady state in `responseLatencyNs`: the calls due in the pacer's first second, at most half the events
+   * (docs/costs.md, "Warm-up and the steady state"); its duration, calls, response p99 and maximum
+   */
+  responseWarmupNs?: {
+    /** from the first call to the return of the last warm-up call (the slowest worker's) */
+    durationMs?: number | null
+    /** calls in the warm-up (every worker's) */
+    count?: number
+    /** 99th percentile of the warm-up's response times */
+    p99?: number
+    /** the warm-up's longest response time */
+    max?: number
+  } | null
+  /**
+   * `--rate N` only: the events per second the slowest worker reached (its events after the first over the
+   * time from its first call to its last call's start); below 95% of `rate` the run failed (`reached 24,410
+   * of 10,000,000 events/s`), its figures kept but left out of every summary; `null` in a tight loop
+   */
+  reachedRate?: number | null
   /** paced runs: the event-loop delay of the worst worker (monitorEventLoopDelay) */
   eventLoopDelayNs?: {
     /** median */
@@ -1126,15 +1151,48 @@ export interface RunTypeRecord {
     /** events that never arrived (sent − received); drops from 1 */
     lostEvents?: number | null
     /**
-     * the rise of the workers' heap peak or RSS peak (the larger, each summed over workers) above its value
-     * at the first call; grows from 32 MiB
+     * the rise of the heap's peak or the RSS's peak (the larger) above its value at the first call, of the
+     * worker whose memory rose most (each worker is judged on its own); grows from 32 MiB (on the page: 32
+     * MiB more than the control's)
      */
     growthBytes?: number | null
-    /** where it grows: that rise per second of calls (tight loop: unblocked; paced: the logging time) */
+    /**
+     * where it grows: that rise per second of the stall (`--receiver-rate`: per second of calls; tight loop:
+     * unblocked, paced: the logging time)
+     */
     growthMiBPerSec?: number | null
     /** which of the two rose more */
     growthOf?: 'heap' | 'rss' | null
+    /**
+     * whether the figure `blocks` is judged on was measured (the sampled calls' gaps or the paced batches
+     * under a stall, the reading time under a slow reader); `false`: the run is not judged, never read as
+     * coped
+     */
+    judged?: boolean
+    /**
+     * what the worker that logged least logged while the reader stalled (its sampled calls in the stall's
+     * window, each for events ÷ samples calls, times an event's bytes; `--receiver-rate`: all its events'
+     * bytes); coped only where at least 4 times `bufferBytes`, else too little logged to tell
+     */
+    loggedBytes?: number | null
+    /**
+     * the buffers between one worker and its reader: on the console the send buffer of the socketpair a
+     * slowed reader reads (net.core.wmem_default; the pipe's capacity for the native reader), over TCP the
+     * kernel's largest send and receive buffers (tcp_wmem's and tcp_rmem's maximum); null elsewhere
+     */
+    bufferBytes?: number | null
   } | null
+  /**
+   * the longest time the calling thread made no progress (tight loop: the largest gap between consecutive
+   * sampled calls of any worker; paced: the longest batch), on every run: a slowed cell's control (the same
+   * cell read at full speed) gives the logger's own gaps, against which a wait for the reader is judged
+   */
+  callGapMaxMs?: number | null
+  /**
+   * the rise of the heap's or the RSS's peak (the larger) above its value at the first call, of the worker
+   * whose memory rose most, on every run: what a slowed cell's growth is judged against in its control
+   */
+  memoryRiseBytes?: number | null
   /** peak memory of the embedded syslog sink (null for other receivers) */
   sinkMaxRssBytes?: number | null
   /**

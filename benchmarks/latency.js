@@ -1,7 +1,14 @@
-// npm run bench:latency -- [stall] [overload] [knee] [--runs 3] [--quick]
+// npm run bench:latency -- [floor] [cold-start] [stall] [overload] [knee] [--runs 3] [--quick]
 //
-// The figures of issue 56's note, measured through log-bench itself (the API, as a user's script
-// would), to be taken on an idle machine:
+// The figures of issues 56's and 66's notes, measured through log-bench itself (the API, as a user's
+// script would), to be taken on an idle machine:
+// - floor: the pacer's own floor, noop's steady-state response p99 at 1,000, 10,000 and 100,000
+//   events/s to a file (the knee is stated only where it is at most a fifth of the bound,
+//   src/run/knee.js), beside test/fixtures/adapters/next-tick.js, which writes on the next turn of
+//   the event loop: its delivery p99 shows that an asynchronous logger still gets its turns.
+// - cold-start: a logger slow for its first 400 calls (1 ms each), then a few µs a call
+//   (test/fixtures/adapters/cold-start.js), at 5,000 and 10,000 events/s: its steady state and its
+//   warm-up, apart.
 // - stall: a logger that writes each line at once but stalls 20 ms on every 1,000th call
 //   (test/fixtures/adapters/stalls.js), paced at 10,000 events/s to a file, beside noop at the same
 //   rate and at 1,000 events/s: the call's own p99 (service time) against the response time's p50,
@@ -15,11 +22,17 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { run } from '../src/api/index.js'
 import { median } from '../src/stats.js'
-import { KNEE_BOUND_NS, kneeOf } from '../src/run/knee.js'
+import { KNEE_BOUND_NS, KNEE_FLOOR_SHARE } from '../src/run/knee.js'
+import { kneesOf, overloadOf } from '../src/run/latency-section.js'
+import { warmupEventsOf } from '../src/run/pacing.js'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
-const STALLS = path.join(HERE, '..', 'test', 'fixtures', 'adapters', 'stalls.js')
-const SECTIONS = ['stall', 'overload', 'knee']
+const FIXTURES = path.join(HERE, '..', 'test', 'fixtures', 'adapters')
+const STALLS = path.join(FIXTURES, 'stalls.js')
+const COLD_START = path.join(FIXTURES, 'cold-start.js')
+const NEXT_TICK = path.join(FIXTURES, 'next-tick.js')
+const SECTIONS = ['floor', 'cold-start', 'stall', 'overload', 'knee']
+const FLOOR_RATES = [1000, 10000, 100000]
 const KNEE_LIBS = ['log4js', 'winston', 'bunyan', 'pino', 'pino:sync', 'pino:transport', 'raw:each', 'noop']
 const KNEE_RATES = [1000, 2000, 5000, 10000, 20000, 50000, 100000]
 const OVERLOAD_LIBS = ['log4js', 'winston', 'bunyan', 'pino', 'pino:sync', 'pino:transport', 'raw', 'raw:each']
@@ -64,14 +77,14 @@ async function measure (options) {
   return doc
 }
 
-// The medians of a cell's overload figures, and the kinds each run read (runs may disagree).
-function overloadRow (records) {
-  const ok = records.filter((r) => r.ok && r.overload)
-  const kinds = [...new Set(ok.map((r) => r.overload.kinds.join('+') || 'copes'))].join(' / ')
-  const mib = (bytes) => (bytes == null ? '—' : (bytes / 1024 / 1024).toLocaleString('en-US', { maximumSignificantDigits: 3 }))
-  const rate = medianOf(ok, (r) => r.overload.growthMiBPerSec)
-  const blocked = medianOf(ok, (r) => r.overload.blockedMs)
-  return [kinds || '—', blocked == null ? '—' : ms(blocked * 1e6), medianOf(ok, (r) => r.overload.lostEvents)?.toLocaleString('en-US') ?? '—', mib(medianOf(ok, (r) => r.overload.growthBytes)), rate == null ? '—' : rate.toLocaleString('en-US', { maximumSignificantDigits: 3 })]
+// A cell's verdict against its control (the same cell read at full speed, measured beside it), and
+// the medians of the figures it rests on.
+function overloadRow (records, runs) {
+  const o = overloadOf(records, runs)
+  const mib = (v) => (v == null ? '—' : v.toLocaleString('en-US', { maximumSignificantDigits: 3 }))
+  const kib = (bytes) => (bytes == null ? '—' : Math.round(bytes / 1024).toLocaleString('en-US'))
+  if (!o) return ['no run finished', '—', '—', '—', '—', '—', '—', '—']
+  return [o.kinds, o.blockedMs == null ? '—' : ms(o.blockedMs * 1e6), o.lostEvents?.toLocaleString('en-US') ?? '—', mib(o.growthMiB), mib(o.growthMiBPerSec), mib(o.controlGrowthMiB), kib(o.loggedBytes), kib(o.bufferBytes)]
 }
 
 async function overload () {
@@ -84,12 +97,12 @@ async function overload () {
     const doc = await measure({ libs, transports: [transport], events, size: [size], receiverStall: STALL_MS })
     for (const lib of libs) {
       const [name, variant = 'default'] = lib.split(':')
-      const records = doc.runs.filter((r) => r.lib === name && r.variant === variant)
+      const records = doc.runs.filter((r) => r.lib === name && r.variant === variant && r.receiverStallMs != null)
       // A library without this transport (log4js, pino's sync and transport variants over TCP) has
       // no row: its runs failed at once, saying so on stderr.
       if (!records.some((r) => r.ok)) continue
       if (transport === 'console' && lib === 'pino') pinoGrowth = medianOf(records, (r) => r.overload?.growthBytes)
-      rows.push(`| ${lib} | ${transport} | ${records.filter((r) => r.ok).length} | ${overloadRow(records).join(' | ')} |`)
+      rows.push(`| ${lib} | ${transport} | ${records.filter((r) => r.ok).length} | ${overloadRow(records, doc.runs).join(' | ')} |`)
     }
   }
   const plain = plainPinoGrowth(events, size)
@@ -97,8 +110,8 @@ async function overload () {
   return [
     `Behind a receiving end stalled for ${STALL_MS.toLocaleString('en-US')} ms once a tenth of the events arrived, ${events.toLocaleString('en-US')} events of ${size} bytes, 1 worker, tight loop, median of ${runs} run(s)${values.quick ? ' (--quick: checks that it works; not the note\'s figures)' : ''} (thresholds: docs/costs.md, Overload):`,
     '',
-    '| library | transport | runs ok | overload | blocked ms | events lost | growth MiB | growth MiB/s |',
-    '|---|---|---:|---|---:|---:|---:|---:|',
+    '| library | transport | runs ok | overload (against the control) | blocked ms | events lost | growth MiB | MiB/s of the stall | control growth MiB | KiB logged in the stall | KiB of buffers |',
+    '|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|',
     ...rows,
     '',
     `pino on the console against a plain program (benchmarks/plain/pino-memory.js, the same events into a pipe whose reader sleeps ${STALL_MS / 1000} s first): log-bench's growth ${mib(pinoGrowth)}, the plain program's ${mib(plain)} (the larger of its heap's and RSS's rise).`
@@ -146,20 +159,18 @@ async function knee () {
   const libs = values.quick ? ['pino', 'raw:each', 'noop'] : KNEE_LIBS
   const transports = ['console', 'file']
   const doc = await measure({ libs, transports, rate: rates, events })
+  const knees = kneesOf(doc.summary)
+  const mark = { sustained: '', exceeded: ' ✗', undecided: ' ?', unresolved: ' ~', unrecorded: ' —' }
   const rows = []
   for (const transport of transports) {
-    for (const lib of libs) {
-      const [name, variant = 'default'] = lib.split(':')
-      const entries = doc.summary.filter((e) => e.lib === name && e.variant === variant && e.transport === transport)
-      if (!entries.length) continue
-      const { knee, tried } = kneeOf(entries)
-      const p99 = rates.map((rate) => tried.find((t) => t.rate === rate)).map((t) => (t ? `${ms(t.responseP99Ns)}${t.sustained ? '' : ' ✗'}` : '—'))
+    for (const [name, { knee, tried }] of knees.get(transport) ?? []) {
+      const p99 = rates.map((rate) => tried.find((t) => t.rate === rate)).map((t) => (t ? `${ms(t.responseP99Ns)}${mark[t.state]}` : '—'))
       const kept = knee == null ? '—' : knee.keptEvery == null ? 'not counted' : knee.keptEvery ? 'yes' : 'no'
-      rows.push(`| ${lib} | ${transport} | ${p99.join(' | ')} | ${knee ? knee.rate.toLocaleString('en-US') : 'none'} | ${kept} |`)
+      rows.push(`| ${name} | ${transport} | ${p99.join(' | ')} | ${knee ? knee.rate.toLocaleString('en-US') : 'none'} | ${kept} |`)
     }
   }
   return [
-    `Response time p99 in ms at each rate (events/s, 1 worker, ${events.toLocaleString('en-US')} events, median of ${runs} run(s); ✗: not sustained, p99 above ${ms(KNEE_BOUND_NS)} ms or a run failed), and the knee: the highest rate below the first not sustained${values.quick ? ' (--quick: checks that it works; not the note\'s figures)' : ''}:`,
+    `Steady-state response time p99 in ms at each rate (events/s, 1 worker, ${events.toLocaleString('en-US')} events, median of ${runs} run(s); ✗: not sustained, every run's p99 above ${ms(KNEE_BOUND_NS)} ms or a run failed; ?: not decided, the runs straddle it; ~: not resolved, noop's p99 there above ${ms(KNEE_BOUND_NS / KNEE_FLOOR_SHARE)} ms), and the knee: the highest rate sustained below the first that was not${values.quick ? ' (--quick: checks that it works; not the note\'s figures)' : ''}:`,
     '',
     `| library | transport | ${rates.map((r) => r.toLocaleString('en-US')).join(' | ')} | knee | every event kept there |`,
     `|---|---|${rates.map(() => '---:|').join('')}---:|---|`,
@@ -167,7 +178,55 @@ async function knee () {
   ].join('\n')
 }
 
-const SECTION_RUNS = { stall, overload, knee }
+// The pacer's floor: enough events at each rate for a warm-up and a steady state of 20,000 calls.
+async function floor () {
+  const rows = []
+  for (const rate of FLOOR_RATES) {
+    // --quick: half a second at each rate, so that one late turn near the end does not take the
+    // rate reached under 95% of the rate asked.
+    const events = values.quick ? Math.max(2000, rate / 2) : warmupEventsOf(Infinity, rate) + 20000
+    const doc = await measure({ libs: ['noop', NEXT_TICK], rate, events })
+    for (const lib of ['noop', 'next-tick']) {
+      const records = doc.runs.filter((r) => r.lib === lib)
+      const steady = (key) => medianOf(records, (r) => r.responseLatencyNs?.[key])
+      const warmup = (key) => medianOf(records, (r) => r.responseWarmupNs?.[key])
+      const delivery = lib === 'noop' ? '—' : ms(medianOf(records, (r) => r.deliveryLatencyMs?.p99 == null ? null : r.deliveryLatencyMs.p99 * 1e6))
+      rows.push(`| ${lib} | ${rate.toLocaleString('en-US')} | ${records.filter((r) => r.ok).length} | ${ms(steady('p50'))} | ${ms(steady('p99'))} | ${ms(steady('p999'))} | ${steady('count')?.toLocaleString('en-US') ?? '—'} | ${ms(warmup('p99'))} | ${ms(warmup('max'))} | ${delivery} |`)
+    }
+  }
+  return [
+    `The pacer's floor: noop (and next-tick, which writes on the next turn of the event loop) paced to a file, 1 worker, median of ${runs} run(s); steady state after the warm-up (src/run/pacing.js); a knee is stated only where noop's steady p99 is at most ${ms(KNEE_BOUND_NS / KNEE_FLOOR_SHARE)} ms${values.quick ? ' (--quick: half a second at each rate, checks that it works; not the note\'s figures)' : ''}:`,
+    '',
+    '| library | events/s | runs ok | steady p50 ms | steady p99 ms | steady p99.9 ms | steady calls | warm-up p99 ms | warm-up max ms | delivery p99 ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows
+  ].join('\n')
+}
+
+// The cold-start fixture: the knee must be its steady state's, its warm-up reported apart.
+async function coldStart () {
+  const events = values.quick ? 20000 : 60000
+  const rates = [5000, 10000]
+  const doc = await measure({ libs: [COLD_START, 'noop'], rate: rates, events })
+  const rows = []
+  for (const lib of ['cold-start', 'noop']) {
+    for (const rate of rates) {
+      const records = doc.runs.filter((r) => r.lib === lib && r.rate === rate)
+      const steady = (key) => medianOf(records, (r) => r.responseLatencyNs?.[key])
+      const warmup = (key) => medianOf(records, (r) => r.responseWarmupNs?.[key])
+      rows.push(`| ${lib} | ${rate.toLocaleString('en-US')} | ${records.filter((r) => r.ok).length} | ${ms(steady('p99'))} | ${ms(steady('max'))} | ${steady('count')?.toLocaleString('en-US') ?? '—'} | ${warmup('durationMs')?.toLocaleString('en-US', { maximumFractionDigits: 0 }) ?? '—'} | ${warmup('count')?.toLocaleString('en-US') ?? '—'} | ${ms(warmup('p99'))} | ${ms(warmup('max'))} |`)
+    }
+  }
+  return [
+    `A logger slow for its first 400 calls (1 ms each), then a few µs a call, and noop, to a file, 1 worker, ${events.toLocaleString('en-US')} events, median of ${runs} run(s)${values.quick ? ' (--quick: checks that it works; not the note\'s figures)' : ''}:`,
+    '',
+    '| library | events/s | runs ok | steady p99 ms | steady max ms | steady calls | warm-up ms | warm-up calls | warm-up p99 ms | warm-up max ms |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows
+  ].join('\n')
+}
+
+const SECTION_RUNS = { floor, 'cold-start': coldStart, stall, overload, knee }
 const out = []
 for (const section of sections) out.push(await SECTION_RUNS[section]())
 process.stdout.write(out.join('\n\n') + '\n')

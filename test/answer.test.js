@@ -145,3 +145,23 @@ test('a paired ratio that differs from the ratio of the medians says that it is 
   assert.match(text, new RegExp(`winston .*per-round estimate, paired; the medians' ratio is ${ofMedians.toFixed(2).replace('.', '\\.')}×`))
   assert.match(text, /Where the runs pair by round, the ratio is the per-round estimate/)
 })
+
+test('a paced group is answered on the steady state\'s response p99, not on done (which the pacer sets); a ratio of 1.000 is never slower', () => {
+  const dir = tmpDir()
+  const response = (p99) => ({
+    responseLatencyNs: { p50: p99 / 4, p90: p99 / 2, p99, p999: p99 * 2, p9999: p99 * 3, max: p99 * 4, count: 20000 }
+  })
+  const paced = (lib, p99s) => p99s.map((p99, i) =>
+    syntheticRun({ lib, run: i + 1, doneMs: 2000, rate: 10000, ...response(p99) }))
+  const answer = closingAnswer(loadResults([resultsFile(dir, [...paced('bunyan', around(2e5)), ...paced('log4js', around(6e5))])]))
+  const [group] = answer.groups
+  assert.equal(group.measure, 'responseP99Ns')
+  assert.equal(group.reference.library, 'bunyan')
+  assert.equal(group.rows[0].verdict, 'slower')
+  assert.ok(Math.abs(group.rows[0].times - 3) < 0.1, JSON.stringify(group.rows[0]))
+  // Done alike to the millisecond: one run a side, 1.000 [1.000, 1.000] leans neither way.
+  const level = closingAnswer(loadResults([resultsFile(dir, [...cell('bunyan', [2000]), ...cell('log4js', [2000])])]))
+  const text = renderAnswer(level, { width: 200 })
+  assert.match(text, /log4js +1\.000× \[1\.000, 1\.000\] against bunyan: one run a side: no verdict/)
+  assert.doesNotMatch(text, /slower than bunyan/)
+})

@@ -134,14 +134,14 @@ test('bench:latency --quick: the stalling logger and the pacer\'s floor, overloa
   const { code, stdout, stderr } = await runScript('latency.js', ['--quick'])
   assert.equal(code, 0, stderr)
   assert.match(stdout, /--quick: checks that it works; not the note's figures/)
-  for (const row of ['stalls \\| 10,000', 'noop \\| 10,000', 'noop \\| 1,000', 'pino \\| console', 'raw \\| console', 'pino \\| tcp', 'raw \\| tcp']) {
+  for (const row of ['noop \\| 1,000', 'noop \\| 10,000', 'next-tick \\| 10,000', 'cold-start \\| 5,000', 'stalls \\| 10,000', 'pino \\| console', 'raw \\| console', 'pino \\| tcp', 'raw \\| tcp']) {
     assert.match(stdout, new RegExp(`^\\| ${row} \\| 1 \\|`, 'm'))
   }
   // raw writes synchronously: behind the stall its calls wait.
   assert.match(stdout, /^\| raw \| console \| 1 \| blocks \|/m)
   assert.match(stdout, /the plain program's [\d.]+ MiB/)
   for (const row of ['pino \\| console', 'raw:each \\| file', 'noop \\| file']) {
-    assert.match(stdout, new RegExp(`^\\| ${row} \\| [\\d.,]+( ✗)? \\| [\\d.,]+( ✗)? \\| ([\\d,]+|none) \\|`, 'm'))
+    assert.match(stdout, new RegExp(`^\\| ${row} \\| [\\d.,]+( [✗?~])? \\| [\\d.,]+( [✗?~])? \\| ([\\d,]+|none) \\|`, 'm'))
   }
   assert.doesNotMatch(stderr, /failed/)
 })

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import { heapChart, kneeAcross, kneesOf, kneeText, latencySection, overloadAcross, overloadOf, rateChart } from '../src/run/latency-section.js'
+import { kneeAcross, kneesOf, kneeText, latencyLead, latencySection, overloadAcross, overloadOf, rateChart, rssChart } from '../src/run/latency-section.js'
 import { scorecardBlocks } from '../src/report/scorecard.js'
 import { closingAnswer, renderAnswer } from '../src/report/answer.js'
 import { loadResults } from '../src/results/read.js'
@@ -24,8 +24,8 @@ test('the latency section gives the knee table, the overload table and a chart p
   assert.match(page, /### The knee: the highest rate each logger sustains[\s\S]*\| Library +\| +Console \| +Filesystem \|/)
   for (const lib of ['pino', 'raw:each', 'noop']) assert.match(page, new RegExp(`^\\| ${lib} +\\|.*events/s.*\\|.*events/s`, 'm'), `${lib} has no knee on both transports`)
   assert.match(page, /### When the destination cannot keep up[\s\S]*\| pino +\| +Console \| +stalled 500 ms \| +tight loop, 5,000 events \|/)
-  assert.match(page, /\| raw:each +\| +Console \| +stalled 500 ms \|[^\n]*\| +blocks +\|/, 'raw:each writes synchronously: its calls wait for the reader')
-  assert.deepEqual(charts.map((c) => c.file).sort(), ['console/latency-by-rate.png', 'console/stall-heap.png', 'file/latency-by-rate.png'])
+  assert.match(page, /\| raw:each +\| +Console \| +stalled 500 ms \|[^\n]*\| +blocks \(no control\) +\|/, 'raw:each writes synchronously: its calls wait for the reader')
+  assert.deepEqual(charts.map((c) => c.file).sort(), ['console/latency-by-rate.png', 'console/stall-rss.png', 'file/latency-by-rate.png'])
   for (const chart of charts) assert.ok(page.includes(`](${chart.file})`), `${chart.file} is not on the page`)
 })
 
@@ -51,37 +51,77 @@ test('the latency chart draws response p99, p99.9 and delivery p99 against the r
 })
 
 test('a knee in words: below the lowest rate, the highest tried, and a knee that lost events', () => {
-  assert.equal(kneeText({ knee: null, tried: [{ rate: 1000, responseP99Ns: 2.5e6, sustained: false }] }), 'below 1,000 events/s (p99 2.5 ms)')
-  assert.equal(kneeText({ knee: { rate: 5000, responseP99Ns: 4.2e5, keptEvery: true }, tried: [{ rate: 5000 }] }), '5,000 events/s, the highest tried (p99 0.420 ms), every event kept')
-  assert.equal(kneeText({ knee: { rate: 1000, responseP99Ns: 9e5, keptEvery: false }, tried: [{ rate: 1000 }, { rate: 2000 }] }), '1,000 events/s (p99 0.900 ms), lost events')
-  assert.equal(kneeText({ knee: { rate: 1000, responseP99Ns: 1e4, keptEvery: null }, tried: [{ rate: 1000 }, { rate: 2000 }] }), '1,000 events/s (p99 0.010 ms)')
+  assert.equal(kneeText({ knee: null, tried: [{ rate: 1000 }], stop: { rate: 1000, responseP99Ns: 2.5e6, calls: 20_000, state: 'exceeded' } }), 'below 1,000 events/s (p99 2.5 ms)')
+  assert.equal(kneeText({ knee: { rate: 5000, responseP99Ns: 4.2e5, calls: 20_000, keptEvery: true }, tried: [{ rate: 5000 }], stop: null }), '5,000 events/s, the highest tried (p99 0.420 ms), every event kept')
+  assert.equal(kneeText({ knee: { rate: 1000, responseP99Ns: 9e5, calls: 20_000, keptEvery: false }, tried: [{ rate: 1000 }, { rate: 2000 }], stop: { rate: 2000, state: 'exceeded' } }), '1,000 events/s (p99 0.900 ms), lost events')
+  assert.equal(kneeText({ knee: { rate: 1000, responseP99Ns: 1e4, calls: 20_000, keptEvery: null }, tried: [{ rate: 1000 }, { rate: 2000 }], stop: { rate: 2000, state: 'exceeded' } }), '1,000 events/s (p99 0.010 ms)')
 })
 
-test('overload over a cell\'s runs: one word where they agree, each combination counted where they differ', () => {
-  const run = (kinds, extra = {}) => ({ ok: true, overload: { kinds, blockedMs: 10, lostEvents: 0, growthMiBPerSec: null, growthOf: 'heap', ...extra } })
-  assert.equal(overloadOf([run(['grows'], { growthMiBPerSec: 40 }), run(['grows'], { growthMiBPerSec: 60 })]).growthMiBPerSec, 50)
-  assert.equal(overloadOf([run(['grows']), run(['grows'])]).kinds, 'grows')
-  assert.equal(overloadOf([run(['blocks', 'drops']), run([]), run([])]).kinds, 'blocks + drops (1 of 3 runs), coped (2 of 3 runs)')
+const MIB = 1024 * 1024
+// A run of one cell behind a reader stalled 1 s (or its control: stallMs null), with its figures.
+const overloadRun = (kinds, overload = {}, { stallMs = 1000, run = 1, ...rest } = {}) => ({
+  type: 'run',
+  lib: 'pino',
+  variant: 'default',
+  transport: 'console',
+  cpus: 1,
+  events: 20000,
+  run,
+  ok: true,
+  ...(stallMs == null ? {} : { receiverStallMs: stallMs }),
+  callGapMaxMs: 5,
+  memoryRiseBytes: 0,
+  unblockedMs: 100,
+  overload: stallMs == null
+    ? null
+    : { kinds, judged: true, blockedMs: 10, lostEvents: 0, growthBytes: 0, growthOf: 'rss', loggedBytes: 10 * MIB, bufferBytes: 64 * 1024, ...overload },
+  ...rest
+})
+
+test('overload over a cell\'s runs: the medians judged against the control, the runs\' own readings where they differ', () => {
+  const grows = (bytes, run) => overloadRun(['grows'], { growthBytes: bytes }, { run })
+  const o = overloadOf([grows(40 * MIB, 1), grows(60 * MIB, 2)])
+  assert.equal(o.kinds, 'grows')
+  assert.equal(o.controlled, false)
+  // MiB over the stall beside MiB per second of the stall (1 s): not per second of the loop.
+  assert.deepEqual([o.growthMiB, o.growthMiBPerSec], [50, 50])
+  const mixed = overloadOf([overloadRun(['blocks', 'drops'], { blockedMs: 900, lostEvents: 5 }), overloadRun([], {}, { run: 2 }), overloadRun([], {}, { run: 3 })])
+  assert.equal(mixed.perRun, 'blocks + drops in 1 of 3, no kind in 2 of 3')
   assert.equal(overloadOf([{ ok: false, overload: null }]), null)
 })
 
-test('the heap chart draws the median run of each library under the stall and leaves out one that never reported its heap', () => {
-  const stalled = (lib, run, blockedMs, heap) => ({
-    type: 'run',
+test('grows only by 32 MiB more than the control; blocks only for a wait long against the stall and the control\'s own gaps', () => {
+  const slowedRuns = [overloadRun(['grows'], { growthBytes: 99 * MIB })]
+  assert.equal(overloadOf(slowedRuns, [overloadRun([], {}, { stallMs: null, memoryRiseBytes: 91 * MIB })]).kinds, 'coped')
+  assert.equal(overloadOf(slowedRuns, [overloadRun([], {}, { stallMs: null, memoryRiseBytes: 60 * MIB })]).kinds, 'grows')
+  // A 1 ms stall: gaps of 12 ms are the logger's own (JIT, GC) where the control has them too.
+  const short = [overloadRun(['blocks'], { blockedMs: 12 }, { stallMs: 1 })]
+  assert.equal(overloadOf(short, [overloadRun([], {}, { stallMs: null, callGapMaxMs: 13 })]).kinds, 'coped')
+  assert.equal(overloadOf([overloadRun(['blocks'], { blockedMs: 1900 })], [overloadRun([], {}, { stallMs: null, callGapMaxMs: 13 })]).kinds, 'blocks')
+})
+
+test('coped only where each worker logged several times the buffers during the stall; otherwise too little logged to tell, with the bytes', () => {
+  const little = overloadOf([overloadRun([], { loggedBytes: 200 * 1024, bufferBytes: 64 * 1024 })])
+  assert.equal(little.kinds, 'too little logged to tell')
+  assert.match(overloadAcross([{ ...overloadRun([], { loggedBytes: 200 * 1024, bufferBytes: 64 * 1024 }) }], 'pino'), /^Console: too little logged to tell \(200 KiB logged against 64 KiB of buffers\)$/)
+  assert.equal(overloadOf([overloadRun([], { loggedBytes: 256 * 1024, bufferBytes: 64 * 1024 })]).kinds, 'coped')
+})
+
+test('a run whose blocking could not be judged is never worded coped', () => {
+  assert.equal(overloadOf([overloadRun([], { judged: false, blockedMs: null })]).kinds, 'not judged')
+})
+
+test('the stall chart draws the RSS per worker, what growth is judged on, of the median run of each library', () => {
+  const stalled = (lib, run, blockedMs, rss) => overloadRun([], { blockedMs }, {
     lib,
-    variant: 'default',
-    transport: 'console',
-    receiverStallMs: 1000,
-    ok: true,
     run,
-    overload: { kinds: [], blockedMs },
-    timeseries: [0, 100, 200].map((tMs) => ({ tMs, rssBytes: 1, cpuPct: 1, heapBytes: heap }))
+    cpus: 2,
+    timeseries: [0, 100, 200].map((tMs) => ({ tMs, rssBytes: rss, cpuPct: 1, heapBytes: 0 }))
   })
-  const chart = heapChart('console', [stalled('pino', 1, 5, 1 << 20), stalled('pino', 2, 50, 2 << 20), stalled('pino', 3, 500, 3 << 20), stalled('raw', 1, 900, 0)], 'test machine')
+  const chart = rssChart('console', [stalled('pino', 1, 5, 2 * MIB), stalled('pino', 2, 50, 4 * MIB), stalled('pino', 3, 500, 6 * MIB), stalled('raw', 1, 900, 0)], 'test machine')
   assert.deepEqual(chart.config.data.datasets.map((d) => d.label), ['pino'])
-  assert.deepEqual(chart.config.data.datasets[0].data.map((p) => p.y), [2, 2, 2], 'the run with the median blocked time')
-  const page = markdownBlocks(latencySection.render({ runs: [stalled('raw', 1, 900, 0)], summary: [] }, ctx).blocks)
-  assert.match(page, /no heap over time for raw: a worker reports its heap only while its event loop is free/)
+  assert.deepEqual(chart.config.data.datasets[0].data.map((p) => p.y), [2, 2, 2], 'the run with the median blocked time, per worker')
+  assert.match(chart.config.options.scales.y.title.text, /RSS/)
 })
 
 test('the latency section says nothing where no run was paced or judged for overload', () => {
@@ -128,8 +168,8 @@ test('report draws the latency section\'s charts as PNG and inline SVG', async (
   const page = fs.readFileSync(out, 'utf8')
   assert.match(page, /## What does a log call cost a latency-sensitive service\?/)
   // Led by the knees, not by the paced runs' done times.
-  assert.match(page, /^## Summary\n\n- Console: the highest rate \(events\/s\) with response p99 at most 1 ms: [^\n]+\n- Filesystem: [^\n]+\n- Console, the reader stalled: pino [^\n]+; raw:each blocks \([\d,]+ ms blocked\)\.\n\n!\[Headline: Console, [^\]]+\]\(images\/summary-latency\.png\)/m)
-  for (const file of ['summary-latency.png', 'console/latency-by-rate.png', 'file/latency-by-rate.png', 'console/stall-heap.png']) {
+  assert.match(page, /^## Summary\n\n- Console: the highest rate \(events\/s\) with steady-state response p99 at most 1 ms: [^\n]+\n- Filesystem: [^\n]+\n- Console, the reader stalled: pino [^\n]+; raw:each blocks \([\d,]+ ms blocked\)\.\n\n!\[Headline: Console, [^\]]+\]\(images\/summary-latency\.png\)/m)
+  for (const file of ['summary-latency.png', 'console/latency-by-rate.png', 'file/latency-by-rate.png', 'console/stall-rss.png']) {
     assert.ok(fs.statSync(path.join(dir, 'images', file)).size > 1000, `${file} not drawn`)
   }
   const html = fs.readFileSync(path.join(dir, 'latency.html'), 'utf8')
@@ -149,7 +189,7 @@ test('the closing answer ends with each library\'s knee per transport where the 
   assert.equal(consoleLibs[0], 'pino')
   assert.deepEqual(consoleLibs.slice(1).sort(), ['noop', 'raw:each'])
   const text = renderAnswer(answer, { width: 100 })
-  assert.match(text, /^Console, knees: the highest rate each sustained with response p99 at most 1 ms/m)
+  assert.match(text, /^Console, knees: the highest rate each sustained with steady-state response p99 at most 1 ms/m)
   assert.match(text, /^ {2}pino +(\d[\d,]* events\/s|below 2,000 events\/s)/m)
   // A tight-loop run has no knee to give.
   const tight = { ...dataset, summary: dataset.summary.map((s) => ({ ...s, rate: null })) }
@@ -157,3 +197,16 @@ test('the closing answer ends with each library\'s knee per transport where the 
 })
 
 function loadKnee (dataset, transport, lib) { return kneesOf(dataset.summary).get(transport).get(lib) }
+
+test('the headline chart is small panels of at most 6 lines each, one per library, beside the bound', () => {
+  const libs = Array.from({ length: 9 }, (_, i) => `lib${i}`)
+  const entry = (lib, rate) => ({ type: 'run', lib, variant: 'default', transport: 'file', cpus: 1, events: 20000, rate, ending: 'close', measure: 'time', runs: 1, okRuns: 1, responseP99Ns: { median: 1e5, min: 1e5, max: 1e5 } })
+  const summary = libs.flatMap((lib) => [entry(lib, 1000), entry(lib, 10000)])
+  const { charts } = latencyLead({ runs: [], summary }, 'test machine')
+  assert.equal(charts.length, 2)
+  for (const chart of charts) {
+    const lines = chart.config.data.datasets.filter((d) => !d.label.startsWith('bound'))
+    assert.ok(lines.length <= 6, lines.map((d) => d.label).join(', '))
+  }
+  assert.deepEqual(charts.flatMap((c) => c.config.data.datasets.map((d) => d.label)).filter((l) => !l.startsWith('bound')), libs.map((lib) => `${lib} response p99`))
+})

@@ -3,6 +3,7 @@ import path from 'node:path'
 import { describe, it } from 'node:test'
 import { readJson, ROOT, runCli, tmpDir } from './helpers.js'
 import { GROWTH_MIN_BYTES, judgeOverload, longestGapMs } from '../src/run/overload.js'
+import { overloadOf } from '../src/run/latency-section.js'
 
 const ADAPTERS = path.join(ROOT, 'test', 'fixtures', 'adapters')
 const MIB = 1024 * 1024
@@ -30,8 +31,24 @@ describe('overload, named from a run\'s figures', () => {
     assert.deepEqual(judged({}, stall, { memory: [{ heapRiseBytes: GROWTH_MIN_BYTES, rssRiseBytes: 0 }] }).kinds, ['grows'])
     const both = judged({ received: 10 }, stall, { memory: [{ heapRiseBytes: 0, rssRiseBytes: 40 * MIB }, quiet] })
     assert.deepEqual(both.kinds, ['drops', 'grows'])
-    assert.deepEqual([both.lostEvents, both.growthBytes, both.growthOf], [990, 42 * MIB, 'rss'])
-    assert.equal(both.growthMiBPerSec, 42 / 0.05)
+    // The worker whose memory rose most, per second of the stall (1 s).
+    assert.deepEqual([both.lostEvents, both.growthBytes, both.growthOf], [990, 40 * MIB, 'rss'])
+    assert.equal(both.growthMiBPerSec, 40)
+  })
+
+  it('judges each worker on its own: 8 workers holding 4.5 MB each do not grow', () => {
+    const eight = Array.from({ length: 8 }, () => ({ heapRiseBytes: 4.5e6, rssRiseBytes: 4.5e6 }))
+    const figures = { memory: eight, callStamps: Array(8).fill([0, 1e6]) }
+    assert.deepEqual(judged({ cpus: 8 }, { receiverStallMs: 1000 }, figures).kinds, [])
+  })
+
+  it('says what was logged during the stall against the buffers between logger and reader, and whether it could judge blocking', () => {
+    // 1,000 stamps over 10,000 events: each stands for 10 events of 100 bytes; 500 fall in the stall.
+    const stamps = Array.from({ length: 1000 }, (_, i) => i * 1e6)
+    const o = judged({ events: 10000, transport: 'console', pipeBytes: 65536 }, { receiverStallMs: 500 }, { callStamps: [stamps], stallEndNs: 1000e6, bytesPerEvent: 100 })
+    assert.deepEqual([o.loggedBytes, o.bufferBytes, o.judged], [500 * 10 * 100, 65536, true])
+    const unmeasured = judged({ rate: 1000, loggingMs: 1000 }, { receiverStallMs: 1000 }, { longestHeldMs: [] })
+    assert.equal(unmeasured.judged, false)
   })
 
   it('paced, blocked is the longest batch; under a slow reader, blocks where the calls took half the reading time', () => {
@@ -56,14 +73,45 @@ describe('overload behind a stalled console reader', () => {
     const out = path.join(tmpDir(), 'o.json')
     const result = await runCli(['run', '--lib', libs.join(','), '--transport', 'console', '--events', '20000', '--size', '2000', '--receiver-stall', '1500', '--runs', '1', '--out', out, '--quiet'])
     assert.equal(result.code, 0, result.stderr)
-    const byLib = Object.fromEntries(readJson(out).runs.map((r) => [r.lib, r]))
+    const { runs } = readJson(out)
+    const byLib = Object.fromEntries(runs.filter((r) => r.receiverStallMs === 1500).map((r) => [r.lib, r]))
     for (const kind of ['blocks', 'drops', 'grows']) {
       const run = byLib[`overload-${kind}`]
       assert.equal(run.ok, true, run.error)
       assert.deepEqual(run.overload.kinds, [kind], JSON.stringify(run.overload))
+      // Each slowed cell is measured beside its control, read at full speed, and judged against it.
+      const control = runs.find((r) => r.lib === run.lib && r.receiverStallMs == null)
+      assert.equal(control?.ok, true, control?.error)
+      const controlFigures = JSON.stringify(control)
+      assert.ok(control.callGapMaxMs > 0 && control.memoryRiseBytes != null && control.overload === null,
+        controlFigures)
+      // In a tight loop the growing fixture holds its lines whether the reader reads or not (its
+      // writes wait for the loop to end): its control grows as much, so the stall made it grow
+      // nothing, and nothing was logged while the reader stalled (it stalls once lines arrive).
+      if (kind === 'grows') {
+        const against = `${control.memoryRiseBytes} against ${run.overload.growthBytes}`
+        assert.ok(control.memoryRiseBytes > run.overload.growthBytes - GROWTH_MIN_BYTES, against)
+        assert.equal(overloadOf([run], runs).kinds, 'too little logged to tell')
+      } else {
+        assert.equal(overloadOf([run], runs).kinds, kind)
+      }
     }
     assert.ok(byLib['overload-blocks'].overload.blockedMs >= 1000, JSON.stringify(byLib['overload-blocks'].overload))
     assert.equal(byLib['overload-grows'].received, 20000)
     assert.ok(byLib['overload-drops'].overload.lostEvents > 10000, JSON.stringify(byLib['overload-drops'].overload))
   })
+})
+
+describe('--receiver-stall and --receiver-rate where they cannot act', () => {
+  for (const [args, expected] of [
+    [['--transport', 'console,file', '--receiver-stall', '100'], /--receiver-stall applies to the console and tcp transports only \(their reading is slowed\), not to file/],
+    [['--transport', 'tcp', '--syslog', 'rsyslog', '--receiver-rate', '1000'], /--receiver-rate applies to the embedded receiving end only: rsyslogd's reading over tcp cannot be slowed/]
+  ]) {
+    it(`refuses ${args.join(' ')} with one line and exit code 2`, async () => {
+      const result = await runCli(['run', '--lib', 'raw', ...args, '--out', path.join(tmpDir(), 'x.json')])
+      assert.equal(result.code, 2, result.stderr)
+      assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+      assert.match(result.stderr, expected)
+    })
+  }
 })

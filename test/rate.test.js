@@ -6,6 +6,7 @@ import { readJson, runCli, tmpDir } from './helpers.js'
 import { STALL_EVERY, STALL_MS } from './fixtures/adapters/stalls.js'
 
 const STALLS = path.resolve('test/fixtures/adapters/stalls.js')
+const COLD_START = path.resolve('test/fixtures/adapters/cold-start.js')
 
 describe('run --rate: paced logging', () => {
   it('spreads the events over the time the rate asks for and records the event-loop delay', async () => {
@@ -43,7 +44,9 @@ describe('run --rate: paced logging', () => {
     assert.equal(stalls.ok, true, stalls.error)
     const response = stalls.responseLatencyNs
     const call = stalls.callLatencyNs
-    assert.equal(response.count, 20_000)
+    // The first second's 10,000 calls are the warm-up, apart; the steady state holds the rest.
+    assert.equal(response.count, 10_000)
+    assert.equal(stalls.responseWarmupNs.count, 10_000)
     assert.deepEqual([STALL_MS, STALL_EVERY], [20, 1000], 'the bounds below are worked out for these')
     assert.ok(response.p99 >= 10e6 && response.p999 >= 10e6, `response p99 ${response.p99} ns, p99.9 ${response.p999} ns`)
     assert.ok(call.p99 < 5e6, `call p99 ${call.p99} ns`)
@@ -52,7 +55,7 @@ describe('run --rate: paced logging', () => {
     // Delivery is timed from the intended time too: an event held behind a stall arrives late by its wait.
     assert.ok(stalls.deliveryLatencyMs.max >= 10, JSON.stringify(stalls.deliveryLatencyMs))
     const noop = doc.runs.find((r) => r.lib === 'noop')
-    assert.equal(noop.responseLatencyNs.count, 20_000)
+    assert.equal(noop.responseLatencyNs.count + noop.responseWarmupNs.count, 20_000)
     assert.equal(doc.summary.find((s) => s.lib === 'stalls').responseP99Ns.n, 1)
   })
 
@@ -67,7 +70,34 @@ describe('run --rate: paced logging', () => {
     // 800 events: the last is due after 0.4 s at 2,000/s and 0.1 s at 8,000/s.
     const slow = doc.runs.find((r) => r.rate === 2000)
     assert.ok(slow.loggingMs >= 399, `${slow.loggingMs}`)
-    assert.ok(doc.runs.every((r) => r.responseLatencyNs.count === 800))
+    // A run shorter than the warm-up's second keeps half its events for the steady state.
+    assert.ok(doc.runs.every((r) => r.responseLatencyNs.count === 400 && r.responseWarmupNs.count === 400))
+  })
+
+  // A logger slow for its first 400 calls (1 ms each): at 5,000 events/s the calls due meanwhile
+  // queue behind them, so its warm-up's p99 is hundreds of ms; its steady state is its own.
+  it('reports the steady state apart from the warm-up: a cold start sets the warm-up\'s p99, not the steady state\'s', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', COLD_START, '--transport', 'file', '--rate', '5000', '--events', '10000', '--runs', '1', '--out', out, '--quiet'])
+    assert.equal(result.code, 0, result.stderr)
+    const run = readJson(out).runs[0]
+    assert.equal(run.ok, true, run.error)
+    const [steady, warmup] = [run.responseLatencyNs, run.responseWarmupNs]
+    assert.deepEqual([steady.count, warmup.count], [5000, 5000])
+    assert.ok(warmup.durationMs >= 999, JSON.stringify(warmup))
+    assert.ok(warmup.p99 >= 100e6 && warmup.max >= warmup.p99, JSON.stringify(warmup))
+    assert.ok(steady.p99 < warmup.p99 / 2, `steady p99 ${steady.p99} ns against the warm-up's ${warmup.p99} ns`)
+    assert.ok(run.reachedRate >= 0.95 * 5000 && run.reachedRate <= 5001, `reached ${run.reachedRate}`)
+  })
+
+  it('fails a run that reached under 95% of the rate asked, saying what it reached', async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', COLD_START, '--transport', 'file', '--rate', '10000000', '--events', '1000', '--runs', '1', '--out', out, '--quiet'])
+    assert.notEqual(result.code, 2, result.stderr)
+    const run = readJson(out).runs[0]
+    assert.equal(run.ok, false)
+    assert.ok(run.reachedRate < 2000, `reached ${run.reachedRate}`)
+    assert.match(run.error, /^reached [\d,]+ of 10,000,000 events\/s$/)
   })
 
   it('keeps paced and tight-loop runs apart as different cells', async () => {

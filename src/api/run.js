@@ -57,12 +57,7 @@ export async function parseRunOptions (argv, installs = {}) {
     sizes: (given.size ?? [null]).map((size) => ({ payload: payloadOfSize(size) })),
     timeoutMs: given.timeout * 1000,
     maxOldSpaceSize: given.maxOldSpaceSize,
-    receiverOptions: {
-      ...await parseSyslogOptions(argv, given.transport),
-      pipeBytes: given.pipeBytes == null ? 0 : pipeBytesOption(given.pipeBytes, given.transport),
-      ...slowReceiverOptions(given),
-      ...receiverLimitOptions(given)
-    },
+    receiverOptions: await receiverOptionsOf(argv, given),
     dir: given.dir
   }
 }
@@ -354,12 +349,27 @@ function countingWorkers (given) {
   return instructionsMethod()
 }
 
+async function receiverOptionsOf (argv, given) {
+  const syslog = await parseSyslogOptions(argv, given.transport)
+  return {
+    ...syslog,
+    pipeBytes: given.pipeBytes == null ? 0 : pipeBytesOption(given.pipeBytes, given.transport),
+    ...slowReceiverOptions(given, syslog),
+    ...receiverLimitOptions(given)
+  }
+}
+
 // --receiver-rate and --receiver-stall slow the console's reader and the embedded sink's TCP
-// reading (src/sinks/slow-reader.js); they apply to those cells of the plan only.
-function slowReceiverOptions (given) {
+// reading (src/sinks/slow-reader.js). Anywhere else they could not act (a file's writes, rsyslogd's
+// or an external server's reading) and a run would read as slowed when nothing was: refused.
+function slowReceiverOptions (given, syslog) {
   const asked = [given.receiverRate != null && '--receiver-rate', given.receiverStall != null && '--receiver-stall'].filter(Boolean)
   if (!asked.length) return {}
-  if (!given.transport.includes('console') && !given.transport.includes('tcp')) throw new UsageError(`${asked.join(' and ')} ${asked.length > 1 ? 'apply' : 'applies'} to the console and tcp transports only (their reading is slowed): add --transport console or tcp`)
+  const applies = `${asked.join(' and ')} ${asked.length > 1 ? 'apply' : 'applies'}`
+  const other = given.transport.filter((t) => t !== 'console' && t !== 'tcp')
+  if (other.length) throw new UsageError(`${applies} to the console and tcp transports only (their reading is slowed), not to ${other.join(', ')}: give --transport console or tcp alone`)
+  const server = syslog.syslogHost != null ? 'an external syslog server' : syslog.syslog === 'rsyslog' ? 'rsyslogd' : null
+  if (given.transport.includes('tcp') && server) throw new UsageError(`${applies} to the embedded receiving end only: ${server}'s reading over tcp cannot be slowed; leave out --syslog rsyslog and --syslog-host`)
   return { receiverRate: given.receiverRate ?? null, receiverStallMs: given.receiverStall ?? null }
 }
 

@@ -107,6 +107,21 @@ function responseFigures (histogram) {
   }
 }
 
+// A paced run's warm-up (src/run/pacing.js), apart from the steady state: how long it lasted (the
+// slowest worker's, from its first call to its last warm-up call's return), how many calls it held,
+// their response time's p99 and maximum. null where the run was too short for one.
+function warmupFigures (warmups) {
+  const histogram = mergedHistogram(warmups.map((w) => w.encoded))
+  if (histogram.totalCount === 0) return null
+  const durations = warmups.map((w) => w.durationNs)
+  return {
+    durationMs: durations.every((ns) => ns != null) ? Math.max(...durations) / 1e6 : null,
+    count: histogram.totalCount,
+    p99: histogram.getValueAtPercentile(99),
+    max: histogram.maxValue
+  }
+}
+
 // Merges the workers' histograms (compressed, as sent) into one.
 function mergedHistogram (encoded) {
   const merged = newHistogram()
@@ -258,6 +273,10 @@ export function joinCosts (costs, events) {
     callLatencyNs,
     responseLatencyNs: all((c) => c.response?.encoded)
       ? responseFigures(mergedHistogram(costs.map((c) => c.response.encoded)))
-      : null
+      : null,
+    responseWarmupNs: all((c) => c.response?.warmup?.encoded)
+      ? warmupFigures(costs.map((c) => c.response.warmup))
+      : null,
+    reachedRate: all((c) => c.response?.reachedRate) ? Math.min(...costs.map((c) => c.response.reachedRate)) : null
   }
 }

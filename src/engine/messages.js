@@ -54,10 +54,14 @@ function invalidCosts (costs) {
   if (latency != null && (!object(latency) || typeof latency.encoded !== 'string' || !(Number.isSafeInteger(latency.sampleEvery) && latency.sampleEvery >= 1) || !amount(latency.timerFloorNs))) return 'its "costs.latency" is not { encoded, sampleEvery, timerFloorNs }'
   const response = costs.response
   if (response != null && (!object(response) || typeof response.encoded !== 'string')) return 'its "costs.response" is not { encoded }'
-  for (const part of ['latency', 'response']) {
-    if (costs[part] == null) continue
+  const warmup = response?.warmup
+  if (warmup != null && (!object(warmup) || typeof warmup.encoded !== 'string' || !count(warmup.events) || (warmup.durationNs != null && !amount(warmup.durationNs)))) return 'its "costs.response.warmup" is not { encoded, events, durationNs }'
+  if (response?.reachedRate != null && !amount(response.reachedRate)) return `its "costs.response.reachedRate" is ${describeValue(response.reachedRate)}, not a finite number >= 0`
+  const histograms = { latency: costs.latency, response, 'response.warmup': warmup }
+  for (const [part, histogram] of Object.entries(histograms)) {
+    if (histogram == null) continue
     try {
-      hdr.decodeFromCompressedBase64(costs[part].encoded)
+      hdr.decodeFromCompressedBase64(histogram.encoded)
     } catch {
       return `its "costs.${part}.encoded" is not a compressed histogram`
     }

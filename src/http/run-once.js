@@ -14,12 +14,10 @@ import { startLoad, warmUpOneByOne } from './load.js'
 import { cpusOf, pin, pinPrimary, placementRecord } from './placement.js'
 import { startServer } from './server.js'
 import { freePort } from '../sinks/rsyslog.js'
+import { REACHED_RATE_SHARE } from '../run/pacing.js'
 
 // Requests a counted server answers one at a time before the load (see warmUpOneByOne).
 const WARM_UP_REQUESTS = 200
-// Under --rate the figures are "at N requests/s": a run whose load fell short of that by more than
-// autocannon's own pacing does (199.6-201.4 of 200 in the committed runs) measured another load.
-const REACHED_RATE_SHARE = 0.95
 
 // One run of one cell in fresh processes: start the server, put it under load (warm-up, then the
 // measured run), stop it, and count at the receiving end every event it logged. A failure of the

@@ -18,9 +18,9 @@ import { KNEE_BOUND_NS } from '../run/knee.js'
 // per comparison group the fastest (or cheapest) library, then every other one as how many times
 // slower or faster than it, with the ratio's interval and the verdict. Every figure is a row of
 // compareWithBaseline (what `compare --baseline` prints), the group's fastest as the baseline: no
-// second comparison. The measure is the one a verdict rests on: done for `run`, instructions per
-// event for counted runs; for `http` requests/s, the server's CPU µs per request under --rate, or
-// its instructions per request when counted (basisOf).
+// second comparison. The measure is the one a verdict rests on: done for `run`, the steady state's
+// response p99 for paced runs, instructions per event for counted runs; for `http` requests/s, the
+// server's CPU µs per request under --rate, or its instructions per request when counted (basisOf).
 
 const NOT_A_LIBRARY = new Set([...BASELINES, BASELINE])
 
@@ -28,7 +28,11 @@ function measureOf (run) {
   const type = runTypeOf(run)?.name
   const field = type === 'http'
     ? basisOf(run).field
-    : dimensionValue(run, 'measure') === 'instructions' ? 'instructionsPerEvent' : 'doneMs'
+    : dimensionValue(run, 'measure') === 'instructions'
+      ? 'instructionsPerEvent'
+      // Paced, done is set by the pacer (events ÷ rate): what a paced run answers is the steady
+      // state's response time.
+      : run.rate != null ? 'responseP99Ns' : 'doneMs'
   return MEASURES[type]?.find((m) => m.measure === field) ?? null
 }
 
@@ -168,6 +172,8 @@ function turned (row, better) {
   if (row.ratio == null) return { times: null, low: null, high: null, direction: null }
   const cost = better === 'higher' ? [1 / row.ratio, 1 / row.ciHigh, 1 / row.ciLow] : [row.ratio, row.ciLow, row.ciHigh]
   const faster = row.verdict === 'faster' || (row.verdict !== 'slower' && cost[0] < 1)
+  // A ratio that prints as 1.000 leans neither way: undecided, it is no "slower".
+  if (row.verdict !== 'faster' && row.verdict !== 'slower' && Math.abs(cost[0] - 1) < 0.0005) return { times: 1, low: cost[1], high: cost[2], direction: null }
   if (faster) return { times: 1 / cost[0], low: 1 / cost[2], high: 1 / cost[1], direction: 'faster' }
   return { times: cost[0], low: cost[1], high: cost[2], direction: 'slower' }
 }
@@ -185,7 +191,7 @@ const figure = (v, row) => v.toFixed(v < 10 ? digits(row) : 1)
 // The verdict in words; where the runs cannot tell, the way the estimate leans with a question mark,
 // then on what the verdict is not decided and what would decide it.
 function verdictWords (row, reference) {
-  const lean = `${row.direction ?? 'different'} than ${reference}?`
+  const lean = row.direction ? `${row.direction} than ${reference}?` : `against ${reference}:`
   if (row.p == null) return `${lean} one run a side: no verdict`
   if (row.verdict === 'same') return `same as ${reference}`
   if (row.verdict === 'unclear') return `${lean} ${notDecidedWords(row)}`
@@ -256,7 +262,7 @@ export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
   for (const transport of unique((answer.knees ?? []).map((k) => k.transport))) {
     const rows = answer.knees.filter((k) => k.transport === transport)
     const nameWidth = Math.max(...rows.map((r) => displayWidth(r.library)))
-    out.push('', wrap(`${transportTitle(transport)}, knees: the highest rate each sustained with response p99 at most ${KNEE_BOUND_NS / 1e6} ms (from each call's intended time), below the first rate it did not:`, width),
+    out.push('', wrap(`${transportTitle(transport)}, knees: the highest rate each sustained with steady-state response p99 at most ${KNEE_BOUND_NS / 1e6} ms (from each call's intended time), below the first rate it did not:`, width),
       ...rows.map((r) => indented(visibleControls(`${padToWidth(r.library, nameWidth)}  ${r.text}`), width)))
   }
   if (file) out.push('', wrap(visibleControls(`Full tables and charts: log-bench report ${file}`), width))

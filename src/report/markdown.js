@@ -61,8 +61,8 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
   // A page of paced runs (latency) is led by the knees: its done times are the rate's, not the point.
   const lead = !kept && sections.includes(latencySection) ? latencyLead(dataset, ctx.conditions) : null
   if (lead) {
-    out.push({ heading: 'Summary' }, lead.sentences.map((text) => `- ${escapeMarkdown(text)}`).join('\n'), image(lead.chart.file, lead.alt))
-    charts.push(lead.chart)
+    out.push({ heading: 'Summary' }, lead.sentences.map((text) => `- ${escapeMarkdown(text)}`).join('\n'), ...lead.charts.map((chart) => image(chart.file, chart.alt)))
+    charts.push(...lead.charts)
   } else {
     out.push(...(kept ? [...summary.blocks.slice(0, 2), image(kept.file, 'Headline: events kept per library, transport and ending')] : summary.blocks))
     charts.push(...(kept ? [kept] : []), ...summary.charts)

@@ -5,8 +5,11 @@ import { formatCount, formatNumber, libraryName, transportTitle, unique } from '
 import { dimensionValue, ofType } from '../results/model.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
 import { median } from '../stats.js'
-import { KNEE_BOUND_NS, kneeOf } from './knee.js'
+import { enoughCalls, KNEE_BOUND_NS, kneeOf } from './knee.js'
+import { STEADY_MIN_CALLS, WARMUP_MS } from './pacing.js'
+import { cellKey, cellWords, varyingDimensions } from '../results/run-types/index.js'
 import { slowed } from './durability-section.js'
+import { COPED_BUFFER_MULTIPLE, judgeAgainstControl } from './overload.js'
 
 // The latency page's section (docs/costs.md, "Paced logging", "The knee", "Overload"): what a log
 // call costs a latency-sensitive service. Per transport each library's knee (the highest paced rate
@@ -39,70 +42,140 @@ export function overloadRuns (runs) {
   return ofType(runs, 'run').filter((r) => slowed(r) && r.overload != null)
 }
 
-// Per transport, per library: kneeOf over its paced entries. Map transport → Map lib → result.
+// Per transport, per cell (every dimension but the rate): kneeOf over its paced entries, with noop's
+// steady p99 in the same cell as the pacer's floor. Map transport → Map name → result; a cell is
+// named by its library, and by whatever else tells the transport's cells apart ("pino, 2 workers").
 export function kneesOf (summary) {
   const entries = pacedEntries(summary)
   const out = new Map()
   for (const transport of unique(entries.map((s) => s.transport))) {
     const ofTransport = entries.filter((s) => s.transport === transport)
-    out.set(transport, new Map(unique(ofTransport.map(libraryName)).map((lib) =>
-      [lib, kneeOf(ofTransport.filter((s) => libraryName(s) === lib))])))
+    const cells = new Map()
+    for (const s of ofTransport) {
+      const key = cellKey(s, { except: ['rate'] })
+      if (!cells.has(key)) cells.set(key, [])
+      cells.get(key).push(s)
+    }
+    const told = varyingDimensions(ofTransport).filter((f) => !NAMED_APART.includes(f))
+    const floors = ofTransport.filter((s) => s.lib === 'noop')
+    const byCell = new Map()
+    for (const cellEntries of cells.values()) {
+      const first = cellEntries[0]
+      const where = cellKey(first, { except: FLOOR_APART })
+      const floorAt = (rate) => floors
+        .find((f) => f.rate === rate && cellKey(f, { except: FLOOR_APART }) === where)?.responseP99Ns?.median ?? null
+      const name = [libraryName(first), told.length ? cellWords(first, told) : ''].filter(Boolean).join(', ')
+      byCell.set(name, { ...kneeOf(cellEntries, { floorAt }), library: libraryName(first) })
+    }
+    out.set(transport, byCell)
   }
   return out
 }
 
-// A knee in words: "20,000 events/s (p99 0.41 ms), every event kept".
-export function kneeText ({ knee, tried }) {
+// A cell's name leaves out what the library's name and the table's column say; its floor is noop in
+// the same cell but for the library.
+const NAMED_APART = ['type', 'lib', 'libVersion', 'variant', 'transport', 'rate']
+const FLOOR_APART = ['lib', 'libVersion', 'variant', 'rate']
+
+// A knee in words: "20,000 events/s (p99 0.41 ms), every event kept", and what stopped it where
+// that is not a rate over the bound: "; 50,000 not decided (runs 0.8–1.3 ms)".
+export function kneeText ({ knee, tried, stop = null }) {
   if (!tried.length) return null
-  if (!knee) return `below ${formatCount(tried[0].rate)} events/s (p99 ${msText(tried[0].responseP99Ns)})`
+  if (!knee) {
+    if (stop?.state === 'exceeded') return `below ${formatCount(stop.rate)} events/s (${p99Text(stop)})`
+    return stopText(stop)
+  }
   const highest = tried.at(-1).rate === knee.rate ? ', the highest tried' : ''
   const kept = knee.keptEvery === null ? '' : knee.keptEvery ? ', every event kept' : ', lost events'
-  return `${formatCount(knee.rate)} events/s${highest} (p99 ${msText(knee.responseP99Ns)})${kept}`
+  const then = stop && stop.state !== 'exceeded' ? `; ${stopText(stop)}` : ''
+  return `${formatCount(knee.rate)} events/s${highest} (${p99Text(knee)})${kept}${then}`
 }
 
+// Why a rate was not sustained, where it was not the bound: the runs straddled it, the pacer's floor
+// was too near it, or nothing was recorded.
+function stopText (stop) {
+  const rate = `${formatCount(stop.rate)} events/s`
+  if (stop.state === 'undecided') return `${rate} not decided (runs' p99 ${msText(stop.lowNs)} to ${msText(stop.highNs)})`
+  if (stop.state === 'unresolved') return `${rate} not resolved (${stop.floorNs == null ? 'no noop run there' : `noop's p99 ${msText(stop.floorNs)}`})`
+  return `${rate}: no response time recorded, no knee`
+}
+
+// A p99 where it rests on enough calls; otherwise what it is: the 99th percentile of N calls.
+function p99Text ({ responseP99Ns, calls }) {
+  if (calls != null && !enoughCalls(calls)) return `99th percentile of ${formatCount(calls)} calls ${msText(responseP99Ns)}, too few for a p99`
+  return `p99 ${msText(responseP99Ns)}`
+}
+
+const byTransportLibraryRate = (a, b) => a.transport.localeCompare(b.transport) ||
+  libraryName(a).localeCompare(libraryName(b)) || a.rate - b.rate
+const figureMs = (ns) => (ns == null ? '—' : formatNumber(ns / 1e6, ns < 1e6 ? 3 : 1))
 const msText = (ns) => (ns == null ? 'not recorded' : `${formatNumber(ns / 1e6, ns < 1e6 ? 3 : 1)} ms`)
 
-// The cells of the overload runs: one per transport, receiving end, pacing and library.
+// The cells of the overload runs (every dimension: cellKey).
 function overloadCells (runs) {
-  const key = (r) => [r.transport, r.receiverStallMs, r.receiverRate, r.rate ?? null, r.events, r.cpus].join('|')
   const cells = new Map()
   for (const r of runs) {
-    const k = `${key(r)}|${libraryName(r)}`
+    const k = cellKey(r)
     if (!cells.has(k)) cells.set(k, [])
     cells.get(k).push(r)
   }
   return [...cells.values()]
 }
 
-// What the runs of one cell did: the kinds (with how many runs showed each combination where they
-// differ) and the medians of their figures.
-export function overloadOf (cellRuns) {
+// A slowed cell's control: the runs of the same cell read at full speed.
+const UNSLOWED = ['receiverStallMs', 'receiverRate']
+export function controlRunsOf (cellRuns, allRuns) {
+  const where = cellKey(cellRuns[0], { except: UNSLOWED })
+  return allRuns.filter((r) => !slowed(r) && cellKey(r, { except: UNSLOWED }) === where)
+}
+
+// What the runs of one cell did, judged against its control (src/run/overload.js,
+// judgeAgainstControl) on the medians of their figures; where the runs' own judgements differ, how
+// many runs read each. null where no run was judged.
+export function overloadOf (cellRuns, allRuns = []) {
   const judged = cellRuns.filter((r) => r.ok && r.overload)
   if (!judged.length) return null
-  const words = judged.map((r) => (r.overload.kinds.length ? r.overload.kinds.join(' + ') : 'coped'))
-  const counts = unique(words).map((w) => ({ w, n: words.filter((x) => x === w).length }))
+  const control = controlRunsOf(cellRuns, allRuns)
+  const verdict = judgeAgainstControl(judged, control, median)
+  const own = judged.map((r) => (r.overload.judged === false ? 'not judged' : r.overload.kinds.length ? r.overload.kinds.join(' + ') : 'no kind'))
+  const counts = unique(own).map((w) => ({ w, n: own.filter((x) => x === w).length }))
   const figure = (pick) => {
     const values = judged.map((r) => pick(r.overload)).filter((v) => v != null)
     return values.length ? median(values) : null
   }
+  const growthBytes = figure((o) => o.growthBytes)
+  const stallMs = judged[0].receiverStallMs
+  const controlRises = control.filter((r) => r.ok).map((r) => r.memoryRiseBytes).filter((v) => v != null)
+  const controlGrowth = controlRises.length ? median(controlRises) : null
   return {
-    kinds: counts.length === 1 ? counts[0].w : counts.map(({ w, n }) => `${w} (${n} of ${judged.length} runs)`).join(', '),
+    kinds: verdict.words,
+    perRun: counts.length > 1 ? counts.map(({ w, n }) => `${w} in ${n} of ${judged.length}`).join(', ') : null,
+    controlled: verdict.controlled,
     blockedMs: figure((o) => o.blockedMs),
     lostEvents: figure((o) => o.lostEvents),
-    growthMiBPerSec: figure((o) => o.growthMiBPerSec),
+    growthMiB: growthBytes == null ? null : growthBytes / MIB,
+    controlGrowthMiB: controlGrowth == null ? null : controlGrowth / MIB,
+    growthMiBPerSec: stallMs != null && growthBytes != null
+      ? growthBytes / MIB / (stallMs / 1000)
+      : figure((o) => o.growthMiBPerSec),
     growthOf: unique(judged.map((r) => r.overload.growthOf).filter(Boolean)).join(', ') || null,
+    loggedBytes: verdict.loggedBytes ?? figure((o) => o.loggedBytes),
+    bufferBytes: verdict.bufferBytes ?? figure((o) => o.bufferBytes),
     runs: judged.length
   }
 }
 
 // One library under a stalled reader over every transport measured, for the scorecard:
-// "Console: grows 41.2 MiB/s; Syslog TCP: blocks 1,980 ms"; null where it was not measured.
+// "Console: grows (41.2 MiB, 20.6 MiB/s of stall); Syslog TCP: blocks (1,980 ms blocked)"; null
+// where it was not measured.
 export function overloadAcross (runs, lib) {
   const stalled = overloadRuns(runs).filter((r) => r.receiverStallMs != null && libraryName(r) === lib)
   const parts = []
   for (const transport of unique(stalled.map((r) => r.transport))) {
-    const o = overloadOf(stalled.filter((r) => r.transport === transport))
-    if (o) parts.push(`${transportTitle(transport)}: ${o.kinds}${figuresText(o)}`)
+    for (const cellRuns of overloadCells(stalled.filter((r) => r.transport === transport))) {
+      const o = overloadOf(cellRuns, runs)
+      if (o) parts.push(`${transportTitle(transport)}: ${o.kinds}${figuresText(o)}`)
+    }
   }
   return parts.length ? parts.join('; ') : null
 }
@@ -111,17 +184,21 @@ function figuresText (o) {
   const parts = []
   if (o.kinds.includes('blocks') && o.blockedMs != null) parts.push(`${formatCount(Math.round(o.blockedMs))} ms blocked`)
   if (o.kinds.includes('drops') && o.lostEvents != null) parts.push(`${formatCount(Math.round(o.lostEvents))} lost`)
-  if (o.kinds.includes('grows') && o.growthMiBPerSec != null) parts.push(`${formatNumber(o.growthMiBPerSec, 1)} MiB/s`)
+  if (o.kinds.includes('grows') && o.growthMiB != null) parts.push(`${formatNumber(o.growthMiB, 1)} MiB, ${formatNumber(o.growthMiBPerSec, 1)} MiB/s of the stall`)
+  if (o.kinds === 'too little logged to tell') parts.push(`${bytesText(o.loggedBytes)} logged against ${bytesText(o.bufferBytes)} of buffers`)
   return parts.length ? ` (${parts.join(', ')})` : ''
 }
+
+const bytesText = (bytes) => (bytes == null ? 'unknown' : bytes >= MIB ? `${formatNumber(bytes / MIB, 1)} MiB` : `${formatCount(Math.round(bytes / 1024))} KiB`)
 
 // One library's knee over every transport measured, for the scorecard; null where it was not paced.
 export function kneeAcross (summary, lib) {
   const parts = []
-  for (const [transport, libs] of kneesOf(summary)) {
-    const result = libs.get(lib)
-    const text = result && kneeText(result)
-    if (text) parts.push(`${transportTitle(transport)}: ${text}`)
+  for (const [transport, cells] of kneesOf(summary)) {
+    for (const [name, result] of cells) {
+      const text = result.library === lib && kneeText(result)
+      if (text) parts.push(`${transportTitle(transport)}${name === lib ? '' : ` (${name})`}: ${text}`)
+    }
   }
   return parts.length ? parts.join('; ') : null
 }
@@ -145,7 +222,7 @@ export const latencySection = {
       charts.push(...part.charts)
     }
     if (overloaded.length) {
-      const part = overloadBlocks(overloaded, ctx)
+      const part = overloadBlocks(overloaded, dataset.runs, ctx)
       blocks.push(...part.blocks)
       charts.push(...part.charts)
     }
@@ -156,17 +233,31 @@ export const latencySection = {
 function kneeBlocks (paced, summary, ctx) {
   const knees = kneesOf(summary)
   const transports = [...knees.keys()]
-  const libs = unique(paced.map(libraryName))
+  const names = unique([...knees.values()].flatMap((cells) => [...cells.keys()]))
   const rates = unique(paced.map((s) => s.rate)).sort((a, b) => a - b)
   const blocks = [{ heading: 'The knee: the highest rate each logger sustains', level: 3 }]
-  blocks.push(`Each worker logged its events paced at a fixed rate (${rates.map(formatCount).join(', ')} events/s), each event when it was due, the event loop turning between them as in a service. _Response time_ is from when a call was due (its intended time) to its return, so a call that waited behind a slow one counts the wait; _delivery_ from the intended time to the event's arrival at the receiving end. A rate is sustained where every run finished and the median over the runs of the response time's p99 is at most ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms; the knee is the highest rate sustained below the first that was not. The p99 is over every call of a run, the first ones too, while the code is still being compiled: in a run of a second or two that start can set it, so a knee is the rate sustained from a cold start (docs/costs.md, "The knee"), and one noisy median near the bound can set it a rate or two lower; the p99 at every rate is in the charts. ${codeSpan('noop')} at the same rate is the pacer's own floor, ${codeSpan('raw:each')} the plainest code that writes each line when it is logged.`)
-  const rows = libs.map((lib) => [lib, ...transports.map((t) => {
-    const result = knees.get(t).get(lib)
+  blocks.push(`Each worker logged its events paced at a fixed rate (${rates.map(formatCount).join(', ')} events/s), each event when it was due, the event loop turning between them as in a service. _Response time_ is from when a call was due (its intended time) to its return, so a call that waited behind a slow one counts the wait; _delivery_ from the intended time to the event's arrival at the receiving end. Every figure here is the steady state's: the calls after a warm-up of the first ${formatCount(WARMUP_MS)} ms of the schedule (at most half the events), reported apart below (docs/costs.md, "Warm-up and the steady state"). A rate is sustained where every run finished and every run's response p99 is at most ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms; where the runs straddle the bound it is not decided. It is judged only where ${codeSpan('noop')} at the same rate, the pacer's own floor, has a p99 of at most a fifth of the bound; otherwise the machine could not resolve it. The knee is the highest rate sustained below the first that was not; a p99 of fewer than ${formatCount(STEADY_MIN_CALLS)} calls is given as what it is. ${codeSpan('raw:each')} is the plainest code that writes each line when it is logged.`)
+  const rows = names.map((name) => [name, ...transports.map((t) => {
+    const result = knees.get(t).get(name)
     if (!result) return '—'
     const text = kneeText(result) ?? '—'
     return result.knee?.keptEvery === false ? strong(text) : text
   })])
   blocks.push({ columns: figureColumns(['Library', ...transports.map(transportTitle)]), rows })
+  blocks.push('The steady state and the warm-up at each rate, medians over the runs: the warm-up\'s length (from the first call to its last call\'s return), its response p99 and maximum, beside the steady state\'s p99 and the fewest calls it rests on in a run.')
+  blocks.push({
+    columns: figureColumns(['Library', 'Transport', 'Events/s', 'Steady p99 ms', 'Steady calls', 'Warm-up ms', 'Warm-up p99 ms', 'Warm-up max ms']),
+    rows: [...paced].sort(byTransportLibraryRate).map((s) => [
+      libraryName(s),
+      transportTitle(s.transport),
+      formatCount(s.rate),
+      figureMs(s.responseP99Ns?.median),
+      s.responseCalls?.min == null ? '—' : formatCount(s.responseCalls.min),
+      s.responseWarmupMs?.median == null ? '—' : formatCount(Math.round(s.responseWarmupMs.median)),
+      figureMs(s.responseWarmupP99Ns?.median),
+      figureMs(s.responseWarmupMaxNs?.median)
+    ])
+  })
   const charts = []
   for (const transport of transports) {
     const chart = { file: chartFile(transport, 'latency-by-rate'), ...rateChart(transport, paced.filter((s) => s.transport === transport), ctx.conditions) }
@@ -177,12 +268,12 @@ function kneeBlocks (paced, summary, ctx) {
 }
 
 // Latency against the rate for one transport: a line per library and figure, both axes logarithmic.
-export function rateChart (transport, entries, conditions) {
+export function rateChart (transport, entries, conditions, { figures = FIGURES } = {}) {
   const libs = unique(entries.map(libraryName))
   const colours = palette(libs)
   const rates = unique(entries.map((s) => s.rate)).sort((a, b) => a - b)
   const positive = (v) => (v != null && v > 0 ? v : null)
-  const datasets = libs.flatMap((lib) => FIGURES.map((f) => ({
+  const datasets = libs.flatMap((lib) => figures.map((f) => ({
     label: `${lib} ${f.name}`,
     data: entries.filter((s) => libraryName(s) === lib)
       .sort((a, b) => a.rate - b.rate)
@@ -210,7 +301,7 @@ export function rateChart (transport, entries, conditions) {
       type: 'line',
       data: { datasets },
       options: {
-        plugins: titles(`${transportTitle(transport)}: latency against the rate`, ['solid: response p99 · dashed: response p99.9 · dotted: delivery p99 · median over the runs · lower is better', conditions]),
+        plugins: titles(`${transportTitle(transport)}: latency against the rate`, [`${figures.length > 1 ? 'solid: response p99 · dashed: response p99.9 · dotted: delivery p99' : 'response p99'} · steady state · median over the runs · lower is better`, conditions]),
         scales: {
           x: { type: 'logarithmic', title: axisTitle('rate (events/s per worker)') },
           y: { type: 'logarithmic', title: axisTitle('latency (ms)') }
@@ -220,55 +311,55 @@ export function rateChart (transport, entries, conditions) {
   }
 }
 
-function overloadBlocks (runs, ctx) {
+function overloadBlocks (runs, allRuns, ctx) {
   const blocks = [{ heading: 'When the destination cannot keep up', level: 3 }]
-  blocks.push(`The receiving end stopped reading (${codeSpan('--receiver-stall')}) or read slowly (${codeSpan('--receiver-rate')}); each run is named from its own figures: _blocks_ (the calls waited: the longest time the calling thread made no progress), _drops_ (events that never arrived, counted one by one), _grows_ (the heap's or the RSS's peak rose by at least 32 MiB above its value at the first call; per second of calls), _coped_ (none of them: what it wrote fitted the buffers between it and the reader). Figures are the medians over the runs; the thresholds and their reasons are in docs/costs.md, "Overload".`)
-  const columns = figureColumns(['Library', 'Transport', 'Receiving end', 'Logging', 'What it did', 'Blocked ms', 'Events lost', 'Growth MiB/s'])
+  blocks.push(`The receiving end stopped reading (${codeSpan('--receiver-stall')}) or read slowly (${codeSpan('--receiver-rate')}); each cell is judged per worker, on the medians over its runs, against its control (the same cell read at full speed, measured beside it): _blocks_ (the calls waited: the longest time the calling thread made no progress was at least a quarter of the stall and twice the longest in the control; under a slow reader, only where the reader was slower than the logger alone), _drops_ (events that never arrived, counted one by one), _grows_ (a worker's heap or RSS peak rose 32 MiB more than in the control; given in MiB over the stall and per second of the stall), _coped_ (none of them, and while the reader stalled each worker logged at least ${COPED_BUFFER_MULTIPLE} times the buffers between it and the reader), else _too little logged to tell_, with the bytes. The thresholds and their reasons are in docs/costs.md, "Overload".`)
+  const columns = figureColumns(['Library', 'Transport', 'Receiving end', 'Logging', 'What it did', 'Blocked ms', 'Events lost', 'Growth MiB', 'MiB/s of stall', 'Control growth MiB', 'Logged in stall', 'Buffers'])
   const rows = []
   for (const cellRuns of overloadCells(runs)) {
     const first = cellRuns[0]
-    const o = overloadOf(cellRuns)
+    const o = overloadOf(cellRuns, allRuns)
+    const mib = (v) => (v == null ? '—' : formatNumber(v, 1))
     rows.push([
       libraryName(first),
       transportTitle(first.transport),
       first.receiverStallMs != null ? `stalled ${formatCount(first.receiverStallMs)} ms` : `read at ${formatCount(first.receiverRate)} B/s`,
-      `${first.rate != null ? `paced at ${formatCount(first.rate)}/s` : 'tight loop'}, ${formatCount(first.events)} events`,
-      o ? o.kinds : 'no run finished',
+      `${first.rate != null ? `paced at ${formatCount(first.rate)}/s` : 'tight loop'}, ${formatCount(first.events)} events${first.cpus > 1 ? `, ${first.cpus} workers` : ''}`,
+      o ? `${o.kinds}${o.controlled ? '' : ' (no control)'}${o.perRun ? `; runs: ${o.perRun}` : ''}` : 'no run finished',
       o?.blockedMs == null ? '—' : formatCount(Math.round(o.blockedMs)),
       o?.lostEvents == null ? '—' : formatCount(Math.round(o.lostEvents)),
-      o?.growthMiBPerSec == null ? '—' : `${formatNumber(o.growthMiBPerSec, 1)}${o.growthOf ? ` (${o.growthOf})` : ''}`
+      o?.growthMiB == null ? '—' : `${mib(o.growthMiB)}${o.growthOf ? ` (${o.growthOf})` : ''}`,
+      first.receiverStallMs == null ? '—' : mib(o?.growthMiBPerSec),
+      mib(o?.controlGrowthMiB),
+      o ? bytesText(o.loggedBytes) : '—',
+      o ? bytesText(o.bufferBytes) : '—'
     ])
   }
   blocks.push({ columns, rows })
   const charts = []
   const stalled = runs.filter((r) => r.receiverStallMs != null)
   for (const transport of unique(stalled.map((r) => r.transport))) {
-    const ofTransport = stalled.filter((r) => r.transport === transport)
-    const chart = heapChart(transport, ofTransport, ctx.conditions)
-    const shown = chart ? chart.config.data.datasets.map((d) => d.label) : []
-    const unseen = unique(ofTransport.map(libraryName)).filter((lib) => !shown.includes(lib))
+    const chart = rssChart(transport, stalled.filter((r) => r.transport === transport), ctx.conditions)
     if (chart) {
       charts.push(chart)
-      blocks.push(ctx.image(chart.file, `${transportTitle(transport)}: heap over time under a stalled receiving end, per library`))
+      blocks.push(ctx.image(chart.file, `${transportTitle(transport)}: RSS per worker over time under a stalled receiving end, per library`))
     }
-    // A worker reports its heap only while its event loop is free: one whose calls held the loop
-    // from the first to the last reported none until the end.
-    if (unseen.length) blocks.push(`${transportTitle(transport)}: no heap over time for ${unseen.join(', ')}: a worker reports its heap only while its event loop is free, and these held it from the first call to the last (their RSS over time, read from outside the process, is in each run's \`timeseries\`).`)
   }
   return { blocks, charts }
 }
 
 // The run whose blocked time is the median of its cell's (the lower middle of an even count).
 function medianRun (cellRuns) {
-  const ok = cellRuns.filter((r) => r.ok && r.timeseries?.some((p) => p.heapBytes > 0))
+  const ok = cellRuns.filter((r) => r.ok && r.timeseries?.some((p) => p.rssBytes > 0))
     .sort((a, b) => (a.overload?.blockedMs ?? 0) - (b.overload?.blockedMs ?? 0) || a.run - b.run)
   return ok.length ? ok[Math.floor((ok.length - 1) / 2)] : null
 }
 
-// The workers' heap over time under the stall, one line per library: the record's timeseries, every
-// 100 ms the last heap figure each worker reported (a worker reports while its event loop is free,
-// so a call that blocks shows as a flat stretch). null where no run has a heap series.
-export function heapChart (transport, stalled, conditions) {
+// The workers' RSS over time under the stall, one line per library: what a growth is judged on (the
+// larger of the heap's and the RSS's rise; the heap is reported only while the event loop is free,
+// the RSS is read from outside every 100 ms), per worker (the workers' sum ÷ workers). null where no
+// run has a series.
+export function rssChart (transport, stalled, conditions) {
   const series = []
   for (const lib of unique(stalled.map(libraryName))) {
     const run = medianRun(stalled.filter((r) => libraryName(r) === lib))
@@ -278,7 +369,7 @@ export function heapChart (transport, stalled, conditions) {
   const colours = palette(series.map((s) => s.lib))
   const stallMs = unique(stalled.map((r) => r.receiverStallMs))
   return {
-    file: chartFile(transport, 'stall-heap'),
+    file: chartFile(transport, 'stall-rss'),
     width: 1000,
     height: 520,
     config: {
@@ -286,7 +377,8 @@ export function heapChart (transport, stalled, conditions) {
       data: {
         datasets: series.map(({ lib, run }) => ({
           label: lib,
-          data: run.timeseries.filter((p) => p.heapBytes > 0).map((p) => ({ x: p.tMs / 1000, y: p.heapBytes / MIB })),
+          data: run.timeseries.filter((p) => p.rssBytes > 0)
+            .map((p) => ({ x: p.tMs / 1000, y: p.rssBytes / run.cpus / MIB })),
           borderColor: colours.get(lib),
           backgroundColor: colours.get(lib),
           borderWidth: 2,
@@ -294,10 +386,10 @@ export function heapChart (transport, stalled, conditions) {
         }))
       },
       options: {
-        plugins: titles(`${transportTitle(transport)}: heap while the receiving end stalls ${stallMs.map((ms) => `${formatCount(ms)} ms`).join(', ')}`, ['all workers\' heap used, every 100 ms · the run with the median blocked time', conditions]),
+        plugins: titles(`${transportTitle(transport)}: RSS while the receiving end stalls ${stallMs.map((ms) => `${formatCount(ms)} ms`).join(', ')}`, ['RSS per worker, every 100 ms · the run with the median blocked time', conditions]),
         scales: {
           x: { type: 'linear', min: 0, title: axisTitle('time since start (s)') },
-          y: { type: 'linear', beginAtZero: true, title: axisTitle('heap used (MiB, all workers)') }
+          y: { type: 'linear', beginAtZero: true, title: axisTitle('RSS (MiB per worker)') }
         }
       }
     }
@@ -315,21 +407,45 @@ export function latencyLead (dataset, conditions) {
   const sentences = []
   for (const [transport, libs] of kneesOf(summary)) {
     const held = [...libs].filter(([, r]) => r.knee).sort(([, a], [, b]) => b.knee.rate - a.knee.rate)
-    const below = [...libs].filter(([, r]) => !r.knee && r.tried.length)
+    const without = [...libs].filter(([, r]) => !r.knee && r.tried.length)
     const parts = held.map(([lib, r]) => `${lib} ${formatCount(r.knee.rate)}${r.knee.keptEvery === false ? ' (lost events)' : ''}`)
-    if (below.length) parts.push(`below the lowest rate: ${below.map(([lib]) => lib).join(', ')}`)
-    sentences.push(`${transportTitle(transport)}: the highest rate (events/s) with response p99 at most ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms: ${parts.join('; ')}.`)
+    // No knee for one of three reasons: over the bound at the lowest rate, or nothing decided there.
+    const below = without.filter(([, r]) => r.stop?.state === 'exceeded').map(([lib]) => lib)
+    const unknown = without.filter(([, r]) => r.stop?.state !== 'exceeded').map(([lib]) => lib)
+    if (below.length) parts.push(`below the lowest rate: ${below.join(', ')}`)
+    if (unknown.length) parts.push(`not decided or not resolved at the lowest rate: ${unknown.join(', ')}`)
+    sentences.push(`${transportTitle(transport)}: the highest rate (events/s) with steady-state response p99 at most ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms: ${parts.join('; ')}.`)
   }
   const stalled = overloadRuns(dataset.runs).filter((r) => r.receiverStallMs != null)
   for (const transport of unique(stalled.map((r) => r.transport))) {
     const ofTransport = stalled.filter((r) => r.transport === transport)
     const words = unique(ofTransport.map(libraryName)).map((lib) => {
-      const o = overloadOf(ofTransport.filter((r) => libraryName(r) === lib))
+      const o = overloadOf(ofTransport.filter((r) => libraryName(r) === lib), dataset.runs)
       return o && `${lib} ${o.kinds}${figuresText(o)}`
     }).filter(Boolean)
     if (words.length) sentences.push(`${transportTitle(transport)}, the reader stalled: ${words.join('; ')}.`)
   }
+  // The headline: the first transport's steady response p99 against the rate, in small panels of at
+  // most PANEL_LINES libraries each (one line per library, beside the bound), not every library and
+  // figure in one.
   const transport = unique(paced.map((s) => s.transport))[0]
-  const chart = { file: chartFile('summary-latency'), ...rateChart(transport, paced.filter((s) => s.transport === transport), conditions) }
-  return { sentences, chart, alt: `Headline: ${transportTitle(transport)}, response p99, p99.9 and delivery p99 against the rate` }
+  const ofTransport = paced.filter((s) => s.transport === transport)
+  const libs = unique(ofTransport.map(libraryName))
+  const panels = Math.ceil(libs.length / PANEL_LINES)
+  const charts = Array.from({ length: panels }, (_, i) => {
+    const shown = libs.slice(i * PANEL_LINES, (i + 1) * PANEL_LINES)
+    const entries = ofTransport.filter((s) => shown.includes(libraryName(s)))
+    const chart = rateChart(transport, entries, conditions, { figures: FIGURES.slice(0, 1) })
+    return {
+      file: chartFile(panels > 1 ? `summary-latency-${i + 1}` : 'summary-latency'),
+      ...chart,
+      width: 700,
+      height: 420,
+      alt: `Headline${panels > 1 ? ` (${i + 1} of ${panels})` : ''}: ${transportTitle(transport)}, steady-state response p99 against the rate: ${shown.join(', ')}`
+    }
+  })
+  return { sentences, charts }
 }
+
+// The most lines a headline panel draws, the bound aside.
+const PANEL_LINES = 6

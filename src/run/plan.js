@@ -44,9 +44,14 @@ export function planRunCells ({
             const paces = rates ?? [null]
             const variations = sizes.flatMap((size) => endings.flatMap((ending) =>
               paces.flatMap((rate) => cores.map((limit) => ({ ...size, ending, rate, limit })))))
-            for (const { payload, ending, rate, limit } of variations) {
-              const sink = receiverOptions.sinkName?.(transport) ?? defaultSink(transport)
-              const slow = SLOWED_SINKS.includes(sink) ? slowReceiver(receiverOptions) : {}
+            const sink = receiverOptions.sinkName?.(transport) ?? defaultSink(transport)
+            const slowed = SLOWED_SINKS.includes(sink) ? slowReceiver(receiverOptions) : {}
+            // A slowed cell comes with its control, the same cell read at full speed: what the
+            // logger does anyway (its gaps, its memory) is not what the slow reader made it do
+            // (src/run/overload.js). Under another ending nothing is judged, so no control.
+            const readers = Object.keys(slowed).length ? [slowed, {}] : [{}]
+            for (const { payload, ending, rate, limit, slow } of variations.flatMap((v) =>
+              (v.ending === DEFAULT_ENDING ? readers : [slowed]).map((slow) => ({ ...v, slow })))) {
               // The record's fields first, in its order (recordedSettings takes them from here).
               const settings = {
                 type: 'run',

@@ -11,7 +11,8 @@ import { MESSAGES } from '../engine/messages.js'
 import { endTagged, leftBehindReason, newRunTag, TAG_VARIABLE } from '../engine/leftovers.js'
 import { joinCosts, worstLoopDelay } from '../engine/costs.js'
 import { startSampler } from '../engine/sampler.js'
-import { judgeOverload } from './overload.js'
+import { judgeOverload, longestGapMs, memoryGrowth } from './overload.js'
+import { REACHED_RATE_SHARE } from './pacing.js'
 import { watcher } from '../runner/watcher.js'
 import { countingRuntime, readCount } from '../engine/instructions.js'
 import { DEFAULT_WORKLOAD, judgeArrivals } from '../engine/workloads.js'
@@ -128,7 +129,7 @@ export async function runOnce (settings, { signal = null, onLive = null } = {}) 
   }
   const overheadMs = ms(beganNs, process.hrtime.bigint())
   const slowed = { receiverStallMs: settings.receiverStallMs ?? null, receiverRate: settings.receiverRate ?? null }
-  const finished = finish(outcome, { cpus, events, payload, overheadMs, verify, rate, ending, slowed })
+  const finished = finish(outcome, { cpus, events, payload, overheadMs, verify, rate, ending, slowed, transport })
   // Under an ending other than close, nothing arriving can be the logger's loss (everything still
   // buffered when the process went): a finding, not a misdirected adapter.
   return judgeArrivals(workload === 'disabled' || ending !== 'close' ? finished : nothingDelivered(finished, { transport, target: receiver.target(0), cpus }), { workload, events })
@@ -301,7 +302,9 @@ async function countAfterFailure (receiver, sent) {
   }
 }
 
-function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, ending = DEFAULT_ENDING, slowed = {} }) {
+function finish (outcome, settings) {
+  const { cpus, events, payload, overheadMs, verify, rate, ending = DEFAULT_ENDING } = settings
+  const { slowed = {}, transport = null } = settings
   const { state, workers, sample } = outcome
   // The run's start is the earliest worker's first log call; the spread is how far apart the
   // workers began (the barrier's release reaching each of them).
@@ -410,13 +413,26 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
   }
   // Under another ending, what did not arrive is the ending's loss: overload is judged on close.
   // A baseline that sends nothing (noop) meets no receiving end.
+  const callStamps = [...state.callStamps.values()]
+  const longestHeldMs = [...state.longestHeld.values()]
+  const memory = closedStats.length === cpus ? closedStats.map((c) => c.costs?.memory ?? null) : []
+  // On every run, slowed or not: a slowed cell is judged against its control's (src/run/overload.js).
+  const longestHeld = longestHeldMs.length === cpus ? Math.max(...longestHeldMs) : null
+  record.callGapMaxMs = rate ? longestHeld : longestGapMs(callStamps)
+  record.memoryRiseBytes = memoryGrowth(memory).bytes
   record.overload = ending === DEFAULT_ENDING && verify
-    ? judgeOverload({ ...record, rate, cpus }, slowed, {
-      callStamps: [...state.callStamps.values()],
-      longestHeldMs: [...state.longestHeld.values()],
-      memory: closedStats.length === cpus ? closedStats.map((c) => c.costs?.memory ?? null) : []
+    ? judgeOverload({ ...record, rate, cpus, events, transport }, slowed, {
+      callStamps,
+      longestHeldMs,
+      memory,
+      stallEndNs: outcome.counts.stallEndNs ?? null,
+      bytesPerEvent: messageBytes(cpus, events, payload) / (cpus * events)
     })
     : null
+  // A paced run that fell behind its rate measured another load: failed, its figures kept.
+  if (rate && record.reachedRate != null && record.reachedRate < REACHED_RATE_SHARE * rate) {
+    return { ...record, ok: false, status: 'failed', error: `reached ${Math.round(record.reachedRate).toLocaleString('en-US')} of ${rate.toLocaleString('en-US')} events/s`, failure: { kind: 'error' } }
+  }
   return record
 }
 

@@ -8,6 +8,7 @@ import { createLogger, exitAfterATurn, fail, failOnUncaught, leaveSignalsToPrima
 import { encodeHistogram, newHistogram, startCpuRecord, startGcRecord, startIoRecord, startLoopDelay, timerFloorNs } from '../engine/costs.js'
 import { deliveryEvery, deliverySamples, messagePrefix } from '../engine/message.js'
 import { openProfiler } from '../engine/profiler.js'
+import { warmupEventsOf } from './pacing.js'
 
 leaveSignalsToPrimary()
 const stopFailingOnUncaught = failOnUncaught()
@@ -105,63 +106,91 @@ function rangeLogger (logger, histogram, { sampleEvery, floorNs }) {
 }
 
 // --rate: event seq is due at its intended time, the pacer's start + seq / rate, and is logged as
-// soon as it is due (at once if it is overdue, behind a stall). Between events the worker turns the
-// event loop with setImmediate and reads the clock again, so that the logger's I/O callbacks and
-// timers run as in a service, and an event is called within one turn of the loop of its time (a few
-// µs) rather than a timer's millisecond or more (a timer fires a millisecond late or more, and on a
-// busy machine far later); only a gap longer than twice SLEEP_AHEAD_NS waits on a timer, set to fire
-// SLEEP_AHEAD_NS early. The cost is the calling thread's CPU: it polls while it waits
-// (docs/costs.md, Paced logging). Overdue events are logged in batches of at most 10 ms' worth, so
-// the loop still turns while a stalled worker catches up.
+// soon as it is due (at once if it is overdue, behind a stall). After each batch the worker gives the
+// event loop one turn (setImmediate), so that the logger's I/O callbacks and timers run as in a
+// service; back from that turn, if the next event is due within SPIN_NS it reads the clock until
+// the event is due and calls it then, so that the call starts at its time to within a clock read
+// rather than anywhere inside a loop turn; a later event turns the loop again (setImmediate) and
+// only a gap longer than twice SLEEP_AHEAD_NS waits on a timer, set to fire SLEEP_AHEAD_NS early
+// (a timer fires a millisecond late or more, and on a busy machine far later). The cost is the
+// calling thread's CPU: it polls while it waits (docs/costs.md, Paced logging). Overdue events are
+// logged in batches of at most 10 ms' worth, so the loop still turns while a stalled worker
+// catches up. The clock here is performance.now(), which allocates nothing (hrtime.bigint() makes
+// garbage on every read, and its collection would land in the response times).
 // Every call's response time is recorded: from its intended time to its return, so an event that
 // waited behind a slow call counts the wait (coordinated omission); a sampled call's own time goes
-// to callLatencyNs as in the tight loop. A delivery sample's stamp is its intended time.
+// to callLatencyNs as in the tight loop. The first warmupEvents calls (warmupEventsOf) go to their
+// own histogram: the warm-up, reported apart from the steady state. A delivery sample's stamp is
+// its intended time.
 // Resolves with the time the batches held the event loop and the longest batch, in ns (the longest
-// batch is how long a call blocked, or calls behind it were held: overload.js).
+// batch is how long a call blocked, or calls behind it were held: overload.js), the warm-up's
+// length (from the start to the return of its last call) and the rate reached (events after the
+// first over the time to the last call's start: a logger that cannot keep up starts its calls ever
+// later, while one slow last call, a stall that happens to fall on it, says nothing of the rate).
 const SLEEP_AHEAD_NS = 2e6
+const SPIN_NS = 200e3
 function paced (logger, { events, rate }, histograms, { sampleEvery, floorNs }) {
   const prefix = messagePrefix(config.workerId)
   const suffix = ': ' + config.payload
   const spread = 2 * sampleEvery - 1
   const nsPerEvent = 1e9 / rate
   const maxBatch = Math.max(1, Math.ceil(rate / 100))
+  const warmupEvents = warmupEventsOf(events, rate)
   let nextTimed = sampleEvery > 0 ? 0 : Infinity
-  const startNs = process.hrtime.bigint()
-  const startStamp = Number(startNs)
+  let warmupNs = warmupEvents > 0 ? null : 0
+  let lastStartNs = null
+  const startStamp = Number(process.hrtime.bigint())
+  const startMs = performance.now()
+  const sinceStartNs = () => (performance.now() - startMs) * 1e6
   const logRange = (from, to) => {
     for (let seq = from; seq < to; seq++) {
       if (deliverEvery > 0 && seq % deliverEvery === 0) callStamps[seq / deliverEvery] = startStamp + seq * nsPerEvent
+      if (seq === events - 1) lastStartNs = sinceStartNs()
       const timed = seq === nextTimed
       const t0 = timed ? process.hrtime.bigint() : 0n
       logger.log(prefix + seq + suffix)
-      const end = process.hrtime.bigint()
       if (timed) {
-        const ns = Number(end - t0) - floorNs
+        const ns = Number(process.hrtime.bigint() - t0) - floorNs
         histograms.call.recordValue(ns > 0 ? ns : 0)
         nextTimed = seq + 1 + Math.floor(Math.random() * spread)
       }
-      const responseNs = Math.round(Number(end - startNs) - seq * nsPerEvent)
-      histograms.response.recordValue(responseNs > 0 ? responseNs : 0)
+      const endNs = sinceStartNs()
+      const responseNs = Math.round(endNs - seq * nsPerEvent)
+      if (seq < warmupEvents) {
+        histograms.warmup.recordValue(responseNs > 0 ? responseNs : 0)
+        if (seq === warmupEvents - 1) warmupNs = endNs
+      } else {
+        histograms.response.recordValue(responseNs > 0 ? responseNs : 0)
+      }
     }
   }
-  let heldNs = 0n
-  let longestNs = 0n
+  let heldNs = 0
+  let longestNs = 0
   let seq = 0
   return new Promise((resolve, reject) => {
     function tick () {
       try {
-        const nowNs = process.hrtime.bigint()
-        const due = Math.min(events, Math.floor(Number(nowNs - startNs) / nsPerEvent) + 1)
+        let nowNs = sinceStartNs()
+        const nextAt = seq * nsPerEvent
+        if (nextAt > nowNs && nextAt - nowNs <= SPIN_NS) {
+          while (nowNs < nextAt) nowNs = sinceStartNs()
+        }
+        const due = Math.min(events, Math.floor(nowNs / nsPerEvent) + 1)
         if (due > seq) {
           const to = Math.min(due, seq + maxBatch)
           logRange(seq, to)
-          const batchNs = process.hrtime.bigint() - nowNs
+          const endNs = sinceStartNs()
+          const batchNs = endNs - nowNs
           heldNs += batchNs
           if (batchNs > longestNs) longestNs = batchNs
           seq = to
-          if (seq >= events) return resolve({ heldNs, longestNs })
+          if (seq >= events) {
+            const reachedRate = events > 1 && lastStartNs > 0 ? ((events - 1) / lastStartNs) * 1e9 : null
+            const held = { heldNs: BigInt(Math.round(heldNs)), longestNs: BigInt(Math.round(longestNs)) }
+            return resolve({ ...held, warmupNs, reachedRate })
+          }
         }
-        const waitNs = seq * nsPerEvent - Number(process.hrtime.bigint() - startNs)
+        const waitNs = seq * nsPerEvent - sinceStartNs()
         if (waitNs > 2 * SLEEP_AHEAD_NS) setTimeout(tick, Math.floor((waitNs - SLEEP_AHEAD_NS) / 1e6))
         else setImmediate(tick)
       } catch (err) {
@@ -179,6 +208,7 @@ function run (logger, floorNs, profiler) {
   const { events, rate = null } = config
   const histogram = newHistogram()
   const responseHistogram = rate ? newHistogram() : null
+  const warmupHistogram = rate ? newHistogram() : null
   // From the first call on: importing the library and building the logger are not the logging's cost.
   const cpu = startCpuRecord()
   const gc = startGcRecord()
@@ -189,7 +219,7 @@ function run (logger, floorNs, profiler) {
   // The run starts at each worker's own first call, not when the primary sent 'start': delivering
   // that message to each worker in turn is not logging time.
   const startedAt = now()
-  const logged = ({ heldNs = null, longestNs = null } = {}) => {
+  const logged = ({ heldNs = null, longestNs = null, warmupNs = null, reachedRate = null } = {}) => {
     const unblockedAt = now()
     const eventLoopDelayNs = loopDelay?.stop() ?? null
     sampleHeap()
@@ -213,7 +243,17 @@ function run (logger, floorNs, profiler) {
           cpu: cpuFigures,
           io: ioFigures,
           latency: sampleEvery > 0 ? { encoded: encodeHistogram(histogram), sampleEvery, timerFloorNs: floorNs } : null,
-          response: responseHistogram ? { encoded: encodeHistogram(responseHistogram) } : null,
+          response: responseHistogram
+            ? {
+                encoded: encodeHistogram(responseHistogram),
+                warmup: {
+                  encoded: encodeHistogram(warmupHistogram),
+                  events: warmupEventsOf(events, rate),
+                  durationNs: warmupNs
+                },
+                reachedRate
+              }
+            : null,
           eventLoopDelayNs,
           memory: memoryRise()
         }
@@ -236,7 +276,7 @@ function run (logger, floorNs, profiler) {
       (err) => fail('close', err))
   }
   if (rate) {
-    paced(logger, { events, rate }, { call: histogram, response: responseHistogram }, { sampleEvery, floorNs }).then(logged, (err) => fail('logging', err))
+    paced(logger, { events, rate }, { call: histogram, response: responseHistogram, warmup: warmupHistogram }, { sampleEvery, floorNs }).then(logged, (err) => fail('logging', err))
     return
   }
   try {

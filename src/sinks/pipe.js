@@ -160,7 +160,11 @@ export function createPipeReceiver ({
         pipeBytes: native ? pipeBytes : null,
         stdoutBytes: ends.reduce((sum, end) => sum + (end?.bytes ?? 0), 0),
         // From the end of the (last) stall to the last arrival: how long the logger took to catch up.
-        afterStallMs: lastStallEndNs && lastArrivalNs ? Math.max(0, Number(lastArrivalNs - lastStallEndNs) / 1e6) : null
+        afterStallMs: lastStallEndNs && lastArrivalNs
+          ? Math.max(0, Number(lastArrivalNs - lastStallEndNs) / 1e6)
+          : null,
+        // When the (last) stall ended: what the workers logged during it (src/run/overload.js).
+        stallEndNs: lastStallEndNs
       }
     },
     release () {

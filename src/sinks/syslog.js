@@ -85,7 +85,9 @@ async function embeddedReceiver (
         sinkUdpQueuedBytesMax: protocol === 'udp' ? counts.udpQueuedBytesMax ?? null : null,
         afterStallMs: counts.stallEndNs != null && counts.lastArrivalNs != null
           ? Math.max(0, Number(BigInt(counts.lastArrivalNs) - BigInt(counts.stallEndNs)) / 1e6)
-          : null
+          : null,
+        // When the (last) stall ended: what the workers logged during it (src/run/overload.js).
+        stallEndNs: counts.stallEndNs == null ? null : BigInt(counts.stallEndNs)
       }
     },
     release () { sink.release() },
