@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js'
 import { isAdapterPath, libLabel, loadLibraries } from '../loggers/index.js'
 import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
 import { fsTypeOf } from '../engine/fs-type.js'
+import { listOf, SLOWABLE_TRANSPORTS, transportIs, transportsWith } from '../engine/transports.js'
 import { runTypes } from './run-types.js'
 import { payloadOfSize } from '../engine/message.js'
 import { httpPlanSize, loadScenario, refuseHugePlan, runPlanSize, selectShard } from './scenario.js'
@@ -356,12 +357,13 @@ function countingWorkers (given) {
 function slowReceiverOptions (given) {
   const asked = [given.receiverRate != null && '--receiver-rate', given.receiverStall != null && '--receiver-stall'].filter(Boolean)
   if (!asked.length) return {}
-  if (!given.transport.includes('console') && !given.transport.includes('tcp')) throw new UsageError(`${asked.join(' and ')} ${asked.length > 1 ? 'apply' : 'applies'} to the console and tcp transports only (their reading is slowed): add --transport console or tcp`)
+  if (!given.transport.some((t) => transportIs(t, 'slowable'))) throw new UsageError(`${asked.join(' and ')} ${asked.length > 1 ? 'apply' : 'applies'} to the ${listOf(SLOWABLE_TRANSPORTS)} transports only (their reading is slowed): add --transport ${listOf(SLOWABLE_TRANSPORTS, 'or')}`)
   return { receiverRate: given.receiverRate ?? null, receiverStallMs: given.receiverStall ?? null }
 }
 
 function pipeBytesOption (value, transports) {
-  if (!transports.includes('console')) throw new UsageError('--pipe-bytes applies to the console transport only: add --transport console')
+  const piped = transportsWith('reaches', 'stdout')
+  if (!transports.some((t) => piped.includes(t))) throw new UsageError(`--pipe-bytes applies to the ${listOf(piped)} transport only: add --transport ${listOf(piped, 'or')}`)
   let max = 1 << 20
   try { max = Number(fs.readFileSync(PIPE_MAX_BYTES_FILE, 'utf8').trim()) || max } catch {}
   return positiveInt(value, 'pipe-bytes', { min: 4096, max })

@@ -18,6 +18,7 @@ import { DEFAULT_WORKLOAD, judgeArrivals } from '../engine/workloads.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
 import { deliveryLatency } from '../sinks/verifier.js'
 import { profilePrefix, saveProfiles } from './profiles.js'
+import { transportIs } from '../engine/transports.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
 const LIVE_EVERY_MS = 500
@@ -123,7 +124,7 @@ export async function runOnce (settings, { signal = null, onLive = null } = {}) 
     if (outcome) {
       outcome.sample = sample
       outcome.doneMeans = verify ? receiver.doneMeans : 'every logger\'s close() resolved (nothing to count)'
-      outcome.fsType = transport === 'file' ? fsTypeOf(baseDir) : null
+      outcome.fsType = transportIs(transport, 'reaches', 'file') ? fsTypeOf(baseDir) : null
     }
   }
   const overheadMs = ms(beganNs, process.hrtime.bigint())
@@ -457,8 +458,8 @@ export function nothingDelivered (result, { transport, target, cpus }) {
 
 function nothingArrivedWhere (transport, target, cpus) {
   const more = cpus > 1 ? `, one per worker: ${cpus}` : ''
-  if (transport === 'console') return 'nothing arrived on the workers\' stdout: does the adapter write to stdout? (stderr is not read)'
-  if (transport === 'file') return `nothing arrived in the file the adapter was given (${target?.file ?? 'its file'}${more}): does the adapter write to the \`file\` it is given?`
+  if (transportIs(transport, 'reaches', 'stdout')) return 'nothing arrived on the workers\' stdout: does the adapter write to stdout? (stderr is not read)'
+  if (transportIs(transport, 'reaches', 'file')) return `nothing arrived in the file the adapter was given (${target?.file ?? 'its file'}${more}): does the adapter write to the \`file\` it is given?`
   const where = target?.host != null ? `${target.host}:${target.port}` : 'the syslog receiver'
   return `nothing arrived at ${where} over ${transport}: does the adapter send to the host and port it is given?`
 }
