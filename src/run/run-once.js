@@ -9,7 +9,7 @@ import { makeRunDir } from '../engine/run-dir.js'
 import { forkWorker, killChildren, signalChild, startWorker, trackChild } from '../engine/children.js'
 import { MESSAGES } from '../engine/messages.js'
 import { endTagged, leftBehindReason, newRunTag, TAG_VARIABLE } from '../engine/leftovers.js'
-import { joinCosts, worstLoopDelay } from '../engine/costs.js'
+import { joinMeasures } from '../engine/worker-measures.js'
 import { startSampler } from '../engine/sampler.js'
 import { judgeOverload } from './overload.js'
 import { watcher } from '../runner/watcher.js'
@@ -318,9 +318,7 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
     : loggingMs
   const closedStats = workers.map((w) => w.figures).filter(Boolean)
   const sum = (key) => closedStats.length === cpus ? closedStats.reduce((a, c) => a + c[key], 0) : null
-  const costs = closedStats.length === cpus
-    ? joinCosts(closedStats.map((c) => c.costs ?? {}), events)
-    : joinCosts([], events)
+  const costs = joinMeasures(closedStats.length === cpus ? closedStats.map((c) => c.costs ?? {}) : [], { events, rate })
   const base = {
     unblockedMs,
     loggingMs: rate ? loggingMs : null,
@@ -334,9 +332,6 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
     gcCount: sum('gcCount'),
     gcPauseMs: sum('gcPauseMs'),
     ...costs,
-    eventLoopDelayNs: rate && closedStats.length === cpus
-      ? worstLoopDelay(closedStats.map((c) => c.costs?.eventLoopDelayNs))
-      : null,
     overheadMs: null,
     startSpreadMs,
     doneMeans: outcome.doneMeans ?? null,
