@@ -3,7 +3,8 @@ import path from 'node:path'
 import { describe, it } from 'node:test'
 import { payloadOfSize } from '../src/engine/message.js'
 import { runOnce } from '../src/run/run-once.js'
-import { encodeHistogram, gcFigures, joinCosts, newHistogram } from '../src/engine/costs.js'
+import { encodeHistogram, gcFigures, newHistogram } from '../src/engine/costs.js'
+import { joinMeasures } from '../src/engine/worker-measures.js'
 import { adapterFile } from '../src/loggers/index.js'
 import { ADAPTERS, tmpDir } from './helpers.js'
 
@@ -36,9 +37,9 @@ describe('joining the workers\' costs', () => {
 
   it('merges the latency histograms before reading percentiles, adds CPU and bytes up per event', () => {
     const low = Array.from({ length: 990 }, () => 100)
-    const joined = joinCosts(
+    const joined = joinMeasures(
       [worker(low, 10, 30, 4000), worker(Array.from({ length: 10 }, () => 50_000), 20, 10, 6000)],
-      100
+      { events: 100 }
     )
     assert.equal(joined.callLatencyNs.p50, 100)
     assert.ok(
@@ -55,25 +56,25 @@ describe('joining the workers\' costs', () => {
 
   it('merges paced runs\' response histograms into p50 to p99.99 over every call, and leaves a tight loop\'s null', () => {
     const paced = (values) => ({ ...worker([100], 1, 1, 100), response: { encoded: histogramOf(values) } })
-    const joined = joinCosts([
+    const joined = joinMeasures([
       paced(Array.from({ length: 9_900 }, () => 2_000)),
       paced(Array.from({ length: 100 }, () => 20_000_000))
-    ], 10)
+    ], { events: 10 })
     const response = joined.responseLatencyNs
     assert.equal(response.count, 10_000)
     assert.equal(response.p50, 2_000)
     assert.ok(response.p90 === 2_000 && response.p99 <= 2_001, JSON.stringify(response))
     for (const key of ['p999', 'p9999', 'max']) assert.ok(response[key] >= 19_990_000, `${key} ${response[key]}`)
-    assert.equal(joinCosts([worker([100], 1, 1, 100)], 10).responseLatencyNs, null)
+    assert.equal(joinMeasures([worker([100], 1, 1, 100)], { events: 10 }).responseLatencyNs, null)
   })
 
   it('gives null, not zero, for a figure one worker did not report', () => {
-    const joined = joinCosts(
+    const joined = joinMeasures(
       [worker([100], 10, 1, 100), { gc: null, cpu: { cpuMainThreadMs: null, cpuOtherThreadsMs: null }, latency: null }],
-      10
+      { events: 10 }
     )
     for (const key of ['allocBytesPerEvent', 'gcMaxPauseMs', 'cpuMainThreadMs', 'cpuOtherThreadsMs', 'nsCpuPerEvent', 'callLatencyNs']) assert.equal(joined[key], null, key)
-    assert.equal(joinCosts([], 10).allocBytesPerEvent, null)
+    assert.equal(joinMeasures([], { events: 10 }).allocBytesPerEvent, null)
   })
 })
 

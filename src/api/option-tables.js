@@ -4,7 +4,7 @@ import { DEFAULT_ALPHA, DEFAULT_NOISE, GATE_VERDICTS } from '../stats.js'
 import { DEFAULT_ORDER, ORDERS } from '../runner/orders.js'
 import { EXPORT_FORMATS, FORMATS } from '../report/formats.js'
 import { BUILTIN_LIBS, HTTP_BASELINE, LIB_SETS } from '../engine/library-names.js'
-import { TRANSPORT_HINTS, TRANSPORTS } from '../engine/transports.js'
+import { COLLECTOR_TRANSPORTS, listOf, TRANSPORT_HINTS, transportDescriptor, TRANSPORTS, transportIs } from '../engine/transports.js'
 import { MAX_EVENTS, MAX_RUNS, MAX_SIZE_BYTES, MAX_WORKERS } from '../limits.js'
 import { shippedScenarios } from '../shipped-scenarios.js'
 import { parseRuns, RUNS_SCHEMA } from './runs-option.js'
@@ -48,25 +48,24 @@ export const SYSLOG_OPTIONS = [
 ]
 
 // What the otlp and forward receivers accept (src/sinks/receiver-limits.js, docs/destinations.md).
-const REFUSED = 'refused at once (OTLP: answered 413; forward: the connection is closed) and counted; a run missing events fails with that cause'
+const REFUSED = `refused at once (${COLLECTOR_TRANSPORTS.map((t) => transportDescriptor(t).refuses).join('; ')}) and counted; a run missing events fails with that cause`
+const COLLECTORS_ONLY = `${listOf(COLLECTOR_TRANSPORTS)} only`
 export const RECEIVER_LIMIT_OPTIONS = [
-  { name: 'receiver-max-bytes', int: { min: 1024, max: 2 ** 30, why: ' (bytes)' }, matrix: true, defaultText: `${DEFAULT_RECEIVER_MAX_BYTES} (20 MiB, the OpenTelemetry Collector's default)`, describe: `otlp and forward only: the largest request body or forward message the embedded receiver reads, and the most one may inflate to (gzip); a bigger one is ${REFUSED}` },
-  { name: 'receiver-max-values', int: { max: 100_000_000 }, matrix: true, defaultText: String(DEFAULT_RECEIVER_MAX_VALUES), describe: `otlp and forward only: the most values (log records, attributes, strings, JSON objects, msgpack values) one request or message may decode into, counted on its bytes before it is decoded; more is ${REFUSED}` },
-  { name: 'receiver-max-requests', int: { max: 1000 }, matrix: true, defaultText: String(DEFAULT_RECEIVER_MAX_REQUESTS), describe: 'otlp and forward only: OTLP requests read and decoded at once (the others wait unread); forward messages still arriving may hold this many times --receiver-max-bytes on all connections together' }
+  { name: 'receiver-max-bytes', int: { min: 1024, max: 2 ** 30, why: ' (bytes)' }, matrix: true, defaultText: `${DEFAULT_RECEIVER_MAX_BYTES} (20 MiB, the OpenTelemetry Collector's default)`, describe: `${COLLECTORS_ONLY}: the largest request body or forward message the embedded receiver reads, and the most one may inflate to (gzip); a bigger one is ${REFUSED}` },
+  { name: 'receiver-max-values', int: { max: 100_000_000 }, matrix: true, defaultText: String(DEFAULT_RECEIVER_MAX_VALUES), describe: `${COLLECTORS_ONLY}: the most values (log records, attributes, strings, JSON objects, msgpack values) one request or message may decode into, counted on its bytes before it is decoded; more is ${REFUSED}` },
+  { name: 'receiver-max-requests', int: { max: 1000 }, matrix: true, defaultText: String(DEFAULT_RECEIVER_MAX_REQUESTS), describe: `${COLLECTORS_ONLY}: OTLP requests read and decoded at once (the others wait unread); forward messages still arriving may hold this many times --receiver-max-bytes on all connections together` }
 ]
 
-const hasLimitedReceiver = (transport) => transport === 'otlp' || transport === 'forward'
-
-// The receiver limits given, for createReceiver (null: the default); refused without otlp or forward.
+// The receiver limits given, for createReceiver (null: the default); refused without a collector transport.
 export function receiverLimitOptions (given) {
   const asked = RECEIVER_LIMIT_OPTIONS.map((option) => option.name).filter((name) => given[camel(name)] != null)
   if (!asked.length) return {}
-  if (!given.transport.some(hasLimitedReceiver)) throw new UsageError(`--${asked.join(', --')} ${asked.length > 1 ? 'apply' : 'applies'} to the otlp and forward transports only (their embedded receivers): add --transport otlp or forward`)
+  if (!given.transport.some((t) => transportIs(t, 'collector'))) throw new UsageError(`--${asked.join(', --')} ${asked.length > 1 ? 'apply' : 'applies'} to the ${listOf(COLLECTOR_TRANSPORTS)} transports only (their embedded receivers): add --transport ${listOf(COLLECTOR_TRANSPORTS, 'or')}`)
   return Object.fromEntries(asked.map((name) => [camel(name), given[camel(name)]]))
 }
 
 // The limits in force, recorded with the options where a transport has them.
-export const describeReceiverLimits = (transports, receiverOptions) => (transports.some(hasLimitedReceiver)
+export const describeReceiverLimits = (transports, receiverOptions) => (transports.some((t) => transportIs(t, 'collector'))
   ? { receiverLimits: receiverLimits(receiverOptions) }
   : {})
 

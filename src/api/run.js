@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js'
 import { isAdapterPath, libLabel, loadLibraries } from '../loggers/index.js'
 import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
 import { fsTypeOf } from '../engine/fs-type.js'
+import { listOf, SLOWABLE_TRANSPORTS, transportIs, transportsWith } from '../engine/transports.js'
 import { runTypes } from './run-types.js'
 import { payloadOfSize } from '../engine/message.js'
 import { httpPlanSize, loadScenario, refuseHugePlan, runPlanSize, selectShard } from './scenario.js'
@@ -366,15 +367,16 @@ function slowReceiverOptions (given, syslog) {
   const asked = [given.receiverRate != null && '--receiver-rate', given.receiverStall != null && '--receiver-stall'].filter(Boolean)
   if (!asked.length) return {}
   const applies = `${asked.join(' and ')} ${asked.length > 1 ? 'apply' : 'applies'}`
-  const other = given.transport.filter((t) => t !== 'console' && t !== 'tcp')
-  if (other.length) throw new UsageError(`${applies} to the console and tcp transports only (their reading is slowed), not to ${other.join(', ')}: give --transport console or tcp alone`)
+  const other = given.transport.filter((t) => !transportIs(t, 'slowable'))
+  if (other.length) throw new UsageError(`${applies} to the ${listOf(SLOWABLE_TRANSPORTS)} transports only (their reading is slowed), not to ${other.join(', ')}: give --transport ${listOf(SLOWABLE_TRANSPORTS, 'or')} alone`)
   const server = syslog.syslogHost != null ? 'an external syslog server' : syslog.syslog === 'rsyslog' ? 'rsyslogd' : null
-  if (given.transport.includes('tcp') && server) throw new UsageError(`${applies} to the embedded receiving end only: ${server}'s reading over tcp cannot be slowed; leave out --syslog rsyslog and --syslog-host`)
+  if (given.transport.some((t) => transportIs(t, 'syslog') && transportIs(t, 'slowable')) && server) throw new UsageError(`${applies} to the embedded receiving end only: ${server}'s reading over tcp cannot be slowed; leave out --syslog rsyslog and --syslog-host`)
   return { receiverRate: given.receiverRate ?? null, receiverStallMs: given.receiverStall ?? null }
 }
 
 function pipeBytesOption (value, transports) {
-  if (!transports.includes('console')) throw new UsageError('--pipe-bytes applies to the console transport only: add --transport console')
+  const piped = transportsWith('reaches', 'stdout')
+  if (!transports.some((t) => piped.includes(t))) throw new UsageError(`--pipe-bytes applies to the ${listOf(piped)} transport only: add --transport ${listOf(piped, 'or')}`)
   let max = 1 << 20
   try { max = Number(fs.readFileSync(PIPE_MAX_BYTES_FILE, 'utf8').trim()) || max } catch {}
   return positiveInt(value, 'pipe-bytes', { min: 4096, max })

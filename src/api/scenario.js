@@ -11,6 +11,7 @@ import { cellUnsupported } from '../runner/unsupported.js'
 import { formatCount } from '../draw/labels.js'
 import { middlewareUnsupportedReason } from '../http/request-loggers.js'
 import { BASELINE } from '../results/http-summary.js'
+import { transportDescriptor } from '../engine/transports.js'
 
 const SCHEMA_FILE = path.join(SCENARIOS_DIR, 'schema.json')
 let validator = null
@@ -108,7 +109,6 @@ export function assignGroups (cells, n) {
 
 // A rough time for all runs of a cell, only to balance shards: a few microseconds per event and
 // worker by transport plus a second of set-up per run; for http, its load time plus set-up.
-const NS_PER_EVENT = { console: 6000, file: 6000, udp: 10000, tcp: 8000, otlp: 30000, forward: 30000 }
 export function estimatedCostMs (cell) {
   if (cell.unsupported) return 0
   const c = cell.settings
@@ -117,8 +117,10 @@ export function estimatedCostMs (cell) {
 }
 
 // A paced run lasts at least events / rate seconds, whatever the transport.
-const runCostMs = ({ transport, events, cpus, rate = null }) =>
-  1000 + Math.max((events * cpus * (NS_PER_EVENT[transport] ?? 6000)) / 1e6, rate ? (events / rate) * 1000 : 0)
+const runCostMs = ({ transport, events, cpus, rate = null }) => {
+  const nsPerEvent = transportDescriptor(transport)?.nsPerEvent ?? 6000
+  return 1000 + Math.max((events * cpus * nsPerEvent) / 1e6, rate ? (events / rate) * 1000 : 0)
+}
 
 // The size of a `run` plan from its checked options (parseRunOptions), counted without building
 // its cells (a plan of millions of cells took a minute to build): { cells, runs, costMs }, where

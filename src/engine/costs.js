@@ -1,7 +1,8 @@
 // What a run costs besides time, recorded inside each worker from its first log() call until its
 // adapter's close() resolved: garbage collections and the bytes they reveal as allocated, the time
 // of individual calls, and CPU on the calling thread apart from the process's other threads.
-// docs/costs.md states each method; the primary joins the workers' figures (joinCosts).
+// docs/costs.md states each method; each is declared once in src/engine/worker-measures.js, which
+// the worker, the check of its message and the primary's join of the workers' figures read.
 import fs from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import v8 from 'node:v8'
@@ -72,7 +73,7 @@ export const CHART_PERCENTILES = [0, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.9
 
 export const encodeHistogram = (histogram) => hdr.encodeIntoCompressedBase64(histogram)
 
-function latencyFigures (histogram, { sampleEvery, timerFloorNs }) {
+export function latencyFigures (histogram, { sampleEvery, timerFloorNs }) {
   if (histogram.totalCount === 0) return null
   const at = (p) => histogram.getValueAtPercentile(p)
   return {
@@ -91,7 +92,7 @@ function latencyFigures (histogram, { sampleEvery, timerFloorNs }) {
 // Response time in paced runs: every call, from its intended time to its return (src/run/worker.js).
 // The percentiles log4j2's latency pages give, up to 99.99%; no timer floor is taken off, since one
 // clock read (the call's return) is set against a time computed, not read.
-function responseFigures (histogram) {
+export function responseFigures (histogram) {
   if (histogram.totalCount === 0) return null
   const at = (p) => histogram.getValueAtPercentile(p)
   return {
@@ -110,7 +111,7 @@ function responseFigures (histogram) {
 // A paced run's warm-up (src/run/pacing.js), apart from the steady state: how long it lasted (the
 // slowest worker's, from its first call to its last warm-up call's return), how many calls it held,
 // their response time's p99 and maximum. null where the run was too short for one.
-function warmupFigures (warmups) {
+export function warmupFigures (warmups) {
   const histogram = mergedHistogram(warmups.map((w) => w.encoded))
   if (histogram.totalCount === 0) return null
   const durations = warmups.map((w) => w.durationNs)
@@ -123,7 +124,7 @@ function warmupFigures (warmups) {
 }
 
 // Merges the workers' histograms (compressed, as sent) into one.
-function mergedHistogram (encoded) {
+export function mergedHistogram (encoded) {
   const merged = newHistogram()
   for (const one of encoded) merged.add(hdr.decodeFromCompressedBase64(one))
   return merged
@@ -236,47 +237,28 @@ export function worstLoopDelay (delays) {
   return delays.reduce((worst, d) => (d.p99 > worst.p99 ? d : worst))
 }
 
-// --- Joining the workers' figures in the primary -----------------------------------------------
+// --- Memory held ---------------------------------------------------------------------------------
 
-// costs: one entry per worker as it sent them ({ gc, cpu, latency: { encoded, sampleEvery, timerFloorNs },
-// response: { encoded } in paced runs }).
-// Counts and times add up over workers; the latency histograms are merged before their percentiles
-// are read. Every figure is null unless every worker reported it.
-export function joinCosts (costs, events) {
-  const all = (pick) => costs.length > 0 && costs.every((c) => pick(c) != null)
-  const sum = (pick) => (all(pick) ? costs.reduce((a, c) => a + pick(c), 0) : null)
-  const sent = events * costs.length
-  const allocBytes = sum((c) => c.gc?.allocBytes)
-  const main = sum((c) => c.cpu?.cpuMainThreadMs)
-  const other = sum((c) => c.cpu?.cpuOtherThreadsMs)
-  let callLatencyNs = null
-  if (all((c) => c.latency?.encoded)) {
-    callLatencyNs = latencyFigures(mergedHistogram(costs.map((c) => c.latency.encoded)), {
-      sampleEvery: costs[0].latency.sampleEvery,
-      timerFloorNs: Math.max(...costs.map((c) => c.latency.timerFloorNs))
-    })
-  }
-  const syscr = sum((c) => c.io?.syscr)
-  const syscw = sum((c) => c.io?.syscw)
-  const wchar = sum((c) => c.io?.wchar)
+// From the first call on, the heap's peak and what the process's memory was then: how much a logger
+// held while its destination could not keep up (src/run/overload.js). The heap is read where the
+// worker reads it (its 100 ms samples: heap(), and sampleHeap() once more at the end); during the
+// synchronous loop that is at the loop's end. The rise of the RSS's peak is the kernel's own
+// high-water mark: a rise only where it passed the peak reached before the start.
+export function startMemoryRecord (sampleHeap) {
+  const { heapUsed, rss } = process.memoryUsage()
+  const atStart = { heapBytes: heapUsed, rssBytes: rss, maxRssBytes: process.resourceUsage().maxRSS * 1024 }
+  let heapPeak = heapUsed
   return {
-    syscallsReadPerEvent: syscr != null && sent > 0 ? syscr / sent : null,
-    syscallsWritePerEvent: syscw != null && sent > 0 ? syscw / sent : null,
-    bytesWrittenPerEvent: wchar != null && sent > 0 ? wchar / sent : null,
-    allocBytesPerEvent: allocBytes != null && sent > 0 ? allocBytes / sent : null,
-    gcMaxPauseMs: all((c) => c.gc?.gcMaxPauseMs) ? Math.max(...costs.map((c) => c.gc.gcMaxPauseMs)) : null,
-    cpuMainThreadMs: main,
-    cpuOtherThreadsMs: other,
-    nsCpuPerEvent: main != null && sent > 0
-      ? { mainThread: (main * 1e6) / sent, otherThreads: (other * 1e6) / sent }
-      : null,
-    callLatencyNs,
-    responseLatencyNs: all((c) => c.response?.encoded)
-      ? responseFigures(mergedHistogram(costs.map((c) => c.response.encoded)))
-      : null,
-    responseWarmupNs: all((c) => c.response?.warmup?.encoded)
-      ? warmupFigures(costs.map((c) => c.response.warmup))
-      : null,
-    reachedRate: all((c) => c.response?.reachedRate) ? Math.min(...costs.map((c) => c.response.reachedRate)) : null
+    heap (heapBytes) {
+      if (heapBytes > heapPeak) heapPeak = heapBytes
+    },
+    stop () {
+      sampleHeap()
+      const maxRssBytes = process.resourceUsage().maxRSS * 1024
+      return {
+        heapRiseBytes: Math.max(0, heapPeak - atStart.heapBytes),
+        rssRiseBytes: maxRssBytes > atStart.maxRssBytes ? maxRssBytes - atStart.rssBytes : 0
+      }
+    }
   }
 }

@@ -4,19 +4,18 @@
 // enters the results). A message of a type the primary does not use is ignored (log4js, for one,
 // talks to its cluster master over the same channel). A bad message fails that run only.
 
-import hdr from 'hdr-histogram-js'
 import { describeValue } from '../escape.js'
+import { amount, object } from './checks.js'
 import { DELIVERY_SAMPLES } from './message.js'
+import { invalidMeasures } from './worker-measures.js'
 
 const MAX_TIMESTAMP = 2n ** 64n - 1n
 const MAX_TEXT = 500
 
 const timestamp = (v) => typeof v === 'string' && /^\d{1,20}$/.test(v) && BigInt(v) <= MAX_TIMESTAMP
-const amount = (v) => typeof v === 'number' && Number.isFinite(v) && v >= 0
 const count = (v) => Number.isSafeInteger(v) && v >= 0
 const text = (v) => typeof v === 'string'
 const port = (v) => Number.isInteger(v) && v >= 1 && v <= 65535
-const object = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
 // The sampled calls' times (delivery latency): at most DELIVERY_SAMPLES of them.
 const stamps = (v) => Array.isArray(v) && v.length <= DELIVERY_SAMPLES && v.every(amount)
 
@@ -37,37 +36,6 @@ function nullable (check) {
   return wrapped
 }
 const optional = nullable
-
-// The costs a worker measured (src/engine/costs.js): figures or null, and the latency histograms that
-// must decode (the primary merges them).
-function invalidCosts (costs) {
-  if (costs == null) return null
-  const figures = { gc: ['allocBytes', 'gcMaxPauseMs'], cpu: ['cpuMainThreadMs', 'cpuOtherThreadsMs'], io: ['syscr', 'syscw', 'wchar'], eventLoopDelayNs: ['p50', 'p99', 'max'], memory: ['heapRiseBytes', 'rssRiseBytes'] }
-  for (const [part, keys] of Object.entries(figures)) {
-    const value = costs[part]
-    if (value == null) continue
-    if (!object(value)) return `its "costs.${part}" is not an object`
-    const bad = keys.find((key) => value[key] != null && !amount(value[key]))
-    if (bad) return `its "costs.${part}.${bad}" is ${describeValue(value[bad])}, not a finite number >= 0`
-  }
-  const latency = costs.latency
-  if (latency != null && (!object(latency) || typeof latency.encoded !== 'string' || !(Number.isSafeInteger(latency.sampleEvery) && latency.sampleEvery >= 1) || !amount(latency.timerFloorNs))) return 'its "costs.latency" is not { encoded, sampleEvery, timerFloorNs }'
-  const response = costs.response
-  if (response != null && (!object(response) || typeof response.encoded !== 'string')) return 'its "costs.response" is not { encoded }'
-  const warmup = response?.warmup
-  if (warmup != null && (!object(warmup) || typeof warmup.encoded !== 'string' || !count(warmup.events) || (warmup.durationNs != null && !amount(warmup.durationNs)))) return 'its "costs.response.warmup" is not { encoded, events, durationNs }'
-  if (response?.reachedRate != null && !amount(response.reachedRate)) return `its "costs.response.reachedRate" is ${describeValue(response.reachedRate)}, not a finite number >= 0`
-  const histograms = { latency: costs.latency, response, 'response.warmup': warmup }
-  for (const [part, histogram] of Object.entries(histograms)) {
-    if (histogram == null) continue
-    try {
-      hdr.decodeFromCompressedBase64(histogram.encoded)
-    } catch {
-      return `its "costs.${part}.encoded" is not a compressed histogram`
-    }
-  }
-  return null
-}
 
 const closedFigures = { cpuUserMs: amount, cpuSystemMs: amount, maxRssBytes: amount }
 
@@ -91,7 +59,8 @@ const runWorkerEnd = {
   gcPauseMs: amount,
   costs: optional(object),
   profiles: optional(profileReports),
-  $: (m) => invalidCosts(m.costs)
+  // The measures it took besides time (src/engine/worker-measures.js).
+  $: (m) => invalidMeasures(m.costs)
 }
 
 // Per process kind: message type → { field: check }, and optionally a check across fields.

@@ -69,24 +69,45 @@ export function workloadTransportUnsupported (lib, workload, transport) {
   return typeof reasons === 'object' && reasons !== null ? reasons[transport] ?? null : null
 }
 
+// The one switch over workloads that every adapter's log(message) goes through: the adapter gives,
+// in its library's idiom, a builder per kind of call, and this hands each the workload's content.
+// A builder returns log(message) itself, so that the call a run times is the adapter's own closure,
+// with nothing in between. The builders (each optional but `string`):
+//   string: () => log                  the seed's plain call
+//   fields: (fields) => log            object and deep: OBJECT_FIELDS or DEEP_FIELDS with the message
+//   child: (fields) => log             a child logger bound once to CHILD_FIELDS
+//   interpolate: ({ format, user, status }) => log   util.format-style FORMAT with its arguments
+//   error: (err) => log                the worker's one Error with the message
+//   disabled: () => log                a call at a level the logger disables
+// A workload the adapter has no builder for gets the plain call; it never runs, since a cell whose
+// workload the adapter does not declare is recorded unsupported (src/runner/unsupported.js).
+export function workloadCall (workload, builders) {
+  const build = (kind, ...content) => (builders[kind] ?? builders.string)(...content)
+  switch (workload) {
+    case 'object': return build('fields', OBJECT_FIELDS)
+    case 'deep': return build('fields', DEEP_FIELDS)
+    case 'child': return build('child', CHILD_FIELDS)
+    case 'interpolate': return build('interpolate', { format: FORMAT, user: FORMAT_USER, status: FORMAT_STATUS })
+    case 'error': return build('error', benchError())
+    case 'disabled': return build('disabled')
+    default: return builders.string()
+  }
+}
+
 // pino and bunyan share one calling convention: fields first, then the message; Errors as the
 // first argument; child(fields); util.format-style interpolation. Returns log(message).
 export function fieldsFirstCall (logger, workload) {
-  switch (workload) {
-    case 'object': return (message) => logger.info(OBJECT_FIELDS, message)
-    case 'deep': return (message) => logger.info(DEEP_FIELDS, message)
-    case 'child': {
-      const child = logger.child(CHILD_FIELDS)
+  return workloadCall(workload, {
+    string: () => (message) => logger.info(message),
+    fields: (fields) => (message) => logger.info(fields, message),
+    child: (fields) => {
+      const child = logger.child(fields)
       return (message) => child.info(message)
-    }
-    case 'interpolate': return (message) => logger.info(FORMAT, message, FORMAT_USER, FORMAT_STATUS)
-    case 'error': {
-      const err = benchError()
-      return (message) => logger.error(err, message)
-    }
-    case 'disabled': return (message) => logger.debug(message)
-    default: return (message) => logger.info(message)
-  }
+    },
+    interpolate: ({ format, user, status }) => (message) => logger.info(format, message, user, status),
+    error: (err) => (message) => logger.error(err, message),
+    disabled: () => (message) => logger.debug(message)
+  })
 }
 
 // The raw baseline's line for a workload, written by hand: the same content a JSON logger writes,
@@ -98,18 +119,14 @@ export function rawLine (workload) {
     const tail = '",' + JSON.stringify(fields).slice(1)
     return (message) => '{"msg":"' + message + tail
   }
-  switch (workload) {
-    case 'object': return json(OBJECT_FIELDS)
-    case 'deep': return json(DEEP_FIELDS)
-    case 'child': return json(CHILD_FIELDS)
-    case 'error': {
-      const err = benchError()
-      return json({ err: { type: err.name, message: err.message, stack: err.stack } })
-    }
-    case 'interpolate': return (message) => message + ' user=' + FORMAT_USER + ' status=' + FORMAT_STATUS
-    case 'disabled': return null
-    default: return (message) => message
-  }
+  return workloadCall(workload, {
+    string: () => (message) => message,
+    fields: json,
+    child: json,
+    interpolate: ({ user, status }) => (message) => message + ' user=' + user + ' status=' + status,
+    error: (err) => json({ err: { type: err.name, message: err.message, stack: err.stack } }),
+    disabled: () => null
+  })
 }
 
 // What a finished run should have delivered. For `disabled` nothing may arrive: sent stays the

@@ -3,7 +3,7 @@ import bole from 'bole'
 // flush.js is imported for its helpers: drained() waits for stdout's write callback, endAndClose()
 // for a file stream's 'close'; an outside adapter would write the same few lines.
 import { drained, endAndClose } from './flush.js'
-import { benchError, CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../engine/workloads.js'
+import { workloadCall } from '../engine/workloads.js'
 
 // bole's README: bole.output({ level: 'info', stream: process.stdout }) once for the application,
 // then bole(name).info(); its file example is { stream: fs.createWriteStream('app.log') }.
@@ -32,19 +32,15 @@ export default {
 }
 
 function boleCall (logger, workload) {
-  switch (workload) {
-    case 'object': return (message) => logger.info(OBJECT_FIELDS, message)
-    case 'deep': return (message) => logger.info(DEEP_FIELDS, message)
-    case 'child': {
-      const child = logger(CHILD_FIELDS.service)(CHILD_FIELDS.instance)
+  return workloadCall(workload, {
+    string: () => (message) => logger.info(message),
+    fields: (fields) => (message) => logger.info(fields, message),
+    child: ({ service, instance }) => {
+      const child = logger(service)(instance)
       return (message) => child.info(message)
-    }
-    case 'interpolate': return (message) => logger.info(FORMAT, message, FORMAT_USER, FORMAT_STATUS)
-    case 'error': {
-      const err = benchError()
-      return (message) => logger.error(err, message)
-    }
-    case 'disabled': return (message) => logger.debug(message)
-    default: return (message) => logger.info(message)
-  }
+    },
+    interpolate: ({ format, user, status }) => (message) => logger.info(format, message, user, status),
+    error: (err) => (message) => logger.error(err, message),
+    disabled: () => (message) => logger.debug(message)
+  })
 }

@@ -2,7 +2,7 @@ import { consola } from 'consola'
 // flush.js is imported for its one helper, drained(): an outside adapter would write the same few
 // lines to wait for stdout's write callback.
 import { drained } from './flush.js'
-import { CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../engine/workloads.js'
+import { workloadCall } from '../engine/workloads.js'
 
 // consola's README: the global `consola` instance ("recommended to use everywhere"), consola.info().
 // Its reporters write levels 2 and up (log, info, success, ...) to process.stdout and 0-1 (error,
@@ -35,15 +35,14 @@ export default {
 }
 
 function consolaCall (workload) {
-  switch (workload) {
-    case 'object': return (message) => consola.info(message, OBJECT_FIELDS)
-    case 'deep': return (message) => consola.info(message, DEEP_FIELDS)
-    case 'child': {
-      const child = consola.withTag(CHILD_FIELDS.service).withTag(CHILD_FIELDS.instance)
+  return workloadCall(workload, {
+    string: () => (message) => consola.info(message),
+    fields: (fields) => (message) => consola.info(message, fields),
+    child: ({ service, instance }) => {
+      const child = consola.withTag(service).withTag(instance)
       return (message) => child.info(message)
-    }
-    case 'interpolate': return (message) => consola.info(FORMAT, message, FORMAT_USER, FORMAT_STATUS)
-    case 'disabled': return (message) => consola.debug(message)
-    default: return (message) => consola.info(message)
-  }
+    },
+    interpolate: ({ format, user, status }) => (message) => consola.info(format, message, user, status),
+    disabled: () => (message) => consola.debug(message)
+  })
 }

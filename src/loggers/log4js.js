@@ -1,5 +1,5 @@
 import { drained } from './flush.js'
-import { CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../engine/workloads.js'
+import { workloadCall } from '../engine/workloads.js'
 import { loadProjectLibrary } from '../engine/library.js'
 
 // log4js's default layouts print an object through util.format, which spreads it over several
@@ -60,18 +60,17 @@ export default {
 }
 
 function log4jsCall (log4js, logger, workload) {
-  switch (workload) {
-    case 'object': return (message) => logger.info(message, OBJECT_FIELDS)
-    case 'deep': return (message) => logger.info(message, DEEP_FIELDS)
-    case 'child': {
+  return workloadCall(workload, {
+    string: () => (message) => logger.info(message),
+    fields: (fields) => (message) => logger.info(message, fields),
+    child: (fields) => {
       const child = log4js.getLogger()
-      for (const [key, value] of Object.entries(CHILD_FIELDS)) child.addContext(key, value)
+      for (const [key, value] of Object.entries(fields)) child.addContext(key, value)
       return (message) => child.info(message)
-    }
-    case 'interpolate': return (message) => logger.info(FORMAT, message, FORMAT_USER, FORMAT_STATUS)
-    case 'disabled': return (message) => logger.debug(message)
-    default: return (message) => logger.info(message)
-  }
+    },
+    interpolate: ({ format, user, status }) => (message) => logger.info(format, message, user, status),
+    disabled: () => (message) => logger.debug(message)
+  })
 }
 
 // log4js has no syslog appender of its own. log4js-syslog-appender (what the seed used) is the one

@@ -2,7 +2,7 @@ import log from 'loglevel'
 // flush.js is imported for its one helper, drained(): an outside adapter would write the same few
 // lines to wait for stdout's write callback.
 import { drained } from './flush.js'
-import { DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../engine/workloads.js'
+import { workloadCall } from '../engine/workloads.js'
 
 // loglevel's README: `log.info(...)` on the default logger, whose methods are console's own, bound
 // (info → console.info → process.stdout). Its default level is "warn", which drops info; log.warn
@@ -33,11 +33,10 @@ export default {
 }
 
 function loglevelCall (workload) {
-  switch (workload) {
-    case 'object': return (message) => log.info(message, OBJECT_FIELDS)
-    case 'deep': return (message) => log.info(message, DEEP_FIELDS)
-    case 'interpolate': return (message) => log.info(FORMAT, message, FORMAT_USER, FORMAT_STATUS)
-    case 'disabled': return (message) => log.debug(message)
-    default: return (message) => log.info(message)
-  }
+  return workloadCall(workload, {
+    string: () => (message) => log.info(message),
+    fields: (fields) => (message) => log.info(message, fields),
+    interpolate: ({ format, user, status }) => (message) => log.info(format, message, user, status),
+    disabled: () => (message) => log.debug(message)
+  })
 }

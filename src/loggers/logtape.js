@@ -3,7 +3,7 @@ import { getFileSink } from '@logtape/file'
 // flush.js is imported for its one helper, drained(): an outside adapter would write the same few
 // lines to wait for stdout's write callback.
 import { drained } from './flush.js'
-import { benchError, CHILD_FIELDS, DEEP_FIELDS, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../engine/workloads.js'
+import { workloadCall } from '../engine/workloads.js'
 
 // LogTape's manual: configure({ sinks, loggers }) once, then getLogger(category).info(). The console
 // sink, getConsoleSink(), calls console.info for info records (stdout); the file sink is
@@ -64,19 +64,15 @@ async function otelSink (url) {
 }
 
 function logtapeCall (logger, workload) {
-  switch (workload) {
-    case 'object': return (message) => logger.info(message, OBJECT_FIELDS)
-    case 'deep': return (message) => logger.info(message, DEEP_FIELDS)
-    case 'child': {
-      const child = logger.with(CHILD_FIELDS)
+  return workloadCall(workload, {
+    string: () => (message) => logger.info(message),
+    fields: (fields) => (message) => logger.info(message, fields),
+    child: (fields) => {
+      const child = logger.with(fields)
       return (message) => child.info(message)
-    }
-    case 'interpolate': return (message) => logger.info('{message} user={user} status={status}', { message, user: FORMAT_USER, status: FORMAT_STATUS })
-    case 'error': {
-      const error = benchError()
-      return (message) => logger.error('{message} {error}', { message, error })
-    }
-    case 'disabled': return (message) => logger.debug(message)
-    default: return (message) => logger.info(message)
-  }
+    },
+    interpolate: ({ user, status }) => (message) => logger.info('{message} user={user} status={status}', { message, user, status }),
+    error: (error) => (message) => logger.error('{message} {error}', { message, error }),
+    disabled: () => (message) => logger.debug(message)
+  })
 }

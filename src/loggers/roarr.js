@@ -2,7 +2,7 @@ import { serializeError } from 'serialize-error'
 // flush.js is imported for its one helper, drained(): an outside adapter would write the same few
 // lines to wait for stdout's write callback.
 import { drained } from './flush.js'
-import { benchError, CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../engine/workloads.js'
+import { workloadCall } from '../engine/workloads.js'
 
 // roarr's README: in Node.js, logging is disabled by default and is enabled by starting the program
 // with ROARR_LOG=true; "all logs will be written to stdout", one JSON object per line, through
@@ -34,18 +34,14 @@ export default {
 }
 
 function roarrCall (log, workload) {
-  switch (workload) {
-    case 'object': return (message) => log.info(OBJECT_FIELDS, message)
-    case 'deep': return (message) => log.info(DEEP_FIELDS, message)
-    case 'child': {
-      const child = log.child(CHILD_FIELDS)
+  return workloadCall(workload, {
+    string: () => (message) => log.info(message),
+    fields: (fields) => (message) => log.info(fields, message),
+    child: (fields) => {
+      const child = log.child(fields)
       return (message) => child.info(message)
-    }
-    case 'interpolate': return (message) => log.info(FORMAT, message, FORMAT_USER, FORMAT_STATUS)
-    case 'error': {
-      const err = benchError()
-      return (message) => log.error({ error: serializeError(err) }, message)
-    }
-    default: return (message) => log.info(message)
-  }
+    },
+    interpolate: ({ format, user, status }) => (message) => log.info(format, message, user, status),
+    error: (err) => (message) => log.error({ error: serializeError(err) }, message)
+  })
 }

@@ -3,7 +3,7 @@ import signale from 'signale'
 // flush.js is imported for its helpers: drained() waits for stdout's write callback, endAndClose()
 // for a file stream's 'close'; an outside adapter would write the same few lines.
 import { drained, endAndClose } from './flush.js'
-import { benchError, CHILD_FIELDS, DEEP_FIELDS, FORMAT, FORMAT_STATUS, FORMAT_USER, OBJECT_FIELDS } from '../engine/workloads.js'
+import { workloadCall } from '../engine/workloads.js'
 
 const { Signale } = signale
 
@@ -39,18 +39,14 @@ export default {
 }
 
 function signaleCall (logger, workload) {
-  switch (workload) {
-    case 'object': return (message) => logger.info(message, OBJECT_FIELDS)
-    case 'deep': return (message) => logger.info(message, DEEP_FIELDS)
-    case 'child': {
-      const child = logger.scope(CHILD_FIELDS.service, CHILD_FIELDS.instance)
+  return workloadCall(workload, {
+    string: () => (message) => logger.info(message),
+    fields: (fields) => (message) => logger.info(message, fields),
+    child: ({ service, instance }) => {
+      const child = logger.scope(service, instance)
       return (message) => child.info(message)
-    }
-    case 'interpolate': return (message) => logger.info(FORMAT, message, FORMAT_USER, FORMAT_STATUS)
-    case 'error': {
-      const err = benchError()
-      return (message) => logger.error(message, err)
-    }
-    default: return (message) => logger.info(message)
-  }
+    },
+    interpolate: ({ format, user, status }) => (message) => logger.info(format, message, user, status),
+    error: (err) => (message) => logger.error(message, err)
+  })
 }

@@ -3,7 +3,7 @@ import { fileTransport } from 'tslog/transports/file'
 // flush.js is imported for its one helper, drained(): an outside adapter would write the same few
 // lines to wait for stdout's write callback.
 import { drained } from './flush.js'
-import { benchError, CHILD_FIELDS, DEEP_FIELDS, OBJECT_FIELDS } from '../engine/workloads.js'
+import { workloadCall } from '../engine/workloads.js'
 
 // tslog's README: new Logger() prints "pretty" lines through console.log (stdout), uncoloured when
 // piped; info is a console.log level. Its file destination is fileTransport({ path }) from
@@ -52,18 +52,14 @@ export default {
 }
 
 function tslogCall (logger, workload) {
-  switch (workload) {
-    case 'object': return (message) => logger.info(message, OBJECT_FIELDS)
-    case 'deep': return (message) => logger.info(message, DEEP_FIELDS)
-    case 'child': {
-      const child = logger.getSubLogger({ bindings: CHILD_FIELDS })
+  return workloadCall(workload, {
+    string: () => (message) => logger.info(message),
+    fields: (fields) => (message) => logger.info(message, fields),
+    child: (fields) => {
+      const child = logger.getSubLogger({ bindings: fields })
       return (message) => child.info(message)
-    }
-    case 'error': {
-      const err = benchError()
-      return (message) => logger.error(message, err)
-    }
-    case 'disabled': return (message) => logger.debug(message)
-    default: return (message) => logger.info(message)
-  }
+    },
+    error: (err) => (message) => logger.error(message, err),
+    disabled: () => (message) => logger.debug(message)
+  })
 }

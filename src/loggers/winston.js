@@ -3,7 +3,7 @@ import semver from 'semver'
 import { drained } from './flush.js'
 import { FORWARD_ACK_VARIANT } from './fluent.js'
 import { OTLP_JSON_VARIANT, otelProvider } from './otel-sdk.js'
-import { benchError, CHILD_FIELDS, DEEP_FIELDS, OBJECT_FIELDS } from '../engine/workloads.js'
+import { workloadCall } from '../engine/workloads.js'
 import { loadProjectLibrary } from '../engine/library.js'
 
 // winston's README: createLogger({ transports: [new transports.Console()] }), transports.File({ filename }),
@@ -131,20 +131,16 @@ async function forwardLogger (winston, host, port, workload, ack) {
 }
 
 function winstonCall (logger, workload) {
-  switch (workload) {
-    case 'object': return (message) => logger.info(message, OBJECT_FIELDS)
-    case 'deep': return (message) => logger.info(message, DEEP_FIELDS)
-    case 'child': {
-      const child = logger.child(CHILD_FIELDS)
+  return workloadCall(workload, {
+    string: () => (message) => logger.info(message),
+    fields: (fields) => (message) => logger.info(message, fields),
+    child: (fields) => {
+      const child = logger.child(fields)
       return (message) => child.info(message)
-    }
-    case 'error': {
-      const err = benchError()
-      return (message) => logger.error(message, err)
-    }
-    case 'disabled': return (message) => logger.debug(message)
-    default: return (message) => logger.info(message)
-  }
+    },
+    error: (err) => (message) => logger.error(message, err),
+    disabled: () => (message) => logger.debug(message)
+  })
 }
 
 // Over TCP winston-syslog sends messages back to back with no delimiter unless `eol` is set, and

@@ -5,6 +5,7 @@ import { codeSpan } from '../draw/table.js'
 import { escapeMarkdown } from '../draw/anomalies.js'
 import { findings, receiverDrops } from './summary.js'
 import { startEnvs } from '../results/env.js'
+import { transportIs } from '../engine/transports.js'
 
 // What limits what a page can say, said before anything else on it (above its Summary), each
 // condition with what follows from it: a results file that was interrupted or not finished, a
@@ -71,7 +72,7 @@ function receiverLimits (dataset) {
   // A receiver over the network, under close() at full speed: a loss under another ending, or behind
   // a reader slowed on purpose, is that page's finding, not a limit of the receiver.
   const runs = ofType(dataset.runs, 'run').filter((r) => r.ok && r.received != null && r.status !== 'unsupported' &&
-    !['file', 'console'].includes(r.transport) && (dimensionValue(r, 'ending') ?? 'close') === 'close' &&
+    transportIs(r.transport, 'reaches', 'socket') && (dimensionValue(r, 'ending') ?? 'close') === 'close' &&
     r.receiverRate == null && r.receiverStallMs == null)
   const groups = new Map()
   for (const run of runs) {

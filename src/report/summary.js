@@ -12,6 +12,7 @@ import { controlsByTable, countedSentences, tableOf } from '../http/glance.js'
 import { summarizeHttp } from '../results/http-summary.js'
 import { notDecidedBimodal, notDecidedControl, notRanked, shortReason } from '../draw/verdict-rules.js'
 import { keptSentences } from '../run/durability-section.js'
+import { transportIs } from '../engine/transports.js'
 
 // `## Summary`, the first section of a page: a few plain sentences made from the findings that
 // survive their statistics, one headline chart and a short findings table with each library as a
@@ -311,7 +312,7 @@ function lossSentences ({ groups }, dataset, anomalies) {
 export function whereLost (cell) {
   const ok = cell.runs.filter((r) => r.ok && r.received != null)
   const lost = ok.reduce((n, r) => n + lostOf(r), 0)
-  if (!ok.every((r) => receiverDrops(r) != null || r.transport === 'tcp')) return ''
+  if (!ok.every((r) => receiverDrops(r) != null || transportIs(r.transport, 'socketDrops', 'none'))) return ''
   const atSocket = ok.reduce((n, r) => n + (receiverDrops(r) ?? 0), 0)
   return atSocket >= lost ? 'at the receiving socket, on this machine' : atSocket === 0 ? 'before the receiver' : `${formatPct(atSocket / lost)} of it at the receiving socket`
 }

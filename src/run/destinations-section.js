@@ -2,13 +2,13 @@ import { formatBytes, formatMs, formatPct, formatRatio, runName, transportTitle,
 import { escaped, left, right, strong } from '../draw/table.js'
 import { ofType } from '../results/model.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
+import { COLLECTOR_TRANSPORTS } from '../engine/transports.js'
 
 // What shipping logs through a collector costs (docs/destinations.md): shown when the results hold
 // otlp or forward runs. Per library, every transport it ran on side by side: median done, done as a
 // multiple of the same library's file (or console) cell, what was lost (counted at the receiver),
 // bytes allocated per event and CPU on threads other than the caller's.
 
-const COLLECTORS = ['otlp', 'forward']
 const libOf = (r) => runName({ lib: r.lib, variant: r.variant })
 const baseOf = (r) => r.lib
 
@@ -17,7 +17,7 @@ export const destinationsSection = {
   types: ['run'],
   render (dataset) {
     const runs = ofType(dataset.runs, 'run')
-    if (!runs.some((r) => COLLECTORS.includes(r.transport))) return { blocks: [], charts: [] }
+    if (!runs.some((r) => COLLECTOR_TRANSPORTS.includes(r.transport))) return { blocks: [], charts: [] }
     const summary = ofType(dataset.summary, 'run')
     const transports = unique(summary.map((s) => s.transport))
     const order = (s) => transports.indexOf(s.transport)
@@ -30,7 +30,7 @@ export const destinationsSection = {
     for (const lib of unique(summary.map(baseOf))) {
       const cells = summary.filter((s) => baseOf(s) === lib)
         .sort((a, b) => order(a) - order(b) || libOf(a).localeCompare(libOf(b)))
-      if (!cells.some((s) => COLLECTORS.includes(s.transport))) continue
+      if (!cells.some((s) => COLLECTOR_TRANSPORTS.includes(s.transport))) continue
       const file = summary.find((s) => s.lib === lib && s.transport === 'file' && libOf(s) === lib && s.okRuns > 0)
       for (const s of cells) {
         // A run that did not await close() (--ending) is another row of the same destination: say which.
@@ -47,7 +47,7 @@ export const destinationsSection = {
           s.allocBytesPerEvent?.median == null ? '—' : formatBytes(s.allocBytesPerEvent.median), formatMs(s.cpuOtherThreadsMs?.median)])
       }
     }
-    for (const line of COLLECTORS.map((transport) => collectorSummary(summary, transport)).filter(Boolean)) {
+    for (const line of COLLECTOR_TRANSPORTS.map((transport) => collectorSummary(summary, transport)).filter(Boolean)) {
       out.push({ text: line })
     }
     out.push({ columns, rows })

@@ -4,7 +4,7 @@ import { codeSpan, escapeCell, figureColumns, strong, wrap } from '../draw/table
 import { formatBytes, formatCount, formatMs, libraryName, transportTitle, unique } from '../draw/labels.js'
 import { dimensionValue, ofType } from '../results/model.js'
 import { DEFAULT_ENDING, ENDINGS, endingTitle } from '../engine/endings.js'
-import { transportDescriptor } from '../engine/transports.js'
+import { transportDescriptor, transportIs } from '../engine/transports.js'
 import { runnableHere } from '../paths.js'
 
 // The report section of durability (docs/durability.md): do the logs survive how processes really
@@ -242,7 +242,7 @@ function stallBlocks (stalled, fullSpeed, ctx) {
     const ofTransport = stalled.filter((r) => r.transport === transport)
     const stallMs = unique(ofTransport.map((r) => r.receiverStallMs))
     out.push({ heading: `${transportTitle(transport)}: a receiving end that stops reading for ${stallMs.map((ms) => `${formatCount(ms)} ms`).join(', ')}`, level: 3 })
-    out.push(`The receiving end read nothing for the stall once a tenth of each worker's events had arrived, then read at full speed; the logger meanwhile met a full ${transport === 'console' ? 'stdout' : 'destination'}. Figures are the median run's; _full speed_ is the same cell read at full speed. _Catch-up_ is from the stall's end to the last arrival.`)
+    out.push(`The receiving end read nothing for the stall once a tenth of each worker's events had arrived, then read at full speed; the logger meanwhile met a full ${transportIs(transport, 'reaches', 'stdout') ? 'stdout' : 'destination'}. Figures are the median run's; _full speed_ is the same cell read at full speed. _Catch-up_ is from the stall's end to the last arrival.`)
     const columns = figureColumns(['Library', 'Stall ms', 'Unblocked ms (full speed → stalled)', 'Peak RSS (full speed → stalled)', 'Peak heap (full speed → stalled)', 'Kept', 'Catch-up ms'])
     const rows = []
     const series = []

@@ -5,6 +5,7 @@ import { roundsOf } from '../results/rounds.js'
 import { judge, measureNamed } from '../results/verdict.js'
 import { notDecidedBimodal, notRanked } from '../draw/verdict-rules.js'
 import { basisWords, cpuLabel, formatMs, formatPct, formatRatio, libraryName, orderWords, transportTitle, unique } from '../draw/labels.js'
+import { transportIs } from '../engine/transports.js'
 
 // "At a glance", at the top of a page with run results: per transport and worker count the
 // fastest library to unblock and to done (baselines aside), every cell that lost events and where,
@@ -124,7 +125,7 @@ export function lossOf (runs) {
   const lost = counted.reduce((total, r) => total + Math.max(0, expected(r) - r.received), 0)
   const total = counted.reduce((sum, r) => sum + expected(r), 0)
   // A TCP stream is not dropped at the receiving socket: what is lost there was lost before it.
-  const socketDrops = (r) => r.receiverSocketDrops ?? (r.transport === 'tcp' ? 0 : null)
+  const socketDrops = (r) => r.receiverSocketDrops ?? (transportIs(r.transport, 'socketDrops', 'none') ? 0 : null)
   const located = counted.every((r) => socketDrops(r) != null)
   const atSocket = located ? Math.min(lost, counted.reduce((sum, r) => sum + socketDrops(r), 0)) : null
   return { lost, expected: total, share: total ? lost / total : 0, atSocket }

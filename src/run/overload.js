@@ -8,6 +8,7 @@
 // beside every slowed cell: src/run/plan.js), judgeAgainstControl. The thresholds are here, once,
 // and docs/costs.md (Overload) gives their reasons.
 import fs from 'node:fs'
+import { transportIs } from '../engine/transports.js'
 
 // blocks under a stall: the calling thread made no progress for at least this share of the stall.
 export const BLOCKED_SHARE_OF_STALL = 0.25
@@ -135,8 +136,9 @@ export function loggedDuringStall (callStamps, { stallEndNs, stallMs, events, by
 // kernel's largest send and receive buffers (tcp_wmem's and tcp_rmem's maximum, which autotuning
 // may reach). null elsewhere, or where /proc cannot say.
 export function buffersBetween ({ transport, pipeBytes = null, consoleReader = null }) {
-  if (transport === 'console') return consoleReader === 'node' ? procFigure('net/core/wmem_default', 0) : pipeBytes ?? DEFAULT_PIPE_BYTES
-  if (transport === 'tcp') {
+  if (transportIs(transport, 'reaches', 'stdout')) return consoleReader === 'node' ? procFigure('net/core/wmem_default', 0) : pipeBytes ?? DEFAULT_PIPE_BYTES
+  // A slowable socket is a stream (TCP): its kernel buffers on both ends.
+  if (transportIs(transport, 'reaches', 'socket') && transportIs(transport, 'slowable')) {
     const send = procFigure('net/ipv4/tcp_wmem', 2)
     const receive = procFigure('net/ipv4/tcp_rmem', 2)
     return send == null || receive == null ? null : send + receive

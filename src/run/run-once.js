@@ -9,7 +9,7 @@ import { makeRunDir } from '../engine/run-dir.js'
 import { forkWorker, killChildren, signalChild, startWorker, trackChild } from '../engine/children.js'
 import { MESSAGES } from '../engine/messages.js'
 import { endTagged, leftBehindReason, newRunTag, TAG_VARIABLE } from '../engine/leftovers.js'
-import { joinCosts, worstLoopDelay } from '../engine/costs.js'
+import { joinMeasures } from '../engine/worker-measures.js'
 import { startSampler } from '../engine/sampler.js'
 import { judgeOverload, longestGapMs, memoryGrowth } from './overload.js'
 import { REACHED_RATE_SHARE } from './pacing.js'
@@ -19,6 +19,7 @@ import { DEFAULT_WORKLOAD, judgeArrivals } from '../engine/workloads.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
 import { deliveryLatency } from '../sinks/verifier.js'
 import { profilePrefix, saveProfiles } from './profiles.js'
+import { transportIs } from '../engine/transports.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
 const LIVE_EVERY_MS = 500
@@ -124,7 +125,7 @@ export async function runOnce (settings, { signal = null, onLive = null } = {}) 
     if (outcome) {
       outcome.sample = sample
       outcome.doneMeans = verify ? receiver.doneMeans : 'every logger\'s close() resolved (nothing to count)'
-      outcome.fsType = transport === 'file' ? fsTypeOf(baseDir) : null
+      outcome.fsType = transportIs(transport, 'reaches', 'file') ? fsTypeOf(baseDir) : null
     }
   }
   const overheadMs = ms(beganNs, process.hrtime.bigint())
@@ -320,9 +321,7 @@ function finish (outcome, settings) {
     : loggingMs
   const closedStats = workers.map((w) => w.figures).filter(Boolean)
   const sum = (key) => closedStats.length === cpus ? closedStats.reduce((a, c) => a + c[key], 0) : null
-  const costs = closedStats.length === cpus
-    ? joinCosts(closedStats.map((c) => c.costs ?? {}), events)
-    : joinCosts([], events)
+  const costs = joinMeasures(closedStats.length === cpus ? closedStats.map((c) => c.costs ?? {}) : [], { events, rate })
   const base = {
     unblockedMs,
     loggingMs: rate ? loggingMs : null,
@@ -336,9 +335,6 @@ function finish (outcome, settings) {
     gcCount: sum('gcCount'),
     gcPauseMs: sum('gcPauseMs'),
     ...costs,
-    eventLoopDelayNs: rate && closedStats.length === cpus
-      ? worstLoopDelay(closedStats.map((c) => c.costs?.eventLoopDelayNs))
-      : null,
     overheadMs: null,
     startSpreadMs,
     doneMeans: outcome.doneMeans ?? null,
@@ -473,8 +469,8 @@ export function nothingDelivered (result, { transport, target, cpus }) {
 
 function nothingArrivedWhere (transport, target, cpus) {
   const more = cpus > 1 ? `, one per worker: ${cpus}` : ''
-  if (transport === 'console') return 'nothing arrived on the workers\' stdout: does the adapter write to stdout? (stderr is not read)'
-  if (transport === 'file') return `nothing arrived in the file the adapter was given (${target?.file ?? 'its file'}${more}): does the adapter write to the \`file\` it is given?`
+  if (transportIs(transport, 'reaches', 'stdout')) return 'nothing arrived on the workers\' stdout: does the adapter write to stdout? (stderr is not read)'
+  if (transportIs(transport, 'reaches', 'file')) return `nothing arrived in the file the adapter was given (${target?.file ?? 'its file'}${more}): does the adapter write to the \`file\` it is given?`
   const where = target?.host != null ? `${target.host}:${target.port}` : 'the syslog receiver'
   return `nothing arrived at ${where} over ${transport}: does the adapter send to the host and port it is given?`
 }

@@ -2,13 +2,14 @@
 // synchronous loop, or paced at --rate over event-loop ticks), then ends as --ending says: by
 // awaiting the adapter's close() (close), or the way real processes end (see endProcess).
 // Timestamps are on the primary's clock (now() in src/engine/child-side.js), sent as strings so the
-// primary can compare them across processes. What the calls cost besides time is recorded by
-// src/engine/costs.js.
+// primary can compare them across processes. What the calls cost besides time is recorded by the
+// measures of src/engine/worker-measures.js.
 import { createLogger, exitAfterATurn, fail, failOnUncaught, leaveSignalsToPrimary, now, receiveConfig } from '../engine/child-side.js'
-import { encodeHistogram, newHistogram, startCpuRecord, startGcRecord, startIoRecord, startLoopDelay, timerFloorNs } from '../engine/costs.js'
+import { newHistogram, timerFloorNs } from '../engine/costs.js'
 import { deliveryEvery, deliverySamples, messagePrefix } from '../engine/message.js'
 import { openProfiler } from '../engine/profiler.js'
 import { warmupEventsOf } from './pacing.js'
+import { startMeasures } from '../engine/worker-measures.js'
 
 leaveSignalsToPrimary()
 const stopFailingOnUncaught = failOnUncaught()
@@ -17,31 +18,13 @@ const stopFailingOnUncaught = failOnUncaught()
 const config = await receiveConfig()
 
 let heapPeakBytes = 0
-// From the first call on, the heap's peak and what the process's memory was then: how much a logger
-// held while its destination could not keep up (src/run/overload.js).
-let heapPeakSinceStart = 0
-let memoryAtStart = null
+// The measures started at the first call, which follow the heap from then on.
+let measures = null
 function sampleHeap () {
   const heapBytes = process.memoryUsage().heapUsed
   if (heapBytes > heapPeakBytes) heapPeakBytes = heapBytes
-  if (memoryAtStart && heapBytes > heapPeakSinceStart) heapPeakSinceStart = heapBytes
+  measures?.heap(heapBytes)
   return heapBytes
-}
-
-function startMemoryRecord () {
-  const { heapUsed, rss } = process.memoryUsage()
-  memoryAtStart = { heapBytes: heapUsed, rssBytes: rss, maxRssBytes: process.resourceUsage().maxRSS * 1024 }
-  heapPeakSinceStart = heapUsed
-}
-
-// The rise of the heap's and the RSS's peaks above their values at the first call. RSS's peak is the
-// kernel's own high-water mark: a rise only where it passed the peak reached before the start.
-function memoryRise () {
-  const maxRssBytes = process.resourceUsage().maxRSS * 1024
-  return {
-    heapRiseBytes: Math.max(0, heapPeakSinceStart - memoryAtStart.heapBytes),
-    rssRiseBytes: maxRssBytes > memoryAtStart.maxRssBytes ? maxRssBytes - memoryAtStart.rssBytes : 0
-  }
 }
 // Fires only while the event loop is free: during the synchronous loop the heap is read at its end.
 // Not under --measure instructions: a message every 100 ms would add instructions and syscalls in
@@ -210,53 +193,33 @@ function run (logger, floorNs, profiler) {
   const responseHistogram = rate ? newHistogram() : null
   const warmupHistogram = rate ? newHistogram() : null
   // From the first call on: importing the library and building the logger are not the logging's cost.
-  const cpu = startCpuRecord()
-  const gc = startGcRecord()
-  const io = startIoRecord()
-  const loopDelay = rate ? startLoopDelay() : null
-  startMemoryRecord()
+  const histograms = { call: histogram, response: responseHistogram, warmup: warmupHistogram }
+  // What the pacer found out (src/run/pacing.js), set when the last call returned.
+  const pacing = { warmupEvents: rate ? warmupEventsOf(events, rate) : 0, warmupNs: null, reachedRate: null }
+  measures = startMeasures({ rate, sampleEvery, floorNs, histograms, pacing, sampleHeap })
   profiler?.start()
   // The run starts at each worker's own first call, not when the primary sent 'start': delivering
   // that message to each worker in turn is not logging time.
   const startedAt = now()
   const logged = ({ heldNs = null, longestNs = null, warmupNs = null, reachedRate = null } = {}) => {
     const unblockedAt = now()
-    const eventLoopDelayNs = loopDelay?.stop() ?? null
+    pacing.warmupNs = warmupNs
+    pacing.reachedRate = reachedRate
+    measures.stop('unblocked')
     sampleHeap()
     process.send({ type: 'unblocked', at: unblockedAt, startedAt, heldNs: heldNs == null ? null : String(heldNs), longestHeldNs: longestNs == null ? null : String(longestNs), callStamps: deliveryCallStamps() })
     const figures = (type, at) => {
-      const ioFigures = io.stop()
-      const gcFigures = gc.stop()
-      const cpuFigures = cpu.stop()
-      sampleHeap()
+      const costs = measures.stop('closed')
       return {
         type,
         at,
-        cpuUserMs: cpuFigures.cpuUserMs,
-        cpuSystemMs: cpuFigures.cpuSystemMs,
+        cpuUserMs: costs.cpu.cpuUserMs,
+        cpuSystemMs: costs.cpu.cpuSystemMs,
         maxRssBytes: process.resourceUsage().maxRSS * 1024,
         heapPeakBytes,
-        gcCount: gcFigures.gcCount,
-        gcPauseMs: gcFigures.gcPauseMs,
-        costs: {
-          gc: gcFigures,
-          cpu: cpuFigures,
-          io: ioFigures,
-          latency: sampleEvery > 0 ? { encoded: encodeHistogram(histogram), sampleEvery, timerFloorNs: floorNs } : null,
-          response: responseHistogram
-            ? {
-                encoded: encodeHistogram(responseHistogram),
-                warmup: {
-                  encoded: encodeHistogram(warmupHistogram),
-                  events: warmupEventsOf(events, rate),
-                  durationNs: warmupNs
-                },
-                reachedRate
-              }
-            : null,
-          eventLoopDelayNs,
-          memory: memoryRise()
-        }
+        gcCount: costs.gc.gcCount,
+        gcPauseMs: costs.gc.gcPauseMs,
+        costs
       }
     }
     if (config.ending && config.ending !== 'close') return endProcess(config.ending, figures('ended', now()))
@@ -276,7 +239,7 @@ function run (logger, floorNs, profiler) {
       (err) => fail('close', err))
   }
   if (rate) {
-    paced(logger, { events, rate }, { call: histogram, response: responseHistogram, warmup: warmupHistogram }, { sampleEvery, floorNs }).then(logged, (err) => fail('logging', err))
+    paced(logger, { events, rate }, histograms, { sampleEvery, floorNs }).then(logged, (err) => fail('logging', err))
     return
   }
   try {

@@ -1,5 +1,6 @@
 import { adapterWorkloads, unsupportedWorkloadReason, workloadTransportUnsupported } from '../engine/workloads.js'
 import { libLabel } from '../loggers/index.js'
+import { transportIs } from '../engine/transports.js'
 
 // Why a cell of `run` or `http` cannot run: recorded as unsupported, with the reason, never run as
 // something else.
@@ -14,8 +15,8 @@ export function runtimeUnsupported (runtime, maxOldSpaceSize = null) {
 // Why a cell cannot run (recorded as unsupported, never run as something else), or null.
 export function cellUnsupported (lib, variant, transport, workload) {
   if (!lib.adapter.transports.includes(transport)) return unsupportedReason(lib, transport)
-  if (lib.range != null && (transport === 'otlp' || transport === 'forward')) return `${lib.name}@${lib.version} (installed by version) logs to console and file only: the ${transport} integration beside it is the project's, written for its ${lib.name}`
-  if (lib.range != null && (transport === 'udp' || transport === 'tcp')) return `${lib.name}@${lib.version} (installed by version) logs to console and file only: the syslog packages beside it (${lib.name}'s syslog transport) are the project's, written for its ${lib.name}`
+  if (lib.range != null && transportIs(transport, 'collector')) return `${lib.name}@${lib.version} (installed by version) logs to console and file only: the ${transport} integration beside it is the project's, written for its ${lib.name}`
+  if (lib.range != null && transportIs(transport, 'syslog')) return `${lib.name}@${lib.version} (installed by version) logs to console and file only: the syslog packages beside it (${lib.name}'s syslog transport) are the project's, written for its ${lib.name}`
   const versionReason = lib.version &&
     lib.adapter.unsupportedFor?.({ version: lib.version, transport, workload, variant })
   if (versionReason) return versionReason

@@ -1,9 +1,7 @@
 import net from 'node:net'
 import { createRequire } from 'node:module'
-import { RunFailure } from '../errors.js'
-import { gunzipWithin, msgpackExtent, msgpackStart, receiverLimits, sizeText } from './receiver-limits.js'
-import { untilQuiet } from './syslog.js'
-import { Verifier } from './verifier.js'
+import { createCollector } from './collector.js'
+import { gunzipWithin, msgpackExtent, msgpackStart, sizeText } from './receiver-limits.js'
 
 // The forward transport's receiving end: a Fluent forward protocol server (msgpack over TCP) on
 // 127.0.0.1 and a free port. Messages are decoded and told apart by the fluent organisation's own
@@ -16,10 +14,10 @@ import { Verifier } from './verifier.js'
 // Each message is delimited on its bytes before it is decoded (msgpackExtent), so that what the
 // limits refuse (receiver-limits.js: a message's size, what its entries inflate to, the values it
 // decodes into) closes the connection at once, counted as refusedMessages with its cause kept:
-// the run's failure when events are missing.
+// the run's failure when events are missing. What it shares with the other collectors is in
+// src/sinks/collector.js.
 const require = createRequire(import.meta.url)
 const protocol = require('@fluent-org/logger/build/src/protocol.js')
-const QUIET_MS = 500
 
 // What the verifier reads of one record: the record as JSON, so the message ("w0 1: …" under
 // `message`, `msg` or a whole JSON line) and any fields are found wherever the client put them.
@@ -37,9 +35,7 @@ async function decodeMessage (bytes) {
   return (await protocol.decodeClientStream([bytes]).next()).value
 }
 
-export async function createForwardReceiver ({ workers, events, payload, workload, quietMs = QUIET_MS, ...options }) {
-  const limits = receiverLimits(options)
-  const verifier = new Verifier({ workers, events, payload, workload })
+export async function createForwardReceiver (options) {
   const stats = {
     connections: 0,
     messages: 0,
@@ -49,8 +45,8 @@ export async function createForwardReceiver ({ workers, events, payload, workloa
     cutConnections: 0,
     refusedMessages: 0
   }
-  let refusal = null
-  let lastArrivalNs = null
+  const collector = createCollector({ who: 'the forward receiver', stats, recordsCounter: 'entries', ...options })
+  const { limits } = collector
   const sockets = new Set()
   // Half-open: a client that ends its side right after its last message still gets the acks that
   // are written once that message is inflated and decoded.
@@ -136,9 +132,7 @@ export async function createForwardReceiver ({ workers, events, payload, workloa
       }
     } else ({ entries, chunk } = protocol.parseTransport(message))
     stats.messages++
-    for (const [, record] of entries) verifier.check(recordText(record))
-    stats.entries += entries.length
-    lastArrivalNs = process.hrtime.bigint()
+    collector.accept(entries, ([, record]) => recordText(record))
     if (chunk) {
       socket.write(protocol.encodeMessage(protocol.generateAck(chunk)))
       stats.acks++
@@ -153,45 +147,21 @@ export async function createForwardReceiver ({ workers, events, payload, workloa
   }
 
   function refuse (socket, cause) {
-    stats.refusedMessages++
-    refusal ??= `the forward receiver closed a connection: ${cause}`
+    collector.refuse('refusedMessages', `closed a connection: ${cause}`)
     socket.destroy()
     return false
   }
 
-  await new Promise((resolve, reject) => {
-    server.once('error', (err) => reject(new RunFailure(`the forward receiver could not listen on 127.0.0.1: ${err.message}`)))
-    server.listen(0, '127.0.0.1', resolve)
-  })
-  const { port } = server.address()
-  return {
-    consumesStdout: false,
+  await collector.listen(server)
+  return collector.receiver({
     doneMeans: 'the last forward message the embedded receiver decoded',
-    target () { return { host: '127.0.0.1', port, protocol: 'forward' } },
-    attach () {},
-    progress () { return { arrived: verifier.received } },
-    async settle ({ sent }) {
-      const ask = async () => ({
-        received: verifier.received,
-        arrivals: stats.entries + stats.malformedMessages + stats.cutConnections + stats.refusedMessages
-      })
-      await untilQuiet(ask, (c) => c.arrivals, (c) => c.received >= sent, quietMs)
-      return {
-        ...verifier.counts(sent),
-        lastArrivalNs,
-        receiverStats: { ...stats },
-        deliveryArrivals: verifier.deliveryArrivals()
-      }
-    },
-    stats () {
-      return { ...stats, received: verifier.received, corrupt: verifier.corrupt, duplicates: verifier.duplicates }
-    },
-    async failureCause () { return refusal },
+    target: { protocol: 'forward' },
+    arrivals: () => stats.entries + stats.malformedMessages + stats.cutConnections + stats.refusedMessages,
     async stop () {
       for (const socket of sockets) socket.destroy()
       await new Promise((resolve) => server.close(resolve))
     }
-  }
+  })
 }
 
 // The values a PackedForward's entries (msgpack values one after another) decode into: { values }

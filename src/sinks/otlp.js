@@ -1,10 +1,8 @@
 import http from 'node:http'
-import { RunFailure } from '../errors.js'
 import { decodeRequest, JSON_RESPONSE, PROTOBUF_RESPONSE, recordText } from './otlp/decode.js'
 import { ExportLogsServiceRequest } from '../engine/otlp-proto.js'
-import { gunzipWithin, jsonValues, protobufValues, receiverLimits, sizeText } from './receiver-limits.js'
-import { untilQuiet } from './syslog.js'
-import { Verifier } from './verifier.js'
+import { createCollector } from './collector.js'
+import { gunzipWithin, jsonValues, protobufValues, sizeText } from './receiver-limits.js'
 
 // The otlp transport's receiving end: an OTLP/HTTP logs endpoint (POST /v1/logs, protobuf or JSON
 // by Content-Type) on 127.0.0.1 and a free port, in the harness's primary, as a collector's otlp
@@ -13,16 +11,13 @@ import { Verifier } from './verifier.js'
 // 400 and counted (malformedRequests), one whose connection ends before its body does is counted
 // (cutRequests); either way the receiver goes on. What the limits refuse (receiver-limits.js) is
 // answered at once, 413 or 415, counted (refusedRequests) and its cause kept: the run's failure
-// when events are missing.
+// when events are missing. What it shares with the other collectors is in src/sinks/collector.js.
 export const OTLP_PATH = '/v1/logs'
-const QUIET_MS = 500
 
-export async function createOtlpReceiver ({ workers, events, payload, workload, quietMs = QUIET_MS, ...options }) {
-  const { maxBytes, maxValues, maxRequests } = receiverLimits(options)
-  const verifier = new Verifier({ workers, events, payload, workload })
+export async function createOtlpReceiver (options) {
   const stats = { requests: 0, records: 0, malformedRequests: 0, cutRequests: 0, refusedRequests: 0, requestBytes: 0 }
-  let refusal = null
-  let lastArrivalNs = null
+  const collector = createCollector({ who: 'the OTLP receiver', stats, recordsCounter: 'records', ...options })
+  const { limits: { maxBytes, maxValues, maxRequests }, verifier } = collector
   // Requests past maxRequests wait unread, in order of arrival.
   let active = 0
   const waiting = []
@@ -36,8 +31,7 @@ export async function createOtlpReceiver ({ workers, events, payload, workload, 
   }
 
   const refuse = (req, res, status, cause) => {
-    stats.refusedRequests++
-    refusal ??= `the OTLP receiver refused a request: ${cause} (answered ${status})`
+    collector.refuse('refusedRequests', `refused a request: ${cause} (answered ${status})`)
     // The rest of a refused body is not read: the connection closes once the answer is out.
     answer(res, status, 'text/plain', cause, { connection: 'close' })
     res.once('finish', () => req.socket.destroy())
@@ -77,9 +71,7 @@ export async function createOtlpReceiver ({ workers, events, payload, workload, 
       stats.malformedRequests++
       return answer(res, 400, 'text/plain', `not an ExportLogsServiceRequest: ${err.message}`)
     }
-    for (const record of records) verifier.check(recordText(record))
-    stats.records += records.length
-    lastArrivalNs = process.hrtime.bigint()
+    collector.accept(records, recordText)
     answer(res, 200, json ? 'application/json' : 'application/x-protobuf', json ? JSON_RESPONSE : PROTOBUF_RESPONSE)
   }
 
@@ -97,43 +89,18 @@ export async function createOtlpReceiver ({ workers, events, payload, workload, 
     else if (err.code !== 'ECONNRESET') stats.malformedRequests++
     socket.destroy()
   })
-  await new Promise((resolve, reject) => {
-    server.once('error', (err) => reject(new RunFailure(`the OTLP receiver could not listen on 127.0.0.1: ${err.message}`)))
-    server.listen(0, '127.0.0.1', resolve)
-  })
-  const { port } = server.address()
-  const url = `http://127.0.0.1:${port}${OTLP_PATH}`
-  return {
-    consumesStdout: false,
+  const port = await collector.listen(server)
+  return collector.receiver({
     doneMeans: 'the last OTLP export request the embedded receiver answered',
-    target () { return { host: '127.0.0.1', port, url, protocol: 'otlp' } },
-    attach () {},
-    progress () { return { arrived: verifier.received } },
-    // Counted as requests arrive: what the verifier holds is already final when nothing more comes.
-    async settle ({ sent }) {
-      const ask = async () => ({
-        received: verifier.received,
-        arrivals: verifier.received + verifier.corrupt + verifier.duplicates +
-          stats.malformedRequests + stats.refusedRequests
-      })
-      await untilQuiet(ask, (c) => c.arrivals, (c) => c.received >= sent, quietMs)
-      return {
-        ...verifier.counts(sent),
-        lastArrivalNs,
-        receiverStats: { ...stats },
-        deliveryArrivals: verifier.deliveryArrivals()
-      }
-    },
-    stats () {
-      return { ...stats, received: verifier.received, corrupt: verifier.corrupt, duplicates: verifier.duplicates }
-    },
-    async failureCause () { return refusal },
+    target: { url: `http://127.0.0.1:${port}${OTLP_PATH}`, protocol: 'otlp' },
+    arrivals: () => verifier.received + verifier.corrupt + verifier.duplicates +
+      stats.malformedRequests + stats.refusedRequests,
     async stop () {
       waiting.length = 0
       server.closeAllConnections()
       await new Promise((resolve) => server.close(resolve))
     }
-  }
+  })
 }
 
 function answer (res, status, type, body, headers = {}) {

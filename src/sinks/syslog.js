@@ -6,6 +6,7 @@ import { parseSyslog } from './syslog-parse.js'
 import { freePort, freshImpstats, readNewLines, requireRsyslogd, rsyslogConfig, startRsyslog } from './rsyslog.js'
 import { dropCounter, udpReceiveBuffer, udpSocketDrops } from './udp-drops.js'
 import { dropRate, Verifier } from './verifier.js'
+import { transportIs } from '../engine/transports.js'
 
 // Receivers for the udp and tcp transports. Where the events go is chosen by receiverOptions:
 //   syslog: 'embedded' (default) — our own sink process, counting every event;
@@ -38,7 +39,7 @@ async function embeddedReceiver (
   protocol,
   { workers, events, payload, workload, quietMs = QUIET_MS.embedded, receiverRate = null, receiverStallMs = null }
 ) {
-  const slow = protocol === 'tcp' && (receiverRate || receiverStallMs) ? { receiverRate, receiverStallMs } : {}
+  const slow = transportIs(protocol, 'slowable') && (receiverRate || receiverStallMs) ? { receiverRate, receiverStallMs } : {}
   if (slow.receiverStallMs) quietMs += slow.receiverStallMs
   const sink = await spawnSink({
     ...slow,
@@ -74,7 +75,7 @@ async function embeddedReceiver (
       const counts = await ask(true)
       return {
         ...pick(counts, sent),
-        receiverSocketDrops: protocol === 'udp' ? udpSocketDrops(sink.udpPort) : null,
+        receiverSocketDrops: transportIs(protocol, 'socketDrops', 'counter') ? udpSocketDrops(sink.udpPort) : null,
         receiverDrops: drops.after(),
         // What the sink's own socket got (getRecvBufferSize, or the native reader's SO_RCVBUF).
         receiveBufferBytes: protocol === 'udp' ? sink.udpReceiveBufferBytes ?? null : null,
@@ -137,7 +138,7 @@ async function rsyslogReceiver (protocol, { workers, events, payload, workload, 
     progress: output.progress,
     async settle ({ sent }) {
       const counts = await output.settle(sent, () => { if (died) throw new RunFailure(`${died} during the run`) })
-      const receiverSocketDrops = protocol === 'udp' ? udpSocketDrops(port) : null
+      const receiverSocketDrops = transportIs(protocol, 'socketDrops', 'counter') ? udpSocketDrops(port) : null
       return { ...counts, receiverSocketDrops, receiverDrops: drops.after(), receiveBufferBytes, rsyslogStats: withoutProbes(await freshImpstats(rsyslog.impstatsFile), output.probes()), deliveryNote: 'rsyslog\'s output file is read after the run: arrivals are not timed' }
     },
     async stop () {
