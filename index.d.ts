@@ -1447,7 +1447,7 @@ export interface HttpRecord {
 }
 
 export interface Progress {
-  start: [{ runs: number }]
+  start: [{ runs: number, estimateMs: number | null }]
   'run-start': [{ label: string, run: number, runs: number, timeoutMs: number | null }]
   live: [{ elapsedMs: number, arrived: number | null, bytes: number | null, rssBytes: number | null }]
   run: [{ label: string, run: number, detail: string, record: RunRecord }]
