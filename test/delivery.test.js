@@ -45,3 +45,21 @@ test('nothingDelivered: only a run where nothing at all arrived; partial loss an
   assert.equal(nothingDelivered({ ...ok, received: null }, { transport: 'console', cpus: 1 }).ok, true, 'uncounted (noop, external server)')
   assert.match(nothingDelivered({ ...ok, received: 0, corrupt: 0, duplicates: 0 }, { transport: 'file', target: { file: '/x/worker-0.log' }, cpus: 2 }).error, /\(\/x\/worker-0\.log, one per worker: 2\)/)
 })
+
+test('a close() that ended the stream before the logger\'s writes: the message says what log-bench saw, not a guess', async () => {
+  const dir = tmpDir()
+  const out = path.join(dir, 'ends-early.json')
+  const result = await runCli(['run', '--lib', path.join(ADAPTERS, 'ends-early.js'), '--transport', 'file', '--events', '300', '--runs', '1', '--out', out])
+  assert.equal(result.code, 0, result.stderr)
+  assert.deepEqual(leftovers(result.tag), [])
+  const [run] = readJson(out).runs
+  assert.equal(run.status, 'failed')
+  assert.match(run.error, /^nothing arrived in the file the adapter was given \([^)]*\): the logger wrote [\d,]+ bytes to its file after close\(\) had ended it \(write after end: they went nowhere\): close\(\) must wait for its writes \(0 of 300 events\)$/)
+  assert.doesNotMatch(result.stderr, /does the adapter write/)
+  // Words of their own for writes after close() resolved, and none where nothing was seen.
+  const late = { afterEnd: { writes: 0, bytes: 0, to: null }, afterClose: { writes: 2, bytes: 4096, to: 'its file' } }
+  const failed = nothingDelivered({ ok: true, sent: 10, received: 0, corrupt: 0, duplicates: 0 }, { transport: 'file', target: { file: '/t/w0.log' }, cpus: 1, late })
+  assert.equal(failed.error, 'nothing arrived in the file the adapter was given (/t/w0.log): the logger wrote 4,096 bytes to its file after close() resolved: close() must wait for its writes (0 of 10 events)')
+  const guessed = nothingDelivered({ ok: true, sent: 10, received: 0, corrupt: 0, duplicates: 0 }, { transport: 'file', target: { file: '/t/w0.log' }, cpus: 1 })
+  assert.match(guessed.error, /does the adapter write to the `file` it is given\?/)
+})
