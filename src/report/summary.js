@@ -3,7 +3,7 @@ import { runTypeName } from '../results/record.js'
 import { roundsOf } from '../results/rounds.js'
 import { judge, measureNamed, timesWorse } from '../results/verdict.js'
 import { DEFAULT_ALPHA, median, medianInterval, smallestMannWhitneyP } from '../stats.js'
-import { axisTitle, chartFile, titles } from '../draw/charts.js'
+import { axisTitle, chartFile, logTicks, titles } from '../draw/charts.js'
 import { palette, translucent } from '../draw/colours.js'
 import { bimodal, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
 import { basisWords, formatCount, formatMs, formatPct, formatRatio, libraryName, orderWords, ratioInterval, unique, verdictWord } from '../draw/labels.js'
@@ -351,12 +351,6 @@ function findingsTable ({ measure, groups }) {
   return { columns, rows }
 }
 
-// A log axis labels 1, 2 and 5 times each power of ten, no more: the other gridlines stay bare.
-function logTick (value) {
-  const leading = value / 10 ** Math.floor(Math.log10(value) + 1e-9)
-  return [1, 2, 5].some((d) => Math.abs(leading - d) < 1e-6) ? value.toLocaleString('en-US') : ''
-}
-
 // Bars per comparison, one per library in its colour; a log axis where the bars span more than
 // LOG_AXIS_SPAN; a cell that lost events pale, outlined and marked "lossy".
 export function headlineChart ({ measure, groups }, conditions) {
@@ -415,7 +409,7 @@ export function headlineChart ({ measure, groups }, conditions) {
         plugins: titles(`${measure.title[0].toUpperCase()}${measure.title.slice(1)} per library`, notes),
         scales: {
           x: { ticks: { maxRotation: 0, autoSkip: false } },
-          y: log ? { type: 'logarithmic', max: top * (noted ? 4 : 1.2), title: axisTitle(`${measure.axis}, log scale`), ticks: { callback: logTick } } : { beginAtZero: true, suggestedMax: top * (noted ? 1.35 : 1.05), title: axisTitle(measure.axis) }
+          y: log ? { type: 'logarithmic', max: top * (noted ? 4 : 1.2), title: axisTitle(`${measure.axis}, log scale`), ticks: { callback: logTicks(Math.min(...values), top * (noted ? 4 : 1.2)) } } : { beginAtZero: true, suggestedMax: top * (noted ? 1.35 : 1.05), title: axisTitle(measure.axis) }
         }
       }
     }
