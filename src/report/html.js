@@ -103,7 +103,7 @@ nav.toc ol { margin: .3rem 0 0; padding-left: 1.4rem; columns: 2 18rem }
 .table-wrap { overflow-x: auto; margin: .8rem 0 1rem }
 table { border-collapse: collapse; font-size: .88rem; font-variant-numeric: tabular-nums }
 th, td { border: 1px solid var(--line); padding: .28rem .6rem; vertical-align: top; text-align: left }
-th { background: var(--head); font-weight: 600; white-space: nowrap }
+th { background: var(--head); font-weight: 600 }
 td.r, th.r { text-align: right }
 td.r { white-space: nowrap }
 tbody tr:nth-child(even) { background: var(--zebra) }
