@@ -220,8 +220,10 @@ function flameFigure ({ tree, title, against = null }, id) {
 }
 
 function tableHtml ({ columns, rows, notes = [] }) {
-  const align = (column) => (column.align === 'right' ? ' class="r"' : '')
-  const head = columns.map((c) => `<th scope="col" class="sortable${c.align === 'right' ? ' r' : ''}" tabindex="0">${escapeHtml(c.title)}</th>`).join('')
+  // A column of words (column.words) is left-aligned and wraps, whatever its alignment in markdown.
+  const right = (column) => column.align === 'right' && !column.words
+  const align = (column) => (right(column) ? ' class="r"' : '')
+  const head = columns.map((c) => `<th scope="col" class="sortable${right(c) ? ' r' : ''}" tabindex="0">${escapeHtml(c.title)}</th>`).join('')
   const body = rows.map((row) => `<tr>${columns.map((c, i) => `<td${align(c)}>${htmlText(row[i])}</td>`).join('')}</tr>`).join('\n')
   return `<div class="table-wrap"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>` +
     notes.map((note) => `\n<p class="note">${htmlText(note)}</p>`).join('')

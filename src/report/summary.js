@@ -7,7 +7,7 @@ import { axisTitle, chartFile, logTicks, titles } from '../draw/charts.js'
 import { palette, translucent } from '../draw/colours.js'
 import { bimodal, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
 import { basisWords, formatCount, formatMs, formatPct, formatRatio, libraryName, orderWords, ratioInterval, unique, verdictWord } from '../draw/labels.js'
-import { left, right, wrap } from '../draw/table.js'
+import { figureColumns, wrap } from '../draw/table.js'
 import { controlsByTable, countedSentences, tableOf } from '../http/glance.js'
 import { summarizeHttp } from '../results/http-summary.js'
 import { notDecidedBimodal, notDecidedControl, notRanked, shortReason } from '../draw/verdict-rules.js'
@@ -339,9 +339,11 @@ export function lossPerRun (runs, pooled, paced) {
 // One row per comparison: the best (and those not separated from it), its median, and every other
 // library as a multiple of it, the estimate with its interval, and the verdict against it.
 function findingsTable ({ measure, groups }) {
-  // The multiples are a list in words, which wraps in a cell of its own (a right-aligned figure
-  // column does not, and pushed the table past a 1,300-pixel window).
-  const columns = [left('Comparison'), left(measure.best === 'fastest' ? 'Fastest' : 'Cheapest'), right('Median'), left(`× the ${measure.best} (verdict)`)]
+  // The best and the multiples are words, which the HTML page wraps (as one-line figures they
+  // pushed the table past a 1,300-pixel window); the markdown and terminal tables keep their shape.
+  const words = (column) => ({ ...column, words: true })
+  const columns = figureColumns(['Comparison', measure.best === 'fastest' ? 'Fastest' : 'Cheapest', 'Median', `× the ${measure.best} (verdict)`])
+    .map((column, i) => (i === 1 || i === 3 ? words(column) : column))
   const rows = groups.map((g) => [
     g.label,
     bestName(g),
