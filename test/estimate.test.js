@@ -87,7 +87,7 @@ test('the live line at 100 columns leads with the run\'s place, its cell and the
   const line = writes.filter((w) => w.startsWith('\r\x1b[2K1/24')).at(-1).replace('\r\x1b[2K', '')
   assert.ok(line.length < 100, line)
   const label = cell.label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  assert.match(line, new RegExp(`^1/24 ${label} · 11m2\\ds left · run 1/3 \\d+\\.\\d s, limit in (9m5\\ds|10m00s) · 1,000 arr`))
+  assert.match(line, new RegExp(`^1/24 ${label} · 11m2\\ds left · limit in (9m5\\ds|10m00s) · 1,000 arrived \\(1,000\\/s\\)`))
   assert.match(cell.label, /^(pino|winston|bunyan|log4js), Console, 1 worker, 1?0?,000\/s$/)
   // A short plan says nothing before it starts.
   const quiet = []

@@ -1,13 +1,14 @@
 // Progress on stderr. On a terminal: one line redrawn in place every 0.5 s. What a reader must see
 // comes first, so that a line cut at the terminal's edge keeps it: the run's place in the plan and
 // its cell (library, transport, …), the time left for the plan (src/runner/estimate.js's clock), the
-// run and the time left before its --timeout, then, once nothing has arrived for QUIET_LEAD_MS, for
-// how long; then what has arrived at the receiving end so far and its rate, the workers' memory, the
-// bar and the elapsed time. A plan estimated past PLAN_NOTE_MS says so on a line before its first
-// run. A logger found holding events in memory while nothing arrives (see holdingOf) is said once
-// on a line of its own, whole. Elsewhere (CI logs, a file): one plain line per finished run, and for
-// a run longer than LOG_EVERY_MS a line about it every LOG_EVERY_MS, from a timer: counted runs and
-// http runs report no live figures, and would otherwise print nothing for minutes.
+// time left before the run's --timeout, then, once nothing has arrived for QUIET_LEAD_MS, for how
+// long; then what has arrived at the receiving end so far and its rate, the workers' memory, the run
+// within its cell and its time, the bar and the elapsed time. A plan estimated past PLAN_NOTE_MS
+// says so on a line before its first run. A logger found holding events in memory while nothing
+// arrives (see holdingOf) is said once on a line of its own, whole. Elsewhere (CI logs, a file): one
+// plain line per finished run, and for a run longer than LOG_EVERY_MS a line about it every
+// LOG_EVERY_MS, from a timer: counted runs and http runs report no live figures, and would
+// otherwise print nothing for minutes.
 import { visibleControls } from '../escape.js'
 import { truncateToWidth } from '../draw/width.js'
 import { PLAN_NOTE_MS, RULE_WORDS } from '../runner/estimate.js'
@@ -37,18 +38,19 @@ export function createProgress ({ stream = process.stderr, quiet = false, logEve
   let began = Date.now()
   const counter = () => `[${String(finished).padStart(String(total).length)}/${total}]`
   const left = () => (clock && finished < total ? `${duration(clock.leftMs())} left` : '')
-  // The run's own clock: its time and, under a time limit, the time until the limit ends it.
-  const runTime = () => {
-    const ms = Date.now() - current.since
-    const limit = current.timeoutMs > 0 ? `, limit in ${duration(Math.max(0, current.timeoutMs - ms))}` : ''
-    return `run ${current.run}/${current.runs} ${duration(ms)}${limit}`
+  // Under a time limit, the time until the limit ends the run; the run's place in its cell and its
+  // time come later: a 100-column line keeps the cell, the plan's time left, the limit and a stall.
+  const limitLeft = () => {
+    if (!(current.timeoutMs > 0)) return ''
+    return `limit in ${duration(Math.max(0, current.timeoutMs - (Date.now() - current.since)))}`
   }
   const draw = () => {
     if (!current) return
     const filled = total ? Math.round((finished / total) * BAR_WIDTH) : 0
     const bar = '#'.repeat(filled) + '-'.repeat(BAR_WIDTH - filled)
     const { lead, figures } = current.watch ? liveParts(current.watch) : {}
-    const line = [`${finished + 1}/${total} ${current.label}`, left(), runTime(), lead, figures, `[${bar}] elapsed ${duration(Date.now() - began)}`].filter(Boolean).join(' · ')
+    const runTime = `run ${current.run}/${current.runs} ${duration(Date.now() - current.since)}`
+    const line = [`${finished + 1}/${total} ${current.label}`, left(), limitLeft(), lead, figures, runTime, `[${bar}] elapsed ${duration(Date.now() - began)}`].filter(Boolean).join(' · ')
     stream.write(`\r\x1b[2K${truncateToWidth(visibleControls(line), (stream.columns || 160) - 1)}`)
   }
   const logLine = () => {
