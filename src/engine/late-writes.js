@@ -1,4 +1,4 @@
-import { Writable } from 'node:stream'
+import { Duplex, Writable } from 'node:stream'
 
 // Writes a logger makes once its adapter's close() was called: to a stream close() had already
 // ended ("write after end": the bytes go nowhere), or after close() resolved (the run was counted
@@ -13,12 +13,15 @@ export function watchLateWrites () {
   const tally = () => ({ writes: 0, bytes: 0, to: null })
   watch = { resolved: false, afterEnd: tally(), afterClose: tally() }
   const write = Writable.prototype.write
-  Writable.prototype.write = function (chunk, encoding, callback) {
+  const watched = function (chunk, encoding, callback) {
     const bytes = typeof chunk === 'string' ? Buffer.byteLength(chunk, typeof encoding === 'string' ? encoding : 'utf8') : chunk?.length ?? 0
     if (this.writableEnded || this.destroyed) add(watch.afterEnd, bytes, this)
     else if (watch.resolved) add(watch.afterClose, bytes, this)
     return write.call(this, chunk, encoding, callback)
   }
+  Writable.prototype.write = watched
+  // Duplex (a socket, stdout on a pipe) took a copy of Writable's methods when node:stream loaded.
+  if (Duplex.prototype.write === write) Duplex.prototype.write = watched
   return watch
 }
 
