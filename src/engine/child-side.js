@@ -66,11 +66,12 @@ export function fail (phase, err) {
 // failure for that turn (a setImmediate or a 0 ms timer that throws, or that rejects a promise nobody
 // awaits), which would end a process that went on running; a close() whose writes are synchronous
 // (stdout, a file) resolves before it. A failure in that turn is how the process ends (see fail).
-// lastWord: what to send the primary before going, or null (the late writes seen in that turn).
-export function exitAfterATurn (lastWord = () => null) {
+// lastWord: a function giving what to send the primary before going, or null (the late writes
+// seen in that turn); anything else (process.send's callback passes its error) is none.
+export function exitAfterATurn (lastWord) {
   setTimeout(() => {
     if (failed) return
-    const message = lastWord()
+    const message = typeof lastWord === 'function' ? lastWord() : null
     if (message) process.send(message, () => exitProcess(0))
     else exitProcess(0)
   }, 0)
