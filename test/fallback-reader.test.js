@@ -13,6 +13,18 @@ test('run says on stderr which transport is read by a fallback reader, and why (
   assert.equal(readJson(out).runs.find((r) => r.transport === 'console').consoleReader, 'node')
 })
 
+test('run names the readers it uses before the first run, as list does; the fallback among them', async () => {
+  const out = path.join(tmpDir(), 'r.json')
+  const args = ['run', '--lib', 'noop', '--transport', 'console,udp,file', '--events', '100', '--runs', '1', '--out', out]
+  const native = await runCli(args)
+  assert.equal(native.code, 0, native.stderr)
+  const line = native.stderr.split('\n').find((l) => l.startsWith('readers: '))
+  assert.match(line ?? '', /^readers: console (native \(a pipe per worker, drained by a thread\)|node's streams), embedded UDP (native \(recvmmsg thread\)|node:dgram \(\d+ processes\))$/)
+  assert.ok(native.stderr.indexOf(line) < native.stderr.indexOf('run 1:'), 'said before the first run')
+  const fallback = await runCli([...args, '--force'], { env: { LOG_BENCH_PIPE_READER: 'node' } })
+  assert.match(fallback.stderr, /^readers: console node's streams, embedded UDP /m)
+})
+
 // log-bench as a project's dependency whose install script npm did not run: no build/ directory.
 test('installed without its native build, run names the cause and the npm commands that fix it', () => {
   const project = tmpDir()

@@ -66,3 +66,14 @@ test('log-bench run --help and log-bench alone answer from the command line with
   assert.equal(alone.stdout, '')
   assert.match(alone.stderr, /^log-bench <command>\n\nCommands:\n {2}log-bench run /)
 })
+
+test('--help piped without $COLUMNS is 80 columns wide (the width is unknown); $COLUMNS still sets it', () => {
+  const env = { ...process.env }
+  delete env.COLUMNS
+  const help = (args, extra = {}) => execFileSync(process.execPath, [path.join(ROOT, 'bin', 'log-bench.js'), ...args], { cwd: ROOT, env: { ...env, ...extra }, encoding: 'utf8' })
+  for (const args of [['--help'], ['run', '--help']]) {
+    const widths = help(args).split('\n').map((line) => stringWidth(line))
+    assert.equal(Math.max(...widths), 80, `log-bench ${args.join(' ')}`)
+  }
+  assert.ok(Math.max(...help(['run', '--help'], { COLUMNS: '100' }).split('\n').map((line) => stringWidth(line))) > 80)
+})

@@ -328,6 +328,24 @@ describe('the HTML page in headless chromium', { skip: chromiumSkip }, () => {
     })
   }
 
+  // Observed: the seed page's comparison table cut at "× the fastest (verd" in a 1,300-pixel window,
+  // its multiples kept on one line as a right-aligned figure, and every header on one line.
+  it('results/seed-article.json at 1,300 pixels: every table fits the page, none scrolls sideways', async (t) => {
+    const out = path.join(dir, 'seed-article.html')
+    const made = await runCli(['report', path.join(ROOT, 'results', 'seed-article.json'), '--format', 'html', '--out', out])
+    assert.equal(made.code, 0, made.stderr)
+    const { page } = await open(out)
+    t.after(() => page.close())
+    await page.setViewport({ width: 1300, height: 900 })
+    const tables = await page.$$eval('.table-wrap', (wraps) => wraps.map((wrap) => ({
+      head: [...wrap.querySelectorAll('th')].map((th) => th.textContent).join(' | '),
+      scrollWidth: wrap.scrollWidth,
+      clientWidth: wrap.clientWidth
+    })))
+    assert.ok(tables.some((table) => table.head.includes('× the fastest (verdict)')), 'the page has its comparison table')
+    assert.deepEqual(tables.filter((table) => table.scrollWidth > table.clientWidth + 1), [])
+  })
+
   it('a profiled run\'s flame graph and a differential one: laid out as inline SVG, a frame per function, its figures on hover, nothing loaded', async (t) => {
     const results = path.join(dir, 'profiled.json')
     // pino set beside raw, its comparison's reference: its differential graph too.

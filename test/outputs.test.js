@@ -92,9 +92,21 @@ describe('a page or CSV never replaces a results file', () => {
     assert.match(result.stdout, /^\| Transport +\| Workers/m)
     assert.doesNotMatch(result.stdout, /\*\*|<br>|wrote /)
     assert.deepEqual(fs.readdirSync(dir).sort(), before)
-    const page = await runCli(['report', 'r.json', '--format', 'md,terminal'], { cwd: dir })
+    // The charts go beside the page: ./images for a page in this directory.
+    const page = await runCli(['report', 'r.json', '--format', 'md,terminal', '--out', 'page.md'], { cwd: dir })
     assert.equal(page.code, 2)
     assert.match(page.stderr, /--images images/)
+  })
+
+  it('report --out elsewhere/page.md writes its charts beside the page (elsewhere/images), not in ./images', async () => {
+    const dir = workDir()
+    const result = await runCli(['report', 'r.json', '--format', 'md', '--out', path.join('elsewhere', 'page.md')], { cwd: dir })
+    assert.equal(result.code, 0, result.stderr)
+    assert.equal(fs.existsSync(path.join(dir, 'images')), false)
+    const page = fs.readFileSync(path.join(dir, 'elsewhere', 'page.md'), 'utf8')
+    const links = [...page.matchAll(/!\[[^\]]*\]\(([^)]+\.png)\)/g)].map((m) => m[1])
+    assert.ok(links.length > 0 && links.every((link) => link.startsWith('images/') && fs.existsSync(path.join(dir, 'elsewhere', link))), links.join(', '))
+    assert.match(result.stdout, /in elsewhere\/images\//)
   })
 
   it('a markdown page that exists is refused without --force, and replaced with it', async () => {

@@ -14,8 +14,7 @@ const CAPABILITIES = {
   collector: (v) => typeof v === 'boolean',
   reaches: (v) => ['stdout', 'file', 'socket'].includes(v),
   slowable: (v) => typeof v === 'boolean',
-  socketDrops: (v) => v === null || ['counter', 'none'].includes(v),
-  nsPerEvent: (v) => Number.isFinite(v) && v > 0
+  socketDrops: (v) => v === null || ['counter', 'none'].includes(v)
 }
 
 test('every transport\'s descriptor says each capability, and a collector says how it refuses', () => {

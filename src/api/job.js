@@ -3,7 +3,8 @@ import { EventEmitter } from 'node:events'
 // What run() and http() return: an EventEmitter of the session's progress that is also a promise
 // of the results document (as autocannon's instance is an emitter with a callback):
 //   const job = run(options); job.on('run', ({ record }) => …); const doc = await job
-// Events: 'start' { runs }, 'run-start' { label, run, runs, timeoutMs }, 'live' { elapsedMs, arrived, bytes,
+// Events: 'start' { runs, estimateMs } (estimateMs: how long the runs take by src/runner/estimate.js's
+// rule), 'run-start' { label, run, runs, timeoutMs }, 'live' { elapsedMs, arrived, bytes,
 // rssBytes }, 'run' { label, run, detail, record }, 'skip' { label, runs, reason }, 'note' text,
 // 'warning' text (about what is measured, e.g. a fallback reader, or run directories cleaned up), 'comparison' (run's
 // baseline option: compare's result), 'done' document.
@@ -12,7 +13,7 @@ export class Job extends EventEmitter {
   constructor (work) {
     super()
     const progress = {
-      begin: (runs) => this.emit('start', { runs }),
+      begin: (runs, { clock = null } = {}) => this.emit('start', { runs, estimateMs: clock ? Math.round(clock.totalMs()) : null }),
       runStart: ({ label, run, runs, timeoutMs = null }) => this.emit('run-start', { label, run, runs, timeoutMs }),
       live: (figures) => this.emit('live', figures),
       runEnd: (label, run, detail, { record = null } = {}) => this.emit('run', { label, run, detail, record }),

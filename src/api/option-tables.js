@@ -155,7 +155,7 @@ export const HTTP_OPTIONS = [
 
 export const REPORT_OPTIONS = [
   { name: 'out', default: 'results/README.md', describe: 'markdown page to write (its directory is created); the CSV goes next to it with a .csv extension, the HTML page with .html (or to --out itself when it ends in .html)' },
-  { name: 'images', default: 'images', describe: 'directory for the PNG charts, linked from the page by relative path' },
+  { name: 'images', defaultText: 'images/ beside --out', describe: 'directory for the PNG charts, linked from the page by relative path' },
   { name: 'format', list: true, values: FORMATS, default: 'md', describe: EXPORT_FORMATS.map((f) => `${f.name}: ${f.describe}`).join('; ') },
   { name: 'force', type: 'boolean', describe: 'replace an existing page, CSV or chart; without it an existing file is refused (--pages regenerates its pages and charts without it)' },
   { name: 'pages', describe: 'a pages file (results/pages.json): write every page it lists, each from its own results files, instead of one page from the files given; --format html writes each page as .html beside its .md instead, md,html both' }

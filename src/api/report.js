@@ -12,15 +12,18 @@ import { filePathText, outputDirectory, outputFile, refuseExisting } from './val
 export function parseReportOptions (argv) {
   const given = parseOptions(REPORT_OPTIONS, argv)
   filePathText(given.out, `--out ${given.out}`)
+  // The charts go beside the page unless --images says where: report --out elsewhere/page.md
+  // writes elsewhere/images/, which the page's relative links then reach wherever it is moved with them.
+  const images = given.images ?? path.join(path.dirname(given.out), 'images')
   return {
     force: given.force,
     defaultOut: argv.out == null,
     files: [argv.files].flat().filter((f) => !isDocument(f)).map(String),
     formats: given.format,
     out: path.resolve(given.out),
-    images: path.resolve(given.images),
+    images: path.resolve(images),
     outText: given.out,
-    imagesText: given.images
+    imagesText: images
   }
 }
 

@@ -11,7 +11,7 @@ import { cellUnsupported } from '../runner/unsupported.js'
 import { formatCount } from '../draw/labels.js'
 import { middlewareUnsupportedReason } from '../http/request-loggers.js'
 import { BASELINE } from '../results/http-summary.js'
-import { transportDescriptor } from '../engine/transports.js'
+import { HTTP_SETUP_MS, RULE_WORDS, runEstimateMs } from '../runner/estimate.js'
 
 const SCHEMA_FILE = path.join(SCENARIOS_DIR, 'schema.json')
 let validator = null
@@ -107,19 +107,10 @@ export function assignGroups (cells, n) {
   return owner
 }
 
-// A rough time for all runs of a cell, only to balance shards: a few microseconds per event and
-// worker by transport plus a second of set-up per run; for http, its load time plus set-up.
+// A rough time for all runs of a cell (src/runner/estimate.js's rule), to balance shards.
 export function estimatedCostMs (cell) {
   if (cell.unsupported) return 0
-  const c = cell.settings
-  if (c.type === 'http') return cell.runs * ((c.warmupSeconds + c.durationSeconds) * 1000 + 5000)
-  return cell.runs * runCostMs(c)
-}
-
-// A paced run lasts at least events / rate seconds, whatever the transport.
-const runCostMs = ({ transport, events, cpus, rate = null }) => {
-  const nsPerEvent = transportDescriptor(transport)?.nsPerEvent ?? 6000
-  return 1000 + Math.max((events * cpus * nsPerEvent) / 1e6, rate ? (events / rate) * 1000 : 0)
+  return cell.runs * runEstimateMs(cell.settings)
 }
 
 // The size of a `run` plan from its checked options (parseRunOptions), counted without building
@@ -138,7 +129,7 @@ export function runPlanSize (options) {
         size.runs += alike * options.cpus.length * options.runs
         for (const cpus of options.cpus) {
           for (const rate of rates) {
-            const costMs = runCostMs({ transport, events: options.events, cpus, rate })
+            const costMs = runEstimateMs({ type: 'run', lib: lib.name, transport, events: options.events, cpus, rate, measure: options.counter ? 'instructions' : null })
             size.costMs += (alike / rates.length) * options.runs * costMs
           }
         }
@@ -158,7 +149,7 @@ export function httpPlanSize ({ libs, transports, cpus, mode, logsPerRequest, si
   // With --middleware, the route at 0 logs per request runs first as the control (one size).
   const cells = alike * (mode === 'middleware' ? middlewareLibs + sizes.length * libs.length : logsPerRequest.length * sizes.length * libs.length)
   const run = alike * runs * (mode === 'middleware' ? middlewareLibs + sizes.length * middlewareLibs : logsPerRequest.length * sizes.length * libs.length)
-  return { cells, runs: run, costMs: run * ((load.warmupSeconds + load.durationSeconds) * 1000 + 5000) }
+  return { cells, runs: run, costMs: run * runEstimateMs({ type: 'http', ...load }) }
 }
 
 // Past either, a plan starts only when asked to (--yes, the API's yes: true).
@@ -168,5 +159,5 @@ export const PLAN_LIMIT = { runs: 100_000, hours: 24 }
 export function refuseHugePlan ({ cells, runs, costMs }, yes) {
   const hours = costMs / 3_600_000
   if (yes || (runs <= PLAN_LIMIT.runs && hours <= PLAN_LIMIT.hours)) return
-  throw new UsageError(`this plan is ${formatCount(runs)} runs of ${formatCount(cells)} cells, at least ${formatCount(Math.ceil(hours))} hours by a rough estimate (a second of set-up per run, a few microseconds per event and worker or, under --rate, the events ÷ the rate; for http, the load's warm-up and duration and 5 s of set-up per run); past ${formatCount(PLAN_LIMIT.runs)} runs or ${PLAN_LIMIT.hours} hours log-bench asks first: add --yes to start it, or give fewer --cpus, --events, --runs, libraries or seconds of --duration`)
+  throw new UsageError(`this plan is ${formatCount(runs)} runs of ${formatCount(cells)} cells, at least ${formatCount(Math.ceil(hours))} hours by a rough estimate (${RULE_WORDS}; for http, the load's warm-up and duration and ${HTTP_SETUP_MS / 1000} s of set-up a run); past ${formatCount(PLAN_LIMIT.runs)} runs or ${PLAN_LIMIT.hours} hours log-bench asks first: add --yes to start it, or give fewer --cpus, --events, --runs, libraries or seconds of --duration`)
 }

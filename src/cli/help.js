@@ -25,8 +25,10 @@ const width = displayWidth
 
 // The help's line width: the terminal's ($COLUMNS first, as for the tables), at most 110 characters,
 // and never below the tables' 40: narrower, a key and its description have no room beside each other
-// (yargs is given the same: commands.js).
-export const helpColumns = (columns) => Math.min(110, Math.max(MIN_WIDTH, columns || 110))
+// (yargs is given the same: commands.js). Where the width is unknown (piped, no $COLUMNS): 80, the
+// width a pager, a mail or an issue shows without wrapping.
+export const UNKNOWN_HELP_COLUMNS = 80
+export const helpColumns = (columns) => Math.min(110, Math.max(MIN_WIDTH, columns || UNKNOWN_HELP_COLUMNS))
 
 // Lines of at most `columns` characters, wrapped as cliui wraps them (wrap-ansi's hard mode): words
 // go on a line while they fit; a word longer than a line fills the rest of the current one (or starts

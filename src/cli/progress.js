@@ -1,14 +1,17 @@
 // Progress on stderr. On a terminal: one line redrawn in place every 0.5 s. What a reader must see
-// comes first, so that a line cut at the terminal's edge keeps it: the run and the time left before
-// its --timeout, then, once nothing has arrived for QUIET_LEAD_MS, for how long; then what has arrived
-// at the receiving end so far and its rate, the workers' memory, the bar and the cell, the elapsed
-// time and an estimate of the time left. A logger found holding events in memory while nothing
+// comes first, so that a line cut at the terminal's edge keeps it: the run's place in the plan and
+// its cell (library, transport, …), the time left for the plan (src/runner/estimate.js's clock), the
+// time left before the run's --timeout, then, once nothing has arrived for QUIET_LEAD_MS, for how
+// long; then what has arrived at the receiving end so far and its rate, the workers' memory, the run
+// within its cell and its time, the bar and the elapsed time. A plan estimated past PLAN_NOTE_MS
+// says so on a line before its first run. A logger found holding events in memory while nothing
 // arrives (see holdingOf) is said once on a line of its own, whole. Elsewhere (CI logs, a file): one
 // plain line per finished run, and for a run longer than LOG_EVERY_MS a line about it every
-// LOG_EVERY_MS, from a timer: counted runs and http runs report no live figures, and would otherwise
-// print nothing for minutes.
+// LOG_EVERY_MS, from a timer: counted runs and http runs report no live figures, and would
+// otherwise print nothing for minutes.
 import { visibleControls } from '../escape.js'
 import { truncateToWidth } from '../draw/width.js'
+import { PLAN_NOTE_MS, RULE_WORDS } from '../runner/estimate.js'
 
 const BAR_WIDTH = 20
 const LOG_EVERY_MS = 30_000
@@ -29,29 +32,25 @@ export function createProgress ({ stream = process.stderr, quiet = false, logEve
   const tty = Boolean(stream.isTTY)
   let total = 0
   let finished = 0
-  // Only runs that really ran count towards the estimate: skipped and unsupported ones take no time.
-  let measured = 0
-  let measuredMs = 0
+  let clock = null
   let current = null
   let ticker = null
   let began = Date.now()
   const counter = () => `[${String(finished).padStart(String(total).length)}/${total}]`
-  const left = () => {
-    if (measured === 0 || finished >= total) return ''
-    return `, ~${duration((measuredMs / measured) * (total - finished))} left`
-  }
-  // The run's own clock first: its time and, under a time limit, the time until the limit ends it.
-  const runTime = () => {
-    const ms = Date.now() - current.since
-    const limit = current.timeoutMs > 0 ? `, limit in ${duration(Math.max(0, current.timeoutMs - ms))}` : ''
-    return `run ${current.run}/${current.runs} ${duration(ms)}${limit}`
+  const left = () => (clock && finished < total ? `${duration(clock.leftMs())} left` : '')
+  // Under a time limit, the time until the limit ends the run; the run's place in its cell and its
+  // time come later: a 100-column line keeps the cell, the plan's time left, the limit and a stall.
+  const limitLeft = () => {
+    if (!(current.timeoutMs > 0)) return ''
+    return `limit in ${duration(Math.max(0, current.timeoutMs - (Date.now() - current.since)))}`
   }
   const draw = () => {
     if (!current) return
     const filled = total ? Math.round((finished / total) * BAR_WIDTH) : 0
     const bar = '#'.repeat(filled) + '-'.repeat(BAR_WIDTH - filled)
     const { lead, figures } = current.watch ? liveParts(current.watch) : {}
-    const line = [runTime(), lead, figures, `[${bar}] ${finished + 1}/${total} ${current.label} (elapsed ${duration(Date.now() - began)}${left()})`].filter(Boolean).join(' · ')
+    const runTime = `run ${current.run}/${current.runs} ${duration(Date.now() - current.since)}`
+    const line = [`${finished + 1}/${total} ${current.label}`, left(), limitLeft(), lead, figures, runTime, `[${bar}] elapsed ${duration(Date.now() - began)}`].filter(Boolean).join(' · ')
     stream.write(`\r\x1b[2K${truncateToWidth(visibleControls(line), (stream.columns || 160) - 1)}`)
   }
   const logLine = () => {
@@ -67,9 +66,15 @@ export function createProgress ({ stream = process.stderr, quiet = false, logEve
     stream.write(`${visibleControls(text)}\n`)
   }
   return {
-    begin (count) {
+    // clock: the plan's (src/runner/estimate.js createPlanClock), for the time left; a plan longer
+    // than PLAN_NOTE_MS is said before its first run.
+    begin (count, { clock: planClock = null } = {}) {
       total = count
+      clock = planClock
       began = Date.now()
+      if (quiet || !clock) return
+      const totalMs = clock.totalMs()
+      if (totalMs > PLAN_NOTE_MS) print(planWords(count, totalMs, clock.atMost))
     },
     // timeoutMs: the run's time limit (--timeout), counted down on the line; null without one.
     runStart ({ label, run, runs, timeoutMs = null }) {
@@ -95,10 +100,8 @@ export function createProgress ({ stream = process.stderr, quiet = false, logEve
         if (tty) draw()
       }
     },
-    runEnd (label, run, detail, { tookMs = null } = {}) {
+    runEnd (label, run, detail) {
       finished++
-      measured++
-      measuredMs += tookMs ?? (current ? Date.now() - current.since : 0)
       current = null
       if (!tty) {
         clearInterval(ticker)
@@ -122,6 +125,11 @@ export function createProgress ({ stream = process.stderr, quiet = false, logEve
       current = null
     }
   }
+}
+
+// "this plan: 24 runs, about 11m10s (…the rule…)": within a factor of two of what it takes.
+export function planWords (runs, totalMs, atMost = false) {
+  return `this plan: ${runs.toLocaleString('en-US')} runs, ${atMost ? 'at most' : 'about'} ${duration(totalMs)} by log-bench's estimate (${RULE_WORDS}; the line below updates it from the runs measured)`
 }
 
 // Keeps what the live line needs: the latest figures, a short history for the rate, when the
@@ -246,7 +254,7 @@ function megabytes (bytes) {
   return `${Math.round(bytes / 1024 ** 2).toLocaleString('en-US')} MiB`
 }
 
-function duration (ms) {
+export function duration (ms) {
   const seconds = Math.round(ms / 1000)
   if (seconds < 60) return `${(ms / 1000).toFixed(1)} s`
   const minutes = Math.floor(seconds / 60)

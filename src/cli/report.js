@@ -8,7 +8,7 @@ export const describe = 'Turn results JSON into a results page (markdown + PNG c
 export function builder (yargs) {
   return addOptions(yargs, REPORT_OPTIONS)
     .positional('files', { type: 'string', describe: 'Results JSON files from `log-bench run` (same machine and Node version)' })
-    .example('$0 report results/*.json', 'writes results/README.md and images/')
+    .example('$0 report results/*.json', 'writes results/README.md and its charts in results/images/')
     .example('$0 report --pages results/pages.json', 'regenerates every committed results page (results/README.md, results/http.md, …)')
     .example('$0 report r.json --out docs/RESULTS.md --images docs/images --format md,csv', '')
 }

@@ -188,3 +188,16 @@ export function titles (title, subtitleLines = []) {
 export function axisTitle (text) {
   return { display: true, text, font: { size: 13, weight: 'bold' } }
 }
+
+// Labels for a logarithmic axis from min to max: 1, 2 and 5 times each power of ten where the axis
+// spans up to LOG_TICKS_125 decades, only the powers of ten past that (Chart.js labels every
+// gridline of a log axis, and 7,000,000 then sits on 10,000,000's label); the other gridlines stay bare.
+const LOG_TICKS_125 = 4
+export function logTicks (min, max) {
+  const decades = min > 0 && max > min ? Math.log10(max / min) : 0
+  const leadings = decades > LOG_TICKS_125 ? [1] : [1, 2, 5]
+  return (value) => {
+    const leading = value / 10 ** Math.floor(Math.log10(value) + 1e-9)
+    return leadings.some((d) => Math.abs(leading - d) < 1e-6) ? value.toLocaleString('en-US') : ''
+  }
+}

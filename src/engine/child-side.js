@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url'
 import { TERMINAL_SIGNALS } from '../errors.js'
 import { libraryLoader } from './library.js'
 import { DEFAULT_WORKLOAD } from './workloads.js'
+import { lateWriteError, lateWrites, lateWritesWords } from './late-writes.js'
 
 // A terminal signals its whole foreground process group (Ctrl-C, Ctrl-\\, closing it): the primary
 // decides when a child stops (it records the run as interrupted, then ends the child).
@@ -56,15 +57,24 @@ let failed = false
 export function fail (phase, err) {
   if (failed) return
   failed = true
-  process.send({ type: 'error', phase, message: thrownText(err).split('\n')[0] }, () => exitProcess(1))
+  // A write after close() ended the logger's stream (or after its reader went) is named as that.
+  const late = lateWriteError(err) ? ` (${lateWritesWords(lateWrites()) || 'the logger wrote after close() was called: close() must wait for its writes'})` : ''
+  process.send({ type: 'error', phase, message: `${thrownText(err).split('\n')[0]}${late}` }, () => exitProcess(1))
 }
 
 // Ends a process whose work is done, once the event loop has turned once more. A logger can leave a
 // failure for that turn (a setImmediate or a 0 ms timer that throws, or that rejects a promise nobody
 // awaits), which would end a process that went on running; a close() whose writes are synchronous
 // (stdout, a file) resolves before it. A failure in that turn is how the process ends (see fail).
-export function exitAfterATurn () {
-  setTimeout(() => { if (!failed) exitProcess(0) }, 0)
+// lastWord: a function giving what to send the primary before going, or null (the late writes
+// seen in that turn); anything else (process.send's callback passes its error) is none.
+export function exitAfterATurn (lastWord) {
+  setTimeout(() => {
+    if (failed) return
+    const message = typeof lastWord === 'function' ? lastWord() : null
+    if (message) process.send(message, () => exitProcess(0))
+    else exitProcess(0)
+  }, 0)
 }
 
 // What a logger threw, in words, whatever it threw: an Error's message; a string, number or null as

@@ -39,6 +39,11 @@ const optional = nullable
 
 const closedFigures = { cpuUserMs: amount, cpuSystemMs: amount, maxRssBytes: amount }
 
+// src/engine/late-writes.js: { afterEnd, afterClose }, each { writes, bytes, to }.
+const tally = (v) => object(v) && count(v.writes) && count(v.bytes) && (v.to == null || ['its file', 'stdout', 'a stream'].includes(v.to))
+const lateWrites = (v) => object(v) && tally(v.afterEnd) && tally(v.afterClose)
+EXPECT.set(lateWrites, 'the writes after close() ({ afterEnd, afterClose }, each { writes, bytes, to })')
+
 // run --profile: per profiled thread { thread, file, samples, fromMs, until } or { thread, file: null,
 // note } (src/engine/profiler.js). Which files the primary reads it decides itself (src/run/profiles.js).
 const MAX_PROFILED_THREADS = 64
@@ -59,6 +64,8 @@ const runWorkerEnd = {
   gcPauseMs: amount,
   costs: optional(object),
   profiles: optional(profileReports),
+  // Writes after close() was called (src/engine/late-writes.js), or null.
+  late: optional(nullable(lateWrites)),
   // The measures it took besides time (src/engine/worker-measures.js).
   $: (m) => invalidMeasures(m.costs)
 }
@@ -73,7 +80,9 @@ export const MESSAGES = {
     unblocked: { at: timestamp, startedAt: timestamp, heldNs: nullable(timestamp), longestHeldNs: optional(timestamp), callStamps: nullable(stamps), $: (m) => (BigInt(m.at) < BigInt(m.startedAt) ? 'its "at" is before its "startedAt"' : null) },
     closed: runWorkerEnd,
     // Sent instead of 'closed' right before a worker ends by --ending (exit, a throw, a signal…).
-    ended: runWorkerEnd
+    ended: runWorkerEnd,
+    // Writes the logger made in the turn after close() resolved, right before the worker ends.
+    late: { late: lateWrites }
   },
   serverWorker: {
     configure: {},

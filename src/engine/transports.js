@@ -11,14 +11,13 @@
 // - socketDrops: what the receiving socket says of a loss: 'counter' (the kernel counts what it
 //   dropped), 'none' (a stream the socket does not drop: a loss happened before it) or null (not
 //   located)
-// - nsPerEvent: a rough cost per event and worker, only to balance shards
 export const TRANSPORT_DESCRIPTORS = Object.freeze([
-  { name: 'console', title: 'Console', sink: 'pipe', syslog: false, collector: false, reaches: 'stdout', slowable: true, socketDrops: null, nsPerEvent: 6000 },
-  { name: 'file', title: 'Filesystem', sink: 'file', syslog: false, collector: false, reaches: 'file', slowable: false, socketDrops: null, nsPerEvent: 6000 },
-  { name: 'udp', title: 'Syslog UDP', sink: 'embedded-udp', syslog: true, collector: false, reaches: 'socket', slowable: false, socketDrops: 'counter', nsPerEvent: 10000 },
-  { name: 'tcp', title: 'Syslog TCP', sink: 'embedded-tcp', syslog: true, collector: false, reaches: 'socket', slowable: true, socketDrops: 'none', nsPerEvent: 8000 },
-  { name: 'otlp', title: 'OpenTelemetry OTLP/HTTP', sink: 'embedded-otlp', syslog: false, collector: true, refuses: 'OTLP: answered 413', reaches: 'socket', slowable: false, socketDrops: null, nsPerEvent: 30000 },
-  { name: 'forward', title: 'Fluent forward', sink: 'embedded-forward', syslog: false, collector: true, refuses: 'forward: the connection is closed', reaches: 'socket', slowable: false, socketDrops: null, nsPerEvent: 30000 }
+  { name: 'console', title: 'Console', sink: 'pipe', syslog: false, collector: false, reaches: 'stdout', slowable: true, socketDrops: null },
+  { name: 'file', title: 'Filesystem', sink: 'file', syslog: false, collector: false, reaches: 'file', slowable: false, socketDrops: null },
+  { name: 'udp', title: 'Syslog UDP', sink: 'embedded-udp', syslog: true, collector: false, reaches: 'socket', slowable: false, socketDrops: 'counter' },
+  { name: 'tcp', title: 'Syslog TCP', sink: 'embedded-tcp', syslog: true, collector: false, reaches: 'socket', slowable: true, socketDrops: 'none' },
+  { name: 'otlp', title: 'OpenTelemetry OTLP/HTTP', sink: 'embedded-otlp', syslog: false, collector: true, refuses: 'OTLP: answered 413', reaches: 'socket', slowable: false, socketDrops: null },
+  { name: 'forward', title: 'Fluent forward', sink: 'embedded-forward', syslog: false, collector: true, refuses: 'forward: the connection is closed', reaches: 'socket', slowable: false, socketDrops: null }
 ].map(Object.freeze))
 
 export const TRANSPORTS = TRANSPORT_DESCRIPTORS.map((t) => t.name)

@@ -1,8 +1,4 @@
 import fs from 'node:fs'
-import { createFluentOrgClient } from './fluent-org-client.js'
-import { createRawForward } from './raw-forward.js'
-import { createRawOtlp } from './raw-otlp.js'
-import { createRawSyslog } from './raw-syslog.js'
 import { FORWARD_ACK_VARIANT } from './fluent.js'
 import { OTLP_JSON_VARIANT } from './otel-sdk.js'
 import { rawLine, WORKLOADS } from '../engine/workloads.js'
@@ -73,10 +69,12 @@ export default {
     }
   },
   async create ({ transport, file, host, port, url, workload, variant, events }) {
-    if (transport === 'udp' || transport === 'tcp') return createRawSyslog({ transport, host, port, workload, each: variant === 'each' })
-    if (transport === 'otlp') return createRawOtlp({ url, workload, json: variant === 'json' })
-    if (transport === 'forward' && variant === 'fluent-org') return createFluentOrgClient({ host, port, workload })
-    if (transport === 'forward') return createRawForward({ host, port, workload, ack: variant === 'ack' })
+    // Each network client is imported when its transport is built: their encoders (protobufjs,
+    // msgpack) are hundreds of modules that `list` and the file and console runs never use.
+    if (transport === 'udp' || transport === 'tcp') return (await import('./raw-syslog.js')).createRawSyslog({ transport, host, port, workload, each: variant === 'each' })
+    if (transport === 'otlp') return (await import('./raw-otlp.js')).createRawOtlp({ url, workload, json: variant === 'json' })
+    if (transport === 'forward' && variant === 'fluent-org') return (await import('./fluent-org-client.js')).createFluentOrgClient({ host, port, workload })
+    if (transport === 'forward') return (await import('./raw-forward.js')).createRawForward({ host, port, workload, ack: variant === 'ack' })
     if (transport === 'file') {
       const fd = fs.openSync(file, 'a')
       const batch = batcher((text) => writeAll(fd, text), workload, events, { each: variant === 'each' })

@@ -103,7 +103,7 @@ nav.toc ol { margin: .3rem 0 0; padding-left: 1.4rem; columns: 2 18rem }
 .table-wrap { overflow-x: auto; margin: .8rem 0 1rem }
 table { border-collapse: collapse; font-size: .88rem; font-variant-numeric: tabular-nums }
 th, td { border: 1px solid var(--line); padding: .28rem .6rem; vertical-align: top; text-align: left }
-th { background: var(--head); font-weight: 600; white-space: nowrap }
+th { background: var(--head); font-weight: 600 }
 td.r, th.r { text-align: right }
 td.r { white-space: nowrap }
 tbody tr:nth-child(even) { background: var(--zebra) }
@@ -225,8 +225,10 @@ function flameFigure ({ tree, title, against = null }, id) {
 }
 
 function tableHtml ({ columns, rows, notes = [] }) {
-  const align = (column) => (column.align === 'right' ? ' class="r"' : '')
-  const head = columns.map((c) => `<th scope="col" class="sortable${c.align === 'right' ? ' r' : ''}" tabindex="0">${escapeHtml(c.title)}</th>`).join('')
+  // A column of words (column.words) is left-aligned and wraps, whatever its alignment in markdown.
+  const right = (column) => column.align === 'right' && !column.words
+  const align = (column) => (right(column) ? ' class="r"' : '')
+  const head = columns.map((c) => `<th scope="col" class="sortable${right(c) ? ' r' : ''}" tabindex="0">${escapeHtml(c.title)}</th>`).join('')
   const body = rows.map((row) => `<tr>${columns.map((c, i) => `<td${align(c)}>${htmlText(row[i])}</td>`).join('')}</tr>`).join('\n')
   return `<div class="table-wrap"><table>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table></div>` +
     notes.map((note) => `\n<p class="note">${htmlText(note)}</p>`).join('')

@@ -3,7 +3,7 @@ import { runTypeName } from '../results/record.js'
 import { roundsOf } from '../results/rounds.js'
 import { judge, measureNamed, timesWorse } from '../results/verdict.js'
 import { DEFAULT_ALPHA, median, medianInterval, smallestMannWhitneyP } from '../stats.js'
-import { axisTitle, chartFile, titles } from '../draw/charts.js'
+import { axisTitle, chartFile, logTicks, titles } from '../draw/charts.js'
 import { palette, translucent } from '../draw/colours.js'
 import { bimodal, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
 import { basisWords, formatCount, formatMs, formatPct, formatRatio, libraryName, orderWords, ratioInterval, unique, verdictWord } from '../draw/labels.js'
@@ -340,7 +340,11 @@ export function lossPerRun (runs, pooled, paced) {
 // One row per comparison: the best (and those not separated from it), its median, and every other
 // library as a multiple of it, the estimate with its interval, and the verdict against it.
 function findingsTable ({ measure, groups }) {
+  // The best and the multiples are words, which the HTML page wraps (as one-line figures they
+  // pushed the table past a 1,300-pixel window); the markdown and terminal tables keep their shape.
+  const words = (column) => ({ ...column, words: true })
   const columns = figureColumns(['Comparison', measure.best === 'fastest' ? 'Fastest' : 'Cheapest', 'Median', `× the ${measure.best} (verdict)`])
+    .map((column, i) => (i === 1 || i === 3 ? words(column) : column))
   const rows = groups.map((g) => [
     g.label,
     bestName(g),
@@ -350,12 +354,6 @@ function findingsTable ({ measure, groups }) {
       ...g.unsupported.map((name) => `${name} unsupported`)].join('; ')
   ])
   return { columns, rows }
-}
-
-// A log axis labels 1, 2 and 5 times each power of ten, no more: the other gridlines stay bare.
-function logTick (value) {
-  const leading = value / 10 ** Math.floor(Math.log10(value) + 1e-9)
-  return [1, 2, 5].some((d) => Math.abs(leading - d) < 1e-6) ? value.toLocaleString('en-US') : ''
 }
 
 // Bars per comparison, one per library in its colour; a log axis where the bars span more than
@@ -416,7 +414,7 @@ export function headlineChart ({ measure, groups }, conditions) {
         plugins: titles(`${measure.title[0].toUpperCase()}${measure.title.slice(1)} per library`, notes),
         scales: {
           x: { ticks: { maxRotation: 0, autoSkip: false } },
-          y: log ? { type: 'logarithmic', max: top * (noted ? 4 : 1.2), title: axisTitle(`${measure.axis}, log scale`), ticks: { callback: logTick } } : { beginAtZero: true, suggestedMax: top * (noted ? 1.35 : 1.05), title: axisTitle(measure.axis) }
+          y: log ? { type: 'logarithmic', max: top * (noted ? 4 : 1.2), title: axisTitle(`${measure.axis}, log scale`), ticks: { callback: logTicks(Math.min(...values), top * (noted ? 4 : 1.2)) } } : { beginAtZero: true, suggestedMax: top * (noted ? 1.35 : 1.05), title: axisTitle(measure.axis) }
         }
       }
     }

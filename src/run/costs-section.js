@@ -1,4 +1,4 @@
-import { axisTitle, chartFile, titles } from '../draw/charts.js'
+import { axisTitle, chartFile, logTicks, titles } from '../draw/charts.js'
 import { palette } from '../draw/colours.js'
 import { groupsOf } from './section.js'
 import { median, minOf } from '../stats.js'
@@ -98,10 +98,10 @@ export function supportedPercentile (p, n) {
 }
 
 // HdrHistogram's percentile plot: the percentile on a log axis of 1 / (1 − p), so that 90%, 99%,
-// 99.9% … are evenly spaced; the slowest call sampled sits one step past the last percentile.
-const MAX_AT = 1e6
-const position = (p) => (p >= 100 ? MAX_AT : 1 / (1 - p / 100))
-const TICKS = new Map([[1, '0%'], [2, '50%'], [10, '90%'], [100, '99%'], [1e3, '99.9%'], [1e4, '99.99%'], [1e5, '99.999%'], [MAX_AT, 'max']])
+// 99.9% … are evenly spaced; the slowest call sampled sits a decade past the last percentile shown,
+// where the axis ends: no stretch of percentiles the runs could not resolve.
+const position = (p, maxAt) => (p >= 100 ? maxAt : 1 / (1 - p / 100))
+const TICKS = new Map([[1, '0%'], [2, '50%'], [10, '90%'], [100, '99%'], [1e3, '99.9%'], [1e4, '99.99%'], [1e5, '99.999%'], [1e6, '99.9999%']])
 
 export function latencyChart (group, runs, cpus, conditions) {
   // The runs by library once: a search per library would be quadratic in the libraries.
@@ -118,6 +118,9 @@ export function latencyChart (group, runs, cpus, conditions) {
   const percentiles = unique(runs.flatMap((r) =>
     r.callLatencyNs.histogram.map(([p]) => p))).filter((p) => supportedPercentile(p, fewest)).sort((a, b) => a - b)
   const colours = palette(libs)
+  const lastAt = position(percentiles.filter((p) => p < 100).at(-1) ?? 50)
+  const maxAt = Math.round(lastAt) * 10
+  const at = (p) => position(p, maxAt)
   const datasets = libs.map((lib) => {
     const libRuns = byLib.get(lib)
     return {
@@ -131,11 +134,12 @@ export function latencyChart (group, runs, cpus, conditions) {
       // stands apart from the percentiles (what lies between was not resolved).
       data: percentiles.flatMap((p) => {
         const y = Math.max(1, medianOf(libRuns, (r) => r.callLatencyNs.histogram.find(([q]) => q === p)?.[1]))
-        const point = { x: position(p), y: Number.isFinite(y) ? y : null }
-        return p >= 100 ? [{ x: Math.sqrt(position(p) * position(percentiles.at(-2) ?? 50)), y: null }, point] : [point]
+        const point = { x: at(p), y: Number.isFinite(y) ? y : null }
+        return p >= 100 ? [{ x: Math.sqrt(at(p) * lastAt), y: null }, point] : [point]
       })
     }
   })
+  const ys = datasets.flatMap((d) => d.data.map((point) => point.y)).filter((y) => y > 0)
   const timed = unique(runs.map((r) => r.callLatencyNs.sampleEvery)).map((n) => (n === 1 ? 'every call timed' : `1 call in ${n} timed`)).join(', ')
   return {
     width: 1000,
@@ -146,8 +150,8 @@ export function latencyChart (group, runs, cpus, conditions) {
       options: {
         plugins: titles(`${group.title}, ${cpuLabel(cpus)}: time of single log() calls by percentile`, [['median of the runs per point', timed, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]),
         scales: {
-          x: { type: 'logarithmic', min: 1, max: MAX_AT, title: axisTitle('percentile of calls'), ticks: { callback: (value) => TICKS.get(value) ?? null, autoSkip: false } },
-          y: { type: 'logarithmic', title: axisTitle('time of one call (ns, log scale)') }
+          x: { type: 'logarithmic', min: 1, max: maxAt, title: axisTitle('percentile of calls'), ticks: { callback: (value) => (value === maxAt ? 'max' : TICKS.get(value) ?? null), autoSkip: false } },
+          y: { type: 'logarithmic', title: axisTitle('time of one call (ns, log scale)'), ticks: { callback: logTicks(minOf(ys), Math.max(...ys)) } }
         }
       }
     }

@@ -20,6 +20,7 @@ import { DEFAULT_ENDING } from '../engine/endings.js'
 import { deliveryLatency } from '../sinks/verifier.js'
 import { profilePrefix, saveProfiles } from './profiles.js'
 import { transportIs } from '../engine/transports.js'
+import { lateWritesWords, sumLateWrites } from '../engine/late-writes.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
 const LIVE_EVERY_MS = 500
@@ -74,6 +75,8 @@ export async function runOnce (settings, { signal = null, onLive = null } = {}) 
     keptAlive: new Set(),
     heap: new Map(),
     callStamps: new Map(),
+    // Per worker, what it wrote once close() was called (src/engine/late-writes.js).
+    late: new Map(),
     leftBehind: []
   }
   const failedBefore = (error) => judgeArrivals(finish(
@@ -133,7 +136,7 @@ export async function runOnce (settings, { signal = null, onLive = null } = {}) 
   const finished = finish(outcome, { cpus, events, payload, overheadMs, verify, rate, ending, slowed, transport })
   // Under an ending other than close, nothing arriving can be the logger's loss (everything still
   // buffered when the process went): a finding, not a misdirected adapter.
-  return judgeArrivals(workload === 'disabled' || ending !== 'close' ? finished : nothingDelivered(finished, { transport, target: receiver.target(0), cpus }), { workload, events })
+  return judgeArrivals(workload === 'disabled' || ending !== 'close' ? finished : nothingDelivered(finished, { transport, target: receiver.target(0), cpus, late: sumLateWrites([...state.late.values()]) }), { workload, events })
 
   // run --profile: the workers' .cpuprofile files, moved beside the results and summarised before
   // the run's directory goes; a profile that cannot be read or written fails the run.
@@ -267,6 +270,9 @@ function track (child, config, receiver, state, watch, maxOldSpaceSize) {
       } else if (msg.type === 'closed' || msg.type === 'ended') {
         entry.figures = msg
         if (msg.type === 'closed') state.closed.set(workerId, BigInt(msg.at))
+        if (msg.late) state.late.set(workerId, msg.late)
+      } else if (msg.type === 'late') {
+        state.late.set(workerId, msg.late)
       }
       watch.poke()
     },
@@ -461,16 +467,20 @@ function workerExits (state, cpus) {
 // arrivals are arrivals: a logger that drops a workload's fields from every line is that finding
 // (received 0, every line counted corrupt), and a receiver that refused what it was sent fails
 // the run with its cause (failIfRefused). A partial loss stays a finding of an ok run.
-export function nothingDelivered (result, { transport, target, cpus }) {
+// What the workers saw comes before a guess: writes the logger made after close() had ended its
+// stream or resolved (late: sumLateWrites) say that close() did not wait for them.
+export function nothingDelivered (result, { transport, target, cpus, late = null }) {
   if (!result.ok || result.received == null || !(result.sent > 0)) return result
   if (result.received + (result.corrupt ?? 0) + (result.duplicates ?? 0) > 0) return result
-  return { ...result, ok: false, status: 'failed', error: `${nothingArrivedWhere(transport, target, cpus)} (0 of ${result.sent} events)`, failure: { kind: 'nothing-arrived' } }
+  return { ...result, ok: false, status: 'failed', error: `${nothingArrivedWhere(transport, target, cpus, late)} (0 of ${result.sent} events)`, failure: { kind: 'nothing-arrived' } }
 }
 
-function nothingArrivedWhere (transport, target, cpus) {
+function nothingArrivedWhere (transport, target, cpus, late) {
   const more = cpus > 1 ? `, one per worker: ${cpus}` : ''
-  if (transportIs(transport, 'reaches', 'stdout')) return 'nothing arrived on the workers\' stdout: does the adapter write to stdout? (stderr is not read)'
-  if (transportIs(transport, 'reaches', 'file')) return `nothing arrived in the file the adapter was given (${target?.file ?? 'its file'}${more}): does the adapter write to the \`file\` it is given?`
+  const seen = lateWritesWords(late)
+  if (transportIs(transport, 'reaches', 'stdout')) return `nothing arrived on the workers' stdout: ${seen || 'does the adapter write to stdout? (stderr is not read)'}`
+  if (transportIs(transport, 'reaches', 'file')) return `nothing arrived in the file the adapter was given (${target?.file ?? 'its file'}${more}): ${seen || 'does the adapter write to the `file` it is given?'}`
+  if (seen) return `nothing arrived over ${transport}: ${seen}`
   const where = target?.host != null ? `${target.host}:${target.port}` : 'the syslog receiver'
   return `nothing arrived at ${where} over ${transport}: does the adapter send to the host and port it is given?`
 }

@@ -5,6 +5,7 @@
 // primary can compare them across processes. What the calls cost besides time is recorded by the
 // measures of src/engine/worker-measures.js.
 import { createLogger, exitAfterATurn, fail, failOnUncaught, leaveSignalsToPrimary, now, receiveConfig } from '../engine/child-side.js'
+import { closeResolved, lateWrites, watchLateWrites } from '../engine/late-writes.js'
 import { newHistogram, timerFloorNs } from '../engine/costs.js'
 import { deliveryEvery, deliverySamples, messagePrefix } from '../engine/message.js'
 import { openProfiler } from '../engine/profiler.js'
@@ -228,13 +229,13 @@ function run (logger, floorNs, profiler) {
     const closing = profiler ? profiler.stopThreads().then(() => closed(logger)) : closed(logger)
     closing.then(
       () => {
-        const closedFigures = figures('closed', now())
+        const closedFigures = { ...figures('closed', now()), late: closeResolved() }
         try {
           if (profiler) closedFigures.profiles = profiler.finish(config.profileFile)
         } catch (err) {
           return fail('profile', err)
         }
-        process.send(closedFigures, exitAfterATurn)
+        process.send(closedFigures, () => exitAfterATurn(lateWord(closedFigures.late)))
       },
       (err) => fail('close', err))
   }
@@ -281,13 +282,26 @@ function endProcess (ending, figures) {
 // adapter's close(), which resolves when the library says everything is written), then exit.
 function onSigtermClose (logger) {
   process.once('SIGTERM', () => {
-    closed(logger).then(exitAfterATurn, (err) => fail('close', err))
+    closed(logger).then(() => {
+      closeResolved()
+      exitAfterATurn(lateWord(null))
+    }, (err) => fail('close', err))
   })
 }
 
-// The adapter's close() as a promise, whatever it returns or throws.
+// The adapter's close() as a promise, whatever it returns or throws. From the call on, the logger's
+// late writes are watched (src/engine/late-writes.js).
 function closed (logger) {
+  watchLateWrites()
   return new Promise((resolve) => resolve(logger.close()))
+}
+
+// The late writes seen once close() resolved, when there are more than the 'closed' message said.
+function lateWord (said) {
+  return () => {
+    const late = lateWrites()
+    return late && JSON.stringify(late) !== JSON.stringify(said) ? { type: 'late', late } : null
+  }
 }
 
 main().catch((err) => fail('setup', err))

@@ -4,6 +4,7 @@ import { cellKey, comparisonGroupKey, failureOf, recordedSettings, runTypeOf } f
 import { Interrupted } from '../errors.js'
 import { DEFAULT_ORDER } from './orders.js'
 import { roundsJudge } from './enough-rounds.js'
+import { createPlanClock } from './estimate.js'
 
 // The cell loop that `run` and `http` share: the order of the runs, resume, time-limit skips and
 // interrupts. A cell (planned by src/run/plan.js or src/http/matrix.js) is plain data:
@@ -79,7 +80,9 @@ export async function runCells ({
   const planIndex = (cell) => cell.planIndex ?? cells.indexOf(cell)
   const done = new Map(cells.map((cell) => [cell, store.finishedRuns(cell.key, cellKey)]))
   // The runs to do: an unsupported cell's are recorded, never run, and progress numbers the others.
-  progress.begin(cells.reduce((n, cell) => n + (cell.unsupported ? 0 : cell.runs - done.get(cell).size), 0))
+  const schedule = scheduleRuns(cells, order)
+  const clock = createPlanClock(schedule.filter(({ cell, run }) => !cell.unsupported && !done.get(cell).has(run)))
+  progress.begin(clock.runs(), { clock })
   const ended = new Set()
   const enough = roundsJudge(cells, store)
   try {
@@ -88,12 +91,13 @@ export async function runCells ({
     const recorded = unsupported.filter((cell) => !done.get(cell).size)
     store.addAll(recorded.map((cell) => ({ ...unmeasured(cell), run: 1, ...empty(cell), ok: false, status: 'unsupported', error: cell.unsupported })))
     for (const cell of recorded) progress.skip(cell.label, cell.runs, `unsupported: ${cell.unsupported}`, { planned: false })
-    for (const { cell, run } of scheduleRuns(cells, order)) {
+    for (const { cell, run } of schedule) {
       if (ended.has(cell) || done.get(cell).has(run)) continue
       const stopped = enough(cell, run)
       if (stopped) {
         const rest = Array.from({ length: cell.runs - run + 1 }, (_, i) => run + i)
           .filter((n) => !done.get(cell).has(n)).length
+        clock.dropped(cell, rest)
         progress.skip(cell.label, rest, stopped)
         ended.add(cell)
         continue
@@ -104,10 +108,12 @@ export async function runCells ({
           .filter((n) => !done.get(cell).has(n))
         const reason = skipReason(timedOut)
         store.addAll(rest.map((n) => ({ ...unmeasured(cell), run: n, ...empty(cell), ok: false, status: 'skipped', error: reason, failure: skipFailure(timedOut) })))
+        clock.dropped(cell, rest.length)
         progress.skip(cell.label, rest.length, `${rest.length === 1 ? 'run' : 'runs'} ${rest.join(', ')} skipped: ${reason}`)
         ended.add(cell)
         continue
       }
+      clock.started(cell)
       progress.runStart({ label: cell.label, run, runs: cell.runs, timeoutMs: cell.settings.timeoutMs ?? null })
       const startedAt = Date.now()
       try {
@@ -118,6 +124,7 @@ export async function runCells ({
         if (signal?.aborted) throw new Interrupted(signal.reason)
         const record = { ...unmeasured(cell), run, startedAt, ...result }
         store.add(record)
+        clock.finished(cell, Date.now() - startedAt)
         progress.runEnd(cell.label, run, record.ok ? typeOf(cell).describe(record) : `FAILED: ${record.error}${record.countedAfterFailure && record.received != null ? ` (${record.received} of ${record.sent} events had arrived)` : ''}`, { record })
       } catch (err) {
         if (!(err instanceof Interrupted)) throw err

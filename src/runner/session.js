@@ -1,6 +1,6 @@
 import { Interrupted } from '../errors.js'
 import { createStore } from '../results/store.js'
-import { fallbackReaderNotes } from '../sinks/index.js'
+import { fallbackReaderNotes, readersLine } from '../sinks/index.js'
 import { sweepOnce } from '../engine/run-dir.js'
 import { busyWarning, sampleLoad } from '../results/env.js'
 import { DEFAULT_ORDER, newSeed, runCells } from './orchestrator.js'
@@ -55,11 +55,15 @@ export async function runSession ({
   if (busy) report.warning(busy)
   const undecidable = undecidableWarning(cells, { order: env.order, alpha })
   if (undecidable) report.warning(undecidable)
-  for (const note of fallbackReaderNotes([...new Set(cells.map((cell) => cell.settings.sink))])) report.warning(note)
+  const sinks = [...new Set(cells.map((cell) => cell.settings.sink))]
+  for (const note of fallbackReaderNotes(sinks)) report.warning(note)
   for (const dir of new Set(cells.map((cell) => cell.runDirBase).filter(Boolean))) {
     const swept = sweepOnce(dir)
     if (swept) report.warning(swept)
   }
+  // Which readers measure the arrivals, as \`list\` says: a figure depends on them.
+  const readers = readersLine(sinks)
+  if (readers) report.note(readers)
   if (previous) report.note(`resuming ${out}: ${previous.runs.filter((r) => r.status !== 'interrupted').length} finished runs kept`)
   const store = createStore({ out, env, previous })
   // Saved with the document after each run.

@@ -1,9 +1,9 @@
 import { TRANSPORTS } from '../engine/transports.js'
-import { udpReaderAbsence } from './embedded-sink.js'
+import { udpReaderAbsence, udpReaderName } from './embedded-sink.js'
 import { createFileReceiver } from './file.js'
 import { createForwardReceiver } from './forward.js'
 import { createOtlpReceiver } from './otlp.js'
-import { createPipeReceiver, pipeReaderAbsence } from './pipe.js'
+import { createPipeReceiver, pipeReaderAbsence, pipeReaderName } from './pipe.js'
 import { createSyslogReceiver } from './syslog.js'
 
 // The receiving end of each transport (src/engine/transports.js lists them). A receiver hands each
@@ -85,4 +85,17 @@ export function fallbackReaderNotes (sinks) {
     .map(([, { absence, what }]) => [what, absence()])
     .filter(([, why]) => why)
     .map(([what, why]) => `${what}: ${why}`)
+}
+
+// Which reader reads each receiving end of a plan that has a choice, as \`log-bench list\` says it:
+// "readers: console native (a pipe per worker, drained by a thread), embedded UDP node:dgram"; ''
+// where the plan uses none of them.
+const READERS = {
+  pipe: () => `console ${pipeReaderName() === 'native' ? 'native (a pipe per worker, drained by a thread)' : "node's streams"}`,
+  'embedded-udp': () => `embedded UDP ${udpReaderName()}`
+}
+
+export function readersLine (sinks) {
+  const used = Object.entries(READERS).filter(([sink]) => sinks.includes(sink)).map(([, name]) => name())
+  return used.length ? `readers: ${used.join(', ')}` : ''
 }
