@@ -2,8 +2,9 @@
 // The test suite, every file of test/ in exactly one of three lists (test/test-lists.test.js fails on
 // a file in none, in two, or on a list naming a file that is gone, so a new test file must be placed):
 //
-// QUICK, the unit layer: in-process, no forked workers, no rsyslogd, no browser, no real run or
-//   benchmark script; `npm run test:quick` runs it, two files at a time, in under 3 minutes on 2 cores.
+// QUICK, the unit layer: in-process, no forked workers, no rsyslogd, no browser, no real run, no
+//   benchmark script and no compiler (test/types.test.js's tsc is minutes on a busy machine);
+//   `npm run test:quick` runs it, two files at a time, in under 3 minutes on 2 cores.
 // SIDE_BY_SIDE: process-heavy files whose assertions hold whatever runs beside them (their own
 //   temporary directories, ports the system chooses, processes found by their own tag, no figure or
 //   verdict of a real run asserted): two at a time.
@@ -22,21 +23,21 @@ export const QUICK = [
   'fits-terminal', 'help', 'http-counted-report', 'http-glance', 'http-placement', 'http-units', 'http-verifier',
   'http-versions', 'knee', 'latency-section', 'layers', 'limits', 'links', 'readme', 'receivers', 'record-schema',
   'report', 'run-dir', 'run-types', 'scale', 'scorecard', 'stats', 'summary', 'syslog-parse', 'table',
-  'test-lists', 'types', 'udp-drops', 'verdict', 'verifier', 'version', 'versions-report', 'winston-close'
+  'test-lists', 'udp-drops', 'verdict', 'verifier', 'version', 'versions-report', 'winston-close'
 ]
 
 export const SIDE_BY_SIDE = [
   'adapter-modules', 'adapters-popular', 'api', 'cell-key', 'compare', 'console-reader', 'cores', 'costs',
-  'delivery', 'delivery-latency', 'docs-hold', 'durability-plain', 'fallback-reader', 'gate', 'hostile',
+  'decidable', 'delivery', 'delivery-latency', 'docs-hold', 'durability-plain', 'fallback-reader', 'gate', 'hostile',
   'hostile-documents', 'hostile-round4', 'inputs', 'options', 'order', 'outputs', 'overload', 'pages',
   'pr-workflow', 'raw', 'rate', 'receiver-limits', 'report-workflow', 'run', 'scenario', 'shards', 'sink',
-  'sink-death', 'syslog-libs', 'syslog-rsyslog', 'versions', 'worker-messages', 'workloads'
+  'sink-death', 'syslog-libs', 'syslog-rsyslog', 'types', 'versions', 'vocabulary', 'worker-messages',
+  'workloads'
 ]
 
 export const ALONE = [
-  'alternate', 'answer', 'bad-input', 'benchmarks', 'decidable', 'endings', 'faults', 'hostile-processes', 'html',
-  'http', 'instructions', 'package', 'profile', 'progress', 'run-errors', 'runner', 'runs-auto', 'stuck-run',
-  'vocabulary'
+  'alternate', 'answer', 'bad-input', 'benchmarks', 'endings', 'faults', 'hostile-processes', 'html',
+  'http', 'instructions', 'package', 'profile', 'progress', 'run-errors', 'runner', 'runs-auto', 'stuck-run'
 ]
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
