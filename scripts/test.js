@@ -9,8 +9,8 @@
 //   temporary directories, ports the system chooses, processes found by their own tag, no figure or
 //   verdict of a real run asserted): two at a time.
 // ALONE: process-heavy files that assert what a real run's timing decides (a verdict, a run that
-//   finishes inside its --timeout, a quiet period), load the machine themselves, or drive a browser
-//   or an npm install: one at a time, with nothing beside them.
+//   finishes inside its --timeout, a quiet period), load the machine themselves, or drive a browser:
+//   one at a time, with nothing beside them.
 //
 // `node scripts/test.js` (what `npm test` runs after the lint) runs all three; `node scripts/test.js
 // quick` the unit layer only. Any further arguments go to `node --test` (e.g. --test-reporter=spec).
@@ -29,7 +29,7 @@ export const QUICK = [
 export const SIDE_BY_SIDE = [
   'adapter-modules', 'adapters-popular', 'api', 'cell-key', 'compare', 'console-reader', 'cores', 'costs',
   'decidable', 'delivery', 'delivery-latency', 'docs-hold', 'durability-plain', 'fallback-reader', 'gate', 'hostile',
-  'hostile-documents', 'hostile-round4', 'inputs', 'options', 'order', 'outputs', 'overload', 'pages',
+  'hostile-documents', 'hostile-round4', 'inputs', 'options', 'order', 'outputs', 'overload', 'package', 'pages',
   'pr-workflow', 'raw', 'rate', 'receiver-limits', 'report-workflow', 'run', 'scenario', 'shards', 'sink',
   'sink-death', 'syslog-libs', 'syslog-rsyslog', 'types', 'versions', 'vocabulary', 'worker-messages',
   'workloads'
@@ -37,7 +37,7 @@ export const SIDE_BY_SIDE = [
 
 export const ALONE = [
   'alternate', 'answer', 'bad-input', 'benchmarks', 'endings', 'faults', 'hostile-processes', 'html',
-  'http', 'instructions', 'package', 'profile', 'progress', 'run-errors', 'runner', 'runs-auto', 'stuck-run'
+  'http', 'instructions', 'profile', 'progress', 'run-errors', 'runner', 'runs-auto', 'stuck-run'
 ]
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
