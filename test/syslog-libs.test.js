@@ -50,13 +50,16 @@ test('an external server: the drop rate is unknown, and the terminal says so', a
 })
 
 test('bad syslog options are one line and exit 2', async () => {
-  for (const [args, message] of [
+  const cases = [
     [['--syslog', 'nope'], /unknown syslog sink/],
     [['--syslog-port', '514'], /--syslog-port needs --syslog-host/],
     [['--syslog-host', 'h', '--syslog-port', '70000'], /--syslog-port must be an integer from 1 to 65535/],
     [['--syslog-host', 'h', '--syslog', 'rsyslog'], /cannot be combined/]
-  ]) {
-    const result = await runCli(['run', '--lib', 'raw', '--transport', 'udp', ...args])
+  ]
+  // Four refusals, each a process of its own: side by side.
+  const results = await Promise.all(cases.map(([args]) => runCli(['run', '--lib', 'raw', '--transport', 'udp', ...args])))
+  for (const [i, [args, message]] of cases.entries()) {
+    const result = results[i]
     assert.equal(result.code, 2, args.join(' '))
     assert.match(result.stderr, message)
     assert.equal(result.stderr.trim().split('\n').length, 1)
