@@ -82,7 +82,9 @@ function adapter (cwd, fields, preamble = '') {
   fs.writeFileSync(path.join(cwd, 'adapter.js'), `${preamble}export default { name: 'plain', ${fields} transports: ['file'], async create () { return { log () {}, async close () {} } } }\n`)
 }
 
-describe('bad input: one line, exit code 2, no stack, nothing left behind', () => {
+// Each case has its own working directory and TMPDIR, and most of a case's time is a process
+// starting: four at a time.
+describe('bad input: one line, exit code 2, no stack, nothing left behind', { concurrency: 4 }, () => {
   for (const [name, args, expected, setup] of CASES) {
     it(name, async () => {
       const cwd = tmpDir()

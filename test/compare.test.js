@@ -55,35 +55,42 @@ test('log-bench compare --baseline pairs the rounds of an interleaved document: 
   const libs = { pino: drifting(600), slow: drifting(630) }
   const interleaved = resultsFile(dir, 'interleaved.json', libs, { order: { mode: 'interleaved', seed: 1 } })
   const blocked = resultsFile(dir, 'blocked.json', libs, { order: { mode: 'blocked', seed: null } })
-  const rowOf = async (file, extra = []) => {
-    const ran = await runCli(['compare', file, '--baseline', 'pino', '--json', ...extra])
+  const other = resultsFile(dir, 'other.json', { slow: drifting(630) }, { order: { mode: 'interleaved', seed: 2 } })
+  const base = resultsFile(dir, 'base.json', { slow: drifting(600) }, { order: { mode: 'interleaved', seed: 3 } })
+  const five = resultsFile(dir, 'five.json', { pino: drifting(600).slice(0, 5), slow: drifting(630).slice(0, 5) }, { order: { mode: 'interleaved', seed: 1 } })
+  // Six separate invocations on files written above: side by side.
+  const [interleavedJson, blockedJson, filesJson, text, markdown, fiveJson] = await Promise.all([
+    runCli(['compare', interleaved, '--baseline', 'pino', '--json']),
+    runCli(['compare', blocked, '--baseline', 'pino', '--json']),
+    runCli(['compare', base, other, '--json']),
+    runCli(['compare', interleaved, '--baseline', 'pino'], WIDE),
+    runCli(['compare', interleaved, '--baseline', 'pino', '--markdown']),
+    runCli(['compare', five, '--baseline', 'pino', '--json'])
+  ])
+  const rowOf = (ran) => {
     assert.equal(ran.code, 0, ran.stderr)
     return JSON.parse(ran.stdout).comparisons.find((r) => r.lib === 'slow' && r.measure === 'doneMs')
   }
-  const paired = await rowOf(interleaved)
+  const paired = rowOf(interleavedJson)
   assert.equal(paired.paired, true)
   assert.equal(paired.pairs, 8)
   assert.equal(paired.verdict, 'slower')
   assert.equal(paired.p, 2 / 256)
   assert.ok(paired.ciLow > 1.04 && paired.ciHigh < 1.06, JSON.stringify(paired))
   // The same runs not run in rounds: the drift is noise to the unpaired test.
-  const unpaired = await rowOf(blocked)
+  const unpaired = rowOf(blockedJson)
   assert.equal(unpaired.paired, false)
   assert.equal(unpaired.pairs, null)
   assert.equal(unpaired.verdict, 'unclear')
   // Two documents are never paired, even when both ran in rounds.
-  const other = resultsFile(dir, 'other.json', { slow: drifting(630) }, { order: { mode: 'interleaved', seed: 2 } })
-  const files = JSON.parse((await runCli(['compare', resultsFile(dir, 'base.json', { slow: drifting(600) }, { order: { mode: 'interleaved', seed: 3 } }), other, '--json'])).stdout)
+  const files = JSON.parse(filesJson.stdout)
   assert.ok(files.comparisons.every((r) => r.paired === false && r.pairs === null), JSON.stringify(files.comparisons))
   // The tables say which: a pairs column in the terminal and in --markdown.
-  const text = await runCli(['compare', interleaved, '--baseline', 'pino'], WIDE)
   assert.match(text.stdout, /\| +p \| +pairs \| +verdict \|/)
   assert.match(text.stdout, /\| slow, Filesystem, 1 worker +\|.*\| +0\.008 \| +paired, 8 \| +slower \|/)
-  const markdown = await runCli(['compare', interleaved, '--baseline', 'pino', '--markdown'])
   assert.match(markdown.stdout, /\| 0\.008 \| paired, 8 \| \*\*slower\*\* \|/)
   // 5 rounds cannot reach p < 0.05 paired: unpaired, and the row says how many rounds it had.
-  const five = resultsFile(dir, 'five.json', { pino: drifting(600).slice(0, 5), slow: drifting(630).slice(0, 5) }, { order: { mode: 'interleaved', seed: 1 } })
-  const short = await rowOf(five)
+  const short = rowOf(fiveJson)
   assert.deepEqual([short.paired, short.pairs], [false, 5])
 })
 
@@ -195,12 +202,24 @@ test('compareWithBaseline: --baseline NAME@RANGE picks a version of the library;
 test('log-bench compare --baseline: tables with ratio, interval, p and verdict; --json rows; bad input', async () => {
   const dir = tmpDir()
   const file = resultsFile(dir, 'one.json', { pino: around(600), twin: around(601), slow: around(660) })
-  const text = await runCli(['compare', file, '--baseline', 'pino'])
+  const refused = [
+    [[file, '--baseline', 'bunyan'], /--baseline bunyan: no cell of bunyan in the results \(libraries: pino, twin, slow\)/],
+    [[file, file, '--baseline', 'pino'], /--baseline compares the cells of one results file/],
+    [[file, '--baseline', 'pino', '--noise', '2'], /--noise must be a fraction/],
+    [[file, '--baseline', 'pino', '--noise', 'x%'], /--noise must be a fraction/],
+    [[file], /compare needs two results files/]
+  ]
+  // Separate invocations reading one file: side by side.
+  const [text, json, wideRun, ...refusals] = await Promise.all([
+    runCli(['compare', file, '--baseline', 'pino']),
+    runCli(['compare', file, '--baseline', 'pino', '--json', '--noise', '5%']),
+    runCli(['compare', file, '--baseline', 'pino', '--json', '--noise', '0.2']),
+    ...refused.map(([args]) => runCli(['compare', ...args]))
+  ])
   assert.equal(text.code, 0, text.stderr)
   assert.match(text.stdout, /done \(ms\)\n\| cell +\| +pino \| +cell \| +ratio \[95\.6% interval\] \| +p \| verdict \|/)
   assert.match(text.stdout, /\| slow, Filesystem, 1 worker +\| +600 \(n=10\) \| +660 \(n=10\) \| +1\.100 \[1\.0\d\d, 1\.1\d\d\] \| <0\.001 \| +slower \|/)
   assert.match(text.stdout, /\| twin, Filesystem, 1 worker .* +same \|/)
-  const json = await runCli(['compare', file, '--baseline', 'pino', '--json', '--noise', '5%'])
   assert.equal(json.code, 0, json.stderr)
   const parsed = JSON.parse(json.stdout)
   assert.equal(parsed.noise, 0.05)
@@ -208,20 +227,14 @@ test('log-bench compare --baseline: tables with ratio, interval, p and verdict; 
   assert.ok(parsed.comparisons.every((r) => ['same', 'slower'].includes(r.verdict)), JSON.stringify(parsed.comparisons.map((r) => r.verdict)))
   // 10% slower is outside ±5%: still slower; inside ±20% it reads same.
   assert.equal(parsed.comparisons.find((r) => r.lib === 'slow' && r.measure === 'doneMs').verdict, 'slower')
-  const wide = JSON.parse((await runCli(['compare', file, '--baseline', 'pino', '--json', '--noise', '0.2'])).stdout)
+  const wide = JSON.parse(wideRun.stdout)
   assert.equal(wide.comparisons.find((r) => r.lib === 'slow' && r.measure === 'doneMs').verdict, 'same')
-  for (const [args, message] of [
-    [[file, '--baseline', 'bunyan'], /--baseline bunyan: no cell of bunyan in the results \(libraries: pino, twin, slow\)/],
-    [[file, file, '--baseline', 'pino'], /--baseline compares the cells of one results file/],
-    [[file, '--baseline', 'pino', '--noise', '2'], /--noise must be a fraction/],
-    [[file, '--baseline', 'pino', '--noise', 'x%'], /--noise must be a fraction/],
-    [[file], /compare needs two results files/]
-  ]) {
-    const result = await runCli(['compare', ...args])
+  refused.forEach(([args, message], i) => {
+    const result = refusals[i]
     assert.equal(result.code, 2, `${args.join(' ')}: ${result.stderr}`)
     assert.match(result.stderr, message)
     assert.equal(result.stdout, '')
-  }
+  })
 })
 
 test('log-bench compare a b: per cell and measure; 3 + 3 runs warn and no closing line contradicts the warning', async () => {

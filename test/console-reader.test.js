@@ -16,7 +16,8 @@ const READERS = [
 ]
 
 for (const reader of READERS) {
-  describe(`console reader: ${reader.name}`, { skip: reader.skip }, () => {
+  // Each test is its own run into its own directory: two at a time, here and in --pipe-bytes and --dir.
+  describe(`console reader: ${reader.name}`, { skip: reader.skip, concurrency: 2 }, () => {
     it('counts exactly the events a lossy logger dropped, and says which reader ran', async () => {
       const out = path.join(tmpDir(), 'r.json')
       const result = await runCli(['run', '--lib', path.join(ADAPTERS, 'lossy.js'), '--transport', 'console', '--cpus', '2', '--events', '1000', '--runs', '1', '--out', out], { env: reader.env })
@@ -101,7 +102,7 @@ describe('native pipe reader', { skip: nativeSkip }, () => {
   })
 })
 
-describe('--pipe-bytes', { skip: nativeSkip }, () => {
+describe('--pipe-bytes', { skip: nativeSkip, concurrency: 2 }, () => {
   it('the system default (64 KiB) unless asked; a larger buffer is granted and recorded', async () => {
     const out = path.join(tmpDir(), 'r.json')
     const plain = await runCli(['run', '--lib', 'raw', '--transport', 'console', '--events', '1000', '--runs', '1', '--out', out])
@@ -124,7 +125,7 @@ describe('--pipe-bytes', { skip: nativeSkip }, () => {
   }
 })
 
-describe('--dir', () => {
+describe('--dir', { concurrency: 2 }, () => {
   it('puts the runs\' files there and records its file system type', async () => {
     const dir = tmpDir()
     const out = path.join(tmpDir(), 'r.json')

@@ -66,8 +66,11 @@ test('run without --cores records cores null and leaves the workers on every CPU
 
 test('--cores refuses 0, more CPUs than log-bench may use and non-integers with one line, exit 2', async () => {
   const available = availableCpus().length
-  for (const value of ['0', String(available + 1), '1.5', 'one']) {
-    const { code, stderr } = await runCli(['run', '--lib', 'noop', '--cores', value, '--events', '10', '--runs', '1'])
+  const values = ['0', String(available + 1), '1.5', 'one']
+  // Four refusals, each a process of its own: side by side.
+  const refused = await Promise.all(values.map((value) => runCli(['run', '--lib', 'noop', '--cores', value, '--events', '10', '--runs', '1'])))
+  for (const [i, value] of values.entries()) {
+    const { code, stderr } = refused[i]
     assert.equal(code, 2, stderr)
     const lines = stderr.trim().split('\n').filter((line) => !/machine is busy/.test(line))
     assert.equal(lines.length, 1, stderr)

@@ -183,3 +183,12 @@ export function syntheticResults (runs, env = {}) {
   const time = new Date(Date.UTC(2026, 10, 23, 10) + syntheticDocuments * 1000).toISOString()
   return { schema: 1, tool: 'log-bench', kind: 'results', complete: true, interrupted: false, env: { node: 'v20.0.0', os: 'Linux', cpuModel: 'Test CPU', cpuCount: 2, memoryBytes: 1 << 30, libVersions: {}, command: 'log-bench run', time, hostname: 'h', ...env }, runs, summary: [] }
 }
+
+// `log-bench run` as n shards at once (--shard k/n: whole comparison groups each), each into its own
+// file beside out: for a test of many independent runs that asserts nothing about the order in which
+// they ran. Each shard's result, with its document where it finished.
+export async function runShards (args, out, n, options) {
+  const files = Array.from({ length: n }, (_, i) => `${out}.${i + 1}`)
+  const results = await Promise.all(files.map((file, i) => runCli([...args, '--shard', `${i + 1}/${n}`, '--out', file], options)))
+  return results.map((result, i) => ({ ...result, doc: result.code === 0 ? readJson(files[i]) : null }))
+}

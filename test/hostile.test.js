@@ -274,7 +274,8 @@ const refusals = [
   { name: 'http --lib bunyan@1.8 --out <existing results>: refused before installing', args: ['http', '--lib', 'bunyan@1.8', '--cache', 'cache', '--out', 'r.json'], pattern: /^log-bench: --out r\.json already holds results/ }
 ]
 
-describe('round two: refused with one line, exit 2, nothing written or replaced', () => {
+// Each refusal in a directory of its own, most of it a process starting: four at a time.
+describe('round two: refused with one line, exit 2, nothing written or replaced', { concurrency: 4 }, () => {
   for (const { name, args, files = {}, derive = {}, pattern, env = {}, tmpdir } of refusals) {
     it(name, async () => {
       const dir = tmpDir()
@@ -309,7 +310,8 @@ const recorded = [
   ...['constructor', '__proto__', 'valueOf', 'hasOwnProperty', 'toString', 'prototype', 'then', '__defineGetter__'].map((name) => ({ name: `an adapter named ${name}, beside raw`, env: { LOG_BENCH_FIXTURE_NAME: name }, lib: name, transport: 'console', status: 'ok', error: null, withRaw: true }))
 ]
 
-describe('round two: a misbehaving adapter is a recorded result with its true reason', () => {
+// Each case a run of its own, found afterwards by its own tag: two at a time.
+describe('round two: a misbehaving adapter is a recorded result with its true reason', { concurrency: 2 }, () => {
   for (const c of recorded) {
     it(c.name, async () => {
       const out = path.join(tmpDir(), 'r.json')

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import path from 'node:path'
 import { test } from 'node:test'
-import { leftovers, readJson, runCli, tmpDir } from './helpers.js'
+import { leftovers, readJson, runCli, runShards, tmpDir } from './helpers.js'
 
 const EVENTS = 500
 
@@ -9,14 +9,17 @@ const EVENTS = 500
 // by the sink itself. log4js has no TCP syslog appender that installs beside log4js 6.
 test('every library × udp and tcp against the embedded sink', async () => {
   const out = path.join(tmpDir(), 'embedded.json')
-  const result = await runCli(['run', '--lib', 'all,raw', '--transport', 'udp,tcp', '--events', String(EVENTS), '--runs', '1', '--cpus', '1,2', '--timeout', '60', '--out', out, '--quiet'], { timeoutMs: 170_000 })
-  assert.equal(result.code, 0, result.stderr)
-  const doc = readJson(out)
-  assert.equal(doc.env.options.syslog.sink, 'embedded')
-  assert.ok(doc.env.options.syslog.udpReceiveBufferBytes > 0)
+  // Four groups (transport × workers) of independent runs: two shards side by side.
+  const shards = await runShards(['run', '--lib', 'all,raw', '--transport', 'udp,tcp', '--events', String(EVENTS), '--runs', '1', '--cpus', '1,2', '--timeout', '60', '--quiet'], out, 2, { timeoutMs: 170_000 })
+  for (const { code, stderr, doc } of shards) {
+    assert.equal(code, 0, stderr)
+    assert.equal(doc.env.options.syslog.sink, 'embedded')
+    assert.ok(doc.env.options.syslog.udpReceiveBufferBytes > 0)
+  }
+  const runs = shards.flatMap(({ doc }) => doc.runs)
   // all = the seed's four, and raw: 5 libraries × 2 transports × 2 worker counts, one run each.
-  assert.equal(doc.runs.length, 5 * 2 * 2)
-  for (const run of doc.runs) {
+  assert.equal(runs.length, 5 * 2 * 2)
+  for (const run of runs) {
     const where = `${run.lib} ${run.transport} ${run.cpus} cpus`
     if (run.lib === 'log4js' && run.transport === 'tcp') {
       assert.equal(run.status, 'unsupported', where)
@@ -33,7 +36,7 @@ test('every library × udp and tcp against the embedded sink', async () => {
     else assert.ok(run.received > 0, where)
     assert.ok(run.doneMs >= run.unblockedMs, where)
   }
-  assert.deepEqual(leftovers(result.tag), [])
+  for (const { tag } of shards) assert.deepEqual(leftovers(tag), [])
 })
 
 test('an external server: the drop rate is unknown, and the terminal says so', async () => {
@@ -47,13 +50,16 @@ test('an external server: the drop rate is unknown, and the terminal says so', a
 })
 
 test('bad syslog options are one line and exit 2', async () => {
-  for (const [args, message] of [
+  const cases = [
     [['--syslog', 'nope'], /unknown syslog sink/],
     [['--syslog-port', '514'], /--syslog-port needs --syslog-host/],
     [['--syslog-host', 'h', '--syslog-port', '70000'], /--syslog-port must be an integer from 1 to 65535/],
     [['--syslog-host', 'h', '--syslog', 'rsyslog'], /cannot be combined/]
-  ]) {
-    const result = await runCli(['run', '--lib', 'raw', '--transport', 'udp', ...args])
+  ]
+  // Four refusals, each a process of its own: side by side.
+  const results = await Promise.all(cases.map(([args]) => runCli(['run', '--lib', 'raw', '--transport', 'udp', ...args])))
+  for (const [i, [args, message]] of cases.entries()) {
+    const result = results[i]
     assert.equal(result.code, 2, args.join(' '))
     assert.match(result.stderr, message)
     assert.equal(result.stderr.trim().split('\n').length, 1)

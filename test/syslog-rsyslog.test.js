@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { test } from 'node:test'
 import { findRsyslogd, freePort, requireRsyslogd, rsyslogConfig, startRsyslog } from '../src/sinks/rsyslog.js'
-import { leftovers, readJson, rsyslogSkip, runCli, tmpDir } from './helpers.js'
+import { leftovers, rsyslogSkip, runCli, runShards, tmpDir } from './helpers.js'
 
 // Skipped with the reason where rsyslogd is not installed, a failure in CI (see rsyslogSkip).
 const rsyslogd = findRsyslogd()
@@ -22,13 +22,16 @@ test('rsyslogd is installed', { skip }, () => {
 
 test('every library × udp and tcp through a real rsyslogd, verified from its output file', { skip }, async () => {
   const out = path.join(tmpDir(), 'rsyslog.json')
-  const result = await runCli(['run', '--lib', 'all,raw', '--transport', 'udp,tcp', '--syslog', 'rsyslog', '--events', String(EVENTS), '--runs', '1', '--timeout', '60', '--out', out, '--quiet'], { timeoutMs: 170_000 })
-  assert.equal(result.code, 0, result.stderr)
-  const doc = readJson(out)
-  assert.equal(doc.env.options.syslog.sink, 'rsyslog')
+  // UDP and TCP, each with an rsyslogd of its own: two shards side by side.
+  const shards = await runShards(['run', '--lib', 'all,raw', '--transport', 'udp,tcp', '--syslog', 'rsyslog', '--events', String(EVENTS), '--runs', '1', '--timeout', '60', '--quiet'], out, 2, { timeoutMs: 170_000 })
+  for (const { code, stderr, doc } of shards) {
+    assert.equal(code, 0, stderr)
+    assert.equal(doc.env.options.syslog.sink, 'rsyslog')
+  }
+  const runs = shards.flatMap(({ doc }) => doc.runs)
   // all = the seed's four, and raw: 5 libraries × 2 transports, one run each.
-  assert.equal(doc.runs.length, 5 * 2)
-  for (const run of doc.runs) {
+  assert.equal(runs.length, 5 * 2)
+  for (const run of runs) {
     const where = `${run.lib} ${run.transport}`
     if (run.lib === 'log4js' && run.transport === 'tcp') continue
     assert.equal(run.status, 'ok', `${where}: ${run.error}`)
@@ -54,7 +57,7 @@ test('every library × udp and tcp through a real rsyslogd, verified from its ou
       assert.equal(run.receiverDrops, null, where)
     }
   }
-  assert.deepEqual(leftovers(result.tag), [], 'rsyslogd and every other process are stopped')
+  for (const { tag } of shards) assert.deepEqual(leftovers(tag), [], 'rsyslogd and every other process are stopped')
 })
 
 test('a configuration rsyslogd rejects is one clear error, and nothing is left running', { skip }, async () => {

@@ -101,9 +101,16 @@ describe('the table model and its renderers', () => {
 const MARKS = [/\*\*/, /<br>/, /(^|[\s|(])_[^_\s|]([^_|]*[^_\s|])?_(?=[\s|.,;:)]|$)/m, /`/, /!\[/]
 
 describe('the terminal export of real results', () => {
+  // Each committed page drawn once (a page is seconds of work), for every test that reads it.
+  const drawn = new Map()
+  const terminalText = (results) => {
+    const key = results.join('\0')
+    if (!drawn.has(key)) drawn.set(key, renderTerminal(loadResults(results)))
+    return drawn.get(key)
+  }
   for (const page of readPages('results/pages.json')) {
     it(`${page.results.join(', ')}: the page's tables without a markdown mark`, () => {
-      const text = renderTerminal(loadResults(page.results))
+      const text = terminalText(page.results)
       for (const mark of MARKS) assert.doesNotMatch(text, mark)
       assert.match(text, /^\| /m, 'it has tables')
       assert.match(text, /At a glance\n=+\n/)
@@ -111,7 +118,7 @@ describe('the terminal export of real results', () => {
   }
 
   it('an http page: the control\'s verdicts first, then the tables per cell, with the server\'s event-loop delay', () => {
-    const text = renderTerminal(loadResults(['results/http-cost.json']))
+    const text = terminalText(['results/http-cost.json'])
     const control = text.indexOf('Control: 0 logs per request.')
     assert.ok(control > 0, 'the control is shown')
     assert.ok(control < text.indexOf('| Latency'), 'before the seed\'s tables')

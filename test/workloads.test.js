@@ -21,15 +21,21 @@ describe('workloads: each of the four libraries on console and file', () => {
   let doc
 
   it('runs every workload and records each cell with its workload', async () => {
-    const result = await runCli(['run', '--lib', 'all', '--workload', MEASURED.join(','), '--transport', 'console,file', '--events', String(EVENTS), '--runs', '1', '--out', out, '--quiet'])
-    assert.equal(result.code, 0, result.stderr)
+    // 48 runs, most of each the start of its processes: two shards side by side, joined by merge.
+    const args = ['run', '--lib', 'all', '--workload', MEASURED.join(','), '--transport', 'console,file', '--events', String(EVENTS), '--runs', '1', '--quiet']
+    const parts = ['1', '2'].map((k) => `${out}.${k}`)
+    const shards = await Promise.all(parts.map((part, i) => runCli([...args, '--shard', `${i + 1}/2`, '--out', part])))
+    for (const shard of shards) assert.equal(shard.code, 0, shard.stderr)
+    const merged = await runCli(['merge', ...parts, '--out', out])
+    assert.equal(merged.code, 0, merged.stderr)
     doc = readJson(out)
     assert.equal(doc.runs.length, REAL.length * MEASURED.length * 2)
     for (const lib of REAL) {
       for (const workload of MEASURED) assert.equal(doc.runs.filter((r) => r.lib === lib && r.workload === workload).length, 2, `${lib} ${workload}`)
     }
-    assert.match(result.stdout, /pino object/)
-    assert.match(result.stdout, /bunyan disabled/)
+    const stdout = shards.map((shard) => shard.stdout).join('\n')
+    assert.match(stdout, /pino object/)
+    assert.match(stdout, /bunyan disabled/)
   })
 
   it('delivers every event, fields included (none for disabled), or says why the workload is unsupported', () => {
@@ -68,7 +74,8 @@ describe('workloads: each of the four libraries on console and file', () => {
   })
 })
 
-describe('workloads: the receiving end checks the fields', () => {
+// Each test here is its own run in its own directory: two at a time.
+describe('workloads: the receiving end checks the fields', { concurrency: 2 }, () => {
   it('counts a line that kept its marker but lost its fields as corrupt (file and console)', async () => {
     const out = path.join(tmpDir(), 'f.json')
     const result = await runCli(['run', '--lib', path.join(ADAPTERS, 'loses-fields.js'), '--workload', 'object', '--transport', 'file,console', '--events', '200', '--runs', '1', '--out', out, '--quiet'])
@@ -132,7 +139,7 @@ describe('workloads: the receiving end checks the fields', () => {
   })
 })
 
-describe('variants', () => {
+describe('variants', { concurrency: 2 }, () => {
   it('pino:sync and pino:transport to file deliver every event, recorded with their variant', async () => {
     const out = path.join(tmpDir(), 'v.json')
     const result = await runCli(['run', '--lib', 'pino,pino:sync,pino:transport,log4js:fileSync', '--transport', 'file', '--events', '500', '--runs', '1', '--out', out, '--quiet'])
