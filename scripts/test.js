@@ -19,25 +19,27 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const QUICK = [
-  'cell-words', 'ci-formats', 'contradictions', 'costs-report', 'destinations', 'durability-report', 'errors',
+  'cell-words', 'ci-formats', 'estimate', 'contradictions', 'costs-report', 'destinations', 'durability-report', 'errors',
   'fits-terminal', 'help', 'http-counted-report', 'http-glance', 'http-placement', 'http-units', 'http-verifier',
   'http-versions', 'knee', 'latency-section', 'layers', 'limits', 'links', 'readme', 'receivers', 'record-schema',
   'report', 'run-dir', 'run-types', 'scale', 'scorecard', 'stats', 'summary', 'syslog-parse', 'table',
-  'test-lists', 'udp-drops', 'verdict', 'verifier', 'version', 'versions-report', 'winston-close'
+  'test-lists', 'transports', 'udp-drops', 'verdict', 'verifier', 'version', 'versions-report', 'winston-close',
+  'worker-measures'
 ]
 
 export const SIDE_BY_SIDE = [
   'adapter-modules', 'adapters-popular', 'api', 'cell-key', 'compare', 'console-reader', 'cores', 'costs',
   'decidable', 'delivery', 'delivery-latency', 'docs-hold', 'durability-plain', 'fallback-reader', 'gate', 'hostile',
-  'hostile-documents', 'hostile-round4', 'inputs', 'options', 'order', 'outputs', 'overload', 'package', 'pages',
-  'pr-workflow', 'raw', 'rate', 'receiver-limits', 'report-workflow', 'run', 'scenario', 'shards', 'sink',
+  'hostile-documents', 'hostile-round4', 'inputs', 'local-lib', 'options', 'order', 'outputs', 'package', 'pages',
+  'pr-workflow', 'raw', 'receiver-limits', 'report-workflow', 'run', 'scenario', 'shards', 'sink',
   'sink-death', 'syslog-libs', 'syslog-rsyslog', 'types', 'versions', 'vocabulary', 'worker-messages',
   'workloads'
 ]
 
 export const ALONE = [
   'alternate', 'answer', 'bad-input', 'benchmarks', 'endings', 'faults', 'hostile-processes', 'html',
-  'http', 'instructions', 'profile', 'progress', 'run-errors', 'runner', 'runs-auto', 'stuck-run'
+  'http', 'instructions', 'overload', 'profile', 'progress', 'rate', 'run-errors', 'runner', 'runs-auto',
+  'stuck-run'
 ]
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
