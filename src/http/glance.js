@@ -1,9 +1,9 @@
 import { basisOf, BASELINE, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
-import { cellKey } from '../results/model.js'
+import { cellKey, measureNamed } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
 import { DEFAULT_ALPHA, smallestP } from '../stats.js'
 import { roundsOf } from '../results/rounds.js'
-import { judge, measureNamed } from '../results/verdict.js'
+import { judge } from '../results/verdict.js'
 import { verdictWord, formatChange, formatRunsToDecide, formatChangePct, formatNoiseBand, formatNumber, formatPct, libraryName, transportTitle, unique } from '../draw/labels.js'
 import { code, figureColumns, strong, textColumns } from '../draw/table.js'
 

@@ -1,8 +1,8 @@
 import { code, em, entries, textColumns } from '../draw/table.js'
-import { cellKey, dimensionValue, ofType, runsByCell } from '../results/model.js'
+import { cellKey, dimensionValue, measureNamed, ofType, runsByCell } from '../results/model.js'
 import { coresLabel } from '../results/record.js'
 import { roundsOf } from '../results/rounds.js'
-import { judge, measureNamed } from '../results/verdict.js'
+import { judge } from '../results/verdict.js'
 import { notDecidedBimodal, notRanked } from '../draw/verdict-rules.js'
 import { basisWords, cpuLabel, formatMs, formatPct, formatRatio, libraryName, orderWords, transportTitle, unique } from '../draw/labels.js'
 
