@@ -1,7 +1,7 @@
 import { dimensionValue } from '../results/model.js'
 import { endingTitle } from '../engine/endings.js'
 import { bimodal } from './anomalies.js'
-import { formatRatio } from './labels.js'
+import { formatRatio } from '../format.js'
 import { basisOf } from '../results/http-summary.js'
 
 // The one rule every page follows before it ranks libraries on a figure: the verdicts themselves

@@ -56,15 +56,6 @@ export function runName (record) {
 export const libraryName = (record) =>
   runName({ lib: record.lib, variant: record.variant, libRange: record.libRange, libVersion: record.libVersion })
 
-// A count as tables write it: 10000 → "10,000".
-export function formatCount (v) {
-  return formatNumber(v, 0)
-}
-
-export function formatNumber (v, digits = 0) {
-  return v == null ? '' : v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-}
-
 // The results list runs in the order they ran (interleaved: shuffled rounds); exporters show cells in
 // the order of the plan. Each run records its cell's position in the whole plan (planIndex, shards
 // included); runs without one (older files) keep their place before the others.

@@ -1,7 +1,7 @@
 import { judge } from '../verdict.js'
 import { schemaProblem } from './checks.js'
 import { dimensionWords, emptyMeasures, identityReader, recordDimensions, recordMeasures } from '../schema.js'
-import { formatCount } from '../record.js'
+import { formatCount } from '../../format.js'
 import { RUN_WORDS } from './run.js'
 import { HTTP_BASELINE as BASELINE } from '../../engine/library-names.js'
 

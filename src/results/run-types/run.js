@@ -1,6 +1,7 @@
 import { schemaProblem } from './checks.js'
 import { dimensionWords, emptyMeasures, identityReader, recordDimensions, recordMeasures } from '../schema.js'
-import { coresLabel, formatCount, libraryName, RECORD_DEFAULTS, transportTitle, workersLabel } from '../record.js'
+import { coresLabel, libraryName, RECORD_DEFAULTS, transportTitle, workersLabel } from '../record.js'
+import { formatCount } from '../../format.js'
 
 // The `run` type (log-bench run): workers logging N events each through one library and transport.
 
