@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { run } from '../src/api/index.js'
 import { median } from '../src/stats.js'
-import { KNEE_BOUND_NS, kneeOf } from '../src/run/knee.js'
+import { KNEE_BOUND_NS, kneeOf } from '../src/results/judge/knee.js'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const STALLS = path.join(HERE, '..', 'test', 'fixtures', 'adapters', 'stalls.js')

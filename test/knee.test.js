@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { KNEE_BOUND_NS, kneeOf } from '../src/run/knee.js'
+import { KNEE_BOUND_NS, kneeOf } from '../src/results/judge/knee.js'
 
 const entry = (rate, p99Ns, { okRuns = 3, runs = 3, maxDrop = 0 } = {}) => ({
   rate,

@@ -8,15 +8,18 @@ const SRC = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src')
 
 // The folders of src/ from the ground up: a file may import from its own folder and from the
 // layers below its own, never from its layer or above (the files directly in src/ are the ground).
+// A folder's subfolders are of its layer: results/judge/ (the verdict, rank, knee, overload and
+// anomaly rules) is results', report/run/ and report/http/ (each run type's sections) report's.
+// draw/ sits above what measures (run/, http/), so that nothing there draws a page.
 const LAYERS = [
   ['.'],
   ['engine'],
   ['versions'],
   ['loggers', 'sinks', 'results'],
   ['runner'],
-  ['draw'],
   ['run'],
   ['http'],
+  ['draw'],
   ['report'],
   ['api'],
   ['cli']

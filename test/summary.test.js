@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { findings, headlineChart, summarySection, LOG_AXIS_SPAN, SUMMARY_WORDS, wordCount } from '../src/report/summary.js'
-import { anomalyList, bimodal, findAnomalies, KNOWN } from '../src/draw/anomalies.js'
+import { anomalyList, bimodal, findAnomalies, KNOWN } from '../src/results/judge/anomalies.js'
 import { chartFile } from '../src/draw/charts.js'
 import { libraryColour, palette } from '../src/draw/colours.js'
 import { markdownBlocks } from '../src/draw/table.js'

@@ -3,7 +3,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, it } from 'node:test'
-import { judge } from '../src/results/verdict.js'
+import { judge } from '../src/results/judge/verdict.js'
 import { measureNamed } from '../src/results/run-types/index.js'
 import { roundsOf } from '../src/results/rounds.js'
 import { findings } from '../src/report/summary.js'
@@ -14,7 +14,7 @@ import { syntheticRun } from './helpers.js'
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src')
 // The statistics themselves, the rounds that feed them, and the one verdict that calls them.
-const ALLOWED = new Set(['stats.js', 'results/rounds.js', 'results/verdict.js'].map((f) => path.join(SRC, f)))
+const ALLOWED = new Set(['stats.js', 'results/rounds.js', 'results/judge/verdict.js'].map((f) => path.join(SRC, f)))
 
 function sourceFiles (dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -2,7 +2,7 @@ import { cellKey, comparisonGroupKey, cellWords, dimensionValue, ofType } from '
 import { median } from '../stats.js'
 import { formatBytes, formatCount, formatNumber, formatPct, libraryName, unique } from '../draw/labels.js'
 import { codeSpan } from '../draw/table.js'
-import { escapeMarkdown } from '../draw/anomalies.js'
+import { escapeMarkdown } from '../results/judge/anomalies.js'
 import { findings, receiverDrops } from './summary.js'
 import { startEnvs } from '../results/env.js'
 

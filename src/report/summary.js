@@ -1,17 +1,17 @@
 import { cellKey, cellWords, COMPARED_DIMENSIONS, comparisonGroupKey, dimensionValue, measureNamed, ofType, varyingDimensions } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
 import { roundsOf } from '../results/rounds.js'
-import { judge, timesWorse } from '../results/verdict.js'
+import { judge, timesWorse } from '../results/judge/verdict.js'
 import { DEFAULT_ALPHA, median, medianInterval, smallestMannWhitneyP } from '../stats.js'
 import { axisTitle, chartFile, titles } from '../draw/charts.js'
 import { palette, translucent } from '../draw/colours.js'
-import { bimodal, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
+import { bimodal, escapeMarkdown, findAnomalies } from '../results/judge/anomalies.js'
 import { basisWords, formatCount, formatMs, formatPct, formatRatio, libraryName, orderWords, ratioInterval, unique, verdictWord } from '../draw/labels.js'
 import { figureColumns, wrap } from '../draw/table.js'
-import { controlsByTable, countedSentences, tableOf } from '../http/glance.js'
+import { controlsByTable, countedSentences, tableOf } from './http/glance.js'
 import { summarizeHttp } from '../results/http-summary.js'
-import { notDecidedBimodal, notDecidedControl, notRanked, shortReason } from '../draw/verdict-rules.js'
-import { keptSentences } from '../run/durability-section.js'
+import { notDecidedBimodal, notDecidedControl, notRanked, shortReason } from '../results/judge/verdict-rules.js'
+import { keptSentences } from './run/durability-section.js'
 
 // `## Summary`, the first section of a page: a few plain sentences made from the findings that
 // survive their statistics, one headline chart and a short findings table with each library as a

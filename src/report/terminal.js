@@ -2,7 +2,7 @@ import { renderSection, shownSections } from './markdown.js'
 import { terminalBlocks, terminalWidth } from '../draw/table.js'
 import { inPlanOrder, workersLabel } from '../results/model.js'
 import { closingAnswer, renderAnswer } from './answer.js'
-import { findAnomalies } from '../draw/anomalies.js'
+import { findAnomalies } from '../results/judge/anomalies.js'
 
 // The `terminal` export: the results page's sections drawn for a terminal (what `run` and `http`
 // print when they finish, and `report --format terminal`). The same blocks as the page (see

@@ -1,7 +1,7 @@
 import { cellKey, COMPARED_DIMENSIONS, comparisonGroupKey, dimensionValue, runTypeOf } from '../results/model.js'
 import { compared } from '../results/run-types/index.js'
 import { roundsOf } from '../results/rounds.js'
-import { judge } from '../results/verdict.js'
+import { judge } from '../results/judge/verdict.js'
 import { median } from '../stats.js'
 
 // --runs auto (src/results/sequential.js): whether a comparison group has had rounds enough. A cell

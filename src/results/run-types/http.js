@@ -1,4 +1,4 @@
-import { judge } from '../verdict.js'
+import { judge } from '../judge/verdict.js'
 import { schemaProblem } from './checks.js'
 import { dimensionWords, emptyMeasures, identityReader, recordDimensions, recordMeasures } from '../schema.js'
 import { formatCount } from '../../format.js'

@@ -1,10 +1,10 @@
-import { readJsonFile } from '../results/json-file.js'
-import { UsageError } from '../errors.js'
-import { codeSpan, escapeCell, markdownEscape as md, textColumns } from '../draw/table.js'
-import { formatMs, formatPct, transportTitle, unique } from '../draw/labels.js'
-import { cellKey, measureNamed, ofType } from '../results/model.js'
-import { roundsOf } from '../results/rounds.js'
-import { judge } from '../results/verdict.js'
+import { readJsonFile } from '../../results/json-file.js'
+import { UsageError } from '../../errors.js'
+import { codeSpan, escapeCell, markdownEscape as md, textColumns } from '../../draw/table.js'
+import { formatMs, formatPct, transportTitle, unique } from '../../draw/labels.js'
+import { cellKey, measureNamed, ofType } from '../../results/model.js'
+import { roundsOf } from '../../results/rounds.js'
+import { judge } from '../../results/judge/verdict.js'
 
 // "Then and now": the seed article's published averages (a reference data file, see
 // results/reference/) beside ours, per library, transport and number of CPUs, and for each

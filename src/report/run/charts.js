@@ -1,7 +1,7 @@
-import { maxOf } from '../stats.js'
-import { axisTitle, titles } from '../draw/charts.js'
-import { libraryColour, palette, translucent } from '../draw/colours.js'
-import { coverageRange, cpuLabel, failureReason, transportTitle, workerLabel } from '../draw/labels.js'
+import { maxOf } from '../../stats.js'
+import { axisTitle, titles } from '../../draw/charts.js'
+import { libraryColour, palette, translucent } from '../../draw/colours.js'
+import { coverageRange, cpuLabel, failureReason, transportTitle, workerLabel } from '../../draw/labels.js'
 
 // Chart.js configurations for `run` results: what to draw. Rendering is charts.js's job.
 

@@ -1,10 +1,10 @@
-import { axisTitle, chartFile, titles } from '../draw/charts.js'
-import { palette } from '../draw/colours.js'
+import { axisTitle, chartFile, titles } from '../../draw/charts.js'
+import { palette } from '../../draw/colours.js'
 import { groupsOf } from './section.js'
-import { median, minOf } from '../stats.js'
-import { figureColumns } from '../draw/table.js'
-import { cpuLabel, formatBytes, formatCount, formatMs, formatNumber, runName, unique } from '../draw/labels.js'
-import { ofType } from '../results/model.js'
+import { median, minOf } from '../../stats.js'
+import { figureColumns } from '../../draw/table.js'
+import { cpuLabel, formatBytes, formatCount, formatMs, formatNumber, runName, unique } from '../../draw/labels.js'
+import { ofType } from '../../results/model.js'
 
 // "What each call costs": per group of `run` cells (a transport, and whatever else sets cells apart),
 // one row per library and worker count with single calls' time, bytes and collections per event and

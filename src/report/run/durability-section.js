@@ -1,11 +1,11 @@
-import { axisTitle, chartFile, titles } from '../draw/charts.js'
-import { libraryColour, palette } from '../draw/colours.js'
-import { codeSpan, escapeCell, figureColumns, strong, wrap } from '../draw/table.js'
-import { formatBytes, formatCount, formatMs, libraryName, transportTitle, unique } from '../draw/labels.js'
-import { dimensionValue, ofType } from '../results/model.js'
-import { DEFAULT_ENDING, ENDINGS, endingTitle } from '../engine/endings.js'
-import { transportDescriptor } from '../engine/transports.js'
-import { runnableHere } from '../paths.js'
+import { axisTitle, chartFile, titles } from '../../draw/charts.js'
+import { libraryColour, palette } from '../../draw/colours.js'
+import { codeSpan, escapeCell, figureColumns, strong, wrap } from '../../draw/table.js'
+import { formatBytes, formatCount, formatMs, libraryName, transportTitle, unique } from '../../draw/labels.js'
+import { dimensionValue, ofType } from '../../results/model.js'
+import { DEFAULT_ENDING, ENDINGS, endingTitle } from '../../engine/endings.js'
+import { transportDescriptor } from '../../engine/transports.js'
+import { runnableHere } from '../../paths.js'
 
 // The report section of durability (docs/durability.md): do the logs survive how processes really
 // end (--ending), and what does a logger do when its receiving end reads slowly or stalls

@@ -1,8 +1,8 @@
-import { axisTitle, titles } from '../draw/charts.js'
-import { palette } from '../draw/colours.js'
-import { cpuLabel, formatBytes, formatCount, formatMs, formatPct, runName, transportTitle, unique } from '../draw/labels.js'
-import { figureColumns } from '../draw/table.js'
-import { cellKey, dimensionValue, ofType } from '../results/model.js'
+import { axisTitle, titles } from '../../draw/charts.js'
+import { palette } from '../../draw/colours.js'
+import { cpuLabel, formatBytes, formatCount, formatMs, formatPct, runName, transportTitle, unique } from '../../draw/labels.js'
+import { figureColumns } from '../../draw/table.js'
+import { cellKey, dimensionValue, ofType } from '../../results/model.js'
 import { medianOf } from './costs-section.js'
 
 // The report section comparing workloads (what each event carries: see README, "Workloads"): per

@@ -1,10 +1,10 @@
-import { code, em, entries, textColumns } from '../draw/table.js'
-import { cellKey, dimensionValue, measureNamed, ofType, runsByCell } from '../results/model.js'
-import { coresLabel } from '../results/record.js'
-import { roundsOf } from '../results/rounds.js'
-import { judge } from '../results/verdict.js'
-import { notDecidedBimodal, notRanked } from '../draw/verdict-rules.js'
-import { basisWords, cpuLabel, formatMs, formatPct, formatRatio, libraryName, orderWords, transportTitle, unique } from '../draw/labels.js'
+import { code, em, entries, textColumns } from '../../draw/table.js'
+import { cellKey, dimensionValue, measureNamed, ofType, runsByCell } from '../../results/model.js'
+import { coresLabel } from '../../results/record.js'
+import { roundsOf } from '../../results/rounds.js'
+import { judge } from '../../results/judge/verdict.js'
+import { notDecidedBimodal, notRanked } from '../../results/judge/verdict-rules.js'
+import { basisWords, cpuLabel, formatMs, formatPct, formatRatio, libraryName, orderWords, transportTitle, unique } from '../../draw/labels.js'
 
 // "At a glance", at the top of a page with run results: per transport and worker count the
 // fastest library to unblock and to done (baselines aside), every cell that lost events and where,

@@ -1,8 +1,8 @@
-import { httpCellOf } from '../results/http-summary.js'
-import { inPlanOrder } from '../results/model.js'
-import { runTypeName } from '../results/record.js'
-import { coverageNote, formatBytes, formatChange, formatCountedDifference, formatNumber, formatPct, libraryName } from '../draw/labels.js'
-import { figureColumns } from '../draw/table.js'
+import { httpCellOf } from '../../results/http-summary.js'
+import { inPlanOrder } from '../../results/model.js'
+import { runTypeName } from '../../results/record.js'
+import { coverageNote, formatBytes, formatChange, formatCountedDifference, formatNumber, formatPct, libraryName } from '../../draw/labels.js'
+import { figureColumns } from '../../draw/table.js'
 
 // The http result tables, shared by the terminal and the markdown report: per cell (mode, transport,
 // workers, logs per request, size) the seed's Latency and Req/Sec tables with a row per library,

@@ -1,5 +1,5 @@
-import { DEFAULT_ALPHA, DEFAULT_NOISE } from '../stats.js'
-import { compareCellRuns } from './rounds.js'
+import { DEFAULT_ALPHA, DEFAULT_NOISE } from '../../stats.js'
+import { compareCellRuns } from '../rounds.js'
 
 // The one verdict. Every place that states a comparison (compare, run's closing answer, the pages'
 // Summaries and At a glance, the HTTP glance, the versions tables, the anomaly rules and --runs

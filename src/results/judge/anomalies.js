@@ -1,12 +1,12 @@
-import { visibleControls } from '../escape.js'
+import { visibleControls } from '../../escape.js'
 import semver from 'semver'
-import { cellKey, cellWords, comparisonGroupKey, dimensionValue, ofType } from '../results/model.js'
-import { median } from '../stats.js'
-import { mergeSummaries } from '../results/profile-summary.js'
-import { formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, unique } from '../format.js'
-import { libraryName, transportTitle } from '../results/record.js'
-import { DEFAULT_ENDING } from '../engine/endings.js'
-import { runnableHere } from '../paths.js'
+import { cellKey, cellWords, comparisonGroupKey, dimensionValue, ofType } from '../model.js'
+import { median } from '../../stats.js'
+import { mergeSummaries } from '../profile-summary.js'
+import { formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, unique } from '../../format.js'
+import { libraryName, transportTitle } from '../record.js'
+import { DEFAULT_ENDING } from '../../engine/endings.js'
+import { runnableHere } from '../../paths.js'
 
 // Patterns in the runs that a reader would otherwise take for noise or for a fast library, found by
 // rules over the data (never a figure written down here), each explained where an explanation is

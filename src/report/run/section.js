@@ -1,11 +1,11 @@
-import { cellKey, dimensionValue, ofType } from '../results/model.js'
-import { coresLabel } from '../results/record.js'
-import { CONFIDENCE, median, relativeHalfWidth, runsForHalfWidth } from '../stats.js'
-import { code, em, escaped, figureColumns, strong } from '../draw/table.js'
-import { chartFile, safeSegment } from '../draw/charts.js'
-import { anomalyList, findAnomalies } from '../draw/anomalies.js'
+import { cellKey, dimensionValue, ofType } from '../../results/model.js'
+import { coresLabel } from '../../results/record.js'
+import { CONFIDENCE, median, relativeHalfWidth, runsForHalfWidth } from '../../stats.js'
+import { code, em, escaped, figureColumns, strong } from '../../draw/table.js'
+import { chartFile, safeSegment } from '../../draw/charts.js'
+import { anomalyList, findAnomalies } from '../../results/judge/anomalies.js'
 import { benchmarksChart, dropRateChart, representativeRun, summaryOf, timeseriesChart } from './charts.js'
-import { coverageRange, coverageTitle, cpuLabel, intervalHeading, failureReason, formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, runName, transportTitle, unique } from '../draw/labels.js'
+import { coverageRange, coverageTitle, cpuLabel, intervalHeading, failureReason, formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, runName, transportTitle, unique } from '../../draw/labels.js'
 
 // The report section for `run` results (the core matrix): the seed's layout per transport, a
 // table per library with Test 1..N and Average, a summary per transport, and the charts.

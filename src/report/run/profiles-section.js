@@ -1,10 +1,10 @@
-import { figureColumns, left, right } from '../draw/table.js'
-import { runName, workerLabel } from '../draw/labels.js'
-import { comparisonGroupKey, ofType, runsByCell } from '../results/model.js'
-import { safeSegment } from '../draw/charts.js'
+import { figureColumns, left, right } from '../../draw/table.js'
+import { runName, workerLabel } from '../../draw/labels.js'
+import { comparisonGroupKey, ofType, runsByCell } from '../../results/model.js'
+import { safeSegment } from '../../draw/charts.js'
 import { groupsOf } from './section.js'
-import { mergeSummaries, profileDiff } from '../results/profile-summary.js'
-import { median } from '../stats.js'
+import { mergeSummaries, profileDiff } from '../../results/profile-summary.js'
+import { median } from '../../stats.js'
 
 // "Where the time went": per comparison group of profiled cells (run --profile, docs/costs.md "CPU
 // profiles"; on a page with detail pages, each group on a page of its own), per cell its runs' self
