@@ -8,7 +8,7 @@ import { Writable } from 'node:stream'
 import winston from 'winston'
 import { Syslog } from 'winston-syslog'
 
-// Plain scripts, outside the harness, for the causes the pages' Anomalies give (src/draw/anomalies.js,
+// Plain scripts, outside the harness, for the causes the pages' Anomalies give (src/results/judge/anomalies.js,
 // KNOWN), each with the library alone:
 //
 // shift (winston-syslog, lib/winston-syslog.js): over UDP, every message logged before the socket's

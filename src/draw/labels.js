@@ -63,7 +63,7 @@ export function coverageNote (coverage) {
 // A comparison (compareRuns in src/stats.js) as a change with its verdict, optionally its interval:
 // "−10.0% [−12.1%, −8.2%] slower".
 // decided: false where the page's rule withholds every verdict on these figures (a failed control,
-// src/draw/verdict-rules.js): the change and its interval, then "not decided".
+// src/results/judge/verdict-rules.js): the change and its interval, then "not decided".
 export function formatChange (comparison, { interval = false, decided = true } = {}) {
   if (comparison?.ratio == null) return ''
   const range = interval && comparison.ciLow != null && comparison.coverage > 0 ? ` [${formatChangePct(comparison.ciLow)}, ${formatChangePct(comparison.ciHigh)}${coverageNote(comparison.coverage)}]` : ''

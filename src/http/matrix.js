@@ -41,7 +41,7 @@ export function planHttpCells ({
   const cells = []
   // Request loggers come with their control: the route at 0 logs per request, the same libraries
   // loaded and nothing logged (one size: at 0 logs it changes nothing). Its verdicts say whether the
-  // machine's noise leaves the request loggers' differences readable (src/http/glance.js).
+  // machine's noise leaves the request loggers' differences readable (src/report/http/glance.js).
   const passes = mode === 'middleware'
     ? [{ mode: 'route', logs: [0], sizes: sizes.slice(0, 1), libs: ordered.filter((l) => l.name === BASELINE || !middlewareUnsupportedReason(l.name)) }, { mode, logs: [null], sizes, libs: ordered }]
     : [{ mode, logs: logsPerRequest, sizes, libs: ordered }]

@@ -139,7 +139,7 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
   return { alpha, noise, groups, knees: kneesIn(dataset) }
 }
 
-// Where the runs were paced at several rates: per transport each library's knee (src/run/knee.js,
+// Where the runs were paced at several rates: per transport each library's knee (src/results/judge/knee.js,
 // the latency page's rule), highest first, baselines last. A paced group's done time is set by the
 // rate, so the knee is what such runs answer.
 function kneesIn (dataset) {

@@ -10,10 +10,10 @@ import { figureColumns, terminalTable, visibleControls, wrap } from '../draw/tab
 import { jsonWithEscapedControls } from '../escape.js'
 import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatNoiseBand, formatRunsToDecide, runName, unique, verdictWord } from '../draw/labels.js'
 
-// Comparisons of cells, each judged by the one verdict (judge, src/results/verdict.js): a cell against the baseline
-// library's cell of the same comparison group in one file (--baseline), or each cell of one file
-// against the same cell of another (before/after). Rows are data (--json prints them); the terminal
-// table is rendered from them.
+// Comparisons of cells, each judged by the one verdict (judge, src/results/judge/verdict.js): a cell
+// against the baseline library's cell of the same comparison group in one file (--baseline), or
+// each cell of one file against the same cell of another (before/after). Rows are data (--json
+// prints them); the terminal table is rendered from them.
 
 export { DEFAULT_ALPHA, DEFAULT_NOISE }
 

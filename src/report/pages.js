@@ -25,7 +25,7 @@ import { writeFileAtomic } from '../results/write.js'
 
 // profiles (optional): results files of profiled runs (run --profile) of the page's cells, kept apart
 // from its results so that its times stay unprofiled; the Anomalies cite a profile of an anomaly's
-// cell beside the cause found by hand (src/draw/anomalies.js, docs/costs.md).
+// cell beside the cause found by hand (src/results/judge/anomalies.js, docs/costs.md).
 const KEYS = ['$comment', 'out', 'results', 'title', 'label', 'images', 'reference', 'details', 'csv', 'sections', 'profiles']
 
 export function readPages (file) {

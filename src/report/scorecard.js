@@ -22,7 +22,7 @@ import { figureColumns, textColumns } from '../draw/table.js'
 const BASELINES = new Set(['noop', 'raw', 'none'])
 const NONE = '—'
 
-// A page's detail page for one comparison (src/run/section.js names it by transport, and
+// A page's detail page for one comparison (src/report/run/section.js names it by transport, and
 // -instructions for counted cells), else the page's own section.
 const detailOr = (page, slug, anchor, fallback) => (page.details ? `${page.details}/${slug}.md${anchor}` : `${page.href}${fallback}`)
 

@@ -15,7 +15,7 @@ import { keptSentences } from './run/durability-section.js'
 
 // `## Summary`, the first section of a page: a few plain sentences made from the findings that
 // survive their statistics, one headline chart and a short findings table with each library as a
-// multiple of the best. A library is named best only where the verdict (judge, src/results/verdict.js)
+// multiple of the best. A library is named best only where the verdict (judge, src/results/judge/verdict.js)
 // separates it from every other; the libraries it does not separate from the first are named as
 // not separated from it, on how many runs, and each multiple is the estimate its verdict was judged
 // on (paired where the runs pair). Everything comes from the results.

@@ -11,7 +11,7 @@ import { summarizeHttp } from '../results/http-summary.js'
 
 // "At a glance" for results that hold several versions of a library (--lib pino@5,pino@10) or
 // several runtimes (--runtime node@22,bun): what changed, by how much, and whether the runs let us
-// call it a change, by the one verdict (judge, src/results/verdict.js: ratio of medians and the
+// call it a change, by the one verdict (judge, src/results/judge/verdict.js: ratio of medians and the
 // two-sided Mann–Whitney U test, paired by round from 6 rounds, at the measure's noise threshold).
 // Only cells that differ in that one dimension are set side by side, so every row compares runs made
 // on one machine under the same conditions. Shown only when versions or runtimes vary; other pages

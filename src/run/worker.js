@@ -17,7 +17,7 @@ const config = await receiveConfig()
 
 let heapPeakBytes = 0
 // From the first call on, the heap's peak and what the process's memory was then: how much a logger
-// held while its destination could not keep up (src/run/overload.js).
+// held while its destination could not keep up (src/results/judge/overload.js).
 let heapPeakSinceStart = 0
 let memoryAtStart = null
 function sampleHeap () {

@@ -57,7 +57,7 @@ export function roundsJudge (cells, store) {
 // The comparisons of a group that are not decided yet (neither faster, slower nor same), by name:
 // each cell against the baseline cell, where the group has one, and each cell against its neighbour
 // in the ranking by median (what a page's "fastest" rests on), on each speed measure the runs
-// recorded. cells: [{ name, baseline, runs }]. judge (src/results/verdict.js) judges them as compare will (at the
+// recorded. cells: [{ name, baseline, runs }]. judge (src/results/judge/verdict.js) judges them as compare will (at the
 // design's α for each look, through roundOf's designOf).
 export function undecided (cells, { roundOf, noise }) {
   const type = cells.flatMap((c) => c.runs).map(runTypeOf).find(Boolean)

@@ -10,7 +10,7 @@ import { slowed } from './durability-section.js'
 
 // The latency page's section (docs/costs.md, "Paced logging", "The knee", "Overload"): what a log
 // call costs a latency-sensitive service. Per transport each library's knee (the highest paced rate
-// at which its response p99 stays under the bound, src/run/knee.js) and whether it kept every event
+// at which its response p99 stays under the bound, src/results/judge/knee.js) and whether it kept every event
 // there, the latency against the rate as a chart, and under a stalled or slowed receiving end what
 // each logger did (its overload kinds and their figures) with its heap over time. Shown only where
 // the results hold paced cells or runs judged for overload; every other page is unchanged.

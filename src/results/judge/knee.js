@@ -8,7 +8,7 @@
 // The bound is 1 ms: a service that answers in tens of milliseconds at p99 can give a log call a
 // few per cent of that, and 1 ms is still far above the pacer's own floor (noop at the same rate,
 // docs/costs.md), so what exceeds it is the logger's. A threshold on a median, not a comparison of
-// two cells: comparisons go through src/results/verdict.js.
+// two cells: comparisons go through src/results/judge/verdict.js.
 export const KNEE_BOUND_NS = 1e6
 
 // entries: the summary entries of one library on one transport (any rates; tight-loop entries are
