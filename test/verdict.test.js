@@ -23,6 +23,22 @@ function sourceFiles (dir) {
   })
 }
 
+// Whether code sorts with a comparator that reads a median: each .sort( call's argument, up to its
+// closing parenthesis, mentions one.
+function sortsByMedian (code) {
+  for (const match of code.matchAll(/\.sort\(/g)) {
+    let depth = 1
+    let end = match.index + match[0].length
+    while (end < code.length && depth > 0) {
+      if (code[end] === '(') depth++
+      else if (code[end] === ')') depth--
+      end++
+    }
+    if (/median/i.test(code.slice(match.index, end))) return true
+  }
+  return false
+}
+
 const timed = (lib, done, extra = {}) => done.map((doneMs, i) => syntheticRun({ lib, run: i + 1, doneMs, ...extra }))
 const interleaved = (runs) => ({ runs, summary: summarize(runs), env: { cpuCount: 2, order: { mode: 'interleaved', seed: 1 } } })
 
@@ -33,6 +49,22 @@ describe('one verdict: judge', () => {
       .filter((file) => /\bcompare(Cell)?Runs\b/.test(fs.readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '')))
       .map((file) => path.relative(SRC, file))
     assert.deepEqual(offenders, [])
+  })
+
+  it('is the only ranking: no source file but rank.js orders cells by their medians', () => {
+    const offenders = sourceFiles(SRC)
+      .filter((file) => file !== path.join(SRC, 'results', 'judge', 'rank.js'))
+      .filter((file) => sortsByMedian(fs.readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '')))
+      .map((file) => path.relative(SRC, file))
+    assert.deepEqual(offenders, [], 'rank the cells with rank() (src/results/judge/rank.js)')
+  })
+
+  it('would see a ranking by median where one is written', () => {
+    assert.ok(sortsByMedian('const ranked = [...measured].sort((a, b) => a.median - b.median)'))
+    assert.ok(sortsByMedian('cells.sort((x, y) => medianOf(y.runs) - medianOf(x.runs))'))
+    assert.ok(sortsByMedian('list.sort((a, b) => (up ? a[m].median - b[m].median : b[m].median - a[m].median))'))
+    assert.ok(!sortsByMedian('[...g.ranked].sort((a, b) => a.name.localeCompare(b.name)).map((c) => c.median)'))
+    assert.ok(!sortsByMedian('const xs = clean(values).sort((a, b) => a - b); return median(xs)'))
   })
 
   it('takes a measure of the schema, not a value function', () => {

@@ -1,7 +1,9 @@
 import { BASELINE } from '../results/http-summary.js'
 import { comparisonGroupKey, cellKey, dimensionValue, inPlanOrder, ofType, runTypeOf } from '../results/model.js'
 import { BASELINES } from '../engine/library-names.js'
-import { DEFAULT_ALPHA, DEFAULT_NOISE, median } from '../stats.js'
+import { DEFAULT_ALPHA, DEFAULT_NOISE } from '../stats.js'
+import { roundsOf } from '../results/rounds.js'
+import { rank } from '../results/judge/rank.js'
 import { compareWithBaseline, MEASURES } from './compare.js'
 import { basisOf } from '../results/http-summary.js'
 import { cellTitle } from './http/tables.js'
@@ -76,6 +78,7 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
     byGroup.get(key).push(run)
   }
   const groupName = groupNamer(dataset)
+  const roundOf = roundsOf(dataset)
   const groups = []
   for (const runs of byGroup.values()) {
     const measure = measureOf(runs[0])
@@ -84,17 +87,16 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
       if (!cells.has(cellKey(run))) cells.set(cellKey(run), [])
       cells.get(cellKey(run)).push(run)
     }
-    const medianOf = (cellRuns) => median(cellRuns.filter((r) => r.ok).map(measure.value).filter((v) => typeof v === 'number'))
-    const measured = [...cells.values()].filter((cellRuns) => medianOf(cellRuns) != null)
-    const sign = measure.better === 'higher' ? -1 : 1
-    const ranked = [...measured].sort((a, b) => sign * (medianOf(a) - medianOf(b)))
-    // The fastest library, baselines (noop, raw, none) aside unless the group holds nothing else, among
-    // the cells that delivered every event, as At a glance names it: finishing first by dropping
-    // events is not being fast. Where every library lost some, the fastest of them.
-    const library = (list) => list.find((cellRuns) => !NOT_A_LIBRARY.has(cellRuns[0].lib))
-    const whole = ranked.filter((cellRuns) => !(lossOf(cellRuns)?.share > 0))
-    const fastest = library(ranked)
-    const reference = library(whole) ?? fastest ?? ranked[0] ?? null
+    // The fastest library (rank), baselines (noop, raw, none) aside unless the group holds nothing
+    // else, among the cells that delivered every event, as At a glance names it: finishing first by
+    // dropping events is not being fast. Where every library lost some, the fastest of them.
+    const libraries = [...cells.values()].filter((cellRuns) => !NOT_A_LIBRARY.has(cellRuns[0].lib))
+    const lostOf = (cellRuns) => lossOf(cellRuns)?.share
+    const rankOf = (list) => rank(list, { measure: measure.judged, runsOf: (c) => c, lostOf, roundOf, alpha, noise })
+    const ranking = rankOf(libraries)
+    const all = rankOf([...cells.values()])
+    const measured = all.ranked
+    const reference = ranking.best ?? ranking.ranked[0] ?? all.ranked[0] ?? null
     const entry = {
       group: groupName(runs[0]),
       type: runTypeOf(runs[0]).name,
@@ -103,16 +105,16 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
       better: measure.better,
       counted: dimensionValue(runs[0], 'measure') === 'instructions',
       reference: reference
-        ? { library: nameOf(reference[0]), median: medianOf(reference), n: reference.filter((r) => r.ok).length }
+        ? { library: nameOf(reference[0]), median: all.median(reference), n: reference.filter((r) => r.ok).length }
         : null,
-      // A faster library lost events, so the reference is the fastest of those that lost none.
-      passedOver: Boolean(reference && fastest && fastest !== reference),
+      // A library that lost events is faster, so the reference is the fastest of those that lost none.
+      passedOver: ranking.fasterButLossy.length > 0 && ranking.best != null,
       rows: [],
       notCompared: [],
       // The pages' one rule (verdict-rules.js): no ranking where a kill or the kill timer ended the
       // runs, no fastest where a cell's runs fall in two groups. The rows stay in the data. A group
       // in which no run finished has nothing to rank, and says so.
-      withheld: measured.length > 1 ? withheldReason(ranked, measure) : reference ? null : NOTHING_FINISHED
+      withheld: measured.length > 1 ? withheldReason(measured, measure) : reference ? null : NOTHING_FINISHED
     }
     // Without a reference, each library is named with why it was not compared: its runs' failure.
     if (!reference) for (const cellRuns of cells.values()) entry.notCompared.push(`${nameOf(cellRuns[0])}: ${failureOf(cellRuns)}`)
