@@ -48,6 +48,20 @@ export const durabilitySection = {
     const rated = runs.filter((r) => r.receiverRate != null && r.receiverStallMs == null)
     if (rated.length) out.push(...rateBlocks(rated))
     return { blocks: out, charts }
+  },
+  // A page of endings is led by what was kept: the Summary's sentences, then the share kept as its
+  // headline chart; the Summary's speed chart and findings table come after the kept matrices.
+  lead (dataset, ctx, summary) {
+    const runs = ofType(dataset.runs, 'run')
+    if (!keptSentences(runs).length) return null
+    const kept = keptChart(runs, ctx.conditions)
+    return {
+      blocks: [...summary.blocks.slice(0, 2), ctx.image(kept.file, 'Headline: events kept per library, transport and ending')],
+      charts: [kept, ...summary.charts],
+      after: summary.blocks.length > 2
+        ? [{ heading: 'Speed, after what was kept' }, 'Time until done per ending, where the process ended by itself: no ranking where a signal or log-bench\'s kill timer ended the runs, and none named fastest where runs fall in two groups.', ...summary.blocks.slice(2)]
+        : []
+    }
   }
 }
 

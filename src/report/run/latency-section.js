@@ -6,6 +6,7 @@ import { dimensionValue, ofType } from '../../results/model.js'
 import { DEFAULT_ENDING } from '../../engine/endings.js'
 import { median } from '../../stats.js'
 import { KNEE_BOUND_NS, kneeOf } from '../../results/judge/knee.js'
+import { escapeMarkdown } from '../../results/judge/anomalies.js'
 import { slowed } from './durability-section.js'
 
 // The latency page's section (docs/costs.md, "Paced logging", "The knee", "Overload"): what a log
@@ -132,6 +133,15 @@ export const latencySection = {
   placement: 'top',
   // What its figures mean is said in its own paragraphs, not under "How to read the numbers": that
   // part is shown on every page with runs.
+  // A page of paced runs is led by the knees: its done times are the rate's, not the point.
+  lead (dataset, ctx) {
+    const lead = latencyLead(dataset, ctx.conditions)
+    if (!lead) return null
+    return {
+      blocks: [{ heading: 'Summary' }, lead.sentences.map((text) => `- ${escapeMarkdown(text)}`).join('\n'), ctx.image(lead.chart.file, lead.alt)],
+      charts: [lead.chart]
+    }
+  },
   render (dataset, ctx) {
     const summary = ofType(dataset.summary, 'run')
     const paced = pacedEntries(summary)
