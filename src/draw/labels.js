@@ -1,17 +1,14 @@
-import { failureOf, workersLabel } from '../results/model.js'
+import { failureOf } from '../results/model.js'
 import { formatCount, formatRatio } from '../format.js'
 import { DEFAULT_NOISE } from '../stats.js'
 
-// A library's name and a transport's title are a record's words (src/results/record.js, where a
-// cell's words are made), the number formats src/format.js's: one copy each, exported from here too.
-export { libraryName, runName, transportTitle } from '../results/record.js'
+// A library's name, a transport's title and a worker count (a run's `cpus`: labels say workers) are
+// a record's words (src/results/record.js, where a cell's words are made), the number formats
+// src/format.js's: one copy each, exported from here too.
+export { libraryName, runName, transportTitle, workersLabel } from '../results/record.js'
 export { formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, unique } from '../format.js'
 
 // Words and number formats: the one set every exporter (terminal, markdown, charts, compare) uses.
-
-// A run's `cpus` is its worker count (workersLabel): labels say workers.
-export const cpuLabel = workersLabel
-export const workerLabel = workersLabel
 
 // Why a run has no number, in a few words: what a reader needs in a table cell.
 const FAILURE_LABELS = { 'out-of-memory': 'failed: out of memory', timeout: 'failed: timed out', killed: 'failed: killed', crashed: 'failed: worker crashed', 'nothing-arrived': 'failed: nothing arrived' }

@@ -1,7 +1,7 @@
 import os from 'node:os'
 import { cellUnsupported, runtimeUnsupported } from '../runner/unsupported.js'
 import { currentRuntime, runtimeBinary } from '../versions/runtimes.js'
-import { cellKey, defaultSink } from '../results/model.js'
+import { cellKey, defaultSink, workersLabel } from '../results/model.js'
 import { middlewareUnsupportedReason, requestLoggerInfo } from './request-loggers.js'
 import { countingUnsupported } from '../engine/instructions.js'
 import { BASELINE } from '../results/http-summary.js'
@@ -135,5 +135,5 @@ export function cellLabel ({
 }) {
   const what = mode === 'middleware' ? 'request logger' : `${logsPerRequest} logs/request`
   const name = libRange != null ? `${lib}@${libVersion}` : lib
-  return `http ${name} ${what}, ${size} B, ${transport}, ${cpus} cpu${cpus > 1 ? 's' : ''}${rate ? ` at ${rate} req/s` : ''}${measure === 'instructions' ? ' (instructions)' : ''}${runtime && runtime !== currentRuntime().label ? ` (${runtime})` : ''}`
+  return `http ${name} ${what}, ${size} B, ${transport}, ${workersLabel(cpus, 'server')}${rate ? ` at ${rate} req/s` : ''}${measure === 'instructions' ? ' (instructions)' : ''}${runtime && runtime !== currentRuntime().label ? ` (${runtime})` : ''}`
 }

@@ -1,6 +1,5 @@
-import { BASELINE } from '../results/http-summary.js'
 import { comparisonGroupKey, cellKey, dimensionValue, inPlanOrder, ofType, runTypeOf } from '../results/model.js'
-import { BASELINES } from '../engine/library-names.js'
+import { BASELINE_LIBS } from '../engine/library-names.js'
 import { DEFAULT_ALPHA, DEFAULT_NOISE } from '../stats.js'
 import { roundsOf } from '../results/rounds.js'
 import { rank } from '../results/judge/rank.js'
@@ -8,7 +7,7 @@ import { compareWithBaseline, MEASURES } from './compare.js'
 import { basisOf } from '../results/http-summary.js'
 import { cellTitle } from './http/tables.js'
 import { groupsOf } from './run/section.js'
-import { coverageRange, cpuLabel, estimateNote, formatCountedDifference, libraryName, notDecidedWords, runName, transportTitle, unique } from '../draw/labels.js'
+import { coverageRange, workersLabel, estimateNote, formatCountedDifference, libraryName, notDecidedWords, runName, transportTitle, unique } from '../draw/labels.js'
 import { visibleControls, wrap } from '../draw/table.js'
 import { displayWidth, padToWidth } from '../draw/width.js'
 import { notDecidedBimodal, notRanked } from '../results/judge/verdict-rules.js'
@@ -23,8 +22,6 @@ import { KNEE_BOUND_NS } from '../results/judge/knee.js'
 // second comparison. The measure is the one a verdict rests on: done for `run`, instructions per
 // event for counted runs; for `http` requests/s, the server's CPU µs per request under --rate, or
 // its instructions per request when counted (basisOf).
-
-const NOT_A_LIBRARY = new Set([...BASELINES, BASELINE])
 
 function measureOf (run) {
   const type = runTypeOf(run)?.name
@@ -42,7 +39,7 @@ function groupNamer (dataset) {
   for (const group of groupsOf(runs, ofType(dataset.summary ?? [], 'run'))) {
     for (const run of group.runs) titles.set(cellKey(run), group.title)
   }
-  return (first) => (runTypeOf(first).name === 'http' ? cellTitle(first) : `${titles.get(cellKey(first))}, ${cpuLabel(first.cpus)}`)
+  return (first) => (runTypeOf(first).name === 'http' ? cellTitle(first) : `${titles.get(cellKey(first))}, ${workersLabel(first.cpus)}`)
 }
 
 const NOTHING_FINISHED = 'no run of this group finished, so no library can be ranked'
@@ -58,7 +55,7 @@ const nameOf = (run) => `${libraryName(run)}${run.middleware ? ` (${run.middlewa
 // the first two libraries (baselines aside), as on the pages' first places.
 function withheldReason (ranked, measure) {
   const named = (cells) => cells.map((cellRuns) => ({ name: nameOf(cellRuns[0]), runs: cellRuns }))
-  const first = ranked.filter((cellRuns) => !NOT_A_LIBRARY.has(cellRuns[0].lib)).slice(0, 2)
+  const first = ranked.filter((cellRuns) => !BASELINE_LIBS.has(cellRuns[0].lib)).slice(0, 2)
   return notRanked(named(ranked)) ?? notDecidedBimodal(named(first), measure.value)
 }
 
@@ -90,7 +87,7 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
     // The fastest library (rank), baselines (noop, raw, none) aside unless the group holds nothing
     // else, among the cells that delivered every event, as At a glance names it: finishing first by
     // dropping events is not being fast. Where every library lost some, the fastest of them.
-    const libraries = [...cells.values()].filter((cellRuns) => !NOT_A_LIBRARY.has(cellRuns[0].lib))
+    const libraries = [...cells.values()].filter((cellRuns) => !BASELINE_LIBS.has(cellRuns[0].lib))
     const lostOf = (cellRuns) => lossOf(cellRuns)?.share
     const rankOf = (list) => rank(list, { measure: measure.judged, runsOf: (c) => c, lostOf, roundOf, alpha, noise })
     const ranking = rankOf(libraries)
@@ -157,7 +154,7 @@ function kneesIn (dataset) {
       rates: k.tried.map((t) => t.rate),
       text: kneeText(k)
     }))
-    const baseline = (r) => NOT_A_LIBRARY.has(r.library.split(':')[0]) ? 1 : 0
+    const baseline = (r) => BASELINE_LIBS.has(r.library.split(':')[0]) ? 1 : 0
     rows.sort((a, b) => baseline(a) - baseline(b) || (b.rate ?? -1) - (a.rate ?? -1))
     knees.push(...rows)
   }

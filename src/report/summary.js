@@ -13,6 +13,7 @@ import { controlsByTable, countedSentences, tableOf } from './http/glance.js'
 import { summarizeHttp } from '../results/http-summary.js'
 import { notDecidedBimodal, notDecidedControl, notRanked, shortReason } from '../results/judge/verdict-rules.js'
 import { keptSentences } from './run/durability-section.js'
+import { BASELINE_LIBS } from '../engine/library-names.js'
 
 // `## Summary`, the first section of a page: a few plain sentences made from the findings that
 // survive their statistics, one headline chart and a short findings table with each library as a
@@ -21,7 +22,6 @@ import { keptSentences } from './run/durability-section.js'
 // not separated from it, on how many runs, and each multiple is the estimate its verdict was judged
 // on (paired where the runs pair). Everything comes from the results.
 
-const BASELINES = new Set(['noop', 'raw', 'none'])
 // Above this spread between the largest and the smallest bar, the headline chart uses a log axis:
 // on a linear one the small bars would be invisible.
 export const LOG_AXIS_SPAN = 20
@@ -45,7 +45,7 @@ export function findings (dataset) {
   const cells = new Map()
   const unsupported = new Map()
   for (const run of runs) {
-    if (BASELINES.has(run.lib)) continue
+    if (BASELINE_LIBS.has(run.lib)) continue
     if (run.status === 'unsupported') {
       const group = String(comparisonGroupKey(run))
       if (!unsupported.has(group)) unsupported.set(group, new Set())

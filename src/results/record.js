@@ -9,8 +9,9 @@ import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
 // What a record means where it lacks a field that came later: the `run` type, the library's
 // default set-up, the seed's string call.
 // A worker count in words, "1 worker", "8 workers": a run's `cpus` is how many workers logged, not
-// how many CPUs they had (8 workers may share 2 cores).
-export const workersLabel = (n) => `${n} worker${n === 1 ? '' : 's'}`
+// how many CPUs they had (8 workers may share 2 cores). `kind` says whose where the page has more
+// than one kind of process: http's "2 server workers". The one name for a record's `cpus`.
+export const workersLabel = (n, kind = null) => `${n} ${kind ? `${kind} ` : ''}worker${n === 1 ? '' : 's'}`
 // A record's cores (run --cores): null is every CPU log-bench could use.
 export const coresLabel = (n) => (n == null ? 'on every core' : `on ${n} core${n === 1 ? '' : 's'}`)
 

@@ -1,6 +1,6 @@
 import { basisOf, BASELINE, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from '../../results/http-summary.js'
 import { cellKey, measureNamed } from '../../results/model.js'
-import { runTypeName } from '../../results/record.js'
+import { runTypeName, workersLabel } from '../../results/record.js'
 import { DEFAULT_ALPHA, smallestP } from '../../stats.js'
 import { roundsOf } from '../../results/rounds.js'
 import { judge } from '../../results/judge/verdict.js'
@@ -175,7 +175,7 @@ export const designTitle = ({ measure = null, alternate = null }) =>
   `${measure === 'instructions' ? ', instructions counted' : ''}${alternate != null ? ', alternating with none' : ''}`
 
 function tableTitle (entry) {
-  return `${transportTitle(entry.transport)}, ${entry.cpus} server worker${entry.cpus > 1 ? 's' : ''}${entry.rate ? `, ${entry.rate.toLocaleString('en-US')} requests/s` : ''}${designTitle(entry)}`
+  return `${transportTitle(entry.transport)}, ${workersLabel(entry.cpus, 'server')}${entry.rate ? `, ${entry.rate.toLocaleString('en-US')} requests/s` : ''}${designTitle(entry)}`
 }
 
 // The blocks of one table (see table.js): values that the page and the terminal both draw.

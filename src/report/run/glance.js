@@ -4,13 +4,13 @@ import { coresLabel } from '../../results/record.js'
 import { roundsOf } from '../../results/rounds.js'
 import { rank } from '../../results/judge/rank.js'
 import { notDecidedBimodal, notRanked } from '../../results/judge/verdict-rules.js'
-import { basisWords, cpuLabel, formatMs, formatPct, formatRatio, libraryName, orderWords, transportTitle, unique } from '../../draw/labels.js'
+import { basisWords, workersLabel, formatMs, formatPct, formatRatio, libraryName, orderWords, transportTitle, unique } from '../../draw/labels.js'
+import { BASELINE_LIBS } from '../../engine/library-names.js'
 
 // "At a glance", at the top of a page with run results: per transport and worker count the
 // fastest library to unblock and to done (baselines aside), every cell that lost events and where,
 // and every cell that failed, was unsupported or was skipped, with the reason. All from the data.
 
-const BASELINES = new Set(['noop', 'raw'])
 const count = (n) => n.toLocaleString('en-US')
 const workloadOf = (r) => dimensionValue(r, 'workload')
 const measureOf = (r) => dimensionValue(r, 'measure')
@@ -60,7 +60,7 @@ export const glanceSection = {
           const name = (s) => `${libraryName(s)}${sized ? ` (${s.size} B)` : ''}${onRuntimes ? ` (${s.runtime})` : ''}`
           rows.push([
             transportTitle(transport),
-            limited ? `${cpuLabel(cpus)} ${coresLabel(cores)}` : cpuLabel(cpus),
+            limited ? `${workersLabel(cpus)} ${coresLabel(cores)}` : workersLabel(cpus),
             ...(byWorkload ? [workload] : []),
             ...(measure === 'instructions'
               ? [em(NO_TIMES), em(NO_TIMES), entries(fastest(cells, 'instructionsPerEvent', name, lostShare, cellRuns, roundOf, INSTRUCTIONS))]
@@ -90,7 +90,7 @@ export const glanceSection = {
 // verdict puts ahead of it is named after them, with its loss: finishing first by dropping events
 // is not being fast. Runs of one round are compared paired (src/results/rounds.js).
 function fastest (cells, measure, name, lostShare, cellRuns, roundOf, format = MILLISECONDS) {
-  const ranking = rank(cells.filter((s) => !BASELINES.has(s.lib)), {
+  const ranking = rank(cells.filter((s) => !BASELINE_LIBS.has(s.lib)), {
     measure: measureNamed('run', measure),
     runsOf: (s) => cellRuns.get(s) ?? [],
     lostOf: lostShare,

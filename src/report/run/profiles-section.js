@@ -1,5 +1,5 @@
 import { figureColumns, left, right } from '../../draw/table.js'
-import { runName, workerLabel } from '../../draw/labels.js'
+import { runName, workersLabel } from '../../draw/labels.js'
 import { comparisonGroupKey, ofType, runsByCell } from '../../results/model.js'
 import { safeSegment } from '../../draw/charts.js'
 import { groupsOf } from './section.js'
@@ -59,7 +59,7 @@ function groupBlocks (cells) {
   for (const runs of cells) {
     const first = runs[0]
     const merged = mergeSummaries(runs)
-    const title = `${runName(first)}: ${first.transport}, ${workerLabel(first.cpus)}, ${first.events.toLocaleString('en-US')} events`
+    const title = `${runName(first)}: ${first.transport}, ${workersLabel(first.cpus)}, ${first.events.toLocaleString('en-US')} events`
     out.push({ heading: title, level: 4 })
     out.push({
       columns: figureColumns(['Package', 'Share', 'µs per event']),

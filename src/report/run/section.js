@@ -5,7 +5,7 @@ import { code, em, escaped, figureColumns, strong } from '../../draw/table.js'
 import { chartFile, safeSegment } from '../../draw/charts.js'
 import { anomalyList, findAnomalies } from '../../results/judge/anomalies.js'
 import { benchmarksChart, dropRateChart, representativeRun, summaryOf, timeseriesChart } from './charts.js'
-import { coverageRange, coverageTitle, cpuLabel, intervalHeading, failureReason, formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, runName, transportTitle, unique } from '../../draw/labels.js'
+import { coverageRange, coverageTitle, workersLabel, intervalHeading, failureReason, formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, runName, transportTitle, unique } from '../../draw/labels.js'
 
 // The report section for `run` results (the core matrix): the seed's layout per transport, a
 // table per library with Test 1..N and Average, a summary per transport, and the charts.
@@ -214,12 +214,12 @@ function renderGroup (group, ctx) {
       if (!chosen) continue
       if (group.figures !== FIGURES.time) continue
       if ((chosen.run.timeseries?.length ?? 0) < 2) {
-        out.push(`_${cpuLabel(cpus)}: no time-series chart (the run was shorter than two 100 ms samples)._`)
+        out.push(`_${workersLabel(cpus)}: no time-series chart (the run was shorter than two 100 ms samples)._`)
         continue
       }
       const chart = { file: chartFile(group.transport, `${cpus}cpu`, `${lib}${group.fileTag}`), ...timeseriesChart({ group, lib, cpus, runs: cellRuns, chosen, conditions: ctx.conditions }) }
       charts.push(chart)
-      out.push(`_${cpuLabel(cpus)}_`, ctx.image(chart.file, `${lib}, ${group.title}, ${cpuLabel(cpus)}: CPU and memory over time`))
+      out.push(`_${workersLabel(cpus)}_`, ctx.image(chart.file, `${lib}, ${group.title}, ${workersLabel(cpus)}: CPU and memory over time`))
     }
     const table = libTable(group, libRuns)
     warned ||= table.warned
@@ -250,7 +250,7 @@ function noLossSentence (group) {
   const lossy = group.runs.filter((r) => r.status === 'failed' && r.dropRate > 0)
   if (!lossy.length) return `No event was lost on ${group.title}: every counted event arrived intact (so no drop-rate chart).`
   const byCell = [...groupBy(lossy, (r) => cellKey(r)).values()]
-    .map((cellRuns) => `${runName(cellRuns[0])}, ${cpuLabel(cellRuns[0].cpus)}: ${formatPct(Math.max(...cellRuns.map((r) => r.dropRate)))} in run ${cellRuns.map((r) => r.run).join(', ')}`)
+    .map((cellRuns) => `${runName(cellRuns[0])}, ${workersLabel(cellRuns[0].cpus)}: ${formatPct(Math.max(...cellRuns.map((r) => r.dropRate)))} in run ${cellRuns.map((r) => r.run).join(', ')}`)
   const finished = group.runs.some((r) => r.ok && r.dropRate != null)
   return `${finished ? `No finished run lost an event on ${group.title}, but failed` : `No run finished on ${group.title}; failed`} runs lost events (${byCell.join('; ')}; see their rows), so no drop-rate chart: the chart draws finished runs.`
 }
@@ -258,7 +258,7 @@ function noLossSentence (group) {
 export function libTable (group, libRuns) {
   const figures = group.figures ?? FIGURES.time
   const subs = [...figures.map((f) => f.name), 'drop rate']
-  const columns = figureColumns(['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))])
+  const columns = figureColumns(['', ...group.cpusList.flatMap((cpus) => subs.map(() => workersLabel(cpus)))])
   const rows = [['', ...group.cpusList.flatMap(() => subs.map(em))]]
   // Each cell's runs indexed by run number once: the table is linear in the runs, however many.
   const byCpus = new Map(group.cpusList.map((cpus) => [cpus, { runs: [], byRun: new Map(), unsupported: false }]))
@@ -338,7 +338,7 @@ function dropOf (s, key) {
 export function summaryTable (group) {
   const figures = group.figures ?? FIGURES.time
   const subs = [...figures.map((f) => f.name), 'drop rate']
-  const columns = figureColumns(['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))])
+  const columns = figureColumns(['', ...group.cpusList.flatMap((cpus) => subs.map(() => workersLabel(cpus)))])
   const rows = [['', ...group.cpusList.flatMap(() => subs.map(em))]]
   for (const lib of group.libs) {
     rows.push([lib, ...group.cpusList.flatMap((cpus) => {
@@ -386,7 +386,7 @@ function intervalNotes (group) {
     for (const { field: key, name } of group.figures ?? FIGURES.time) {
       const d = s[key]
       if (!d || d.n < 2) continue
-      const cell = `${runName(s)} ${cpuLabel(s.cpus)} ${name}`
+      const cell = `${runName(s)} ${workersLabel(s.cpus)} ${name}`
       const half = relativeHalfWidth(d)
       if (half > WIDE_INTERVAL) wide.push(`${cell} ±${(half * 100).toFixed(0)}% (${d.n} runs; about ${runsForHalfWidth(d, WIDE_INTERVAL)} would narrow it to ±5%)`)
       if (coverageTitle(d.ciCoverage) !== titled) short.add(`${d.n} runs: ${coverageTitle(d.ciCoverage)}`)

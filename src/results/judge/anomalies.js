@@ -8,6 +8,7 @@ import { formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRati
 import { libraryName, transportTitle } from '../record.js'
 import { DEFAULT_ENDING } from '../../engine/endings.js'
 import { runnableHere } from '../../paths.js'
+import { BASELINE_LIBS, HTTP_BASELINE } from '../../engine/library-names.js'
 
 // Patterns in the runs that a reader would otherwise take for noise or for a fast library, found by
 // rules over the data (never a figure written down here), each explained where an explanation is
@@ -237,7 +238,6 @@ function slowRuntimes (cells) {
 // A library this many times as long as the fastest library of its comparison on one transport,
 // and less than that on every other transport it was measured on with the same workers and load.
 export const SLOW_FACTOR = 3
-const BASELINE_LIBS = new Set(['noop', 'raw', 'none'])
 
 // CPU per event in ns: the run's own figure (main thread and other threads), else the workers' CPU
 // time over the events sent.
@@ -357,7 +357,7 @@ function roundDrift (runs) {
       if (!byCell.has(key)) byCell.set(key, [])
       byCell.get(key).push(run)
     }
-    if (byCell.size < 3 || !tableRuns.some((r) => r.lib === 'none')) continue
+    if (byCell.size < 3 || !tableRuns.some((r) => r.lib === HTTP_BASELINE)) continue
     const medians = new Map([...byCell].map(([key, list]) => [key, median(list.map((r) => r.reqPerSec.mean))]))
     const shifted = []
     const partly = []

@@ -28,7 +28,7 @@ export const RUN_WORDS = {
   variant: { words: () => null, of: 'lib' },
   libVersion: { words: (version, record) => (record.libRange == null && version ? version : null), of: 'lib' },
   transport: { words: transportTitle },
-  cpus: { words: workersLabel },
+  cpus: { words: (n) => workersLabel(n) },
   // After the workers, what they ran on: "1 worker, on 1 core" beside "1 worker, on every core".
   cores: { words: coresLabel },
   workload: { words: (workload) => workload },
