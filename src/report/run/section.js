@@ -1,5 +1,5 @@
 import { cellKey, dimensionValue, ofType } from '../../results/model.js'
-import { coresLabel } from '../../results/record.js'
+import { RUN_TYPE } from '../../results/run-types/run.js'
 import { CONFIDENCE, median, relativeHalfWidth, runsForHalfWidth } from '../../stats.js'
 import { code, em, escaped, figureColumns, strong } from '../../draw/table.js'
 import { chartFile, safeSegment } from '../../draw/charts.js'
@@ -46,15 +46,11 @@ export const runSection = {
 // dimension of the cell (transport, receiving end, events, size, ...), in plan order.
 const GROUP_EXCEPT = ['lib', 'variant', 'cpus']
 // Dimensions that name a group when a transport has groups that differ in them.
-const DISTINCT = [
-  { field: 'workload', tag: (v) => `-${v}`, title: (v) => `: ${v} workload` },
-  { field: 'runtime', tag: (v) => `-${String(v).replace(/[^\w.-]+/g, '-')}`, title: (v) => `, workers under ${v ?? 'the Node running log-bench'}` },
-  { field: 'sink', tag: (v) => `-${v}`, title: (v) => `, ${v}` },
-  { field: 'events', tag: (v) => `-${v}ev`, title: (v) => `, ${v.toLocaleString('en-US')} events per worker` },
-  { field: 'size', tag: (v) => `-${v}b`, title: (v) => `, ${v.toLocaleString('en-US')}-byte payload` },
-  { field: 'rate', tag: (v) => (v == null ? '' : `-${v}eps`), title: (v) => (v == null ? ', tight loop' : `, paced at ${v.toLocaleString('en-US')} events/s per worker`) },
-  // run --cores: the cells on every core keep the transport's plain name (and detail page).
-  { field: 'cores', tag: (v) => (v == null ? '' : `-${v}core`), title: (v) => `, ${coresLabel(v)}` },
+// Each is the dimension's descriptor (its title and file tag, src/results/run-types/run.js), in the
+// order a group's title says them (the workload first: "Console: object workload, on 1 core"), which
+// is not the order of a cell's words; a dimension with a title missing here fails test/cell-words.test.js.
+export const DISTINCT = [
+  ...['workload', 'runtime', 'sink', 'events', 'size', 'rate', 'cores'].map((field) => RUN_TYPE.words.find((w) => w.field === field)),
   // Set by merge for shards from different machines: the machine is data from a results file.
   { field: 'machine', tag: (v) => `-${String(v).replace(/[^A-Za-z0-9]+/g, '-').toLowerCase().slice(0, 48)}`, title: (v) => `, measured on ${String(v).replace(/[<>[\]`*_]/g, '')}` }
 ]
