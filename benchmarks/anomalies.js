@@ -8,8 +8,8 @@ import { Writable } from 'node:stream'
 import winston from 'winston'
 import { Syslog } from 'winston-syslog'
 
-// Plain scripts, outside the harness, for the causes the pages' Anomalies give (src/draw/anomalies.js,
-// KNOWN), each with the library alone:
+// Plain scripts, outside the harness, for the causes the pages' Anomalies give
+// (src/results/judge/known-causes.json, each entry's `reproduce`), each with the library alone:
 //
 // shift (winston-syslog, lib/winston-syslog.js): over UDP, every message logged before the socket's
 //   'listening' event (a tight loop logs all of them before the event loop turns) waits in

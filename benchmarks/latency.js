@@ -4,7 +4,7 @@
 // script would), to be taken on an idle machine:
 // - floor: the pacer's own floor, noop's steady-state response p99 at 1,000, 10,000 and 100,000
 //   events/s to a file (the knee is stated only where it is at most a fifth of the bound,
-//   src/run/knee.js), beside test/fixtures/adapters/next-tick.js, which writes on the next turn of
+//   src/results/judge/knee.js), beside test/fixtures/adapters/next-tick.js, which writes on the next turn of
 //   the event loop: its delivery p99 shows that an asynchronous logger still gets its turns.
 // - cold-start: a logger slow for its first 400 calls (1 ms each), then a few µs a call
 //   (test/fixtures/adapters/cold-start.js), at 5,000 and 10,000 events/s: its steady state and its
@@ -22,9 +22,9 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { run } from '../src/api/index.js'
 import { median } from '../src/stats.js'
-import { KNEE_BOUND_NS, KNEE_FLOOR_SHARE } from '../src/run/knee.js'
-import { kneesOf, overloadOf } from '../src/run/latency-section.js'
-import { warmupEventsOf } from '../src/run/pacing.js'
+import { KNEE_BOUND_NS, KNEE_FLOOR_SHARE } from '../src/results/judge/knee.js'
+import { kneesOf, overloadOf } from '../src/report/run/latency-section.js'
+import { warmupEventsOf } from '../src/engine/pacing.js'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const FIXTURES = path.join(HERE, '..', 'test', 'fixtures', 'adapters')
@@ -195,7 +195,7 @@ async function floor () {
     }
   }
   return [
-    `The pacer's floor: noop (and next-tick, which writes on the next turn of the event loop) paced to a file, 1 worker, median of ${runs} run(s); steady state after the warm-up (src/run/pacing.js); a knee is stated only where noop's steady p99 is at most ${ms(KNEE_BOUND_NS / KNEE_FLOOR_SHARE)} ms${values.quick ? ' (--quick: half a second at each rate, checks that it works; not the note\'s figures)' : ''}:`,
+    `The pacer's floor: noop (and next-tick, which writes on the next turn of the event loop) paced to a file, 1 worker, median of ${runs} run(s); steady state after the warm-up (src/engine/pacing.js); a knee is stated only where noop's steady p99 is at most ${ms(KNEE_BOUND_NS / KNEE_FLOOR_SHARE)} ms${values.quick ? ' (--quick: half a second at each rate, checks that it works; not the note\'s figures)' : ''}:`,
     '',
     '| library | events/s | runs ok | steady p50 ms | steady p99 ms | steady p99.9 ms | steady calls | warm-up p99 ms | warm-up max ms | delivery p99 ms |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -33,7 +33,7 @@ export function ties (files) {
     const { groups } = findings(judged)
     const halfWidths = groups.filter((g) => g.best && g.ranked.length > 1).map((g) => {
       const second = g.ranked.find((c) => c !== g.best)
-      // Its verdict against the best, as the page judged it (judge, src/results/verdict.js).
+      // Its verdict against the best, as the page judged it (judge, src/results/judge/verdict.js).
       const c = second.comparison
       return c?.ratio ? Math.max(c.ratio / c.ciLow, c.ciHigh / c.ratio) - 1 : null
     }).filter((v) => v != null)

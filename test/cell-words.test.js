@@ -71,3 +71,14 @@ test('compare of two files measured with different --pipe-bytes says so in a not
   const same = loadResults([consoleFile(dir, 'same.json', 65536)])
   assert.equal(compareDatasets(small, same).settingsNote, null)
 })
+
+test('a dimension\'s descriptor gives the page\'s group titles and file tags and the CI names\' defaults', async () => {
+  const { DISTINCT } = await import('../src/report/run/section.js')
+  const { RUN_TYPE } = await import('../src/results/run-types/run.js')
+  const titled = RUN_TYPE.words.filter((w) => w.title).map((w) => w.field).sort()
+  assert.deepEqual(DISTINCT.filter((d) => d.field !== 'machine').map((d) => d.field).sort(), titled)
+  for (const d of DISTINCT.filter((x) => x.field !== 'machine')) assert.equal(d, RUN_TYPE.words.find((w) => w.field === d.field))
+  assert.equal(RUN_TYPE.words.find((w) => w.field === 'cores').title(1), ', on 1 core')
+  assert.equal(RUN_TYPE.words.find((w) => w.field === 'cores').tag(null), '')
+  assert.deepEqual(RUN_TYPE.words.filter((w) => Object.hasOwn(w, 'unsaidAt')).map((w) => [w.field, w.unsaidAt]), [['ending', 'close'], ['measure', 'time']])
+})

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { costsSection } from '../src/run/costs-section.js'
+import { costsSection } from '../src/report/run/costs-section.js'
 import { renderChart } from '../src/draw/charts.js'
-import { workloadsSection } from '../src/run/workloads-section.js'
+import { workloadsSection } from '../src/report/run/workloads-section.js'
 import { summarize } from '../src/results/model.js'
 import { markdownBlocks } from '../src/draw/table.js'
 

@@ -85,7 +85,7 @@ test('an installed user is given commands that exist in the package: a script\'s
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
   assert.ok(pkg.files.includes('benchmarks/'))
   const named = new Set()
-  for (const file of ['src/draw/anomalies.js', 'src/run/durability-section.js']) {
+  for (const file of ['src/results/judge/known-causes.json', 'src/results/judge/anomalies.js', 'src/report/run/durability-section.js']) {
     for (const [, script] of fs.readFileSync(path.join(ROOT, file), 'utf8').matchAll(/benchmarks\/([\w-]+\.js)/g)) named.add(script)
     for (const [, name] of fs.readFileSync(path.join(ROOT, file), 'utf8').matchAll(/npm run bench:([\w-]+)/g)) named.add(`${name}.js`)
   }

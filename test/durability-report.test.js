@@ -1,6 +1,6 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
-import { durabilitySection } from '../src/run/durability-section.js'
+import { durabilitySection } from '../src/report/run/durability-section.js'
 import { markdownBlocks } from '../src/draw/table.js'
 
 const run = (lib, transport, ending, received, extra = {}) => ({ type: 'run', lib, variant: 'default', transport, cpus: 1, events: 100, sent: 100, received, ok: true, status: 'ok', error: null, ending, run: 1, doneMs: 10, unblockedMs: 5, ...extra })

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { httpSection } from '../src/http/section.js'
+import { httpSection } from '../src/report/http/section.js'
 import { summarySection } from '../src/report/summary.js'
-import { countedSentences, httpGlanceSection } from '../src/http/glance.js'
+import { countedSentences, httpGlanceSection } from '../src/report/http/glance.js'
 import { markdownBlocks } from '../src/draw/table.js'
 import { summarizeHttp } from '../src/results/http-summary.js'
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { summarizeHttp } from '../src/results/http-summary.js'
-import { cheapestAndDearest, controlOf, httpGlanceSection } from '../src/http/glance.js'
+import { cheapestAndDearest, controlOf, httpGlanceSection } from '../src/report/http/glance.js'
 import { renderPage } from '../src/report/markdown.js'
 import { markdownBlocks } from '../src/draw/table.js'
 import { renderTerminal } from '../src/report/terminal.js'

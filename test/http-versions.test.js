@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { comparisonTable, latencyTable, medianRuns } from '../src/http/tables.js'
+import { comparisonTable, latencyTable, medianRuns } from '../src/report/http/tables.js'
 
 // Two versions of one library in one http cell (--lib none,winston@2,winston@3) are two rows, each
 // with its own runs: never one median over both.

@@ -197,7 +197,7 @@ test('http --measure instructions sends one request at a time unless --connectio
 })
 
 test('At a glance names the fewest instructions per event for counted cells, with those not separated from it, and says they were not timed', async () => {
-  const { glanceSection } = await import('../src/run/glance.js')
+  const { glanceSection } = await import('../src/report/run/glance.js')
   const { summarize } = await import('../src/results/model.js')
   const { runs } = countedResults({
     pino: [30000, 30040, 29980, 30010, 30025],

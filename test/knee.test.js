@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { KNEE_BOUND_NS, KNEE_FLOOR_SHARE, kneeOf } from '../src/run/knee.js'
-import { kneesOf, kneeText } from '../src/run/latency-section.js'
-import { STEADY_MIN_CALLS, warmupEventsOf } from '../src/run/pacing.js'
+import { KNEE_BOUND_NS, KNEE_FLOOR_SHARE, kneeOf } from '../src/results/judge/knee.js'
+import { kneesOf, kneeText } from '../src/report/run/latency-section.js'
+import { STEADY_MIN_CALLS, warmupEventsOf } from '../src/engine/pacing.js'
 
 // A summary entry of one rate: every run's p99 given, so min, max and median follow from them.
 const entry = (rate, p99s, { okRuns = null, maxDrop = 0, calls = 20_000, lib = 'pino', cpus = 1 } = {}) => {

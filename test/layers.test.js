@@ -8,15 +8,18 @@ const SRC = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'src')
 
 // The folders of src/ from the ground up: a file may import from its own folder and from the
 // layers below its own, never from its layer or above (the files directly in src/ are the ground).
+// A folder's subfolders are of its layer: results/judge/ (the verdict, rank, knee, overload and
+// anomaly rules) is results', report/run/ and report/http/ (each run type's sections) report's.
+// draw/ sits above what measures (run/, http/), so that nothing there draws a page.
 const LAYERS = [
   ['.'],
   ['engine'],
   ['versions'],
   ['loggers', 'sinks', 'results'],
   ['runner'],
-  ['draw'],
   ['run'],
   ['http'],
+  ['draw'],
   ['report'],
   ['api'],
   ['cli']
@@ -56,6 +59,38 @@ function imports () {
   return found
 }
 
+// The import cycles of a graph (a Map from a file to the files it imports), each once, as its
+// files in import order from its first file found: a depth-first search that reports a cycle
+// whenever it reaches a file still on its path.
+function importCycles (graph) {
+  const cycles = []
+  const seen = new Set()
+  const onPath = []
+  const visit = (file) => {
+    const at = onPath.indexOf(file)
+    if (at >= 0) {
+      cycles.push(onPath.slice(at))
+      return
+    }
+    if (seen.has(file)) return
+    seen.add(file)
+    onPath.push(file)
+    for (const next of graph.get(file) ?? []) visit(next)
+    onPath.pop()
+  }
+  for (const file of [...graph.keys()].sort()) visit(file)
+  return cycles
+}
+
+function importGraph () {
+  const graph = new Map()
+  for (const { from, to } of imports()) {
+    if (!graph.has(from)) graph.set(from, new Set())
+    graph.get(from).add(to)
+  }
+  return graph
+}
+
 test('the import scan finds the imports it is meant to judge', () => {
   const found = imports()
   assert.ok(found.some((i) => i.from === path.join('loggers', 'pino.js') && i.to === path.join('engine', 'workloads.js')))
@@ -73,4 +108,22 @@ test('layers only point down: no folder of src/ imports one on its own layer or 
     .filter((i) => i.fromFolder !== i.toFolder && layerOf(i.toFolder) >= layerOf(i.fromFolder))
     .map((i) => `src/${i.from} -> src/${i.to}`)
   assert.deepEqual(upward, [], 'move the shared code down a layer (src/engine/ holds what run types, adapters and receivers share)')
+})
+
+test('the cycle search finds a cycle in a small graph, and none where there is none', () => {
+  const graph = new Map([
+    ['a.js', ['b.js', 'd.js']],
+    ['b.js', ['c.js']],
+    ['c.js', ['a.js', 'd.js']],
+    ['d.js', []]
+  ])
+  assert.deepEqual(importCycles(graph), [['a.js', 'b.js', 'c.js']])
+  assert.deepEqual(importCycles(new Map([['self.js', ['self.js']]])), [['self.js']])
+  graph.set('c.js', ['d.js'])
+  assert.deepEqual(importCycles(graph), [])
+})
+
+test('no import cycle between the files of src/', () => {
+  const cycles = importCycles(importGraph()).map((cycle) => [...cycle, cycle[0]].map((f) => `src/${f}`).join(' -> '))
+  assert.deepEqual(cycles, [], 'a module imported while it is still being evaluated sees its imports unset: move what both need into a third file')
 })

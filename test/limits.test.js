@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { limitsBlock, pageLimits } from '../src/report/limits.js'
 import { renderPage } from '../src/report/markdown.js'
-import { runSection } from '../src/run/section.js'
+import { runSection } from '../src/report/run/section.js'
 
 // What limits what a page can say, said above its Summary (issue 58): an interrupted design, a busy
 // machine at the start, a receiver that dropped events even from raw.

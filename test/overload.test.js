@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import path from 'node:path'
 import { describe, it } from 'node:test'
 import { readJson, ROOT, runCli, tmpDir } from './helpers.js'
-import { GROWTH_MIN_BYTES, judgeOverload, longestGapMs } from '../src/run/overload.js'
-import { overloadOf } from '../src/run/latency-section.js'
+import { GROWTH_MIN_BYTES, judgeOverload, longestGapMs } from '../src/results/judge/overload.js'
+import { overloadOf } from '../src/report/run/latency-section.js'
 
 const ADAPTERS = path.join(ROOT, 'test', 'fixtures', 'adapters')
 const MIB = 1024 * 1024

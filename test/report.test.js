@@ -7,7 +7,7 @@ import { ROOT, runCli, tmpDir } from './helpers.js'
 import { UsageError } from '../src/errors.js'
 import { loadResults } from '../src/results/read.js'
 import { renderPage } from '../src/report/markdown.js'
-import { runSection } from '../src/run/section.js'
+import { runSection } from '../src/report/run/section.js'
 import { SECTIONS } from '../src/report/sections.js'
 import { toCsv } from '../src/report/csv.js'
 import { EXPORTERS } from '../src/report/exporters.js'
@@ -202,7 +202,7 @@ test('report refuses two machines in one page and an unknown format, with exit 2
 })
 
 test('the report says how much of a UDP loss was the receiving socket\'s full buffer', async () => {
-  const { lossAtReceiver } = await import('../src/run/section.js')
+  const { lossAtReceiver } = await import('../src/report/run/section.js')
   const run = (sent, received, receiverSocketDrops, ok = true) => ({ ok, sent, received, receiverSocketDrops })
   assert.equal(lossAtReceiver([run(100, 100, 0)]), null, 'nothing lost: nothing to say')
   assert.equal(lossAtReceiver([run(100, 90, null)]), null, 'not a UDP receiver: unknown, nothing said')
@@ -226,7 +226,7 @@ test('failure labels come from the recorded kind, and from the words only in rec
 })
 
 test('Then and now at fewer events than the article: an Events column, orders only, and no "changed" for a cell that finishes at fewer events', async () => {
-  const { thenAndNowSection } = await import('../src/run/then-and-now.js')
+  const { thenAndNowSection } = await import('../src/report/run/then-and-now.js')
   const { summarize } = await import('../src/results/model.js')
   const { syntheticRun } = await import('./helpers.js')
   const runs = []
@@ -260,7 +260,7 @@ test('Then and now at fewer events than the article: an Events column, orders on
 })
 
 test('Then and now calls an order changed only where compare separates the swapped libraries now', async () => {
-  const { thenAndNowSection } = await import('../src/run/then-and-now.js')
+  const { thenAndNowSection } = await import('../src/report/run/then-and-now.js')
   const { summarize } = await import('../src/results/model.js')
   const { syntheticRun } = await import('./helpers.js')
   const reference = {
@@ -284,7 +284,7 @@ test('Then and now calls an order changed only where compare separates the swapp
 })
 
 test('Then and now sets the article\'s 1 CPU beside 1 worker on 1 core and its 8 CPUs beside 1 worker on every core, says what still differs, and leaves 8 workers out', async () => {
-  const { thenAndNowSection } = await import('../src/run/then-and-now.js')
+  const { thenAndNowSection } = await import('../src/report/run/then-and-now.js')
   const { summarize } = await import('../src/results/model.js')
   const { syntheticRun } = await import('./helpers.js')
   const runs = []

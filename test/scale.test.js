@@ -5,7 +5,7 @@ import { describe, it } from 'node:test'
 import { cellKey } from '../src/results/model.js'
 import { loadResults } from '../src/results/read.js'
 import { renderPage } from '../src/report/markdown.js'
-import { timeseriesChart } from '../src/run/charts.js'
+import { timeseriesChart } from '../src/report/run/charts.js'
 import { describe as describeValues, maxOf, minOf } from '../src/stats.js'
 import { ROOT, tmpDir } from './helpers.js'
 

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import semver from 'semver'
 import { describe, it } from 'node:test'
 import { findings, headlineChart, summarySection, LOG_AXIS_SPAN, SUMMARY_WORDS, wordCount } from '../src/report/summary.js'
-import { anomalyList, bimodal, findAnomalies, KNOWN } from '../src/draw/anomalies.js'
+import { anomalyList, bimodal, findAnomalies, KNOWN } from '../src/results/judge/anomalies.js'
 import { chartFile } from '../src/draw/charts.js'
 import { libraryColour, palette } from '../src/draw/colours.js'
 import { markdownBlocks } from '../src/draw/table.js'
@@ -203,6 +205,25 @@ describe('anomalies: found by rules, explained where known', () => {
     const partial = findAnomalies(dataset([...http('none', [5000, 3000, 4990, 5010, 5000]), ...http('pino', [4000, 2400, 3990, 4010, 4000]), ...http('winston', [3000, 1800, 2990, 3010, 3000]), ...http('bunyan', [3500, 3490, 3510, 3500, 3505])]))
     assert.deepEqual(partial.map((a) => a.pattern), ['round-drift-partial'])
     assert.match(partial[0].text, /^served at least 10% fewer requests per second than their own medians in 3 of its 4 cells in round 2 \(of 5 rounds\), and the round's other cells did not: the machine slowed for part of the round/)
+  })
+
+  it('reads the known causes from data: each entry matches a pattern the rules find, and its command reproduces it', () => {
+    const file = JSON.parse(fs.readFileSync(new URL('../src/results/judge/known-causes.json', import.meta.url), 'utf8'))
+    const rules = fs.readFileSync(new URL('../src/results/judge/anomalies.js', import.meta.url), 'utf8')
+    const patterns = new Set([...rules.matchAll(/pattern: '([a-z-]+)'/g)].map((m) => m[1]))
+    assert.equal(KNOWN.length, file.causes.length)
+    for (const known of file.causes) {
+      const name = `${[known.lib].flat().join(', ')} ${[known.pattern].flat().join(', ')}`
+      for (const pattern of [known.pattern].flat()) assert.ok(patterns.has(pattern), `${name}: no rule finds the pattern ${pattern}`)
+      assert.ok(semver.validRange(known.range), `${name}: range ${known.range}`)
+      assert.ok(Array.isArray(known.upstream) && known.upstream.every((url) => url.startsWith('https://')), `${name}: upstream`)
+      // The command is said where the cause says it, once, and runs a script the package ships.
+      assert.equal(known.cause.split('{reproduce}').length - 1, known.reproduce ? 1 : 0, `${name}: {reproduce} and reproduce go together`)
+      for (const [, script] of (known.reproduce ?? '').matchAll(/benchmarks\/([\w/-]+\.js)/g)) {
+        assert.ok(fs.existsSync(new URL(`../benchmarks/${script}`, import.meta.url)), `${name}: benchmarks/${script}`)
+      }
+    }
+    assert.match(KNOWN.find((k) => k.reproduce === 'node benchmarks/anomalies.js tcp').text, /`node benchmarks\/anomalies\.js tcp` shows it with winston alone/)
   })
 
   it('lists a loss that varies only where its cause is known (KNOWN pattern \'loss\')', () => {

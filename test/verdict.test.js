@@ -3,7 +3,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, it } from 'node:test'
-import { judge, measureNamed } from '../src/results/verdict.js'
+import { judge } from '../src/results/judge/verdict.js'
+import { measureNamed } from '../src/results/run-types/index.js'
 import { roundsOf } from '../src/results/rounds.js'
 import { findings } from '../src/report/summary.js'
 import { compareWithBaseline } from '../src/report/compare.js'
@@ -13,13 +14,29 @@ import { syntheticRun } from './helpers.js'
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'src')
 // The statistics themselves, the rounds that feed them, and the one verdict that calls them.
-const ALLOWED = new Set(['stats.js', 'results/rounds.js', 'results/verdict.js'].map((f) => path.join(SRC, f)))
+const ALLOWED = new Set(['stats.js', 'results/rounds.js', 'results/judge/verdict.js'].map((f) => path.join(SRC, f)))
 
 function sourceFiles (dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name)
     return entry.isDirectory() ? sourceFiles(full) : entry.name.endsWith('.js') ? [full] : []
   })
+}
+
+// Whether code sorts with a comparator that reads a median: each .sort( call's argument, up to its
+// closing parenthesis, mentions one.
+function sortsByMedian (code) {
+  for (const match of code.matchAll(/\.sort\(/g)) {
+    let depth = 1
+    let end = match.index + match[0].length
+    while (end < code.length && depth > 0) {
+      if (code[end] === '(') depth++
+      else if (code[end] === ')') depth--
+      end++
+    }
+    if (/median/i.test(code.slice(match.index, end))) return true
+  }
+  return false
 }
 
 const timed = (lib, done, extra = {}) => done.map((doneMs, i) => syntheticRun({ lib, run: i + 1, doneMs, ...extra }))
@@ -32,6 +49,22 @@ describe('one verdict: judge', () => {
       .filter((file) => /\bcompare(Cell)?Runs\b/.test(fs.readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '')))
       .map((file) => path.relative(SRC, file))
     assert.deepEqual(offenders, [])
+  })
+
+  it('is the only ranking: no source file but rank.js orders cells by their medians', () => {
+    const offenders = sourceFiles(SRC)
+      .filter((file) => file !== path.join(SRC, 'results', 'judge', 'rank.js'))
+      .filter((file) => sortsByMedian(fs.readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '')))
+      .map((file) => path.relative(SRC, file))
+    assert.deepEqual(offenders, [], 'rank the cells with rank() (src/results/judge/rank.js)')
+  })
+
+  it('would see a ranking by median where one is written', () => {
+    assert.ok(sortsByMedian('const ranked = [...measured].sort((a, b) => a.median - b.median)'))
+    assert.ok(sortsByMedian('cells.sort((x, y) => medianOf(y.runs) - medianOf(x.runs))'))
+    assert.ok(sortsByMedian('list.sort((a, b) => (up ? a[m].median - b[m].median : b[m].median - a[m].median))'))
+    assert.ok(!sortsByMedian('[...g.ranked].sort((a, b) => a.name.localeCompare(b.name)).map((c) => c.median)'))
+    assert.ok(!sortsByMedian('const xs = clean(values).sort((a, b) => a - b); return median(xs)'))
   })
 
   it('takes a measure of the schema, not a value function', () => {

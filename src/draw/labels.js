@@ -1,16 +1,14 @@
-import { failureOf, workersLabel } from '../results/model.js'
-import { formatCount } from '../results/record.js'
+import { failureOf } from '../results/model.js'
+import { formatCount, formatRatio } from '../format.js'
 import { DEFAULT_NOISE } from '../stats.js'
 
-// A library's name, a transport's title and counts are a record's words (src/results/record.js,
-// where a cell's words are made): one copy, exported from here too.
-export { formatCount, formatNumber, libraryName, runName, transportTitle } from '../results/record.js'
+// A library's name, a transport's title and a worker count (a run's `cpus`: labels say workers) are
+// a record's words (src/results/record.js, where a cell's words are made), the number formats
+// src/format.js's: one copy each, exported from here too.
+export { libraryName, runName, transportTitle, workersLabel } from '../results/record.js'
+export { formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, unique } from '../format.js'
 
 // Words and number formats: the one set every exporter (terminal, markdown, charts, compare) uses.
-
-// A run's `cpus` is its worker count (workersLabel): labels say workers.
-export const cpuLabel = workersLabel
-export const workerLabel = workersLabel
 
 // Why a run has no number, in a few words: what a reader needs in a table cell.
 const FAILURE_LABELS = { 'out-of-memory': 'failed: out of memory', timeout: 'failed: timed out', killed: 'failed: killed', crashed: 'failed: worker crashed', 'nothing-arrived': 'failed: nothing arrived' }
@@ -21,29 +19,6 @@ export function failureReason (run) {
   const failure = failureOf(run)
   if (run.status === 'skipped') return failure?.afterRun ? `skipped: run ${failure.afterRun} timed out` : 'skipped'
   return FAILURE_LABELS[failure?.kind] ?? 'failed'
-}
-
-export function formatMs (v) {
-  if (v == null) return ''
-  if (Math.abs(v) < 1) return v.toFixed(2)
-  if (Math.abs(v) < 10) return v.toFixed(1)
-  return Math.round(v).toLocaleString('en-US')
-}
-
-export function formatPct (v) {
-  if (v == null) return 'unknown'
-  return `${(v * 100).toFixed(v > 0 && v < 0.001 ? 3 : 2)}%`
-}
-
-// Memory and throughput alike, in units of 1024 (the unit of RSS figures), so named as binary
-// units: 337 MiB, not "337 MB" (which would be 353,370,112 bytes read as 10^6).
-export function formatBytes (v) {
-  if (v == null) return ''
-  if (v >= 1024 ** 3) return `${(v / 1024 ** 3).toFixed(1)} GiB`
-  if (v >= 10 * 1024 ** 2) return `${Math.round(v / 1024 ** 2).toLocaleString('en-US')} MiB`
-  if (v >= 1024 ** 2) return `${(v / 1024 ** 2).toFixed(1)} MiB`
-  if (v >= 1024) return `${(v / 1024).toFixed(1)} KiB`
-  return `${Math.round(v)} B`
 }
 
 // A noise threshold as the band a verdict's interval is judged by: 0.02 → "±2%", 0.005 → "±0.5%".
@@ -85,7 +60,7 @@ export function coverageNote (coverage) {
 // A comparison (compareRuns in src/stats.js) as a change with its verdict, optionally its interval:
 // "−10.0% [−12.1%, −8.2%] slower".
 // decided: false where the page's rule withholds every verdict on these figures (a failed control,
-// src/draw/verdict-rules.js): the change and its interval, then "not decided".
+// src/results/judge/verdict-rules.js): the change and its interval, then "not decided".
 export function formatChange (comparison, { interval = false, decided = true } = {}) {
   if (comparison?.ratio == null) return ''
   const range = interval && comparison.ciLow != null && comparison.coverage > 0 ? ` [${formatChangePct(comparison.ciLow)}, ${formatChangePct(comparison.ciHigh)}${coverageNote(comparison.coverage)}]` : ''
@@ -158,12 +133,4 @@ export function estimateNote (c, turn = (v) => v) {
 export function ratioInterval (c) {
   if (c?.ciLow == null || !(c.coverage > 0)) return ''
   return ` [${c.ciLow.toFixed(2)}, ${c.ciHigh.toFixed(2)}${coverageNote(c.coverage)}]`
-}
-
-export function formatRatio (v) {
-  return v == null ? '' : `${v.toFixed(v < 10 ? 2 : 1)}×`
-}
-
-export function unique (values) {
-  return [...new Set(values)]
 }

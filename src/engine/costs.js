@@ -108,7 +108,7 @@ export function responseFigures (histogram) {
   }
 }
 
-// A paced run's warm-up (src/run/pacing.js), apart from the steady state: how long it lasted (the
+// A paced run's warm-up (src/engine/pacing.js), apart from the steady state: how long it lasted (the
 // slowest worker's, from its first call to its last warm-up call's return), how many calls it held,
 // their response time's p99 and maximum. null where the run was too short for one.
 export function warmupFigures (warmups) {
@@ -240,7 +240,7 @@ export function worstLoopDelay (delays) {
 // --- Memory held ---------------------------------------------------------------------------------
 
 // From the first call on, the heap's peak and what the process's memory was then: how much a logger
-// held while its destination could not keep up (src/run/overload.js). The heap is read where the
+// held while its destination could not keep up (src/results/judge/overload.js). The heap is read where the
 // worker reads it (its 100 ms samples: heap(), and sampleHeap() once more at the end); during the
 // synchronous loop that is at the loop's end. The rise of the RSS's peak is the kernel's own
 // high-water mark: a rise only where it passed the peak reached before the start.

@@ -15,3 +15,7 @@ export const VERSIONED_LIBS = REAL_LIBS
 
 // The library every http cell is compared with: the same app without logging.
 export const HTTP_BASELINE = 'none'
+
+// Every baseline of every run type: what a ranking of libraries, a scorecard or an anomaly of a
+// library leaves out. The one set.
+export const BASELINE_LIBS = new Set([...BASELINES, HTTP_BASELINE])

@@ -86,7 +86,7 @@ export const WORKER_MEASURES = Object.freeze([
     name: 'memory',
     start: ({ sampleHeap }) => startMemoryRecord(sampleHeap),
     check: figuresCheck('memory', ['heapRiseBytes', 'rssRiseBytes']),
-    // Read per worker by the overload rules (src/run/overload.js), not joined into the run's fields.
+    // Read per worker by the overload rules (src/results/judge/overload.js), not joined into the run's fields.
     join: () => ({})
   },
   {
@@ -112,7 +112,7 @@ export const WORKER_MEASURES = Object.freeze([
     })
   },
   {
-    // Under --rate: the steady state's response times, the warm-up's apart (src/run/pacing.js), and
+    // Under --rate: the steady state's response times, the warm-up's apart (src/engine/pacing.js), and
     // the rate the pacer reached.
     name: 'response',
     start: ({ histograms, pacing }) => ({

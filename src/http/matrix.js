@@ -1,7 +1,7 @@
 import os from 'node:os'
 import { cellUnsupported, runtimeUnsupported } from '../runner/unsupported.js'
 import { currentRuntime, runtimeBinary } from '../versions/runtimes.js'
-import { cellKey, defaultSink } from '../results/model.js'
+import { cellKey, defaultSink, workersLabel } from '../results/model.js'
 import { middlewareUnsupportedReason, requestLoggerInfo } from './request-loggers.js'
 import { countingUnsupported } from '../engine/instructions.js'
 import { BASELINE } from '../results/http-summary.js'
@@ -41,7 +41,7 @@ export function planHttpCells ({
   const cells = []
   // Request loggers come with their control: the route at 0 logs per request, the same libraries
   // loaded and nothing logged (one size: at 0 logs it changes nothing). Its verdicts say whether the
-  // machine's noise leaves the request loggers' differences readable (src/http/glance.js).
+  // machine's noise leaves the request loggers' differences readable (src/report/http/glance.js).
   const passes = mode === 'middleware'
     ? [{ mode: 'route', logs: [0], sizes: sizes.slice(0, 1), libs: ordered.filter((l) => l.name === BASELINE || !middlewareUnsupportedReason(l.name)) }, { mode, logs: [null], sizes, libs: ordered }]
     : [{ mode, logs: logsPerRequest, sizes, libs: ordered }]
@@ -135,5 +135,5 @@ export function cellLabel ({
 }) {
   const what = mode === 'middleware' ? 'request logger' : `${logsPerRequest} logs/request`
   const name = libRange != null ? `${lib}@${libVersion}` : lib
-  return `http ${name} ${what}, ${size} B, ${transport}, ${cpus} cpu${cpus > 1 ? 's' : ''}${rate ? ` at ${rate} req/s` : ''}${measure === 'instructions' ? ' (instructions)' : ''}${runtime && runtime !== currentRuntime().label ? ` (${runtime})` : ''}`
+  return `http ${name} ${what}, ${size} B, ${transport}, ${workersLabel(cpus, 'server')}${rate ? ` at ${rate} req/s` : ''}${measure === 'instructions' ? ' (instructions)' : ''}${runtime && runtime !== currentRuntime().label ? ` (${runtime})` : ''}`
 }

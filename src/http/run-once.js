@@ -14,7 +14,7 @@ import { startLoad, warmUpOneByOne } from './load.js'
 import { cpusOf, pin, pinPrimary, placementRecord } from './placement.js'
 import { startServer } from './server.js'
 import { freePort } from '../sinks/rsyslog.js'
-import { REACHED_RATE_SHARE } from '../run/pacing.js'
+import { REACHED_RATE_SHARE } from '../engine/pacing.js'
 
 // Requests a counted server answers one at a time before the load (see warmUpOneByOne).
 const WARM_UP_REQUESTS = 200

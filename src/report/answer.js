@@ -1,18 +1,19 @@
-import { BASELINE } from '../results/http-summary.js'
 import { comparisonGroupKey, cellKey, dimensionValue, inPlanOrder, ofType, runTypeOf } from '../results/model.js'
-import { BASELINES } from '../engine/library-names.js'
-import { DEFAULT_ALPHA, DEFAULT_NOISE, median } from '../stats.js'
+import { BASELINE_LIBS } from '../engine/library-names.js'
+import { DEFAULT_ALPHA, DEFAULT_NOISE } from '../stats.js'
+import { roundsOf } from '../results/rounds.js'
+import { rank } from '../results/judge/rank.js'
 import { compareWithBaseline, MEASURES } from './compare.js'
 import { basisOf } from '../results/http-summary.js'
-import { cellTitle } from '../http/tables.js'
-import { groupsOf } from '../run/section.js'
-import { coverageRange, cpuLabel, estimateNote, formatCountedDifference, libraryName, notDecidedWords, runName, transportTitle, unique } from '../draw/labels.js'
+import { cellTitle } from './http/tables.js'
+import { groupsOf } from './run/section.js'
+import { coverageRange, workersLabel, estimateNote, formatCountedDifference, libraryName, notDecidedWords, runName, transportTitle, unique } from '../draw/labels.js'
 import { visibleControls, wrap } from '../draw/table.js'
 import { displayWidth, padToWidth } from '../draw/width.js'
-import { notDecidedBimodal, notRanked } from '../draw/verdict-rules.js'
-import { kneesOf, kneeText } from '../run/latency-section.js'
-import { lossOf } from '../run/glance.js'
-import { KNEE_BOUND_NS } from '../run/knee.js'
+import { notDecidedBimodal, notRanked } from '../results/judge/verdict-rules.js'
+import { kneesOf, kneeText } from './run/latency-section.js'
+import { lossOf } from './run/glance.js'
+import { KNEE_BOUND_NS } from '../results/judge/knee.js'
 
 // The closing answer of `run` and `http` (and of `report --format terminal`), in hyperfine's manner:
 // per comparison group the fastest (or cheapest) library, then every other one as how many times
@@ -21,8 +22,6 @@ import { KNEE_BOUND_NS } from '../run/knee.js'
 // second comparison. The measure is the one a verdict rests on: done for `run`, the steady state's
 // response p99 for paced runs, instructions per event for counted runs; for `http` requests/s, the
 // server's CPU µs per request under --rate, or its instructions per request when counted (basisOf).
-
-const NOT_A_LIBRARY = new Set([...BASELINES, BASELINE])
 
 function measureOf (run) {
   const type = runTypeOf(run)?.name
@@ -44,7 +43,7 @@ function groupNamer (dataset) {
   for (const group of groupsOf(runs, ofType(dataset.summary ?? [], 'run'))) {
     for (const run of group.runs) titles.set(cellKey(run), group.title)
   }
-  return (first) => (runTypeOf(first).name === 'http' ? cellTitle(first) : `${titles.get(cellKey(first))}, ${cpuLabel(first.cpus)}`)
+  return (first) => (runTypeOf(first).name === 'http' ? cellTitle(first) : `${titles.get(cellKey(first))}, ${workersLabel(first.cpus)}`)
 }
 
 const NOTHING_FINISHED = 'no run of this group finished, so no library can be ranked'
@@ -60,7 +59,7 @@ const nameOf = (run) => `${libraryName(run)}${run.middleware ? ` (${run.middlewa
 // the first two libraries (baselines aside), as on the pages' first places.
 function withheldReason (ranked, measure) {
   const named = (cells) => cells.map((cellRuns) => ({ name: nameOf(cellRuns[0]), runs: cellRuns }))
-  const first = ranked.filter((cellRuns) => !NOT_A_LIBRARY.has(cellRuns[0].lib)).slice(0, 2)
+  const first = ranked.filter((cellRuns) => !BASELINE_LIBS.has(cellRuns[0].lib)).slice(0, 2)
   return notRanked(named(ranked)) ?? notDecidedBimodal(named(first), measure.value)
 }
 
@@ -80,6 +79,7 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
     byGroup.get(key).push(run)
   }
   const groupName = groupNamer(dataset)
+  const roundOf = roundsOf(dataset)
   const groups = []
   for (const runs of byGroup.values()) {
     const measure = measureOf(runs[0])
@@ -88,17 +88,16 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
       if (!cells.has(cellKey(run))) cells.set(cellKey(run), [])
       cells.get(cellKey(run)).push(run)
     }
-    const medianOf = (cellRuns) => median(cellRuns.filter((r) => r.ok).map(measure.value).filter((v) => typeof v === 'number'))
-    const measured = [...cells.values()].filter((cellRuns) => medianOf(cellRuns) != null)
-    const sign = measure.better === 'higher' ? -1 : 1
-    const ranked = [...measured].sort((a, b) => sign * (medianOf(a) - medianOf(b)))
-    // The fastest library, baselines (noop, raw, none) aside unless the group holds nothing else, among
-    // the cells that delivered every event, as At a glance names it: finishing first by dropping
-    // events is not being fast. Where every library lost some, the fastest of them.
-    const library = (list) => list.find((cellRuns) => !NOT_A_LIBRARY.has(cellRuns[0].lib))
-    const whole = ranked.filter((cellRuns) => !(lossOf(cellRuns)?.share > 0))
-    const fastest = library(ranked)
-    const reference = library(whole) ?? fastest ?? ranked[0] ?? null
+    // The fastest library (rank), baselines (noop, raw, none) aside unless the group holds nothing
+    // else, among the cells that delivered every event, as At a glance names it: finishing first by
+    // dropping events is not being fast. Where every library lost some, the fastest of them.
+    const libraries = [...cells.values()].filter((cellRuns) => !BASELINE_LIBS.has(cellRuns[0].lib))
+    const lostOf = (cellRuns) => lossOf(cellRuns)?.share
+    const rankOf = (list) => rank(list, { measure: measure.judged, runsOf: (c) => c, lostOf, roundOf, alpha, noise })
+    const ranking = rankOf(libraries)
+    const all = rankOf([...cells.values()])
+    const measured = all.ranked
+    const reference = ranking.best ?? ranking.ranked[0] ?? all.ranked[0] ?? null
     const entry = {
       group: groupName(runs[0]),
       type: runTypeOf(runs[0]).name,
@@ -107,16 +106,16 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
       better: measure.better,
       counted: dimensionValue(runs[0], 'measure') === 'instructions',
       reference: reference
-        ? { library: nameOf(reference[0]), median: medianOf(reference), n: reference.filter((r) => r.ok).length }
+        ? { library: nameOf(reference[0]), median: all.median(reference), n: reference.filter((r) => r.ok).length }
         : null,
-      // A faster library lost events, so the reference is the fastest of those that lost none.
-      passedOver: Boolean(reference && fastest && fastest !== reference),
+      // A library that lost events is faster, so the reference is the fastest of those that lost none.
+      passedOver: ranking.fasterButLossy.length > 0 && ranking.best != null,
       rows: [],
       notCompared: [],
       // The pages' one rule (verdict-rules.js): no ranking where a kill or the kill timer ended the
       // runs, no fastest where a cell's runs fall in two groups. The rows stay in the data. A group
       // in which no run finished has nothing to rank, and says so.
-      withheld: measured.length > 1 ? withheldReason(ranked, measure) : reference ? null : NOTHING_FINISHED
+      withheld: measured.length > 1 ? withheldReason(measured, measure) : reference ? null : NOTHING_FINISHED
     }
     // Without a reference, each library is named with why it was not compared: its runs' failure.
     if (!reference) for (const cellRuns of cells.values()) entry.notCompared.push(`${nameOf(cellRuns[0])}: ${failureOf(cellRuns)}`)
@@ -143,7 +142,7 @@ export function closingAnswer (dataset, { alpha = DEFAULT_ALPHA, noise = DEFAULT
   return { alpha, noise, groups, knees: kneesIn(dataset) }
 }
 
-// Where the runs were paced at several rates: per transport each library's knee (src/run/knee.js,
+// Where the runs were paced at several rates: per transport each library's knee (src/results/judge/knee.js,
 // the latency page's rule), highest first, baselines last. A paced group's done time is set by the
 // rate, so the knee is what such runs answer.
 function kneesIn (dataset) {
@@ -159,7 +158,7 @@ function kneesIn (dataset) {
       rates: k.tried.map((t) => t.rate),
       text: kneeText(k)
     }))
-    const baseline = (r) => NOT_A_LIBRARY.has(r.library.split(':')[0]) ? 1 : 0
+    const baseline = (r) => BASELINE_LIBS.has(r.library.split(':')[0]) ? 1 : 0
     rows.sort((a, b) => baseline(a) - baseline(b) || (b.rate ?? -1) - (a.rate ?? -1))
     knees.push(...rows)
   }

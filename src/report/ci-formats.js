@@ -1,7 +1,5 @@
 import { RUN_TYPES, runTypeOf } from '../results/run-types/index.js'
 import { dimensionValue } from '../results/model.js'
-import { DEFAULT_ENDING } from '../engine/endings.js'
-import { DEFAULT_MEASURE } from '../engine/instructions.js'
 
 // The formats CI tools read, from the summaries of the result model: each cell's median of its
 // finished runs and the distribution-free interval of that median (ciLow, ciHigh; its coverage is
@@ -12,8 +10,12 @@ import { DEFAULT_MEASURE } from '../engine/instructions.js'
 // only where a file holds two versions of one cell (pino@9.14.0 and pino@10.4.0 in one run).
 // Dimensions at the value a record without them reads as are left out, so that a benchmark keeps
 // its name when a new dimension appears (ending: close is every run from before --ending,
-// measure: time every run from before --measure).
-const DEFAULT_READINGS = { ending: DEFAULT_ENDING, measure: DEFAULT_MEASURE }
+// measure: time every run from before --measure): the dimension's descriptor says so (`unsaidAt`,
+// src/results/run-types/run.js).
+const unsaid = (type, field, value) => {
+  const descriptor = type.words.find((w) => w.field === field)
+  return descriptor !== undefined && Object.hasOwn(descriptor, 'unsaidAt') && descriptor.unsaidAt === value
+}
 const MEASURED = Object.fromEntries(RUN_TYPES.map((type) =>
   [type.name, type.measures.filter((m) => m.summary && m.compare)]))
 const NAMED_APART = ['type', 'lib', 'libVersion', 'variant']
@@ -25,7 +27,7 @@ function benchmarks (dataset) {
     const variant = dimensionValue(entry, 'variant')
     const dims = type.dimensions.filter((f) => !NAMED_APART.includes(f))
       .map((f) => [f, dimensionValue(entry, f)])
-      .filter(([f, v]) => v != null && DEFAULT_READINGS[f] !== v)
+      .filter(([f, v]) => v != null && !unsaid(type, f, v))
     return `${type.name === 'run' ? '' : `${type.name} `}${entry.lib}${withVersion ? `@${entry.libVersion}` : ''}${variant === 'default' ? '' : `:${variant}`} ${dims.map(([f, v]) => `${f}=${v}`).join(',')}`
   }
   const names = entries.map((entry) => nameOf(entry, false))

@@ -3,17 +3,17 @@ import { UsageError } from '../errors.js'
 import { CELL_FIELDS, comparisonGroupKey, cellKey, cellWords, dimensionValue, inPlanOrder, RUN_TYPES, runTypeOf, varyingDimensions } from '../results/model.js'
 import { compared } from '../results/run-types/index.js'
 import { roundsOf } from '../results/rounds.js'
-import { judge } from '../results/verdict.js'
+import { judge } from '../results/judge/verdict.js'
 import { environmentDifference, settingsDifferences } from '../results/read.js'
 import { CONFIDENCE, DEFAULT_ALPHA, DEFAULT_NOISE, minOf, pairedMinRounds, smallestP } from '../stats.js'
 import { figureColumns, terminalTable, visibleControls, wrap } from '../draw/table.js'
 import { jsonWithEscapedControls } from '../escape.js'
 import { coverageTitle, failureReason, formatBytes, formatCount, formatMs, formatNoiseBand, formatRunsToDecide, runName, unique, verdictWord } from '../draw/labels.js'
 
-// Comparisons of cells, each judged by the one verdict (judge, src/results/verdict.js): a cell against the baseline
-// library's cell of the same comparison group in one file (--baseline), or each cell of one file
-// against the same cell of another (before/after). Rows are data (--json prints them); the terminal
-// table is rendered from them.
+// Comparisons of cells, each judged by the one verdict (judge, src/results/judge/verdict.js): a cell
+// against the baseline library's cell of the same comparison group in one file (--baseline), or
+// each cell of one file against the same cell of another (before/after). Rows are data (--json
+// prints them); the terminal table is rendered from them.
 
 export { DEFAULT_ALPHA, DEFAULT_NOISE }
 

@@ -211,7 +211,7 @@ export function renderHtmlPage (dataset, { link = (href) => href, ...options } =
   ].join('\n')
 }
 
-// A profiled run's call tree (src/run/profiles-section.js) as an inline SVG flame graph.
+// A profiled run's call tree (src/report/run/profiles-section.js) as an inline SVG flame graph.
 // With `against`, a differential one after it: the same tree coloured by the difference per event
 // from the reference cell's.
 function flameFigure ({ tree, title, against = null }, id) {

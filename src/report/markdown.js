@@ -6,9 +6,7 @@ import { dimensionValue, ofType } from '../results/model.js'
 import { codeChanges, repositoryUrl, startEnvs } from '../results/env.js'
 import { shippedScenarios } from '../shipped-scenarios.js'
 import { summarySection } from './summary.js'
-import { anomalyBlocks, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
-import { durabilitySection, keptChart, keptSentences } from '../run/durability-section.js'
-import { latencyLead, latencySection } from '../run/latency-section.js'
+import { anomalyBlocks, escapeMarkdown, findAnomalies } from '../results/judge/anomalies.js'
 import { scorecardBlocks } from './scorecard.js'
 import { limitsBlock, pageLimits } from './limits.js'
 
@@ -54,19 +52,12 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
   const charts = []
   // The page opens with its summary: the findings that survive their statistics, then the rest.
   const summary = summarySection(dataset, ctx)
-  // A page of endings (durability) is led by what was kept: its speed chart and table come after
-  // the kept matrices.
-  const keptFirst = keptSentences(ofType(runs, 'run')).length > 0 && sections.includes(durabilitySection)
-  const kept = keptFirst ? keptChart(ofType(runs, 'run'), ctx.conditions) : null
-  // A page of paced runs (latency) is led by the knees: its done times are the rate's, not the point.
-  const lead = !kept && sections.includes(latencySection) ? latencyLead(dataset, ctx.conditions) : null
-  if (lead) {
-    out.push({ heading: 'Summary' }, lead.sentences.map((text) => `- ${escapeMarkdown(text)}`).join('\n'), ...lead.charts.map((chart) => image(chart.file, chart.alt)))
-    charts.push(...lead.charts)
-  } else {
-    out.push(...(kept ? [...summary.blocks.slice(0, 2), image(kept.file, 'Headline: events kept per library, transport and ending')] : summary.blocks))
-    charts.push(...(kept ? [kept] : []), ...summary.charts)
-  }
+  // A section may lead the page in the Summary's place (lead(dataset, ctx, summary) → { blocks,
+  // charts, after } or null: durability by what was kept, latency by the knees): the first of the
+  // page's sections that has a lead. `after` follows the sections placed at the top.
+  const led = sections.reduce((found, section) => found ?? section.lead?.(dataset, ctx, summary) ?? null, null)
+  out.push(...(led ?? summary).blocks)
+  charts.push(...(led ?? summary).charts)
   out.push(intro(dataset))
   if (scorecard) out.push(...scorecardBlocks(scorecard))
   const shown = shownSections(dataset, sections)
@@ -80,7 +71,7 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
     }
   }
   render(true)
-  if (kept && summary.blocks.length > 2) out.push({ heading: 'Speed, after what was kept' }, 'Time until done per ending, where the process ended by itself: no ranking where a signal or log-bench\'s kill timer ended the runs, and none named fastest where runs fall in two groups.', ...summary.blocks.slice(2))
+  out.push(...(led?.after ?? []))
   out.push(...anomalyBlocks(findAnomalies(dataset)))
   if (links) out.push('## Reproduce', reproduce(dataset, links))
   out.push('## Hardware and Software', hardwareTable(dataset))

@@ -6,7 +6,7 @@ import { UsageError } from '../errors.js'
 import { loadResults } from '../results/read.js'
 import { writeFilesAtomic } from '../results/write.js'
 import { exporterFor } from './exporters.js'
-import { readReference } from '../run/then-and-now.js'
+import { readReference } from './run/then-and-now.js'
 import { SECTIONS } from './sections.js'
 import { markdownEscape } from '../draw/table.js'
 import { writeFileAtomic } from '../results/write.js'
@@ -25,7 +25,7 @@ import { writeFileAtomic } from '../results/write.js'
 
 // profiles (optional): results files of profiled runs (run --profile) of the page's cells, kept apart
 // from its results so that its times stay unprofiled; the Anomalies cite a profile of an anomaly's
-// cell beside the cause found by hand (src/draw/anomalies.js, docs/costs.md).
+// cell beside the cause found by hand (src/results/judge/anomalies.js, docs/costs.md).
 const KEYS = ['$comment', 'out', 'results', 'title', 'label', 'images', 'reference', 'details', 'csv', 'sections', 'profiles']
 
 export function readPages (file) {

@@ -4,14 +4,15 @@ import { summarizeHttp, BASELINE } from '../results/http-summary.js'
 import { roundsOf } from '../results/rounds.js'
 import { median } from '../stats.js'
 import { findings, lossPerRun, pace, whereLost } from './summary.js'
-import { keptAcross } from '../run/durability-section.js'
-import { kneeAcross, overloadAcross, overloadRuns, pacedEntries } from '../run/latency-section.js'
-import { KNEE_BOUND_NS } from '../run/knee.js'
-import { controlOf } from '../http/glance.js'
+import { keptAcross } from './run/durability-section.js'
+import { kneeAcross, overloadAcross, overloadRuns, pacedEntries } from './run/latency-section.js'
+import { KNEE_BOUND_NS } from '../results/judge/knee.js'
+import { controlOf } from './http/glance.js'
 import { basisOf } from '../results/http-summary.js'
-import { notDecidedControl, shortReason } from '../draw/verdict-rules.js'
+import { notDecidedControl, shortReason } from '../results/judge/verdict-rules.js'
 import { formatBytes, formatChange, formatCount, formatNumber, formatPct, formatRatio, libraryName, transportTitle, unique, verdictWord } from '../draw/labels.js'
 import { figureColumns, textColumns } from '../draw/table.js'
+import { BASELINE_LIBS } from '../engine/library-names.js'
 
 // The scorecard on the results index (the first page of report --pages): a few tables by theme, one
 // row per library with its figures from every page, each table linking to the pages (and sections)
@@ -19,10 +20,9 @@ import { figureColumns, textColumns } from '../draw/table.js'
 // verdict-rules.js), "—" where a page has no figure. pages: [{ dataset, href (from the index page
 // to that page's .md) }], the index first. Nothing here measures or judges anew.
 
-const BASELINES = new Set(['noop', 'raw', 'none'])
 const NONE = '—'
 
-// A page's detail page for one comparison (src/run/section.js names it by transport, and
+// A page's detail page for one comparison (src/report/run/section.js names it by transport, and
 // -instructions for counted cells), else the page's own section.
 const detailOr = (page, slug, anchor, fallback) => (page.details ? `${page.details}/${slug}.md${anchor}` : `${page.href}${fallback}`)
 
@@ -72,7 +72,7 @@ export function scorecardBlocks (pages) {
     ...(http ? http.dataset.runs.filter((r) => r.measure === 'instructions').map((r) => r.lib) : []),
     ...(paced ? pacedEntries(paced.dataset.summary).map(libraryName) : []),
     ...(stalled ? overloadRuns(stalled.dataset.runs).map(libraryName) : [])
-  ]).filter((lib) => !BASELINES.has(lib))
+  ]).filter((lib) => !BASELINE_LIBS.has(lib))
   if (!libs.length) return []
   const sources = { index, seed, durability, http, counted, paced, stalled, httpCosts: http ? httpFigures(http) : null }
   const blocks = [

@@ -1,27 +1,28 @@
-import { cellKey, cellWords, COMPARED_DIMENSIONS, comparisonGroupKey, dimensionValue, ofType, varyingDimensions } from '../results/model.js'
+import { cellKey, cellWords, COMPARED_DIMENSIONS, comparisonGroupKey, dimensionValue, measureNamed, ofType, varyingDimensions } from '../results/model.js'
 import { runTypeName } from '../results/record.js'
 import { roundsOf } from '../results/rounds.js'
-import { judge, measureNamed, timesWorse } from '../results/verdict.js'
+import { timesWorse } from '../results/judge/verdict.js'
+import { rank } from '../results/judge/rank.js'
 import { DEFAULT_ALPHA, median, medianInterval, smallestMannWhitneyP } from '../stats.js'
 import { axisTitle, chartFile, logTicks, titles } from '../draw/charts.js'
 import { palette, translucent } from '../draw/colours.js'
-import { bimodal, escapeMarkdown, findAnomalies } from '../draw/anomalies.js'
+import { bimodal, escapeMarkdown, findAnomalies } from '../results/judge/anomalies.js'
 import { basisWords, formatCount, formatMs, formatPct, formatRatio, libraryName, orderWords, ratioInterval, unique, verdictWord } from '../draw/labels.js'
 import { figureColumns, wrap } from '../draw/table.js'
-import { controlsByTable, countedSentences, tableOf } from '../http/glance.js'
+import { controlsByTable, countedSentences, tableOf } from './http/glance.js'
 import { summarizeHttp } from '../results/http-summary.js'
-import { notDecidedBimodal, notDecidedControl, notRanked, shortReason } from '../draw/verdict-rules.js'
-import { keptSentences } from '../run/durability-section.js'
+import { notDecidedBimodal, notDecidedControl, notRanked, shortReason } from '../results/judge/verdict-rules.js'
+import { keptSentences } from './run/durability-section.js'
 import { transportIs } from '../engine/transports.js'
+import { BASELINE_LIBS } from '../engine/library-names.js'
 
 // `## Summary`, the first section of a page: a few plain sentences made from the findings that
 // survive their statistics, one headline chart and a short findings table with each library as a
-// multiple of the best. A library is named best only where the verdict (judge, src/results/verdict.js)
+// multiple of the best. A library is named best only where the verdict (judge, src/results/judge/verdict.js)
 // separates it from every other; the libraries it does not separate from the first are named as
 // not separated from it, on how many runs, and each multiple is the estimate its verdict was judged
 // on (paired where the runs pair). Everything comes from the results.
 
-const BASELINES = new Set(['noop', 'raw', 'none'])
 // Above this spread between the largest and the smallest bar, the headline chart uses a log axis:
 // on a linear one the small bars would be invisible.
 export const LOG_AXIS_SPAN = 20
@@ -45,7 +46,7 @@ export function findings (dataset) {
   const cells = new Map()
   const unsupported = new Map()
   for (const run of runs) {
-    if (BASELINES.has(run.lib)) continue
+    if (BASELINE_LIBS.has(run.lib)) continue
     if (run.status === 'unsupported') {
       const group = String(comparisonGroupKey(run))
       if (!unsupported.has(group)) unsupported.set(group, new Set())
@@ -70,22 +71,21 @@ export function findings (dataset) {
     groups.get(cell.group).cells.push(cell)
   }
   const roundOf = roundsOf(dataset)
-  const versus = comparer(type, measure, roundOf)
+  // The verdict of one cell's runs against another's, on the page's measure as the schema defines
+  // it (its noise: requests/s ±5%), paired by round where they ran in rounds.
+  const judged = measureNamed(type, measure.field)
   // http: a table whose control (0 logs per request) does not read same decides nothing.
   const controls = type === 'http' ? controlsByTable(summarizeHttp(ofType(dataset.runs, 'http'), { roundOf })) : null
   const result = []
   for (const group of groups.values()) {
-    const measured = group.cells.filter((c) => c.median != null)
-    if (measured.length < 2) continue
-    const order = (a, b) => (measure.better === 'lower' ? a.median - b.median : b.median - a.median)
-    const whole = measured.filter((c) => !(c.lost > 0)).sort(order)
-    const lossy = measured.filter((c) => c.lost > 0).sort(order)
-    group.ranked = [...whole, ...lossy]
+    const ranking = rank(group.cells, { measure: judged, runsOf: (c) => c.runs, lostOf: (c) => c.lost, roundOf })
+    if (ranking.ranked.length < 2) continue
+    group.ranked = ranking.ranked
     group.unsupported = [...(unsupported.get(group.key) ?? [])]
-    group.best = whole[0] ?? null
-    group.firsts = group.best ? whole.filter((c) => c === group.best || versus(group.best, c).verdict !== 'slower') : []
+    group.best = ranking.best
+    group.firsts = ranking.firsts
     // The only cell without loss is best by default, not by its runs.
-    group.onlyWhole = whole.length === 1
+    group.onlyWhole = ranking.whole.length === 1
     // The one rule (verdict-rules.js): no ranking where the control failed, where a kill ended the
     // runs, or where the first places' runs fall in two groups.
     const control = controls?.get(tableOf(group.first))
@@ -98,14 +98,13 @@ export function findings (dataset) {
       group.onlyWhole = false
     }
     for (const cell of group.ranked) {
-      cell.comparison = group.best && cell !== group.best ? versus(group.best, cell) : null
+      cell.comparison = group.best && cell !== group.best ? ranking.versus(cell) : null
       cell.times = cell === group.best ? { ratio: 1 } : timesWorse(cell.comparison, measure.better)
       cell.relative = cell.times?.ratio ?? null
       cell.verdict = cell.comparison?.verdict ?? null
       // A cell whose runs fall in two groups gets no verdict: its median describes neither.
       if (cell.verdict && bimodal(cell.values)) cell.verdict = 'runs in two groups'
     }
-    group.fasterButLossy = group.best ? lossy.filter((c) => order(c, group.best) < 0) : lossy
     result.push(group)
   }
   // Named by what tells apart the comparisons with a figure of this measure (a counted group has
@@ -119,13 +118,6 @@ export function findings (dataset) {
     groups: result,
     runsPerCell: unique([...cells.values()].map((c) => c.values.length).filter((n) => n > 0)).sort((a, b) => a - b)
   }
-}
-
-// The verdict of one cell's runs against another's, on the page's measure as the schema defines it
-// (its noise: requests/s ±5%), paired by round where they ran in rounds.
-function comparer (type, measure, roundOf) {
-  const judged = measureNamed(type, measure.field)
-  return (base, other) => judge(base.runs, other.runs, judged, { roundOf })
 }
 
 // A comparison's label: its transport, and whatever else tells it apart from the comparisons of

@@ -2,7 +2,7 @@ import { renderSection, shownSections } from './markdown.js'
 import { terminalBlocks, terminalWidth } from '../draw/table.js'
 import { inPlanOrder, workersLabel } from '../results/model.js'
 import { closingAnswer, renderAnswer } from './answer.js'
-import { findAnomalies } from '../draw/anomalies.js'
+import { findAnomalies } from '../results/judge/anomalies.js'
 
 // The `terminal` export: the results page's sections drawn for a terminal (what `run` and `http`
 // print when they finish, and `report --format terminal`). The same blocks as the page (see
@@ -15,7 +15,7 @@ export function renderTerminal (dataset, { color = false, width } = {}) {
   const failed = data.runs.filter((r) => r.status === 'failed')
   if (failed.length) {
     blocks.push({ heading: 'Failed runs', level: 3 }, { text: failed.map((r) => `- ${r.lib} ${r.transport} ${workersLabel(r.cpus)} run ${r.run} failed: ${r.error}`).join('\n') })
-    // A failure whose cause is known (an anomaly rule of the pages, src/draw/anomalies.js) says it
+    // A failure whose cause is known (an anomaly rule of the pages, src/results/judge/anomalies.js) says it
     // here, beside the failure, rather than only on the page `report` writes.
     const causes = findAnomalies(data).filter((a) => a.pattern === 'failed' && a.explanation)
     // The causes are written for the page (code in backticks): a terminal shows them without the marks.

@@ -1,17 +1,18 @@
-import { cellKey, dimensionValue } from '../results/model.js'
+import { HTTP_BASELINE } from '../engine/library-names.js'
+import { cellKey, dimensionValue, measureNamed } from '../results/model.js'
 import semver from 'semver'
 import { PAIRED_MIN_ROUNDS, median } from '../stats.js'
 import { roundsOf } from '../results/rounds.js'
-import { judge, measureNamed } from '../results/verdict.js'
+import { judge } from '../results/judge/verdict.js'
 import { code, em, figureColumns, strong } from '../draw/table.js'
-import { cpuLabel, estimateNote, formatCount, formatMs, ratioInterval, transportTitle, unique, verdictWord } from '../draw/labels.js'
-import { notDecidedControl, timeRatioWords } from '../draw/verdict-rules.js'
-import { controlsByTable, tableOf } from '../http/glance.js'
+import { workersLabel, estimateNote, formatCount, formatMs, ratioInterval, transportTitle, unique, verdictWord } from '../draw/labels.js'
+import { notDecidedControl, timeRatioWords } from '../results/judge/verdict-rules.js'
+import { controlsByTable, tableOf } from './http/glance.js'
 import { summarizeHttp } from '../results/http-summary.js'
 
 // "At a glance" for results that hold several versions of a library (--lib pino@5,pino@10) or
 // several runtimes (--runtime node@22,bun): what changed, by how much, and whether the runs let us
-// call it a change, by the one verdict (judge, src/results/verdict.js: ratio of medians and the
+// call it a change, by the one verdict (judge, src/results/judge/verdict.js: ratio of medians and the
 // two-sided Mann–Whitney U test, paired by round from 6 rounds, at the measure's noise threshold).
 // Only cells that differ in that one dimension are set side by side, so every row compares runs made
 // on one machine under the same conditions. Shown only when versions or runtimes vary; other pages
@@ -118,7 +119,7 @@ function librariesTable (runs, roundOf) {
       for (const version of versions.slice(1)) {
         const other = inGroup.filter((r) => r.libVersion === version)
         if (other.length === 0) continue
-        rows.push([lib, versions[0], version, transportTitle(first.transport), cpuLabel(first.cpus),
+        rows.push([lib, versions[0], version, transportTitle(first.transport), workersLabel(first.cpus),
           `${doneMedian(baseline)} → ${doneMedian(other)}`, comparedCell(baseline, other, [`${lib} ${versions[0]}`, `${lib} ${version}`], roundOf)])
       }
     }
@@ -149,7 +150,7 @@ function runtimesTable (runs, env, roundOf) {
       if (other.every((r) => r.status === 'unsupported')) return 'unsupported'
       return [`${doneMedian(other)} ms, `, comparedCell(baseline, other, [base, label], roundOf)]
     })
-    rows.push([name, transportTitle(first.transport), cpuLabel(first.cpus), `${doneMedian(baseline)} ms`, ...cells])
+    rows.push([name, transportTitle(first.transport), workersLabel(first.cpus), `${doneMedian(baseline)} ms`, ...cells])
   }
   if (rows.length === 0) return null
   return { columns: figureColumns(['Library', 'Transport', 'Workers', `${base} (baseline)`, ...others]), rows }
@@ -165,7 +166,7 @@ function httpTable (runs, roundOf) {
   const cellOf = (r) => cellKey(r, { except: ['lib', 'variant', 'middleware'] })
   for (const group of unique(runs.map(cellOf))) {
     const inGroup = runs.filter((r) => cellOf(r) === group)
-    const none = inGroup.filter((r) => r.lib === 'none' && r.ok)
+    const none = inGroup.filter((r) => r.lib === HTTP_BASELINE && r.ok)
     if (none.length === 0) continue
     const noneRate = none.map((r) => r.reqPerSec?.mean).filter((v) => v != null)
     const first = inGroup[0]
@@ -176,7 +177,7 @@ function httpTable (runs, roundOf) {
       const result = judged(none, ok, 'http', 'reqPerSec', roundOf)
       const withheld = notDecidedControl(controls.get(tableOf(first)) ?? { passed: false, measured: false })
       const lost = ok.filter((r) => r.dropRate > 0).length
-      rows.push([name, `${transportTitle(first.transport)}, ${first.logsPerRequest} × ${first.size} B per request, ${cpuLabel(first.cpus)}`,
+      rows.push([name, `${transportTitle(first.transport)}, ${first.logsPerRequest} × ${first.size} B per request, ${workersLabel(first.cpus)}`,
         formatCount(median(noneRate)), ok.length ? formatCount(median(rates)) : `failed: ${libRuns.find((r) => !r.ok)?.error ?? '?'}`,
         ok.length ? (withheld ?? verdictCell(result, { rate: true })) : '—', lost ? `${lost} of ${ok.length} runs lost events` : 'every event'])
     }

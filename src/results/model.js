@@ -6,7 +6,7 @@ import { RESULTS_SCHEMA } from './schema.js'
 // record.js, cell keys and summaries of every run type in run-types/; both are re-exported here
 // for the readers of a results document.
 export { RECORD_DEFAULTS, cellStatus, defaultSink, dimensionValue, inPlanOrder, runTypeName, workersLabel } from './record.js'
-export { CELL_FIELDS, COMPARED_DIMENSIONS, cellKey, cellWords, varyingDimensions, comparisonGroupKey, ofType, recordedSettings, runsByCell, runTypeOf, RUN_TYPES } from './run-types/index.js'
+export { CELL_FIELDS, COMPARED_DIMENSIONS, cellKey, cellWords, varyingDimensions, comparisonGroupKey, ofType, recordedSettings, runsByCell, runTypeOf, RUN_TYPES, measureNamed } from './run-types/index.js'
 
 // The version of the results document (schema/results.schema.json), bumped on any incompatible change.
 export const SCHEMA_VERSION = RESULTS_SCHEMA.properties.schema.const

@@ -9,8 +9,9 @@ import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
 // What a record means where it lacks a field that came later: the `run` type, the library's
 // default set-up, the seed's string call.
 // A worker count in words, "1 worker", "8 workers": a run's `cpus` is how many workers logged, not
-// how many CPUs they had (8 workers may share 2 cores).
-export const workersLabel = (n) => `${n} worker${n === 1 ? '' : 's'}`
+// how many CPUs they had (8 workers may share 2 cores). `kind` says whose where the page has more
+// than one kind of process: http's "2 server workers". The one name for a record's `cpus`.
+export const workersLabel = (n, kind = null) => `${n} ${kind ? `${kind} ` : ''}worker${n === 1 ? '' : 's'}`
 // A record's cores (run --cores): null is every CPU log-bench could use.
 export const coresLabel = (n) => (n == null ? 'on every core' : `on ${n} core${n === 1 ? '' : 's'}`)
 
@@ -55,15 +56,6 @@ export function runName (record) {
 // one (pino@9.14.0, winston@2.4.7 beside winston@3.19.0), without the workload.
 export const libraryName = (record) =>
   runName({ lib: record.lib, variant: record.variant, libRange: record.libRange, libVersion: record.libVersion })
-
-// A count as tables write it: 10000 → "10,000".
-export function formatCount (v) {
-  return formatNumber(v, 0)
-}
-
-export function formatNumber (v, digits = 0) {
-  return v == null ? '' : v.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
-}
 
 // The results list runs in the order they ran (interleaved: shuffled rounds); exporters show cells in
 // the order of the plan. Each run records its cell's position in the whole plan (planIndex, shards

@@ -130,7 +130,15 @@ export function dimensionWords (typeName, code) {
   if (missing.length) throw new Error(`${typeName}'s dimensions without words: ${missing.join(', ')} (each x-dimension of schema/results.schema.json needs its words in the run type's module, src/results/run-types/)`)
   const unknown = Object.keys(code).filter((field) => !dimensions.includes(field))
   if (unknown.length) throw new Error(`${typeName}'s words for fields that are no dimension: ${unknown.join(', ')}`)
-  return Object.entries(code).map(([field, { words, of }]) => ({ field, words, ...(of ? { of } : {}) }))
+  // A dimension's descriptor: its words, and where it has them its page title and file tag and the
+  // value a CI benchmark name leaves unsaid (src/results/run-types/run.js).
+  return Object.entries(code).map(([field, { words, of, title, tag, unsaidAt }]) => ({
+    field,
+    words,
+    ...(of ? { of } : {}),
+    ...(title ? { title, tag } : {}),
+    ...(unsaidAt !== undefined ? { unsaidAt } : {})
+  }))
 }
 
 const MEASURE_KEYS = ['order', 'name', 'unit', 'shownIn', 'better', 'summary', 'compare', 'noise', 'title']

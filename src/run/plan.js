@@ -48,7 +48,7 @@ export function planRunCells ({
             const slowed = SLOWED_SINKS.includes(sink) ? slowReceiver(receiverOptions) : {}
             // A slowed cell comes with its control, the same cell read at full speed: what the
             // logger does anyway (its gaps, its memory) is not what the slow reader made it do
-            // (src/run/overload.js). Under another ending nothing is judged, so no control.
+            // (src/results/judge/overload.js). Under another ending nothing is judged, so no control.
             const readers = Object.keys(slowed).length ? [slowed, {}] : [{}]
             for (const { payload, ending, rate, limit, slow } of variations.flatMap((v) =>
               (v.ending === DEFAULT_ENDING ? readers : [slowed]).map((slow) => ({ ...v, slow })))) {

@@ -11,8 +11,8 @@ import { MESSAGES } from '../engine/messages.js'
 import { endTagged, leftBehindReason, newRunTag, TAG_VARIABLE } from '../engine/leftovers.js'
 import { joinMeasures } from '../engine/worker-measures.js'
 import { startSampler } from '../engine/sampler.js'
-import { judgeOverload, longestGapMs, memoryGrowth } from './overload.js'
-import { REACHED_RATE_SHARE } from './pacing.js'
+import { judgeOverload, longestGapMs, memoryGrowth } from '../results/judge/overload.js'
+import { REACHED_RATE_SHARE } from '../engine/pacing.js'
 import { watcher } from '../runner/watcher.js'
 import { countingRuntime, readCount } from '../engine/instructions.js'
 import { DEFAULT_WORKLOAD, judgeArrivals } from '../engine/workloads.js'
@@ -418,7 +418,7 @@ function finish (outcome, settings) {
   const callStamps = [...state.callStamps.values()]
   const longestHeldMs = [...state.longestHeld.values()]
   const memory = closedStats.length === cpus ? closedStats.map((c) => c.costs?.memory ?? null) : []
-  // On every run, slowed or not: a slowed cell is judged against its control's (src/run/overload.js).
+  // On every run, slowed or not: a slowed cell is judged against its control's (src/results/judge/overload.js).
   const longestHeld = longestHeldMs.length === cpus ? Math.max(...longestHeldMs) : null
   record.callGapMaxMs = rate ? longestHeld : longestGapMs(callStamps)
   record.memoryRiseBytes = memoryGrowth(memory).bytes

@@ -9,7 +9,7 @@ import { closeResolved, lateWrites, watchLateWrites } from '../engine/late-write
 import { newHistogram, timerFloorNs } from '../engine/costs.js'
 import { deliveryEvery, deliverySamples, messagePrefix } from '../engine/message.js'
 import { openProfiler } from '../engine/profiler.js'
-import { warmupEventsOf } from './pacing.js'
+import { warmupEventsOf } from '../engine/pacing.js'
 import { startMeasures } from '../engine/worker-measures.js'
 
 leaveSignalsToPrimary()
@@ -195,7 +195,7 @@ function run (logger, floorNs, profiler) {
   const warmupHistogram = rate ? newHistogram() : null
   // From the first call on: importing the library and building the logger are not the logging's cost.
   const histograms = { call: histogram, response: responseHistogram, warmup: warmupHistogram }
-  // What the pacer found out (src/run/pacing.js), set when the last call returned.
+  // What the pacer found out (src/engine/pacing.js), set when the last call returned.
   const pacing = { warmupEvents: rate ? warmupEventsOf(events, rate) : 0, warmupNs: null, reachedRate: null }
   measures = startMeasures({ rate, sampleEvery, floorNs, histograms, pacing, sampleHeap })
   profiler?.start()

@@ -1,8 +1,8 @@
 import { cellKey, COMPARED_DIMENSIONS, comparisonGroupKey, dimensionValue, runTypeOf } from '../results/model.js'
 import { compared } from '../results/run-types/index.js'
 import { roundsOf } from '../results/rounds.js'
-import { judge } from '../results/verdict.js'
-import { median } from '../stats.js'
+import { judge } from '../results/judge/verdict.js'
+import { rank } from '../results/judge/rank.js'
 
 // --runs auto (src/results/sequential.js): whether a comparison group has had rounds enough. A cell
 // planned with it carries `rounds`: { design, baseline } (its group's design, and whether it is the
@@ -56,21 +56,19 @@ export function roundsJudge (cells, store) {
 
 // The comparisons of a group that are not decided yet (neither faster, slower nor same), by name:
 // each cell against the baseline cell, where the group has one, and each cell against its neighbour
-// in the ranking by median (what a page's "fastest" rests on), on each speed measure the runs
-// recorded. cells: [{ name, baseline, runs }]. judge (src/results/verdict.js) judges them as compare will (at the
+// in the ranking (rank, what a page's "fastest" rests on), on each speed measure the runs
+// recorded. cells: [{ name, baseline, runs }]. judge (src/results/judge/verdict.js) judges them as compare will (at the
 // design's α for each look, through roundOf's designOf).
 export function undecided (cells, { roundOf, noise }) {
   const type = cells.flatMap((c) => c.runs).map(runTypeOf).find(Boolean)
   if (!type) return []
   const open = []
   for (const measure of compared(type).filter((m) => m.compare === 'speed')) {
-    const measured = cells.map((c) => ({ ...c, median: median(c.runs.filter((r) => r.ok).map(measure.value)) }))
-      .filter((c) => c.median != null)
-    if (measured.length < 2) continue
+    const { ranked } = rank(cells, { measure, runsOf: (c) => c.runs, roundOf, noise })
+    if (ranked.length < 2) continue
     const pairs = []
-    const base = measured.find((c) => c.baseline)
-    if (base) for (const c of measured) if (c !== base) pairs.push([base, c])
-    const ranked = [...measured].sort((a, b) => a.median - b.median)
+    const base = ranked.find((c) => c.baseline)
+    if (base) for (const c of ranked) if (c !== base) pairs.push([base, c])
     for (let i = 1; i < ranked.length; i++) {
       if (!pairs.some((pair) => pair.includes(ranked[i - 1]) && pair.includes(ranked[i]))) {
         pairs.push([ranked[i - 1], ranked[i]])

@@ -163,7 +163,7 @@ export function createPipeReceiver ({
         afterStallMs: lastStallEndNs && lastArrivalNs
           ? Math.max(0, Number(lastArrivalNs - lastStallEndNs) / 1e6)
           : null,
-        // When the (last) stall ended: what the workers logged during it (src/run/overload.js).
+        // When the (last) stall ended: what the workers logged during it (src/results/judge/overload.js).
         stallEndNs: lastStallEndNs
       }
     },

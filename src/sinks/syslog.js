@@ -87,7 +87,7 @@ async function embeddedReceiver (
         afterStallMs: counts.stallEndNs != null && counts.lastArrivalNs != null
           ? Math.max(0, Number(BigInt(counts.lastArrivalNs) - BigInt(counts.stallEndNs)) / 1e6)
           : null,
-        // When the (last) stall ended: what the workers logged during it (src/run/overload.js).
+        // When the (last) stall ended: what the workers logged during it (src/results/judge/overload.js).
         stallEndNs: counts.stallEndNs == null ? null : BigInt(counts.stallEndNs)
       }
     },

@@ -1,7 +1,7 @@
-import { judge } from '../verdict.js'
+import { judge } from '../judge/verdict.js'
 import { schemaProblem } from './checks.js'
 import { dimensionWords, emptyMeasures, identityReader, recordDimensions, recordMeasures } from '../schema.js'
-import { formatCount } from '../record.js'
+import { formatCount } from '../../format.js'
 import { RUN_WORDS } from './run.js'
 import { HTTP_BASELINE as BASELINE } from '../../engine/library-names.js'
 
@@ -87,7 +87,7 @@ const COMPARISON_FIELDS = ['ratio', 'ciLow', 'ciHigh', 'coverage', 'p', 'verdict
 const pick = (object, fields) => Object.fromEntries(fields.map((f) => [f, object[f]]))
 
 // Across cells: each library against `none` in the same cell (its comparison group), by the one
-// comparison (judge, src/results/verdict.js): `throughputVsBaseline` (ratio of medians, its interval, p,
+// comparison (judge, src/results/judge/verdict.js): `throughputVsBaseline` (ratio of medians, its interval, p,
 // verdict) and `throughputChangePct`, that ratio as a change in percent; `p99VsBaseline` likewise
 // for the p99 latency (lower is better).
 function relate (entries, { runsOf, comparisonGroupKey, valueOf, roundOf = null }) {

@@ -126,6 +126,15 @@ export const summarised = (type) => type.measures.filter((m) => m.summary)
 export const compared = (type) => type.measures.filter((m) => m.compare)
   .map((m) => ({ ...m, value: m.compareValue ?? valueOf(m) }))
 
+// A run type's compared measure by its field (doneMs, reqPerSec, instructionsPerEvent…), as the
+// schema defines it: its value, direction and noise.
+export function measureNamed (typeName, field) {
+  const type = runTypeNamed(typeName)
+  const measure = type ? compared(type).find((m) => m.field === field) : null
+  if (!measure) throw new Error(`${typeName} has no compared measure ${field}`)
+  return measure
+}
+
 // One entry per cell of a type: its identity, how many runs it has and how they ended, and each
 // summarised measure described (the seed's "Average" as mean, plus median, its interval, stddev,
 // min, max) over the runs that succeeded; then whatever the type relates across cells (comparing

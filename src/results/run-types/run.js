@@ -1,6 +1,9 @@
 import { schemaProblem } from './checks.js'
 import { dimensionWords, emptyMeasures, identityReader, recordDimensions, recordMeasures } from '../schema.js'
-import { coresLabel, formatCount, libraryName, RECORD_DEFAULTS, transportTitle, workersLabel } from '../record.js'
+import { coresLabel, libraryName, RECORD_DEFAULTS, transportTitle, workersLabel } from '../record.js'
+import { formatCount } from '../../format.js'
+import { DEFAULT_ENDING } from '../../engine/endings.js'
+import { DEFAULT_MEASURE } from '../../engine/instructions.js'
 
 // The `run` type (log-bench run): workers logging N events each through one library and transport.
 
@@ -21,25 +24,38 @@ const DIMENSIONS = recordDimensions('run')
 // The library says its variant, and its version where it was asked for by one (pino@9.14.0); the
 // version is said apart where the name does not carry it, and tells cells apart only between two
 // versions of one library (of: 'lib').
+// A dimension's descriptor says besides, where it has them: title(value) and tag(value), how a page
+// heads the groups of a transport that differ in it and the suffix of their chart files and detail
+// pages (src/report/run/section.js); unsaidAt, the value at which a CI format's benchmark name
+// leaves it out, so that a benchmark keeps its name when the dimension appears (src/report/ci-formats.js).
 export const RUN_WORDS = {
   type: { words: (type) => type },
   lib: { words: (lib, record) => libraryName(record) },
   variant: { words: () => null, of: 'lib' },
   libVersion: { words: (version, record) => (record.libRange == null && version ? version : null), of: 'lib' },
   transport: { words: transportTitle },
-  cpus: { words: workersLabel },
+  cpus: { words: (n) => workersLabel(n) },
   // After the workers, what they ran on: "1 worker, on 1 core" beside "1 worker, on every core".
-  cores: { words: coresLabel },
-  workload: { words: (workload) => workload },
-  runtime: { words: (runtime) => runtime ?? 'the Node running log-bench' },
-  sink: { words: (sink) => String(sink) },
-  size: { words: (size) => `${size} B` },
-  events: { words: (events) => `${formatCount(events)} events` },
-  rate: { words: (rate) => (rate == null ? 'tight loop' : `${formatCount(rate)}/s`) },
-  ending: { words: (ending) => `ending ${ending}` },
+  // run --cores: the cells on every core keep the transport's plain name (and detail page).
+  cores: { words: coresLabel, title: (v) => `, ${coresLabel(v)}`, tag: (v) => (v == null ? '' : `-${v}core`) },
+  workload: { words: (workload) => workload, title: (v) => `: ${v} workload`, tag: (v) => `-${v}` },
+  runtime: {
+    words: (runtime) => runtime ?? 'the Node running log-bench',
+    title: (v) => `, workers under ${v ?? 'the Node running log-bench'}`,
+    tag: (v) => `-${String(v).replace(/[^\w.-]+/g, '-')}`
+  },
+  sink: { words: (sink) => String(sink), title: (v) => `, ${v}`, tag: (v) => `-${v}` },
+  size: { words: (size) => `${size} B`, title: (v) => `, ${v.toLocaleString('en-US')}-byte payload`, tag: (v) => `-${v}b` },
+  events: { words: (events) => `${formatCount(events)} events`, title: (v) => `, ${v.toLocaleString('en-US')} events per worker`, tag: (v) => `-${v}ev` },
+  rate: {
+    words: (rate) => (rate == null ? 'tight loop' : `${formatCount(rate)}/s`),
+    title: (v) => (v == null ? ', tight loop' : `, paced at ${v.toLocaleString('en-US')} events/s per worker`),
+    tag: (v) => (v == null ? '' : `-${v}eps`)
+  },
+  ending: { words: (ending) => `ending ${ending}`, unsaidAt: DEFAULT_ENDING },
   receiverRate: { words: (rate) => (rate == null ? 'read at full speed' : `read at ${formatCount(rate)} B/s`) },
   receiverStallMs: { words: (ms) => (ms == null ? 'no stall' : `reader stalled ${formatCount(ms)} ms`) },
-  measure: { words: (measure) => (measure === 'instructions' ? 'instructions counted' : 'timed') },
+  measure: { words: (measure) => (measure === 'instructions' ? 'instructions counted' : 'timed'), unsaidAt: DEFAULT_MEASURE },
   instructionsMethod: { words: (method) => (method == null ? null : `counted by ${method}`) },
   profile: { words: (profile) => (profile ? 'profiled' : null) }
 }

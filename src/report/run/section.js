@@ -1,11 +1,11 @@
-import { cellKey, dimensionValue, ofType } from '../results/model.js'
-import { coresLabel } from '../results/record.js'
-import { CONFIDENCE, median, relativeHalfWidth, runsForHalfWidth } from '../stats.js'
-import { code, em, escaped, figureColumns, strong } from '../draw/table.js'
-import { chartFile, safeSegment } from '../draw/charts.js'
-import { anomalyList, findAnomalies } from '../draw/anomalies.js'
+import { cellKey, dimensionValue, ofType } from '../../results/model.js'
+import { RUN_TYPE } from '../../results/run-types/run.js'
+import { CONFIDENCE, median, relativeHalfWidth, runsForHalfWidth } from '../../stats.js'
+import { code, em, escaped, figureColumns, strong } from '../../draw/table.js'
+import { chartFile, safeSegment } from '../../draw/charts.js'
+import { anomalyList, findAnomalies } from '../../results/judge/anomalies.js'
 import { benchmarksChart, dropRateChart, representativeRun, summaryOf, timeseriesChart } from './charts.js'
-import { coverageRange, coverageTitle, cpuLabel, intervalHeading, failureReason, formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, runName, transportTitle, unique } from '../draw/labels.js'
+import { coverageRange, coverageTitle, workersLabel, intervalHeading, failureReason, formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, runName, transportTitle, unique } from '../../draw/labels.js'
 
 // The report section for `run` results (the core matrix): the seed's layout per transport, a
 // table per library with Test 1..N and Average, a summary per transport, and the charts.
@@ -46,15 +46,11 @@ export const runSection = {
 // dimension of the cell (transport, receiving end, events, size, ...), in plan order.
 const GROUP_EXCEPT = ['lib', 'variant', 'cpus']
 // Dimensions that name a group when a transport has groups that differ in them.
-const DISTINCT = [
-  { field: 'workload', tag: (v) => `-${v}`, title: (v) => `: ${v} workload` },
-  { field: 'runtime', tag: (v) => `-${String(v).replace(/[^\w.-]+/g, '-')}`, title: (v) => `, workers under ${v ?? 'the Node running log-bench'}` },
-  { field: 'sink', tag: (v) => `-${v}`, title: (v) => `, ${v}` },
-  { field: 'events', tag: (v) => `-${v}ev`, title: (v) => `, ${v.toLocaleString('en-US')} events per worker` },
-  { field: 'size', tag: (v) => `-${v}b`, title: (v) => `, ${v.toLocaleString('en-US')}-byte payload` },
-  { field: 'rate', tag: (v) => (v == null ? '' : `-${v}eps`), title: (v) => (v == null ? ', tight loop' : `, paced at ${v.toLocaleString('en-US')} events/s per worker`) },
-  // run --cores: the cells on every core keep the transport's plain name (and detail page).
-  { field: 'cores', tag: (v) => (v == null ? '' : `-${v}core`), title: (v) => `, ${coresLabel(v)}` },
+// Each is the dimension's descriptor (its title and file tag, src/results/run-types/run.js), in the
+// order a group's title says them (the workload first: "Console: object workload, on 1 core"), which
+// is not the order of a cell's words; a dimension with a title missing here fails test/cell-words.test.js.
+export const DISTINCT = [
+  ...['workload', 'runtime', 'sink', 'events', 'size', 'rate', 'cores'].map((field) => RUN_TYPE.words.find((w) => w.field === field)),
   // Set by merge for shards from different machines: the machine is data from a results file.
   { field: 'machine', tag: (v) => `-${String(v).replace(/[^A-Za-z0-9]+/g, '-').toLowerCase().slice(0, 48)}`, title: (v) => `, measured on ${String(v).replace(/[<>[\]`*_]/g, '')}` }
 ]
@@ -214,12 +210,12 @@ function renderGroup (group, ctx) {
       if (!chosen) continue
       if (group.figures !== FIGURES.time) continue
       if ((chosen.run.timeseries?.length ?? 0) < 2) {
-        out.push(`_${cpuLabel(cpus)}: no time-series chart (the run was shorter than two 100 ms samples)._`)
+        out.push(`_${workersLabel(cpus)}: no time-series chart (the run was shorter than two 100 ms samples)._`)
         continue
       }
       const chart = { file: chartFile(group.transport, `${cpus}cpu`, `${lib}${group.fileTag}`), ...timeseriesChart({ group, lib, cpus, runs: cellRuns, chosen, conditions: ctx.conditions }) }
       charts.push(chart)
-      out.push(`_${cpuLabel(cpus)}_`, ctx.image(chart.file, `${lib}, ${group.title}, ${cpuLabel(cpus)}: CPU and memory over time`))
+      out.push(`_${workersLabel(cpus)}_`, ctx.image(chart.file, `${lib}, ${group.title}, ${workersLabel(cpus)}: CPU and memory over time`))
     }
     const table = libTable(group, libRuns)
     warned ||= table.warned
@@ -250,7 +246,7 @@ function noLossSentence (group) {
   const lossy = group.runs.filter((r) => r.status === 'failed' && r.dropRate > 0)
   if (!lossy.length) return `No event was lost on ${group.title}: every counted event arrived intact (so no drop-rate chart).`
   const byCell = [...groupBy(lossy, (r) => cellKey(r)).values()]
-    .map((cellRuns) => `${runName(cellRuns[0])}, ${cpuLabel(cellRuns[0].cpus)}: ${formatPct(Math.max(...cellRuns.map((r) => r.dropRate)))} in run ${cellRuns.map((r) => r.run).join(', ')}`)
+    .map((cellRuns) => `${runName(cellRuns[0])}, ${workersLabel(cellRuns[0].cpus)}: ${formatPct(Math.max(...cellRuns.map((r) => r.dropRate)))} in run ${cellRuns.map((r) => r.run).join(', ')}`)
   const finished = group.runs.some((r) => r.ok && r.dropRate != null)
   return `${finished ? `No finished run lost an event on ${group.title}, but failed` : `No run finished on ${group.title}; failed`} runs lost events (${byCell.join('; ')}; see their rows), so no drop-rate chart: the chart draws finished runs.`
 }
@@ -258,7 +254,7 @@ function noLossSentence (group) {
 export function libTable (group, libRuns) {
   const figures = group.figures ?? FIGURES.time
   const subs = [...figures.map((f) => f.name), 'drop rate']
-  const columns = figureColumns(['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))])
+  const columns = figureColumns(['', ...group.cpusList.flatMap((cpus) => subs.map(() => workersLabel(cpus)))])
   const rows = [['', ...group.cpusList.flatMap(() => subs.map(em))]]
   // Each cell's runs indexed by run number once: the table is linear in the runs, however many.
   const byCpus = new Map(group.cpusList.map((cpus) => [cpus, { runs: [], byRun: new Map(), unsupported: false }]))
@@ -338,7 +334,7 @@ function dropOf (s, key) {
 export function summaryTable (group) {
   const figures = group.figures ?? FIGURES.time
   const subs = [...figures.map((f) => f.name), 'drop rate']
-  const columns = figureColumns(['', ...group.cpusList.flatMap((cpus) => subs.map(() => cpuLabel(cpus)))])
+  const columns = figureColumns(['', ...group.cpusList.flatMap((cpus) => subs.map(() => workersLabel(cpus)))])
   const rows = [['', ...group.cpusList.flatMap(() => subs.map(em))]]
   for (const lib of group.libs) {
     rows.push([lib, ...group.cpusList.flatMap((cpus) => {
@@ -386,7 +382,7 @@ function intervalNotes (group) {
     for (const { field: key, name } of group.figures ?? FIGURES.time) {
       const d = s[key]
       if (!d || d.n < 2) continue
-      const cell = `${runName(s)} ${cpuLabel(s.cpus)} ${name}`
+      const cell = `${runName(s)} ${workersLabel(s.cpus)} ${name}`
       const half = relativeHalfWidth(d)
       if (half > WIDE_INTERVAL) wide.push(`${cell} ±${(half * 100).toFixed(0)}% (${d.n} runs; about ${runsForHalfWidth(d, WIDE_INTERVAL)} would narrow it to ±5%)`)
       if (coverageTitle(d.ciCoverage) !== titled) short.add(`${d.n} runs: ${coverageTitle(d.ciCoverage)}`)

@@ -1,145 +1,26 @@
-import { visibleControls } from '../escape.js'
+import fs from 'node:fs'
+import { visibleControls } from '../../escape.js'
 import semver from 'semver'
-import { cellKey, cellWords, comparisonGroupKey, dimensionValue, ofType } from '../results/model.js'
-import { median } from '../stats.js'
-import { mergeSummaries, ownerWords } from '../results/profile-summary.js'
-import { packageRelative } from '../results/profile-paths.js'
-import { formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, libraryName, transportTitle, unique } from './labels.js'
-import { DEFAULT_ENDING } from '../engine/endings.js'
-import { runnableHere } from '../paths.js'
+import { cellKey, cellWords, comparisonGroupKey, dimensionValue, ofType } from '../model.js'
+import { median } from '../../stats.js'
+import { mergeSummaries, ownerWords } from '../profile-summary.js'
+import { packageRelative } from '../profile-paths.js'
+import { DEFAULT_ENDING } from '../../engine/endings.js'
+import { runnableHere } from '../../paths.js'
+import { formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, unique } from '../../format.js'
+import { libraryName, transportTitle } from '../record.js'
+import { BASELINE_LIBS, HTTP_BASELINE } from '../../engine/library-names.js'
 
 // Patterns in the runs that a reader would otherwise take for noise or for a fast library, found by
 // rules over the data (never a figure written down here), each explained where an explanation is
-// known: KNOWN, keyed by library, version range, transport and pattern, with the upstream issue.
+// known: KNOWN (known-causes.json, data: pattern, cause, the command that reproduces it, the
+// upstream issue), keyed by library, version range, transport and pattern.
 
-// A pattern's explanation where one is known. `lib` is a library or a list; `range` is a semver range
-// of the library's version; `pattern` is one pattern or a list; `transport` (optional; one or a list),
-// `variant` (optional; one or a list; a run without one is `default`) and `runtime` (optional: the
-// runtime's name, `bun`) narrow it. Text says
-// why, `upstream` where it is tracked (empty where the cause is a documented default rather than a
-// bug). `profile` (optional) names the packages (profile-summary.js's names) where a CPU profile of
-// the cell should find the cause's time: the page cites a profile of the cell beside the text and
-// says whether it shows them (citeProfiles).
-export const KNOWN = [
-  {
-    lib: 'winston',
-    range: '>=3.0.0 <3.19.0',
-    transport: 'file',
-    pattern: 'loss',
-    text: 'the File transport emits `finish` when its internal stream drains, before the file write completes, so the lines still in flight when the logger ends never reach the file; fixed in winston 3.19.0',
-    upstream: ['https://github.com/winstonjs/winston/issues/1504', 'https://github.com/winstonjs/winston/pull/2594']
-  },
-  {
-    lib: 'pino',
-    range: '>=5.0.0 <6.0.0',
-    transport: 'console',
-    pattern: 'bimodal',
-    text: 'pino 5 writes to stdout through sonic-boom 0.7 in synchronous mode, which sleeps 100 ms (a blocking Atomics.wait) each time a write to the full stdout pipe returns EAGAIN; a run in which the pipe fills pays that sleep again and again (its slowest call sampled is about 100 ms), a run in which the reader keeps up never does',
-    profile: ['sonic-boom'],
-    upstream: ['https://github.com/pinojs/sonic-boom/pull/33', 'https://github.com/pinojs/pino/issues/783']
-  },
-  {
-    lib: 'pino',
-    range: '>=7.0.0',
-    variant: 'transport',
-    transport: 'console',
-    pattern: 'bimodal',
-    text: "pino.transport's worker writes to stdout through sonic-boom in asynchronous mode (pino's file.js, `sync: false`), which, each time a write finds the stdout pipe full (EAGAIN), waits a fixed 100 ms (sonic-boom's BUSY_WRITE_TIMEOUT, a `setTimeout` in its `release`) before it writes again, however soon the reader empties the pipe; the pipe then fills again at the next burst and the worker waits again. A run whose reader fell behind once pays 100 ms per wait, idle (its timeseries shows the process at 0% CPU after the last call while events are still to arrive), and its done comes that many waits later; a run whose reader kept up waits seldom or never. `node benchmarks/plain/pino-transport-paced.js 100000 100000 | node benchmarks/plain/pino-transport-paced.js read 0` counts the waits with pino alone and a reader that lets a timer turn after each read: one every 100 ms from the first to done",
-    upstream: []
-  },
-  {
-    lib: 'pino',
-    range: '*',
-    transport: 'otlp',
-    pattern: 'constant-loss',
-    text: "the OpenTelemetry SDK's BatchLogRecordProcessor on its defaults holds a queue of 2,048 records and one export batch of 512 in flight, and drops every record past that without telling the caller (2,560 arrive however many are logged in a tight loop); `node benchmarks/otlp-drops.js` shows the same with the SDK alone",
-    upstream: []
-  },
-  {
-    lib: 'winston',
-    range: '*',
-    transport: 'otlp',
-    pattern: 'constant-loss',
-    text: "the OpenTelemetry SDK's BatchLogRecordProcessor on its defaults holds a queue of 2,048 records and one export batch of 512 in flight, and drops every record past that without telling the caller (2,560 arrive however many are logged in a tight loop); `node benchmarks/otlp-drops.js` shows the same with the SDK alone",
-    upstream: []
-  },
-  {
-    lib: 'bunyan',
-    range: '*',
-    transport: 'otlp',
-    pattern: 'constant-loss',
-    text: "the OpenTelemetry SDK's BatchLogRecordProcessor on its defaults holds a queue of 2,048 records and one export batch of 512 in flight, and drops every record past that without telling the caller (2,560 arrive however many are logged in a tight loop); `node benchmarks/otlp-drops.js` shows the same with the SDK alone",
-    upstream: []
-  },
-  {
-    lib: 'logtape',
-    range: '*',
-    transport: 'otlp',
-    pattern: 'constant-loss',
-    text: '@logtape/otel exports each record in a request of its own, and the OTLP exporter refuses exports beyond its concurrencyLimit of 30 in flight ("Concurrent export limit reached"), so the records logged while 30 requests are open are dropped',
-    upstream: []
-  },
-  {
-    lib: 'winston',
-    range: '>=3.0.0',
-    transport: 'tcp',
-    pattern: 'loss',
-    text: "winston-syslog 2.7 (the syslog transport winston's README names) never counts a TCP write as in flight (`inFlight` is raised only on its datagram paths), so its close() finds nothing pending and destroys the socket at once, and whatever is still in the socket's write buffer is dropped; a tight loop logs every event before the socket connects, and 'connect' writes them all as one string, so the loss is what the receiver had not yet read when close() came, which varies from run to run. `node benchmarks/anomalies.js tcp` shows it with winston alone: the bytes still buffered when the socket is destroyed, and the events that arrive",
-    upstream: []
-  },
-  {
-    lib: 'winston',
-    range: '>=3.0.0',
-    transport: 'udp',
-    pattern: ['slow-transport', 'failed'],
-    text: 'winston-syslog 2.7 over UDP queues every message logged before its socket is bound (a tight loop logs all of them first), then empties the queue with `Array#shift`, one message at a time; past a few thousand elements V8 cannot trim an array from its front, so each shift copies the rest of the queue, and the drain takes time quadratic in the events logged. `node benchmarks/anomalies.js shift` times that loop alone over 25,000 to 200,000 queued lines (4× the time for 2× the lines)',
-    profile: ['winston-syslog'],
-    upstream: []
-  },
-  {
-    lib: 'log4js',
-    range: '>=4.0.0',
-    transport: 'file',
-    pattern: ['slow-transport', 'failed'],
-    text: "log4js's file appender writes through streamroller's RollingFileWriteStream, whose `_write` waits for the file stream's callback (in streamroller 3, log4js 6's, for a promise first; in streamroller 1, log4js 4's, for its roll check) before it takes the next event: every event is a `write(2)` of its own on libuv's thread pool, followed by the pool's eventfd write that wakes the event loop (2 write syscalls per event; `strace -f` of a plain script shows the pair for each line), where bunyan and today's pino hand the kernel many events in one write; a tight loop's events wait in the heap until their turn, so a large run can run out of time or memory first",
-    profile: ['streamroller', 'node:fs'],
-    upstream: []
-  },
-  {
-    lib: 'winston',
-    range: '>=3.0.0',
-    transport: 'file',
-    pattern: 'done-late',
-    text: "winston's logger is an object-mode stream piped into its transports; a call formats the event and writes it into that stream, where it waits until the loop yields (`node benchmarks/anomalies.js queue` counts them in the logger's buffer and the bytes in the file before the loop yields), so the File transport writes them all after the calls have returned, and the heap holds them until then",
-    profile: ['readable-stream', 'logform', 'safe-stable-stringify'],
-    upstream: []
-  },
-  {
-    lib: 'winston',
-    range: '>=3.0.0',
-    pattern: 'costly-disabled',
-    text: "winston's level methods do not check the level: `logger.debug(msg)` on a logger at level info builds the info object and writes it into the logger's stream all the same; the stream runs the logger's format on it, and the level is first checked in each transport's `_write`, which drops it. `node benchmarks/anomalies.js disabled` counts, for 100,000 disabled calls, 100,000 runs of the format and 0 events logged by the transport (the calls took 196–262 ms here, 83–119 ms behind `logger.isDebugEnabled()`)",
-    profile: ['logform', 'safe-stable-stringify', 'readable-stream'],
-    upstream: []
-  },
-  {
-    lib: ['bunyan', 'winston', 'log4js'],
-    range: '*',
-    transport: 'file',
-    runtime: 'bun',
-    pattern: ['slow-runtime', 'slow-transport'],
-    text: "Bun 1.4's `fs.createWriteStream` (its node:fs) writes each `write()` call as a `write(2)` of its own on a worker thread, followed by an 8-byte eventfd write that wakes the event loop, where Node's WriteStream gathers the writes queued behind the one in flight into one `writev`: under `strace -f -c -e trace=write,writev`, `benchmarks/anomalies.js writestream` (20,000 lines) makes 40,005 write syscalls under Bun 1.4.5 (done 4,264 ms) against 36 under Node 20 (124 ms); the runs' own write syscalls per event say the same. bunyan's and winston's file streams are such streams (log4js's streamroller waits for each write under Node too); pino's sonic-boom buffers lines itself and writes them in large chunks",
-    upstream: []
-  },
-  {
-    lib: 'pino',
-    range: '>=7.0.0',
-    transport: ['udp', 'tcp'],
-    pattern: 'done-late',
-    text: "pino's syslog set-up (pino-syslog into pino-socket, its README's pipeline) runs in a `pino.transport` worker thread: a call writes the JSON line into a shared buffer and returns, and the thread formats it as syslog and sends it afterwards, so its CPU is on another thread (the CPU figures here) and its events arrive after the calls",
-    upstream: []
-  }
-]
+// A pattern's explanation where one is known: the entries of known-causes.json (what each field
+// means is in its $comment), each with its text as the page prints it, the command that shows the
+// cause without log-bench set into its words.
+export const KNOWN = JSON.parse(fs.readFileSync(new URL('./known-causes.json', import.meta.url), 'utf8')).causes
+  .map(({ cause, reproduce = null, ...known }) => ({ ...known, reproduce, text: reproduce ? cause.replace('{reproduce}', reproduce) : cause }))
 
 // Two groups of runs this far apart (the slower group's fastest over the faster group's slowest) are
 // two behaviours, not spread.
@@ -365,7 +246,6 @@ function slowRuntimes (cells) {
 // A library this many times as long as the fastest library of its comparison on one transport,
 // and less than that on every other transport it was measured on with the same workers and load.
 export const SLOW_FACTOR = 3
-const BASELINE_LIBS = new Set(['noop', 'raw', 'none'])
 
 // CPU per event in ns: the run's own figure (main thread and other threads), else the workers' CPU
 // time over the events sent.
@@ -485,7 +365,7 @@ function roundDrift (runs) {
       if (!byCell.has(key)) byCell.set(key, [])
       byCell.get(key).push(run)
     }
-    if (byCell.size < 3 || !tableRuns.some((r) => r.lib === 'none')) continue
+    if (byCell.size < 3 || !tableRuns.some((r) => r.lib === HTTP_BASELINE)) continue
     const medians = new Map([...byCell].map(([key, list]) => [key, median(list.map((r) => r.reqPerSec.mean))]))
     const shifted = []
     const partly = []

@@ -8,7 +8,7 @@
 // beside every slowed cell: src/run/plan.js), judgeAgainstControl. The thresholds are here, once,
 // and docs/costs.md (Overload) gives their reasons.
 import fs from 'node:fs'
-import { transportIs } from '../engine/transports.js'
+import { transportIs } from '../../engine/transports.js'
 
 // blocks under a stall: the calling thread made no progress for at least this share of the stall.
 export const BLOCKED_SHARE_OF_STALL = 0.25

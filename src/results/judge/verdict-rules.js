@@ -1,8 +1,8 @@
-import { dimensionValue } from '../results/model.js'
-import { endingTitle } from '../engine/endings.js'
+import { dimensionValue } from '../model.js'
+import { endingTitle } from '../../engine/endings.js'
 import { bimodal } from './anomalies.js'
-import { formatRatio } from './labels.js'
-import { basisOf } from '../results/http-summary.js'
+import { formatRatio } from '../../format.js'
+import { basisOf } from '../http-summary.js'
 
 // The one rule every page follows before it ranks libraries on a figure: the verdicts themselves
 // come from compare (src/results/rounds.js); this says where no verdict may be given at all.

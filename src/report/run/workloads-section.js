@@ -1,8 +1,8 @@
-import { axisTitle, titles } from '../draw/charts.js'
-import { palette } from '../draw/colours.js'
-import { cpuLabel, formatBytes, formatCount, formatMs, formatPct, runName, transportTitle, unique } from '../draw/labels.js'
-import { figureColumns } from '../draw/table.js'
-import { cellKey, dimensionValue, ofType } from '../results/model.js'
+import { axisTitle, titles } from '../../draw/charts.js'
+import { palette } from '../../draw/colours.js'
+import { workersLabel, formatBytes, formatCount, formatMs, formatPct, runName, transportTitle, unique } from '../../draw/labels.js'
+import { figureColumns } from '../../draw/table.js'
+import { cellKey, dimensionValue, ofType } from '../../results/model.js'
 import { medianOf } from './costs-section.js'
 
 // The report section comparing workloads (what each event carries: see README, "Workloads"): per
@@ -91,7 +91,7 @@ function nsPerEventChart ({ title, workloads, libs, summary, cpus, size, conditi
   // A library that cannot run a workload is named under its label: no bar is not a fast bar.
   const unsupported = (workload) => libs.filter((lib) => cellOf(lib, workload)?.status === 'unsupported')
   const labels = workloads.map((workload) => (unsupported(workload).length ? [workload, `${unsupported(workload).join(', ')}:`, 'unsupported'] : workload))
-  const notes = [`${cpuLabel(cpus)} · median over the runs that finished · lower is better · a missing bar: unsupported (named under the workload) or failed (see the table)`, conditions]
+  const notes = [`${workersLabel(cpus)} · median over the runs that finished · lower is better · a missing bar: unsupported (named under the workload) or failed (see the table)`, conditions]
   return {
     width: 1100,
     height: 560,

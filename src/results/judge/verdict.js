@@ -1,6 +1,5 @@
-import { DEFAULT_ALPHA, DEFAULT_NOISE } from '../stats.js'
-import { compareCellRuns } from './rounds.js'
-import { compared, runTypeNamed } from './run-types/index.js'
+import { DEFAULT_ALPHA, DEFAULT_NOISE } from '../../stats.js'
+import { compareCellRuns } from '../rounds.js'
 
 // The one verdict. Every place that states a comparison (compare, run's closing answer, the pages'
 // Summaries and At a glance, the HTTP glance, the versions tables, the anomaly rules and --runs
@@ -9,8 +8,8 @@ import { compared, runTypeNamed } from './run-types/index.js'
 //
 // judge takes a measure, not a value function and loose options: its direction (`better`) and its
 // own noise threshold (x-measure `noise`: requests/s ±5%, counted instructions ±1%) come from the
-// schema with it, so no caller can leave out a threshold. `noise` is the threshold for a measure
-// without one of its own (--noise, ±2% by default).
+// schema with it (measureNamed, src/results/run-types/index.js), so no caller can leave out a
+// threshold. `noise` is the threshold for a measure without one of its own (--noise, ±2% by default).
 //
 // What it returns is compareRuns' row (src/stats.js) plus the threshold it was judged at (`noise`)
 // and the measure's name: `ratio` is the estimate the verdict rests on (the paired Hodges–Lehmann
@@ -28,15 +27,6 @@ export function judge (baselineRuns, runs, measure, options = {}) {
     better: measure.better,
     noise: threshold
   }
-}
-
-// A run type's compared measure by its field (doneMs, reqPerSec, instructionsPerEvent…), as the
-// schema defines it: its value, direction and noise.
-export function measureNamed (typeName, field) {
-  const type = runTypeNamed(typeName)
-  const measure = type ? compared(type).find((m) => m.field === field) : null
-  if (!measure) throw new Error(`${typeName} has no compared measure ${field}`)
-  return measure
 }
 
 // A verdict's estimate as "how many times" the better side, for sentences that name a best: for a

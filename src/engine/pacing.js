@@ -8,7 +8,7 @@ export const WARMUP_MS = 1000
 
 // A steady state's percentile rests on enough calls where its p99.9 has at least 10 calls beyond
 // it: 10,000 calls. Fewer, and the page says on how many calls the p99 rests instead of printing a
-// p99 (src/run/knee.js).
+// p99 (src/results/judge/knee.js).
 export const STEADY_MIN_CALLS = 10_000
 
 export function warmupEventsOf (events, rate) {

@@ -1,10 +1,11 @@
-import { readJsonFile } from '../results/json-file.js'
-import { UsageError } from '../errors.js'
-import { codeSpan, escapeCell, markdownEscape as md, textColumns } from '../draw/table.js'
-import { formatMs, formatPct, transportTitle, unique } from '../draw/labels.js'
-import { cellKey, ofType } from '../results/model.js'
-import { roundsOf } from '../results/rounds.js'
-import { judge, measureNamed } from '../results/verdict.js'
+import { readJsonFile } from '../../results/json-file.js'
+import { UsageError } from '../../errors.js'
+import { codeSpan, escapeCell, markdownEscape as md, textColumns } from '../../draw/table.js'
+import { formatMs, formatPct, transportTitle, unique } from '../../draw/labels.js'
+import { cellKey, measureNamed, ofType } from '../../results/model.js'
+import { roundsOf } from '../../results/rounds.js'
+import { judge } from '../../results/judge/verdict.js'
+import { rank } from '../../results/judge/rank.js'
 
 // "Then and now": the seed article's published averages (a reference data file, see
 // results/reference/) beside ours, per library, transport and number of CPUs, and for each
@@ -100,7 +101,7 @@ export const thenAndNowSection = {
           const both = cells.filter((c) => c[measure] != null && ours(c)?.[measure]?.median != null)
           if (both.length < 2) continue
           const then = [...both].sort((a, b) => a[measure] - b[measure]).map((c) => c.lib)
-          const now = [...both].sort((a, b) => ours(a)[measure].median - ours(b)[measure].median).map((c) => c.lib)
+          const now = rank(both, { measure: measureNamed('run', measure), runsOf: runsOfCell }).ranked.map((c) => c.lib)
           // A change is called only on runs enough to tell one (see MIN_RUNS_FOR_CHANGE).
           const fewest = Math.min(...both.map((c) => ours(c).okRuns))
           // A pair whose order differs is a change only where compare separates the two now; a swap

@@ -1,11 +1,11 @@
-import { axisTitle, chartFile, titles } from '../draw/charts.js'
-import { libraryColour, palette } from '../draw/colours.js'
-import { codeSpan, escapeCell, figureColumns, strong, wrap } from '../draw/table.js'
-import { formatBytes, formatCount, formatMs, libraryName, transportTitle, unique } from '../draw/labels.js'
-import { dimensionValue, ofType } from '../results/model.js'
-import { DEFAULT_ENDING, ENDINGS, endingTitle } from '../engine/endings.js'
-import { transportDescriptor, transportIs } from '../engine/transports.js'
-import { runnableHere } from '../paths.js'
+import { axisTitle, chartFile, titles } from '../../draw/charts.js'
+import { libraryColour, palette } from '../../draw/colours.js'
+import { codeSpan, escapeCell, figureColumns, strong, wrap } from '../../draw/table.js'
+import { formatBytes, formatCount, formatMs, libraryName, transportTitle, unique } from '../../draw/labels.js'
+import { dimensionValue, ofType } from '../../results/model.js'
+import { DEFAULT_ENDING, ENDINGS, endingTitle } from '../../engine/endings.js'
+import { transportDescriptor, transportIs } from '../../engine/transports.js'
+import { runnableHere } from '../../paths.js'
 
 // The report section of durability (docs/durability.md): do the logs survive how processes really
 // end (--ending), and what does a logger do when its receiving end reads slowly or stalls
@@ -48,6 +48,20 @@ export const durabilitySection = {
     const rated = runs.filter((r) => r.receiverRate != null && r.receiverStallMs == null)
     if (rated.length) out.push(...rateBlocks(rated))
     return { blocks: out, charts }
+  },
+  // A page of endings is led by what was kept: the Summary's sentences, then the share kept as its
+  // headline chart; the Summary's speed chart and findings table come after the kept matrices.
+  lead (dataset, ctx, summary) {
+    const runs = ofType(dataset.runs, 'run')
+    if (!keptSentences(runs).length) return null
+    const kept = keptChart(runs, ctx.conditions)
+    return {
+      blocks: [...summary.blocks.slice(0, 2), ctx.image(kept.file, 'Headline: events kept per library, transport and ending')],
+      charts: [kept, ...summary.charts],
+      after: summary.blocks.length > 2
+        ? [{ heading: 'Speed, after what was kept' }, 'Time until done per ending, where the process ended by itself: no ranking where a signal or log-bench\'s kill timer ended the runs, and none named fastest where runs fall in two groups.', ...summary.blocks.slice(2)]
+        : []
+    }
   }
 }
 

@@ -1,11 +1,11 @@
-import { basisOf, BASELINE, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
-import { cellKey } from '../results/model.js'
-import { runTypeName } from '../results/record.js'
-import { DEFAULT_ALPHA, smallestP } from '../stats.js'
-import { roundsOf } from '../results/rounds.js'
-import { judge, measureNamed } from '../results/verdict.js'
-import { verdictWord, formatChange, formatRunsToDecide, formatChangePct, formatNoiseBand, formatNumber, formatPct, libraryName, transportTitle, unique } from '../draw/labels.js'
-import { code, figureColumns, strong, textColumns } from '../draw/table.js'
+import { basisOf, BASELINE, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from '../../results/http-summary.js'
+import { cellKey, measureNamed } from '../../results/model.js'
+import { runTypeName, workersLabel } from '../../results/record.js'
+import { DEFAULT_ALPHA, smallestP } from '../../stats.js'
+import { roundsOf } from '../../results/rounds.js'
+import { judge } from '../../results/judge/verdict.js'
+import { verdictWord, formatChange, formatRunsToDecide, formatChangePct, formatNoiseBand, formatNumber, formatPct, libraryName, transportTitle, unique } from '../../draw/labels.js'
+import { code, figureColumns, strong, textColumns } from '../../draw/table.js'
 
 // "At a glance" for a page of `http` results. Per table (transport, server workers, placement and
 // load), first the control: at 0 logs per request the route logs nothing, so every library must read
@@ -175,7 +175,7 @@ export const designTitle = ({ measure = null, alternate = null }) =>
   `${measure === 'instructions' ? ', instructions counted' : ''}${alternate != null ? ', alternating with none' : ''}`
 
 function tableTitle (entry) {
-  return `${transportTitle(entry.transport)}, ${entry.cpus} server worker${entry.cpus > 1 ? 's' : ''}${entry.rate ? `, ${entry.rate.toLocaleString('en-US')} requests/s` : ''}${designTitle(entry)}`
+  return `${transportTitle(entry.transport)}, ${workersLabel(entry.cpus, 'server')}${entry.rate ? `, ${entry.rate.toLocaleString('en-US')} requests/s` : ''}${designTitle(entry)}`
 }
 
 // The blocks of one table (see table.js): values that the page and the terminal both draw.

@@ -1,17 +1,17 @@
-import { code, em, entries, textColumns } from '../draw/table.js'
-import { cellKey, dimensionValue, ofType, runsByCell } from '../results/model.js'
-import { coresLabel } from '../results/record.js'
-import { roundsOf } from '../results/rounds.js'
-import { judge, measureNamed } from '../results/verdict.js'
-import { notDecidedBimodal, notRanked } from '../draw/verdict-rules.js'
-import { basisWords, cpuLabel, formatMs, formatPct, formatRatio, libraryName, orderWords, transportTitle, unique } from '../draw/labels.js'
-import { transportIs } from '../engine/transports.js'
+import { code, em, entries, textColumns } from '../../draw/table.js'
+import { cellKey, dimensionValue, measureNamed, ofType, runsByCell } from '../../results/model.js'
+import { coresLabel } from '../../results/record.js'
+import { roundsOf } from '../../results/rounds.js'
+import { notDecidedBimodal, notRanked } from '../../results/judge/verdict-rules.js'
+import { basisWords, formatMs, formatPct, formatRatio, libraryName, orderWords, transportTitle, unique, workersLabel } from '../../draw/labels.js'
+import { transportIs } from '../../engine/transports.js'
+import { rank } from '../../results/judge/rank.js'
+import { BASELINE_LIBS } from '../../engine/library-names.js'
 
 // "At a glance", at the top of a page with run results: per transport and worker count the
 // fastest library to unblock and to done (baselines aside), every cell that lost events and where,
 // and every cell that failed, was unsupported or was skipped, with the reason. All from the data.
 
-const BASELINES = new Set(['noop', 'raw'])
 const count = (n) => n.toLocaleString('en-US')
 const workloadOf = (r) => dimensionValue(r, 'workload')
 const measureOf = (r) => dimensionValue(r, 'measure')
@@ -61,7 +61,7 @@ export const glanceSection = {
           const name = (s) => `${libraryName(s)}${sized ? ` (${s.size} B)` : ''}${onRuntimes ? ` (${s.runtime})` : ''}`
           rows.push([
             transportTitle(transport),
-            limited ? `${cpuLabel(cpus)} ${coresLabel(cores)}` : cpuLabel(cpus),
+            limited ? `${workersLabel(cpus)} ${coresLabel(cores)}` : workersLabel(cpus),
             ...(byWorkload ? [workload] : []),
             ...(measure === 'instructions'
               ? [em(NO_TIMES), em(NO_TIMES), entries(fastest(cells, 'instructionsPerEvent', name, lostShare, cellRuns, roundOf, INSTRUCTIONS))]
@@ -85,33 +85,34 @@ export const glanceSection = {
   }
 }
 
-// The fastest cell among those that delivered every event (or where nothing can be counted), by
-// medians; the cells whose runs the verdict (judge) does not separate from it are named after it as
-// not separated from it, with the runs that rests on. A faster
-// cell that lost events is named after them, with its loss: finishing first by dropping events is
-// not being fast. Runs of one round are compared paired (src/results/rounds.js).
+// The fastest cell among those that delivered every event (or where nothing can be counted), as
+// rank() names it; the cells whose runs the verdict (judge) does not separate from it are named after
+// it as not separated from it, with the runs that rests on. A cell that lost events and that the
+// verdict puts ahead of it is named after them, with its loss: finishing first by dropping events
+// is not being fast. Runs of one round are compared paired (src/results/rounds.js).
 function fastest (cells, measure, name, lostShare, cellRuns, roundOf, format = MILLISECONDS) {
-  const ranked = cells.filter((s) => !BASELINES.has(s.lib) && s[measure]?.median != null)
-    .sort((a, b) => a[measure].median - b[measure].median)
-  const whole = ranked.filter((s) => !(lostShare(s) > 0))
-  const best = whole.length ? whole[0] : null
-  const judged = measureNamed('run', measure)
-  const versus = (s) => judge(cellRuns.get(best) ?? [], cellRuns.get(s) ?? [], judged, { roundOf })
-  const tied = best ? whole.filter((s) => s === best || versus(s).verdict !== 'slower') : []
+  const ranking = rank(cells.filter((s) => !BASELINE_LIBS.has(s.lib)), {
+    measure: measureNamed('run', measure),
+    runsOf: (s) => cellRuns.get(s) ?? [],
+    lostOf: lostShare,
+    roundOf
+  })
+  const { best, firsts: tied } = ranking
   // The one rule (verdict-rules.js): no fastest where a kill ended the runs or the first places'
   // runs fall in two groups.
   const named = (list) => list.map((s) => ({ name: name(s), runs: cellRuns.get(s) ?? [] }))
-  const withheld = notRanked(named(ranked)) ?? (tied.length ? notDecidedBimodal(named(tied), (r) => r[measure]) : null)
+  const withheld = notRanked(named(ranking.ranked)) ??
+    (tied.length ? notDecidedBimodal(named(tied), (r) => r[measure]) : null)
   if (withheld) return [withheld]
   const close = tied.filter((s) => s !== best)
   const notSeparated = (s) => {
-    const c = versus(s)
+    const c = ranking.versus(s)
     const order = orderWords(c)
     return `${name(s)} ${format(s[measure].median)} (${formatRatio(c.ratio)}, ${basisWords(c)}${order ? `; ${order}` : ''})`
   }
   const winners = best ? [`${name(best)} ${format(best[measure].median)}`] : []
   if (close.length) winners.push(`not separated from ${name(best)}: ${close.map(notSeparated).join(', ')}`)
-  const lossy = ranked.filter((s) => lostShare(s) > 0 && (best === null || s[measure].median < best[measure].median))
+  const lossy = ranking.fasterButLossy
   if (lossy.length) winners.push(`${best === null ? 'every cell lost events; fastest' : 'faster, but losing events'}: ${lossy.map((s) => `${name(s)} ${format(s[measure].median)} (${formatPct(lostShare(s))} lost)`).join(', ')}`)
   return winners
 }

@@ -1,6 +1,6 @@
 // A library's knee in one cell (every dimension but the rate): the highest paced rate (--rate) at
 // which it sustained response times a latency-sensitive service can live with. The response time is
-// the steady state's (responseLatencyNs: the calls after the warm-up, src/run/pacing.js): a service
+// the steady state's (responseLatencyNs: the calls after the warm-up, src/engine/pacing.js): a service
 // runs warm, and the calls queued behind a cold start would otherwise set the p99 of a short run.
 // Whether every event arrived is said beside it (a logger that keeps its calls fast by dropping is
 // named so, not ranked apart). The knee is the highest rate sustained below the first rate that was
@@ -11,8 +11,8 @@
 // few per cent of that. A rate is judged only where the pacer's own floor (noop's steady p99 at
 // that rate, in the same cell) is at most a fifth of the bound: nearer, the floor and not the
 // logger would decide it (docs/costs.md, "The knee"). A threshold on the runs, not a comparison of
-// two cells: comparisons go through src/results/verdict.js.
-import { STEADY_MIN_CALLS } from './pacing.js'
+// two cells: comparisons go through src/results/judge/verdict.js.
+import { STEADY_MIN_CALLS } from '../../engine/pacing.js'
 
 export const KNEE_BOUND_NS = 1e6
 export const KNEE_FLOOR_SHARE = 5

@@ -1,8 +1,8 @@
-import { axisTitle, titles } from '../draw/charts.js'
-import { BASELINE } from '../results/http-summary.js'
-import { palette } from '../draw/colours.js'
-import { coverageRange, libraryName } from '../draw/labels.js'
-import { basisOf } from '../results/http-summary.js'
+import { axisTitle, titles } from '../../draw/charts.js'
+import { BASELINE } from '../../results/http-summary.js'
+import { palette } from '../../draw/colours.js'
+import { coverageRange, libraryName } from '../../draw/labels.js'
+import { basisOf } from '../../results/http-summary.js'
 
 // Chart.js configurations for `http` results: what to draw. Rendering is charts.js's job.
 

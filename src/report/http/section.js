@@ -1,13 +1,13 @@
-import { UsageError } from '../errors.js'
-import { LIBRARY_DIMENSIONS, summarizeHttp } from '../results/http-summary.js'
-import { roundsOf } from '../results/rounds.js'
-import { cellKey, cellWords } from '../results/model.js'
-import { runTypeName } from '../results/record.js'
-import { chartFile } from '../draw/charts.js'
+import { UsageError } from '../../errors.js'
+import { LIBRARY_DIMENSIONS, summarizeHttp } from '../../results/http-summary.js'
+import { roundsOf } from '../../results/rounds.js'
+import { cellKey, cellWords } from '../../results/model.js'
+import { runTypeName } from '../../results/record.js'
+import { chartFile } from '../../draw/charts.js'
 import { costChart, costOf, latencyChart } from './charts.js'
 import { controlsByTable, designTitle, tableOf } from './glance.js'
 import { cellTitle, comparisonTable, httpCells, latencyTable, medianRuns, requestsTable } from './tables.js'
-import { libraryName, unique } from '../draw/labels.js'
+import { libraryName, unique } from '../../draw/labels.js'
 
 // The report section for `http` results: per (mode, transport, workers) a chart of requests per
 // second per library, then per (logs per request × size) the seed's Latency and Req/Sec tables, the

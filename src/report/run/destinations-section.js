@@ -1,8 +1,8 @@
-import { formatBytes, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from '../draw/labels.js'
-import { escaped, left, right, strong } from '../draw/table.js'
-import { ofType } from '../results/model.js'
-import { DEFAULT_ENDING } from '../engine/endings.js'
-import { COLLECTOR_TRANSPORTS } from '../engine/transports.js'
+import { formatBytes, formatMs, formatPct, formatRatio, runName, transportTitle, unique } from '../../draw/labels.js'
+import { escaped, left, right, strong } from '../../draw/table.js'
+import { ofType } from '../../results/model.js'
+import { DEFAULT_ENDING } from '../../engine/endings.js'
+import { COLLECTOR_TRANSPORTS } from '../../engine/transports.js'
 
 // What shipping logs through a collector costs (docs/destinations.md): shown when the results hold
 // otlp or forward runs. Per library, every transport it ran on side by side: median done, done as a

@@ -1,7 +1,7 @@
-import { maxOf } from '../stats.js'
-import { axisTitle, titles } from '../draw/charts.js'
-import { libraryColour, palette, translucent } from '../draw/colours.js'
-import { coverageRange, cpuLabel, failureReason, transportTitle, workerLabel } from '../draw/labels.js'
+import { maxOf } from '../../stats.js'
+import { axisTitle, titles } from '../../draw/charts.js'
+import { libraryColour, palette, translucent } from '../../draw/colours.js'
+import { coverageRange, workersLabel, failureReason, transportTitle } from '../../draw/labels.js'
 
 // Chart.js configurations for `run` results: what to draw. Rendering is charts.js's job.
 
@@ -23,7 +23,7 @@ const someOf = (names, few = 10) => (names.length > few ? `${names.slice(0, few)
 
 // Grouped bars: for each worker count an "unblocked" and a "done" group, one bar per library.
 export function benchmarksChart (group, conditions) {
-  const labels = group.cpusList.flatMap((cpus) => [['unblocked', cpuLabel(cpus)], ['done', cpuLabel(cpus)]])
+  const labels = group.cpusList.flatMap((cpus) => [['unblocked', workersLabel(cpus)], ['done', workersLabel(cpus)]])
   const drawn = group.libs.filter((lib) => librarySummaries(group, lib).some((s) => s.okRuns > 0))
   const bars = new Set(drawn)
   const missing = group.libs.filter((lib) => !bars.has(lib))
@@ -74,7 +74,7 @@ export function dropRateChart (group, conditions) {
     config: {
       type: 'bar',
       data: {
-        labels: group.cpusList.map(workerLabel),
+        labels: group.cpusList.map((n) => workersLabel(n)),
         datasets: capped(drawn).map((lib, _, all) => ({
           label: lib,
           backgroundColor: palette(all).get(lib),
@@ -138,7 +138,7 @@ export function timeseriesChart ({ group, lib, cpus, runs, chosen, conditions })
       type: 'line',
       data: { datasets },
       options: {
-        plugins: titles(`${lib} ${run.libVersion ?? ''}, ${transportTitle(group.transport)}, ${cpuLabel(cpus)}: CPU and memory over time`.replace(/ {2}/g, ' '),
+        plugins: titles(`${lib} ${run.libVersion ?? ''}, ${transportTitle(group.transport)}, ${workersLabel(cpus)}: CPU and memory over time`.replace(/ {2}/g, ' '),
           [`${which} · ${group.eventsLabel} events per worker · all workers together, sampled every 100 ms`, conditions]),
         scales: {
           x: { type: 'linear', min: 0, title: axisTitle('time since start (s)') },

@@ -1,10 +1,10 @@
-import { figureColumns, left, right } from '../draw/table.js'
-import { runName, workerLabel } from '../draw/labels.js'
-import { comparisonGroupKey, ofType, runsByCell } from '../results/model.js'
-import { safeSegment } from '../draw/charts.js'
+import { figureColumns, left, right } from '../../draw/table.js'
+import { runName, workersLabel } from '../../draw/labels.js'
+import { comparisonGroupKey, ofType, runsByCell } from '../../results/model.js'
+import { safeSegment } from '../../draw/charts.js'
 import { groupsOf } from './section.js'
-import { mergeSummaries, ownerWords, profileDiff } from '../results/profile-summary.js'
-import { median } from '../stats.js'
+import { mergeSummaries, ownerWords, profileDiff } from '../../results/profile-summary.js'
+import { median } from '../../stats.js'
 
 // "Where the time went": per comparison group of profiled cells (run --profile, docs/costs.md "CPU
 // profiles"; on a page with detail pages, each group on a page of its own), per cell its first run's
@@ -64,7 +64,7 @@ function groupBlocks (cells) {
   for (const runs of cells) {
     const first = runs[0]
     const merged = mergeSummaries(runs)
-    const title = `${runName(first)}: ${first.transport}, ${workerLabel(first.cpus)}, ${first.events.toLocaleString('en-US')} events`
+    const title = `${runName(first)}: ${first.transport}, ${workersLabel(first.cpus)}, ${first.events.toLocaleString('en-US')} events`
     out.push({ heading: title, level: 4 })
     const reference = referenceOf(cells, runs)
     out.push(...flameBlocks(first, reference, title))

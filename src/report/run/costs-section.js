@@ -1,10 +1,10 @@
-import { axisTitle, chartFile, logTicks, titles } from '../draw/charts.js'
-import { palette } from '../draw/colours.js'
+import { axisTitle, chartFile, logTicks, titles } from '../../draw/charts.js'
+import { palette } from '../../draw/colours.js'
 import { groupsOf } from './section.js'
-import { median, minOf } from '../stats.js'
-import { figureColumns } from '../draw/table.js'
-import { cpuLabel, formatBytes, formatCount, formatMs, formatNumber, runName, unique } from '../draw/labels.js'
-import { ofType } from '../results/model.js'
+import { median, minOf } from '../../stats.js'
+import { figureColumns } from '../../draw/table.js'
+import { workersLabel, formatBytes, formatCount, formatMs, formatNumber, runName, unique } from '../../draw/labels.js'
+import { ofType } from '../../results/model.js'
 
 // "What each call costs": per group of `run` cells (a transport, and whatever else sets cells apart),
 // one row per library and worker count with single calls' time, bytes and collections per event and
@@ -38,7 +38,7 @@ export const costsSection = {
       for (const cpus of cpusList) {
         const chart = { file: chartFile(group.transport, `${cpus}cpu`, `call-latency${group.fileTag}`), ...latencyChart(group, measured.filter((r) => r.cpus === cpus), cpus, ctx.conditions) }
         charts.push(chart)
-        out.push(ctx.image(chart.file, `${group.title}, ${cpuLabel(cpus)}: time of single log() calls by percentile, per library`))
+        out.push(ctx.image(chart.file, `${group.title}, ${workersLabel(cpus)}: time of single log() calls by percentile, per library`))
       }
     }
     return { blocks: out, charts }
@@ -148,7 +148,7 @@ export function latencyChart (group, runs, cpus, conditions) {
       type: 'line',
       data: { datasets },
       options: {
-        plugins: titles(`${group.title}, ${cpuLabel(cpus)}: time of single log() calls by percentile`, [['median of the runs per point', timed, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]),
+        plugins: titles(`${group.title}, ${workersLabel(cpus)}: time of single log() calls by percentile`, [['median of the runs per point', timed, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]),
         scales: {
           x: { type: 'logarithmic', min: 1, max: maxAt, title: axisTitle('percentile of calls'), ticks: { callback: (value) => (value === maxAt ? 'max' : TICKS.get(value) ?? null), autoSkip: false } },
           y: { type: 'logarithmic', title: axisTitle('time of one call (ns, log scale)'), ticks: { callback: logTicks(minOf(ys), Math.max(...ys)) } }

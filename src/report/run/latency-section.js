@@ -1,19 +1,20 @@
-import { axisTitle, chartFile, titles } from '../draw/charts.js'
-import { palette } from '../draw/colours.js'
-import { codeSpan, figureColumns, strong } from '../draw/table.js'
-import { formatCount, formatNumber, libraryName, transportTitle, unique } from '../draw/labels.js'
-import { dimensionValue, ofType } from '../results/model.js'
-import { DEFAULT_ENDING } from '../engine/endings.js'
-import { median } from '../stats.js'
-import { enoughCalls, KNEE_BOUND_NS, kneeOf } from './knee.js'
-import { STEADY_MIN_CALLS, WARMUP_MS } from './pacing.js'
-import { cellKey, cellWords, varyingDimensions } from '../results/run-types/index.js'
+import { axisTitle, chartFile, titles } from '../../draw/charts.js'
+import { palette } from '../../draw/colours.js'
+import { codeSpan, figureColumns, strong } from '../../draw/table.js'
+import { formatCount, formatNumber, libraryName, transportTitle, unique } from '../../draw/labels.js'
+import { dimensionValue, ofType } from '../../results/model.js'
+import { DEFAULT_ENDING } from '../../engine/endings.js'
+import { median } from '../../stats.js'
+import { enoughCalls, KNEE_BOUND_NS, kneeOf } from '../../results/judge/knee.js'
+import { STEADY_MIN_CALLS, WARMUP_MS } from '../../engine/pacing.js'
+import { cellKey, cellWords, varyingDimensions } from '../../results/run-types/index.js'
+import { escapeMarkdown } from '../../results/judge/anomalies.js'
 import { slowed } from './durability-section.js'
-import { COPED_BUFFER_MULTIPLE, judgeAgainstControl } from './overload.js'
+import { COPED_BUFFER_MULTIPLE, judgeAgainstControl } from '../../results/judge/overload.js'
 
 // The latency page's section (docs/costs.md, "Paced logging", "The knee", "Overload"): what a log
 // call costs a latency-sensitive service. Per transport each library's knee (the highest paced rate
-// at which its response p99 stays under the bound, src/run/knee.js) and whether it kept every event
+// at which its response p99 stays under the bound, src/results/judge/knee.js) and whether it kept every event
 // there, the latency against the rate as a chart, and under a stalled or slowed receiving end what
 // each logger did (its overload kinds and their figures) with its heap over time. Shown only where
 // the results hold paced cells or runs judged for overload; every other page is unchanged.
@@ -129,7 +130,7 @@ export function controlRunsOf (cellRuns, allRuns) {
   return allRuns.filter((r) => !slowed(r) && cellKey(r, { except: UNSLOWED }) === where)
 }
 
-// What the runs of one cell did, judged against its control (src/run/overload.js,
+// What the runs of one cell did, judged against its control (src/results/judge/overload.js,
 // judgeAgainstControl) on the medians of their figures; where the runs' own judgements differ, how
 // many runs read each. null where no run was judged.
 export function overloadOf (cellRuns, allRuns = []) {
@@ -209,6 +210,15 @@ export const latencySection = {
   placement: 'top',
   // What its figures mean is said in its own paragraphs, not under "How to read the numbers": that
   // part is shown on every page with runs.
+  // A page of paced runs is led by the knees: its done times are the rate's, not the point.
+  lead (dataset, ctx) {
+    const lead = latencyLead(dataset, ctx.conditions)
+    if (!lead) return null
+    return {
+      blocks: [{ heading: 'Summary' }, lead.sentences.map((text) => `- ${escapeMarkdown(text)}`).join('\n'), ...lead.charts.map((chart) => ctx.image(chart.file, chart.alt))],
+      charts: lead.charts
+    }
+  },
   render (dataset, ctx) {
     const summary = ofType(dataset.summary, 'run')
     const paced = pacedEntries(summary)

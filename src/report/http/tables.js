@@ -1,8 +1,9 @@
-import { httpCellOf } from '../results/http-summary.js'
-import { inPlanOrder } from '../results/model.js'
-import { runTypeName } from '../results/record.js'
-import { coverageNote, formatBytes, formatChange, formatCountedDifference, formatNumber, formatPct, libraryName } from '../draw/labels.js'
-import { figureColumns } from '../draw/table.js'
+import { HTTP_BASELINE } from '../../engine/library-names.js'
+import { httpCellOf } from '../../results/http-summary.js'
+import { inPlanOrder } from '../../results/model.js'
+import { runTypeName } from '../../results/record.js'
+import { coverageNote, formatBytes, formatChange, formatCountedDifference, formatNumber, formatPct, libraryName } from '../../draw/labels.js'
+import { figureColumns } from '../../draw/table.js'
 
 // The http result tables, shared by the terminal and the markdown report: per cell (mode, transport,
 // workers, logs per request, size) the seed's Latency and Req/Sec tables with a row per library,
@@ -114,12 +115,12 @@ export function comparisonTable (summary, { decided = true } = {}) {
       s.middleware ? `${libraryName(s)} (${s.middleware})` : libraryName(s),
       String(s.okRuns),
       withInterval(s.reqPerSec, (v) => formatNumber(v)),
-      s.lib === 'none' ? 'baseline' : formatChange(s.throughputVsBaseline, { interval: true, decided }),
+      s.lib === HTTP_BASELINE ? 'baseline' : formatChange(s.throughputVsBaseline, { interval: true, decided }),
       latency(s.latencyP50Ms?.median),
       withInterval(s.latencyP99Ms, (v) => latency(v)),
-      s.lib === 'none' ? '' : formatChange(s.p99VsBaseline, { decided }),
+      s.lib === HTTP_BASELINE ? '' : formatChange(s.p99VsBaseline, { decided }),
       s.serverCpuPct ? `${s.serverCpuPct.median.toFixed(0)}%` : '',
-      ...(cpu ? [withInterval(s.serverCpuUsPerRequest, (v) => `${formatNumber(v, 1)} µs`), s.lib === 'none' ? 'baseline' : formatChange(s.cpuPerRequestVsBaseline, { interval: true, decided })] : []),
+      ...(cpu ? [withInterval(s.serverCpuUsPerRequest, (v) => `${formatNumber(v, 1)} µs`), s.lib === HTTP_BASELINE ? 'baseline' : formatChange(s.cpuPerRequestVsBaseline, { interval: true, decided })] : []),
       ...(loop ? [latency(s.eventLoopDelayP99Ms?.median, 1)] : []),
       formatBytes(s.maxRssBytes?.median),
       formatNumber(s.sent?.median),
@@ -136,7 +137,7 @@ export function comparisonTable (summary, { decided = true } = {}) {
 // executed beside it (counted apart, not in the comparison), and the requests and events that were
 // counted. No time is shown: none was taken.
 function countedTable (summary, { decided = true } = {}) {
-  const none = summary.find((s) => s.lib === 'none')?.instructionsPerRequest?.median
+  const none = summary.find((s) => s.lib === HTTP_BASELINE)?.instructionsPerRequest?.median
   const versusNone = (s) => {
     const change = formatChange(s.instructionsPerRequestVsBaseline, { interval: true, decided })
     if (none == null || !change) return change
@@ -149,7 +150,7 @@ function countedTable (summary, { decided = true } = {}) {
       s.middleware ? `${libraryName(s)} (${s.middleware})` : libraryName(s),
       String(s.okRuns),
       withInterval(s.instructionsPerRequest, (v) => formatNumber(v)),
-      s.lib === 'none' ? 'baseline' : versusNone(s),
+      s.lib === HTTP_BASELINE ? 'baseline' : versusNone(s),
       s.compilerInstructionsPerRequest ? formatNumber(s.compilerInstructionsPerRequest.median) : 'n/a',
       s.instructionsMethod ?? '',
       formatNumber(s.sent?.median),
