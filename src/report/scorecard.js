@@ -43,7 +43,7 @@ const COLUMNS = [
     href: (s) => s.durability && `${s.durability.href}#do-the-logs-survive`,
     value: (s, lib) => kept(s.durability, lib, ending)
   })),
-  { theme: 'Latency', title: () => `Knee (response p99 ≤ ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms)`, href: (s) => s.paced && `${s.paced.href}#the-knee-the-highest-rate-each-logger-sustains`, value: (s, lib) => perTransport(s.paced && kneeAcross(s.paced.dataset.summary, lib)) },
+  { theme: 'Latency', title: () => `Knee (response p99 ≤ ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms)`, href: (s) => s.paced && `${s.paced.href}#the-knee-the-highest-rate-each-logger-sustains`, value: (s, lib) => perTransport(s.paced && kneeAcross(s.paced.dataset.summary, lib, { brief: true })) },
   { theme: 'Latency', title: () => 'Under a stalled reader', href: (s) => s.stalled && `${s.stalled.href}#when-the-destination-cannot-keep-up`, value: (s, lib) => perTransport(s.stalled && overloadAcross(s.stalled.dataset.runs, lib)) }
 ]
 

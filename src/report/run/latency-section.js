@@ -43,7 +43,9 @@ export function overloadRuns (runs) {
   return ofType(runs, 'run').filter((r) => slowed(r) && r.overload != null)
 }
 
-// Per transport, per cell (every dimension but the rate): kneeOf over its paced entries, with noop's
+// Per transport, per cell (every dimension but the rate and the events, which a paced run's
+// length sets from its rate: the latency scenario gives each rate a second of warm-up and 10,000
+// steady calls): kneeOf over its paced entries, with noop's
 // steady p99 in the same cell as the pacer's floor. Map transport → Map name → result; a cell is
 // named by its library, and by whatever else tells the transport's cells apart ("pino, 2 workers").
 export function kneesOf (summary) {
@@ -53,7 +55,7 @@ export function kneesOf (summary) {
     const ofTransport = entries.filter((s) => s.transport === transport)
     const cells = new Map()
     for (const s of ofTransport) {
-      const key = cellKey(s, { except: ['rate'] })
+      const key = cellKey(s, { except: PACED_LENGTH })
       if (!cells.has(key)) cells.set(key, [])
       cells.get(key).push(s)
     }
@@ -75,21 +77,25 @@ export function kneesOf (summary) {
 
 // A cell's name leaves out what the library's name and the table's column say; its floor is noop in
 // the same cell but for the library.
-const NAMED_APART = ['type', 'lib', 'libVersion', 'variant', 'transport', 'rate']
-const FLOOR_APART = ['lib', 'libVersion', 'variant', 'rate']
+const PACED_LENGTH = ['rate', 'events']
+const NAMED_APART = ['type', 'lib', 'libVersion', 'variant', 'transport', ...PACED_LENGTH]
+const FLOOR_APART = ['lib', 'libVersion', 'variant', ...PACED_LENGTH]
 
 // A knee in words: "20,000 events/s (p99 0.41 ms), every event kept", and what stopped it where
 // that is not a rate over the bound: "; 50,000 not decided (runs 0.8–1.3 ms)".
-export function kneeText ({ knee, tried, stop = null }) {
+// brief (the Scorecard's one line per transport): the knee alone, and a p99 on too few calls as the
+// count it rests on.
+export function kneeText ({ knee, tried, stop = null }, { brief = false } = {}) {
   if (!tried.length) return null
+  const p99 = brief ? briefP99Text : p99Text
   if (!knee) {
-    if (stop?.state === 'exceeded') return `below ${formatCount(stop.rate)} events/s (${p99Text(stop)})`
+    if (stop?.state === 'exceeded') return `below ${formatCount(stop.rate)} events/s (${p99(stop)})`
     return stopText(stop)
   }
   const highest = tried.at(-1).rate === knee.rate ? ', the highest tried' : ''
   const kept = knee.keptEvery === null ? '' : knee.keptEvery ? ', every event kept' : ', lost events'
-  const then = stop && stop.state !== 'exceeded' ? `; ${stopText(stop)}` : ''
-  return `${formatCount(knee.rate)} events/s${highest} (${p99Text(knee)})${kept}${then}`
+  const then = stop && stop.state !== 'exceeded' && !brief ? `; ${stopText(stop)}` : ''
+  return `${formatCount(knee.rate)} events/s${highest} (${p99(knee)})${kept}${then}`
 }
 
 // Why a rate was not sustained, where it was not the bound: the runs straddled it, the pacer's floor
@@ -106,6 +112,10 @@ function p99Text ({ responseP99Ns, calls }) {
   if (calls != null && !enoughCalls(calls)) return `99th percentile of ${formatCount(calls)} calls ${msText(responseP99Ns)}, too few for a p99`
   return `p99 ${msText(responseP99Ns)}`
 }
+
+const briefP99Text = ({ responseP99Ns, calls }) => (calls != null && !enoughCalls(calls)
+  ? `only ${formatCount(calls)} calls`
+  : `p99 ${msText(responseP99Ns)}`)
 
 const byTransportLibraryRate = (a, b) => a.transport.localeCompare(b.transport) ||
   libraryName(a).localeCompare(libraryName(b)) || a.rate - b.rate
@@ -186,18 +196,22 @@ function figuresText (o) {
   if (o.kinds.includes('blocks') && o.blockedMs != null) parts.push(`${formatCount(Math.round(o.blockedMs))} ms blocked`)
   if (o.kinds.includes('drops') && o.lostEvents != null) parts.push(`${formatCount(Math.round(o.lostEvents))} lost`)
   if (o.kinds.includes('grows') && o.growthMiB != null) parts.push(`${formatNumber(o.growthMiB, 1)} MiB, ${formatNumber(o.growthMiBPerSec, 1)} MiB/s of the stall`)
-  if (o.kinds === 'too little logged to tell') parts.push(`${bytesText(o.loggedBytes)} logged against ${bytesText(o.bufferBytes)} of buffers`)
+  if (o.kinds === 'too little logged to tell') {
+    parts.push(o.loggedBytes == null && o.bufferBytes == null
+      ? 'bytes not recorded'
+      : `${bytesText(o.loggedBytes)} logged against ${bytesText(o.bufferBytes)} of buffers`)
+  }
   return parts.length ? ` (${parts.join(', ')})` : ''
 }
 
 const bytesText = (bytes) => (bytes == null ? 'unknown' : bytes >= MIB ? `${formatNumber(bytes / MIB, 1)} MiB` : `${formatCount(Math.round(bytes / 1024))} KiB`)
 
 // One library's knee over every transport measured, for the scorecard; null where it was not paced.
-export function kneeAcross (summary, lib) {
+export function kneeAcross (summary, lib, { brief = false } = {}) {
   const parts = []
   for (const [transport, cells] of kneesOf(summary)) {
     for (const [name, result] of cells) {
-      const text = result.library === lib && kneeText(result)
+      const text = result.library === lib && kneeText(result, { brief })
       if (text) parts.push(`${transportTitle(transport)}${name === lib ? '' : ` (${name})`}: ${text}`)
     }
   }
