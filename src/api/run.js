@@ -23,7 +23,8 @@ import { describeReceiverLimits, HTTP_OPTIONS, receiverLimitOptions, RUN_OPTIONS
 import { argvFromApi, commandLine, signalOption, givenOptions, optionNamed, parseOption, parseOptions, scenarioArgv } from './options.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
 import { Job } from './job.js'
-import { baselineComparison, runPrepared } from './session.js'
+import { baselineComparison, claimOrRelease, runPrepared } from './session.js'
+import { joinJob } from '../engine/affinity-jobs.js'
 import { defaultOutput, outputFile, positiveInt, refuseToReplace, scenarioOutput, temporaryDirectory } from './validate.js'
 import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
@@ -296,11 +297,17 @@ export function run (options = {}) {
   return new Job(async (progress) => {
     const argv = argvFromApi(RUN_OPTIONS, options, 'run')
     const signal = signalOption(options, 'run')
-    const prepared = await prepareRun(argv, { installs: { progress: progress.note, signal } })
-    const doc = await runPrepared(prepared, { signal, progress })
-    const comparison = baselineComparison(doc, prepared)
-    if (comparison) progress.comparison?.(comparison)
-    return doc
+    const job = joinJob('run')
+    try {
+      const prepared = await prepareRun(argv, { installs: { progress: progress.note, signal } })
+      claimOrRelease(job, prepared)
+      const doc = await runPrepared(prepared, { signal, progress })
+      const comparison = baselineComparison(doc, prepared)
+      if (comparison) progress.comparison?.(comparison)
+      return doc
+    } finally {
+      job.leave()
+    }
   })
 }
 

@@ -157,15 +157,23 @@ function hardwareTable (dataset) {
   return { columns: textColumns(['Name', 'Spec']), rows }
 }
 
-// What the runs were limited to with run --cores (the article's CPUs offline): no row where none was.
+// What the runs were limited to with run --cores (the article's CPUs offline), and the CPUs the runs
+// without it had where log-bench was started on fewer than the machine's (a taskset, a container's
+// CPU set: allowedCpus): no row where every run had every core.
 function coresRows (runs, env) {
-  const limits = unique(runs.filter((r) => dimensionValue(r, 'type') === 'run').map((r) => r.cores ?? null)).sort((a, b) => (a ?? Infinity) - (b ?? Infinity))
-  if (!limits.some((n) => n != null)) return []
-  const cpusOf = (n) => unique(runs.filter((r) => r.cores === n && r.coresCpus).map((r) => r.coresCpus))
+  const ofRun = runs.filter((r) => dimensionValue(r, 'type') === 'run')
+  const limits = unique(ofRun.map((r) => r.cores ?? null)).sort((a, b) => (a ?? Infinity) - (b ?? Infinity))
+  const cpusOf = (n) => unique(ofRun.filter((r) => r.cores === n && r.coresCpus).map((r) => r.coresCpus))
+  const every = env.cpuCount === 1 ? '0' : `0-${env.cpuCount - 1}`
+  const started = unique(ofRun.filter((r) => r.cores == null && r.allowedCpus != null).map((r) => r.allowedCpus))
+  const narrowed = started.some((cpus) => cpus !== every)
+  if (!limits.some((n) => n != null) && !narrowed) return []
   const said = limits.map((n) => (n == null
-    ? `every core (${env.cpuCount}) for the runs without --cores`
+    ? narrowed
+      ? `CPU ${started.join(', ')} of ${env.cpuCount} for the runs without --cores, as log-bench was started (a taskset or a container's CPU set)`
+      : `every core (${env.cpuCount}) for the runs without --cores`
     : `${n} (CPU ${cpusOf(n).join(', ') || 'not recorded'}) for the runs at --cores ${n}`))
-  return [['Cores', `${said.join('; ')}; limited with taskset, the whole run (workers and receiving end) on those CPUs`]]
+  return [['Cores', `${said.join('; ')}; the whole run (workers and receiving end) on those CPUs${limits.some((n) => n != null) ? ', limited with taskset' : ''}`]]
 }
 
 // How busy the machine was when each command began (results from before log-bench recorded it: no row).

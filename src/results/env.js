@@ -4,6 +4,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { UsageError } from '../errors.js'
+import { cpusOf } from '../engine/affinity.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -67,6 +68,8 @@ export function collectEnv ({ options, libVersions, command }) {
     arch: process.arch,
     cpuModel: cpus[0]?.model?.trim() ?? 'unknown',
     cpuCount: cpus.length,
+    // A taskset or a container's CPU set around log-bench narrows what its runs may use.
+    allowedCpus: cpusOf('self'),
     memoryBytes: os.totalmem(),
     ...machineLoad(),
     hostname: os.hostname(),

@@ -156,6 +156,9 @@ export function environmentDifference (a, b) {
   for (const field of ENVIRONMENT_FIELDS) {
     if (a[field] !== b[field]) return `${field} ${JSON.stringify(a[field])} vs ${JSON.stringify(b[field])}`
   }
+  // The CPUs log-bench was started on (a taskset, a container's CPU set) are hardware as much as the
+  // CPU count: compared where both files recorded them (files before env.allowedCpus did not).
+  if (a.allowedCpus != null && b.allowedCpus != null && a.allowedCpus !== b.allowedCpus) return `allowed CPUs ${JSON.stringify(a.allowedCpus)} vs ${JSON.stringify(b.allowedCpus)}`
   for (const [lib, version] of Object.entries(a.libVersions ?? {})) {
     const other = b.libVersions != null && Object.hasOwn(b.libVersions, lib) ? b.libVersions[lib] : null
     if (other != null && other !== version) return `${lib} ${version} vs ${other}`

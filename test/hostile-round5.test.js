@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { describe, it } from 'node:test'
+import { run, UsageError } from '../src/api/index.js'
+import { availableCpus, cpusOf, findTaskset } from '../src/engine/affinity.js'
+import { mergeShards } from '../src/results/merge.js'
+import { runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
+
+// Hostile round five (issue 68): each case failed before its fix.
+
+const linux = fs.existsSync('/proc/self/status') ? false : 'no /proc/self/status (not Linux)'
+const noTaskset = linux || (findTaskset() ? false : 'taskset (util-linux) is not installed')
+const oneCpu = noTaskset || (availableCpus().length > 1 ? false : 'needs two CPUs')
+
+// A taskset on PATH that does what the real one does, but fails its calls numbered in `failing` (1 is
+// the first) as taskset does when the CPU set it is asked for is no longer allowed.
+function fakeTaskset (failing) {
+  const dir = tmpDir('lb-fake-taskset-')
+  const count = path.join(dir, 'count')
+  const real = findTaskset()
+  fs.writeFileSync(path.join(dir, 'taskset'), `#!/bin/sh
+n=$(($(cat ${count} 2>/dev/null || echo 0) + 1)); echo $n > ${count}
+case " ${failing.join(' ')} " in *" $n "*) echo "taskset: failed to set pid $5's affinity: Invalid argument" >&2; exit 1;; esac
+exec ${real} "$@"
+`, { mode: 0o755 })
+  return { PATH: `${dir}${path.delimiter}${process.env.PATH}` }
+}
+
+describe('a CPU affinity that cannot be put back after --cores fails that run and keeps the others', () => {
+  it('the second run\'s restore fails: three runs in the file, the second failed with the reason, exit 0, no stack', { skip: noTaskset }, async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    // Calls 1 and 2 are run 1's limit and restore; 4 is run 2's restore.
+    const result = await runCli(['run', '--lib', 'noop', '--cores', '1', '--events', '100', '--runs', '3', '--out', out], { env: fakeTaskset([4]) })
+    assert.equal(result.code, 0, result.stderr)
+    assert.doesNotMatch(result.stderr, /internal error|\n\s+at /)
+    const doc = JSON.parse(fs.readFileSync(out, 'utf8'))
+    assert.deepEqual(doc.runs.map((r) => [r.run, r.status]), [[1, 'ok'], [2, 'failed'], [3, 'ok']])
+    assert.match(doc.runs[1].error, /could not put log-bench's process \(after --cores\) on CPU .* Invalid argument/)
+    assert.equal(doc.complete, true)
+    assert.match(result.stdout, /1 failed run/)
+  })
+
+  it('the first restore fails: the file is written, its one run failed with the reason', { skip: noTaskset }, async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const result = await runCli(['run', '--lib', 'noop', '--cores', '1', '--events', '100', '--runs', '1', '--out', out], { env: fakeTaskset([2]) })
+    assert.equal(result.code, 0, result.stderr)
+    assert.doesNotMatch(result.stderr, /internal error|\n\s+at /)
+    const doc = JSON.parse(fs.readFileSync(out, 'utf8'))
+    assert.equal(doc.runs[0].status, 'failed')
+    assert.match(doc.runs[0].error, /after --cores/)
+  })
+})
+
+describe('the CPUs a run had are read from the process, whatever started it', () => {
+  it('a run started under taskset -c 1 records CPU 1 in the document and in each run', { skip: oneCpu }, async () => {
+    const out = path.join(tmpDir(), 'r.json')
+    const cpu = String(availableCpus().at(-1))
+    execFileSync(findTaskset(), ['-c', cpu, process.execPath, path.join(import.meta.dirname, '..', 'bin', 'log-bench.js'), 'run', '--lib', 'noop', '--events', '100', '--runs', '1', '--out', out], { env: { ...process.env, LOG_BENCH_BUSY_LOAD: 'off' }, stdio: 'pipe' })
+    const doc = JSON.parse(fs.readFileSync(out, 'utf8'))
+    assert.equal(doc.env.allowedCpus, cpu)
+    assert.equal(doc.runs[0].cores, null)
+    assert.equal(doc.runs[0].allowedCpus, cpu)
+    const md = path.join(path.dirname(out), 'page.md')
+    const page = await runCli(['report', out, '--out', md], { cwd: path.dirname(out) })
+    assert.equal(page.code, 0, page.stderr)
+    assert.match(fs.readFileSync(md, 'utf8'), new RegExp(`CPU ${cpu} of \\d+ for the runs without --cores, as log-bench was started`))
+  })
+
+  it('merge refuses shards started on different CPU sets as it refuses mixed hardware, and labels their runs when allowed', () => {
+    const shard = (k, allowedCpus) => ({
+      file: `s${k}.json`,
+      doc: syntheticResults([syntheticRun({ lib: 'pino', run: 1, doneMs: 10, transport: k === 1 ? 'file' : 'console', planIndex: k - 1 })],
+        { allowedCpus, plan: { id: 'p', kind: 'options', shard: `${k}/2`, cells: 2 }, order: { mode: 'blocked', seed: null } })
+    })
+    assert.throws(() => mergeShards([shard(1, '0-1'), shard(2, '1')]), (err) => err instanceof UsageError && /different environments \(allowed CPUs "0-1" vs "1"\): add --allow-mixed-hardware/.test(err.message))
+    const { doc } = mergeShards([shard(1, '0-1'), shard(2, '1')], { allowMixedHardware: true })
+    assert.deepEqual(doc.runs.map((r) => r.machine), ['Test CPU (2 cores, h)', 'Test CPU (2 cores, CPU 1 allowed, h)'])
+    assert.deepEqual(doc.env.shards.map((s) => s.allowedCpus), ['0-1', '1'])
+    // Shards of files written before allowedCpus was recorded merge as before.
+    assert.doesNotThrow(() => mergeShards([shard(1, undefined), shard(2, '1')]))
+  })
+
+  it('a run with --cores 1 records the CPU it had', { skip: noTaskset }, async () => {
+    const doc = await run({ libs: ['noop'], cores: 1, events: 100, runs: 1 })
+    assert.equal(doc.runs[0].allowedCpus, String(availableCpus()[0]))
+    assert.equal(doc.env.allowedCpus, cpusOf('self'))
+  })
+
+  it('a job with cores runs alone in its process: a second job is refused with one line, and the first is not narrowed by it', { skip: noTaskset }, async () => {
+    const first = run({ libs: ['noop'], cores: 1, events: 100, runs: 2 })
+    await new Promise((resolve) => first.once('run-start', resolve))
+    await assert.rejects(run({ libs: ['noop'], events: 100, runs: 1 }), (err) => err instanceof UsageError && /run\(\) cannot start while run\(\) with cores runs in this process/.test(err.message) && !err.message.includes('\n'))
+    await assert.rejects(run({ libs: ['noop'], cores: 1, events: 100, runs: 1 }), UsageError)
+    const doc = await first
+    assert.ok(doc.runs.every((r) => r.ok), doc.runs.map((r) => r.error).join('; '))
+    // Once it ended, a job with cores runs again.
+    const again = await run({ libs: ['noop'], cores: 1, events: 100, runs: 1 })
+    assert.equal(again.runs[0].ok, true)
+  })
+
+  it('a job with cores is refused while another job runs', { skip: noTaskset }, async () => {
+    const first = run({ libs: ['noop'], events: 100, runs: 2 })
+    await new Promise((resolve) => first.once('run-start', resolve))
+    await assert.rejects(run({ libs: ['noop'], cores: 1, events: 100, runs: 1 }), (err) => err instanceof UsageError && /run\(\) with cores sets this process's CPU affinity/.test(err.message))
+    await first
+  })
+})
