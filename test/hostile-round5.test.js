@@ -6,9 +6,18 @@ import { describe, it } from 'node:test'
 import { run, UsageError } from '../src/api/index.js'
 import { availableCpus, cpusOf, findTaskset } from '../src/engine/affinity.js'
 import { mergeShards } from '../src/results/merge.js'
-import { runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
+import { profileDiffWithBaseline } from '../src/report/profile-diff.js'
+import { ROOT, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
 
 // Hostile round five (issue 68): each case failed before its fix.
+
+// A refusal: one line on stderr, exit 2, no stack.
+function assertRefused (result, pattern) {
+  assert.equal(result.code, 2, result.stderr + result.stdout)
+  assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr)
+  assert.match(result.stderr.trim(), pattern)
+  assert.doesNotMatch(result.stderr, /internal error|\n\s+at /)
+}
 
 const linux = fs.existsSync('/proc/self/status') ? false : 'no /proc/self/status (not Linux)'
 const noTaskset = linux || (findTaskset() ? false : 'taskset (util-linux) is not installed')
@@ -105,5 +114,31 @@ describe('the CPUs a run had are read from the process, whatever started it', ()
     await new Promise((resolve) => first.once('run-start', resolve))
     await assert.rejects(run({ libs: ['noop'], cores: 1, events: 100, runs: 1 }), (err) => err instanceof UsageError && /run\(\) with cores sets this process's CPU affinity/.test(err.message))
     await first
+  })
+})
+
+describe('a design whose looks are [] (item 7)', () => {
+  it('compare and report refuse it in one line naming what looks must hold (was: "looks must be an array, got []")', async () => {
+    const doc = JSON.parse(fs.readFileSync(path.join(ROOT, 'results', 'workloads.json'), 'utf8'))
+    doc.env.order.sequential[0].looks = []
+    const file = path.join(tmpDir(), 'crafted.json')
+    fs.writeFileSync(file, JSON.stringify(doc))
+    for (const args of [['compare', file, '--baseline', 'pino'], ['report', file, '--format', 'terminal']]) {
+      assertRefused(await runCli(args), /^log-bench: .*env\.order\.sequential\[0\]\.looks must be an array of 1 to 20 entries, got \[\]$/)
+    }
+  })
+})
+
+describe('compare --profile-diff where an ok run has no profile summary (item 8)', () => {
+  it('says the ok run recorded none, not that it failed', () => {
+    const summary = { sampledMs: 4, packages: [{ name: 'pino', selfMs: 4, share: 1, usPerEvent: 4 }], functions: [] }
+    const runs = [
+      syntheticRun({ lib: 'pino', run: 1, doneMs: 10, profile: true, profileSummary: summary }),
+      syntheticRun({ lib: 'winston', run: 1, doneMs: 10, profile: true, profileSummary: null }),
+      syntheticRun({ lib: 'winston', run: 2, doneMs: null, profile: true, profileSummary: null })
+    ]
+    const { notCompared } = profileDiffWithBaseline({ runs }, 'pino')
+    assert.equal(notCompared.length, 1)
+    assert.match(notCompared[0], /its runs hold no profile summary \(1 failed run, 1 ok run that recorded none\)$/)
   })
 })

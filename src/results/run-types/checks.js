@@ -44,9 +44,18 @@ export function expectation (schema) {
   }
   if (types.includes('string')) return `a string${orNull}`
   if (types.includes('boolean')) return `true or false${orNull}`
-  if (types.includes('array')) return `an array${orNull}`
+  if (types.includes('array')) return `an array${entries(schema)}${orNull}`
   if (types.includes('object')) return `an object${orNull}`
   return 'as the schema says'
+}
+
+// An array's bounds in words: " of 1 to 20 entries", " of at most 100,000 entries", or none.
+function entries ({ minItems, maxItems }) {
+  const count = (n) => n.toLocaleString('en-US')
+  if (minItems != null && maxItems != null) return minItems === maxItems ? ` of ${count(minItems)} entries` : ` of ${count(minItems)} to ${count(maxItems)} entries`
+  if (maxItems != null) return ` of at most ${count(maxItems)} entries`
+  if (minItems) return ` of at least ${count(minItems)} entr${minItems === 1 ? 'y' : 'ies'}`
+  return ''
 }
 
 // The first problem of a record of a type the schema defines, or null: { record: true, problem }
