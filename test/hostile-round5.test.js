@@ -6,6 +6,10 @@ import { describe, it } from 'node:test'
 import { run, UsageError } from '../src/api/index.js'
 import { availableCpus, cpusOf, findTaskset } from '../src/engine/affinity.js'
 import { mergeShards } from '../src/results/merge.js'
+import { RESULTS_SCHEMA } from '../src/results/schema.js'
+import { LOAD_SAMPLES, sampleLoad } from '../src/results/env.js'
+import { boundedSeries } from '../src/engine/bounded-series.js'
+import { TIMESERIES_POINTS } from '../src/engine/sampler.js'
 import { profileDiffWithBaseline } from '../src/report/profile-diff.js'
 import { ROOT, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
 
@@ -140,5 +144,131 @@ describe('compare --profile-diff where an ok run has no profile summary (item 8)
     const { notCompared } = profileDiffWithBaseline({ runs }, 'pino')
     assert.equal(notCompared.length, 1)
     assert.match(notCompared[0], /its runs hold no profile summary \(1 failed run, 1 ok run that recorded none\)$/)
+  })
+})
+
+// A profiled run whose call tree is `tree`.
+const profiledRun = (lib, run, tree) => syntheticRun({
+  lib,
+  run,
+  doneMs: 100,
+  profile: true,
+  profileSummary: {
+    samples: 1, sampledMs: 4, threads: 1, packages: [{ name: lib, selfMs: 4, share: 1, usPerEvent: 4 }], functions: []
+  },
+  profileTree: tree
+})
+const frame = (name, parent, extra = {}) => ({ name, package: 'pino', file: 'file:///x/node_modules/pino/index.js', line: 3, selfUs: 1, totalUs: 10, parent, ...extra })
+const chain = (length) => ({ nodes: Array.from({ length }, (_, i) => frame(i ? `f${i}` : '(root)', i - 1)) })
+
+function writeDoc (doc) {
+  const file = path.join(tmpDir(), 'crafted.json')
+  fs.writeFileSync(file, JSON.stringify(doc))
+  return file
+}
+
+// Each format of report, from the file: its result.
+async function reportEach (file, formats = ['md', 'html', 'terminal']) {
+  const dir = path.dirname(file)
+  const results = []
+  for (const format of formats) {
+    const out = format === 'terminal' ? [] : ['--out', path.join(dir, `page.${format}`), '--images', path.join(dir, 'images'), '--force']
+    results.push({ format, ...await runCli(['report', file, '--format', format, ...out], { cwd: dir, timeoutMs: 240_000 }) })
+  }
+  return results
+}
+
+describe('crafted profile trees are bad input; any tree log-bench writes is drawn (item 2)', () => {
+  const CASES = [
+    ['{ nodes: [] }', { nodes: [] }, /profileTree\.nodes must be an array of 1 to 20,000 entries, got \[\]/],
+    ['{}', {}, /profileTree is missing field "nodes"/],
+    ['a parent cycle', { nodes: [frame('(root)', -1), frame('a', 2), frame('b', 1)] }, /profileTree\.nodes\[1\]\.parent must be the index of an earlier node \(its caller's, depth first: 0 to 0\), got 2/],
+    ['a parent out of range', { nodes: [frame('(root)', -1), frame('a', 99)] }, /profileTree\.nodes\[1\]\.parent must be the index of an earlier node .*got 99/],
+    ['package: null', { nodes: [frame('(root)', -1, { package: null })] }, /profileTree\.nodes\[0\]\.package must be a string, got null/],
+    ['a chain 20,000 deep', chain(20_000), /profileTree\.nodes\[65\] lies 66 levels deep: a profile tree has at most 65/]
+  ]
+  for (const [name, tree, message] of CASES) {
+    it(`${name}: report refuses it in one line, exit 2, in every format (was: an internal error on the HTML page)`, async () => {
+      const file = writeDoc(syntheticResults([profiledRun('pino', 1, chain(2)), profiledRun('winston', 1, tree)]))
+      for (const result of await reportEach(file, ['md', 'html'])) assertRefused(result, message)
+    })
+  }
+
+  it('a tree 65 levels deep, the deepest log-bench writes, is drawn on the HTML page', async () => {
+    const file = writeDoc(syntheticResults([profiledRun('pino', 1, chain(65)), profiledRun('winston', 1, chain(65))]))
+    const [md, html] = await reportEach(file, ['md', 'html'])
+    assert.equal(md.code, 0, md.stderr)
+    assert.equal(html.code, 0, html.stderr)
+    assert.match(fs.readFileSync(path.join(path.dirname(file), 'page.html'), 'utf8'), /class="plot flame[^"]*"[^>]*viewBox="0 0 1000 1170"/)
+  })
+})
+
+// A document that began on a busy machine, with its load sampled `count` times.
+function busyDocument (loadSamples, { inShard = false } = {}) {
+  const env = { loadAverage: [3, 3, 3], cpuCount: 2 }
+  const doc = syntheticResults([syntheticRun({ lib: 'pino', run: 1, doneMs: 10 })], inShard ? { shards: [{ shard: '1/1', file: 's.json', ...env, loadSamples }] } : { ...env, loadSamples })
+  return writeDoc(doc)
+}
+const samples = (count) => Array.from({ length: count }, (_, i) => [i * 10, 1 + (i % 7)])
+
+describe('a long history of load samples (item 4)', () => {
+  it('130,000 samples, in env or in a shard, are refused in one line, exit 2 (was: RangeError in loadLimits)', async () => {
+    for (const inShard of [false, true]) {
+      const where = inShard ? 'env\\.shards\\[0\\]\\.loadSamples' : 'env\\.loadSamples'
+      for (const result of await reportEach(busyDocument(samples(130_000), { inShard }), ['md', 'html'])) {
+        assertRefused(result, new RegExp(`${where} must hold at most 10000 entries, got 130000`))
+      }
+    }
+  })
+
+  it('10,000 samples, the most a session keeps, give a page that says their range', async () => {
+    const [md, html] = await reportEach(busyDocument(samples(10_000)), ['md', 'html'])
+    assert.equal(md.code, 0, md.stderr)
+    assert.equal(html.code, 0, html.stderr)
+  })
+
+  it('a session keeps at most 10,000, thinned over its whole span, as the schema allows', () => {
+    const env = { time: new Date(0).toISOString() }
+    let clock = 0
+    let tick = null
+    const realSetInterval = globalThis.setInterval
+    globalThis.setInterval = (fn) => { tick = fn; return { unref () {} } }
+    try {
+      const load = sampleLoad(env, { now: () => clock, loadavg: () => [1] })
+      for (let i = 1; i <= 130_000; i++) { clock = i * 10_000; tick() }
+      load.stop()
+    } finally {
+      globalThis.setInterval = realSetInterval
+    }
+    const kept = env.loadSamples.length
+    assert.ok(kept <= LOAD_SAMPLES && kept > LOAD_SAMPLES / 2, String(kept))
+    assert.equal(env.loadSamples[0][0], 0)
+    assert.ok(env.loadSamples.at(-1)[0] > 1_290_000, 'the last sample is near the end')
+    assert.equal(RESULTS_SCHEMA.$defs.env.properties.loadSamples.maxItems, LOAD_SAMPLES)
+  })
+})
+
+describe('a long time series (item 5)', () => {
+  const stalled = (points) => syntheticRun({
+    lib: 'pino',
+    run: 1,
+    doneMs: 100,
+    timeseries: Array.from({ length: points }, (_, i) => ({ tMs: i * 100, cpuPct: 50, rssBytes: 1e7, heapBytes: 1e6 }))
+  })
+
+  it('200,000 points are refused in one line, exit 2 (was: RangeError in numericScale on the HTML page)', async () => {
+    for (const result of await reportEach(writeDoc(syntheticResults([stalled(200_000)])), ['md', 'html'])) {
+      assertRefused(result, /runs\[0\] \(pino file 1 worker run 1\): timeseries must hold at most 10000 entries, got 200000$/)
+    }
+  })
+
+  it('the sampler keeps at most 10,000 points over the whole run, as the schema allows', () => {
+    const { series, push } = boundedSeries(TIMESERIES_POINTS)
+    for (let i = 0; i < 200_000; i++) push({ tMs: i * 100 })
+    assert.ok(series.length <= TIMESERIES_POINTS && series.length > TIMESERIES_POINTS / 2, String(series.length))
+    const steps = new Set(series.slice(1).map((p, i) => p.tMs - series[i].tMs))
+    assert.deepEqual([...steps], [3200], 'evenly thinned')
+    assert.ok(series.at(-1).tMs > 19_990_000 - 3200)
+    for (const type of ['runRecord', 'httpRecord']) assert.equal(RESULTS_SCHEMA.$defs[type].properties.timeseries.maxItems, TIMESERIES_POINTS)
   })
 })

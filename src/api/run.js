@@ -30,6 +30,7 @@ import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
 import { checkCores } from '../engine/cores.js'
 import { labelRunCells } from '../run/plan.js'
+import { minOf } from '../stats.js'
 
 // Turns option strings (from the command line or a scenario's run group) into a checked plan;
 // throws UsageError on anything wrong.
@@ -344,7 +345,7 @@ function profileOption (given) {
 function refusePacedPastTimeout ({ rate, events, timeout, measure }) {
   const rates = [rate ?? []].flat()
   if (!rates.length || measure === 'instructions') return
-  const slowest = Math.min(...rates)
+  const slowest = minOf(rates)
   if (events / slowest <= timeout) return
   throw new UsageError(`--events ${events} at --rate ${slowest} takes ${formatSeconds(events / slowest)} per run, past --timeout ${timeout}: every run would time out; give fewer --events, a higher --rate or a longer --timeout`)
 }

@@ -11,6 +11,7 @@ import { cellUnsupported } from '../runner/unsupported.js'
 import { formatCount } from '../draw/labels.js'
 import { middlewareUnsupportedReason } from '../http/request-loggers.js'
 import { BASELINE } from '../results/http-summary.js'
+import { minOf } from '../stats.js'
 
 const SCHEMA_FILE = path.join(SCENARIOS_DIR, 'schema.json')
 let validator = null
@@ -99,7 +100,7 @@ export function assignGroups (cells, n) {
   const byCost = [...groups.entries()].map(([key, cost], index) => ({ key, cost, index }))
     .sort((a, b) => b.cost - a.cost || a.index - b.index)
   for (const { key, cost } of byCost) {
-    const k = load.indexOf(Math.min(...load))
+    const k = load.indexOf(minOf(load))
     load[k] += cost
     owner.set(key, k + 1)
   }

@@ -6,6 +6,7 @@ import fs from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import v8 from 'node:v8'
 import hdr from 'hdr-histogram-js'
+import { maxOf } from '../stats.js'
 
 // --- GC and allocation -------------------------------------------------------------------------
 
@@ -238,7 +239,7 @@ export function joinCosts (costs, events) {
   if (all((c) => c.latency?.encoded)) {
     callLatencyNs = latencyFigures(mergedHistogram(costs.map((c) => c.latency.encoded)), {
       sampleEvery: costs[0].latency.sampleEvery,
-      timerFloorNs: Math.max(...costs.map((c) => c.latency.timerFloorNs))
+      timerFloorNs: maxOf(costs.map((c) => c.latency.timerFloorNs))
     })
   }
   const syscr = sum((c) => c.io?.syscr)
@@ -249,7 +250,7 @@ export function joinCosts (costs, events) {
     syscallsWritePerEvent: syscw != null && sent > 0 ? syscw / sent : null,
     bytesWrittenPerEvent: wchar != null && sent > 0 ? wchar / sent : null,
     allocBytesPerEvent: allocBytes != null && sent > 0 ? allocBytes / sent : null,
-    gcMaxPauseMs: all((c) => c.gc?.gcMaxPauseMs) ? Math.max(...costs.map((c) => c.gc.gcMaxPauseMs)) : null,
+    gcMaxPauseMs: all((c) => c.gc?.gcMaxPauseMs) ? maxOf(costs.map((c) => c.gc.gcMaxPauseMs)) : null,
     cpuMainThreadMs: main,
     cpuOtherThreadsMs: other,
     nsCpuPerEvent: main != null && sent > 0

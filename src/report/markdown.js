@@ -11,6 +11,7 @@ import { durabilitySection, keptChart, keptSentences } from '../run/durability-s
 import { latencyLead, latencySection } from '../run/latency-section.js'
 import { scorecardBlocks } from './scorecard.js'
 import { limitsBlock, pageLimits } from './limits.js'
+import { maxOf } from '../stats.js'
 
 // The results page: what was measured where, then each section's tables and chart links.
 // Everything on it comes from the results; nothing depends on when the report is generated, so
@@ -120,7 +121,7 @@ function intro (dataset) {
   const env = dataset.env
   const runs = ofType(dataset.runs, 'run')
   const events = unique(runs.map((r) => r.events)).map((n) => n.toLocaleString('en-US'))
-  const maxWorkers = Math.max(0, ...dataset.runs.map((r) => r.cpus ?? 0))
+  const maxWorkers = maxOf(dataset.runs.map((r) => r.cpus ?? 0), 0)
   const what = events.length ? `Results of **${events.join(' / ')} events per worker**, measured` : 'Measured'
   let text = `${what} on **${markdownEscape(env.cpuModel)} (${env.cpuCount} cores, ${formatBytes(env.memoryBytes)} memory)** with Node ${markdownEscape(env.node)}, on ${markdownEscape(dateRange(env))}.`
   if (maxWorkers > env.cpuCount) text += ` Worker counts above ${env.cpuCount} share the machine's ${env.cpuCount} cores, so they measure contention as much as parallelism.`

@@ -1,3 +1,4 @@
+import { maxOf } from '../stats.js'
 // What a logger did when its receiving end could not keep up (--receiver-stall, --receiver-rate),
 // named from the run's own measurements: `blocks` (the calls waited), `drops` (events lost), `grows`
 // (memory rose), or a combination; none of them where the logger coped (the reader's buffer took
@@ -28,7 +29,7 @@ export function judgeOverload (record, slowed, { callStamps, longestHeldMs, memo
   const { receiverStallMs = null, receiverRate = null } = slowed
   if (!receiverStallMs && !receiverRate) return null
   const blockedMs = record.rate
-    ? (longestHeldMs.length ? Math.max(...longestHeldMs) : null)
+    ? (longestHeldMs.length ? maxOf(longestHeldMs) : null)
     : longestGapMs(callStamps)
   const readingMs = receiverRate && record.stdoutBytes != null
     ? (record.stdoutBytes / record.cpus / receiverRate) * 1000

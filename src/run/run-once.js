@@ -18,6 +18,7 @@ import { DEFAULT_WORKLOAD, judgeArrivals } from '../engine/workloads.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
 import { deliveryLatency } from '../sinks/verifier.js'
 import { profilePrefix, saveProfiles } from './profiles.js'
+import { maxOf } from '../stats.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
 const LIVE_EVERY_MS = 500
@@ -309,11 +310,11 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
   const startNs = starts.length ? starts.reduce((a, b) => (b < a ? b : a)) : null
   const startSpreadMs = starts.length === cpus ? ms(startNs, starts.reduce((a, b) => (b > a ? b : a))) : null
   const loggingMs = startNs && state.unblocked.size === cpus
-    ? Math.max(...[...state.unblocked.values()].map((t) => ms(startNs, t)))
+    ? maxOf([...state.unblocked.values()].map((t) => ms(startNs, t)))
     : null
   // Paced, the event loop is held only while a batch runs: unblocked is the longest sum of batches.
   const unblockedMs = rate
-    ? (state.held.size === cpus ? Math.max(...[...state.held.values()].map((ns) => Number(ns) / 1e6)) : null)
+    ? (state.held.size === cpus ? maxOf([...state.held.values()].map((ns) => Number(ns) / 1e6)) : null)
     : loggingMs
   const closedStats = workers.map((w) => w.figures).filter(Boolean)
   const sum = (key) => closedStats.length === cpus ? closedStats.reduce((a, c) => a + c[key], 0) : null
@@ -326,10 +327,10 @@ function finish (outcome, { cpus, events, payload, overheadMs, verify, rate, end
     cpuUserMs: sum('cpuUserMs'),
     cpuSystemMs: sum('cpuSystemMs'),
     maxRssBytes: closedStats.length
-      ? Math.max(...closedStats.map((c) => c.maxRssBytes))
+      ? maxOf(closedStats.map((c) => c.maxRssBytes))
       : (sample.peakRssBytes || null),
     totalRssPeakBytes: sample.peakRssBytes || null,
-    maxHeapBytes: closedStats.length ? Math.max(...closedStats.map((c) => c.heapPeakBytes)) : null,
+    maxHeapBytes: closedStats.length ? maxOf(closedStats.map((c) => c.heapPeakBytes)) : null,
     gcCount: sum('gcCount'),
     gcPauseMs: sum('gcPauseMs'),
     ...costs,

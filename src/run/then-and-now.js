@@ -5,6 +5,7 @@ import { formatMs, formatPct, transportTitle, unique } from '../draw/labels.js'
 import { cellKey, ofType } from '../results/model.js'
 import { roundsOf } from '../results/rounds.js'
 import { judge, measureNamed } from '../results/verdict.js'
+import { minOf } from '../stats.js'
 
 // "Then and now": the seed article's published averages (a reference data file, see
 // results/reference/) beside ours, per library, transport and number of CPUs, and for each
@@ -102,7 +103,7 @@ export const thenAndNowSection = {
           const then = [...both].sort((a, b) => a[measure] - b[measure]).map((c) => c.lib)
           const now = [...both].sort((a, b) => ours(a)[measure].median - ours(b)[measure].median).map((c) => c.lib)
           // A change is called only on runs enough to tell one (see MIN_RUNS_FOR_CHANGE).
-          const fewest = Math.min(...both.map((c) => ours(c).okRuns))
+          const fewest = minOf(both.map((c) => ours(c).okRuns))
           // A pair whose order differs is a change only where compare separates the two now; a swap
           // between libraries not separated is the runs' noise.
           const byLib = (lib) => both.find((c) => c.lib === lib)

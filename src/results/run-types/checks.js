@@ -77,7 +77,12 @@ export function schemaProblem (run, typeName) {
   const [, field, ...inner] = first.instancePath.split('/')
   const where = field + inner.map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('')
   const schema = schemaAt(definition.properties[field], inner)
-  const problem = first.keyword === 'required' ? `${where} is missing field "${first.params.missingProperty}"` : `${where} must be ${expectation(schema ?? {})}, got ${shown(valueAt(run, [field, ...inner]))}`
+  const value = valueAt(run, [field, ...inner])
+  const problem = first.keyword === 'required'
+    ? `${where} is missing field "${first.params.missingProperty}"`
+    : first.keyword === 'maxItems'
+      ? `${where} must hold at most ${first.params.limit} entries, got ${value.length}`
+      : `${where} must be ${expectation(schema ?? {})}, got ${shown(value)}`
   return definition.properties[field]?.maxLength && inner.length === 0 ? { field: true, problem } : { problem }
 }
 
