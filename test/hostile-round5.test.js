@@ -11,6 +11,8 @@ import { LOAD_SAMPLES, sampleLoad } from '../src/results/env.js'
 import { boundedSeries } from '../src/engine/bounded-series.js'
 import { TIMESERIES_POINTS } from '../src/engine/sampler.js'
 import { profileDiffWithBaseline } from '../src/report/profile-diff.js'
+import { validateDocument } from '../src/results/read.js'
+import { runName } from '../src/draw/labels.js'
 import { ROOT, runCli, syntheticResults, syntheticRun, tmpDir } from './helpers.js'
 
 // Hostile round five (issue 68): each case failed before its fix.
@@ -270,5 +272,97 @@ describe('a long time series (item 5)', () => {
     assert.deepEqual([...steps], [3200], 'evenly thinned')
     assert.ok(series.at(-1).tMs > 19_990_000 - 3200)
     for (const type of ['runRecord', 'httpRecord']) assert.equal(RESULTS_SCHEMA.$defs[type].properties.timeseries.maxItems, TIMESERIES_POINTS)
+  })
+})
+
+describe('every string of a results file is escaped in every format (item 3)', () => {
+  // Markup in HTML and markdown, a link to a script, and a terminal's control sequence.
+  const MARKUP = '<img src=x onerror=alert(1)><script>alert(2)</script>[l](javascript:alert(3))\u001b[2J'
+
+  // Two shards of one plan, merged, each begun on a busy machine, with failed, profiled and paced
+  // runs and --runs auto's design: as many of the page's sections as a small document reaches.
+  function mergedDocument () {
+    const runs = (shard) => [
+      ...[1, 2, 3].flatMap((run) => [
+        syntheticRun({ lib: 'pino', run, doneMs: 10 + run, transport: shard === 1 ? 'file' : 'console', planIndex: shard - 1 }),
+        syntheticRun({ lib: 'winston', run, doneMs: run === 2 ? null : 30 + run, transport: shard === 1 ? 'file' : 'console', planIndex: shard + 1 })
+      ]),
+      profiledRun('pino', 1, chain(3)),
+      profiledRun('winston', 1, { nodes: [frame('(root)', -1), frame('write', 0), frame('format', 1)] })
+    ].map((r) => ({ ...r, transport: r.profile ? (shard === 1 ? 'file' : 'console') : r.transport, planIndex: r.profile ? 4 + shard : r.planIndex }))
+    const shard = (k) => ({
+      file: `shard-${k}.json`,
+      doc: syntheticResults(runs(k), {
+        cpuModel: 'Test CPU',
+        os: 'Linux 6.1',
+        hostname: 'h',
+        gitCommit: 'abc',
+        logBenchVersion: '1.0.0',
+        loadAverage: [3, 3, 3],
+        availableMemoryBytes: 1 << 30,
+        loadSamples: [[0, 3], [10, 2.5]],
+        libVersions: { pino: '9.0.0', winston: '3.0.0' },
+        options: { libs: ['pino', 'winston'], transports: ['file'] },
+        plan: { id: 'p', kind: 'options', shard: `${k}/2`, cells: 4 },
+        order: { mode: 'interleaved', seed: 7 }
+      })
+    })
+    return mergeShards([shard(1), shard(2)]).doc
+  }
+
+  // Every string of the document that the schema lets hold any text gets MARKUP after it; one the
+  // reader then refuses (a name from a list, a library's version range) keeps its value, and so does
+  // a record's type (a record of a type log-bench does not know is passed through, never drawn).
+  function plantEverywhere (doc) {
+    const planted = []
+    const strings = []
+    const collect = (value, at) => {
+      if (typeof value === 'string') strings.push(at)
+      else if (Array.isArray(value)) value.forEach((item, i) => collect(item, [...at, i]))
+      else if (value && typeof value === 'object') for (const key of Object.keys(value)) collect(value[key], [...at, key])
+    }
+    collect(doc, [])
+    for (const at of strings.filter((path) => path.at(-1) !== 'type')) {
+      const parent = at.slice(0, -1).reduce((into, key) => into[key], doc)
+      const key = at.at(-1)
+      const before = parent[key]
+      parent[key] = before + MARKUP
+      try {
+        validateDocument(doc, 'planted')
+        planted.push(at.join('.'))
+      } catch {
+        parent[key] = before
+      }
+    }
+    return planted
+  }
+
+  it('markdown, HTML and the terminal show each planted string as text: no tag, no link, no control sequence', async () => {
+    const doc = mergedDocument()
+    const planted = plantEverywhere(doc)
+    for (const field of [/^env\.cpuModel$/, /^env\.shards\.0\.cpuModel$/, /^env\.command$/, /^runs\.0\.lib$/, /^runs\.\d+\.error$/, /^runs\.\d+\.profileTree\.nodes\.1\.name$/]) {
+      assert.ok(planted.some((at) => field.test(at)), `${field} holds markup (${planted.length} strings planted)`)
+    }
+    const file = writeDoc(doc)
+    const results = await reportEach(file)
+    for (const { format, code, stderr } of results) assert.equal(code, 0, `${format}: ${stderr}`)
+    const dir = path.dirname(file)
+    // Inside a code span, markup is shown as it is, never rendered.
+    const md = fs.readFileSync(path.join(dir, 'page.md'), 'utf8').replace(/(`+)[^`][\s\S]*?\1/g, '`code`')
+    assert.match(md, /Busy machine/, 'the Read this first block is on the page')
+    assert.doesNotMatch(md, /<img|<script/i, 'no tag in markdown')
+    assert.doesNotMatch(md, /(?<!\\)\]\(javascript:/, 'no markdown link to a script')
+    const html = fs.readFileSync(path.join(dir, 'page.html'), 'utf8')
+    assert.doesNotMatch(html, /<img src=x|<script>alert|href="javascript:/i, 'no planted tag or link in HTML')
+    // compare's table in the terminal and as markdown, of the same document.
+    const baseline = runName(doc.runs.find((r) => r.lib.startsWith('pino')))
+    const compared = await runCli(['compare', file, '--baseline', baseline], { cwd: dir })
+    const comparedMd = await runCli(['compare', file, '--baseline', baseline, '--markdown'], { cwd: dir })
+    for (const result of [compared, comparedMd]) assert.equal(result.code, 0, result.stderr)
+    const comparedMarkdown = comparedMd.stdout.replace(/(`+)[^`][\s\S]*?\1/g, '`code`')
+    assert.doesNotMatch(comparedMarkdown, /<img|<script|(?<!\\)\]\(javascript:/i, 'compare --markdown: no tag, no link')
+    for (const [format, text] of [['md', md], ['html', html], ['terminal', results[2].stdout], ['compare', compared.stdout], ['compare --markdown', comparedMd.stdout]]) {
+      assert.ok(!text.includes('\u001b'), `${format}: no raw escape character`)
+    }
   })
 })

@@ -54,7 +54,7 @@ function loadLimits (dataset) {
     const during = samples.length
       ? ` While they ran it was ${formatNumber(minOf(samples), 2)} to ${formatNumber(maxOf(samples), 2)} (median ${formatNumber(median(samples), 2)}, ${samples.length} samples; the runs' own processes count in it).`
       : ' The load while they ran was not recorded.'
-    const whose = shard != null ? `${codeSpan(file)}, shard ${shard}${env.cpuModel ? ` (${env.cpuModel})` : ''}: its runs` : starts.length > 1 ? `${codeSpan(file)}: its runs` : 'The runs'
+    const whose = shard != null ? `${codeSpan(file)}, shard ${escapeMarkdown(shard)}${env.cpuModel ? ` (${escapeMarkdown(env.cpuModel)})` : ''}: its runs` : starts.length > 1 ? `${codeSpan(file)}: its runs` : 'The runs'
     out.push({
       label: 'Busy machine',
       text: `${whose} began at load average ${formatNumber(load, 2)} on ${env.cpuCount} cores, at or above half of them: other work was running, or had run within the minute before (a load average is a decaying 1-minute mean).${during} So times may be slower and more spread than on an idle machine, and a difference needs more runs to be decided.`
