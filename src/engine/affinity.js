@@ -99,10 +99,13 @@ export async function pin (placement, pid, cpus, what, { attempts = 4 } = {}) {
 // came, after the restore.
 export async function measureThenRestore (limit, measure) {
   let result
-  let thrown = null
+  // Whatever measure() threw, undefined and null too (a listener's throw), is thrown on.
+  let threw = false
+  let thrown
   try {
     result = await measure()
   } catch (err) {
+    threw = true
     thrown = err
   }
   let problem = null
@@ -112,7 +115,7 @@ export async function measureThenRestore (limit, measure) {
     if (!(err instanceof RunFailure)) throw err
     problem = err.message
   }
-  if (thrown) throw thrown
+  if (threw) throw thrown
   if (!problem) return result
   const error = result.ok === false && result.error ? `${result.error}; then ${problem}` : problem
   return { ...result, ok: false, status: 'failed', error, failure: result.ok === false && result.failure ? result.failure : { kind: 'error' } }
