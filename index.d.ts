@@ -480,6 +480,13 @@ export interface ResultsEnv {
   arch?: string
   cpuModel: string
   cpuCount: number
+  /**
+   * the CPUs log-bench's process was allowed to use when the command began, as the kernel lists them
+   * (`Cpus_allowed_list` in /proc/self/status: `0-1`, `1`); narrower than `cpuCount` where log-bench was
+   * started under `taskset` or in a container's CPU set. `null` where the kernel does not say (not Linux).
+   * `merge` refuses shards with different CPU sets as it refuses mixed hardware
+   */
+  allowedCpus?: string | null
   memoryBytes: number
   /**
    * the machine's load average over the last 1, 5 and 15 minutes when the command began (`os.loadavg()`);
@@ -488,8 +495,9 @@ export interface ResultsEnv {
   loadAverage?: Array<number>
   /**
    * the 1-minute load average every 10 s while the runs went on: `[seconds since the command began
-   * (env.time), load average]`, the first at the start; a resumed session adds its own, counted from the same
-   * start; a merged file keeps each shard's in `env.shards`
+   * (env.time), load average]`, the first at the start; past 10,000 every other is dropped and the step
+   * doubles, so a session of any length keeps its whole span; a resumed session adds its own, counted from
+   * the same start; a merged file keeps each shard's in `env.shards`
    */
   loadSamples?: Array<Array<number>>
   /** the memory available to new processes when the command began (`os.freemem()`: MemAvailable on Linux) */
@@ -544,7 +552,9 @@ export interface ResultsEnv {
    * merged files: each shard's machine, commit, log-bench version and order seed (and its loadSamples where
    * it recorded them)
    */
-  shards?: unknown[]
+  shards?: Array<{
+    loadSamples?: unknown
+  }>
 }
 
 /** a run record, by its type; records of other types pass through */
@@ -660,6 +670,14 @@ export interface RunTypeRecord {
    * log-bench could use: `0` for one on most machines); `null` without `--cores`
    */
   coresCpus?: string | null
+  /**
+   * the CPUs the run had, read from log-bench's process once its CPUs were set for the run
+   * (`Cpus_allowed_list` in /proc/self/status), which its receiving end and workers inherit: with `--cores`
+   * the first `cores` CPUs; without, those log-bench was started with (every CPU, or those a `taskset` or a
+   * container's CPU set around it allowed). `null` where the kernel does not say (not Linux) or in files
+   * written before it was recorded
+   */
+  allowedCpus?: string | null
   /** the run's number in its cell */
   run: number
   /** the run finished and its figures stand */
@@ -1105,9 +1123,21 @@ export interface RunTypeRecord {
    * `--profile` only: the run's call tree for the report's flame graph, merged over its workers and threads,
    * flat: `{ nodes: [{ name, package, file, line, selfUs, totalUs, parent }] }`, depth first from `(root)`
    * (parent -1), each naming its caller's index; a frame below 0.5% of the sampled time is left out (its time
-   * stays in its caller's `totalUs`)
+   * stays in its caller's `totalUs`); a reader refuses a tree whose first node is not the root, whose parent
+   * is not an earlier node, or deeper than 65 levels
    */
-  profileTree?: Record<string, unknown> | null
+  profileTree?: {
+    nodes: Array<{
+      name: string
+      package: string
+      file: string
+      line: number | null
+      selfUs: number
+      totalUs: number
+      /** its caller's index, before its own (depth first); -1 for the root, the first node */
+      parent: number
+    }>
+  } | null
   /**
    * what `done` waited for at this run's receiving end, in words: the last byte read from the workers' stdout
    * pipes (console); every logger's close() resolved with its file written (file); the last datagram or frame
@@ -1298,7 +1328,8 @@ export interface RunTypeRecord {
   /**
    * every 100 ms: `tMs`, `cpuPct` (all workers, 100 = one core), `rssBytes` (sum), `heapBytes` (sum of the
    * last reported) — read from `/proc` from outside, since a worker's own timers cannot fire while its loop
-   * blocks
+   * blocks; past 10,000 points every other is dropped and the step doubles, so a run of any length keeps its
+   * whole span
    */
   timeseries?: Array<{
     /** time since start */
@@ -1610,7 +1641,10 @@ export interface HttpRecord {
     /** its CPU time (user + system, every worker) over the run's measured time, over its requests */
     serverCpuUsPerRequest?: number | null
   } | null
-  /** every 100 ms while measured: the server's CPU % and RSS */
+  /**
+   * every 100 ms while measured: the server's CPU % and RSS; past 10,000 points every other is dropped and
+   * the step doubles, so a run of any length keeps its whole span
+   */
   timeseries?: Array<{
     /** time since start */
     tMs?: number

@@ -180,9 +180,9 @@ describe('a crafted design (env.order.sequential) is bad input', () => {
     return file
   }
   const CASES = [
-    ['looks: 5', (design) => { design.looks = 5 }, /env\.order\.sequential\[0\]\.looks must be an array, got 5$/m],
-    ['groups: "abc"', (design) => { design.groups = 'abc' }, /env\.order\.sequential\[0\]\.groups must be an array, got "abc"$/m],
-    ['sequential: {}', (design, order) => { order.sequential = {} }, /env\.order\.sequential must be an array, got \{\}$/m],
+    ['looks: 5', (design) => { design.looks = 5 }, /env\.order\.sequential\[0\]\.looks must be an array of 1 to 20 entries, got 5$/m],
+    ['groups: "abc"', (design) => { design.groups = 'abc' }, /env\.order\.sequential\[0\]\.groups must be an array of at most 100,000 entries, got "abc"$/m],
+    ['sequential: {}', (design, order) => { order.sequential = {} }, /env\.order\.sequential must be an array of at most 1,000 entries, got \{\}$/m],
     ['100,000 looks', (design) => { design.looks = Array.from({ length: 100_000 }, (_, i) => i + 2) }, /env\.order\.sequential\[0\]\.looks must hold at most 20 entries, got 100000$/m]
   ]
 

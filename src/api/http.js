@@ -14,7 +14,8 @@ import { maxRuns, runsText } from './runs-option.js'
 import { DEFAULT_ALPHA, DEFAULT_NOISE } from '../stats.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
 import { Job } from './job.js'
-import { runPrepared } from './session.js'
+import { claimOrRelease, runPrepared } from './session.js'
+import { joinJob } from '../engine/affinity-jobs.js'
 import { FILES_BESIDES_CONNECTIONS, openFilesLimit } from '../limits.js'
 import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 
@@ -170,6 +171,13 @@ export function http (options = {}) {
   return new Job(async (progress) => {
     const argv = argvFromApi(HTTP_OPTIONS, options, 'http')
     const signal = signalOption(options, 'http')
-    return runPrepared(await prepareHttp(argv, { installs: { progress: progress.note, signal } }), { signal, progress })
+    const job = joinJob('http')
+    try {
+      const prepared = await prepareHttp(argv, { installs: { progress: progress.note, signal } })
+      claimOrRelease(job, prepared)
+      return await runPrepared(prepared, { signal, progress })
+    } finally {
+      job.leave()
+    }
   })
 }

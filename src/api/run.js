@@ -24,13 +24,15 @@ import { describeReceiverLimits, HTTP_OPTIONS, receiverLimitOptions, RUN_OPTIONS
 import { argvFromApi, commandLine, signalOption, givenOptions, optionNamed, parseOption, parseOptions, scenarioArgv } from './options.js'
 import { describeSyslog, externalNote, parseSyslogOptions } from './syslog-options.js'
 import { Job } from './job.js'
-import { baselineComparison, runPrepared } from './session.js'
+import { baselineComparison, claimOrRelease, runPrepared } from './session.js'
+import { joinJob } from '../engine/affinity-jobs.js'
 import { defaultOutput, outputFile, positiveInt, refuseToReplace, scenarioOutput, temporaryDirectory } from './validate.js'
 import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
 import { checkCores } from '../engine/cores.js'
 import { labelRunCells } from '../run/plan.js'
 import { removeProfiles } from '../run/profiles.js'
+import { minOf } from '../stats.js'
 
 // Turns option strings (from the command line or a scenario's run group) into a checked plan;
 // throws UsageError on anything wrong.
@@ -295,11 +297,17 @@ export function run (options = {}) {
   return new Job(async (progress) => {
     const argv = argvFromApi(RUN_OPTIONS, options, 'run')
     const signal = signalOption(options, 'run')
-    const prepared = await prepareRun(argv, { installs: { progress: progress.note, signal } })
-    const doc = await runPrepared(prepared, { signal, progress })
-    const comparison = baselineComparison(doc, prepared)
-    if (comparison) progress.comparison?.(comparison)
-    return doc
+    const job = joinJob('run')
+    try {
+      const prepared = await prepareRun(argv, { installs: { progress: progress.note, signal } })
+      claimOrRelease(job, prepared)
+      const doc = await runPrepared(prepared, { signal, progress })
+      const comparison = baselineComparison(doc, prepared)
+      if (comparison) progress.comparison?.(comparison)
+      return doc
+    } finally {
+      job.leave()
+    }
   })
 }
 
@@ -336,7 +344,7 @@ function profileOption (given) {
 function refusePacedPastTimeout ({ rate, events, timeout, measure }) {
   const rates = [rate ?? []].flat()
   if (!rates.length || measure === 'instructions') return
-  const slowest = Math.min(...rates)
+  const slowest = minOf(rates)
   if (events / slowest <= timeout) return
   throw new UsageError(`--events ${events} at --rate ${slowest} takes ${formatSeconds(events / slowest)} per run, past --timeout ${timeout}: every run would time out; give fewer --events, a higher --rate or a longer --timeout`)
 }

@@ -12,6 +12,7 @@ import { formatCount } from '../draw/labels.js'
 import { middlewareUnsupportedReason } from '../http/request-loggers.js'
 import { BASELINE } from '../results/http-summary.js'
 import { HTTP_SETUP_MS, RULE_WORDS, runEstimateMs } from '../runner/estimate.js'
+import { minOf } from '../stats.js'
 
 const SCHEMA_FILE = path.join(SCENARIOS_DIR, 'schema.json')
 let validator = null
@@ -100,7 +101,7 @@ export function assignGroups (cells, n) {
   const byCost = [...groups.entries()].map(([key, cost], index) => ({ key, cost, index }))
     .sort((a, b) => b.cost - a.cost || a.index - b.index)
   for (const { key, cost } of byCost) {
-    const k = load.indexOf(Math.min(...load))
+    const k = load.indexOf(minOf(load))
     load[k] += cost
     owner.set(key, k + 1)
   }

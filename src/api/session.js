@@ -22,6 +22,17 @@ export async function runPrepared (prepared, { signal = null, progress = {} } = 
   }
 }
 
+// A job of the API claims this process's CPU affinity where its runs set it (joinJob's claim); a
+// refused job releases the output it had locked, as a job that ends does.
+export function claimOrRelease (job, prepared) {
+  try {
+    job.claim(prepared.cells)
+  } catch (err) {
+    prepared.release()
+    throw err
+  }
+}
+
 // --baseline's comparison of a finished document (compare's rows), or null without --baseline.
 export function baselineComparison (doc, prepared) {
   const { comparison } = prepared

@@ -7,6 +7,7 @@
 // terminal columns (displayWidth, src/draw/width.js, the measure of every table too); the help is all
 // printable ASCII, which string-width measures without segmenting.
 import { displayUnits, displayWidth, MIN_WIDTH } from '../draw/width.js'
+import { maxOf } from '../stats.js'
 
 // What a command's builder declares, recorded by a stand-in for yargs: the builders call only
 // option(), positional() and example().
@@ -79,7 +80,7 @@ const pad = (text, columns) => text + ' '.repeat(Math.max(0, columns - width(tex
 // line) plus 2 spaces either side, the description wrapped beside it, the tags right-aligned on its
 // last line when they fit there (even with no space between), else on a line of their own.
 function table (rows, total) {
-  const keyColumn = Math.min(Math.floor(total / 2), Math.max(...rows.map(([key]) => width(key)))) + 4
+  const keyColumn = Math.min(Math.floor(total / 2), maxOf(rows.map(([key]) => width(key)))) + 4
   const out = []
   for (const [key, describe, tags] of rows) {
     if (!describe && !tags) {

@@ -1,6 +1,7 @@
 import { escapeHtml } from './html-text.js'
 import { visibleControls } from '../escape.js'
 import { nestedTree } from '../results/profile-summary.js'
+import { maxOf } from '../stats.js'
 
 // A run's call tree (its record's profileTree, src/results/profile-summary.js) as an icicle graph in inline SVG
 // for the HTML page: the root on top, each function below its caller, as wide as its total time
@@ -61,7 +62,7 @@ function differencesOf (tree, { tree: referenceFlat, events, referenceEvents, na
   visit(tree, '')
   // The root's difference is the whole's; the scale is the largest difference below it.
   const below = [...out].filter(([node]) => node !== tree).map(([, d]) => Math.abs(d.own - d.reference))
-  const largest = Math.max(1e-9, ...below)
+  const largest = maxOf(below, 1e-9)
   for (const d of out.values()) d.colour = differenceColour((d.own - d.reference) / largest)
   return out
 }

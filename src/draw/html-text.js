@@ -1,3 +1,5 @@
+import { visibleControls } from '../escape.js'
+
 // Text for the HTML page: escaping, and the markdown the sections write for the page alone (the
 // strings among their blocks: paragraphs with _em_, **strong**, `code` and links, "- " lists,
 // "> " quotes, headings) turned into HTML. Only that subset: anything else is shown as the text
@@ -5,9 +7,10 @@
 
 const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
-// Text and attribute values alike (quotes included).
+// Text and attribute values alike (quotes included), controls made visible (\x1b, \u202e) as in
+// the other formats: the one escape of every text on the page, wherever it came from.
 export function escapeHtml (text) {
-  return String(text ?? '').replace(/[&<>"']/g, (ch) => ENTITIES[ch])
+  return visibleControls(text).replace(/[&<>"']/g, (ch) => ENTITIES[ch])
 }
 
 const DECODED = Object.fromEntries(Object.entries(ENTITIES).map(([ch, entity]) => [entity, ch]))

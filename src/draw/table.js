@@ -21,6 +21,7 @@ import { escapeHtml } from './html-text.js'
 
 import { visibleControls } from '../escape.js'
 import { displayUnits, displayWidth, MIN_WIDTH, padToWidth, terminalColumns } from './width.js'
+import { maxOf } from '../stats.js'
 
 export { visibleControls }
 
@@ -58,7 +59,7 @@ export function markdownEscape (text) {
 // Inline code that holds any text: the fence is one backtick longer than any run of backticks in it.
 export function codeSpan (value) {
   const text = visibleControls(value)
-  const fence = '`'.repeat(Math.max(0, ...(String(text).match(/`+/g) ?? []).map((run) => run.length)) + 1)
+  const fence = '`'.repeat(maxOf((String(text).match(/`+/g) ?? []).map((run) => run.length), 0) + 1)
   const pad = /^`|`$/.test(text) ? ' ' : ''
   return `${fence}${pad}${text}${pad}${fence}`
 }
@@ -116,7 +117,7 @@ export function markdownTable ({ columns, rows, notes = [] }) {
     columns.map((c) => escapeCell(markdownText(c.title))),
     ...rows.map((row) => columns.map((_, i) => escapeCell(markdownText(row[i]))))
   ]
-  const widths = columns.map((_, i) => Math.max(3, ...all.map((row) => displayWidth(row[i]))))
+  const widths = columns.map((_, i) => maxOf(all.map((row) => displayWidth(row[i])), 3))
   const line = (row) => '| ' + row.map((cell, i) => padToWidth(cell, widths[i], columns[i].align)).join(' | ') + ' |'
   const rule = '|' + widths.map((w, i) => (columns[i].align === 'right' ? '-'.repeat(w + 1) + ':' : '-'.repeat(w + 2))).join('|') + '|'
   return [[line(all[0]), rule, ...all.slice(1).map(line)].join('\n'), ...notes.map(markdownText)].join('\n\n')
@@ -130,7 +131,7 @@ export function markdownTable ({ columns, rows, notes = [] }) {
 export function terminalTable ({ columns, rows, notes = [], keys = 1 }, { color = false, width = Infinity } = {}) {
   const header = columns.map((c) => cellLines(c.title, false))
   const body = rows.map((row) => columns.map((_, i) => cellLines(row[i], color)))
-  const natural = columns.map((_, i) => Math.max(3, ...[header, ...body].flatMap((row) => row[i].map((l) => l.width))))
+  const natural = columns.map((_, i) => maxOf([header, ...body].flatMap((row) => row[i].map((l) => l.width)), 3))
   const shared = Array.from({ length: Math.min(keys, columns.length - 1) }, (_, i) => i)
   const parts = []
   for (let i = shared.length; i < columns.length; i++) {
@@ -153,14 +154,14 @@ function grid (indexes, { columns, header, body, natural, width }) {
   const widths = indexes.map((i) => natural[i])
   if (gridWidth(widths) > width) {
     const room = Math.max(3 * widths.length, width - gridWidth(widths.map(() => 0)))
-    let cap = Math.max(...widths)
+    let cap = maxOf(widths)
     while (cap > 3 && widths.reduce((sum, w) => sum + Math.min(w, cap), 0) > room) cap--
     widths.forEach((w, k) => { widths[k] = Math.min(w, cap) })
   }
   const fitted = (cell, w) => cell.flatMap((entry) => (entry.width <= w ? [entry] : wrap(entry.plain, w).split('\n').map((text) => ({ text, width: displayWidth(text) }))))
   const lines = (row) => {
     const cells = indexes.map((i, k) => fitted(row[i], widths[k]))
-    const height = Math.max(...cells.map((cell) => cell.length))
+    const height = maxOf(cells.map((cell) => cell.length))
     return Array.from({ length: height }, (_, line) => '| ' + cells.map((cell, k) => {
       const entry = cell[line] ?? { text: '', width: 0 }
       return padToWidth(entry.text, widths[k], columns[indexes[k]].align, entry.width)

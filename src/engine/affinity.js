@@ -49,9 +49,11 @@ export function availableCpus (statusText = readStatus('self')) {
   return Array.from({ length: os.availableParallelism?.() ?? os.cpus().length }, (_, i) => i)
 }
 
+// The first taskset on PATH, as a shell would run it (a wrapper there is the one the user chose),
+// else the standard places, for a PATH without the sbin directories.
 export function findTaskset (env = process.env) {
   const dirs = (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, 'taskset'))
-  return [...TASKSET_PATHS, ...dirs].find(isExecutable) ?? null
+  return [...dirs, ...TASKSET_PATHS].find(isExecutable) ?? null
 }
 
 function readStatus (pid) {
@@ -87,4 +89,34 @@ export async function pin (placement, pid, cpus, what, { attempts = 4 } = {}) {
   const observed = cpusOf(pid)
   if (observed !== null && observed !== cpus) throw new RunFailure(`${what} was put on CPU ${cpus}, but the kernel reports CPU ${observed}`)
   return observed ?? cpus
+}
+
+// One run on CPUs set for it (limit: { restore }, from limitToCores or pinPrimary): measure() runs,
+// then restore() puts this process back, however measure() ended. A restore that fails (a
+// container's CPU set that shrank while the run went on) fails this run with its reason instead of
+// being thrown past it: the runs that finished stay in the results and the session goes on, each
+// later run recording the CPUs it had (allowedCpus). An interrupt from measure() is thrown on as it
+// came, after the restore.
+export async function measureThenRestore (limit, measure) {
+  let result
+  // Whatever measure() threw, undefined and null too (a listener's throw), is thrown on.
+  let threw = false
+  let thrown
+  try {
+    result = await measure()
+  } catch (err) {
+    threw = true
+    thrown = err
+  }
+  let problem = null
+  try {
+    await limit.restore()
+  } catch (err) {
+    if (!(err instanceof RunFailure)) throw err
+    problem = err.message
+  }
+  if (threw) throw thrown
+  if (!problem) return result
+  const error = result.ok === false && result.error ? `${result.error}; then ${problem}` : problem
+  return { ...result, ok: false, status: 'failed', error, failure: result.ok === false && result.failure ? result.failure : { kind: 'error' } }
 }

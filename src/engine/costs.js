@@ -7,6 +7,7 @@ import fs from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import v8 from 'node:v8'
 import hdr from 'hdr-histogram-js'
+import { maxOf } from '../stats.js'
 
 // --- GC and allocation -------------------------------------------------------------------------
 
@@ -116,7 +117,7 @@ export function warmupFigures (warmups) {
   if (histogram.totalCount === 0) return null
   const durations = warmups.map((w) => w.durationNs)
   return {
-    durationMs: durations.every((ns) => ns != null) ? Math.max(...durations) / 1e6 : null,
+    durationMs: durations.every((ns) => ns != null) ? maxOf(durations) / 1e6 : null,
     count: histogram.totalCount,
     p99: histogram.getValueAtPercentile(99),
     max: histogram.maxValue

@@ -1,5 +1,6 @@
 import fs from 'node:fs'
 import { execFileSync } from 'node:child_process'
+import { boundedSeries } from './bounded-series.js'
 
 // Samples CPU and RSS of the worker processes from /proc every 100 ms. Reading from outside is the
 // only way to see a worker whose event loop is blocked by the logging loop.
@@ -24,9 +25,13 @@ function readStat (pid) {
   }
 }
 
-export function startSampler ({ pids, startNs, heapOf, intervalMs = 100 }) {
+// The points a run's timeseries keeps at most (the results schema's maxItems): 16 min 40 s at 100 ms,
+// then thinned (boundedSeries).
+export const TIMESERIES_POINTS = 10_000
+
+export function startSampler ({ pids, startNs, heapOf, intervalMs = 100, maxPoints = TIMESERIES_POINTS }) {
   const { ticksPerSecond, pageBytes } = conf()
-  const series = []
+  const { series, push } = boundedSeries(maxPoints)
   const lastTicks = new Map(pids.map((pid) => [pid, readStat(pid)?.ticks ?? 0]))
   let lastNs = process.hrtime.bigint()
   let peakRssBytes = 0
@@ -47,7 +52,7 @@ export function startSampler ({ pids, startNs, heapOf, intervalMs = 100 }) {
     }
     lastNs = nowNs
     if (rssBytes > peakRssBytes) peakRssBytes = rssBytes
-    series.push({
+    push({
       tMs: Math.round(Number(nowNs - startNs) / 1e6),
       cpuPct: seconds > 0 ? Math.round((ticks / ticksPerSecond / seconds) * 1000) / 10 : 0,
       rssBytes,

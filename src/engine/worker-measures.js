@@ -1,6 +1,7 @@
 import hdr from 'hdr-histogram-js'
 import { describeValue } from '../escape.js'
 import { amount, object } from './checks.js'
+import { maxOf, minOf } from '../stats.js'
 import {
   encodeHistogram, latencyFigures, mergedHistogram, responseFigures, startCpuRecord, startGcRecord, startIoRecord,
   startLoopDelay, startMemoryRecord, warmupFigures, worstLoopDelay
@@ -62,7 +63,7 @@ export const WORKER_MEASURES = Object.freeze([
     check: figuresCheck('gc', ['allocBytes', 'gcMaxPauseMs']),
     join: (values, { events }) => ({
       allocBytesPerEvent: perEvent(sumOf(values, (v) => v.allocBytes), events * values.length),
-      gcMaxPauseMs: everyOne(values, (v) => v.gcMaxPauseMs) ? Math.max(...values.map((v) => v.gcMaxPauseMs)) : null
+      gcMaxPauseMs: everyOne(values, (v) => v.gcMaxPauseMs) ? maxOf(values.map((v) => v.gcMaxPauseMs)) : null
     })
   },
   {
@@ -106,7 +107,7 @@ export const WORKER_MEASURES = Object.freeze([
       callLatencyNs: everyOne(values, (v) => v.encoded)
         ? latencyFigures(mergedHistogram(values.map((v) => v.encoded)), {
           sampleEvery: values[0].sampleEvery,
-          timerFloorNs: Math.max(...values.map((v) => v.timerFloorNs))
+          timerFloorNs: maxOf(values.map((v) => v.timerFloorNs))
         })
         : null
     })
@@ -140,7 +141,7 @@ export const WORKER_MEASURES = Object.freeze([
       responseWarmupNs: everyOne(values, (v) => v.warmup?.encoded)
         ? warmupFigures(values.map((v) => v.warmup))
         : null,
-      reachedRate: everyOne(values, (v) => v.reachedRate) ? Math.min(...values.map((v) => v.reachedRate)) : null
+      reachedRate: everyOne(values, (v) => v.reachedRate) ? minOf(values.map((v) => v.reachedRate)) : null
     })
   },
   {

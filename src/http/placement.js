@@ -63,7 +63,7 @@ export async function pinPrimary (placement) {
   await pin(placement, process.pid, placement.loadCpus, 'log-bench\'s primary process')
   return {
     restore: async () => {
-      if (before) await pin(placement, process.pid, before, 'log-bench\'s primary process').catch(() => {})
+      if (before) await pin(placement, process.pid, before, 'log-bench\'s primary process (after the run)')
     }
   }
 }

@@ -12,6 +12,7 @@ import { HTTP_BASELINE } from '../engine/library-names.js'
 import { HTTP_TYPE } from '../results/run-types/http.js'
 import { startLoad, warmUpOneByOne } from './load.js'
 import { cpusOf, pin, pinPrimary, placementRecord } from './placement.js'
+import { measureThenRestore } from '../engine/affinity.js'
 import { startServer } from './server.js'
 import { freePort } from '../sinks/rsyslog.js'
 import { REACHED_RATE_SHARE } from '../engine/pacing.js'
@@ -34,11 +35,7 @@ export async function runHttpOnce (settings, { signal = null } = {}) {
     if (err instanceof RunFailure) return { ...HTTP_TYPE.empty(), placement: placementRecord(settings), ok: false, status: 'failed', error: err.message }
     throw err
   }
-  try {
-    return await measure(settings, signal)
-  } finally {
-    await primary.restore()
-  }
+  return measureThenRestore(primary, () => measure(settings, signal))
 }
 
 async function measure (settings, signal) {

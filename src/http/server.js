@@ -6,6 +6,7 @@ import { endTagged, newRunTag, TAG_VARIABLE } from '../engine/leftovers.js'
 import { worstLoopDelay } from '../engine/costs.js'
 import { ServerFailure } from '../errors.js'
 import { COUNTED_SERVER_NODE_FLAGS, countingRuntime, readCompilerCount, readCount } from '../engine/instructions.js'
+import { maxOf } from '../stats.js'
 
 const SERVER_WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server-worker.js')
 const PHASES = { uncaught: 'serving requests (uncaught error)' }
@@ -86,9 +87,9 @@ export function startServer (settings, { receiver, countDir = null }) {
         served: closed.every((c) => c.served != null) ? sum('served') : null,
         cpuUserMs: sum('cpuUserMs'),
         cpuSystemMs: sum('cpuSystemMs'),
-        measuredMs: Math.max(...closed.map((c) => c.measuredMs)),
+        measuredMs: maxOf(closed.map((c) => c.measuredMs)),
         eventLoopDelayNs: worstLoopDelay(closed.map((c) => c.eventLoopDelayNs ?? null)),
-        maxRssBytes: Math.max(...closed.map((c) => c.maxRssBytes)),
+        maxRssBytes: maxOf(closed.map((c) => c.maxRssBytes)),
         // Each worker's count, once it has exited (the counter writes it at the exit).
         instructions: counted
           ? entries.reduce((total, e) => total + readCount(settings, countFile(countDir, e.workerId)), 0)

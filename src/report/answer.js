@@ -1,6 +1,6 @@
 import { comparisonGroupKey, cellKey, dimensionValue, inPlanOrder, ofType, runTypeOf } from '../results/model.js'
 import { BASELINE_LIBS } from '../engine/library-names.js'
-import { DEFAULT_ALPHA, DEFAULT_NOISE } from '../stats.js'
+import { DEFAULT_ALPHA, DEFAULT_NOISE, maxOf } from '../stats.js'
 import { roundsOf } from '../results/rounds.js'
 import { rank } from '../results/judge/rank.js'
 import { compareWithBaseline, MEASURES } from './compare.js'
@@ -251,7 +251,7 @@ export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
     wrap(intro, width)
   ]
   for (const group of shown) {
-    const nameWidth = Math.max(0, ...group.rows.map((r) => displayWidth(r.library)))
+    const nameWidth = maxOf(group.rows.map((r) => displayWidth(r.library)), 0)
     const lines = group.withheld
       ? [indented(visibleControls(group.withheld), width)]
       : group.rows.map((row) => indented(visibleControls(answerLine(row, group, nameWidth)), width))
@@ -260,7 +260,7 @@ export function renderAnswer (answer, { width = Infinity, file = null } = {}) {
   }
   for (const transport of unique((answer.knees ?? []).map((k) => k.transport))) {
     const rows = answer.knees.filter((k) => k.transport === transport)
-    const nameWidth = Math.max(...rows.map((r) => displayWidth(r.library)))
+    const nameWidth = maxOf(rows.map((r) => displayWidth(r.library)))
     out.push('', wrap(`${transportTitle(transport)}, knees: the highest rate each sustained with steady-state response p99 at most ${KNEE_BOUND_NS / 1e6} ms (from each call's intended time), below the first rate it did not:`, width),
       ...rows.map((r) => indented(visibleControls(`${padToWidth(r.library, nameWidth)}  ${r.text}`), width)))
   }

@@ -1,5 +1,5 @@
 import { cellKey, comparisonGroupKey, cellWords, dimensionValue, ofType } from '../results/model.js'
-import { median } from '../stats.js'
+import { maxOf, median, minOf } from '../stats.js'
 import { formatBytes, formatCount, formatNumber, formatPct, libraryName, unique } from '../draw/labels.js'
 import { codeSpan } from '../draw/table.js'
 import { escapeMarkdown } from '../results/judge/anomalies.js'
@@ -53,9 +53,9 @@ function loadLimits (dataset) {
     if (typeof load !== 'number' || !(env.cpuCount > 0) || load < BUSY_LOAD_PER_CORE * env.cpuCount) continue
     const samples = Array.isArray(env.loadSamples) ? env.loadSamples.map((s) => s?.[1]).filter((v) => typeof v === 'number') : []
     const during = samples.length
-      ? ` While they ran it was ${formatNumber(Math.min(...samples), 2)} to ${formatNumber(Math.max(...samples), 2)} (median ${formatNumber(median(samples), 2)}, ${samples.length} samples; the runs' own processes count in it).`
+      ? ` While they ran it was ${formatNumber(minOf(samples), 2)} to ${formatNumber(maxOf(samples), 2)} (median ${formatNumber(median(samples), 2)}, ${samples.length} samples; the runs' own processes count in it).`
       : ' The load while they ran was not recorded.'
-    const whose = shard != null ? `${codeSpan(file)}, shard ${shard}${env.cpuModel ? ` (${env.cpuModel})` : ''}: its runs` : starts.length > 1 ? `${codeSpan(file)}: its runs` : 'The runs'
+    const whose = shard != null ? `${codeSpan(file)}, shard ${escapeMarkdown(shard)}${env.cpuModel ? ` (${escapeMarkdown(env.cpuModel)})` : ''}: its runs` : starts.length > 1 ? `${codeSpan(file)}: its runs` : 'The runs'
     out.push({
       label: 'Busy machine',
       text: `${whose} began at load average ${formatNumber(load, 2)} on ${env.cpuCount} cores, at or above half of them: other work was running, or had run within the minute before (a load average is a decaying 1-minute mean).${during} So times may be slower and more spread than on an idle machine, and a difference needs more runs to be decided.`
@@ -132,7 +132,7 @@ const lossOf = (list) => list.reduce((n, r) => n + lostOf(r), 0) / list.reduce((
 function lossWords (list) {
   const shares = list.map((r) => Math.max(0, expectedOf(r) - r.received) / expectedOf(r))
   const pooled = lossOf(list)
-  return list.length > 1 ? `${formatPct(pooled)} pooled, ${formatPct(Math.min(...shares))}–${formatPct(Math.max(...shares))} by run` : formatPct(pooled)
+  return list.length > 1 ? `${formatPct(pooled)} pooled, ${formatPct(minOf(shares))}–${formatPct(maxOf(shares))} by run` : formatPct(pooled)
 }
 
 // What an unfinished results file holds: where every cell has the same number of runs (stopped

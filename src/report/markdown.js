@@ -9,6 +9,7 @@ import { summarySection } from './summary.js'
 import { anomalyBlocks, escapeMarkdown, findAnomalies } from '../results/judge/anomalies.js'
 import { scorecardBlocks } from './scorecard.js'
 import { limitsBlock, pageLimits } from './limits.js'
+import { maxOf } from '../stats.js'
 
 // The results page: what was measured where, then each section's tables and chart links.
 // Everything on it comes from the results; nothing depends on when the report is generated, so
@@ -111,7 +112,7 @@ function intro (dataset) {
   const env = dataset.env
   const runs = ofType(dataset.runs, 'run')
   const events = unique(runs.map((r) => r.events)).map((n) => n.toLocaleString('en-US'))
-  const maxWorkers = Math.max(0, ...dataset.runs.map((r) => r.cpus ?? 0))
+  const maxWorkers = maxOf(dataset.runs.map((r) => r.cpus ?? 0), 0)
   const what = events.length ? `Results of **${events.join(' / ')} events per worker**, measured` : 'Measured'
   let text = `${what} on **${markdownEscape(env.cpuModel)} (${env.cpuCount} cores, ${formatBytes(env.memoryBytes)} memory)** with Node ${markdownEscape(env.node)}, on ${markdownEscape(dateRange(env))}.`
   if (maxWorkers > env.cpuCount) text += ` Worker counts above ${env.cpuCount} share the machine's ${env.cpuCount} cores, so they measure contention as much as parallelism.`
@@ -148,15 +149,23 @@ function hardwareTable (dataset) {
   return { columns: textColumns(['Name', 'Spec']), rows }
 }
 
-// What the runs were limited to with run --cores (the article's CPUs offline): no row where none was.
+// What the runs were limited to with run --cores (the article's CPUs offline), and the CPUs the runs
+// without it had where log-bench was started on fewer than the machine's (a taskset, a container's
+// CPU set: allowedCpus): no row where every run had every core.
 function coresRows (runs, env) {
-  const limits = unique(runs.filter((r) => dimensionValue(r, 'type') === 'run').map((r) => r.cores ?? null)).sort((a, b) => (a ?? Infinity) - (b ?? Infinity))
-  if (!limits.some((n) => n != null)) return []
-  const cpusOf = (n) => unique(runs.filter((r) => r.cores === n && r.coresCpus).map((r) => r.coresCpus))
+  const ofRun = runs.filter((r) => dimensionValue(r, 'type') === 'run')
+  const limits = unique(ofRun.map((r) => r.cores ?? null)).sort((a, b) => (a ?? Infinity) - (b ?? Infinity))
+  const cpusOf = (n) => unique(ofRun.filter((r) => r.cores === n && r.coresCpus).map((r) => r.coresCpus))
+  const every = env.cpuCount === 1 ? '0' : `0-${env.cpuCount - 1}`
+  const started = unique(ofRun.filter((r) => r.cores == null && r.allowedCpus != null).map((r) => r.allowedCpus))
+  const narrowed = started.some((cpus) => cpus !== every)
+  if (!limits.some((n) => n != null) && !narrowed) return []
   const said = limits.map((n) => (n == null
-    ? `every core (${env.cpuCount}) for the runs without --cores`
+    ? narrowed
+      ? `CPU ${started.join(', ')} of ${env.cpuCount} for the runs without --cores, as log-bench was started (a taskset or a container's CPU set)`
+      : `every core (${env.cpuCount}) for the runs without --cores`
     : `${n} (CPU ${cpusOf(n).join(', ') || 'not recorded'}) for the runs at --cores ${n}`))
-  return [['Cores', `${said.join('; ')}; limited with taskset, the whole run (workers and receiving end) on those CPUs`]]
+  return [['Cores', `${said.join('; ')}; the whole run (workers and receiving end) on those CPUs${limits.some((n) => n != null) ? ', limited with taskset' : ''}`]]
 }
 
 // How busy the machine was when each command began (results from before log-bench recorded it: no row).

@@ -47,10 +47,24 @@ export function profileDiffDatasets (base, next) {
   return { mode: 'files', pairs, notCompared }
 }
 
+// Why a profiled cell's runs give no summary (mergeSummaries takes the runs that hold one and logged
+// events), in words: "2 failed runs, 1 ok run that recorded none".
+function whyNoSummary (runs) {
+  const count = (n, what) => `${n} ${what.replace('{s}', n === 1 ? '' : 's')}`
+  const failed = runs.filter((r) => !r.ok).length
+  const without = runs.filter((r) => r.ok && !r.profileSummary).length
+  const silent = runs.filter((r) => r.ok && r.profileSummary && !(r.sent > 0)).length
+  return [
+    failed ? count(failed, 'failed run{s}') : '',
+    without ? count(without, 'ok run{s} that recorded none') : '',
+    silent ? count(silent, 'ok run{s} that logged no events') : ''
+  ].filter(Boolean).join(', ')
+}
+
 function pairOf (baseRuns, otherRuns, pairs, notCompared) {
   const [base, other] = [mergeSummaries(baseRuns), mergeSummaries(otherRuns)]
   const words = `${runName(otherRuns[0])} (${groupWords(otherRuns[0])})`
-  if (!base || !other) return notCompared.push(`${words}: ${base ? 'its' : 'the base\'s'} runs hold no profile summary (failed runs)`)
+  if (!base || !other) return notCompared.push(`${words}: ${base ? 'its' : 'the base\'s'} runs hold no profile summary (${whyNoSummary(base ? otherRuns : baseRuns)})`)
   pairs.push({
     group: groupWords(otherRuns[0]),
     baseName: runName(baseRuns[0]),

@@ -3,7 +3,7 @@ import { runTypeName } from '../results/record.js'
 import { roundsOf } from '../results/rounds.js'
 import { timesWorse } from '../results/judge/verdict.js'
 import { rank } from '../results/judge/rank.js'
-import { DEFAULT_ALPHA, median, medianInterval, smallestMannWhitneyP } from '../stats.js'
+import { DEFAULT_ALPHA, maxOf, median, medianInterval, minOf, smallestMannWhitneyP } from '../stats.js'
 import { axisTitle, chartFile, logTicks, titles } from '../draw/charts.js'
 import { palette, translucent } from '../draw/colours.js'
 import { bimodal, escapeMarkdown, findAnomalies } from '../results/judge/anomalies.js'
@@ -320,8 +320,8 @@ export function lossPerRun (runs, pooled, paced) {
   if (ok.length < 2) return formatPct(pooled)
   const share = (r) => lostOf(r) / expectedOf(r)
   const shares = ok.map(share)
-  const low = Math.min(...shares)
-  const high = Math.max(...shares)
+  const low = minOf(shares)
+  const high = maxOf(shares)
   if (formatPct(low) === formatPct(high)) return `${formatPct(high)} in every run`
   const slowest = ok.reduce((a, b) => ((b.doneMs ?? 0) > (a.doneMs ?? 0) ? b : a))
   const most = ok.reduce((a, b) => (share(b) > share(a) ? b : a))
@@ -354,7 +354,7 @@ export function headlineChart ({ measure, groups }, conditions) {
   const libs = unique(groups.flatMap((g) => g.cells.map((c) => c.name)))
   const colours = palette(libs)
   const values = groups.flatMap((g) => g.cells.map((c) => c.median)).filter((v) => v > 0)
-  const span = Math.max(...values) / Math.min(...values)
+  const span = maxOf(values) / minOf(values)
   const log = span > LOG_AXIS_SPAN
   const datasets = libs.map((name) => {
     const cells = groups.map((g) => g.cells.find((c) => c.name === name))
@@ -376,7 +376,7 @@ export function headlineChart ({ measure, groups }, conditions) {
   // What every comparison shares (10,000 events, no stall) is said once under the title, not under each group.
   const parts = groups.map((g) => g.label.split(', '))
   const shared = groups.length > 1 ? parts[0].filter((part) => parts.every((list) => list.includes(part))) : []
-  const longestWord = Math.max(...parts.flat().flatMap((part) => part.split(' ')).map((word) => word.length))
+  const longestWord = maxOf(parts.flat().flatMap((part) => part.split(' ')).map((word) => word.length))
   const width = Math.max(1000, Math.min(2400, 120 + groups.length * Math.max(libs.length * 16, longestWord * 7 + 12)))
   // A label's lines fit its group's band (about 7 px a character at the chart's tick size).
   const fit = Math.max(8, Math.floor((width - 120) / groups.length / 7))
@@ -390,7 +390,7 @@ export function headlineChart ({ measure, groups }, conditions) {
     return [...(own.length ? own : list), ...unsupported, ...notFinished].flatMap((part) => wrap(part, fit, { cutWords: false }).split('\n'))
   })
   // Headroom above the highest whisker for a "lossy" note (about 70 px of rotated text).
-  const top = Math.max(...datasets.flatMap((d) => [...d.data, ...d.errorBars.map((range) => range?.[1])])
+  const top = maxOf(datasets.flatMap((d) => [...d.data, ...d.errorBars.map((range) => range?.[1])])
     .filter((v) => v > 0))
   const noted = datasets.some((d) => d.barNotes.some(Boolean))
   const notes = [['median of each cell\'s runs', ...(shared.length ? [shared.join(', ')] : []), measure.better === 'lower' ? 'lower is better' : 'higher is better', log ? `log axis (the bars span ${Math.round(span)}×)` : 'linear axis'].join(' · '), ['whiskers: the median\'s interval', ...(noted ? ['pale bars marked "lossy": the share of events the cell lost'] : [])].join(' · '), conditions]
@@ -406,7 +406,7 @@ export function headlineChart ({ measure, groups }, conditions) {
         plugins: titles(`${measure.title[0].toUpperCase()}${measure.title.slice(1)} per library`, notes),
         scales: {
           x: { ticks: { maxRotation: 0, autoSkip: false } },
-          y: log ? { type: 'logarithmic', max: top * (noted ? 4 : 1.2), title: axisTitle(`${measure.axis}, log scale`), ticks: { callback: logTicks(Math.min(...values), top * (noted ? 4 : 1.2)) } } : { beginAtZero: true, suggestedMax: top * (noted ? 1.35 : 1.05), title: axisTitle(measure.axis) }
+          y: log ? { type: 'logarithmic', max: top * (noted ? 4 : 1.2), title: axisTitle(`${measure.axis}, log scale`), ticks: { callback: logTicks(minOf(values), top * (noted ? 4 : 1.2)) } } : { beginAtZero: true, suggestedMax: top * (noted ? 1.35 : 1.05), title: axisTitle(measure.axis) }
         }
       }
     }

@@ -1,6 +1,7 @@
 import { escapeHtml } from '../draw/html-text.js'
 import { formatNumber } from '../draw/labels.js'
 import { refuseUndrawable } from '../draw/chart-values.js'
+import { maxOf, minOf } from '../stats.js'
 
 // The report's charts as inline SVG for the HTML page: the same Chart.js configurations that
 // charts.js draws to PNG (run-charts.js, http-charts.js, …), so both formats show the same data,
@@ -67,9 +68,9 @@ function numericScale (options = {}, values, { count = 6 } = {}) {
   const log = options.type === 'logarithmic'
   if (log) {
     const positive = finite.filter((v) => v > 0)
-    const min = options.min ?? 10 ** Math.floor(Math.log10(positive.length ? Math.min(...positive) : 1))
+    const min = options.min ?? 10 ** Math.floor(Math.log10(positive.length ? minOf(positive) : 1))
     let max = options.max ??
-      10 ** Math.ceil(Math.log10(positive.length ? Math.max(...positive, options.suggestedMax ?? 0) : 10))
+      10 ** Math.ceil(Math.log10(positive.length ? maxOf(positive, options.suggestedMax ?? 0) : 10))
     if (max <= min) max = min * 10
     const [lo, hi] = [Math.log10(min), Math.log10(max)]
     const decades = hi - lo
@@ -90,8 +91,8 @@ function numericScale (options = {}, values, { count = 6 } = {}) {
     })
     return { min, max, log, ticks, at: (v) => (Math.log10(Math.max(v, min * 1e-6)) - lo) / (hi - lo) }
   }
-  let lo = Math.min(...finite, options.beginAtZero ? 0 : Infinity)
-  let hi = Math.max(...finite, options.suggestedMax ?? -Infinity, options.beginAtZero ? 0 : -Infinity)
+  let lo = minOf(finite, options.beginAtZero ? 0 : Infinity)
+  let hi = maxOf([...finite, options.suggestedMax ?? -Infinity, options.beginAtZero ? 0 : -Infinity])
   if (!Number.isFinite(lo) || !Number.isFinite(hi)) [lo, hi] = [0, 1]
   if (options.min != null) lo = options.min
   if (options.max != null) hi = options.max
@@ -163,10 +164,10 @@ function legendItem (dataset, index, type) {
 // The plot's frame: margins for tick labels and axis titles.
 function frame ({ width, height, xLabelLines, xTitle, left, right }) {
   const leftWidth = left
-    ? Math.max(...left.scale.ticks.map((t) => textWidth(t.label)), 10) + 10 + (left.title ? 24 : 0)
+    ? maxOf(left.scale.ticks.map((t) => textWidth(t.label)), 10) + 10 + (left.title ? 24 : 0)
     : 16
   const rightWidth = right
-    ? Math.max(...right.scale.ticks.map((t) => textWidth(t.label)), 10) + 10 + (right.title ? 24 : 0)
+    ? maxOf(right.scale.ticks.map((t) => textWidth(t.label)), 10) + 10 + (right.title ? 24 : 0)
     : 20
   const top = 12
   const bottom = xLabelLines * (TICK_FONT + 4) + 10 + (xTitle ? 26 : 0)
@@ -208,7 +209,7 @@ function barChart (config, width, height) {
     [...(d.data ?? []), ...(d.errorBars ?? []).flat()].map((v) => (v == null ? NaN : Number(v))))
   const axis = { scale: numericScale(yOptions, values), title: titleText(yOptions) }
   const xTitle = titleText(options.scales?.x)
-  const xLabelLines = Math.max(1, ...labels.map((l) => (Array.isArray(l) ? l.length : 1)))
+  const xLabelLines = maxOf(labels.map((l) => (Array.isArray(l) ? l.length : 1)), 1)
   const box = frame({ width, height, xLabelLines, xTitle, left: axis })
   const y = (v) => round(box.y1 - Math.min(1, Math.max(0, axis.scale.at(v))) * (box.y1 - box.y0))
   const base = y(axis.scale.log ? axis.scale.min : Math.max(axis.scale.min, Math.min(0, axis.scale.max)))

@@ -4,6 +4,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { UsageError } from '../errors.js'
+import { cpusOf } from '../engine/affinity.js'
+import { boundedSeries } from '../engine/bounded-series.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -67,6 +69,8 @@ export function collectEnv ({ options, libVersions, command }) {
     arch: process.arch,
     cpuModel: cpus[0]?.model?.trim() ?? 'unknown',
     cpuCount: cpus.length,
+    // A taskset or a container's CPU set around log-bench narrows what its runs may use.
+    allowedCpus: cpusOf('self'),
     memoryBytes: os.totalmem(),
     ...machineLoad(),
     hostname: os.hostname(),
@@ -105,13 +109,17 @@ function machineLoad () {
 // whether the load at the start lasted. A resumed document adds to its own, counted from its start.
 // The timer does not keep a process alive (the API runs inside a user's). stop() ends the sampling.
 export const LOAD_SAMPLE_MS = 10_000
+// The samples a document keeps at most (the results schema's maxItems): 27 h 46 min at 10 s, then
+// thinned (boundedSeries).
+export const LOAD_SAMPLES = 10_000
 
 export function sampleLoad (env, { everyMs = LOAD_SAMPLE_MS, now = Date.now, loadavg = os.loadavg } = {}) {
   const start = Date.parse(env.time)
   env.loadSamples ??= []
+  const samples = boundedSeries(LOAD_SAMPLES, env.loadSamples)
   const take = () => {
     const seconds = Number.isFinite(start) ? Math.max(0, Math.round((now() - start) / 100) / 10) : 0
-    env.loadSamples.push([seconds, Math.round(loadavg()[0] * 100) / 100])
+    samples.push([seconds, Math.round(loadavg()[0] * 100) / 100])
   }
   take()
   const timer = setInterval(take, everyMs)

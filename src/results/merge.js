@@ -6,7 +6,7 @@ import { roundsOf } from './rounds.js'
 import { SUMMARIZERS } from './summaries.js'
 import { environmentDifference } from './read.js'
 
-const HARDWARE_FIELDS = ['hostname', 'cpuModel', 'cpuCount', 'memoryBytes', 'os', 'node']
+const HARDWARE_FIELDS = ['hostname', 'cpuModel', 'cpuCount', 'allowedCpus', 'memoryBytes', 'os', 'node']
 // What measured: shards of two commits of log-bench may measure differently (a fix to the timing,
 // a changed default), so a merged document names one commit only where every shard had it.
 const CODE_FIELDS = ['gitCommit', 'logBenchVersion']
@@ -119,8 +119,12 @@ export function relinkProfiles (run, shardFile, out) {
   return { ...run, cpuProfiles }
 }
 
+// A shard started on fewer CPUs than its machine has (a taskset, a container's CPU set) is labelled
+// with them: its runs had those CPUs only.
 export function machineLabel (env) {
-  return `${env.cpuModel} (${env.cpuCount} cores${env.hostname ? `, ${env.hostname}` : ''})`
+  const every = env.cpuCount === 1 ? '0' : `0-${env.cpuCount - 1}`
+  const narrowed = env.allowedCpus != null && env.allowedCpus !== every
+  return `${env.cpuModel} (${env.cpuCount} cores${narrowed ? `, CPU ${env.allowedCpus} allowed` : ''}${env.hostname ? `, ${env.hostname}` : ''})`
 }
 
 function parseShardLabel (label, file) {

@@ -292,7 +292,7 @@ export function profileDiff (base, other, { view = 'owner' } = {}) {
 // total time is below minShare of the whole is left out (its time stays in its parent's total, as a
 // gap beside the children drawn), and so is what lies deeper than maxDepth. Returns { nodes: [{
 // name, package, file, line, selfUs, totalUs, parent }] }; the first is '(root)', every thread's.
-export function profileTree (profiles, { roots = {}, minShare = 0.005, maxDepth = 64 } = {}) {
+export function profileTree (profiles, { roots = {}, minShare = 0.005, maxDepth = TREE_LEVELS - 1 } = {}) {
   const root = { name: '(root)', package: '(root)', file: '', line: null, selfUs: 0, totalUs: 0, children: [] }
   for (const profile of profiles) {
     const nodes = new Map(profile.nodes.map((node) => [node.id, node]))
@@ -340,6 +340,26 @@ export function profileTree (profiles, { roots = {}, minShare = 0.005, maxDepth 
   }
   visit(root, -1, 0)
   return { nodes }
+}
+
+// The levels a flat tree has at most, its root's included: what profileTree writes, and what a reader
+// accepts (treeProblem), so that whatever walks a tree from a file walks at most this deep.
+export const TREE_LEVELS = 65
+
+// What the schema cannot say of a flat tree read from a file, in words, or null: the first node is
+// the root (parent -1), every other names an earlier node as its caller (depth first: no cycle, no
+// index out of range) and none lies deeper than TREE_LEVELS.
+export function treeProblem ({ nodes }) {
+  const levels = new Uint8Array(nodes.length)
+  if (nodes[0].parent !== -1) return `nodes[0].parent must be -1 (the root comes first), got ${nodes[0].parent}`
+  levels[0] = 1
+  for (let i = 1; i < nodes.length; i++) {
+    const { parent } = nodes[i]
+    if (!(parent >= 0 && parent < i)) return `nodes[${i}].parent must be the index of an earlier node (its caller's, depth first: 0 to ${i - 1}), got ${parent}`
+    levels[i] = levels[parent] + 1
+    if (levels[i] > TREE_LEVELS) return `nodes[${i}] lies ${levels[i]} levels deep: a profile tree has at most ${TREE_LEVELS}`
+  }
+  return null
 }
 
 // The flat tree (profileTree) as nested nodes: { ...node, children }, the root first.

@@ -7,7 +7,7 @@ import { describeRecord, expectation, shown } from './run-types/checks.js'
 import { roundsOf } from './rounds.js'
 import { roundsProblem } from './round-order.js'
 import { SUMMARIZERS } from './summaries.js'
-import { compileOrderValidator, ENV_REQUIRED, ORDER_SCHEMA } from './schema.js'
+import { compileEnvValidator, ENV_REQUIRED, ENV_SCHEMA, schemaBelow } from './schema.js'
 
 // Reads results documents back for the exporters. Anything that is not a complete log-bench
 // results document of our schema (schema/results.schema.json) is bad input: one UsageError naming
@@ -31,7 +31,7 @@ export function validateDocument (doc, file) {
   for (const field of ENV_REQUIRED) {
     if (!(field in doc.env)) throw bad(`missing field "env.${field}"`)
   }
-  refuseBadOrder(doc.env.order, bad)
+  refuseBadEnv(doc.env, bad)
   if (!Array.isArray(doc.runs)) throw bad('missing field "runs" (expected an array)')
   if (!Array.isArray(doc.summary)) throw bad('missing field "summary" (expected an array)')
   // Every index, holes too (forEach skips them): an API caller's array may have some.
@@ -39,22 +39,21 @@ export function validateDocument (doc, file) {
   refuseRepeatedRuns(doc.runs, bad)
 }
 
-// A document's design (env.order: its order, and under --runs auto the looks and α each group was
-// judged at) is checked against the schema as its records are: compare and the pages judge by it,
-// so a crafted one (looks: 5, groups: "abc", 100,000 looks) is bad input, never a crash or a hang.
-let validateOrder = null
-function refuseBadOrder (order, bad) {
-  if (order === undefined) return
-  validateOrder ??= compileOrderValidator()
-  if (validateOrder(order)) return
-  const [error] = validateOrder.errors
+// A document's env (its machine, its load while it ran, its design: the order, and under --runs auto
+// the looks and α each group was judged at) is checked against the schema as its records are: the
+// pages and compare read it, so a crafted one (looks: 5, groups: "abc", 100,000 looks, 130,000 load
+// samples) is bad input, never a crash or a hang.
+let validateEnv = null
+function refuseBadEnv (env, bad) {
+  validateEnv ??= compileEnvValidator()
+  if (validateEnv(env)) return
+  const [error] = validateEnv.errors.filter((e) => e.keyword !== 'if')
   const parts = error.instancePath.split('/').slice(1)
-  const where = 'env.order' + parts.map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('')
-  const value = parts.reduce((at, part) => at?.[part], order)
+  const where = 'env' + parts.map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('')
+  const value = parts.reduce((at, part) => at?.[part], env)
   if (error.keyword === 'required') throw bad(`${where} is missing field "${error.params.missingProperty}"`)
   if (error.keyword === 'maxItems') throw bad(`${where} must hold at most ${error.params.limit} entries, got ${value.length}`)
-  const schema = parts.reduce((at, part) => (/^\d+$/.test(part) ? at?.items : at?.properties?.[part]), ORDER_SCHEMA)
-  throw bad(`${where} must be ${expectation(schema ?? {})}, got ${shown(value)}`)
+  throw bad(`${where} must be ${expectation(schemaBelow(ENV_SCHEMA, parts) ?? {})}, got ${shown(value)}`)
 }
 
 // One run recorded twice would be counted twice: every record of a file doubled made n = 10 per
@@ -156,6 +155,9 @@ export function environmentDifference (a, b) {
   for (const field of ENVIRONMENT_FIELDS) {
     if (a[field] !== b[field]) return `${field} ${JSON.stringify(a[field])} vs ${JSON.stringify(b[field])}`
   }
+  // The CPUs log-bench was started on (a taskset, a container's CPU set) are hardware as much as the
+  // CPU count: compared where both files recorded them (files before env.allowedCpus did not).
+  if (a.allowedCpus != null && b.allowedCpus != null && a.allowedCpus !== b.allowedCpus) return `allowed CPUs ${JSON.stringify(a.allowedCpus)} vs ${JSON.stringify(b.allowedCpus)}`
   for (const [lib, version] of Object.entries(a.libVersions ?? {})) {
     const other = b.libVersions != null && Object.hasOwn(b.libVersions, lib) ? b.libVersions[lib] : null
     if (other != null && other !== version) return `${lib} ${version} vs ${other}`

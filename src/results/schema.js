@@ -24,10 +24,22 @@ export function compileRecordValidator () {
   return compileValidator('#/$defs/record')
 }
 
-// The validator of a document's env.order: its order and --runs auto's designs.
-export const ORDER_SCHEMA = RESULTS_SCHEMA.$defs.env.properties.order
-export function compileOrderValidator () {
-  return compileValidator('#/$defs/env/properties/order')
+// The validator of a document's env: its machine, its load, its order and --runs auto's designs.
+export const ENV_SCHEMA = RESULTS_SCHEMA.$defs.env
+export function compileEnvValidator () {
+  return compileValidator('#/$defs/env')
+}
+
+// The schema of the value at a path below `schema` (array indexes and property names), following
+// the references ($ref) of this schema; null where the schema says nothing of it.
+export function schemaBelow (schema, parts) {
+  const resolve = (at) => (at?.$ref ? at.$ref.slice(2).split('/').reduce((into, key) => into?.[key], RESULTS_SCHEMA) : at)
+  let at = resolve(schema)
+  for (const part of parts) {
+    if (!at) return null
+    at = resolve(/^\d+$/.test(part) ? at.items : at.properties?.[part])
+  }
+  return at ?? null
 }
 
 function compileValidator (pointer) {

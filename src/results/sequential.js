@@ -1,4 +1,4 @@
-import { DEFAULT_ALPHA, DEFAULT_NOISE, smallestSignedRankP } from '../stats.js'
+import { DEFAULT_ALPHA, DEFAULT_NOISE, maxOf, smallestSignedRankP } from '../stats.js'
 import { dimensionValue } from './record.js'
 
 // --runs auto: rounds as the question needs. A comparison group (the cells that differ only by
@@ -31,7 +31,7 @@ export function lookAlphaFor (alpha, looks) {
     ...looks.map((_, i) => alpha / (i + 1)),
     ...looks.map(smallestSignedRankP).filter((p) => p <= alpha)
   ]
-  return Math.max(...candidates.filter((a) => reaching(a) * a <= alpha))
+  return maxOf(candidates.filter((a) => reaching(a) * a <= alpha))
 }
 
 // Whether a design can ever read faster or slower: its last look, the most pairs it takes, can

@@ -21,6 +21,7 @@ import { deliveryLatency } from '../sinks/verifier.js'
 import { profilePrefix, saveProfiles } from './profiles.js'
 import { transportIs } from '../engine/transports.js'
 import { lateWritesWords, sumLateWrites } from '../engine/late-writes.js'
+import { maxOf } from '../stats.js'
 
 const WORKER_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'worker.js')
 const LIVE_EVERY_MS = 500
@@ -319,11 +320,11 @@ function finish (outcome, settings) {
   const startNs = starts.length ? starts.reduce((a, b) => (b < a ? b : a)) : null
   const startSpreadMs = starts.length === cpus ? ms(startNs, starts.reduce((a, b) => (b > a ? b : a))) : null
   const loggingMs = startNs && state.unblocked.size === cpus
-    ? Math.max(...[...state.unblocked.values()].map((t) => ms(startNs, t)))
+    ? maxOf([...state.unblocked.values()].map((t) => ms(startNs, t)))
     : null
   // Paced, the event loop is held only while a batch runs: unblocked is the longest sum of batches.
   const unblockedMs = rate
-    ? (state.held.size === cpus ? Math.max(...[...state.held.values()].map((ns) => Number(ns) / 1e6)) : null)
+    ? (state.held.size === cpus ? maxOf([...state.held.values()].map((ns) => Number(ns) / 1e6)) : null)
     : loggingMs
   const closedStats = workers.map((w) => w.figures).filter(Boolean)
   const sum = (key) => closedStats.length === cpus ? closedStats.reduce((a, c) => a + c[key], 0) : null
@@ -334,10 +335,10 @@ function finish (outcome, settings) {
     cpuUserMs: sum('cpuUserMs'),
     cpuSystemMs: sum('cpuSystemMs'),
     maxRssBytes: closedStats.length
-      ? Math.max(...closedStats.map((c) => c.maxRssBytes))
+      ? maxOf(closedStats.map((c) => c.maxRssBytes))
       : (sample.peakRssBytes || null),
     totalRssPeakBytes: sample.peakRssBytes || null,
-    maxHeapBytes: closedStats.length ? Math.max(...closedStats.map((c) => c.heapPeakBytes)) : null,
+    maxHeapBytes: closedStats.length ? maxOf(closedStats.map((c) => c.heapPeakBytes)) : null,
     gcCount: sum('gcCount'),
     gcPauseMs: sum('gcPauseMs'),
     ...costs,
@@ -419,7 +420,7 @@ function finish (outcome, settings) {
   const longestHeldMs = [...state.longestHeld.values()]
   const memory = closedStats.length === cpus ? closedStats.map((c) => c.costs?.memory ?? null) : []
   // On every run, slowed or not: a slowed cell is judged against its control's (src/results/judge/overload.js).
-  const longestHeld = longestHeldMs.length === cpus ? Math.max(...longestHeldMs) : null
+  const longestHeld = longestHeldMs.length === cpus ? maxOf(longestHeldMs) : null
   record.callGapMaxMs = rate ? longestHeld : longestGapMs(callStamps)
   record.memoryRiseBytes = memoryGrowth(memory).bytes
   record.overload = ending === DEFAULT_ENDING && verify

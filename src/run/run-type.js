@@ -3,6 +3,7 @@ import { runOnce } from './run-once.js'
 import { runCounted } from './counted.js'
 import { RUN_TYPE } from '../results/run-types/run.js'
 import { limitToCores } from '../engine/cores.js'
+import { cpusOf, measureThenRestore } from '../engine/affinity.js'
 import { RunFailure } from '../errors.js'
 
 // The `run` type's side of running: plan(options) → cells, execute(settings, { signal, onLive }) →
@@ -27,12 +28,11 @@ async function execute (settings, { signal = null, onLive = null } = {}) {
     if (err instanceof RunFailure) return failed(err.message)
     throw err
   }
-  try {
-    if (settings.measure === 'instructions') return await runCounted(settings, { signal })
-    return await runOnce(settings, { signal, onLive })
-  } finally {
-    await limit.restore()
-  }
+  const allowedCpus = cpusOf(process.pid)
+  const result = await measureThenRestore(limit, () => (settings.measure === 'instructions'
+    ? runCounted(settings, { signal })
+    : runOnce(settings, { signal, onLive })))
+  return { ...result, allowedCpus }
 }
 
 function failed (error) {

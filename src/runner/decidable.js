@@ -1,5 +1,5 @@
 import { comparisonGroupKey } from '../results/model.js'
-import { DEFAULT_ALPHA, pairedMinRounds, smallestMannWhitneyP } from '../stats.js'
+import { DEFAULT_ALPHA, minOf, pairedMinRounds, smallestMannWhitneyP } from '../stats.js'
 
 // A design that cannot decide is named before it runs: a comparison group whose cells take too few
 // runs for any comparison of it to reach p < α reads unclear however large the difference, so the
@@ -29,7 +29,7 @@ export function undecidableWarning (cells, { order = { mode: 'interleaved' }, al
   const fewest = fewestDecidingRuns(alpha)
   const short = new Map()
   for (const group of compared) {
-    const runs = Math.min(...group.map((cell) => cell.runs))
+    const runs = minOf(group.map((cell) => cell.runs))
     if (runs >= fewest) continue
     const counted = group.some((cell) => cell.settings.measure === 'instructions')
     const clause = `${runs} run${runs === 1 ? '' : 's'} a cell cannot decide a ${counted ? 'counted' : 'timed'} comparison (${runs === 1

@@ -1,4 +1,5 @@
 import { PLAN_RATES, PLAN_RATES_SOURCES } from './plan-rates.js'
+import { minOf } from '../stats.js'
 
 // How long a plan takes, before it starts and while it runs. The rule, per run: SETUP_MS of
 // set-up (forking the workers, building the loggers, the receiving end; the committed pages' runs
@@ -18,7 +19,7 @@ export const HTTP_SETUP_MS = 5000
 // Valgrind's simulator runs a worker 20 to 50 times slow (src/run/counted.js): the long end.
 export const SIMULATOR_SLOWDOWN = 50
 // A library and transport missing from the pages: the slowest figure of the table (errs long).
-const UNKNOWN_RATE = Math.min(...Object.values(PLAN_RATES).flatMap((byTransport) => Object.values(byTransport)))
+const UNKNOWN_RATE = minOf(Object.values(PLAN_RATES).flatMap((byTransport) => Object.values(byTransport)))
 // A plan estimated past this says so before its first run.
 export const PLAN_NOTE_MS = 3 * 60_000
 
@@ -28,7 +29,7 @@ export function tightLoopRate (lib, transport) {
   const named = PLAN_RATES[lib === 'noop' ? 'raw' : lib]?.[transport]
   if (named) return named
   const onTransport = Object.entries(PLAN_RATES).filter(([name]) => name !== 'raw').map(([, rates]) => rates[transport]).filter(Boolean)
-  return onTransport.length ? Math.min(...onTransport) : UNKNOWN_RATE
+  return onTransport.length ? minOf(onTransport) : UNKNOWN_RATE
 }
 
 // The rule's time for one run of a cell with these settings, in ms.

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto'
-import { seededRandom } from '../stats.js'
+import { maxOf, seededRandom } from '../stats.js'
 import { cellKey, comparisonGroupKey, failureOf, recordedSettings, runTypeOf } from '../results/model.js'
 import { Interrupted } from '../errors.js'
 import { DEFAULT_ORDER } from './orders.js'
@@ -37,7 +37,7 @@ export function scheduleRuns (cells, { mode = DEFAULT_ORDER, seed = 0 } = {}) {
     groups.get(key).push(cell)
   }
   const next = seededRandom(seed)
-  const rounds = Math.max(0, ...cells.map((c) => c.runs))
+  const rounds = maxOf(cells.map((c) => c.runs), 0)
   const order = []
   for (let run = 1; run <= rounds; run++) {
     for (const group of shuffle([...groups.values()], next)) {

@@ -13,6 +13,7 @@
 
 import { deliveryEvery, deliverySamples } from '../engine/message.js'
 import { fieldTokens } from '../engine/workloads.js'
+import { maxOf } from '../stats.js'
 
 const MARKER = /w(\d+) (\d+): /
 const LETTER_W = 0x77
@@ -213,7 +214,7 @@ export function mergeVerified (parts) {
   const workers = parts[0].bits.length
   const union = Array.from(
     { length: workers },
-    (_, worker) => new Uint8Array(Math.max(...parts.map((p) => p.bits[worker].length)))
+    (_, worker) => new Uint8Array(maxOf(parts.map((p) => p.bits[worker].length)))
   )
   for (const part of parts) {
     part.bits.forEach((bitset, worker) => { for (let i = 0; i < bitset.length; i++) union[worker][i] |= bitset[i] })

@@ -1,8 +1,8 @@
 import { axisTitle, titles } from '../../draw/charts.js'
-import { BASELINE } from '../../results/http-summary.js'
+import { BASELINE, basisOf } from '../../results/http-summary.js'
 import { palette } from '../../draw/colours.js'
 import { coverageRange, libraryName } from '../../draw/labels.js'
-import { basisOf } from '../../results/http-summary.js'
+import { maxOf } from '../../stats.js'
 
 // Chart.js configurations for `http` results: what to draw. Rendering is charts.js's job.
 
@@ -14,7 +14,7 @@ const drawnLibs = (libs, summaries) =>
   libs.filter((lib) => summaries.some((s) => libraryName(s) === lib && s.okRuns > 0))
 // A bar's whisker: the 95% interval of its median (from 2 runs on), as the run charts draw it.
 const interval = (d) => (d?.n > 1 ? [d.ciLow, d.ciHigh] : null)
-const highestOf = (datasets) => Math.max(0, ...datasets.flatMap((d) => d.errorBars.map((range) => range?.[1] ?? 0)))
+const highestOf = (datasets) => maxOf(datasets.flatMap((d) => d.errorBars.map((range) => range?.[1] ?? 0)), 0)
 const whiskers = (summaries, field = 'reqPerSec') => `whiskers: the interval of the median (${coverageRange(summaries.map((s) => s[field]?.ciCoverage).filter((c) => c != null))} coverage)`
 
 // What a table's bars show: the figure its verdicts rest on (basisOf in src/results/http-summary.js), requests

@@ -1,10 +1,10 @@
-import { basisOf, BASELINE, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from '../../results/http-summary.js'
+import { BASELINE, basisOf, httpCellOf, LIBRARY_DIMENSIONS, summarizeHttp } from '../../results/http-summary.js'
 import { cellKey, measureNamed } from '../../results/model.js'
 import { runTypeName, workersLabel } from '../../results/record.js'
-import { DEFAULT_ALPHA, smallestP } from '../../stats.js'
+import { DEFAULT_ALPHA, maxOf, smallestP } from '../../stats.js'
 import { roundsOf } from '../../results/rounds.js'
 import { judge } from '../../results/judge/verdict.js'
-import { verdictWord, formatChange, formatRunsToDecide, formatChangePct, formatNoiseBand, formatNumber, formatPct, libraryName, transportTitle, unique } from '../../draw/labels.js'
+import { formatChange, formatChangePct, formatNoiseBand, formatNumber, formatPct, formatRunsToDecide, libraryName, transportTitle, unique, verdictWord } from '../../draw/labels.js'
 import { code, figureColumns, strong, textColumns } from '../../draw/table.js'
 
 // "At a glance" for a page of `http` results. Per table (transport, server workers, placement and
@@ -59,7 +59,7 @@ const canTell = (comparison) => smallestP(comparison) < DEFAULT_ALPHA
 // How far apart `same` can be here: the widest 95% interval of the control cells. A difference in the
 // table smaller than that is one the machine's noise could also have made.
 function resolution (control) {
-  const widest = Math.max(...control.cells.map(versusNone).map((c) => Math.max(1 - c.ciLow, c.ciHigh - 1)))
+  const widest = maxOf(control.cells.map(versusNone).map((c) => Math.max(1 - c.ciLow, c.ciHigh - 1)))
   // Under 10%, one decimal: a counted control's ±0.4% is not ±0%.
   const percent = widest * 100
   return `their intervals reach ±${percent < 10 ? percent.toFixed(1) : percent.toFixed(0)}%, the resolution of this table: a change smaller than that is one the machine's noise could make too.`
@@ -74,7 +74,7 @@ function serverBusy (route) {
   if (route.some((s) => s.rate != null)) return ''
   const none = route.filter((s) => s.lib === BASELINE && s.serverCpuPct?.median != null)
   if (!none.length) return ''
-  const share = Math.max(...none.map((s) => s.serverCpuPct.median / 100 / s.cpus))
+  const share = maxOf(none.map((s) => s.serverCpuPct.median / 100 / s.cpus))
   if (share >= SATURATED) return ''
   return [strong('The server was not the bottleneck.'), ' Without logging (', code('none'), `) its workers used at most ${(share * 100).toFixed(0)}% of their CPU under load: requests per second were limited by the load generator or the machine, so a change against `, code('none'), ' measures how logging changes the server\'s waiting as much as what logging costs (a library can even read faster than no logging at all). The differences of this table are therefore not published as findings; the measured figures are in the tables below.']
 }
@@ -155,7 +155,7 @@ function runsLine (entries) {
 // in the order the results list them): interleaved when, among the libraries compared with each
 // other, every run k came after every run k − 1.
 function orderLine (runs) {
-  if (Math.max(0, ...runs.map((r) => r.run)) < 2) return ''
+  if (maxOf(runs.map((r) => r.run), 0) < 2) return ''
   const ran = runs.filter((x) => x.status !== 'unsupported')
   if (ran.every((r) => r.startedAt != null)) ran.sort((a, b) => a.startedAt - b.startedAt)
   const groups = new Map()

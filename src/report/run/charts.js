@@ -39,7 +39,7 @@ export function benchmarksChart (group, conditions) {
     data: group.cpusList.flatMap((cpus) => figures(lib, cpus).map((d) => d?.median ?? null)),
     errorBars: group.cpusList.flatMap((cpus) => figures(lib, cpus).map((d) => (d?.n > 1 ? [d.ciLow, d.ciHigh] : null)))
   }))
-  const highest = Math.max(0, ...datasets.flatMap((d) => d.errorBars.map((range) => range?.[1] ?? 0)))
+  const highest = maxOf(datasets.flatMap((d) => d.errorBars.map((range) => range?.[1] ?? 0)), 0)
   const notes = [[`median of ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''}, whiskers: its interval (${coverageRange(group.summary.map((s) => s.doneMs?.ciCoverage).filter((c) => c != null))} coverage)`, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]
   notes.push(...cappedNote(drawn))
   if (missing.length) notes.push(`no bars at all: ${someOf(missing)} (failed or unsupported, see the tables)`)

@@ -1,7 +1,7 @@
 import { axisTitle, chartFile, logTicks, titles } from '../../draw/charts.js'
 import { palette } from '../../draw/colours.js'
 import { groupsOf } from './section.js'
-import { median, minOf } from '../../stats.js'
+import { median, minOf, maxOf } from '../../stats.js'
 import { figureColumns } from '../../draw/table.js'
 import { workersLabel, formatBytes, formatCount, formatMs, formatNumber, runName, unique } from '../../draw/labels.js'
 import { ofType } from '../../results/model.js'
@@ -151,7 +151,7 @@ export function latencyChart (group, runs, cpus, conditions) {
         plugins: titles(`${group.title}, ${workersLabel(cpus)}: time of single log() calls by percentile`, [['median of the runs per point', timed, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]),
         scales: {
           x: { type: 'logarithmic', min: 1, max: maxAt, title: axisTitle('percentile of calls'), ticks: { callback: (value) => (value === maxAt ? 'max' : TICKS.get(value) ?? null), autoSkip: false } },
-          y: { type: 'logarithmic', title: axisTitle('time of one call (ns, log scale)'), ticks: { callback: logTicks(minOf(ys), Math.max(...ys)) } }
+          y: { type: 'logarithmic', title: axisTitle('time of one call (ns, log scale)'), ticks: { callback: logTicks(minOf(ys), maxOf(ys)) } }
         }
       }
     }

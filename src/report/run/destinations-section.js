@@ -3,6 +3,7 @@ import { escaped, left, right, strong } from '../../draw/table.js'
 import { ofType } from '../../results/model.js'
 import { DEFAULT_ENDING } from '../../engine/endings.js'
 import { COLLECTOR_TRANSPORTS } from '../../engine/transports.js'
+import { maxOf, minOf } from '../../stats.js'
 
 // What shipping logs through a collector costs (docs/destinations.md): shown when the results hold
 // otlp or forward runs. Per library, every transport it ran on side by side: median done, done as a
@@ -69,8 +70,8 @@ function collectorSummary (summary, transport) {
   const range = (values, format) => {
     const known = values.filter((v) => v != null && Number.isFinite(v))
     if (!known.length) return null
-    const low = Math.min(...known)
-    const high = Math.max(...known)
+    const low = minOf(known)
+    const high = maxOf(known)
     return low === high ? format(low) : `${format(low)}–${format(high)}`
   }
   const vsFile = (s) => {

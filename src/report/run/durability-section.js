@@ -6,6 +6,7 @@ import { dimensionValue, ofType } from '../../results/model.js'
 import { DEFAULT_ENDING, ENDINGS, endingTitle } from '../../engine/endings.js'
 import { transportDescriptor, transportIs } from '../../engine/transports.js'
 import { runnableHere } from '../../paths.js'
+import { maxOf, minOf } from '../../stats.js'
 
 // The report section of durability (docs/durability.md): do the logs survive how processes really
 // end (--ending), and what does a logger do when its receiving end reads slowly or stalls
@@ -74,7 +75,7 @@ function keptOf (cellRuns) {
   }
   const counts = ok.map((r) => r.received)
   return {
-    kept: [Math.min(...counts), Math.max(...counts)],
+    kept: [minOf(counts), maxOf(counts)],
     sent: ok[0].sent,
     runs: ok.length,
     keptAlive: ok.some((r) => r.keptAlive)

@@ -1,6 +1,6 @@
 import { cellKey, dimensionValue, ofType } from '../../results/model.js'
 import { RUN_TYPE } from '../../results/run-types/run.js'
-import { CONFIDENCE, median, relativeHalfWidth, runsForHalfWidth } from '../../stats.js'
+import { CONFIDENCE, maxOf, median, minOf, relativeHalfWidth, runsForHalfWidth } from '../../stats.js'
 import { code, em, escaped, figureColumns, strong } from '../../draw/table.js'
 import { chartFile, safeSegment } from '../../draw/charts.js'
 import { anomalyList, findAnomalies } from '../../results/judge/anomalies.js'
@@ -246,7 +246,7 @@ function noLossSentence (group) {
   const lossy = group.runs.filter((r) => r.status === 'failed' && r.dropRate > 0)
   if (!lossy.length) return `No event was lost on ${group.title}: every counted event arrived intact (so no drop-rate chart).`
   const byCell = [...groupBy(lossy, (r) => cellKey(r)).values()]
-    .map((cellRuns) => `${runName(cellRuns[0])}, ${workersLabel(cellRuns[0].cpus)}: ${formatPct(Math.max(...cellRuns.map((r) => r.dropRate)))} in run ${cellRuns.map((r) => r.run).join(', ')}`)
+    .map((cellRuns) => `${runName(cellRuns[0])}, ${workersLabel(cellRuns[0].cpus)}: ${formatPct(maxOf(cellRuns.map((r) => r.dropRate)))} in run ${cellRuns.map((r) => r.run).join(', ')}`)
   const finished = group.runs.some((r) => r.ok && r.dropRate != null)
   return `${finished ? `No finished run lost an event on ${group.title}, but failed` : `No run finished on ${group.title}; failed`} runs lost events (${byCell.join('; ')}; see their rows), so no drop-rate chart: the chart draws finished runs.`
 }
@@ -470,7 +470,7 @@ function deliveryTable (group) {
         String(cpus),
         withInterval(s.deliveryP50Ms, titled),
         withInterval(s.deliveryP99Ms, titled),
-        formatCount(Math.min(...timed.map((r) => r.deliveryLatencyMs.samples)))
+        formatCount(minOf(timed.map((r) => r.deliveryLatencyMs.samples)))
       ])
     }
   }

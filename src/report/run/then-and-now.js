@@ -6,6 +6,7 @@ import { cellKey, measureNamed, ofType } from '../../results/model.js'
 import { roundsOf } from '../../results/rounds.js'
 import { judge } from '../../results/judge/verdict.js'
 import { rank } from '../../results/judge/rank.js'
+import { minOf } from '../../stats.js'
 
 // "Then and now": the seed article's published averages (a reference data file, see
 // results/reference/) beside ours, per library, transport and number of CPUs, and for each
@@ -103,7 +104,7 @@ export const thenAndNowSection = {
           const then = [...both].sort((a, b) => a[measure] - b[measure]).map((c) => c.lib)
           const now = rank(both, { measure: measureNamed('run', measure), runsOf: runsOfCell }).ranked.map((c) => c.lib)
           // A change is called only on runs enough to tell one (see MIN_RUNS_FOR_CHANGE).
-          const fewest = Math.min(...both.map((c) => ours(c).okRuns))
+          const fewest = minOf(both.map((c) => ours(c).okRuns))
           // A pair whose order differs is a change only where compare separates the two now; a swap
           // between libraries not separated is the runs' noise.
           const byLib = (lib) => both.find((c) => c.lib === lib)

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import { visibleControls } from '../../escape.js'
 import semver from 'semver'
 import { cellKey, cellWords, comparisonGroupKey, dimensionValue, ofType } from '../model.js'
-import { median } from '../../stats.js'
+import { maxOf, median, minOf } from '../../stats.js'
 import { mergeSummaries, ownerWords } from '../profile-summary.js'
 import { packageRelative } from '../profile-paths.js'
 import { DEFAULT_ENDING } from '../../engine/endings.js'
@@ -62,7 +62,7 @@ export function findAnomalies (dataset) {
     if (failure?.explanation) found.push(failure)
     const modes = bimodal(ok.map((r) => r.doneMs))
     // The slowest single call sampled, where the runs timed calls: a stall shows there too.
-    const slowest = Math.max(0, ...ok.map((r) => r.callLatencyNs?.max ?? 0))
+    const slowest = maxOf(ok.map((r) => r.callLatencyNs?.max ?? 0), 0)
     if (modes) found.push(explain({ pattern: 'bimodal', cell: first, text: `${modes}${slowest > 0 ? `; the slowest single call sampled took ${formatMs(slowest / 1e6)} ms` : ''}` }))
   }
   found.push(...slowOnOneTransport(cells))
@@ -185,7 +185,7 @@ function lossesOf (ok) {
 function lossRange (ok) {
   const { counted, lost } = lossesOf(ok)
   if (!lost.some((n) => n > 0)) return null
-  const [low, high] = [Math.min(...lost), Math.max(...lost)]
+  const [low, high] = [minOf(lost), maxOf(lost)]
   const whole = lost.filter((n) => n <= 0).length
   const of = `of ${formatCount(expectedOf(counted[0]))} events a run`
   if (whole) return `loses up to ${formatCount(high)} ${of}, and none in ${whole} of its ${counted.length} runs`
@@ -198,7 +198,7 @@ export const LOSS_SPREAD = 2
 function varyingLoss (ok) {
   const { counted, lost } = lossesOf(ok)
   if (counted.length < 2 || !lost.some((n) => n > 0)) return null
-  const [low, high] = [Math.min(...lost), Math.max(...lost)]
+  const [low, high] = [minOf(lost), maxOf(lost)]
   const expected = expectedOf(counted[0])
   if (high < low * LOSS_SPREAD || (high - low) < expected / 100) return null
   const perRun = counted.map((r, i) => `${formatCount(lost[i])} (${formatPct(lost[i] / expectedOf(r))})`)
@@ -235,8 +235,8 @@ function slowRuntimes (cells) {
     const nodes = entries.filter((e) => e !== other && runtimeOf(e.first).startsWith('node') && sameCell(e.first, other.first))
     if (!nodes.length) continue
     const factors = nodes.map((n) => median(other.done) / median(n.done))
-    if (Math.min(...factors) < RUNTIME_FACTOR) continue
-    const [low, high] = [Math.min(...factors), Math.max(...factors)]
+    if (minOf(factors) < RUNTIME_FACTOR) continue
+    const [low, high] = [minOf(factors), maxOf(factors)]
     const range = high / low < 1.05 ? `${low.toFixed(1)}×` : `${low.toFixed(1)}–${high.toFixed(1)}×`
     found.push(explain({ pattern: 'slow-runtime', cell: other.first, text: `under ${runtimeOf(other.first)} takes ${range} as long to done as under ${unique(nodes.map((n) => runtimeOf(n.first))).join(', ')} (medians of done): the runtime, not the library, sets this time` }))
   }
@@ -290,7 +290,7 @@ function slowOnOneTransport (cells) {
     if (slow.length !== 1) continue
     const [e] = slow
     const elsewhere = list.filter((x) => x !== e)
-    const most = Math.max(...elsewhere.map((x) => x.factor))
+    const most = maxOf(elsewhere.map((x) => x.factor))
     const cpu = (e.cpu != null && e.fastest.cpu != null ? `; CPU per event, all threads (the median of each run's total), ${formatNumber(e.cpu / 1000, 1)} µs against ${formatNumber(e.fastest.cpu / 1000, 1)} µs` : '') +
       (e.writes != null && e.fastest.writes != null ? `; write syscalls per event ${formatNumber(e.writes, 3)} against ${formatNumber(e.fastest.writes, 3)}` : '')
     found.push(explain({ pattern: 'slow-transport', cell: e.first, text: `takes ${formatRatio(e.factor)} as long to done as ${libraryName(e.fastest.first)}, the fastest there (${formatMs(e.done)} ms against ${formatMs(e.fastest.done)} ms${cpu}), but at most ${formatRatio(most)} on ${unique(elsewhere.map((x) => transportTitle(x.first.transport))).join(', ')}` }))
@@ -374,7 +374,7 @@ function roundDrift (runs) {
         list.find((r) => r.run === round)?.reqPerSec.mean / medians.get(key)).filter((v) => Number.isFinite(v))
       if (ratios.length < byCell.size) continue
       if (ratios.every((v) => v < 1 - ROUND_SHIFT) || ratios.every((v) => v > 1 + ROUND_SHIFT)) {
-        shifted.push({ round, low: Math.min(...ratios), high: Math.max(...ratios) })
+        shifted.push({ round, low: minOf(ratios), high: maxOf(ratios) })
       } else {
         // Some cells of the round slowed as one, the others not: a slowdown shorter than the round.
         const slowed = ratios.filter((v) => v < 1 - ROUND_SHIFT).length
@@ -396,8 +396,8 @@ function roundDrift (runs) {
     const fewer = shifted[0].high < 1
     const pct = (v) => `${Math.round(Math.abs(1 - v) * 100)}%`
     const [low, high] = fewer
-      ? [Math.max(...shifted.map((s) => s.high)), Math.min(...shifted.map((s) => s.low))]
-      : [Math.min(...shifted.map((s) => s.low)), Math.max(...shifted.map((s) => s.high))]
+      ? [maxOf(shifted.map((s) => s.high)), minOf(shifted.map((s) => s.low))]
+      : [minOf(shifted.map((s) => s.low)), maxOf(shifted.map((s) => s.high))]
     found.push({
       pattern: 'round-drift',
       cell: first,

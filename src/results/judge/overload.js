@@ -9,6 +9,7 @@
 // and docs/costs.md (Overload) gives their reasons.
 import fs from 'node:fs'
 import { transportIs } from '../../engine/transports.js'
+import { maxOf } from '../../stats.js'
 
 // blocks under a stall: the calling thread made no progress for at least this share of the stall.
 export const BLOCKED_SHARE_OF_STALL = 0.25
@@ -83,7 +84,7 @@ export function judgeOverload (record, slowed, figures) {
   }
 }
 
-const longestOf = (values) => (values.length ? Math.max(...values) : null)
+const longestOf = (values) => (values.length ? maxOf(values) : null)
 
 // The longest stretch in which a worker called nothing: the largest gap between consecutive sampled
 // calls (every k-th event, k = ceil(events / 1,000)) of any worker, in ms. A call that waits for

@@ -44,9 +44,18 @@ export function expectation (schema) {
   }
   if (types.includes('string')) return `a string${orNull}`
   if (types.includes('boolean')) return `true or false${orNull}`
-  if (types.includes('array')) return `an array${orNull}`
+  if (types.includes('array')) return `an array${entries(schema)}${orNull}`
   if (types.includes('object')) return `an object${orNull}`
   return 'as the schema says'
+}
+
+// An array's bounds in words: " of 1 to 20 entries", " of at most 100,000 entries", or none.
+function entries ({ minItems, maxItems }) {
+  const count = (n) => n.toLocaleString('en-US')
+  if (minItems != null && maxItems != null) return minItems === maxItems ? ` of ${count(minItems)} entries` : ` of ${count(minItems)} to ${count(maxItems)} entries`
+  if (maxItems != null) return ` of at most ${count(maxItems)} entries`
+  if (minItems) return ` of at least ${count(minItems)} entr${minItems === 1 ? 'y' : 'ies'}`
+  return ''
 }
 
 // The first problem of a record of a type the schema defines, or null: { record: true, problem }
@@ -68,7 +77,12 @@ export function schemaProblem (run, typeName) {
   const [, field, ...inner] = first.instancePath.split('/')
   const where = field + inner.map((part) => (/^\d+$/.test(part) ? `[${part}]` : `.${part}`)).join('')
   const schema = schemaAt(definition.properties[field], inner)
-  const problem = first.keyword === 'required' ? `${where} is missing field "${first.params.missingProperty}"` : `${where} must be ${expectation(schema ?? {})}, got ${shown(valueAt(run, [field, ...inner]))}`
+  const value = valueAt(run, [field, ...inner])
+  const problem = first.keyword === 'required'
+    ? `${where} is missing field "${first.params.missingProperty}"`
+    : first.keyword === 'maxItems'
+      ? `${where} must hold at most ${first.params.limit} entries, got ${value.length}`
+      : `${where} must be ${expectation(schema ?? {})}, got ${shown(value)}`
   return definition.properties[field]?.maxLength && inner.length === 0 ? { field: true, problem } : { problem }
 }
 

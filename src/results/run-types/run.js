@@ -1,4 +1,5 @@
 import { schemaProblem } from './checks.js'
+import { treeProblem } from '../profile-summary.js'
 import { dimensionWords, emptyMeasures, identityReader, recordDimensions, recordMeasures } from '../schema.js'
 import { coresLabel, libraryName, RECORD_DEFAULTS, transportTitle, workersLabel } from '../record.js'
 import { formatCount } from '../../format.js'
@@ -79,8 +80,13 @@ const MEASURES = recordMeasures('run', {
 export const INSTRUCTIONS_NOISE = MEASURES.find((m) => m.field === 'instructionsPerEvent').noise
 
 // A run record read from a file: the results schema's checks (schema/results.schema.json, $defs.runRecord).
+// A profile's call tree, once the schema has checked its nodes, is checked for what a schema cannot
+// say: its references and its depth (treeProblem).
 function validate (run) {
-  return schemaProblem(run, 'run')
+  const problem = schemaProblem(run, 'run')
+  if (problem || !run.profileTree) return problem
+  const tree = treeProblem(run.profileTree)
+  return tree && { problem: `profileTree.${tree}` }
 }
 
 // A summary entry's identity: what the cell's first run says about it (the schema's dimensions

@@ -4,6 +4,7 @@ import { receiveConfig } from '../../engine/child-side.js'
 import { firstArrivals, mergeVerified, verifiedCounts } from '../verifier.js'
 import { reportArrivals, SINK_PROCESS } from './arrivals.js'
 import { startSink } from './listeners.js'
+import { maxOf } from '../../stats.js'
 
 // The node:dgram fallback's cluster readers (see native-udp.js): UDP through `receivers` cluster
 // workers of the sink's process sharing one socket, each with its own bitset; TCP (if asked for) in
@@ -86,7 +87,7 @@ export function mergeCounts (parts, exact) {
     connections: sum(parts, 'connections'),
     lastArrivalNs: arrivals.length ? String(arrivals.reduce((a, b) => (b > a ? b : a))) : null,
     maxRssBytes: sum(parts, 'maxRssBytes'),
-    udpQueuedBytesMax: Math.max(0, ...parts.map((part) => part.udpQueuedBytesMax ?? 0)),
+    udpQueuedBytesMax: maxOf(parts.map((part) => part.udpQueuedBytesMax ?? 0), 0),
     ...(exact ? { deliveryArrivals: firstArrivals(parts.map((part) => part.deliveryArrivals)) } : {})
   }
 }
