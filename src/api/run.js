@@ -46,6 +46,7 @@ export async function parseRunOptions (argv, installs = {}) {
     cpus: given.cpus,
     events: given.events,
     rates: given.rate,
+    bursts: refuseBurstsPaced(given),
     endings: given.ending,
     cores: checkCores(given.cores),
     profile: given.profile ? profileOption(given) : false,
@@ -80,6 +81,8 @@ function describeOptions (options) {
     events: options.events,
     // One rate as one number, as plans described themselves before rates were a list (--resume).
     ...(options.rates ? { rate: options.rates.length === 1 ? options.rates[0] : options.rates } : {}),
+    // Only where given, so other plans describe themselves as before (--resume).
+    ...(options.bursts.some((n) => n != null) ? { bursts: options.bursts.map((n) => n ?? 'all') } : {}),
     ...(options.counter ? { measure: 'instructions', instructionsMethod: options.counter.instructionsMethod } : {}),
     ...(options.profile ? { profile: true } : {}),
     ...(options.endings.length === 1 && options.endings[0] === DEFAULT_ENDING ? {} : { endings: options.endings }),
@@ -331,6 +334,12 @@ function profileOption (given) {
 }
 
 // --pipe-bytes: a whole number of bytes from 4096 to the system's pipe-max-size, console only.
+// --burst yields between bursts of a tight loop; --rate paces every event and yields between them.
+function refuseBurstsPaced (given) {
+  if (given.rate && given.burst.some((n) => n != null)) throw new UsageError('--burst and --rate both set how the worker yields: give one (--rate paces every event; --burst logs N at once, then yields)')
+  return given.burst
+}
+
 // A paced run logs for events ÷ rate seconds at the least: past --timeout it could only time out.
 // With a list of rates, the lowest sets the longest run. A counted run refuses --rate itself, with
 // the reason that comes first (countingWorkers).

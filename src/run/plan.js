@@ -22,6 +22,7 @@ export function planRunCells ({
   sizes,
   events,
   rates = null,
+  bursts = [null],
   endings = [DEFAULT_ENDING],
   cores = [null],
   counter = null,
@@ -43,8 +44,9 @@ export function planRunCells ({
             // would re-indent the cell below).
             const paces = rates ?? [null]
             const variations = sizes.flatMap((size) => endings.flatMap((ending) =>
-              paces.flatMap((rate) => cores.map((limit) => ({ ...size, ending, rate, limit })))))
-            for (const { payload, ending, rate, limit } of variations) {
+              paces.flatMap((rate) => bursts.flatMap((burst) =>
+                cores.map((limit) => ({ ...size, ending, rate, burst, limit }))))))
+            for (const { payload, ending, rate, burst, limit } of variations) {
               const sink = receiverOptions.sinkName?.(transport) ?? defaultSink(transport)
               const slow = SLOWED_SINKS.includes(sink) ? slowReceiver(receiverOptions) : {}
               // The record's fields first, in its order (recordedSettings takes them from here).
@@ -64,6 +66,8 @@ export function planRunCells ({
                 // Paced logging is another measurement; a tight-loop record has no rate.
                 ...(rate ? { rate } : {}),
                 ending,
+                // A run in bursts is another measurement; a record of one loop has no burst.
+                ...(burst ? { burst } : {}),
                 ...slow,
                 // Counted instructions are another measurement (nothing in them is a time), and so
                 // is each counter; a timed record has neither (instructionsTool: the counter's binary).

@@ -36,6 +36,7 @@ export const RUN_WORDS = {
   size: { words: (size) => `${size} B` },
   events: { words: (events) => `${formatCount(events)} events` },
   rate: { words: (rate) => (rate == null ? 'tight loop' : `${formatCount(rate)}/s`) },
+  burst: { words: (burst) => (burst == null ? 'every event in one loop' : `bursts of ${formatCount(burst)}`) },
   ending: { words: (ending) => `ending ${ending}` },
   receiverRate: { words: (rate) => (rate == null ? 'read at full speed' : `read at ${formatCount(rate)} B/s`) },
   receiverStallMs: { words: (ms) => (ms == null ? 'no stall' : `reader stalled ${formatCount(ms)} ms`) },
