@@ -4,7 +4,7 @@ import { coresLabel } from '../results/record.js'
 import { roundsOf } from '../results/rounds.js'
 import { judge, measureNamed } from '../results/verdict.js'
 import { notDecidedBimodal, notRanked } from '../draw/verdict-rules.js'
-import { basisWords, cpuLabel, formatMs, formatPct, formatRatio, libraryName, orderWords, transportTitle, unique } from '../draw/labels.js'
+import { basisWords, cpuLabel, formatMs, formatPct, formatRatio, libraryName, mediansRatioNote, orderWords, transportTitle, unique } from '../draw/labels.js'
 
 // "At a glance", at the top of a page with run results: per transport and worker count the
 // fastest library to unblock and to done (baselines aside), every cell that lost events and where,
@@ -106,7 +106,8 @@ function fastest (cells, measure, name, lostShare, cellRuns, roundOf, format = M
   const notSeparated = (s) => {
     const c = versus(s)
     const order = orderWords(c)
-    return `${name(s)} ${format(s[measure].median)} (${formatRatio(c.ratio)}, ${basisWords(c)}${order ? `; ${order}` : ''})`
+    const medians = mediansRatioNote(c)
+    return `${name(s)} ${format(s[measure].median)} (${formatRatio(c.ratio)}${medians ? `, the per-round estimate; ${medians}` : ''}, ${basisWords(c)}${order ? `; ${order}` : ''})`
   }
   const winners = best ? [`${name(best)} ${format(best[measure].median)}`] : []
   if (close.length) winners.push(`not separated from ${name(best)}: ${close.map(notSeparated).join(', ')}`)
