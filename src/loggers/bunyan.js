@@ -16,6 +16,8 @@ export default {
   packageName: 'bunyan',
   versions: '>=1',
   transports: ['console', 'file', 'udp', 'tcp', 'otlp', 'forward'],
+  // What each transport goes through besides bunyan: their versions go beside the page's headline.
+  transportPackages: { udp: ['bunyan-syslog'], tcp: ['bunyan-syslog'], otlp: ['@opentelemetry/instrumentation-bunyan', '@opentelemetry/sdk-logs', '@opentelemetry/exporter-logs-otlp-proto'], forward: ['fluent-logger'] },
   workloads: WORKLOADS,
   async create ({ transport, file, host, port, url, workload, load = loadProjectLibrary }) {
     const bunyan = await load('bunyan')

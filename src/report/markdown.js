@@ -11,6 +11,7 @@ import { durabilitySection, keptChart, keptSentences } from '../run/durability-s
 import { latencyLead, latencySection } from '../run/latency-section.js'
 import { scorecardBlocks } from './scorecard.js'
 import { limitsBlock, pageLimits } from './limits.js'
+import { conditionsText } from './conditions.js'
 
 // The results page: what was measured where, then each section's tables and chart links.
 // Everything on it comes from the results; nothing depends on when the report is generated, so
@@ -67,6 +68,8 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
     out.push(...(kept ? [...summary.blocks.slice(0, 2), image(kept.file, 'Headline: events kept per library, transport and ending')] : summary.blocks))
     charts.push(...(kept ? [kept] : []), ...summary.charts)
   }
+  // Beside the headline: the machine, its load while the runs went on, the receivers and packages.
+  out.push(conditionsText(dataset))
   out.push(intro(dataset))
   if (scorecard) out.push(...scorecardBlocks(scorecard))
   const shown = shownSections(dataset, sections)
