@@ -10,6 +10,7 @@ import { workloadsSection } from '../run/workloads-section.js'
 import { destinationsSection } from '../run/destinations-section.js'
 import { durabilitySection } from '../run/durability-section.js'
 import { latencySection } from '../run/latency-section.js'
+import { burstsSection } from '../run/bursts-section.js'
 
 // The report's sections, in page order. A section claims run types and renders them:
 //   { name, types: ['run'], render(dataset, ctx) → { blocks, charts: [{ file, width, height, config }] } }
@@ -32,6 +33,7 @@ export const SECTIONS = [
   profilesSection,
   workloadsSection,
   destinationsSection,
+  burstsSection,
   thenAndNowSection,
   httpSection
 ]
