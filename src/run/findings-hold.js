@@ -7,6 +7,9 @@ import { basisWords, formatRatio, ratioInterval, verdictWord } from '../draw/lab
 // the other way is a reversal; a pair ours do not separate is a lead gone, with both magnitudes.
 // A pair the article did not separate made no finding, whatever ours say.
 
+// A reference cell's library as our cells name it ("bunyan:sys" where it names a variant).
+const nameOf = (c) => (c.variant ? `${c.lib}:${c.variant}` : c.lib)
+
 // The fewest runs a side for "every run below every run" to mean more than one draw.
 const MIN_THEN_RUNS = 2
 
@@ -17,8 +20,8 @@ export function articleSeparates (a, b, measure) {
   const [runsA, runsB] = [a.runs?.[measure], b.runs?.[measure]]
   if (!(runsA?.length >= MIN_THEN_RUNS && runsB?.length >= MIN_THEN_RUNS)) return null
   const below = (x, y) => Math.max(...x) < Math.min(...y)
-  if (below(runsA, runsB)) return { ahead: a.lib, behind: b.lib, ratio: b[measure] / a[measure] }
-  if (below(runsB, runsA)) return { ahead: b.lib, behind: a.lib, ratio: a[measure] / b[measure] }
+  if (below(runsA, runsB)) return { ahead: nameOf(a), behind: nameOf(b), ratio: b[measure] / a[measure] }
+  if (below(runsB, runsA)) return { ahead: nameOf(b), behind: nameOf(a), ratio: a[measure] / b[measure] }
   return { overlap: true }
 }
 

@@ -47,7 +47,9 @@ export function planRunCells ({
               paces.flatMap((rate) => bursts.flatMap((burst) =>
                 cores.map((limit) => ({ ...size, ending, rate, burst, limit }))))))
             for (const { payload, ending, rate, burst, limit } of variations) {
-              const sink = receiverOptions.sinkName?.(transport) ?? defaultSink(transport)
+              // A variant may go to a receiving end of its own (bunyan:sys: syslog(3) to the local socket).
+              const ownSink = lib.adapter.variants?.[variant]?.sinks?.[transport] ?? null
+              const sink = ownSink ?? receiverOptions.sinkName?.(transport) ?? defaultSink(transport)
               const slow = SLOWED_SINKS.includes(sink) ? slowReceiver(receiverOptions) : {}
               // The record's fields first, in its order (recordedSettings takes them from here).
               const settings = {
@@ -77,7 +79,7 @@ export function planRunCells ({
                 // --cores: the whole run on that many CPUs (null: every CPU), and the list it gets.
                 cores: limit,
                 ...coresSettings(limit),
-                ...runSettings({ lib, runtime, payload, timeoutMs, maxOldSpaceSize, receiverOptions, dir })
+                ...runSettings({ lib, runtime, payload, timeoutMs, maxOldSpaceSize, receiverOptions, dir, localSocket: ownSink === 'rsyslog-local' })
               }
               cells.push({
                 key: cellKey(settings),
@@ -113,8 +115,9 @@ export function labelRunCells (cells) {
 // adapter whose declarations are unusable, src/loggers/index.js, fails every run with the reason),
 // the message's payload, the runtime's binary, the limits, the receiving end's options (the
 // receiver's own: the slowing ones are the record's receiverRate and receiverStallMs) and --dir.
-function runSettings ({ lib, runtime, payload, timeoutMs, maxOldSpaceSize, receiverOptions, dir }) {
-  const { sinkName, receiverRate, receiverStallMs, ...receiver } = receiverOptions
+function runSettings ({ lib, runtime, payload, timeoutMs, maxOldSpaceSize, receiverOptions, dir, localSocket }) {
+  const { sinkName, receiverRate, receiverStallMs, ...options } = receiverOptions
+  const receiver = localSocket ? { ...options, localSocket: true } : options
   return {
     adapterFile: lib.file,
     libDir: lib.libDir ?? null,

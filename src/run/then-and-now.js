@@ -2,7 +2,7 @@ import { readJsonFile } from '../results/json-file.js'
 import { UsageError } from '../errors.js'
 import { codeSpan, escapeCell, markdownEscape as md, textColumns } from '../draw/table.js'
 import { formatMs, formatPct, transportTitle, unique } from '../draw/labels.js'
-import { cellKey, ofType } from '../results/model.js'
+import { cellKey, dimensionValue, ofType } from '../results/model.js'
 import { roundsOf } from '../results/rounds.js'
 import { judge, measureNamed } from '../results/verdict.js'
 import { articleSeparates, findingOfPairs, pairFinding } from './findings-hold.js'
@@ -20,6 +20,8 @@ import { articleSeparates, findingOfPairs, pairFinding } from './findings-hold.j
 export const articleCpus = (cpus) => `${cpus} CPU${cpus === 1 ? '' : 's'}`
 // The cell of ours that reproduces an article cell of that many CPUs: { cpus (workers), cores }.
 export const reproducing = (cpus) => ({ cpus: 1, cores: cpus === 1 ? 1 : null })
+// A reference cell's library as our cells name it: "bunyan:sys" where it names a variant.
+const labelOf = (c) => (c.variant ? `${c.lib}:${c.variant}` : c.lib)
 const hereLabel = (cpus, env) => (cpus === 1 ? '1 worker on 1 core' : `1 worker on every core (${env.cpuCount} here)`)
 
 // "bunyan < winston < log4js": the names escaped, the marks of the ordering kept as they read.
@@ -30,6 +32,7 @@ export function readReference (file) {
   if (!doc?.source?.title || !doc.hardware || !Array.isArray(doc.cells)) throw new UsageError(`${file}: not a reference data file (expected source.title, hardware and cells)`)
   for (const [i, c] of doc.cells.entries()) {
     if (typeof c.transport !== 'string' || typeof c.lib !== 'string' || !Number.isInteger(c.cpus)) throw new UsageError(`${file}: cells[${i}] needs transport, lib and cpus`)
+    if (c.variant !== undefined && (typeof c.variant !== 'string' || !c.variant)) throw new UsageError(`${file}: cells[${i}].variant must be a variant's name (as in bunyan:sys), got ${JSON.stringify(c.variant)}`)
   }
   return { ...doc, file }
 }
@@ -59,7 +62,10 @@ export const thenAndNowSection = {
       const { cpus, cores } = reproducing(c.cpus)
       return s.transport === c.transport && s.cpus === cpus && (s.cores ?? null) === cores
     }
-    const atCount = (c, events) => summary.find((s) => isOurs(s, c) && s.lib === c.lib && s.events === events)
+    // A reference cell names the variant that ran the article's experiment where it is not the
+    // default (bunyan's "UDP" was bunyan:sys, syslog(3)): its row and findings are that variant's.
+    const variantOf = (c) => c.variant ?? 'default'
+    const atCount = (c, events, variant = variantOf(c)) => summary.find((s) => isOurs(s, c) && s.lib === c.lib && dimensionValue(s, 'variant') === variant && s.events === events)
     const countOf = (c) => {
       if (atCount(c, reference.events)) return reference.events
       const counts = unique(summary.filter((s) => isOurs(s, c)).map((s) => s.events))
@@ -90,16 +96,21 @@ export const thenAndNowSection = {
     if (Array.isArray(reference.conditions) && reference.conditions.length) {
       out.push('How the 2019 harness ran, from its code:\n\n' + reference.conditions.map((c) => `- ${md(c)}`).join('\n'))
     }
-    const rows = reference.cells.map((c) => {
-      const s = ours(c)
+    const nowFigures = (s) => {
+      if (!s) return ['not measured', '', '']
+      if (s.okRuns === 0) return [s.status === 'unsupported' ? 'unsupported' : `${s.status}: ${s.errors[0] ?? ''}`, '', '']
+      return [formatMs(nowMedian(s, 'unblockedMs')), formatMs(nowMedian(s, 'doneMs')), s.dropRate ? formatPct(s.dropRate.mean) : 'unknown']
+    }
+    const rows = reference.cells.flatMap((c) => {
       const then = c.failed ? [c.failed, '', ''] : [formatMs(c.unblockedMs), formatMs(c.doneMs), c.dropRate === undefined ? '' : formatPct(c.dropRate)]
-      let now
-      if (!s) now = ['not measured', '', '']
-      else if (s.okRuns === 0) now = [s.status === 'unsupported' ? 'unsupported' : `${s.status}: ${s.errors[0] ?? ''}`, '', '']
-      else now = [formatMs(nowMedian(s, 'unblockedMs')), formatMs(nowMedian(s, 'doneMs')), s.dropRate ? formatPct(s.dropRate.mean) : 'unknown']
       const events = otherCounts.length ? [countOf(c).toLocaleString('en-US')] : []
       const where = [articleCpus(c.cpus), hereLabel(c.cpus, env)]
-      return [transportTitle(c.transport), c.lib, ...where, ...then, ...events, ...now]
+      const row = [transportTitle(c.transport), labelOf(c), ...where, ...then, ...events, ...nowFigures(ours(c))]
+      if (!c.variant) return [row]
+      // Beside the variant that ran the article's experiment, the library's default over the same
+      // transport: what the transport's name means now, not the article's experiment.
+      const plain = atCount(c, countOf(c), 'default')
+      return plain ? [row, [transportTitle(c.transport), c.lib, ...where, `not the article's experiment (it ran ${labelOf(c)})`, '', '', ...events, ...nowFigures(plain)]] : [row]
     })
     out.push({ columns: textColumns(['Transport', 'Library', 'Then', 'Now', 'then unblocked', 'then done', 'then drop', ...(otherCounts.length ? ['Events'] : []), 'now unblocked (median)', 'now done (median)', 'now drop']), rows })
     out.push({ heading: 'Which findings hold', level: 3 })
@@ -115,10 +126,10 @@ export const thenAndNowSection = {
         for (const [measure, word] of MEASURES) {
           const both = cells.filter((c) => c[measure] != null && nowMedian(ours(c), measure) != null)
           if (both.length < 2) continue
-          const then = [...both].sort((a, b) => a[measure] - b[measure]).map((c) => c.lib)
+          const then = [...both].sort((a, b) => a[measure] - b[measure]).map(labelOf)
           const nowOf = (c) => nowMedian(ours(c), measure)
-          const now = [...both].sort((a, b) => nowOf(a) - nowOf(b)).map((c) => c.lib)
-          const byLib = (lib) => both.find((c) => c.lib === lib)
+          const now = [...both].sort((a, b) => nowOf(a) - nowOf(b)).map(labelOf)
+          const byLib = (lib) => both.find((c) => labelOf(c) === lib)
           // Pair by pair: the article's finding where its runs separated the two, judged against ours.
           const pairs = []
           const unseparated = []
@@ -127,7 +138,7 @@ export const thenAndNowSection = {
             for (let j = i + 1; j < both.length; j++) {
               const separated = articleSeparates(both[i], both[j], measure)
               if (!separated?.ahead) {
-                (separated ? unseparated : unknown).push([both[i].lib, both[j].lib])
+                (separated ? unseparated : unknown).push([labelOf(both[i]), labelOf(both[j])])
                 continue
               }
               const [ahead, behind] = [separated.ahead, separated.behind].map((lib) => runsOfCell(byLib(lib)))
