@@ -611,7 +611,8 @@ export interface RunTypeRecord {
   /**
    * the receiving end: `pipe` (console), `file`, `embedded-udp`, `embedded-tcp`, `embedded-otlp` or
    * `embedded-forward` (log-bench's own receivers), `rsyslog-udp` or `rsyslog-tcp` (an rsyslogd started for
-   * the run), `external-udp` or `external-tcp` (a server of the user's, --syslog-host); `embedded` and
+   * the run), `rsyslog-local` (an rsyslogd started on /dev/log for a library that writes through syslog(3):
+   * bunyan:sys), `external-udp` or `external-tcp` (a server of the user's, --syslog-host); `embedded` and
    * `rsyslog` in older records
    */
   sink?: string
