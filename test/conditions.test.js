@@ -23,15 +23,15 @@ describe('conditions beside the headline', () => {
   it('says the machine, the load during the runs, the receivers with their versions and the transport packages', () => {
     const text = conditionsText({ env, envs: [{ file: 'x.json', env }], runs })
     assert.equal(text, 'Conditions: Some CPU, 2 cores, a virtual machine (kvm), in a docker container; ' +
-      'load during the runs median 1.50, maximum 3.00 on 2 cores (3 samples of the 1-minute load average, the runs\' own processes included); ' +
-      'receiving ends: log-bench 1.2.3\'s embedded syslog receiver (TCP), the file (read back after the run), rsyslogd 8.2302.0 over UDP; ' +
+      'load during the runs median 1.50, maximum 3.00 (3 samples of the 1-minute load, the runs\' own included); ' +
+      'receiving ends: log-bench 1.2.3\'s embedded syslog receiver (TCP), the file (read back), rsyslogd 8.2302.0 over UDP; ' +
       'transport packages: winston-syslog 2.7.1, bunyan-syslog 0.3.4.')
   })
 
   it('says what results from before these fields did not record, never a guess', () => {
     const old = { cpuModel: 'Some CPU', cpuCount: 2 }
     const text = conditionsText({ env: old, envs: [{ file: 'x.json', env: old }], runs })
-    assert.match(text, /virtual machine or not: not recorded; load during the runs not recorded; .*rsyslogd \(version not recorded\) over UDP; transport packages: versions not recorded/)
+    assert.match(text, /VM or not: not recorded; load during the runs not recorded; .*rsyslogd \(version not recorded\) over UDP; transport packages: versions not recorded/)
   })
 
   it('tells a virtual machine by systemd-detect-virt, else by the DMI vendor or the CPU\'s hypervisor flag', () => {

@@ -301,12 +301,12 @@ describe('one number per pair', () => {
     const { mediansRatioNote, estimateNote } = await import('../src/draw/labels.js')
     // The glance's case: medians 448 and 475 ms, the per-round estimate 1.36×.
     const paired = { paired: true, ratio: 1.36, baselineMedian: 448, median: 475 }
-    assert.equal(mediansRatioNote(paired), 'the medians\' ratio is 1.06×')
+    assert.equal(mediansRatioNote(paired), 'medians\' ratio 1.06×')
     assert.equal(estimateNote(paired), 'per-round estimate, paired; the medians\' ratio is 1.06×')
     assert.equal(mediansRatioNote({ ...paired, ratio: 1.07 }), '', 'within 2% of the medians\' ratio: one figure')
     assert.equal(mediansRatioNote({ ...paired, paired: false }), '', 'unpaired, the estimate is the medians\' ratio')
     // A rate: the figure and the medians' ratio turned alike.
-    assert.equal(mediansRatioNote(paired, (v) => 1 / v), 'the medians\' ratio is 0.94×')
+    assert.equal(mediansRatioNote(paired, (v) => 1 / v), 'medians\' ratio 0.94×')
   })
 })
 

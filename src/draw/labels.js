@@ -146,19 +146,23 @@ export function notDecidedWords (c) {
 // the comparison is unpaired (its ratio is the medians'). turn: how the printed figure is made from a
 // ratio (inverted for "how many times faster", or for a rate), applied to the medians' ratio alike.
 export function estimateNote (c, turn = (v) => v) {
-  const medians = mediansRatioNote(c, turn)
-  return medians ? `per-round estimate, paired; ${medians}` : ''
+  const ofMedians = visibleMediansRatio(c, turn)
+  return ofMedians == null ? '' : `per-round estimate, paired; the medians' ratio is ${formatRatio(ofMedians)}`
 }
 
-// "the medians' ratio is 1.06×" beside a paired estimate that differs from it visibly (by more than
-// the default noise threshold, 2%); '' otherwise. One number per pair: the estimate is the figure,
-// the medians' ratio only labelled beside it, so that a reader who divides the medians printed next
-// to it knows why the two differ.
+// "medians' ratio 1.06×" beside a paired estimate that differs from it visibly (by more than the
+// default noise threshold, 2%); '' otherwise. One number per pair: the estimate is the figure, the
+// medians' ratio only labelled beside it, so that a reader who divides the medians printed next to
+// it knows why the two differ.
 export function mediansRatioNote (c, turn = (v) => v) {
-  if (!c?.paired || c.ratio == null || !(c.baselineMedian > 0) || !(c.median > 0)) return ''
+  const ofMedians = visibleMediansRatio(c, turn)
+  return ofMedians == null ? '' : `medians' ratio ${formatRatio(ofMedians)}`
+}
+
+function visibleMediansRatio (c, turn) {
+  if (!c?.paired || c.ratio == null || !(c.baselineMedian > 0) || !(c.median > 0)) return null
   const [shown, ofMedians] = [turn(c.ratio), turn(c.median / c.baselineMedian)]
-  if (Math.abs(shown / ofMedians - 1) <= DEFAULT_NOISE) return ''
-  return `the medians' ratio is ${formatRatio(ofMedians)}`
+  return Math.abs(shown / ofMedians - 1) <= DEFAULT_NOISE ? null : ofMedians
 }
 
 // " [1.16, 1.47]" after a ratio (or a multiple turned from one), with its coverage where the runs

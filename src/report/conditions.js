@@ -10,8 +10,8 @@ import { loadSamplesOf } from './limits.js'
 // From the results only: what an older log-bench did not record is said to be not recorded.
 
 const SINK_WORDS = {
-  pipe: 'the console pipe (log-bench\'s native reader)',
-  file: 'the file (read back after the run)',
+  pipe: 'the console pipe (native reader)',
+  file: 'the file (read back)',
   'embedded-udp': 'log-bench\'s embedded syslog receiver (UDP)',
   'embedded-tcp': 'log-bench\'s embedded syslog receiver (TCP)',
   'embedded-otlp': 'log-bench\'s embedded OTLP/HTTP receiver',
@@ -33,7 +33,7 @@ export function conditionsText (dataset) {
 
 function machineWords (envs) {
   const kinds = envs.map((e) => e.machine).filter(Boolean)
-  if (!kinds.length) return 'virtual machine or not: not recorded'
+  if (!kinds.length) return 'VM or not: not recorded'
   const words = unique(kinds.map((m) => {
     const what = m.virtual === true ? `a virtual machine${m.hypervisor ? ` (${m.hypervisor})` : ''}` : m.virtual === false ? 'not a virtual machine' : 'virtual machine or not: not known'
     return `${what}${m.container ? `, in a ${m.container} container` : ''}`
@@ -44,8 +44,7 @@ function machineWords (envs) {
 function loadWords (envs) {
   const samples = envs.flatMap(loadSamplesOf)
   if (!samples.length) return 'load during the runs not recorded'
-  const cores = Math.max(...envs.map((e) => e.cpuCount ?? 0))
-  return `load during the runs median ${formatNumber(median(samples), 2)}, maximum ${formatNumber(Math.max(...samples), 2)} on ${cores} cores (${samples.length} samples of the 1-minute load average, the runs' own processes included)`
+  return `load during the runs median ${formatNumber(median(samples), 2)}, maximum ${formatNumber(Math.max(...samples), 2)} (${samples.length} samples of the 1-minute load, the runs' own included)`
 }
 
 function receiverWords (dataset, env) {

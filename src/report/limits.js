@@ -63,7 +63,7 @@ function loadLimits (dataset) {
       : 'the load while they ran was not recorded'
     out.push({
       label: 'Busy machine',
-      text: `${whose} ${began}; ${during}. Other work was running beside them, or the runs' own processes outnumbered the cores. So times may be slower and more spread than on an idle machine, and a difference needs more runs to be decided.`
+      text: `${whose} ${began}; ${during}. So times may be slower and more spread than on an idle machine, and a difference needs more runs to be decided.`
     })
   }
   return out

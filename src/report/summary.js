@@ -260,7 +260,7 @@ function groupSentence (g, measure) {
 }
 
 // Beside a multiple that is a per-round estimate, the medians' ratio where it differs visibly, labelled
-// (the bars and the Median column are medians): "the medians' ratio is 1.12×".
+// (the bars and the Median column are medians): "medians' ratio 1.12×".
 function mediansOf (cell, measure) {
   return mediansRatioNote(cell.comparison, (v) => (measure.better === 'higher' ? 1 / v : v))
 }
@@ -361,12 +361,12 @@ function findingsTable ({ measure, groups }) {
   return { columns, rows }
 }
 
-// A cell beside the best: its multiple (the verdict's estimate, with its interval) and verdict, the
-// medians' ratio labelled where it differs; a lossy cell or one without a multiple by its median.
+// A cell beside the best: its multiple (the verdict's estimate, with its interval) and verdict; a
+// lossy cell or one without a multiple by its median. The table shows no other median than the
+// best's, so no medians' ratio is there to divide: the sentences above it label one where it differs.
 function otherCell (c, measure) {
   if (c.lost > 0 || c.relative == null) return `${c.name} ${measure.format(c.median)}${c.lost > 0 ? ` lossy ${formatPct(c.lost)}` : c.verdict ? ` ${verdictWord(c.verdict)}` : ''}`
-  const medians = mediansOf(c, measure)
-  return `${c.name} ${formatRatio(c.relative)}${ratioInterval(c.times)}${c.verdict ? ` ${verdictWord(c.verdict)}` : ''}${medians ? ` (${medians})` : ''}`
+  return `${c.name} ${formatRatio(c.relative)}${ratioInterval(c.times)}${c.verdict ? ` ${verdictWord(c.verdict)}` : ''}`
 }
 
 // A log axis labels 1, 2 and 5 times each power of ten, no more: the other gridlines stay bare.

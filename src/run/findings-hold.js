@@ -29,7 +29,7 @@ export function articleSeparates (a, b, measure) {
 // baseline, so that `slower` is the article's order. Returns { kind: 'holds' | 'reversed' |
 // 'lead gone', text }.
 export function pairFinding (then, now) {
-  const pair = `${then.ahead} ahead of ${then.behind}: ${formatRatio(then.ratio)} then (every run apart)`
+  const pair = `${then.ahead} ahead of ${then.behind}: ${formatRatio(then.ratio)} then`
   const nowWords = now?.ratio == null
     ? 'no runs to judge now'
     : `${formatRatio(now.ratio)}${ratioInterval(now)} now (${verdictWord(now.verdict)}, ${basisWords(now)})`

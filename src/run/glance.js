@@ -107,7 +107,7 @@ function fastest (cells, measure, name, lostShare, cellRuns, roundOf, format = M
     const c = versus(s)
     const order = orderWords(c)
     const medians = mediansRatioNote(c)
-    return `${name(s)} ${format(s[measure].median)} (${formatRatio(c.ratio)}${medians ? `, the per-round estimate; ${medians}` : ''}, ${basisWords(c)}${order ? `; ${order}` : ''})`
+    return `${name(s)} ${format(s[measure].median)} (${formatRatio(c.ratio)}${medians ? `, ${medians}` : ''}, ${basisWords(c)}${order ? `; ${order}` : ''})`
   }
   const winners = best ? [`${name(best)} ${format(best[measure].median)}`] : []
   if (close.length) winners.push(`not separated from ${name(best)}: ${close.map(notSeparated).join(', ')}`)

@@ -108,15 +108,16 @@ export const thenAndNowSection = {
       const row = [transportTitle(c.transport), labelOf(c), ...where, ...then, ...events, ...nowFigures(ours(c))]
       if (!c.variant) return [row]
       // Beside the variant that ran the article's experiment, the library's default over the same
-      // transport: what the transport's name means now, not the article's experiment.
+      // transport: what the transport's name means now, not the article's experiment (the reference's
+      // conditions say how the article's ran).
       const plain = atCount(c, countOf(c), 'default')
-      return plain ? [row, [transportTitle(c.transport), c.lib, ...where, `not the article's experiment (it ran ${labelOf(c)})`, '', '', ...events, ...nowFigures(plain)]] : [row]
+      return plain ? [row, [transportTitle(c.transport), c.lib, ...where, 'not the article\'s', '', '', ...events, ...nowFigures(plain)]] : [row]
     })
     out.push({ columns: textColumns(['Transport', 'Library', 'Then', 'Now', 'then unblocked', 'then done', 'then drop', ...(otherCounts.length ? ['Events'] : []), 'now unblocked (median)', 'now done (median)', 'now drop']), rows })
     out.push({ heading: 'Which findings hold', level: 3 })
     out.push('For each transport and number of CPUs, the libraries of the article ordered by time, fastest first, then (the article\'s published means) and now (these results\' medians), over the libraries with a figure on both sides; a library that lost events now is marked with its loss. ' +
       'Unblocked is the article\'s: until the last call returned (`loopReturnedMs`). ' +
-      'The finding is pair by pair, from the article\'s own runs (kept in the reference file): where every run of one library was below every run of the other, the article found a lead, with the ratio of its averages. ' +
+      'The finding is pair by pair, from the article\'s own runs (kept in the reference file): where every run of one library was below every run of the other, the article found a lead (_then_: the ratio of its averages). ' +
       'It **holds** only where these results separate the two the same way (judged by compare\'s verdict, its estimate and interval shown); **reversed** where they separate them the other way; **lead gone** where they do not separate them. A pair whose runs overlapped in the article made no finding.')
     const findings = []
     const setBeside = (cpus) => `${articleCpus(cpus)} / ${hereLabel(cpus, env)}`
