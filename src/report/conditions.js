@@ -12,6 +12,8 @@ import { loadSamplesOf } from './limits.js'
 const SINK_WORDS = {
   pipe: 'the console pipe (native reader)',
   file: 'the file (read back)',
+  // Records from before the sink named its protocol: 'embedded' and 'rsyslog'.
+  embedded: 'log-bench\'s embedded syslog receiver',
   'embedded-udp': 'log-bench\'s embedded syslog receiver (UDP)',
   'embedded-tcp': 'log-bench\'s embedded syslog receiver (TCP)',
   'embedded-otlp': 'log-bench\'s embedded OTLP/HTTP receiver',
@@ -52,7 +54,7 @@ function receiverWords (dataset, env) {
   if (!sinks.length) return null
   const own = env.logBenchVersion ? `log-bench ${env.logBenchVersion}'s` : 'log-bench\'s'
   const rsyslog = sinks.filter((sink) => String(sink).startsWith('rsyslog'))
-  const protocols = rsyslog.map((sink) => (sink.endsWith('udp') ? 'UDP' : sink.endsWith('tcp') ? 'TCP' : null)).filter(Boolean)
+  const protocols = rsyslog.map((sink) => (sink.endsWith('udp') ? 'UDP' : sink.endsWith('tcp') ? 'TCP' : sink.endsWith('local') ? '/dev/log' : null)).filter(Boolean)
   const rsyslogd = `rsyslogd ${env.receiverVersions?.rsyslogd ?? '(version not recorded)'}${protocols.length ? ` over ${protocols.join(' and ')}` : ''}`
   return [...sinks.filter((sink) => !rsyslog.includes(sink)).map((sink) => {
     const words = SINK_WORDS[sink] ?? String(sink)
