@@ -63,6 +63,16 @@ export interface RunOptions {
   /** As `rates`. */
   rate?: List<number | string>
   /**
+   * --burst: log this many events in one synchronous loop, then let the event loop turn (setImmediate) before
+   * the next burst, as a service logs a few lines per request and yields between requests (pino's own
+   * benchmarks log in bursts of 10); all: every event in one loop (a list: one cell per burst size, recorded
+   * as the record's burst). unblocked then runs from the first call until the loop is free after the last
+   * burst. Not with --rate
+   */
+  bursts?: List
+  /** As `bursts`. */
+  burst?: List
+  /**
    * --ending: how each worker's process ends after its last call: close (the adapter's close() is awaited:
    * the library says everything is written (the best case)); return (no close(): the process ends by itself
    * once its event loop is empty); exit (process.exit(0) right after the last call); uncaught (an exception
@@ -176,9 +186,9 @@ export interface RunOptions {
    */
   dir?: string
   /**
-   * --scenario: run the cells of a scenario instead of the options above: a shipped one by name (core,
-   * destinations, durability, http-cost, latency, quick, record-sizes, seed-article, versions, workloads; see
-   * list) or a scenario file's path (see docs/scenarios.md)
+   * --scenario: run the cells of a scenario instead of the options above: a shipped one by name (burst-size,
+   * core, destinations, durability, http-cost, latency, quick, record-sizes, seed-article, versions,
+   * workloads; see list) or a scenario file's path (see docs/scenarios.md)
    */
   scenario?: string
   /** --out: results JSON file; missing directories are created */
@@ -500,6 +510,28 @@ export interface ResultsEnv {
    * the same start; a merged file keeps each shard's in `env.shards`
    */
   loadSamples?: Array<Array<number>>
+  /**
+   * whether the machine is a virtual machine and in a container, for the conditions beside a page's headline:
+   * `virtual` (true, false, or null where it could not be told), `hypervisor` (e.g. `kvm`), `container` (e.g.
+   * `docker`), `how` (systemd-detect-virt, or the DMI vendor and the CPU's hypervisor flag)
+   */
+  machine?: {
+    virtual?: boolean | null
+    hypervisor?: string | null
+    container?: string | null
+    how?: string
+  }
+  /**
+   * the versions of the packages the plan's transports went through besides the libraries (an adapter's
+   * transportPackages: winston-syslog, bunyan-syslog, pino-syslog, fluent-logger…), by package; null where
+   * its package.json could not be read
+   */
+  transportVersions?: Record<string, string | null>
+  /**
+   * the versions of the receiving ends the runs started that are not log-bench's own: `rsyslogd` (from
+   * `rsyslogd -v`) where a cell used `--syslog rsyslog`
+   */
+  receiverVersions?: Record<string, string | null>
   /** the memory available to new processes when the command began (`os.freemem()`: MemAvailable on Linux) */
   availableMemoryBytes?: number
   hostname?: string
@@ -621,7 +653,8 @@ export interface RunTypeRecord {
   /**
    * the receiving end: `pipe` (console), `file`, `embedded-udp`, `embedded-tcp`, `embedded-otlp` or
    * `embedded-forward` (log-bench's own receivers), `rsyslog-udp` or `rsyslog-tcp` (an rsyslogd started for
-   * the run), `external-udp` or `external-tcp` (a server of the user's, --syslog-host); `embedded` and
+   * the run), `rsyslog-local` (an rsyslogd started on /dev/log for a library that writes through syslog(3):
+   * bunyan:sys), `external-udp` or `external-tcp` (a server of the user's, --syslog-host); `embedded` and
    * `rsyslog` in older records
    */
   sink?: string
@@ -665,6 +698,12 @@ export interface RunTypeRecord {
    * use
    */
   cores?: number | null
+  /**
+   * `--burst`: each worker logged this many events in one synchronous loop, then let the event loop turn
+   * (`setImmediate`) before the next burst, as a service logs a few lines per request and yields between
+   * requests; part of the cell. `null`, or a record without it: every event in one loop
+   */
+  burst?: number | null
   /**
    * with `cores`: the CPUs the run was limited to, as taskset lists them (the first `cores` of those
    * log-bench could use: `0` for one on most machines); `null` without `--cores`
@@ -741,10 +780,19 @@ export interface RunTypeRecord {
    */
   keptAlive?: boolean | null
   /**
-   * until the last `log()` call returned, in the slowest worker: how long the logging loop held the event
-   * loop
+   * until the event loop was next free after the last `log()` call (a `setImmediate` queued after it ran), in
+   * the slowest worker: how long logging held the event loop, with the work the logger deferred to
+   * `process.nextTick`, to promises and to `setImmediate` callbacks queued during the calls (not its timers
+   * or I/O callbacks; see [measured.md](measured.md#unblocked)). Under an `ending` other than `close` the
+   * process ends before the loop turns: until the last call returned. Paced (`rate`): the longest sum of the
+   * batches' times
    */
   unblockedMs: number | null
+  /**
+   * until the last `log()` call returned, in the slowest worker: the 2019 article's unblocked (Then and now
+   * compares it), without the work the logger deferred; `null` for paced runs and records from before it
+   */
+  loopReturnedMs?: number | null
   /** paced runs: from start to the last call */
   loggingMs?: number | null
   /** unblockedMs × 10⁶ / events per worker: what one `log()` call cost the caller, in ns */

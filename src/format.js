@@ -1,3 +1,5 @@
+import { DEFAULT_NOISE } from './stats.js'
+
 // Numbers as every page, table, sentence and rule writes them: one set, at the ground of src/ so
 // that the judgement (src/results/judge/) and the exporters share it.
 
@@ -39,4 +41,44 @@ export function formatRatio (v) {
 
 export function unique (values) {
   return [...new Set(values)]
+}
+
+// An interval's coverage as its title: "75%", "93.7%" (rounded down: never claimed higher than it
+// is); "no" for one run.
+export function coverageTitle (coverage) {
+  if (!(coverage > 0)) return 'no'
+  const tenths = Math.floor(coverage * 1000 + 1e-9) / 10
+  return `${Number.isInteger(tenths) ? tenths : tenths.toFixed(1)}%`
+}
+
+// An interval from few runs covers less than 95%: say how much, as its title says it (e.g. "; 93.7%").
+export function coverageNote (coverage) {
+  return coverage != null && coverage < 0.95 ? `; ${coverageTitle(coverage)}` : ''
+}
+
+// What a comparison rests on: "6 rounds, paired" or "5 + 5 runs, unpaired".
+export function basisWords (c) {
+  return c.paired ? `${c.pairs} rounds, paired` : `${c.nBaseline} + ${c.n} runs, unpaired`
+}
+
+// "medians' ratio 1.06×" beside a paired estimate that differs from it visibly (by more than the
+// default noise threshold, 2%); '' otherwise. One number per pair: the estimate is the figure, the
+// medians' ratio only labelled beside it, so that a reader who divides the medians printed next to
+// it knows why the two differ.
+export function mediansRatioNote (c, turn = (v) => v) {
+  const ofMedians = visibleMediansRatio(c, turn)
+  return ofMedians == null ? '' : `medians' ratio ${formatRatio(ofMedians)}`
+}
+
+export function visibleMediansRatio (c, turn) {
+  if (!c?.paired || c.ratio == null || !(c.baselineMedian > 0) || !(c.median > 0)) return null
+  const [shown, ofMedians] = [turn(c.ratio), turn(c.median / c.baselineMedian)]
+  return Math.abs(shown / ofMedians - 1) <= DEFAULT_NOISE ? null : ofMedians
+}
+
+// " [1.16, 1.47]" after a ratio (or a multiple turned from one), with its coverage where the runs
+// cannot reach 95%; '' without an interval.
+export function ratioInterval (c) {
+  if (c?.ciLow == null || !(c.coverage > 0)) return ''
+  return ` [${c.ciLow.toFixed(2)}, ${c.ciHigh.toFixed(2)}${coverageNote(c.coverage)}]`
 }

@@ -259,28 +259,37 @@ test('Then and now at fewer events than the article: an Events column, orders on
   assert.doesNotMatch(text, /"changed"/)
 })
 
-test('Then and now calls an order changed only where compare separates the swapped libraries now', async () => {
+test('Which findings hold, pair by pair from the article\'s runs: holds, reversed, lead gone with both magnitudes, and no finding where the article\'s runs overlapped', async () => {
   const { thenAndNowSection } = await import('../src/report/run/then-and-now.js')
   const { summarize } = await import('../src/results/model.js')
   const { syntheticRun } = await import('./helpers.js')
-  const reference = {
-    source: { title: 'An article', publisher: 'P', year: 2019, code: 'c' },
-    hardware: { cpu: 'x', cores: 4, threads: 8, memory: '32 GB', node: '8' },
-    events: 1000,
-    file: 'ref.json',
-    cells: [{ transport: 'file', lib: 'winston', cpus: 1, doneMs: 5000 }, { transport: 'file', lib: 'pino', cpus: 1, doneMs: 9000 }]
-  }
-  const finding = (pinoDone, winstonDone) => {
+  // Then winston led pino in every run (5,000 against 9,000 ms on average, 1.80×).
+  const separated = [{ transport: 'file', lib: 'winston', cpus: 1, doneMs: 5000, runs: { doneMs: [4900, 5000, 5100] } }, { transport: 'file', lib: 'pino', cpus: 1, doneMs: 9000, runs: { doneMs: [8900, 9000, 9100] } }]
+  const overlapping = [{ transport: 'file', lib: 'winston', cpus: 1, doneMs: 5000, runs: { doneMs: [4000, 5000, 6000] } }, { transport: 'file', lib: 'pino', cpus: 1, doneMs: 5500, runs: { doneMs: [5500, 4500, 6500] } }]
+  const finding = (cells, pinoDone, winstonDone) => {
+    const reference = {
+      source: { title: 'An article', publisher: 'P', year: 2019, code: 'c' },
+      hardware: { cpu: 'x', cores: 4, threads: 8, memory: '32 GB', node: '8' },
+      events: 1000,
+      file: 'ref.json',
+      cells
+    }
     const runs = []
-    for (let run = 1; run <= 5; run++) {
+    for (let run = 1; run <= 6; run++) {
       runs.push(syntheticRun({ lib: 'pino', run, doneMs: pinoDone[run - 1], cores: 1 }))
       runs.push(syntheticRun({ lib: 'winston', run, doneMs: winstonDone[run - 1], cores: 1 }))
     }
     const { blocks } = thenAndNowSection.render({ env: { cpuModel: 'AMD EPYC', cpuCount: 2, node: 'v20' }, runs, summary: summarize(runs) }, { reference })
     return blocks.at(-1).rows.find((r) => r[2] === 'done')[5]
   }
-  assert.equal(finding([100, 101, 102, 103, 104], [300, 301, 302, 303, 304]), 'changed')
-  assert.match(finding([100, 130, 90, 125, 95], [110, 92, 128, 101, 120]), /^order differs only between libraries not separated on 5 runs/)
+  const ahead = [100, 101, 102, 103, 104, 105]
+  const behind = [300, 301, 302, 303, 304, 305]
+  assert.match(finding(separated, behind, ahead), /^holds: winston ahead of pino: 1\.80× then, 2\.\d\d× \[[\d.]+, [\d.]+\] now \(slower, 6 \+ 6 runs, unpaired\)$/)
+  assert.match(finding(separated, ahead, behind), /^reversed: pino now ahead of winston \(winston ahead of pino: 1\.80× then, 0\.\d\d× \[[\d.]+, [\d.]+\] now \(faster, 6 \+ 6 runs, unpaired\)\)$/)
+  const noise = [[100, 130, 90, 125, 95, 110], [110, 92, 128, 101, 120, 99]]
+  assert.match(finding(separated, ...noise), /^lead gone: winston ahead of pino: 1\.80× then, [\d.]+× \[[\d.]+, [\d.]+\] now \(not decided, 6 \+ 6 runs, unpaired\)$/)
+  assert.equal(finding(overlapping, behind, ahead), 'no finding for winston and pino (the article\'s runs overlapped)')
+  assert.equal(finding(separated.map(({ runs, ...cell }) => cell), behind, ahead), 'not judged for winston and pino (the reference file has not the article\'s runs)')
 })
 
 test('Then and now sets the article\'s 1 CPU beside 1 worker on 1 core and its 8 CPUs beside 1 worker on every core, says what still differs, and leaves 8 workers out', async () => {
@@ -320,7 +329,7 @@ test('Then and now sets the article\'s 1 CPU beside 1 worker on 1 core and its 8
   assert.doesNotMatch(text, /903/, 'the 8-worker cells are left out')
   assert.match(text, /What still differs: Node 8\.15\.1 then against v20\.1\.0 now, the machine[^.]*, and the harness \(one process then; a parent that starts, times and counts, plus one worker that logs, now\)/)
   const findings = blocks.at(-1).rows
-  assert.deepEqual(findings.filter((r) => r[2] === 'done').map((r) => [r[1], r[5]]), [['1 CPU / 1 worker on 1 core', 'holds'], ['8 CPUs / 1 worker on every core (2 here)', 'holds']])
+  assert.deepEqual(findings.filter((r) => r[2] === 'done').map((r) => [r[1], r[5].split(':')[0]]), [['1 CPU / 1 worker on 1 core', 'not judged for winston and pino (the reference file has not the article\'s runs)'], ['8 CPUs / 1 worker on every core (2 here)', 'not judged for winston and pino (the reference file has not the article\'s runs)']])
 })
 
 test('an interrupted file stopped between rounds: the page says how many runs every cell has, leaves the cut run out, and names files changed from the commit (code and scenarios, not results an earlier scenario wrote)', async () => {

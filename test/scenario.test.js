@@ -40,7 +40,7 @@ describe('scenario files', () => {
     for (const run of doc.runs) assert.ok(run.ok || run.status === 'unsupported', run.error)
     const unknown = await runCli(['run', '--scenario', 'quik'], { cwd })
     assert.equal(unknown.code, 2)
-    assert.match(unknown.stderr, /scenario not found: quik is neither a file nor a shipped scenario \(core, .*quick, .*workloads; see log-bench list\)/)
+    assert.match(unknown.stderr, /scenario not found: quik is neither a file nor a shipped scenario \(burst-size, core, .*quick, .*workloads; see log-bench list\)/)
     const listed = await runCli(['list'], { cwd })
     assert.match(listed.stdout, /scenarios \(run --scenario NAME\):[^]*\| quick +\| A quick tour that answers/)
   })

@@ -185,7 +185,8 @@ describe('anomalies: found by rules, explained where known', () => {
     ])).filter((a) => a.pattern === 'slow-transport')
     assert.equal(found.length, 1)
     assert.match(found[0].where, /^log4js 1\.0\.0, Filesystem/)
-    assert.match(found[0].text, /takes 8\.96× as long to done as pino, the fastest there \(905 ms against 101 ms\), but at most 1\.50× on Console/)
+    // The multiple is judge()'s estimate with its interval and basis, the figure compare prints for the pair.
+    assert.match(found[0].text, /takes 8\.96× \[8\.82, 9\.10; 90%\] \(3 \+ 3 runs, unpaired\) as long to done as pino, the fastest there \(medians 905 ms against 101 ms\), but at most 1\.50× on Console/)
     assert.equal(found[0].explanation, null)
   })
 
@@ -193,7 +194,7 @@ describe('anomalies: found by rules, explained where known', () => {
     const timed = (lib, unblocked, done) => runs({ lib, done }).map((r, i) => ({ ...r, unblockedMs: unblocked[i] }))
     const late = findAnomalies(dataset([...timed('pino', [50, 51, 52], [400, 410, 420]), ...timed('bunyan', [90, 91, 92], [200, 201, 202])])).filter((a) => a.pattern === 'done-late')
     assert.equal(late.length, 1)
-    assert.match(late[0].text, /^returns from its calls first \(unblocked 51 ms, medians\) but is done 2\.04× after bunyan, the first done \(410 ms against 201 ms\)/)
+    assert.match(late[0].text, /^returns from its calls first \(unblocked 51 ms, medians\) but is done 2\.04× \[1\.98, 2\.10; 90%\] \(3 \+ 3 runs, unpaired\) after bunyan, the first done \(medians 410 ms against 201 ms\)/)
     const http = (lib, rates) => rates.map((mean, i) => ({ type: 'http', lib, libVersion: '1.0.0', mode: 'route', transport: 'console', sink: 'pipe', cpus: 1, logsPerRequest: 5, size: 20, connections: 10, run: i + 1, ok: true, status: 'ok', reqPerSec: { mean } }))
     const drift = findAnomalies(dataset([...http('none', [5000, 5010, 4990, 4000, 4100]), ...http('pino', [4000, 4010, 3990, 3200, 3300]), ...http('winston', [3000, 3010, 2990, 2400, 2500])])).filter((a) => a.pattern === 'round-drift')
     assert.equal(drift.length, 1)
@@ -312,7 +313,21 @@ describe('anomalies: found by rules, explained where known', () => {
     ]))
     assert.equal(found.length, 1)
     assert.equal(found[0].pattern, 'slow-runtime')
-    assert.match(found[0].text, /under bun 1\.4\.5 takes 12\.1× as long to done as under node 20\.20\.2/)
+    assert.match(found[0].text, /under bun 1\.4\.5 takes 12\.1× \[11\.00, 13\.33; 90%\] \(3 \+ 3 runs, unpaired\) as long to done as under node 20\.20\.2/)
+  })
+})
+
+describe('one number per pair', () => {
+  it('labels the medians\' ratio beside a paired estimate only where the two differ visibly', async () => {
+    const { mediansRatioNote, estimateNote } = await import('../src/draw/labels.js')
+    // The glance's case: medians 448 and 475 ms, the per-round estimate 1.36×.
+    const paired = { paired: true, ratio: 1.36, baselineMedian: 448, median: 475 }
+    assert.equal(mediansRatioNote(paired), 'medians\' ratio 1.06×')
+    assert.equal(estimateNote(paired), 'per-round estimate, paired; the medians\' ratio is 1.06×')
+    assert.equal(mediansRatioNote({ ...paired, ratio: 1.07 }), '', 'within 2% of the medians\' ratio: one figure')
+    assert.equal(mediansRatioNote({ ...paired, paired: false }), '', 'unpaired, the estimate is the medians\' ratio')
+    // A rate: the figure and the medians' ratio turned alike.
+    assert.equal(mediansRatioNote(paired, (v) => 1 / v), 'medians\' ratio 0.94×')
   })
 })
 

@@ -12,7 +12,7 @@ import { DEFAULT_RECEIVER_MAX_BYTES, DEFAULT_RECEIVER_MAX_REQUESTS, DEFAULT_RECE
 import { camel } from './options.js'
 import { UsageError } from '../errors.js'
 import { DEFAULT_MEASURE, MEASURES } from '../engine/instructions.js'
-import { cacheDirectory, list, parseShard, positiveIntList, writableDirectory } from './validate.js'
+import { cacheDirectory, list, parseShard, positiveInt, positiveIntList, writableDirectory } from './validate.js'
 import { parseRuntimes, RUNTIME_NAMES } from '../versions/runtime-names.js'
 import { availableCpus, findTaskset, formatCpuList } from '../engine/affinity.js'
 
@@ -96,6 +96,7 @@ export const RUN_OPTIONS = [
   { name: 'cores', list: true, parse: (value) => parseCores(value), numeric: true, takes: 'comma list of integers, 1 to the CPUs log-bench may use', schema: { type: 'integer', minimum: 1 }, matrix: true, scenario: 'cores', defaultText: 'every CPU', describe: 'run the whole run (log-bench\'s process, the receiving end, rsyslogd where the run starts it, every worker) on this many CPUs: the first N of those log-bench may use, set with taskset (util-linux) before the run starts and undone after it, as the 2019 article took CPUs offline (a list: one cell per count; recorded as the record\'s cores). Not more than the CPUs log-bench may use' },
   { name: 'events', int: EVENTS_LIMIT, default: DEFAULT_EVENTS, matrix: true, scenario: 'events', describe: 'events each worker logs per run (1e6, 1_000_000 and 1,000,000 are read alike)' },
   { name: 'rate', list: true, int: { max: MAX_RATE, why: ' (events per second per worker)' }, matrix: true, scenario: 'rates', defaultText: 'none: a tight loop', describe: 'pace the logging: this many events per second per worker (a list: one cell per rate), each event logged when it is due (its intended time), the event loop turning between events as in a service; records each call\'s response time from its intended time (responseLatencyNs, beside the call\'s own time) and the event-loop delay. A run then takes at least --events ÷ rate seconds (at the lowest rate): past --timeout it is refused before anything starts' },
+  { name: 'burst', list: true, parse: parseBursts, takes: 'comma list of integers from 1, or all', schema: { oneOf: [{ type: 'integer', minimum: 1 }, { const: 'all' }] }, matrix: true, scenario: 'bursts', default: 'all', describe: 'log this many events in one synchronous loop, then let the event loop turn (setImmediate) before the next burst, as a service logs a few lines per request and yields between requests (pino\'s own benchmarks log in bursts of 10); all: every event in one loop (a list: one cell per burst size, recorded as the record\'s burst). unblocked then runs from the first call until the loop is free after the last burst. Not with --rate' },
   { name: 'ending', list: true, values: ENDING_NAMES, default: DEFAULT_ENDING, matrix: true, scenario: 'endings', describe: `how each worker's process ends after its last call: ${ENDINGS.map((e) => `${e.name} (${e.describe})`).join('; ')}. A loss is counted, not a failed run (see docs/durability.md)` },
   { name: 'receiver-rate', int: { max: MAX_RECEIVER_RATE, why: ' (bytes per second)' }, matrix: true, scenario: 'receiverRate', defaultText: 'none: full speed', describe: 'console and tcp (embedded sink) only: the receiving end reads each worker\'s stdout, or each TCP connection, no faster than this many bytes per second (a slow consumer); node\'s stream reader then reads the console' },
   { name: 'receiver-stall', int: { max: MAX_RECEIVER_STALL_MS, why: ' (milliseconds)' }, matrix: true, scenario: 'receiverStall', defaultText: 'none', describe: 'console and tcp (embedded sink) only: the receiving end stops reading each worker\'s stdout, or each TCP connection, for this many ms once a tenth of the events arrived there, then reads at full speed; records the time from the stall\'s end to the last arrival' },
@@ -187,6 +188,11 @@ export const SINK_OPTIONS = [
   { name: 'events', int: EVENTS_LIMIT, default: DEFAULT_EVENTS, describe: 'events per worker to expect (sequence numbers 0 … n-1)' },
   { name: 'size', int: { max: MAX_SIZE_BYTES }, defaultText: 'the seed\'s "Hello, world!", 13 bytes', describe: 'payload size in bytes the senders use' }
 ]
+
+// --burst as given: burst sizes, `all` (null: every event in one loop) among them where asked.
+function parseBursts (value) {
+  return [...new Set(list(value, 'burst').map((item) => (item === 'all' ? null : positiveInt(item, 'burst', { max: MAX_EVENTS, why: ' (or all: every event in one loop)' }))))]
+}
 
 // --cores as given (a comma list, as typed), checked against this machine: each from 1 to the CPUs
 // log-bench may use, and taskset there to set them (src/engine/cores.js).

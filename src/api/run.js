@@ -10,7 +10,8 @@ import { listOf, SLOWABLE_TRANSPORTS, transportIs, transportsWith } from '../eng
 import { runTypes } from './run-types.js'
 import { payloadOfSize } from '../engine/message.js'
 import { httpPlanSize, loadScenario, refuseHugePlan, runPlanSize, selectShard } from './scenario.js'
-import { collectEnv, libVersionsOf } from '../results/env.js'
+import { collectEnv, libVersionsOf, rsyslogdVersion, transportVersions } from '../results/env.js'
+import { requireRsyslogd } from '../sinks/rsyslog.js'
 import { SCHEMA_VERSION } from '../results/model.js'
 import { lockResults } from '../results/lock.js'
 import { optionDifferences } from '../results/plans.js'
@@ -50,6 +51,7 @@ export async function parseRunOptions (argv, installs = {}) {
     cpus: given.cpus,
     events: given.events,
     rates: given.rate,
+    bursts: refuseBurstsPaced(given),
     endings: given.ending,
     cores: checkCores(given.cores),
     profile: given.profile ? profileOption(given) : false,
@@ -79,6 +81,8 @@ function describeOptions (options) {
     events: options.events,
     // One rate as one number, as plans described themselves before rates were a list (--resume).
     ...(options.rates ? { rate: options.rates.length === 1 ? options.rates[0] : options.rates } : {}),
+    // Only where given, so other plans describe themselves as before (--resume).
+    ...(options.bursts.some((n) => n != null) ? { bursts: options.bursts.map((n) => n ?? 'all') } : {}),
     ...(options.counter ? { measure: 'instructions', instructionsMethod: options.counter.instructionsMethod } : {}),
     ...(options.profile ? { profile: true } : {}),
     ...(options.endings.length === 1 && options.endings[0] === DEFAULT_ENDING ? {} : { endings: options.endings }),
@@ -278,6 +282,11 @@ export async function prepareRun (argv, { defaultOut = false, command = commandL
   }
   const env = collectEnv({ command, libVersions: libVersionsOf(plan.libs), options: plan.options })
   env.plan = { kind: plan.kind, name: plan.name, file: plan.file ?? null, id: plan.id, shard: shard ? `${shard.k}/${shard.n}` : null, cells: plan.cells.length, shardCells: cells.length }
+  // Beside every headline: the packages each transport went through and the receiving end's version.
+  const adapterOf = (name) => plan.libs.find((lib) => lib.name === name)?.adapter
+  const uses = cells.map((cell) => ({ adapter: adapterOf(cell.settings.lib), transport: cell.settings.transport }))
+  env.transportVersions = transportVersions(uses)
+  if (cells.some((cell) => String(cell.settings.sink).startsWith('rsyslog'))) env.receiverVersions = { rsyslogd: rsyslogdVersion(requireRsyslogd()) }
   const syslogGroups = plan.kind === 'scenario' ? [...plan.options.run, ...plan.options.http] : [plan.options]
   return {
     cells,
@@ -338,6 +347,12 @@ function profileOption (given) {
 }
 
 // --pipe-bytes: a whole number of bytes from 4096 to the system's pipe-max-size, console only.
+// --burst yields between bursts of a tight loop; --rate paces every event and yields between them.
+function refuseBurstsPaced (given) {
+  if (given.rate && given.burst.some((n) => n != null)) throw new UsageError('--burst and --rate both set how the worker yields: give one (--rate paces every event; --burst logs N at once, then yields)')
+  return given.burst
+}
+
 // A paced run logs for events ÷ rate seconds at the least: past --timeout it could only time out.
 // With a list of rates, the lowest sets the longest run. A counted run refuses --rate itself, with
 // the reason that comes first (countingWorkers).

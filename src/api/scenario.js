@@ -120,7 +120,9 @@ export function estimatedCostMs (cell) {
 export function runPlanSize (options) {
   const rates = options.rates ?? [null]
   const cores = options.cores ?? [null]
-  const alike = options.runtimes.length * options.sizes.length * options.endings.length * rates.length * cores.length
+  const bursts = options.bursts ?? [null]
+  const alike = options.runtimes.length * options.sizes.length * options.endings.length *
+    rates.length * bursts.length * cores.length
   const size = { cells: 0, runs: 0, costMs: 0 }
   for (const transport of options.transports) {
     for (const lib of options.libs) {

@@ -1,12 +1,11 @@
 import { failureOf } from '../results/model.js'
-import { formatCount, formatRatio } from '../format.js'
-import { DEFAULT_NOISE } from '../stats.js'
+import { basisWords, coverageNote, coverageTitle, formatCount, formatRatio, visibleMediansRatio } from '../format.js'
 
 // A library's name, a transport's title and a worker count (a run's `cpus`: labels say workers) are
 // a record's words (src/results/record.js, where a cell's words are made), the number formats
 // src/format.js's: one copy each, exported from here too.
 export { libraryName, runName, transportTitle, workersLabel } from '../results/record.js'
-export { formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, unique } from '../format.js'
+export { basisWords, coverageNote, coverageTitle, formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, mediansRatioNote, ratioInterval, unique } from '../format.js'
 
 // Words and number formats: the one set every exporter (terminal, markdown, charts, compare) uses.
 
@@ -30,14 +29,6 @@ export function formatChangePct (ratio) {
   return `${pct > 0 ? '+' : pct < 0 ? '−' : '±'}${Math.abs(pct).toFixed(1)}%`
 }
 
-// An interval's coverage as its title: "75%", "93.7%" (rounded down: never claimed higher than it
-// is); "no" for one run.
-export function coverageTitle (coverage) {
-  if (!(coverage > 0)) return 'no'
-  const tenths = Math.floor(coverage * 1000 + 1e-9) / 10
-  return `${Number.isInteger(tenths) ? tenths : tenths.toFixed(1)}%`
-}
-
 // The coverages of several intervals as one title: "75%", "75–93.7%".
 export function coverageRange (coverages) {
   const known = coverages.filter((c) => c > 0).sort((a, b) => a - b)
@@ -50,11 +41,6 @@ export function coverageRange (coverages) {
 // interval" where no cell has one (one run each), never a bare "no".
 export function intervalHeading (titled) {
   return titled === 'no' ? 'no interval' : titled
-}
-
-// An interval from few runs covers less than 95%: say how much, as its title says it (e.g. "; 93.7%").
-export function coverageNote (coverage) {
-  return coverage != null && coverage < 0.95 ? `; ${coverageTitle(coverage)}` : ''
 }
 
 // A comparison (compareRuns in src/stats.js) as a change with its verdict, optionally its interval:
@@ -93,11 +79,6 @@ export function verdictWord (verdict) {
   return verdict === 'unclear' ? 'not decided' : verdict ?? ''
 }
 
-// What a comparison rests on: "6 rounds, paired" or "5 + 5 runs, unpaired".
-export function basisWords (c) {
-  return c.paired ? `${c.pairs} rounds, paired` : `${c.nBaseline} + ${c.n} runs, unpaired`
-}
-
 // Where every round ordered the pair the same way, the runs' side of it (judge's `higherIn` and
 // `better`): "slower in each of 5 rounds". null where the rounds disagree or there are none.
 export function orderWords (c) {
@@ -121,16 +102,6 @@ export function notDecidedWords (c) {
 // the comparison is unpaired (its ratio is the medians'). turn: how the printed figure is made from a
 // ratio (inverted for "how many times faster", or for a rate), applied to the medians' ratio alike.
 export function estimateNote (c, turn = (v) => v) {
-  if (!c?.paired || c.ratio == null || !(c.baselineMedian > 0) || !(c.median > 0)) return ''
-  const [shown, ofMedians] = [turn(c.ratio), turn(c.median / c.baselineMedian)]
-  // Said only where the two differ visibly: by more than the default noise threshold (2%).
-  if (Math.abs(shown / ofMedians - 1) <= DEFAULT_NOISE) return ''
-  return `per-round estimate, paired; the medians' ratio is ${formatRatio(ofMedians)}`
-}
-
-// " [1.16, 1.47]" after a ratio (or a multiple turned from one), with its coverage where the runs
-// cannot reach 95%; '' without an interval.
-export function ratioInterval (c) {
-  if (c?.ciLow == null || !(c.coverage > 0)) return ''
-  return ` [${c.ciLow.toFixed(2)}, ${c.ciHigh.toFixed(2)}${coverageNote(c.coverage)}]`
+  const ofMedians = visibleMediansRatio(c, turn)
+  return ofMedians == null ? '' : `per-round estimate, paired; the medians' ratio is ${formatRatio(ofMedians)}`
 }

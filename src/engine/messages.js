@@ -77,7 +77,7 @@ export const MESSAGES = {
     ready: {},
     error: { phase: text, message: text },
     heap: { heapBytes: amount },
-    unblocked: { at: timestamp, startedAt: timestamp, heldNs: nullable(timestamp), longestHeldNs: optional(timestamp), callStamps: nullable(stamps), $: (m) => (BigInt(m.at) < BigInt(m.startedAt) ? 'its "at" is before its "startedAt"' : null) },
+    unblocked: { at: timestamp, startedAt: timestamp, loopReturnedAt: nullable(timestamp), heldNs: nullable(timestamp), longestHeldNs: optional(timestamp), callStamps: nullable(stamps), $: (m) => (BigInt(m.at) < BigInt(m.startedAt) ? 'its "at" is before its "startedAt"' : null) },
     closed: runWorkerEnd,
     // Sent instead of 'closed' right before a worker ends by --ending (exit, a throw, a signal…).
     ended: runWorkerEnd,

@@ -8,7 +8,7 @@ import { loadProjectLibrary } from '../engine/library.js'
 // bunyan's README: createLogger({ name }) writes to process.stdout; a { path } stream appends to a file.
 // Workloads: fields first (log.info(fields, msg)), log.child(fields), log.error(err, msg) (the
 // err serializer applies by default), util.format interpolation (README "Log Method API").
-// No variants: bunyan documents no synchronous or buffered choice for its streams.
+// Its one variant is the 2019 harness's syslog "UDP": bunyan-syslog's type 'sys' (syslog(3)).
 // bunyan 1 (--lib bunyan@1.8) has the same createLogger, streams and Log Method API
 // (https://github.com/trentm/node-bunyan/blob/1.8.15/README.md).
 export default {
@@ -16,9 +16,20 @@ export default {
   packageName: 'bunyan',
   versions: '>=1',
   transports: ['console', 'file', 'udp', 'tcp', 'otlp', 'forward'],
+  // What each transport goes through besides bunyan: their versions go beside the page's headline.
+  transportPackages: { udp: ['bunyan-syslog'], tcp: ['bunyan-syslog'], otlp: ['@opentelemetry/instrumentation-bunyan', '@opentelemetry/sdk-logs', '@opentelemetry/exporter-logs-otlp-proto'], forward: ['fluent-logger'] },
   workloads: WORKLOADS,
-  async create ({ transport, file, host, port, url, workload, load = loadProjectLibrary }) {
+  variants: {
+    sys: {
+      describe: "bunyan-syslog's type 'sys': each record through syslog(3) (its native binding) to the local syslog socket, /dev/log, received by an rsyslogd log-bench starts there (root, and /dev/log free); the 2019 article's bunyan \"UDP\" ran this way",
+      docs: 'https://github.com/trentm/node-bunyan-syslog (README: type sys); docs/syslog.md',
+      transports: ['udp'],
+      sinks: { udp: 'rsyslog-local' }
+    }
+  },
+  async create ({ transport, file, host, port, url, workload, variant = 'default', load = loadProjectLibrary }) {
     const bunyan = await load('bunyan')
+    if (variant === 'sys') return sysLogger(bunyan, await load('bunyan-syslog'), workload)
     if (transport === 'otlp') return otlpLogger(bunyan, url, workload)
     if (transport === 'forward') return forwardLogger(bunyan, host, port, workload)
     if (transport === 'udp' || transport === 'tcp') return syslogLogger(bunyan, await load('bunyan-syslog'), transport, host, port, workload)
@@ -68,6 +79,18 @@ async function forwardLogger (bunyan, host, port, workload) {
   return {
     log: fieldsFirstCall(logger, workload),
     async close () { await endStreamAndSender(stream, sender) }
+  }
+}
+
+// bunyan-syslog's README, type 'sys' as the 2019 harness built it (src/bunyan/BunyanLogger.js):
+// openlog() once, then syslog(3) per record, synchronously, to /dev/log (glibc's path; openlog()
+// cannot change it). end() calls closelog(): nothing is buffered, so nothing is left to flush.
+function sysLogger (bunyan, bsyslog, workload) {
+  const stream = bsyslog.createBunyanStream({ type: 'sys', facility: bsyslog.local0, name: 'log-bench' })
+  const logger = bunyan.createLogger({ name: 'log-bench', streams: [{ level: 'info', type: 'raw', stream }] })
+  return {
+    log: fieldsFirstCall(logger, workload),
+    async close () { stream.end() }
   }
 }
 

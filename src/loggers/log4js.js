@@ -23,6 +23,8 @@ export default {
   packageName: 'log4js',
   versions: '>=4',
   transports: ['console', 'file', 'udp'],
+  // What its udp transport goes through besides log4js: the version goes beside the page's headline.
+  transportPackages: { udp: ['log4js-syslog-appender'] },
   unsupported: {
     tcp: 'log4js has no syslog appender of its own, and log4js-syslog-appender (the one that installs beside log4js 6) sends over UDP only'
   },

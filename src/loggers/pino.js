@@ -24,6 +24,8 @@ export default {
     return null
   },
   transports: ['console', 'file', 'udp', 'tcp', 'otlp', 'forward'],
+  // What each transport goes through besides pino: their versions go beside the page's headline.
+  transportPackages: { udp: ['pino-syslog', 'pino-socket'], tcp: ['pino-syslog', 'pino-socket'], otlp: ['pino-opentelemetry-transport'], forward: ['fluent-logger'] },
   workloads: WORKLOADS,
   variants: {
     sync: {

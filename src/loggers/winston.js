@@ -33,6 +33,8 @@ export default {
     return null
   },
   transports: ['console', 'file', 'udp', 'tcp', 'otlp', 'forward'],
+  // What each transport goes through besides winston: their versions go beside the page's headline.
+  transportPackages: { udp: ['winston-syslog'], tcp: ['winston-syslog'], otlp: ['@opentelemetry/winston-transport', '@opentelemetry/sdk-logs', '@opentelemetry/exporter-logs-otlp-proto'], forward: ['fluent-logger'] },
   variants: { json: OTLP_JSON_VARIANT, ack: FORWARD_ACK_VARIANT },
   workloads: ['string', 'object', 'deep', 'child', 'error', 'disabled'],
   unsupportedWorkloads: {

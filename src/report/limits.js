@@ -43,25 +43,36 @@ function incompleteLimits (dataset) {
   return [{ label: 'Incomplete', text: `${what}${follows.length ? ` So ${follows.join(', and ')}.` : ''}` }]
 }
 
-// The load average when each command began, where it was at or above half the machine's cores; with
-// the load while it ran where the runs recorded it (env.loadSamples: [[secondsSinceStart, load1]]).
+// The load average when each command began, and the load while it ran (env.loadSamples:
+// [[secondsSinceStart, load1]]), where either was at or above half the machine's cores: a start
+// that looked idle does not hide runs that were not.
 function loadLimits (dataset) {
   const out = []
   const starts = startEnvs(dataset.envs ?? [])
   for (const { file, shard, env } of starts) {
     const load = env?.loadAverage?.[0]
-    if (typeof load !== 'number' || !(env.cpuCount > 0) || load < BUSY_LOAD_PER_CORE * env.cpuCount) continue
-    const samples = Array.isArray(env.loadSamples) ? env.loadSamples.map((s) => s?.[1]).filter((v) => typeof v === 'number') : []
-    const during = samples.length
-      ? ` While they ran it was ${formatNumber(minOf(samples), 2)} to ${formatNumber(maxOf(samples), 2)} (median ${formatNumber(median(samples), 2)}, ${samples.length} samples; the runs' own processes count in it).`
-      : ' The load while they ran was not recorded.'
+    if (!(env?.cpuCount > 0)) continue
+    const half = BUSY_LOAD_PER_CORE * env.cpuCount
+    const samples = loadSamplesOf(env)
+    const busyStart = typeof load === 'number' && load >= half
+    const busyDuring = samples.length > 0 && median(samples) >= half
+    if (!busyStart && !busyDuring) continue
     const whose = shard != null ? `${codeSpan(file)}, shard ${escapeMarkdown(shard)}${env.cpuModel ? ` (${escapeMarkdown(env.cpuModel)})` : ''}: its runs` : starts.length > 1 ? `${codeSpan(file)}: its runs` : 'The runs'
+    const began = typeof load === 'number' ? `began at load average ${formatNumber(load, 2)} on ${env.cpuCount} cores${busyStart ? ', at or above half of them' : ''}` : 'began at a load not recorded'
+    const during = samples.length
+      ? `${busyDuring ? 'while they ran the load stayed at or above half the cores' : 'while they ran it was'}: median ${formatNumber(median(samples), 2)}, maximum ${formatNumber(maxOf(samples), 2)} (${samples.length} samples of the 1-minute load average; the runs' own processes count in it)`
+      : 'the load while they ran was not recorded'
     out.push({
       label: 'Busy machine',
-      text: `${whose} began at load average ${formatNumber(load, 2)} on ${env.cpuCount} cores, at or above half of them: other work was running, or had run within the minute before (a load average is a decaying 1-minute mean).${during} So times may be slower and more spread than on an idle machine, and a difference needs more runs to be decided.`
+      text: `${whose} ${began}; ${during}. So times may be slower and more spread than on an idle machine, and a difference needs more runs to be decided.`
     })
   }
   return out
+}
+
+// The 1-minute load averages sampled while a command ran, [] where it recorded none.
+export function loadSamplesOf (env) {
+  return Array.isArray(env?.loadSamples) ? env.loadSamples.map((s) => s?.[1]).filter((v) => typeof v === 'number') : []
 }
 
 // A comparison where the receiving end dropped events from `raw`, the plainest fast sender, or from

@@ -10,6 +10,7 @@ import { anomalyBlocks, escapeMarkdown, findAnomalies } from '../results/judge/a
 import { scorecardBlocks } from './scorecard.js'
 import { limitsBlock, pageLimits } from './limits.js'
 import { maxOf } from '../stats.js'
+import { conditionsText } from './conditions.js'
 
 // The results page: what was measured where, then each section's tables and chart links.
 // Everything on it comes from the results; nothing depends on when the report is generated, so
@@ -59,6 +60,8 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
   const led = sections.reduce((found, section) => found ?? section.lead?.(dataset, ctx, summary) ?? null, null)
   out.push(...(led ?? summary).blocks)
   charts.push(...(led ?? summary).charts)
+  // Beside the headline: the machine, its load while the runs went on, the receivers and packages.
+  out.push(conditionsText(dataset))
   out.push(intro(dataset))
   if (scorecard) out.push(...scorecardBlocks(scorecard))
   const shown = shownSections(dataset, sections)

@@ -2,14 +2,15 @@ import { glanceSection } from './run/glance.js'
 import { versionsSection } from './versions-section.js'
 import { costsSection } from './run/costs-section.js'
 import { profilesSection } from './run/profiles-section.js'
+import { httpSection } from './http/section.js'
 import { runSection } from './run/section.js'
 import { thenAndNowSection } from './run/then-and-now.js'
-import { httpSection } from './http/section.js'
 import { httpGlanceSection } from './http/glance.js'
 import { workloadsSection } from './run/workloads-section.js'
 import { destinationsSection } from './run/destinations-section.js'
 import { durabilitySection } from './run/durability-section.js'
 import { latencySection } from './run/latency-section.js'
+import { burstsSection } from './run/bursts-section.js'
 
 // The report's sections, in page order. A section claims run types and renders them:
 //   { name, types: ['run'], render(dataset, ctx) → { blocks, charts: [{ file, width, height, config }] } }
@@ -34,6 +35,7 @@ export const SECTIONS = [
   profilesSection,
   workloadsSection,
   destinationsSection,
+  burstsSection,
   thenAndNowSection,
   httpSection
 ]

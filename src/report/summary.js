@@ -7,7 +7,7 @@ import { DEFAULT_ALPHA, maxOf, median, medianInterval, minOf, smallestMannWhitne
 import { axisTitle, chartFile, logTicks, titles } from '../draw/charts.js'
 import { palette, translucent } from '../draw/colours.js'
 import { bimodal, escapeMarkdown, findAnomalies } from '../results/judge/anomalies.js'
-import { basisWords, formatCount, formatMs, formatPct, formatRatio, libraryName, orderWords, ratioInterval, unique, verdictWord } from '../draw/labels.js'
+import { basisWords, formatCount, formatMs, formatPct, formatRatio, libraryName, mediansRatioNote, orderWords, ratioInterval, unique, verdictWord } from '../draw/labels.js'
 import { figureColumns, wrap } from '../draw/table.js'
 import { controlsByTable, countedSentences, tableOf } from './http/glance.js'
 import { summarizeHttp } from '../results/http-summary.js'
@@ -241,12 +241,21 @@ function groupSentence (g, measure) {
   }
   const first = `${g.best.name} ${close.length ? 'first by median' : measure.best} (${measure.format(g.best.median)})`
   const notSeparated = close.map((c, i) => {
-    const order = orderWords(c.comparison)
+    const order = [mediansOf(c, measure), orderWords(c.comparison)].filter(Boolean).join('; ')
     return `${c.name} ${formatRatio(c.relative)}${i === 0 ? unit : ''}, not separated on ${basisWords(c.comparison)}${order ? ` (${order})` : ''}`
   })
   const rest = g.ranked.filter((c) => !g.firsts.includes(c) && c !== g.best && !(c.lost > 0))
-  const others = rest.map((c, i) => `${c.name} ${formatRatio(c.relative)}${i === 0 && !close.length ? unit : ''}${c.verdict && c.verdict !== 'slower' ? ` (${verdictWord(c.verdict)})` : ''}`)
+  const others = rest.map((c, i) => {
+    const notes = [c.verdict && c.verdict !== 'slower' ? verdictWord(c.verdict) : null, mediansOf(c, measure)].filter(Boolean).join('; ')
+    return `${c.name} ${formatRatio(c.relative)}${i === 0 && !close.length ? unit : ''}${notes ? ` (${notes})` : ''}`
+  })
   return `${g.label}: ${[first, ...notSeparated, others.join(', ')].filter(Boolean).join('; ')}.`
+}
+
+// Beside a multiple that is a per-round estimate, the medians' ratio where it differs visibly, labelled
+// (the bars and the Median column are medians): "medians' ratio 1.12×".
+function mediansOf (cell, measure) {
+  return mediansRatioNote(cell.comparison, (v) => (measure.better === 'higher' ? 1 / v : v))
 }
 
 // A cell's pace: the median of its finished runs' events sent per second until done; null where
@@ -342,10 +351,19 @@ function findingsTable ({ measure, groups }) {
     bestName(g),
     g.best ? measure.format(g.best.median) : '—',
     // Not decided: the figures in the order of the names, so that their order reads as no ranking.
-    [...(g.undecided ? [...g.ranked].sort((a, b) => a.name.localeCompare(b.name)) : g.ranked).filter((c) => c !== g.best).map((c) => `${c.name} ${c.lost > 0 || c.relative == null ? measure.format(c.median) : `${formatRatio(c.relative)}${ratioInterval(c.times)}`}${c.lost > 0 ? ` lossy ${formatPct(c.lost)}` : c.verdict ? ` ${verdictWord(c.verdict)}` : ''}`),
-      ...g.unsupported.map((name) => `${name} unsupported`)].join('; ')
+    [...(g.undecided ? [...g.ranked].sort((a, b) => a.name.localeCompare(b.name)) : g.ranked)
+      .filter((c) => c !== g.best).map((c) => otherCell(c, measure)),
+    ...g.unsupported.map((name) => `${name} unsupported`)].join('; ')
   ])
   return { columns, rows }
+}
+
+// A cell beside the best: its multiple (the verdict's estimate, with its interval) and verdict; a
+// lossy cell or one without a multiple by its median. The table shows no other median than the
+// best's, so no medians' ratio is there to divide: the sentences above it label one where it differs.
+function otherCell (c, measure) {
+  if (c.lost > 0 || c.relative == null) return `${c.name} ${measure.format(c.median)}${c.lost > 0 ? ` lossy ${formatPct(c.lost)}` : c.verdict ? ` ${verdictWord(c.verdict)}` : ''}`
+  return `${c.name} ${formatRatio(c.relative)}${ratioInterval(c.times)}${c.verdict ? ` ${verdictWord(c.verdict)}` : ''}`
 }
 
 // Bars per comparison, one per library in its colour; a log axis where the bars span more than

@@ -73,6 +73,7 @@ export function collectEnv ({ options, libVersions, command }) {
     allowedCpus: cpusOf('self'),
     memoryBytes: os.totalmem(),
     ...machineLoad(),
+    machine: machineKind(),
     hostname: os.hostname(),
     logBenchVersion: toolVersion(),
     gitCommit: gitCommit(),
@@ -81,6 +82,80 @@ export function collectEnv ({ options, libVersions, command }) {
     command,
     options,
     time: new Date().toISOString()
+  }
+}
+
+// Whether the machine is a virtual machine, and in a container: a VM's CPUs are shared with other
+// guests (steal time) and a page's times are that VM's. systemd-detect-virt where installed; else the
+// DMI vendor (/sys/class/dmi/id/sys_vendor) and the CPU's hypervisor flag (/proc/cpuinfo), which every
+// hypervisor sets for its guests; a container from /.dockerenv or /run/.containerenv.
+// { virtual: true | false | null (not known), hypervisor, container, how }.
+const VM_VENDORS = /QEMU|KVM|VMware|Xen|Microsoft Corporation|innotek|VirtualBox|Amazon EC2|Google|DigitalOcean|Hetzner|OpenStack|Parallels|Bochs/i
+
+export function machineKind ({ detect = detectVirt, read = readText, exists = fs.existsSync } = {}) {
+  const vm = detect('--vm')
+  const container = detect('--container')
+  if (vm != null) {
+    return { virtual: vm !== 'none', hypervisor: vm === 'none' ? null : vm, container: container && container !== 'none' ? container : containerFile(exists), how: 'systemd-detect-virt' }
+  }
+  const vendor = read('/sys/class/dmi/id/sys_vendor')?.trim() || null
+  const flagged = /^flags\s*:.*\bhypervisor\b/m.test(read('/proc/cpuinfo') ?? '')
+  const known = vendor != null || read('/proc/cpuinfo') != null
+  return {
+    virtual: vendor && VM_VENDORS.test(vendor) ? true : flagged ? true : known ? false : null,
+    hypervisor: vendor && VM_VENDORS.test(vendor) ? vendor : null,
+    container: containerFile(exists),
+    how: vendor != null ? 'DMI vendor and the CPU hypervisor flag' : 'the CPU hypervisor flag'
+  }
+}
+
+function detectVirt (flag) {
+  try {
+    return execFileSync('systemd-detect-virt', [flag], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null
+  } catch (err) {
+    // It exits 1 printing "none" where there is none; absent (ENOENT), it says nothing.
+    return typeof err.stdout === 'string' && err.stdout.trim() ? err.stdout.trim() : null
+  }
+}
+
+function readText (file) {
+  try {
+    return fs.readFileSync(file, 'utf8')
+  } catch {
+    return null
+  }
+}
+
+function containerFile (exists) {
+  if (exists('/.dockerenv')) return 'docker'
+  if (exists('/run/.containerenv')) return 'podman'
+  return null
+}
+
+// The versions of the packages a library needs for a transport (an adapter's transportPackages:
+// winston-syslog for winston over udp), from the project's node_modules: { package: version }.
+// uses: [{ adapter, transport }], the plan's libraries and transports as its cells pair them.
+export function transportVersions (uses) {
+  const versions = Object.create(null)
+  const names = uses.flatMap(({ adapter, transport }) => adapter?.transportPackages?.[transport] ?? [])
+  for (const name of names) {
+    if (Object.hasOwn(versions, name)) continue
+    try {
+      versions[name] = JSON.parse(fs.readFileSync(path.join(root, 'node_modules', name, 'package.json'), 'utf8')).version ?? null
+    } catch {
+      versions[name] = null
+    }
+  }
+  return { ...versions }
+}
+
+// rsyslogd's version ("8.2302.0"), where a run starts one; null where it cannot say.
+export function rsyslogdVersion (binary) {
+  try {
+    const out = execFileSync(binary, ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 })
+    return /rsyslogd\s+(\S+)/.exec(out)?.[1] ?? null
+  } catch {
+    return null
   }
 }
 

@@ -22,6 +22,7 @@ export function planRunCells ({
   sizes,
   events,
   rates = null,
+  bursts = [null],
   endings = [DEFAULT_ENDING],
   cores = [null],
   counter = null,
@@ -43,14 +44,17 @@ export function planRunCells ({
             // would re-indent the cell below).
             const paces = rates ?? [null]
             const variations = sizes.flatMap((size) => endings.flatMap((ending) =>
-              paces.flatMap((rate) => cores.map((limit) => ({ ...size, ending, rate, limit })))))
-            const sink = receiverOptions.sinkName?.(transport) ?? defaultSink(transport)
+              paces.flatMap((rate) => bursts.flatMap((burst) =>
+                cores.map((limit) => ({ ...size, ending, rate, burst, limit }))))))
+            // A variant may go to a receiving end of its own (bunyan:sys: syslog(3) to the local socket).
+            const ownSink = lib.adapter.variants?.[variant]?.sinks?.[transport] ?? null
+            const sink = ownSink ?? receiverOptions.sinkName?.(transport) ?? defaultSink(transport)
             const slowed = SLOWED_SINKS.includes(sink) ? slowReceiver(receiverOptions) : {}
             // A slowed cell comes with its control, the same cell read at full speed: what the
             // logger does anyway (its gaps, its memory) is not what the slow reader made it do
             // (src/results/judge/overload.js). Under another ending nothing is judged, so no control.
             const readers = Object.keys(slowed).length ? [slowed, {}] : [{}]
-            for (const { payload, ending, rate, limit, slow } of variations.flatMap((v) =>
+            for (const { payload, ending, rate, burst, limit, slow } of variations.flatMap((v) =>
               (v.ending === DEFAULT_ENDING ? readers : [slowed]).map((slow) => ({ ...v, slow })))) {
               // The record's fields first, in its order (recordedSettings takes them from here).
               const settings = {
@@ -70,6 +74,8 @@ export function planRunCells ({
                 // Paced logging is another measurement; a tight-loop record has no rate.
                 ...(rate ? { rate } : {}),
                 ending,
+                // A run in bursts is another measurement; a record of one loop has no burst.
+                ...(burst ? { burst } : {}),
                 ...slow,
                 // Counted instructions are another measurement (nothing in them is a time), and so
                 // is each counter; a timed record has neither (instructionsTool: the counter's binary).
@@ -79,7 +85,7 @@ export function planRunCells ({
                 // --cores: the whole run on that many CPUs (null: every CPU), and the list it gets.
                 cores: limit,
                 ...coresSettings(limit),
-                ...runSettings({ lib, runtime, payload, timeoutMs, maxOldSpaceSize, receiverOptions, dir })
+                ...runSettings({ lib, runtime, payload, timeoutMs, maxOldSpaceSize, receiverOptions, dir, localSocket: ownSink === 'rsyslog-local' })
               }
               cells.push({
                 key: cellKey(settings),
@@ -115,8 +121,9 @@ export function labelRunCells (cells) {
 // adapter whose declarations are unusable, src/loggers/index.js, fails every run with the reason),
 // the message's payload, the runtime's binary, the limits, the receiving end's options (the
 // receiver's own: the slowing ones are the record's receiverRate and receiverStallMs) and --dir.
-function runSettings ({ lib, runtime, payload, timeoutMs, maxOldSpaceSize, receiverOptions, dir }) {
-  const { sinkName, receiverRate, receiverStallMs, ...receiver } = receiverOptions
+function runSettings ({ lib, runtime, payload, timeoutMs, maxOldSpaceSize, receiverOptions, dir, localSocket }) {
+  const { sinkName, receiverRate, receiverStallMs, ...options } = receiverOptions
+  const receiver = localSocket ? { ...options, localSocket: true } : options
   return {
     adapterFile: lib.file,
     libDir: lib.libDir ?? null,

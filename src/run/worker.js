@@ -187,7 +187,8 @@ function paced (logger, { events, rate }, histograms, { sampleEvery, floorNs }) 
 
 // The tight loop runs synchronously inside the 'start' message's handler, and so does the ending
 // after it: an `exit`, a throw or a signal then comes before the event loop turns again, as it
-// does in a program that logs and ends in one go. A paced run ends after its last batch.
+// does in a program that logs and ends in one go. A paced run ends after its last batch, a run in
+// bursts (--burst) after its last burst.
 function run (logger, floorNs, profiler) {
   const { events, rate = null } = config
   const histogram = newHistogram()
@@ -202,13 +203,14 @@ function run (logger, floorNs, profiler) {
   // The run starts at each worker's own first call, not when the primary sent 'start': delivering
   // that message to each worker in turn is not logging time.
   const startedAt = now()
-  const logged = ({ heldNs = null, longestNs = null, warmupNs = null, reachedRate = null } = {}) => {
-    const unblockedAt = now()
+  const logged = ({
+    heldNs = null, longestNs = null, warmupNs = null, reachedRate = null, loopReturnedAt = null, unblockedAt = now()
+  } = {}) => {
     pacing.warmupNs = warmupNs
     pacing.reachedRate = reachedRate
     measures.stop('unblocked')
     sampleHeap()
-    process.send({ type: 'unblocked', at: unblockedAt, startedAt, heldNs: heldNs == null ? null : String(heldNs), longestHeldNs: longestNs == null ? null : String(longestNs), callStamps: deliveryCallStamps() })
+    process.send({ type: 'unblocked', at: unblockedAt, startedAt, loopReturnedAt, heldNs: heldNs == null ? null : String(heldNs), longestHeldNs: longestNs == null ? null : String(longestNs), callStamps: deliveryCallStamps() })
     const figures = (type, at) => {
       const costs = measures.stop('closed')
       return {
@@ -225,7 +227,8 @@ function run (logger, floorNs, profiler) {
     }
     if (config.ending && config.ending !== 'close') return endProcess(config.ending, figures('ended', now()))
     // A worker thread's profile is taken before close(), which may end the thread (src/engine/profiler.js);
-    // unprofiled, close() is called at once, before anything the logger queued while logging runs.
+    // unprofiled, close() is called at once after unblocked: once the event loop was free, as a
+    // service's shutdown comes after its last request's work, not inside it.
     const closing = profiler ? profiler.stopThreads().then(() => closed(logger)) : closed(logger)
     closing.then(
       () => {
@@ -243,12 +246,49 @@ function run (logger, floorNs, profiler) {
     paced(logger, { events, rate }, histograms, { sampleEvery, floorNs }).then(logged, (err) => fail('logging', err))
     return
   }
+  const logRange = rangeLogger(logger, histogram, { sampleEvery, floorNs })
+  if (config.burst && config.burst < events) {
+    bursts(logRange, events, config.burst).then((loopReturnedAt) => untilLoopFree(loopReturnedAt, logged), (err) => fail('logging', err))
+    return
+  }
   try {
-    rangeLogger(logger, histogram, { sampleEvery, floorNs })(0, events)
+    logRange(0, events)
   } catch (err) {
     return fail('logging', err)
   }
-  logged()
+  untilLoopFree(now(), logged)
+}
+
+// Unblocked is when the event loop is next free after the last call: the work the logger deferred
+// to process.nextTick and to promises (microtasks) runs before this setImmediate, and so do the
+// setImmediate callbacks it queued during the loop (first in, first out); its timers, the I/O
+// callbacks of its writes and what those schedule run later and are not counted (docs/measured.md).
+// Under an --ending other than close the process ends before the loop turns (as a program that logs
+// and exits in one go): unblocked is then when the last call returned.
+function untilLoopFree (loopReturnedAt, logged) {
+  if (config.ending && config.ending !== 'close') return logged({ loopReturnedAt, unblockedAt: loopReturnedAt })
+  setImmediate(() => logged({ loopReturnedAt, unblockedAt: now() }))
+}
+
+// --burst: `burst` events in one synchronous loop, then a turn of the event loop (setImmediate), as
+// a service logs a few lines per request and yields between requests (pino's benchmarks/
+// basic.bench.js logs in batches of 10 this way). Resolves with when the last call returned.
+function bursts (logRange, events, burst) {
+  return new Promise((resolve, reject) => {
+    let seq = 0
+    function next () {
+      try {
+        const to = Math.min(events, seq + burst)
+        logRange(seq, to)
+        seq = to
+        if (seq >= events) return resolve(now())
+        setImmediate(next)
+      } catch (err) {
+        reject(err)
+      }
+    }
+    next()
+  })
 }
 
 // The sampled calls' times on the primary's clock (now() adds this process's offset, 0 under node).

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process'
+import { execFile, spawnSync } from 'node:child_process'
 import dgram from 'node:dgram'
 import fs from 'node:fs'
 import net from 'node:net'
@@ -48,9 +48,15 @@ export function rsyslogString (value) {
   return `"${text.replace(/[\\"]/g, (c) => `\\${c}`)}"`
 }
 
-export function rsyslogConfig ({ dir, udpPort, tcpPort, receiveBufferBytes }) {
+// The local syslog socket that syslog(3) writes to: glibc's _PATH_LOG, which openlog() cannot change.
+export const LOCAL_SOCKET = '/dev/log'
+
+export function rsyslogConfig ({ dir, udpPort, tcpPort, localSocket = null, receiveBufferBytes }) {
   const q = (file) => rsyslogString(file)
   const inputs = []
+  // imuxsock on the socket syslog(3) writes to, without its rate limit (200 messages in 5 s by default),
+  // which would drop a logging loop's events as the input's policy, not as the logger's loss.
+  if (localSocket != null) inputs.push('module(load="imuxsock" SysSock.Use="off")', `input(type="imuxsock" Socket=${q(localSocket)} CreatePath="off" RateLimit.Interval="0" ruleset="logbench")`)
   if (udpPort != null) inputs.push('module(load="imudp")', `input(type="imudp" address="127.0.0.1" port="${udpPort}" rcvbufSize="${receiveBufferBytes}" ruleset="logbench")`)
   if (tcpPort != null) inputs.push('module(load="imtcp")', `input(type="imtcp" address="127.0.0.1" port="${tcpPort}" ruleset="logbench")`)
   return `# Written by log-bench for one run; see docs/syslog.md.
@@ -70,7 +76,9 @@ action(type="omfile" file=${q(path.join(dir, 'internal.log'))})
 // message sent to each listener has come out in the output file. Throws with one clear line.
 // rsyslogd runs under a supervisor (./supervisor.js): if the harness dies, however it dies, rsyslogd
 // is killed and removeOnOrphan (the run's directory, `dir` by default) removed.
-export async function startRsyslog ({ binary, dir, configText, udpPort, tcpPort, removeOnOrphan = [dir] }) {
+export async function startRsyslog ({
+  binary, dir, configText, udpPort, tcpPort, localSocket = null, removeOnOrphan = [dir]
+}) {
   const configFile = path.join(dir, 'rsyslog.conf')
   const outputFile = path.join(dir, 'received.log')
   fs.writeFileSync(configFile, configText)
@@ -115,7 +123,7 @@ export async function startRsyslog ({ binary, dir, configText, udpPort, tcpPort,
   }
   try {
     await Promise.race([
-      waitUntilReceiving({ outputFile, udpPort, tcpPort }),
+      waitUntilReceiving({ outputFile, udpPort, tcpPort, localSocket }),
       exited.then((reason) => { throw new Error(`rsyslogd failed to start: ${reason}`) })
     ])
   } catch (err) {
@@ -141,11 +149,14 @@ function lastLine (outputTail, dir) {
 
 // Sends a probe to each listener until it appears in the output file: the whole path (input,
 // queue, omfile) works, not just the port. Probe lines are ignored when verifying.
-async function waitUntilReceiving ({ outputFile, udpPort, tcpPort }) {
+async function waitUntilReceiving ({ outputFile, udpPort, tcpPort, localSocket }) {
   const deadline = Date.now() + READY_TIMEOUT_MS
   const pendingProbes = []
-  if (udpPort != null) pendingProbes.push({ name: `udp/${udpPort}`, send: (text) => sendUdp(udpPort, text) })
-  if (tcpPort != null) pendingProbes.push({ name: `tcp/${tcpPort}`, send: (text) => sendTcp(tcpPort, text) })
+  if (localSocket != null) {
+    pendingProbes.push({ name: localSocket, where: localSocket, send: (text) => sendLocal(localSocket, text) })
+  }
+  if (udpPort != null) pendingProbes.push({ name: `udp/${udpPort}`, where: `127.0.0.1 udp/${udpPort}`, send: (text) => sendUdp(udpPort, text) })
+  if (tcpPort != null) pendingProbes.push({ name: `tcp/${tcpPort}`, where: `127.0.0.1 tcp/${tcpPort}`, send: (text) => sendTcp(tcpPort, text) })
   for (const probe of pendingProbes) {
     const marker = `${PROBE_TEXT} ${probe.name}`
     for (;;) {
@@ -153,8 +164,8 @@ async function waitUntilReceiving ({ outputFile, udpPort, tcpPort }) {
       await delay(PROBE_INTERVAL_MS)
       if (fileContains(outputFile, marker)) break
       const listenerError = internalError(path.join(path.dirname(outputFile), 'internal.log'))
-      if (listenerError) throw new Error(`rsyslogd cannot listen on 127.0.0.1 ${probe.name}: ${listenerError}`)
-      if (Date.now() > deadline) throw new Error(`rsyslogd did not receive on 127.0.0.1 ${probe.name} within ${READY_TIMEOUT_MS / 1000} s`)
+      if (listenerError) throw new Error(`rsyslogd cannot listen on ${probe.where}: ${listenerError}`)
+      if (Date.now() > deadline) throw new Error(`rsyslogd did not receive on ${probe.where} within ${READY_TIMEOUT_MS / 1000} s`)
     }
   }
 }
@@ -179,6 +190,13 @@ function sendUdp (port, text) {
       if (err) reject(err)
       else resolve()
     })
+  })
+}
+
+// Node cannot send to a unix datagram socket: util-linux's logger does (-u), as syslog(3) would.
+function sendLocal (socket, text) {
+  return new Promise((resolve, reject) => {
+    execFile('logger', ['-u', socket, '--socket-errors=on', text], { timeout: 2000 }, (err) => (err ? reject(err) : resolve()))
   })
 }
 
@@ -267,7 +285,7 @@ export function readImpstats (file) {
   // Counts include the harness's start-up probes (they go through the same input and action):
   // the receiver subtracts those it found in the output file.
   return {
-    submitted: sum('imudp', 'submitted') + sum('imtcp', 'submitted'),
+    submitted: sum('imudp', 'submitted') + sum('imtcp', 'submitted') + sum('imuxsock', 'submitted'),
     queueDiscarded: mainQueue ? (Number(mainQueue['discarded.full']) || 0) + (Number(mainQueue['discarded.nf']) || 0) : null,
     queueFull: mainQueue ? Number(mainQueue.full) || 0 : null,
     queueMaxSize: mainQueue ? Number(mainQueue.maxqsize) || 0 : null,

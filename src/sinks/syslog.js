@@ -3,7 +3,7 @@ import path from 'node:path'
 import { RunFailure } from '../errors.js'
 import { defaultUdpReceivers, spawnSink, UDP_RECEIVE_BUFFER_BYTES } from './embedded-sink.js'
 import { parseSyslog } from './syslog-parse.js'
-import { freePort, freshImpstats, readNewLines, requireRsyslogd, rsyslogConfig, startRsyslog } from './rsyslog.js'
+import { freePort, freshImpstats, LOCAL_SOCKET, readNewLines, requireRsyslogd, rsyslogConfig, startRsyslog } from './rsyslog.js'
 import { dropCounter, udpReceiveBuffer, udpSocketDrops } from './udp-drops.js'
 import { dropRate, Verifier } from './verifier.js'
 import { transportIs } from '../engine/transports.js'
@@ -24,6 +24,8 @@ export function sinkName (transport, { syslog = 'embedded', syslogHost = null } 
 }
 
 export async function createSyslogReceiver (protocol, options) {
+  // A library that writes through syslog(3) (bunyan:sys) sends to the local socket, whatever --syslog says.
+  if (options.localSocket) return rsyslogReceiver('local', options)
   if (options.syslogHost != null) return externalReceiver(protocol, options)
   if (options.syslog === 'rsyslog') return rsyslogReceiver(protocol, options)
   return embeddedReceiver(protocol, options)
@@ -108,12 +110,18 @@ async function rsyslogReceiver (protocol, { workers, events, payload, workload, 
   const binary = requireRsyslogd()
   const rsyslogDir = path.join(dir, 'rsyslog')
   fs.mkdirSync(rsyslogDir, { recursive: true })
-  const port = await freePort(protocol)
+  const local = protocol === 'local'
+  if (local) claimLocalSocket()
+  const port = local ? null : await freePort(protocol)
   const ports = { udpPort: protocol === 'udp' ? port : null, tcpPort: protocol === 'tcp' ? port : null }
-  const configText = rsyslogConfig({ dir: rsyslogDir, receiveBufferBytes: UDP_RECEIVE_BUFFER_BYTES, ...ports })
+  const localSocket = local ? LOCAL_SOCKET : null
+  const asked = { receiveBufferBytes: UDP_RECEIVE_BUFFER_BYTES, localSocket }
+  const configText = rsyslogConfig({ dir: rsyslogDir, ...asked, ...ports })
   let rsyslog
   try {
-    rsyslog = await startRsyslog({ binary, dir: rsyslogDir, configText, ...ports, removeOnOrphan: [dir] })
+    // rsyslogd removes its socket when it ends; the supervisor removes it if rsyslogd is killed first.
+    const removeOnOrphan = [dir, ...(local ? [LOCAL_SOCKET] : [])]
+    rsyslog = await startRsyslog({ binary, dir: rsyslogDir, configText, ...ports, localSocket, removeOnOrphan })
   } catch (err) {
     throw new RunFailure(err.message)
   }
@@ -131,8 +139,8 @@ async function rsyslogReceiver (protocol, { workers, events, payload, workload, 
   )
   return {
     consumesStdout: false,
-    doneMeans: 'the last line rsyslogd wrote to its output file (polled every 20 ms)',
-    target: targetOf(protocol, '127.0.0.1', port),
+    doneMeans: `the last line rsyslogd wrote to its output file${local ? ` from ${LOCAL_SOCKET}` : ''} (polled every 20 ms)`,
+    target: local ? () => ({ socket: LOCAL_SOCKET }) : targetOf(protocol, '127.0.0.1', port),
     attach () {},
     onFailure (callback) { rsyslog.exited.then(callback) },
     progress: output.progress,
@@ -144,7 +152,22 @@ async function rsyslogReceiver (protocol, { workers, events, payload, workload, 
     async stop () {
       output.stop()
       await rsyslog.stop()
+      // The socket was free when the run claimed it: what rsyslogd left (killed after its grace) goes.
+      if (local) fs.rmSync(LOCAL_SOCKET, { force: true })
     }
+  }
+}
+
+// syslog(3) writes only to /dev/log (glibc's _PATH_LOG): the harness serves it with rsyslogd where it
+// is free and it may create it (root, or a writable /dev), and never replaces the system's syslog.
+function claimLocalSocket () {
+  let stat = null
+  try { stat = fs.lstatSync(LOCAL_SOCKET) } catch {}
+  if (stat !== null) throw new RunFailure(`bunyan:sys writes through syslog(3), which sends only to ${LOCAL_SOCKET}, and ${LOCAL_SOCKET} is taken (the system's syslog, or a socket left behind): log-bench serves it only where it is free; stop the system's syslog daemon for the run, or run in a container without one`)
+  try {
+    fs.accessSync(path.dirname(LOCAL_SOCKET), fs.constants.W_OK)
+  } catch {
+    throw new RunFailure(`bunyan:sys writes through syslog(3), which sends only to ${LOCAL_SOCKET}, and log-bench cannot create it here (${path.dirname(LOCAL_SOCKET)} is not writable: run as root, e.g. in a container)`)
   }
 }
 

@@ -3,7 +3,7 @@ import { cellKey, dimensionValue, measureNamed, ofType, runsByCell } from '../..
 import { coresLabel } from '../../results/record.js'
 import { roundsOf } from '../../results/rounds.js'
 import { notDecidedBimodal, notRanked } from '../../results/judge/verdict-rules.js'
-import { basisWords, formatMs, formatPct, formatRatio, libraryName, orderWords, transportTitle, unique, workersLabel } from '../../draw/labels.js'
+import { basisWords, formatMs, formatPct, formatRatio, libraryName, mediansRatioNote, orderWords, transportTitle, unique, workersLabel } from '../../draw/labels.js'
 import { transportIs } from '../../engine/transports.js'
 import { rank } from '../../results/judge/rank.js'
 import { BASELINE_LIBS } from '../../engine/library-names.js'
@@ -108,7 +108,8 @@ function fastest (cells, measure, name, lostShare, cellRuns, roundOf, format = M
   const notSeparated = (s) => {
     const c = ranking.versus(s)
     const order = orderWords(c)
-    return `${name(s)} ${format(s[measure].median)} (${formatRatio(c.ratio)}, ${basisWords(c)}${order ? `; ${order}` : ''})`
+    const medians = mediansRatioNote(c)
+    return `${name(s)} ${format(s[measure].median)} (${formatRatio(c.ratio)}${medians ? `, ${medians}` : ''}, ${basisWords(c)}${order ? `; ${order}` : ''})`
   }
   const winners = best ? [`${name(best)} ${format(best[measure].median)}`] : []
   if (close.length) winners.push(`not separated from ${name(best)}: ${close.map(notSeparated).join(', ')}`)

@@ -18,7 +18,7 @@ export const runSection = {
   name: 'run',
   types: ['run'],
   howToRead: [
-    '- _unblocked_: from the moment all workers start logging until the slowest worker\'s last `log()` call returned: how long logging held up the application.',
+    '- _unblocked_: from the moment all workers start logging until the slowest worker\'s event loop was free after its last `log()` call (the work a logger deferred to `process.nextTick` or promises included): how long logging held up the application. Results from before this measure stopped at the last call\'s return, as the 2019 article did (`loopReturnedMs` now).',
     '- _done_: until every worker\'s logger said it had written everything and the receiving end saw the last event: how long until the logs were really there.',
     '- Every event carries its worker and sequence number and is checked at the receiving end; _drop rate_ counts the ones that never arrived intact.',
     '- `noop` is the harness\'s own floor (building the message, calling an empty function); `raw` is the transport\'s physical limit (the plainest fast Node code writing the same lines).',
@@ -33,7 +33,7 @@ export const runSection = {
     for (const group of groupsOf(runs, summary)) {
       // On a page with detail pages, each group (its charts, per-library tables and details) is a
       // page of its own, linked from the main page's Details list.
-      const part = renderGroup(group, ctx.details ? ctx.details.ctx : ctx)
+      const part = renderGroup(group, ctx.details ? ctx.details.ctx : ctx, dataset)
       charts.push(...part.charts)
       if (ctx.details) details.push({ slug: safeSegment(`${group.transport}${group.fileTag}`), title: group.title, blocks: part.blocks })
       else blocks.push(...part.blocks)
@@ -150,7 +150,7 @@ export function lossAtReceiver (runs) {
   return `Where the lost events went: of ${lost.toLocaleString('en-US')} events lost in these runs, the receiving socket's full buffer dropped ${atSocket.toLocaleString('en-US')} (${(share * 100).toFixed(1)}%, the kernel's own count); the rest were lost before reaching it, or arrived damaged.`
 }
 
-function renderGroup (group, ctx) {
+function renderGroup (group, ctx, dataset) {
   const charts = []
   const out = [{ heading: group.title }]
   out.push({
@@ -169,7 +169,8 @@ function renderGroup (group, ctx) {
   }
 
   // Each pattern the rules find in these runs, explained here where it appears (see anomalies.js).
-  const anomalies = findAnomalies({ runs: group.runs })
+  // With the document's envs, so that a pair is judged paired by round here as on the main page.
+  const anomalies = findAnomalies({ runs: group.runs, env: dataset.env, envs: dataset.envs })
   if (anomalies.length) out.push(`**Anomalies in these runs:**\n\n${anomalyList(anomalies)}`)
 
   // The chart draws times: counted runs have none.

@@ -2,11 +2,11 @@ import { readJsonFile } from '../../results/json-file.js'
 import { UsageError } from '../../errors.js'
 import { codeSpan, escapeCell, markdownEscape as md, textColumns } from '../../draw/table.js'
 import { formatMs, formatPct, transportTitle, unique } from '../../draw/labels.js'
-import { cellKey, measureNamed, ofType } from '../../results/model.js'
+import { cellKey, dimensionValue, measureNamed, ofType } from '../../results/model.js'
 import { roundsOf } from '../../results/rounds.js'
 import { judge } from '../../results/judge/verdict.js'
 import { rank } from '../../results/judge/rank.js'
-import { minOf } from '../../stats.js'
+import { articleSeparates, findingOfPairs, pairFinding } from './findings-hold.js'
 
 // "Then and now": the seed article's published averages (a reference data file, see
 // results/reference/) beside ours, per library, transport and number of CPUs, and for each
@@ -21,6 +21,8 @@ import { minOf } from '../../stats.js'
 export const articleCpus = (cpus) => `${cpus} CPU${cpus === 1 ? '' : 's'}`
 // The cell of ours that reproduces an article cell of that many CPUs: { cpus (workers), cores }.
 export const reproducing = (cpus) => ({ cpus: 1, cores: cpus === 1 ? 1 : null })
+// A reference cell's library as our cells name it: "bunyan:sys" where it names a variant.
+const labelOf = (c) => (c.variant ? `${c.lib}:${c.variant}` : c.lib)
 const hereLabel = (cpus, env) => (cpus === 1 ? '1 worker on 1 core' : `1 worker on every core (${env.cpuCount} here)`)
 
 // "bunyan < winston < log4js": the names escaped, the marks of the ordering kept as they read.
@@ -31,14 +33,22 @@ export function readReference (file) {
   if (!doc?.source?.title || !doc.hardware || !Array.isArray(doc.cells)) throw new UsageError(`${file}: not a reference data file (expected source.title, hardware and cells)`)
   for (const [i, c] of doc.cells.entries()) {
     if (typeof c.transport !== 'string' || typeof c.lib !== 'string' || !Number.isInteger(c.cpus)) throw new UsageError(`${file}: cells[${i}] needs transport, lib and cpus`)
+    if (c.variant !== undefined && (typeof c.variant !== 'string' || !c.variant)) throw new UsageError(`${file}: cells[${i}].variant must be a variant's name (as in bunyan:sys), got ${JSON.stringify(c.variant)}`)
   }
   return { ...doc, file }
 }
 
 const MEASURES = [['unblockedMs', 'unblocked'], ['doneMs', 'done']]
-// Fewer runs a cell than this, and an order that differs from the article's is not called changed:
-// with 3 runs the medians' intervals cover 75% and neighbours often swap by chance.
-export const MIN_RUNS_FOR_CHANGE = 5
+// The article's unblocked was when its last call returned: ours under that name is loopReturnedMs.
+// A record from before loopReturnedMs measured unblocked that way, so its unblockedMs stands in.
+const articleUnblocked = (r) => {
+  const returned = r.loopReturnedMs
+  return returned == null || (typeof returned === 'object' && returned.median == null) ? r.unblockedMs : returned
+}
+const nowMeasure = (measure) => (measure === 'unblockedMs'
+  ? { ...measureNamed('run', 'unblockedMs'), field: 'loopReturnedMs', value: articleUnblocked }
+  : measureNamed('run', measure))
+const nowMedian = (s, measure) => (s == null ? null : (measure === 'unblockedMs' ? articleUnblocked(s) : s[measure])?.median ?? null)
 
 export const thenAndNowSection = {
   name: 'then-and-now',
@@ -53,7 +63,10 @@ export const thenAndNowSection = {
       const { cpus, cores } = reproducing(c.cpus)
       return s.transport === c.transport && s.cpus === cpus && (s.cores ?? null) === cores
     }
-    const atCount = (c, events) => summary.find((s) => isOurs(s, c) && s.lib === c.lib && s.events === events)
+    // A reference cell names the variant that ran the article's experiment where it is not the
+    // default (bunyan's "UDP" was bunyan:sys, syslog(3)): its row and findings are that variant's.
+    const variantOf = (c) => c.variant ?? 'default'
+    const atCount = (c, events, variant = variantOf(c)) => summary.find((s) => isOurs(s, c) && s.lib === c.lib && dimensionValue(s, 'variant') === variant && s.events === events)
     const countOf = (c) => {
       if (atCount(c, reference.events)) return reference.events
       const counts = unique(summary.filter((s) => isOurs(s, c)).map((s) => s.events))
@@ -79,59 +92,61 @@ export const thenAndNowSection = {
       'So absolute times do not compare; only the order of the libraries within a transport is set side by side below. This page\'s cells of 8 workers are not the article\'s experiment and are left out here.' +
       (summary.some((s) => s.cores === 1) ? '' : ' This page has no runs on 1 core (`run --cores 1`): the article\'s 1 CPU reads not measured.'))
     out.push('The article\'s figures are its published averages, kept in ' + codeSpan(reference.file) + '. ' + md(reference.source.what ?? '') + (reference.source.harness ? ` ${md(reference.source.harness)}` : ''))
-    const rows = reference.cells.map((c) => {
-      const s = ours(c)
+    // What the article's harness did, read from its code: what a reader must know before setting its
+    // figures beside ours.
+    if (Array.isArray(reference.conditions) && reference.conditions.length) {
+      out.push('How the 2019 harness ran, from its code:\n\n' + reference.conditions.map((c) => `- ${md(c)}`).join('\n'))
+    }
+    const nowFigures = (s) => {
+      if (!s) return ['not measured', '', '']
+      if (s.okRuns === 0) return [s.status === 'unsupported' ? 'unsupported' : `${s.status}: ${s.errors[0] ?? ''}`, '', '']
+      return [formatMs(nowMedian(s, 'unblockedMs')), formatMs(nowMedian(s, 'doneMs')), s.dropRate ? formatPct(s.dropRate.mean) : 'unknown']
+    }
+    const rows = reference.cells.flatMap((c) => {
       const then = c.failed ? [c.failed, '', ''] : [formatMs(c.unblockedMs), formatMs(c.doneMs), c.dropRate === undefined ? '' : formatPct(c.dropRate)]
-      let now
-      if (!s) now = ['not measured', '', '']
-      else if (s.okRuns === 0) now = [s.status === 'unsupported' ? 'unsupported' : `${s.status}: ${s.errors[0] ?? ''}`, '', '']
-      else now = [formatMs(s.unblockedMs?.median), formatMs(s.doneMs?.median), s.dropRate ? formatPct(s.dropRate.mean) : 'unknown']
       const events = otherCounts.length ? [countOf(c).toLocaleString('en-US')] : []
       const where = [articleCpus(c.cpus), hereLabel(c.cpus, env)]
-      return [transportTitle(c.transport), c.lib, ...where, ...then, ...events, ...now]
+      const row = [transportTitle(c.transport), labelOf(c), ...where, ...then, ...events, ...nowFigures(ours(c))]
+      if (!c.variant) return [row]
+      // Beside the variant that ran the article's experiment, the library's default over the same
+      // transport: what the transport's name means now, not the article's experiment (the reference's
+      // conditions say how the article's ran).
+      const plain = atCount(c, countOf(c), 'default')
+      return plain ? [row, [transportTitle(c.transport), c.lib, ...where, 'not the article\'s', '', '', ...events, ...nowFigures(plain)]] : [row]
     })
     out.push({ columns: textColumns(['Transport', 'Library', 'Then', 'Now', 'then unblocked', 'then done', 'then drop', ...(otherCounts.length ? ['Events'] : []), 'now unblocked (median)', 'now done (median)', 'now drop']), rows })
     out.push({ heading: 'Which findings hold', level: 3 })
-    out.push(`For each transport and number of CPUs, the libraries of the article ordered by time, fastest first, then (the article's published means) and now (these results' medians), over the libraries with a figure on both sides; a library that lost events now is marked with its loss. An order that differs is called changed only with ${MIN_RUNS_FOR_CHANGE} runs or more per cell.`)
+    out.push('For each transport and number of CPUs, the libraries of the article ordered by time, fastest first, then (the article\'s published means) and now (these results\' medians), over the libraries with a figure on both sides; a library that lost events now is marked with its loss. ' +
+      'Unblocked is the article\'s: until the last call returned (`loopReturnedMs`). ' +
+      'The finding is pair by pair, from the article\'s own runs (kept in the reference file): where every run of one library was below every run of the other, the article found a lead (_then_: the ratio of its averages). ' +
+      'It **holds** only where these results separate the two the same way (judged by compare\'s verdict, its estimate and interval shown); **reversed** where they separate them the other way; **lead gone** where they do not separate them. A pair whose runs overlapped in the article made no finding.')
     const findings = []
     const setBeside = (cpus) => `${articleCpus(cpus)} / ${hereLabel(cpus, env)}`
     for (const transport of unique(reference.cells.map((c) => c.transport))) {
       for (const cpus of unique(reference.cells.filter((c) => c.transport === transport).map((c) => c.cpus))) {
         const cells = reference.cells.filter((c) => c.transport === transport && c.cpus === cpus)
         for (const [measure, word] of MEASURES) {
-          const both = cells.filter((c) => c[measure] != null && ours(c)?.[measure]?.median != null)
+          const both = cells.filter((c) => c[measure] != null && nowMedian(ours(c), measure) != null)
           if (both.length < 2) continue
-          const then = [...both].sort((a, b) => a[measure] - b[measure]).map((c) => c.lib)
-          const now = rank(both, { measure: measureNamed('run', measure), runsOf: runsOfCell }).ranked.map((c) => c.lib)
-          // A change is called only on runs enough to tell one (see MIN_RUNS_FOR_CHANGE).
-          const fewest = minOf(both.map((c) => ours(c).okRuns))
-          // A pair whose order differs is a change only where compare separates the two now; a swap
-          // between libraries not separated is the runs' noise.
-          const byLib = (lib) => both.find((c) => c.lib === lib)
-          const swapped = []
-          for (let i = 0; i < then.length; i++) {
-            for (let j = i + 1; j < then.length; j++) {
-              if (now.indexOf(then[i]) > now.indexOf(then[j])) swapped.push([then[i], then[j]])
+          const then = [...both].sort((a, b) => a[measure] - b[measure]).map(labelOf)
+          const now = rank(both, { measure: nowMeasure(measure), runsOf: runsOfCell }).ranked.map(labelOf)
+          const byLib = (lib) => both.find((c) => labelOf(c) === lib)
+          // Pair by pair: the article's finding where its runs separated the two, judged against ours.
+          const pairs = []
+          const unseparated = []
+          const unknown = []
+          for (let i = 0; i < both.length; i++) {
+            for (let j = i + 1; j < both.length; j++) {
+              const separated = articleSeparates(both[i], both[j], measure)
+              if (!separated?.ahead) {
+                (separated ? unseparated : unknown).push([labelOf(both[i]), labelOf(both[j])])
+                continue
+              }
+              const [ahead, behind] = [separated.ahead, separated.behind].map((lib) => runsOfCell(byLib(lib)))
+              const judged = judge(ahead, behind, nowMeasure(measure), { roundOf })
+              pairs.push(pairFinding(separated, judged))
             }
           }
-          const versus = (ahead, next) => judge(runsOfCell(byLib(ahead)), runsOfCell(byLib(next)), measureNamed('run', measure), { roundOf })
-          const separated = swapped.filter(([was, ahead]) => versus(ahead, was).verdict === 'slower')
-          // The same order is a finding only where the runs separate each library from the next
-          // (compare's verdict of the next against the one before it); otherwise it holds only as
-          // far as the runs can tell.
-          const tiedPairs = then.join() === now.join()
-            ? now.slice(1).map((lib, i) => [now[i], lib]).filter(([ahead, next]) =>
-              versus(ahead, next).verdict !== 'slower')
-            : []
-          const verdict = then.join() === now.join()
-            ? tiedPairs.length
-              ? `same order, but ${tiedPairs.map((pair) => pair.join(' and ')).join(', ')} not separated on ${fewest} runs: holds as far as the runs can tell`
-              : 'holds'
-            : fewest < MIN_RUNS_FOR_CHANGE
-              ? `order differs; ${fewest} runs are too few to call it changed`
-              : !separated.length
-                  ? `order differs only between libraries not separated on ${fewest} runs: holds as far as the runs can tell`
-                  : separated.some(([was]) => was === then[0]) ? 'changed' : 'changed below the first place'
           // A library that lost events is marked: its time is that of a job not done whole.
           const lossy = (lib) => {
             const drop = ours(byLib(lib)).dropRate?.mean
@@ -143,7 +158,7 @@ export const thenAndNowSection = {
             word,
             ordering(then),
             ordering(now.map(lossy)),
-            verdict
+            findingOfPairs(pairs, unseparated, unknown)
           ])
         }
         for (const c of cells.filter((x) => x.failed)) {

@@ -1,15 +1,17 @@
 import fs from 'node:fs'
 import { visibleControls } from '../../escape.js'
 import semver from 'semver'
-import { cellKey, cellWords, comparisonGroupKey, dimensionValue, ofType } from '../model.js'
+import { cellKey, cellWords, comparisonGroupKey, dimensionValue, measureNamed, ofType } from '../model.js'
 import { maxOf, median, minOf } from '../../stats.js'
 import { mergeSummaries, ownerWords } from '../profile-summary.js'
 import { packageRelative } from '../profile-paths.js'
 import { DEFAULT_ENDING } from '../../engine/endings.js'
 import { runnableHere } from '../../paths.js'
-import { formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, unique } from '../../format.js'
+import { basisWords, formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, mediansRatioNote, ratioInterval, unique } from '../../format.js'
 import { libraryName, transportTitle } from '../record.js'
 import { BASELINE_LIBS, HTTP_BASELINE } from '../../engine/library-names.js'
+import { judge } from './verdict.js'
+import { roundsOf } from '../rounds.js'
 
 // Patterns in the runs that a reader would otherwise take for noise or for a fast library, found by
 // rules over the data (never a figure written down here), each explained where an explanation is
@@ -65,12 +67,27 @@ export function findAnomalies (dataset) {
     const slowest = maxOf(ok.map((r) => r.callLatencyNs?.max ?? 0), 0)
     if (modes) found.push(explain({ pattern: 'bimodal', cell: first, text: `${modes}${slowest > 0 ? `; the slowest single call sampled took ${formatMs(slowest / 1e6)} ms` : ''}` }))
   }
-  found.push(...slowOnOneTransport(cells))
-  found.push(...doneLongAfterUnblocked(cells))
+  const pair = judgePairs(dataset)
+  found.push(...slowOnOneTransport(cells, pair))
+  found.push(...doneLongAfterUnblocked(cells, pair))
   found.push(...roundDrift(ofType(dataset.runs, 'http')))
-  found.push(...slowRuntimes(cells))
-  found.push(...costlyDisabled(cells))
+  found.push(...slowRuntimes(cells, pair))
+  found.push(...costlyDisabled(cells, pair))
   return citeProfiles(found, [...runs.filter((r) => r.profile === true), ...(dataset.profiles ?? [])])
+}
+
+// One number per pair: a multiple an anomaly states is judge()'s estimate (paired by round where the
+// runs were interleaved), the figure the tables and summaries print for the same pair. pair(baseRuns,
+// runs, field) returns the comparison; pairWords(c) its estimate with the interval and the runs it rests
+// on, and the medians' ratio beside it where it differs visibly, labelled as such.
+function judgePairs (dataset) {
+  const roundOf = roundsOf(dataset)
+  return (baseRuns, runs, field) => judge(baseRuns, runs, measureNamed('run', field), { roundOf })
+}
+
+function pairWords (c) {
+  const medians = mediansRatioNote(c)
+  return `${formatRatio(c.ratio)}${ratioInterval(c)} (${basisWords(c)}${medians ? `; ${medians}` : ''})`
 }
 
 // A profile shows a cause where a package the cause names is among the profile's largest this many
@@ -137,7 +154,7 @@ export function profileEvidence (summary, causes, runs) {
 // Calls at a disabled level (the disabled workload: nothing may arrive) that hold the event loop
 // SLOW_FACTOR× or more as long as the cheapest library's in the same comparison, by the medians of
 // unblocked: a level check that is not cheap.
-function costlyDisabled (cells) {
+function costlyDisabled (cells, pair) {
   const groups = new Map()
   for (const runs of cells.values()) {
     const first = runs[0]
@@ -146,16 +163,18 @@ function costlyDisabled (cells) {
     if (!(unblocked > 0)) continue
     const key = String(comparisonGroupKey(first))
     if (!groups.has(key)) groups.set(key, [])
-    groups.get(key).push({ first, unblocked })
+    groups.get(key).push({ first, unblocked, runs: runs.filter((r) => r.ok) })
   }
   const found = []
   for (const entries of groups.values()) {
     if (entries.length < 2) continue
     const cheapest = entries.reduce((a, b) => (b.unblocked < a.unblocked ? b : a))
-    for (const e of entries.filter((x) => x.unblocked >= cheapest.unblocked * SLOW_FACTOR)) {
+    for (const e of entries.filter((x) => x !== cheapest)) {
+      const c = pair(cheapest.runs, e.runs, 'unblockedMs')
+      if (!(c.ratio >= SLOW_FACTOR)) continue
       const calls = e.first.events
       const perCall = calls > 0 ? `, ${formatNumber((e.unblocked * 1e6) / calls, 0)} ns a call against ${formatNumber((cheapest.unblocked * 1e6) / calls, 0)}` : ''
-      found.push(explain({ pattern: 'costly-disabled', cell: e.first, text: `takes ${formatRatio(e.unblocked / cheapest.unblocked)} as long as ${libraryName(cheapest.first)} over calls at a disabled level, which log nothing (unblocked ${formatMs(e.unblocked)} ms against ${formatMs(cheapest.unblocked)} ms, medians, for ${formatCount(calls)} calls${perCall})` }))
+      found.push(explain({ pattern: 'costly-disabled', cell: e.first, text: `takes ${pairWords(c)} as long as ${libraryName(cheapest.first)} over calls at a disabled level, which log nothing (unblocked ${formatMs(e.unblocked)} ms against ${formatMs(cheapest.unblocked)} ms, medians, for ${formatCount(calls)} calls${perCall})` }))
     }
   }
   return found
@@ -223,22 +242,21 @@ export function bimodal (values) {
 
 // The same library, transport, workers and workload under another runtime, RUNTIME_FACTOR× or more
 // slower than under Node: by the medians of done.
-function slowRuntimes (cells) {
+function slowRuntimes (cells, pair) {
   const found = []
   const entries = [...cells.values()].map((runs) => ({
     first: runs[0],
-    done: runs.filter((r) => r.ok).map((r) => r.doneMs).filter((v) => v > 0)
-  })).filter((e) => e.done.length)
+    runs: runs.filter((r) => r.ok && r.doneMs > 0)
+  })).filter((e) => e.runs.length)
   const runtimeOf = (r) => String(dimensionValue(r, 'runtime') ?? '')
   const sameCell = (a, b) => cellKey(a, { except: ['runtime'] }) === cellKey(b, { except: ['runtime'] })
   for (const other of entries.filter((e) => runtimeOf(e.first) && !runtimeOf(e.first).startsWith('node'))) {
     const nodes = entries.filter((e) => e !== other && runtimeOf(e.first).startsWith('node') && sameCell(e.first, other.first))
     if (!nodes.length) continue
-    const factors = nodes.map((n) => median(other.done) / median(n.done))
-    if (minOf(factors) < RUNTIME_FACTOR) continue
-    const [low, high] = [minOf(factors), maxOf(factors)]
-    const range = high / low < 1.05 ? `${low.toFixed(1)}×` : `${low.toFixed(1)}–${high.toFixed(1)}×`
-    found.push(explain({ pattern: 'slow-runtime', cell: other.first, text: `under ${runtimeOf(other.first)} takes ${range} as long to done as under ${unique(nodes.map((n) => runtimeOf(n.first))).join(', ')} (medians of done): the runtime, not the library, sets this time` }))
+    const judged = nodes.map((n) => ({ node: n, c: pair(n.runs, other.runs, 'doneMs') }))
+    if (!judged.every(({ c }) => c.ratio >= RUNTIME_FACTOR)) continue
+    const each = judged.map(({ node, c }) => `${pairWords(c)} as long to done as under ${runtimeOf(node.first)}`).join(', ')
+    found.push(explain({ pattern: 'slow-runtime', cell: other.first, text: `under ${runtimeOf(other.first)} takes ${each}: the runtime, not the library, sets this time` }))
   }
   return found
 }
@@ -256,21 +274,20 @@ function cpuPerEvent (r) {
   return r.cpuUserMs != null && r.sent > 0 ? ((r.cpuUserMs + (r.cpuSystemMs ?? 0)) * 1e6) / r.sent : null
 }
 
-function slowOnOneTransport (cells) {
+function slowOnOneTransport (cells, pair) {
   const groups = new Map()
   for (const runs of cells.values()) {
     const first = runs[0]
     // Only times that rank (verdict-rules.js): no kill, no kill timer, not two groups of runs.
     if (BASELINE_LIBS.has(first.lib) || ['sigterm', 'sigkill'].includes(dimensionValue(first, 'ending')) || runs.some((r) => r.keptAlive)) continue
-    const done = runs.filter((r) => r.ok && (r.received == null || r.received >= expectedOf(r)))
-      .map((r) => r.doneMs)
-      .filter((v) => v > 0)
+    const whole = runs.filter((r) => r.ok && (r.received == null || r.received >= expectedOf(r)) && r.doneMs > 0)
+    const done = whole.map((r) => r.doneMs)
     if (!done.length || bimodal(done)) continue
     // CPU per event: the runs' own figure, else the workers' CPU time over the events sent.
     const cpu = runs.filter((r) => r.ok).map(cpuPerEvent).filter((v) => v > 0)
     const key = String(comparisonGroupKey(first))
     if (!groups.has(key)) groups.set(key, [])
-    groups.get(key).push({ first, done: median(done), cpu: cpu.length ? median(cpu) : null, writes: medianOf(runs, 'syscallsWritePerEvent') })
+    groups.get(key).push({ first, runs: whole, done: median(done), cpu: cpu.length ? median(cpu) : null, writes: medianOf(runs, 'syscallsWritePerEvent') })
   }
   // Each library's multiple of its comparison's fastest, per transport.
   const byLibrary = new Map()
@@ -280,7 +297,8 @@ function slowOnOneTransport (cells) {
     for (const e of entries) {
       const key = `${libraryName(e.first)}\u0000${cellKey(e.first, { except: ['lib', 'variant', 'transport', 'sink'] })}`
       if (!byLibrary.has(key)) byLibrary.set(key, [])
-      byLibrary.get(key).push({ ...e, factor: e.done / fastest.done, fastest })
+      const c = e === fastest ? null : pair(fastest.runs, e.runs, 'doneMs')
+      byLibrary.get(key).push({ ...e, factor: c ? c.ratio : 1, comparison: c, fastest })
     }
   }
   const found = []
@@ -293,7 +311,7 @@ function slowOnOneTransport (cells) {
     const most = maxOf(elsewhere.map((x) => x.factor))
     const cpu = (e.cpu != null && e.fastest.cpu != null ? `; CPU per event, all threads (the median of each run's total), ${formatNumber(e.cpu / 1000, 1)} µs against ${formatNumber(e.fastest.cpu / 1000, 1)} µs` : '') +
       (e.writes != null && e.fastest.writes != null ? `; write syscalls per event ${formatNumber(e.writes, 3)} against ${formatNumber(e.fastest.writes, 3)}` : '')
-    found.push(explain({ pattern: 'slow-transport', cell: e.first, text: `takes ${formatRatio(e.factor)} as long to done as ${libraryName(e.fastest.first)}, the fastest there (${formatMs(e.done)} ms against ${formatMs(e.fastest.done)} ms${cpu}), but at most ${formatRatio(most)} on ${unique(elsewhere.map((x) => transportTitle(x.first.transport))).join(', ')}` }))
+    found.push(explain({ pattern: 'slow-transport', cell: e.first, text: `takes ${pairWords(e.comparison)} as long to done as ${libraryName(e.fastest.first)}, the fastest there (medians ${formatMs(e.done)} ms against ${formatMs(e.fastest.done)} ms${cpu}), but at most ${formatRatio(most)} on ${unique(elsewhere.map((x) => transportTitle(x.first.transport))).join(', ')}` }))
   }
   return found
 }
@@ -302,7 +320,7 @@ function slowOnOneTransport (cells) {
 // than the fastest to done: the work it saves its caller is done after the calls return.
 export const LATE_FACTOR = 1.5
 
-function doneLongAfterUnblocked (cells) {
+function doneLongAfterUnblocked (cells, pair) {
   const groups = new Map()
   for (const runs of cells.values()) {
     const first = runs[0]
@@ -322,8 +340,10 @@ function doneLongAfterUnblocked (cells) {
     if (entries.length < 2) continue
     const firstOut = entries.reduce((a, b) => (b.unblocked < a.unblocked ? b : a))
     const firstDone = entries.reduce((a, b) => (b.done < a.done ? b : a))
-    if (firstOut === firstDone || firstOut.done < firstDone.done * LATE_FACTOR) continue
-    found.push(explain({ pattern: 'done-late', cell: firstOut.first, text: `returns from its calls first (unblocked ${formatMs(firstOut.unblocked)} ms, medians) but is done ${formatRatio(firstOut.done / firstDone.done)} after ${libraryName(firstDone.first)}, the first done (${formatMs(firstOut.done)} ms against ${formatMs(firstDone.done)} ms): its work goes on after its calls return${whereTheWorkWent(firstOut, firstDone)}` }))
+    if (firstOut === firstDone) continue
+    const c = pair(firstDone.runs, firstOut.runs, 'doneMs')
+    if (!(c.ratio >= LATE_FACTOR)) continue
+    found.push(explain({ pattern: 'done-late', cell: firstOut.first, text: `returns from its calls first (unblocked ${formatMs(firstOut.unblocked)} ms, medians) but is done ${pairWords(c)} after ${libraryName(firstDone.first)}, the first done (medians ${formatMs(firstOut.done)} ms against ${formatMs(firstDone.done)} ms): its work goes on after its calls return${whereTheWorkWent(firstOut, firstDone)}` }))
   }
   return found
 }

@@ -53,6 +53,11 @@ export const RUN_WORDS = {
     title: (v) => (v == null ? ', tight loop' : `, paced at ${v.toLocaleString('en-US')} events/s per worker`),
     tag: (v) => (v == null ? '' : `-${v}eps`)
   },
+  burst: {
+    words: (burst) => (burst == null ? 'every event in one loop' : `bursts of ${formatCount(burst)}`),
+    title: (v) => (v == null ? '' : `, in bursts of ${v.toLocaleString('en-US')} events`),
+    tag: (v) => (v == null ? '' : `-${v}burst`)
+  },
   ending: { words: (ending) => `ending ${ending}`, unsaidAt: DEFAULT_ENDING },
   receiverRate: { words: (rate) => (rate == null ? 'read at full speed' : `read at ${formatCount(rate)} B/s`) },
   receiverStallMs: { words: (ms) => (ms == null ? 'no stall' : `reader stalled ${formatCount(ms)} ms`) },
