@@ -19,10 +19,10 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const QUICK = [
-  'cell-words', 'ci-formats', 'estimate', 'contradictions', 'costs-report', 'destinations', 'durability-report', 'errors',
+  'bursts-section', 'cell-words', 'ci-formats', 'conditions', 'estimate', 'contradictions', 'costs-report', 'destinations', 'durability-report', 'errors',
   'fits-terminal', 'help', 'http-counted-report', 'http-glance', 'http-placement', 'http-units', 'http-verifier',
-  'http-versions', 'knee', 'latency-section', 'layers', 'limits', 'links', 'readme', 'receivers', 'record-schema',
-  'report', 'run-dir', 'run-types', 'scale', 'scorecard', 'stats', 'summary', 'syslog-parse', 'table',
+  'http-versions', 'knee', 'latency-section', 'layers', 'limits', 'links', 'rank', 'readme', 'receivers', 'record-schema',
+  'report', 'run-dir', 'run-types', 'scale', 'scorecard', 'stats', 'syslog-parse', 'table',
   'test-lists', 'transports', 'udp-drops', 'verdict', 'verifier', 'version', 'versions-report', 'winston-close',
   'worker-measures'
 ]
@@ -30,14 +30,14 @@ export const QUICK = [
 export const SIDE_BY_SIDE = [
   'adapter-modules', 'adapters-popular', 'api', 'cell-key', 'compare', 'console-reader', 'cores', 'costs',
   'decidable', 'delivery', 'delivery-latency', 'docs-hold', 'durability-plain', 'fallback-reader', 'gate', 'hostile',
-  'hostile-documents', 'hostile-round4', 'inputs', 'local-lib', 'options', 'order', 'outputs', 'package', 'pages',
+  'hostile-documents', 'hostile-round4', 'hostile-round5', 'inputs', 'local-lib', 'options', 'order', 'outputs', 'package', 'pages',
   'pr-workflow', 'raw', 'receiver-limits', 'report-workflow', 'run', 'scenario', 'shards', 'sink',
-  'sink-death', 'syslog-libs', 'syslog-rsyslog', 'types', 'versions', 'vocabulary', 'worker-messages',
+  'sink-death', 'summary', 'syslog-libs', 'syslog-rsyslog', 'types', 'unblocked', 'versions', 'vocabulary', 'worker-messages',
   'workloads'
 ]
 
 export const ALONE = [
-  'alternate', 'answer', 'bad-input', 'benchmarks', 'endings', 'faults', 'hostile-processes', 'html',
+  'alternate', 'answer', 'bad-input', 'benchmarks', 'bunyan-sys', 'endings', 'faults', 'hostile-processes', 'html',
   'http', 'instructions', 'overload', 'profile', 'progress', 'rate', 'run-errors', 'runner', 'runs-auto',
   'stuck-run'
 ]

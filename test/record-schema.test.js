@@ -37,14 +37,15 @@ test('the cell key\'s order is the one every results file was keyed by', () => {
   // read, never stored, so those still resume and merge. run's profile (18) moved http's own
   // dimensions one place on: an http record has no profile, so its key holds a null there, whether
   // written before or after. run's cores (19, run --cores) did the same: a record without it, and
-  // every http record, holds null there (every CPU).
+  // every http record, holds null there (every CPU); run's burst (20, run --burst) likewise: null is
+  // every event in one loop.
   const run = { type: 'run', lib: 'pino', libVersion: '9.0.0', variant: 'default', workload: 'string', runtime: 'node 22', transport: 'file', sink: 'file', cpus: 2, events: 1000, size: 13, ending: 'close', measure: 'time' }
-  assert.equal(cellKey(run), '["run","pino","9.0.0","default","string","node 22","file","file",2,1000,13,null,"close",null,null,"time",null,null,null]')
-  assert.equal(cellKey({ ...run, profile: true }), '["run","pino","9.0.0","default","string","node 22","file","file",2,1000,13,null,"close",null,null,"time",null,true,null]')
-  assert.equal(cellKey({ ...run, cores: 1 }), '["run","pino","9.0.0","default","string","node 22","file","file",2,1000,13,null,"close",null,null,"time",null,null,1]')
+  assert.equal(cellKey(run), '["run","pino","9.0.0","default","string","node 22","file","file",2,1000,13,null,"close",null,null,"time",null,null,null,null]')
+  assert.equal(cellKey({ ...run, profile: true }), '["run","pino","9.0.0","default","string","node 22","file","file",2,1000,13,null,"close",null,null,"time",null,true,null,null]')
+  assert.equal(cellKey({ ...run, cores: 1 }), '["run","pino","9.0.0","default","string","node 22","file","file",2,1000,13,null,"close",null,null,"time",null,null,1,null]')
   assert.equal(cellKey({ ...run, cores: null }), cellKey(run), 'cores null is a record without it: every CPU')
   const http = { ...run, type: 'http', mode: 'route', middleware: null, logsPerRequest: 1, connections: 10, pipelining: 1, durationSeconds: 5, warmupSeconds: 1 }
-  assert.equal(cellKey(http), '["http","pino","9.0.0","default","string","node 22","file","file",2,1000,13,null,"close",null,null,"time",null,null,null,"route",null,1,10,1,5,1,null,null,null]')
+  assert.equal(cellKey(http), '["http","pino","9.0.0","default","string","node 22","file","file",2,1000,13,null,"close",null,null,"time",null,null,null,null,"route",null,1,10,1,5,1,null,null,null]')
 })
 
 test('what a counted run leaves out is the schema\'s x-counted: false, and the validator knows every annotation', () => {

@@ -3,6 +3,7 @@ import { median, maxOf } from '../stats.js'
 import { formatNumber, unique } from '../draw/labels.js'
 import { startEnvs } from '../results/env.js'
 import { loadSamplesOf } from './limits.js'
+import { transportIs } from '../engine/transports.js'
 
 // The conditions a headline was measured in, said beside it: the machine (a VM or not, in a
 // container or not), the load while the runs went on (median and maximum of the samples), each
@@ -62,10 +63,10 @@ function receiverWords (dataset, env) {
   }), ...(rsyslog.length ? [rsyslogd] : [])].join(', ')
 }
 
-// Only where a transport needs a package of its own (syslog, OTLP, forward): console and file go
-// through the library alone.
+// Only where a transport needs a package of its own (those that reach a socket: syslog, OTLP,
+// forward): console and file go through the library alone.
 function packageWords (dataset, envs) {
-  const transports = unique(ofType(dataset.runs ?? [], 'run').map((r) => r.transport)).filter((t) => !['console', 'file'].includes(t))
+  const transports = unique(ofType(dataset.runs ?? [], 'run').map((r) => r.transport)).filter((t) => transportIs(t, 'reaches', 'socket'))
   if (!transports.length) return null
   const recorded = envs.filter((e) => e.transportVersions && typeof e.transportVersions === 'object')
   if (!recorded.length) return 'versions not recorded (results from before log-bench recorded them; the Versions section has the libraries\')'
