@@ -313,7 +313,8 @@ describe('version ranges, the registry and the version cache', () => {
     { lib: `pino@$(touch ${marker})`, pattern: /^log-bench: "pino@\$\(touch .*\)": "\$\(touch .*\)" is neither a version range \(9, 2\.4\.7, \^9\.1\) nor a dist-tag \(latest\)$/m },
     { lib: 'pino@`id`', pattern: /is neither a version range/ },
     { lib: 'pino@;rm -rf /', pattern: /is neither a version range/ },
-    { lib: 'pino@../../x', pattern: /is neither a version range/ },
+    // A range that is a path is a local copy (docs/versions.md): refused where it is not there.
+    { lib: 'pino@../../x', pattern: /^log-bench: --lib: \.\.\/\.\.\/x does not exist \(give the folder of pino, or its npm pack \.tgz\)$/m },
     // A name holding "/" is an adapter's path: resolved and refused as a file that is not there.
     { lib: '@../../x@1', pattern: /^log-bench: adapter file not found: .*x@1$/m }
   ]

@@ -286,7 +286,7 @@ export async function prepareRun (argv, { defaultOut = false, command = commandL
   const adapterOf = (name) => plan.libs.find((lib) => lib.name === name)?.adapter
   const uses = cells.map((cell) => ({ adapter: adapterOf(cell.settings.lib), transport: cell.settings.transport }))
   env.transportVersions = transportVersions(uses)
-  if (cells.some((cell) => String(cell.settings.sink).startsWith('rsyslog'))) env.receiverVersions = { rsyslogd: rsyslogdVersion(requireRsyslogd()) }
+  if (cells.some((cell) => String(cell.settings.sink).startsWith('rsyslog'))) env.receiverVersions = { rsyslogd: await rsyslogdVersion(requireRsyslogd()) }
   const syslogGroups = plan.kind === 'scenario' ? [...plan.options.run, ...plan.options.http] : [plan.options]
   return {
     cells,

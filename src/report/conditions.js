@@ -4,6 +4,7 @@ import { formatNumber, unique } from '../draw/labels.js'
 import { startEnvs } from '../results/env.js'
 import { loadSamplesOf } from './limits.js'
 import { transportIs } from '../engine/transports.js'
+import { escapeMarkdown } from '../results/judge/anomalies.js'
 
 // The conditions a headline was measured in, said beside it: the machine (a VM or not, in a
 // container or not), the load while the runs went on (median and maximum of the samples), each
@@ -31,7 +32,8 @@ export function conditionsText (dataset) {
   if (receivers) parts.push(`receiving ends: ${receivers}`)
   const packages = packageWords(dataset, envs.length ? envs : [env])
   if (packages) parts.push(`transport packages: ${packages}`)
-  return `Conditions: ${parts.join('; ')}.`
+  // Every part holds strings from the results file (a CPU model, a sink, a package's name): escaped.
+  return `Conditions: ${escapeMarkdown(parts.join('; '))}.`
 }
 
 function machineWords (envs) {

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -150,13 +150,30 @@ export function transportVersions (uses) {
 }
 
 // rsyslogd's version ("8.2302.0"), where a run starts one; null where it cannot say.
-export function rsyslogdVersion (binary) {
-  try {
-    const out = execFileSync(binary, ['-v'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 })
-    return /rsyslogd\s+(\S+)/.exec(out)?.[1] ?? null
-  } catch {
-    return null
-  }
+export function rsyslogdVersion (binary, { timeoutMs = 5000 } = {}) {
+  // In a process group of its own, ended whole when it answered or timed out: the binary may be a
+  // wrapper (LOG_BENCH_RSYSLOGD) that leaves children behind, and nothing started here may outlive it.
+  return new Promise((resolve) => {
+    let out = ''
+    let child
+    const endGroup = () => {
+      try { process.kill(-child.pid, 'SIGKILL') } catch {}
+    }
+    try {
+      child = spawn(binary, ['-v'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] })
+    } catch {
+      return resolve(null)
+    }
+    const timer = setTimeout(() => { endGroup(); resolve(null) }, timeoutMs)
+    child.stdout.on('data', (chunk) => { out += chunk })
+    child.on('error', () => { clearTimeout(timer); resolve(null) })
+    // Its own exit ends what it left in its group; its output is whole once every holder closed it.
+    child.on('exit', endGroup)
+    child.on('close', () => {
+      clearTimeout(timer)
+      resolve(/rsyslogd\s+(\S+)/.exec(out)?.[1] ?? null)
+    })
+  })
 }
 
 // { name: version } of the libraries measured; a library measured at several versions (pino@9,

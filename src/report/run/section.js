@@ -50,7 +50,7 @@ const GROUP_EXCEPT = ['lib', 'variant', 'cpus']
 // order a group's title says them (the workload first: "Console: object workload, on 1 core"), which
 // is not the order of a cell's words; a dimension with a title missing here fails test/cell-words.test.js.
 export const DISTINCT = [
-  ...['workload', 'runtime', 'sink', 'events', 'size', 'rate', 'cores'].map((field) => RUN_TYPE.words.find((w) => w.field === field)),
+  ...['workload', 'runtime', 'sink', 'events', 'size', 'rate', 'burst', 'cores'].map((field) => RUN_TYPE.words.find((w) => w.field === field)),
   // Set by merge for shards from different machines: the machine is data from a results file.
   { field: 'machine', tag: (v) => `-${String(v).replace(/[^A-Za-z0-9]+/g, '-').toLowerCase().slice(0, 48)}`, title: (v) => `, measured on ${String(v).replace(/[<>[\]`*_]/g, '')}` }
 ]
