@@ -19,7 +19,7 @@ import { sinkName } from '../src/sinks/syslog.js'
 
 const RESULTS = path.join(ROOT, 'test', 'fixtures', 'report', 'results.json')
 const HTTP = path.join(ROOT, 'test', 'fixtures', 'pages', 'http.json')
-const UNITS = ['ms', 'ns', 'µs', 'bytes', 'bytes/s', 'share', 'count', '%', 'events/s', 'requests/s', 'MB/s', 'per 10,000 events', 'instructions', 'syscalls']
+const UNITS = ['ms', 'ns', 'µs', 'bytes', 'bytes/s', 'share', 'count', '%', 'events/s', 'requests/s', 'MB/s', 'per 10,000 events', 'instructions', 'syscalls', 'calls']
 
 test('every measure of every run type says its unit and direction; a compared one its title', () => {
   assert.deepEqual(RUN_TYPES.map((t) => t.name), ['run', 'http'])
@@ -52,7 +52,7 @@ test('the summary entries hold exactly the type\'s identity, counts and summaris
 test('compare\'s measures are the registry\'s compared ones, speed measures included for both types', () => {
   assert.deepEqual(Object.keys(MEASURES), ['run', 'http'])
   assert.deepEqual(MEASURES.http.filter((m) => m.speed).map((m) => m.measure), ['reqPerSec', 'latencyP99Ms', 'serverCpuUsPerRequest', 'instructionsPerRequest'])
-  assert.deepEqual(MEASURES.run.filter((m) => m.speed).map((m) => m.measure), ['unblockedMs', 'doneMs', 'instructionsPerEvent'])
+  assert.deepEqual(MEASURES.run.filter((m) => m.speed).map((m) => m.measure), ['unblockedMs', 'doneMs', 'instructionsPerEvent', 'responseP99Ns'])
   assert.equal(MEASURES.run.find((m) => m.measure === 'instructionsPerEvent').noise, 0.01, 'counted instructions have their own threshold')
   assert.equal(MEASURES.run.find((m) => m.measure === 'eventLoopDelayP99Ns').format(2_500_000), formatMs(2.5), 'event-loop delay is recorded in ns, shown in ms')
   for (const entry of REPORT_RUN_TYPES) {
