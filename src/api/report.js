@@ -23,7 +23,8 @@ export function parseReportOptions (argv) {
     out: path.resolve(given.out),
     images: path.resolve(images),
     outText: given.out,
-    imagesText: images
+    imagesText: images,
+    imagesGiven: given.images != null
   }
 }
 
@@ -53,7 +54,9 @@ export function reportFrom (argv, { stream }) {
   // Only once the inputs are known good: check every output, then create the page's directory
   // (docs/ in `--out docs/RESULTS.md`); the charts' directory is made when the first chart is written.
   // Only the page draws charts: --format terminal or csv alone needs no --images directory.
-  if (options.formats.includes('md')) outputDirectory(options.images, { label: `--images ${options.imagesText}` })
+  // The charts' directory is checked first where --images named it, else after the page it follows.
+  const checkImages = () => outputDirectory(options.images, { label: `--images ${options.imagesText}` })
+  if (options.formats.includes('md') && options.imagesGiven) checkImages()
   const firstMissing = firstMissingDir(path.dirname(options.out))
   const targets = options.formats.flatMap((format) => exporterFor(format).targets(options)
     .map((file) => ({ format, file })))
@@ -67,6 +70,7 @@ export function reportFrom (argv, { stream }) {
       refuseExisting(file, { force: options.force, label })
     }
   }
+  if (options.formats.includes('md') && !options.imagesGiven) checkImages()
   try {
     return { files: writeExports(options.formats, dataset, options), images: options.images }
   } catch (err) {
