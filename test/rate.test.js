@@ -96,7 +96,8 @@ describe('run --rate: paced logging', () => {
     assert.notEqual(result.code, 2, result.stderr)
     const run = readJson(out).runs[0]
     assert.equal(run.ok, false)
-    assert.ok(run.reachedRate < 2000, `reached ${run.reachedRate}`)
+    // 400 calls of 1 ms each in 1,000 events: at most about 2,500 events/s, far under 95% of the rate.
+    assert.ok(run.reachedRate > 0 && run.reachedRate < 3000, `reached ${run.reachedRate}`)
     assert.match(run.error, /^reached [\d,]+ of 10,000,000 events\/s$/)
   })
 

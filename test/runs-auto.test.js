@@ -156,7 +156,7 @@ test('--runs auto records its design (looks, α and the α of each look, the gro
   const cells = autoCells(['a', 'b'], (lib, run) => 1000 * (1 + run / 100) * (lib === 'b' ? 1.03 : 1), { max: 6 })
   const doc = await runSession({ cells: [...cells], runTypes: cells.runTypes, env: { time: 't' }, order: { mode: 'interleaved', seed: 1 } })
   const [design] = doc.env.order.sequential
-  assert.deepEqual(design, { min: 6, max: 6, looks: [6], alpha: 0.05, lookAlpha: 0.05, noise: 0.02, baseline: 'a', groups: [{ type: 'run', runtime: null, workload: 'string', transport: 'file', sink: 'file', cpus: 1, events: 10, size: 13, rate: null, ending: 'close', receiverRate: null, receiverStallMs: null, measure: 'time', instructionsMethod: null, profile: null, cores: null }] })
+  assert.deepEqual(design, { min: 6, max: 6, looks: [6], alpha: 0.05, lookAlpha: 0.05, noise: 0.02, baseline: 'a', groups: [{ type: 'run', runtime: null, workload: 'string', transport: 'file', sink: 'file', cpus: 1, events: 10, size: 13, rate: null, ending: 'close', receiverRate: null, receiverStallMs: null, measure: 'time', instructionsMethod: null, profile: null, cores: null, burst: null }] })
   // One look: all of α. Recorded with looks [6, 9, 14, 20] instead, the look's α is a third of it.
   const slower = compareWithBaseline(doc, 'a').comparisons.find((r) => r.measure === 'doneMs')
   assert.equal(slower.verdict, 'slower')

@@ -178,6 +178,8 @@ function groupWords (cells) {
 // name), optionally with a version range (pino@9, winston@3.2.1, log4js@^6) matched against the
 // version each run recorded: `--lib pino@9,pino@10 --baseline pino@9`. A name without a range matches
 // every version of the library; where one group holds two, compareWithBaseline asks for one.
+const LOCAL_VERSION = /@[^@]*\+local\.[0-9a-f]+/
+
 export function baselineMatcher (baseline) {
   const spec = String(baseline)
   const at = spec.lastIndexOf('@')
@@ -190,6 +192,9 @@ export function baselineMatcher (baseline) {
   if (range != null && tag == null && (range.trim() === '' || semver.validRange(range) == null)) throw new UsageError(`--baseline ${spec}: "${range}" is not a version, range or dist-tag (pino@9, winston@3.2.1, log4js@^6, pino@latest)`)
   return (run) => {
     if (runName(run) === spec) return true
+    // A local copy named as the baseline (pino@10.4.0+local.1a2b3c4d, as its cells are named) is that
+    // copy alone: the release's version satisfies the range, build metadata aside, but is not it.
+    if (LOCAL_VERSION.test(spec)) return false
     // A local copy (libSource, --lib pino+sonic-boom@./sb) is the baseline only where named in full:
     // its version satisfies the release's range, and it is what is set beside the release.
     if (run.libSource) return false
