@@ -21,7 +21,7 @@ export const checkCores = (cores) => cores ?? [EVERY_CORE]
 
 // What one cell's runs need beside the record's `cores`: the CPU list and taskset's path.
 export function coresSettings (cores, { available = availableCpus(), taskset = findTaskset() } = {}) {
-  if (cores == null) return {}
+  if (cores === EVERY_CORE) return {}
   return { coresCpus: formatCpuList(available.slice(0, cores)), taskset }
 }
 

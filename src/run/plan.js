@@ -82,7 +82,7 @@ export function planRunCells ({
                 ...(counter ? { measure: 'instructions', ...counter } : {}),
                 // Profiled runs are timed under the profiler: cells of their own (docs/costs.md).
                 ...(profile ? { profile: true } : {}),
-                // --cores: the whole run on that many CPUs (null: every CPU), and the list it gets.
+                // --cores: the whole run on that many CPUs (EVERY_CORE: every CPU), and the list it gets.
                 cores: limit,
                 ...coresSettings(limit),
                 ...runSettings({ lib, runtime, payload, timeoutMs, maxOldSpaceSize, receiverOptions, dir, localSocket: ownSink === 'rsyslog-local' })
