@@ -12,6 +12,8 @@ import { availableCpus, cpusOf, findTaskset, formatCpuList, pin } from './affini
 // a record from before the field has none). The one reading of it, for the plan and every page.
 export const EVERY_CORE = null
 export const coresOf = (record) => record.cores ?? EVERY_CORE
+// A record's cores in words: "on every core", "on 1 core", the cell's words and a glance row's.
+export const coresLabel = (cores) => (cores === EVERY_CORE ? 'on every core' : `on ${cores} core${cores === 1 ? '' : 's'}`)
 // Core limits in order, fewest first and every core last (a page that puts every core first turns it).
 const rankOf = (cores) => (cores === EVERY_CORE ? Infinity : cores)
 export const fewestCoresFirst = (a, b) => rankOf(a) - rankOf(b)

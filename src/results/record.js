@@ -2,7 +2,6 @@ import { transportDescriptor } from '../engine/transports.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
 import { DEFAULT_MEASURE } from '../engine/instructions.js'
 import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
-import { EVERY_CORE } from '../engine/cores.js'
 
 // What a single record (a run, or a summary entry) means where it lacks a field that came later,
 // and the reading of its fields that every run type shares. Knows no run type's fields.
@@ -13,8 +12,6 @@ import { EVERY_CORE } from '../engine/cores.js'
 // how many CPUs they had (8 workers may share 2 cores). `kind` says whose where the page has more
 // than one kind of process: http's "2 server workers". The one name for a record's `cpus`.
 export const workersLabel = (n, kind = null) => `${n} ${kind ? `${kind} ` : ''}worker${n === 1 ? '' : 's'}`
-// A record's cores (run --cores): null is every CPU log-bench could use.
-export const coresLabel = (n) => (n === EVERY_CORE ? 'on every core' : `on ${n} core${n === 1 ? '' : 's'}`)
 
 export const RECORD_DEFAULTS = Object.freeze({ type: 'run', variant: 'default', workload: DEFAULT_WORKLOAD, ending: DEFAULT_ENDING, measure: DEFAULT_MEASURE })
 

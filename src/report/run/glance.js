@@ -1,11 +1,10 @@
 import { code, em, entries, textColumns } from '../../draw/table.js'
 import { cellKey, dimensionValue, measureNamed, ofType, runsByCell } from '../../results/model.js'
-import { coresLabel } from '../../results/record.js'
 import { roundsOf } from '../../results/rounds.js'
 import { notDecidedBimodal, notRanked } from '../../results/judge/verdict-rules.js'
 import { basisWords, formatMs, formatPct, formatRatio, libraryName, mediansRatioNote, orderWords, transportTitle, unique, workersLabel } from '../../draw/labels.js'
 import { transportIs } from '../../engine/transports.js'
-import { coresOf, fewestCoresFirst } from '../../engine/cores.js'
+import { coresLabel, coresOf, fewestCoresFirst } from '../../engine/cores.js'
 import { rank } from '../../results/judge/rank.js'
 import { BASELINE_LIBS } from '../../engine/library-names.js'
 

@@ -1,11 +1,11 @@
 import { schemaProblem } from './checks.js'
 import { treeProblem } from '../profile-summary.js'
 import { dimensionWords, emptyMeasures, identityReader, recordDimensions, recordMeasures } from '../schema.js'
-import { coresLabel, libraryName, RECORD_DEFAULTS, transportTitle, workersLabel } from '../record.js'
+import { libraryName, RECORD_DEFAULTS, transportTitle, workersLabel } from '../record.js'
 import { formatCount } from '../../format.js'
 import { DEFAULT_ENDING } from '../../engine/endings.js'
 import { DEFAULT_MEASURE } from '../../engine/instructions.js'
-import { EVERY_CORE } from '../../engine/cores.js'
+import { coresLabel, EVERY_CORE } from '../../engine/cores.js'
 
 // The `run` type (log-bench run): workers logging N events each through one library and transport.
 
