@@ -82,3 +82,23 @@ test('a dimension\'s descriptor gives the page\'s group titles and file tags and
   assert.equal(RUN_TYPE.words.find((w) => w.field === 'cores').tag(null), '')
   assert.deepEqual(RUN_TYPE.words.filter((w) => Object.hasOwn(w, 'unsaidAt')).map((w) => [w.field, w.unsaidAt]), [['ending', 'close'], ['measure', 'time']])
 })
+
+test('a group\'s title says its dimensions in their descriptors\' titleAt order, and a titled dimension without one does not load', async () => {
+  const { DISTINCT } = await import('../src/report/run/section.js')
+  // The order the committed pages' titles and file names were written in: the workload first.
+  assert.deepEqual(DISTINCT.map((d) => d.field), ['workload', 'runtime', 'sink', 'events', 'size', 'rate', 'burst', 'cores', 'machine'])
+  const { titleAt, ...unplaced } = RUN_WORDS.cores
+  assert.equal(titleAt, 8)
+  assert.throws(() => dimensionWords('run', { ...RUN_WORDS, cores: unplaced }), /with a page title but no tag or titleAt[^:]*: cores$/)
+})
+
+test('"every core" is one reading: a record without --cores, or from before the field, and it sorts after every limit', async () => {
+  const { checkCores, coresOf, EVERY_CORE, fewestCoresFirst } = await import('../src/engine/cores.js')
+  assert.equal(coresOf({}), EVERY_CORE)
+  assert.equal(coresOf({ cores: null }), EVERY_CORE)
+  assert.equal(coresOf({ cores: 2 }), 2)
+  assert.deepEqual(checkCores(undefined), [EVERY_CORE])
+  assert.deepEqual([EVERY_CORE, 4, 1, 2].sort(fewestCoresFirst), [1, 2, 4, EVERY_CORE])
+  const { reproducing } = await import('../src/report/run/then-and-now.js')
+  assert.deepEqual([reproducing(1), reproducing(8)], [{ cpus: 1, cores: 1 }, { cpus: 1, cores: EVERY_CORE }])
+})

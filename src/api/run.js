@@ -30,7 +30,7 @@ import { joinJob } from '../engine/affinity-jobs.js'
 import { defaultOutput, outputFile, positiveInt, refuseToReplace, scenarioOutput, temporaryDirectory } from './validate.js'
 import { DEFAULT_RUNTIME, resolveRuntimes } from '../versions/runtimes.js'
 import { PIPE_MAX_BYTES_FILE } from '../sinks/pipe.js'
-import { checkCores } from '../engine/cores.js'
+import { checkCores, EVERY_CORE } from '../engine/cores.js'
 import { labelRunCells } from '../run/plan.js'
 import { removeProfiles } from '../run/profiles.js'
 import { minOf } from '../stats.js'
@@ -87,7 +87,7 @@ function describeOptions (options) {
     ...(options.profile ? { profile: true } : {}),
     ...(options.endings.length === 1 && options.endings[0] === DEFAULT_ENDING ? {} : { endings: options.endings }),
     // Only where given, so other plans describe themselves as before (--resume).
-    ...(options.cores.some((n) => n != null) ? { cores: options.cores } : {}),
+    ...(options.cores.some((n) => n !== EVERY_CORE) ? { cores: options.cores } : {}),
     ...(options.receiverOptions.receiverRate ? { receiverRate: options.receiverOptions.receiverRate } : {}),
     ...(options.receiverOptions.receiverStallMs ? { receiverStallMs: options.receiverOptions.receiverStallMs } : {}),
     runs: runsText(options.rounds),

@@ -13,6 +13,7 @@ import { middlewareUnsupportedReason } from '../http/request-loggers.js'
 import { BASELINE } from '../results/http-summary.js'
 import { HTTP_SETUP_MS, RULE_WORDS, runEstimateMs } from '../runner/estimate.js'
 import { minOf } from '../stats.js'
+import { checkCores } from '../engine/cores.js'
 
 const SCHEMA_FILE = path.join(SCENARIOS_DIR, 'schema.json')
 let validator = null
@@ -119,7 +120,7 @@ export function estimatedCostMs (cell) {
 // runs and costMs (estimatedCostMs's) leave out the unsupported cells, which are recorded, not run.
 export function runPlanSize (options) {
   const rates = options.rates ?? [null]
-  const cores = options.cores ?? [null]
+  const cores = checkCores(options.cores)
   const bursts = options.bursts ?? [null]
   const alike = options.runtimes.length * options.sizes.length * options.endings.length *
     rates.length * bursts.length * cores.length

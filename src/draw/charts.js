@@ -189,6 +189,49 @@ export function axisTitle (text) {
   return { display: true, text, font: { size: 13, weight: 'bold' } }
 }
 
+// Every chart of every page has one shape, { file, width, height, config } as renderCharts takes
+// it: a title over its notes (one subtitle line each, see titles), its series, its axes (axis and
+// its kin below). labels name the bars' groups; a line chart's points carry their own x. file is
+// given where the chart names itself (chartFile), else its caller adds it.
+function chartSpec (type, { file, width = 1000, height = 520, title, notes, labels, datasets, scales, options }) {
+  return {
+    ...(file === undefined ? {} : { file }),
+    width,
+    height,
+    config: {
+      type,
+      data: labels === undefined ? { datasets } : { labels, datasets },
+      options: { ...options, plugins: titles(title, notes), scales }
+    }
+  }
+}
+
+export const lineChart = (spec) => chartSpec('line', spec)
+export const barChart = (spec) => chartSpec('bar', spec)
+
+// An axis titled in the charts' style; more holds the rest of it (ticks, bounds, position).
+export const axis = (text, more = {}) => ({ ...more, title: axisTitle(text) })
+export const logAxis = (text, more = {}) => axis(text, { type: 'logarithmic', ...more })
+// A bar's or a size's axis: from zero, so that a bar's length is its figure.
+export const zeroAxis = (text, more = {}) => axis(text, { beginAtZero: true, ...more })
+// Time under a run's samples (timeseries' tMs, every 100 ms), in seconds from its start.
+export const timeAxis = () => axis('time since start (s)', { type: 'linear', min: 0 })
+
+// A series drawn as a line in one colour (its library's, from palette): a 2 px line without points
+// unless style says otherwise (dashes, thinner reference lines, a fill).
+export const lineSeries = (label, colour, data, style = {}) =>
+  ({ label, data, borderColor: colour, backgroundColor: colour, borderWidth: 2, pointRadius: 0, ...style })
+
+// A series of bars in one colour; more holds its whiskers (errorBars) and notes (barNotes).
+export const barSeries = (label, colour, data, more = {}) => ({ label, backgroundColor: colour, data, ...more })
+
+// A run's RSS over time in MiB (divided by per: its workers, for a figure per worker), from its
+// timeseries. An RSS of 0 is a sample of workers already exited (or zombies awaiting reaping), not
+// a measurement.
+const MIB = 1024 * 1024
+export const rssOverTime = (run, per = 1) =>
+  run.timeseries.filter((p) => p.rssBytes > 0).map((p) => ({ x: p.tMs / 1000, y: p.rssBytes / per / MIB }))
+
 // Labels for a logarithmic axis from min to max: 1, 2 and 5 times each power of ten where the axis
 // spans up to LOG_TICKS_125 decades, only the powers of ten past that (Chart.js labels every
 // gridline of a log axis, and 7,000,000 then sits on 10,000,000's label); the other gridlines stay bare.

@@ -8,12 +8,22 @@ import { availableCpus, cpusOf, findTaskset, formatCpuList, pin } from './affini
 // process. The CPUs are the first N of those log-bench may use (CPUs 0 to N-1 on a machine it has
 // to itself).
 
-// The --cores values (parseCores, src/api/option-tables.js) where given, else [null]: every CPU.
-export const checkCores = (cores) => cores ?? [null]
+// "Every core": a run without --cores, on every CPU log-bench may use, recorded as cores null (and
+// a record from before the field has none). The one reading of it, for the plan and every page.
+export const EVERY_CORE = null
+export const coresOf = (record) => record.cores ?? EVERY_CORE
+// A record's cores in words: "on every core", "on 1 core", the cell's words and a glance row's.
+export const coresLabel = (cores) => (cores === EVERY_CORE ? 'on every core' : `on ${cores} core${cores === 1 ? '' : 's'}`)
+// Core limits in order, fewest first and every core last (a page that puts every core first turns it).
+const rankOf = (cores) => (cores === EVERY_CORE ? Infinity : cores)
+export const fewestCoresFirst = (a, b) => rankOf(a) - rankOf(b)
+
+// The --cores values (parseCores, src/api/option-tables.js) where given, else every core alone.
+export const checkCores = (cores) => cores ?? [EVERY_CORE]
 
 // What one cell's runs need beside the record's `cores`: the CPU list and taskset's path.
 export function coresSettings (cores, { available = availableCpus(), taskset = findTaskset() } = {}) {
-  if (cores == null) return {}
+  if (cores === EVERY_CORE) return {}
   return { coresCpus: formatCpuList(available.slice(0, cores)), taskset }
 }
 

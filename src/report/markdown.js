@@ -11,6 +11,7 @@ import { scorecardBlocks } from './scorecard.js'
 import { limitsBlock, pageLimits } from './limits.js'
 import { maxOf } from '../stats.js'
 import { conditionsText } from './conditions.js'
+import { coresOf, EVERY_CORE, fewestCoresFirst } from '../engine/cores.js'
 
 // The results page: what was measured where, then each section's tables and chart links.
 // Everything on it comes from the results; nothing depends on when the report is generated, so
@@ -157,18 +158,20 @@ function hardwareTable (dataset) {
 // CPU set: allowedCpus): no row where every run had every core.
 function coresRows (runs, env) {
   const ofRun = runs.filter((r) => dimensionValue(r, 'type') === 'run')
-  const limits = unique(ofRun.map((r) => r.cores ?? null)).sort((a, b) => (a ?? Infinity) - (b ?? Infinity))
-  const cpusOf = (n) => unique(ofRun.filter((r) => r.cores === n && r.coresCpus).map((r) => r.coresCpus))
+  const limits = unique(ofRun.map(coresOf)).sort(fewestCoresFirst)
+  const cpusOf = (n) => unique(ofRun.filter((r) => coresOf(r) === n && r.coresCpus).map((r) => r.coresCpus))
   const every = env.cpuCount === 1 ? '0' : `0-${env.cpuCount - 1}`
-  const started = unique(ofRun.filter((r) => r.cores == null && r.allowedCpus != null).map((r) => r.allowedCpus))
+  const started = unique(ofRun.filter((r) => coresOf(r) === EVERY_CORE && r.allowedCpus != null)
+    .map((r) => r.allowedCpus))
   const narrowed = started.some((cpus) => cpus !== every)
-  if (!limits.some((n) => n != null) && !narrowed) return []
-  const said = limits.map((n) => (n == null
+  const limited = limits.some((n) => n !== EVERY_CORE)
+  if (!limited && !narrowed) return []
+  const said = limits.map((n) => (n === EVERY_CORE
     ? narrowed
       ? `CPU ${started.join(', ')} of ${env.cpuCount} for the runs without --cores, as log-bench was started (a taskset or a container's CPU set)`
       : `every core (${env.cpuCount}) for the runs without --cores`
     : `${n} (CPU ${cpusOf(n).join(', ') || 'not recorded'}) for the runs at --cores ${n}`))
-  return [['Cores', `${said.join('; ')}; the whole run (workers and receiving end) on those CPUs${limits.some((n) => n != null) ? ', limited with taskset' : ''}`]]
+  return [['Cores', `${said.join('; ')}; the whole run (workers and receiving end) on those CPUs${limited ? ', limited with taskset' : ''}`]]
 }
 
 // How busy the machine was when each command began (results from before log-bench recorded it: no row).

@@ -4,7 +4,7 @@ import { roundsOf } from '../results/rounds.js'
 import { timesWorse } from '../results/judge/verdict.js'
 import { rank } from '../results/judge/rank.js'
 import { DEFAULT_ALPHA, maxOf, median, medianInterval, minOf, smallestMannWhitneyP } from '../stats.js'
-import { axisTitle, chartFile, logTicks, titles } from '../draw/charts.js'
+import { barChart, chartFile, logAxis, logTicks, zeroAxis } from '../draw/charts.js'
 import { palette, translucent } from '../draw/colours.js'
 import { bimodal, escapeMarkdown, findAnomalies } from '../results/judge/anomalies.js'
 import { basisWords, formatCount, formatMs, formatPct, formatRatio, libraryName, mediansRatioNote, orderWords, ratioInterval, unique, verdictWord } from '../draw/labels.js'
@@ -412,21 +412,20 @@ export function headlineChart ({ measure, groups }, conditions) {
     .filter((v) => v > 0))
   const noted = datasets.some((d) => d.barNotes.some(Boolean))
   const notes = [['median of each cell\'s runs', ...(shared.length ? [shared.join(', ')] : []), measure.better === 'lower' ? 'lower is better' : 'higher is better', log ? `log axis (the bars span ${Math.round(span)}×)` : 'linear axis'].join(' · '), ['whiskers: the median\'s interval', ...(noted ? ['pale bars marked "lossy": the share of events the cell lost'] : [])].join(' · '), conditions]
-  return {
+  return barChart({
     width,
     height: 560,
-    config: {
-      type: 'bar',
-      data: { labels, datasets },
-      options: {
-        // A comparison draws only the libraries it has: no empty slots for the others.
-        skipNull: true,
-        plugins: titles(`${measure.title[0].toUpperCase()}${measure.title.slice(1)} per library`, notes),
-        scales: {
-          x: { ticks: { maxRotation: 0, autoSkip: false } },
-          y: log ? { type: 'logarithmic', max: top * (noted ? 4 : 1.2), title: axisTitle(`${measure.axis}, log scale`), ticks: { callback: logTicks(minOf(values), top * (noted ? 4 : 1.2)) } } : { beginAtZero: true, suggestedMax: top * (noted ? 1.35 : 1.05), title: axisTitle(measure.axis) }
-        }
-      }
-    }
-  }
+    title: `${measure.title[0].toUpperCase()}${measure.title.slice(1)} per library`,
+    notes,
+    labels,
+    datasets,
+    scales: {
+      x: { ticks: { maxRotation: 0, autoSkip: false } },
+      y: log
+        ? logAxis(`${measure.axis}, log scale`, { max: top * (noted ? 4 : 1.2), ticks: { callback: logTicks(minOf(values), top * (noted ? 4 : 1.2)) } })
+        : zeroAxis(measure.axis, { suggestedMax: top * (noted ? 1.35 : 1.05) })
+    },
+    // A comparison draws only the libraries it has: no empty slots for the others.
+    options: { skipNull: true }
+  })
 }

@@ -12,8 +12,6 @@ import { DEFAULT_WORKLOAD } from '../engine/workloads.js'
 // how many CPUs they had (8 workers may share 2 cores). `kind` says whose where the page has more
 // than one kind of process: http's "2 server workers". The one name for a record's `cpus`.
 export const workersLabel = (n, kind = null) => `${n} ${kind ? `${kind} ` : ''}worker${n === 1 ? '' : 's'}`
-// A record's cores (run --cores): null is every CPU log-bench could use.
-export const coresLabel = (n) => (n == null ? 'on every core' : `on ${n} core${n === 1 ? '' : 's'}`)
 
 export const RECORD_DEFAULTS = Object.freeze({ type: 'run', variant: 'default', workload: DEFAULT_WORKLOAD, ending: DEFAULT_ENDING, measure: DEFAULT_MEASURE })
 

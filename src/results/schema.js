@@ -142,13 +142,15 @@ export function dimensionWords (typeName, code) {
   if (missing.length) throw new Error(`${typeName}'s dimensions without words: ${missing.join(', ')} (each x-dimension of schema/results.schema.json needs its words in the run type's module, src/results/run-types/)`)
   const unknown = Object.keys(code).filter((field) => !dimensions.includes(field))
   if (unknown.length) throw new Error(`${typeName}'s words for fields that are no dimension: ${unknown.join(', ')}`)
-  // A dimension's descriptor: its words, and where it has them its page title and file tag and the
-  // value a CI benchmark name leaves unsaid (src/results/run-types/run.js).
-  return Object.entries(code).map(([field, { words, of, title, tag, unsaidAt }]) => ({
+  const unplaced = Object.entries(code).filter(([, d]) => d.title && !(Number.isFinite(d.titleAt) && typeof d.tag === 'function'))
+  if (unplaced.length) throw new Error(`${typeName}'s dimensions with a page title but no tag or titleAt (where a group's title says it): ${unplaced.map(([field]) => field).join(', ')}`)
+  // A dimension's descriptor: its words, and where it has them its page title, file tag and place in
+  // a title, and the value a CI benchmark name leaves unsaid (src/results/run-types/run.js).
+  return Object.entries(code).map(([field, { words, of, title, tag, titleAt, unsaidAt }]) => ({
     field,
     words,
     ...(of ? { of } : {}),
-    ...(title ? { title, tag } : {}),
+    ...(title ? { title, tag, titleAt } : {}),
     ...(unsaidAt !== undefined ? { unsaidAt } : {})
   }))
 }

@@ -6,7 +6,7 @@ import { currentRuntime, runtimeBinary } from '../versions/runtimes.js'
 import { cellUnsupported, runtimeUnsupported } from '../runner/unsupported.js'
 import { countingUnsupported } from '../engine/instructions.js'
 import { DEFAULT_ENDING } from '../engine/endings.js'
-import { coresSettings } from '../engine/cores.js'
+import { checkCores, coresSettings } from '../engine/cores.js'
 
 // Expands checked `run` options into cells in the order they run: transport, library (and
 // variant), runtime, workload, worker count, size, ending, rate, cores. A cell is plain data: its settings (everything
@@ -24,7 +24,7 @@ export function planRunCells ({
   rates = null,
   bursts = [null],
   endings = [DEFAULT_ENDING],
-  cores = [null],
+  cores = checkCores(),
   counter = null,
   profile = false,
   runs,
@@ -82,7 +82,7 @@ export function planRunCells ({
                 ...(counter ? { measure: 'instructions', ...counter } : {}),
                 // Profiled runs are timed under the profiler: cells of their own (docs/costs.md).
                 ...(profile ? { profile: true } : {}),
-                // --cores: the whole run on that many CPUs (null: every CPU), and the list it gets.
+                // --cores: the whole run on that many CPUs (EVERY_CORE: every CPU), and the list it gets.
                 cores: limit,
                 ...coresSettings(limit),
                 ...runSettings({ lib, runtime, payload, timeoutMs, maxOldSpaceSize, receiverOptions, dir, localSocket: ownSink === 'rsyslog-local' })

@@ -1,4 +1,4 @@
-import { axisTitle, titles } from '../../draw/charts.js'
+import { axis, barChart, barSeries, zeroAxis } from '../../draw/charts.js'
 import { BASELINE, basisOf } from '../../results/http-summary.js'
 import { palette } from '../../draw/colours.js'
 import { coverageRange, libraryName } from '../../draw/labels.js'
@@ -38,31 +38,22 @@ export function costChart (group, conditions) {
   const libs = drawnLibs(group.libs, summaries)
   const datasets = libs.map((lib) => {
     const figures = group.cells.map((c) => c.summary.find((s) => libraryName(s) === lib)?.[cost.field])
-    return {
-      label: lib,
-      backgroundColor: colourOf(lib, libs),
-      data: figures.map((d) => d?.median ?? null),
+    return barSeries(lib, colourOf(lib, libs), figures.map((d) => d?.median ?? null), {
       errorBars: figures.map(interval)
-    }
+    })
   })
-  return {
+  return barChart({
     width: 1100,
     height: 560,
-    config: {
-      type: 'bar',
-      data: {
-        labels: group.cells.map((c) => c.shortLabel),
-        datasets
-      },
-      options: {
-        plugins: titles(`${group.title}: ${cost.title}, per library`, [[group.loadLabel, whiskers(summaries, cost.field), cost.better].join(' · '), conditions]),
-        scales: {
-          x: { title: axisTitle(group.mode === 'middleware' ? 'payload size' : 'logs per request × payload size'), ticks: { maxRotation: 0 } },
-          y: { beginAtZero: true, suggestedMax: highestOf(datasets), title: axisTitle(`${cost.title} (median of the runs)`) }
-        }
-      }
+    title: `${group.title}: ${cost.title}, per library`,
+    notes: [[group.loadLabel, whiskers(summaries, cost.field), cost.better].join(' · '), conditions],
+    labels: group.cells.map((c) => c.shortLabel),
+    datasets,
+    scales: {
+      x: axis(group.mode === 'middleware' ? 'payload size' : 'logs per request × payload size', { ticks: { maxRotation: 0 } }),
+      y: zeroAxis(`${cost.title} (median of the runs)`, { suggestedMax: highestOf(datasets) })
     }
-  }
+  })
 }
 
 // Latency percentiles of one cell, one bar per library at each percentile.
@@ -71,29 +62,15 @@ export function latencyChart (group, cell, conditions) {
   const datasets = libs.map((lib) => {
     const s = cell.summary.find((x) => libraryName(x) === lib)
     const byKey = { p2_5: s.latencyP2_5Ms, p50: s.latencyP50Ms, p97_5: s.latencyP97_5Ms, p99: s.latencyP99Ms }
-    return {
-      label: lib,
-      backgroundColor: colourOf(lib, libs),
-      data: PERCENTILES.map(([key]) => byKey[key]?.median ?? null),
+    return barSeries(lib, colourOf(lib, libs), PERCENTILES.map(([key]) => byKey[key]?.median ?? null), {
       errorBars: PERCENTILES.map(([key]) => interval(byKey[key]))
-    }
+    })
   })
-  return {
-    width: 1000,
-    height: 520,
-    config: {
-      type: 'bar',
-      data: {
-        labels: PERCENTILES.map(([, label]) => label),
-        datasets
-      },
-      options: {
-        plugins: titles(`${group.title}, ${cell.shortLabel}: latency percentiles, per library`, [[group.loadLabel, whiskers(cell.summary, 'latencyP50Ms'), 'lower is better'].join(' · '), conditions]),
-        scales: {
-          x: { title: axisTitle('percentile') },
-          y: { beginAtZero: true, suggestedMax: highestOf(datasets), title: axisTitle('latency (ms, median of the runs)') }
-        }
-      }
-    }
-  }
+  return barChart({
+    title: `${group.title}, ${cell.shortLabel}: latency percentiles, per library`,
+    notes: [[group.loadLabel, whiskers(cell.summary, 'latencyP50Ms'), 'lower is better'].join(' · '), conditions],
+    labels: PERCENTILES.map(([, label]) => label),
+    datasets,
+    scales: { x: axis('percentile'), y: zeroAxis('latency (ms, median of the runs)', { suggestedMax: highestOf(datasets) }) }
+  })
 }

@@ -1,4 +1,4 @@
-import { axisTitle, chartFile, titles } from '../../draw/charts.js'
+import { chartFile, lineChart, lineSeries, logAxis } from '../../draw/charts.js'
 import { palette } from '../../draw/colours.js'
 import { codeSpan, figureColumns } from '../../draw/table.js'
 import { basisWords, formatCount, formatNumber, formatRatio, libraryName, ratioInterval, transportTitle, unique, verdictWord } from '../../draw/labels.js'
@@ -105,27 +105,18 @@ function groupBlocks (group, { transport, events, roundOf, ctx }) {
 // the events per worker (one burst of every event).
 function burstChart (transport, events, libs, bursts, figures, conditions) {
   const colours = palette(libs)
-  const datasets = libs.map((lib) => ({
-    label: lib,
-    data: bursts.map((b) => ({ x: b ?? events, y: figures.get(`${lib}\u0000${b}`)?.ns ?? null })).filter((p) => p.y > 0),
-    borderColor: colours.get(lib),
-    backgroundColor: colours.get(lib),
-    borderWidth: 2,
-    pointRadius: 3
-  })).filter((d) => d.data.length)
-  return {
+  const datasets = libs.map((lib) => lineSeries(lib, colours.get(lib),
+    bursts.map((b) => ({ x: b ?? events, y: figures.get(`${lib}\u0000${b}`)?.ns ?? null })).filter((p) => p.y > 0),
+    { pointRadius: 3 })).filter((d) => d.data.length)
+  return lineChart({
     width: 1100,
     height: 640,
-    config: {
-      type: 'line',
-      data: { datasets },
-      options: {
-        plugins: titles(`${transportTitle(transport)}, ${formatCount(events)} events: time per event against the burst size`, ['median over the runs · lower is better · the last point is every event in one loop', conditions]),
-        scales: {
-          x: { type: 'logarithmic', title: axisTitle('burst size (events per turn of the event loop)') },
-          y: { type: 'logarithmic', title: axisTitle('time per event (ns), until the loop is free') }
-        }
-      }
+    title: `${transportTitle(transport)}, ${formatCount(events)} events: time per event against the burst size`,
+    notes: ['median over the runs · lower is better · the last point is every event in one loop', conditions],
+    datasets,
+    scales: {
+      x: logAxis('burst size (events per turn of the event loop)'),
+      y: logAxis('time per event (ns), until the loop is free')
     }
-  }
+  })
 }

@@ -1,11 +1,9 @@
 import { maxOf } from '../../stats.js'
-import { axisTitle, titles } from '../../draw/charts.js'
+import { axis, barChart, barSeries, lineChart, lineSeries, rssOverTime, timeAxis, zeroAxis } from '../../draw/charts.js'
 import { libraryColour, palette, translucent } from '../../draw/colours.js'
 import { coverageRange, workersLabel, failureReason, transportTitle } from '../../draw/labels.js'
 
 // Chart.js configurations for `run` results: what to draw. Rendering is charts.js's job.
-
-const MB = 1024 * 1024
 
 // A group's summary entries of a library's cell (group.cellSummaries, built in run-section.js): the
 // first, as a search would find it, or all of the library's.
@@ -32,33 +30,25 @@ export function benchmarksChart (group, conditions) {
     return [s?.unblockedMs, s?.doneMs]
   }
   const colours = palette(drawn)
-  const datasets = capped(drawn).map((lib) => ({
-    label: lib,
-    backgroundColor: colours.get(lib),
+  const perBar = (lib, pick) => group.cpusList.flatMap((cpus) => figures(lib, cpus).map(pick))
+  const datasets = capped(drawn).map((lib) => barSeries(lib, colours.get(lib), perBar(lib, (d) => d?.median ?? null), {
     borderColor: colours.get(lib),
-    data: group.cpusList.flatMap((cpus) => figures(lib, cpus).map((d) => d?.median ?? null)),
-    errorBars: group.cpusList.flatMap((cpus) => figures(lib, cpus).map((d) => (d?.n > 1 ? [d.ciLow, d.ciHigh] : null)))
+    errorBars: perBar(lib, (d) => (d?.n > 1 ? [d.ciLow, d.ciHigh] : null))
   }))
   const highest = maxOf(datasets.flatMap((d) => d.errorBars.map((range) => range?.[1] ?? 0)), 0)
   const notes = [[`median of ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''}, whiskers: its interval (${coverageRange(group.summary.map((s) => s.doneMs?.ciCoverage).filter((c) => c != null))} coverage)`, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]
   notes.push(...cappedNote(drawn))
   if (missing.length) notes.push(`no bars at all: ${someOf(missing)} (failed or unsupported, see the tables)`)
   else if (datasets.some((d) => d.data.includes(null))) notes.push('a missing bar: that cell failed (see the tables)')
-  return {
+  return barChart({
     width: 1100,
     height: 560,
-    config: {
-      type: 'bar',
-      data: { labels, datasets },
-      options: {
-        plugins: titles(`${group.title}: time until unblocked and until done, per library`, notes),
-        scales: {
-          x: { title: axisTitle('measure and worker count'), ticks: { maxRotation: 0 } },
-          y: { beginAtZero: true, suggestedMax: highest, title: axisTitle('time (ms)') }
-        }
-      }
-    }
-  }
+    title: `${group.title}: time until unblocked and until done, per library`,
+    notes,
+    labels,
+    datasets,
+    scales: { x: axis('measure and worker count', { ticks: { maxRotation: 0 } }), y: zeroAxis('time (ms)', { suggestedMax: highest }) }
+  })
 }
 
 export function dropRateChart (group, conditions) {
@@ -68,31 +58,17 @@ export function dropRateChart (group, conditions) {
   const notes = [[`mean of ${group.runsPerCell} run${group.runsPerCell > 1 ? 's' : ''}`, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]
   notes.push(...cappedNote(drawn))
   if (unknown.length) notes.push(`drop rate unknown (nothing to count), so not drawn: ${someOf(unknown)}`)
-  return {
-    width: 1000,
-    height: 520,
-    config: {
-      type: 'bar',
-      data: {
-        labels: group.cpusList.map((n) => workersLabel(n)),
-        datasets: capped(drawn).map((lib, _, all) => ({
-          label: lib,
-          backgroundColor: palette(all).get(lib),
-          data: group.cpusList.map((cpus) => {
-            const rate = summaryOf(group, lib, cpus)?.dropRate?.mean
-            return rate == null ? null : rate * 100
-          })
-        }))
-      },
-      options: {
-        plugins: titles(`${group.title}: share of events lost, per library`, notes),
-        scales: {
-          x: { title: axisTitle('worker count') },
-          y: { beginAtZero: true, title: axisTitle('events lost (% of sent)') }
-        }
-      }
-    }
-  }
+  const colours = palette(capped(drawn))
+  return barChart({
+    title: `${group.title}: share of events lost, per library`,
+    notes,
+    labels: group.cpusList.map((n) => workersLabel(n)),
+    datasets: capped(drawn).map((lib) => barSeries(lib, colours.get(lib), group.cpusList.map((cpus) => {
+      const rate = summaryOf(group, lib, cpus)?.dropRate?.mean
+      return rate == null ? null : rate * 100
+    }))),
+    scales: { x: axis('worker count'), y: zeroAxis('events lost (% of sent)') }
+  })
 }
 
 // The run a time-series chart shows: the one with the median done time, or, when every run
@@ -111,41 +87,30 @@ export function timeseriesChart ({ group, lib, cpus, runs, chosen, conditions })
   const colour = libraryColour(lib)
   const series = run.timeseries
   const cpuPoints = series.map((p) => ({ x: p.tMs / 1000, y: p.cpuPct }))
-  // RSS 0 is a sample of workers already exited (or zombies awaiting reaping), not a measurement.
-  const rssPoints = series.filter((p) => p.rssBytes > 0).map((p) => ({ x: p.tMs / 1000, y: p.rssBytes / MB }))
   const cpuTop = maxOf(series.map((p) => p.cpuPct).filter(Number.isFinite), 100) * 1.05
-  const marker = (label, ms, dash, markerColour) => ({
-    label: `${label} (${ms >= 10 ? Math.round(ms).toLocaleString('en-US') : ms.toFixed(1)} ms)`,
-    data: [{ x: ms / 1000, y: 0 }, { x: ms / 1000, y: cpuTop }],
-    yAxisID: 'cpu',
-    borderColor: markerColour,
-    borderDash: dash,
-    borderWidth: 1.5,
-    pointRadius: 0
-  })
+  // The markers' and the RSS line's legend boxes keep Chart.js's faint grey fill (no backgroundColor),
+  // only the CPU's is filled with its colour, as its area is.
+  const marker = (label, ms, dash, markerColour) =>
+    lineSeries(`${label} (${ms >= 10 ? Math.round(ms).toLocaleString('en-US') : ms.toFixed(1)} ms)`, markerColour,
+      [{ x: ms / 1000, y: 0 }, { x: ms / 1000, y: cpuTop }], { yAxisID: 'cpu', backgroundColor: undefined, borderDash: dash, borderWidth: 1.5 })
+  const pointRadius = series.length > 40 ? 0 : 2
   const datasets = [
-    { label: 'CPU %', data: cpuPoints, yAxisID: 'cpu', borderColor: colour, backgroundColor: translucent(colour, 0.15), fill: true, borderWidth: 2, pointRadius: series.length > 40 ? 0 : 2 },
-    { label: 'RSS (MiB)', data: rssPoints, yAxisID: 'rss', borderColor: colour, borderDash: [7, 4], borderWidth: 2, pointRadius: series.length > 40 ? 0 : 2 }
+    lineSeries('CPU %', colour, cpuPoints, { yAxisID: 'cpu', backgroundColor: translucent(colour, 0.15), fill: true, pointRadius }),
+    lineSeries('RSS (MiB)', colour, rssOverTime(run), { yAxisID: 'rss', backgroundColor: undefined, borderDash: [7, 4], pointRadius })
   ]
   // Markers in grey, dotted and dash-dotted, so that no library colour or RSS dash is mistaken for them.
   if (run.unblockedMs != null) datasets.push(marker('unblocked', run.unblockedMs, [2, 3], '#808080'))
   if (run.doneMs != null) datasets.push(marker('done', run.doneMs, [10, 3, 2, 3], '#808080'))
   const which = `run ${run.run} of ${runs.length}${why ? ` (${why})` : ''}`
-  return {
-    width: 1000,
+  return lineChart({
     height: 500,
-    config: {
-      type: 'line',
-      data: { datasets },
-      options: {
-        plugins: titles(`${lib} ${run.libVersion ?? ''}, ${transportTitle(group.transport)}, ${workersLabel(cpus)}: CPU and memory over time`.replace(/ {2}/g, ' '),
-          [`${which} · ${group.eventsLabel} events per worker · all workers together, sampled every 100 ms`, conditions]),
-        scales: {
-          x: { type: 'linear', min: 0, title: axisTitle('time since start (s)') },
-          cpu: { type: 'linear', position: 'left', beginAtZero: true, suggestedMax: cpuTop, title: axisTitle('CPU (% of one core, all workers)') },
-          rss: { type: 'linear', position: 'right', beginAtZero: true, grid: { drawOnChartArea: false }, title: axisTitle('RSS (MiB, all workers)') }
-        }
-      }
+    title: `${lib} ${run.libVersion ?? ''}, ${transportTitle(group.transport)}, ${workersLabel(cpus)}: CPU and memory over time`.replace(/ {2}/g, ' '),
+    notes: [`${which} · ${group.eventsLabel} events per worker · all workers together, sampled every 100 ms`, conditions],
+    datasets,
+    scales: {
+      x: timeAxis(),
+      cpu: zeroAxis('CPU (% of one core, all workers)', { type: 'linear', position: 'left', suggestedMax: cpuTop }),
+      rss: zeroAxis('RSS (MiB, all workers)', { type: 'linear', position: 'right', grid: { drawOnChartArea: false } })
     }
-  }
+  })
 }

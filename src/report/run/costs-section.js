@@ -1,4 +1,4 @@
-import { axisTitle, chartFile, logTicks, titles } from '../../draw/charts.js'
+import { chartFile, lineChart, lineSeries, logAxis, logTicks } from '../../draw/charts.js'
 import { palette } from '../../draw/colours.js'
 import { groupsOf } from './section.js'
 import { median, minOf, maxOf } from '../../stats.js'
@@ -123,37 +123,26 @@ export function latencyChart (group, runs, cpus, conditions) {
   const at = (p) => position(p, maxAt)
   const datasets = libs.map((lib) => {
     const libRuns = byLib.get(lib)
-    return {
-      label: lib,
-      borderColor: colours.get(lib),
-      backgroundColor: colours.get(lib),
-      fill: false,
-      spanGaps: false,
-      pointRadius: 2,
-      // A percentile a library's runs did not give is a gap, not a line across it; the slowest call
-      // stands apart from the percentiles (what lies between was not resolved).
-      data: percentiles.flatMap((p) => {
-        const y = Math.max(1, medianOf(libRuns, (r) => r.callLatencyNs.histogram.find(([q]) => q === p)?.[1]))
-        const point = { x: at(p), y: Number.isFinite(y) ? y : null }
-        return p >= 100 ? [{ x: Math.sqrt(at(p) * lastAt), y: null }, point] : [point]
-      })
-    }
+    // A percentile a library's runs did not give is a gap, not a line across it; the slowest call
+    // stands apart from the percentiles (what lies between was not resolved).
+    const data = percentiles.flatMap((p) => {
+      const y = Math.max(1, medianOf(libRuns, (r) => r.callLatencyNs.histogram.find(([q]) => q === p)?.[1]))
+      const point = { x: at(p), y: Number.isFinite(y) ? y : null }
+      return p >= 100 ? [{ x: Math.sqrt(at(p) * lastAt), y: null }, point] : [point]
+    })
+    // Chart.js's own widths (a series' borderWidth is its points' too: 3 px lines, 1 px point rims).
+    return lineSeries(lib, colours.get(lib), data, { spanGaps: false, borderWidth: undefined, pointRadius: 2 })
   })
   const ys = datasets.flatMap((d) => d.data.map((point) => point.y)).filter((y) => y > 0)
   const timed = unique(runs.map((r) => r.callLatencyNs.sampleEvery)).map((n) => (n === 1 ? 'every call timed' : `1 call in ${n} timed`)).join(', ')
-  return {
-    width: 1000,
+  return lineChart({
     height: 560,
-    config: {
-      type: 'line',
-      data: { datasets },
-      options: {
-        plugins: titles(`${group.title}, ${workersLabel(cpus)}: time of single log() calls by percentile`, [['median of the runs per point', timed, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions]),
-        scales: {
-          x: { type: 'logarithmic', min: 1, max: maxAt, title: axisTitle('percentile of calls'), ticks: { callback: (value) => (value === maxAt ? 'max' : TICKS.get(value) ?? null), autoSkip: false } },
-          y: { type: 'logarithmic', title: axisTitle('time of one call (ns, log scale)'), ticks: { callback: logTicks(minOf(ys), maxOf(ys)) } }
-        }
-      }
+    title: `${group.title}, ${workersLabel(cpus)}: time of single log() calls by percentile`,
+    notes: [['median of the runs per point', timed, `${group.eventsLabel} events per worker`, 'lower is better'].join(' · '), conditions],
+    datasets,
+    scales: {
+      x: logAxis('percentile of calls', { min: 1, max: maxAt, ticks: { callback: (value) => (value === maxAt ? 'max' : TICKS.get(value) ?? null), autoSkip: false } }),
+      y: logAxis('time of one call (ns, log scale)', { ticks: { callback: logTicks(minOf(ys), maxOf(ys)) } })
     }
-  }
+  })
 }

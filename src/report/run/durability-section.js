@@ -1,4 +1,4 @@
-import { axisTitle, chartFile, titles } from '../../draw/charts.js'
+import { barChart, barSeries, chartFile, lineSeries, lineChart, rssOverTime, timeAxis, zeroAxis } from '../../draw/charts.js'
 import { libraryColour, palette } from '../../draw/colours.js'
 import { codeSpan, escapeCell, figureColumns, strong, wrap } from '../../draw/table.js'
 import { formatBytes, formatCount, formatMs, libraryName, transportTitle, unique } from '../../draw/labels.js'
@@ -18,7 +18,6 @@ import { maxOf, minOf } from '../../stats.js'
 const endingOf = (r) => dimensionValue(r, 'ending')
 // A run whose receiving end was slowed or stalled (--receiver-rate, --receiver-stall).
 export const slowed = (r) => r.receiverRate != null || r.receiverStallMs != null
-const MB = 1024 * 1024
 // The endings the summary speaks of, as the issue's question puts them, and the recipe that fixes SIGTERM.
 const ASKED = [['exit', 'on process.exit()'], ['uncaught', 'on an uncaught exception'], ['sigterm', 'on SIGTERM']]
 
@@ -146,33 +145,24 @@ export function keptChart (runs, conditions) {
     const cells = groups.map(({ t, e }) =>
       keptOf(ended.filter((r) => libraryName(r) === lib && r.transport === t && endingOf(r) === e)))
     const share = (k, i) => (k.kept === null || !k.sent ? null : (k.kept[i] / k.sent) * 100)
-    return {
-      label: lib,
-      backgroundColor: colours.get(lib),
-      data: cells.map((k) => share(k, 0)),
+    return barSeries(lib, colours.get(lib), cells.map((k) => share(k, 0)), {
       errorBars: cells.map((k) => (k.kept === null || k.kept[0] === k.kept[1] ? null : [share(k, 0), share(k, 1)])),
       barNotes: cells.map((k) => (k.kept !== null && k.kept[1] === 0 ? 'none kept' : k.unsupported ? 'unsupported' : null))
-    }
+    })
   })
   const width = Math.max(1000, Math.min(2400, 120 + groups.length * libs.length * 14))
   // A label's lines fit its group's band (about 7 px a character at the chart's tick size).
   const fit = Math.max(6, Math.floor((width - 120) / groups.length / 7))
-  return {
+  return barChart({
     file: chartFile('summary-kept'),
     width,
     height: 560,
-    config: {
-      type: 'bar',
-      data: { labels: groups.map(({ t, e }) => [transportTitle(t), endingTitle(e)].flatMap((part) => wrap(part, fit, { cutWords: false }).split('\n'))), datasets },
-      options: {
-        plugins: titles('Events kept per library, transport and ending', ['the run that kept the fewest · whiskers: fewest to most over the runs · higher is better', conditions]),
-        scales: {
-          x: { ticks: { maxRotation: 0, autoSkip: false } },
-          y: { beginAtZero: true, max: 100, title: axisTitle('events kept (% of logged)') }
-        }
-      }
-    }
-  }
+    title: 'Events kept per library, transport and ending',
+    notes: ['the run that kept the fewest · whiskers: fewest to most over the runs · higher is better', conditions],
+    labels: groups.map(({ t, e }) => [transportTitle(t), endingTitle(e)].flatMap((part) => wrap(part, fit, { cutWords: false }).split('\n'))),
+    datasets,
+    scales: { x: { ticks: { maxRotation: 0, autoSkip: false } }, y: zeroAxis('events kept (% of logged)', { max: 100 }) }
+  })
 }
 
 const lostAll = (k) => k.kept !== null && k.kept[1] === 0
@@ -323,27 +313,11 @@ function medianRun (runs) {
 
 // RSS of all workers over time, one line per library, under the stall.
 function memoryChart (transport, stallMs, series, conditions) {
-  const datasets = series.map(({ lib, run }) => ({
-    label: lib,
-    data: run.timeseries.filter((p) => p.rssBytes > 0).map((p) => ({ x: p.tMs / 1000, y: p.rssBytes / MB })),
-    borderColor: libraryColour(lib),
-    backgroundColor: libraryColour(lib),
-    borderWidth: 2,
-    pointRadius: 0
-  }))
-  return {
-    width: 1000,
+  return lineChart({
     height: 500,
-    config: {
-      type: 'line',
-      data: { datasets },
-      options: {
-        plugins: titles(`${transportTitle(transport)}: memory while the receiving end stalls ${stallMs.map((ms) => `${formatCount(ms)} ms`).join(', ')}`, [`${formatCount(series[0].run.events)} events per worker · all workers' RSS, sampled every 100 ms · the median run`, conditions]),
-        scales: {
-          x: { type: 'linear', min: 0, title: axisTitle('time since start (s)') },
-          y: { type: 'linear', beginAtZero: true, title: axisTitle('RSS (MiB, all workers)') }
-        }
-      }
-    }
-  }
+    title: `${transportTitle(transport)}: memory while the receiving end stalls ${stallMs.map((ms) => `${formatCount(ms)} ms`).join(', ')}`,
+    notes: [`${formatCount(series[0].run.events)} events per worker · all workers' RSS, sampled every 100 ms · the median run`, conditions],
+    datasets: series.map(({ lib, run }) => lineSeries(lib, libraryColour(lib), rssOverTime(run))),
+    scales: { x: timeAxis(), y: zeroAxis('RSS (MiB, all workers)', { type: 'linear' }) }
+  })
 }

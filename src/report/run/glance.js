@@ -1,10 +1,10 @@
 import { code, em, entries, textColumns } from '../../draw/table.js'
 import { cellKey, dimensionValue, measureNamed, ofType, runsByCell } from '../../results/model.js'
-import { coresLabel } from '../../results/record.js'
 import { roundsOf } from '../../results/rounds.js'
 import { notDecidedBimodal, notRanked } from '../../results/judge/verdict-rules.js'
 import { basisWords, formatMs, formatPct, formatRatio, libraryName, mediansRatioNote, orderWords, transportTitle, unique, workersLabel } from '../../draw/labels.js'
 import { transportIs } from '../../engine/transports.js'
+import { coresLabel, coresOf, fewestCoresFirst } from '../../engine/cores.js'
 import { rank } from '../../results/judge/rank.js'
 import { BASELINE_LIBS } from '../../engine/library-names.js'
 
@@ -38,7 +38,6 @@ export const glanceSection = {
     const roundOf = roundsOf(dataset)
     const runsOfCell = new Map(runsByCell(runs, 'run').map((cellRuns) => [cellKey(cellRuns[0]), cellRuns]))
     // run --cores: a worker count on 1 core is another row than on every core, named so on a page that has both.
-    const coresOf = (r) => r.cores ?? null
     const limited = unique(runs.map(coresOf)).length > 1
     for (const transport of unique(runs.map((r) => r.transport))) {
       const ofTransport = runs.filter((r) => r.transport === transport)
@@ -46,7 +45,7 @@ export const glanceSection = {
       const placements = unique(ofTransport.map(placementOf))
         .map((key) => ofTransport.find((r) => placementOf(r) === key))
         .map((r) => ({ cpus: r.cpus, cores: coresOf(r) }))
-        .sort((a, b) => a.cpus - b.cpus || (b.cores ?? Infinity) - (a.cores ?? Infinity))
+        .sort((a, b) => a.cpus - b.cpus || fewestCoresFirst(b.cores, a.cores))
       for (const { cpus, cores } of placements) {
         for (const [workload, measure] of workloads.flatMap((w) => measures.map((m) => [w, m]))) {
           const cells = summary.filter((s) => s.transport === transport && s.cpus === cpus && coresOf(s) === cores &&

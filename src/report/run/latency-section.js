@@ -1,4 +1,4 @@
-import { axisTitle, chartFile, titles } from '../../draw/charts.js'
+import { chartFile, lineChart, lineSeries, logAxis, rssOverTime, timeAxis, zeroAxis } from '../../draw/charts.js'
 import { palette } from '../../draw/colours.js'
 import { codeSpan, figureColumns, strong } from '../../draw/table.js'
 import { formatCount, formatNumber, libraryName, transportTitle, unique } from '../../draw/labels.js'
@@ -297,42 +297,23 @@ export function rateChart (transport, entries, conditions, { figures = FIGURES }
   const colours = palette(libs)
   const rates = unique(entries.map((s) => s.rate)).sort((a, b) => a - b)
   const positive = (v) => (v != null && v > 0 ? v : null)
-  const datasets = libs.flatMap((lib) => figures.map((f) => ({
-    label: `${lib} ${f.name}`,
-    data: entries.filter((s) => libraryName(s) === lib)
+  const datasets = libs.flatMap((lib) => figures.map((f) => lineSeries(`${lib} ${f.name}`, colours.get(lib),
+    entries.filter((s) => libraryName(s) === lib)
       .sort((a, b) => a.rate - b.rate)
       .map((s) => ({ x: s.rate, y: positive(f.pick(s)) }))
       .filter((p) => p.y != null),
-    borderColor: colours.get(lib),
-    backgroundColor: colours.get(lib),
-    borderDash: f.dash,
-    borderWidth: 2,
-    pointRadius: 2
-  }))).filter((d) => d.data.length)
-  datasets.push({
-    label: `bound ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms`,
-    data: [{ x: rates[0], y: KNEE_BOUND_NS / 1e6 }, { x: rates.at(-1), y: KNEE_BOUND_NS / 1e6 }],
-    borderColor: '#888888',
-    backgroundColor: '#888888',
-    borderDash: [1, 4],
-    borderWidth: 1,
-    pointRadius: 0
-  })
-  return {
+    { borderDash: f.dash, pointRadius: 2 }))).filter((d) => d.data.length)
+  const boundMs = KNEE_BOUND_NS / 1e6
+  datasets.push(lineSeries(`bound ${formatNumber(boundMs, 0)} ms`, '#888888',
+    [{ x: rates[0], y: boundMs }, { x: rates.at(-1), y: boundMs }], { borderDash: [1, 4], borderWidth: 1 }))
+  return lineChart({
     width: 1100,
     height: 640,
-    config: {
-      type: 'line',
-      data: { datasets },
-      options: {
-        plugins: titles(`${transportTitle(transport)}: latency against the rate`, [`${figures.length > 1 ? 'solid: response p99 · dashed: response p99.9 · dotted: delivery p99' : 'response p99'} · steady state · median over the runs · lower is better`, conditions]),
-        scales: {
-          x: { type: 'logarithmic', title: axisTitle('rate (events/s per worker)') },
-          y: { type: 'logarithmic', title: axisTitle('latency (ms)') }
-        }
-      }
-    }
-  }
+    title: `${transportTitle(transport)}: latency against the rate`,
+    notes: [`${figures.length > 1 ? 'solid: response p99 · dashed: response p99.9 · dotted: delivery p99' : 'response p99'} · steady state · median over the runs · lower is better`, conditions],
+    datasets,
+    scales: { x: logAxis('rate (events/s per worker)'), y: logAxis('latency (ms)') }
+  })
 }
 
 function overloadBlocks (runs, allRuns, ctx) {
@@ -392,32 +373,13 @@ export function rssChart (transport, stalled, conditions) {
   if (!series.length) return null
   const colours = palette(series.map((s) => s.lib))
   const stallMs = unique(stalled.map((r) => r.receiverStallMs))
-  return {
+  return lineChart({
     file: chartFile(transport, 'stall-rss'),
-    width: 1000,
-    height: 520,
-    config: {
-      type: 'line',
-      data: {
-        datasets: series.map(({ lib, run }) => ({
-          label: lib,
-          data: run.timeseries.filter((p) => p.rssBytes > 0)
-            .map((p) => ({ x: p.tMs / 1000, y: p.rssBytes / run.cpus / MIB })),
-          borderColor: colours.get(lib),
-          backgroundColor: colours.get(lib),
-          borderWidth: 2,
-          pointRadius: 0
-        }))
-      },
-      options: {
-        plugins: titles(`${transportTitle(transport)}: RSS while the receiving end stalls ${stallMs.map((ms) => `${formatCount(ms)} ms`).join(', ')}`, ['RSS per worker, every 100 ms · the run with the median blocked time', conditions]),
-        scales: {
-          x: { type: 'linear', min: 0, title: axisTitle('time since start (s)') },
-          y: { type: 'linear', beginAtZero: true, title: axisTitle('RSS (MiB per worker)') }
-        }
-      }
-    }
-  }
+    title: `${transportTitle(transport)}: RSS while the receiving end stalls ${stallMs.map((ms) => `${formatCount(ms)} ms`).join(', ')}`,
+    notes: ['RSS per worker, every 100 ms · the run with the median blocked time', conditions],
+    datasets: series.map(({ lib, run }) => lineSeries(lib, colours.get(lib), rssOverTime(run, run.cpus))),
+    scales: { x: timeAxis(), y: zeroAxis('RSS (MiB per worker)', { type: 'linear' }) }
+  })
 }
 
 // The Summary of a page with paced runs (markdown.js puts it first, as the durability page's kept

@@ -45,12 +45,11 @@ export const runSection = {
 // What tells the cells of one group apart: the library and the worker count. A group is every other
 // dimension of the cell (transport, receiving end, events, size, ...), in plan order.
 const GROUP_EXCEPT = ['lib', 'variant', 'cpus']
-// Dimensions that name a group when a transport has groups that differ in them.
-// Each is the dimension's descriptor (its title and file tag, src/results/run-types/run.js), in the
-// order a group's title says them (the workload first: "Console: object workload, on 1 core"), which
-// is not the order of a cell's words; a dimension with a title missing here fails test/cell-words.test.js.
+// Dimensions that name a group when a transport has groups that differ in them: every dimension
+// whose descriptor has a title (and file tag, src/results/run-types/run.js), in the order a group's
+// title says them (its titleAt).
 export const DISTINCT = [
-  ...['workload', 'runtime', 'sink', 'events', 'size', 'rate', 'burst', 'cores'].map((field) => RUN_TYPE.words.find((w) => w.field === field)),
+  ...RUN_TYPE.words.filter((w) => w.title).sort((a, b) => a.titleAt - b.titleAt),
   // Set by merge for shards from different machines: the machine is data from a results file.
   { field: 'machine', tag: (v) => `-${String(v).replace(/[^A-Za-z0-9]+/g, '-').toLowerCase().slice(0, 48)}`, title: (v) => `, measured on ${String(v).replace(/[<>[\]`*_]/g, '')}` }
 ]

@@ -7,6 +7,7 @@ import { roundsOf } from '../../results/rounds.js'
 import { judge } from '../../results/judge/verdict.js'
 import { rank } from '../../results/judge/rank.js'
 import { articleSeparates, findingOfPairs, pairFinding } from './findings-hold.js'
+import { coresOf, EVERY_CORE } from '../../engine/cores.js'
 
 // "Then and now": the seed article's published averages (a reference data file, see
 // results/reference/) beside ours, per library, transport and number of CPUs, and for each
@@ -20,7 +21,7 @@ import { articleSeparates, findingOfPairs, pairFinding } from './findings-hold.j
 // card's) and are left out here.
 export const articleCpus = (cpus) => `${cpus} CPU${cpus === 1 ? '' : 's'}`
 // The cell of ours that reproduces an article cell of that many CPUs: { cpus (workers), cores }.
-export const reproducing = (cpus) => ({ cpus: 1, cores: cpus === 1 ? 1 : null })
+export const reproducing = (cpus) => ({ cpus: 1, cores: cpus === 1 ? 1 : EVERY_CORE })
 // A reference cell's library as our cells name it: "bunyan:sys" where it names a variant.
 const labelOf = (c) => (c.variant ? `${c.lib}:${c.variant}` : c.lib)
 const hereLabel = (cpus, env) => (cpus === 1 ? '1 worker on 1 core' : `1 worker on every core (${env.cpuCount} here)`)
@@ -61,7 +62,7 @@ export const thenAndNowSection = {
     // for that transport and worker count (a scenario sized to fit a session), said below.
     const isOurs = (s, c) => {
       const { cpus, cores } = reproducing(c.cpus)
-      return s.transport === c.transport && s.cpus === cpus && (s.cores ?? null) === cores
+      return s.transport === c.transport && s.cpus === cpus && coresOf(s) === cores
     }
     // A reference cell names the variant that ran the article's experiment where it is not the
     // default (bunyan's "UDP" was bunyan:sys, syslog(3)): its row and findings are that variant's.
@@ -90,7 +91,7 @@ export const thenAndNowSection = {
       'Here its **1 CPU** is set beside **1 worker on 1 core** (`run --cores 1`: log-bench, the worker and the receiving end limited to one CPU) and its **8 CPUs** beside **1 worker on every core**. ' + counts +
       `What still differs: Node ${md(hw.node)} then against ${md(env.node)} now, the machine (${md(hw.cpu)}, ${md(hw.cores)} cores / ${md(hw.threads)} threads, then; ${md(env.cpuModel)}, ${md(env.cpuCount)} cores, now), and the harness (one process then; a parent that starts, times and counts, plus one worker that logs, now). ` +
       'So absolute times do not compare; only the order of the libraries within a transport is set side by side below. This page\'s cells of 8 workers are not the article\'s experiment and are left out here.' +
-      (summary.some((s) => s.cores === 1) ? '' : ' This page has no runs on 1 core (`run --cores 1`): the article\'s 1 CPU reads not measured.'))
+      (summary.some((s) => coresOf(s) === 1) ? '' : ' This page has no runs on 1 core (`run --cores 1`): the article\'s 1 CPU reads not measured.'))
     out.push('The article\'s figures are its published averages, kept in ' + codeSpan(reference.file) + '. ' + md(reference.source.what ?? '') + (reference.source.harness ? ` ${md(reference.source.harness)}` : ''))
     // What the article's harness did, read from its code: what a reader must know before setting its
     // figures beside ours.

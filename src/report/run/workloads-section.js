@@ -1,4 +1,4 @@
-import { axisTitle, titles } from '../../draw/charts.js'
+import { axis, barChart, barSeries, chartFile, zeroAxis } from '../../draw/charts.js'
 import { palette } from '../../draw/colours.js'
 import { workersLabel, formatBytes, formatCount, formatMs, formatPct, runName, transportTitle, unique } from '../../draw/labels.js'
 import { figureColumns } from '../../draw/table.js'
@@ -60,7 +60,7 @@ export const workloadsSection = {
       out.push({ columns, rows })
       const unsupported = ofTransport.filter((s) => s.status === 'unsupported')
       if (unsupported.length) out.push({ text: unique(unsupported.flatMap((s) => s.errors.map((e) => `- ${libOf(s)} ${workloadOf(s)}: ${e}`))).join('\n') })
-      const chart = { file: `${transport}/workloads.png`, ...nsPerEventChart({ title, workloads, libs, summary: ofTransport, cpus: cpusList[0], size: sizes[0], conditions: ctx.conditions }) }
+      const chart = { file: chartFile(transport, 'workloads'), ...nsPerEventChart({ title, workloads, libs, summary: ofTransport, cpus: cpusList[0], size: sizes[0], conditions: ctx.conditions }) }
       charts.push(chart)
       out.push(ctx.image(chart.file, `${title}: ns per event per library and workload`))
     }
@@ -83,28 +83,22 @@ function nsPerEventChart ({ title, workloads, libs, summary, cpus, size, conditi
   const cellOf = (lib, workload) =>
     summary.find((s) => libOf(s) === lib && workloadOf(s) === workload && s.cpus === cpus && s.size === size)
   const colours = palette(libs)
-  const datasets = libs.map((lib) => ({
-    label: lib,
-    backgroundColor: colours.get(lib),
-    data: workloads.map((workload) => cellOf(lib, workload)?.nsPerEvent?.median ?? null)
-  }))
+  const datasets = libs.map((lib) =>
+    barSeries(lib, colours.get(lib), workloads.map((workload) => cellOf(lib, workload)?.nsPerEvent?.median ?? null)))
   // A library that cannot run a workload is named under its label: no bar is not a fast bar.
   const unsupported = (workload) => libs.filter((lib) => cellOf(lib, workload)?.status === 'unsupported')
   const labels = workloads.map((workload) => (unsupported(workload).length ? [workload, `${unsupported(workload).join(', ')}:`, 'unsupported'] : workload))
   const notes = [`${workersLabel(cpus)} · median over the runs that finished · lower is better · a missing bar: unsupported (named under the workload) or failed (see the table)`, conditions]
-  return {
+  return barChart({
     width: 1100,
     height: 560,
-    config: {
-      type: 'bar',
-      data: { labels, datasets },
-      options: {
-        plugins: titles(`${title}: ns per log call, per library`, notes),
-        scales: {
-          x: { title: axisTitle('workload'), ticks: { maxRotation: 0, autoSkip: false } },
-          y: { beginAtZero: true, title: axisTitle('ns per event (unblocked time / events per worker)') }
-        }
-      }
+    title: `${title}: ns per log call, per library`,
+    notes,
+    labels,
+    datasets,
+    scales: {
+      x: axis('workload', { ticks: { maxRotation: 0, autoSkip: false } }),
+      y: zeroAxis('ns per event (unblocked time / events per worker)')
     }
-  }
+  })
 }

@@ -1,10 +1,11 @@
 import { schemaProblem } from './checks.js'
 import { treeProblem } from '../profile-summary.js'
 import { dimensionWords, emptyMeasures, identityReader, recordDimensions, recordMeasures } from '../schema.js'
-import { coresLabel, libraryName, RECORD_DEFAULTS, transportTitle, workersLabel } from '../record.js'
+import { libraryName, RECORD_DEFAULTS, transportTitle, workersLabel } from '../record.js'
 import { formatCount } from '../../format.js'
 import { DEFAULT_ENDING } from '../../engine/endings.js'
 import { DEFAULT_MEASURE } from '../../engine/instructions.js'
+import { coresLabel, EVERY_CORE } from '../../engine/cores.js'
 
 // The `run` type (log-bench run): workers logging N events each through one library and transport.
 
@@ -27,8 +28,10 @@ const DIMENSIONS = recordDimensions('run')
 // versions of one library (of: 'lib').
 // A dimension's descriptor says besides, where it has them: title(value) and tag(value), how a page
 // heads the groups of a transport that differ in it and the suffix of their chart files and detail
-// pages (src/report/run/section.js); unsaidAt, the value at which a CI format's benchmark name
-// leaves it out, so that a benchmark keeps its name when the dimension appears (src/report/ci-formats.js).
+// pages (src/report/run/section.js's DISTINCT), and titleAt, where the title says it among the others
+// (the workload first: "Console: object workload, on 1 core", not a cell's words' order); unsaidAt,
+// the value at which a CI format's benchmark name leaves it out, so that a benchmark keeps its name
+// when the dimension appears (src/report/ci-formats.js).
 export const RUN_WORDS = {
   type: { words: (type) => type },
   lib: { words: (lib, record) => libraryName(record) },
@@ -38,25 +41,28 @@ export const RUN_WORDS = {
   cpus: { words: (n) => workersLabel(n) },
   // After the workers, what they ran on: "1 worker, on 1 core" beside "1 worker, on every core".
   // run --cores: the cells on every core keep the transport's plain name (and detail page).
-  cores: { words: coresLabel, title: (v) => `, ${coresLabel(v)}`, tag: (v) => (v == null ? '' : `-${v}core`) },
-  workload: { words: (workload) => workload, title: (v) => `: ${v} workload`, tag: (v) => `-${v}` },
+  cores: { words: coresLabel, title: (v) => `, ${coresLabel(v)}`, tag: (v) => (v === EVERY_CORE ? '' : `-${v}core`), titleAt: 8 },
+  workload: { words: (workload) => workload, title: (v) => `: ${v} workload`, tag: (v) => `-${v}`, titleAt: 1 },
   runtime: {
     words: (runtime) => runtime ?? 'the Node running log-bench',
     title: (v) => `, workers under ${v ?? 'the Node running log-bench'}`,
-    tag: (v) => `-${String(v).replace(/[^\w.-]+/g, '-')}`
+    tag: (v) => `-${String(v).replace(/[^\w.-]+/g, '-')}`,
+    titleAt: 2
   },
-  sink: { words: (sink) => String(sink), title: (v) => `, ${v}`, tag: (v) => `-${v}` },
-  size: { words: (size) => `${size} B`, title: (v) => `, ${v.toLocaleString('en-US')}-byte payload`, tag: (v) => `-${v}b` },
-  events: { words: (events) => `${formatCount(events)} events`, title: (v) => `, ${v.toLocaleString('en-US')} events per worker`, tag: (v) => `-${v}ev` },
+  sink: { words: (sink) => String(sink), title: (v) => `, ${v}`, tag: (v) => `-${v}`, titleAt: 3 },
+  size: { words: (size) => `${size} B`, title: (v) => `, ${v.toLocaleString('en-US')}-byte payload`, tag: (v) => `-${v}b`, titleAt: 5 },
+  events: { words: (events) => `${formatCount(events)} events`, title: (v) => `, ${v.toLocaleString('en-US')} events per worker`, tag: (v) => `-${v}ev`, titleAt: 4 },
   rate: {
     words: (rate) => (rate == null ? 'tight loop' : `${formatCount(rate)}/s`),
     title: (v) => (v == null ? ', tight loop' : `, paced at ${v.toLocaleString('en-US')} events/s per worker`),
-    tag: (v) => (v == null ? '' : `-${v}eps`)
+    tag: (v) => (v == null ? '' : `-${v}eps`),
+    titleAt: 6
   },
   burst: {
     words: (burst) => (burst == null ? 'every event in one loop' : `bursts of ${formatCount(burst)}`),
     title: (v) => (v == null ? '' : `, in bursts of ${v.toLocaleString('en-US')} events`),
-    tag: (v) => (v == null ? '' : `-${v}burst`)
+    tag: (v) => (v == null ? '' : `-${v}burst`),
+    titleAt: 7
   },
   ending: { words: (ending) => `ending ${ending}`, unsaidAt: DEFAULT_ENDING },
   receiverRate: { words: (rate) => (rate == null ? 'read at full speed' : `read at ${formatCount(rate)} B/s`) },
