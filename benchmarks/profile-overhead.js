@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // npm run bench:profile — what `run --profile` costs and what its profiles say, for docs/costs.md
 // ("CPU profiles"):
-// 1. the overhead: done time without and with --profile, per library and transport, in rounds (each
-//    round runs every library once plain and once profiled, the two in alternating order), as the
-//    median of each and the median of the rounds' ratios (profiled / plain, paired by round);
+// 1. the overhead: done time and CPU time (the worker's user and system time, every thread: the
+//    profiler's own work included) without and with --profile, per library and transport, in rounds
+//    (each round runs every library once plain and once profiled, the two in alternating order), as
+//    the median of each and the median of the rounds' ratios (profiled / plain, paired by round);
 // 2. the causes: each library's top package and top function (by self time, (idle) and (program)
 //    left out) from its profiled runs, to set beside the cause each results page gives by hand.
 // Run it on an idle machine: node benchmarks/profile-overhead.js [--libs log4js,winston,bunyan,pino]
@@ -113,21 +114,27 @@ function causes (cell) {
   return { topPackage: top('packages'), topFunction: top('functions') }
 }
 
-const rows = cells.map((cell) => {
-  const plainMs = median(cell.plain.map((r) => r.doneMs))
-  const profiledMs = median(cell.profiled.map((r) => r.doneMs))
-  const ratios = cell.plain.map((r, i) => cell.profiled[i].doneMs / r.doneMs)
+// A figure plain and profiled: the median of each, and the median and range of the rounds' ratios.
+function paired (cell, valueOf) {
+  const ratios = cell.plain.map((r, i) => valueOf(cell.profiled[i]) / valueOf(r))
   return {
-    lib: cell.lib,
-    transport: cell.transport,
-    plainMs,
-    profiledMs,
+    plain: median(cell.plain.map(valueOf)),
+    profiled: median(cell.profiled.map(valueOf)),
     ratio: median(ratios),
     ratioMin: Math.min(...ratios),
-    ratioMax: Math.max(...ratios),
-    ...causes(cell)
+    ratioMax: Math.max(...ratios)
   }
-})
+}
+
+const rows = cells.map((cell) => ({
+  lib: cell.lib,
+  transport: cell.transport,
+  done: paired(cell, (r) => r.doneMs),
+  cpu: paired(cell, (r) => r.cpuUserMs + r.cpuSystemMs),
+  ...causes(cell)
+}))
+
+const ratioText = (p) => `${p.ratio.toFixed(2)}× (${p.ratioMin.toFixed(2)}–${p.ratioMax.toFixed(2)})`
 
 // A function as the table names it: its name, its file's last two path parts and its line.
 const functionPlace = (fn) => `${fn.name} ${fn.file.split('/').slice(-2).join('/')}${fn.line == null ? '' : `:${fn.line}`}`
@@ -135,15 +142,18 @@ const functionPlace = (fn) => `${fn.name} ${fn.file.split('/').slice(-2).join('/
 if (values.json) {
   process.stdout.write(JSON.stringify({ events, rounds, rows }, null, 2) + '\n')
 } else {
-  process.stdout.write(`\ndone time without and with --profile (1 worker, ${num(events)} events; median of ${rounds} rounds; the ratio is the median of the rounds' profiled / plain, range in brackets)\n`)
+  process.stdout.write(`\ndone time and CPU time (the worker's user + system, every thread) without and with --profile (1 worker, ${num(events)} events; median of ${rounds} rounds; a ratio is the median of the rounds' profiled / plain, range in brackets)\n`)
   process.stdout.write(terminalTable({
-    columns: figureColumns(['library', 'transport', 'done ms', 'done ms --profile', 'ratio']),
+    columns: figureColumns(['library', 'transport', 'done ms', 'done ms --profile', 'ratio', 'CPU ms', 'CPU ms --profile', 'CPU ratio']),
     rows: rows.map((r) => [
       r.lib,
       r.transport,
-      num(r.plainMs, 1),
-      num(r.profiledMs, 1),
-      `${r.ratio.toFixed(2)}× (${r.ratioMin.toFixed(2)}–${r.ratioMax.toFixed(2)})`
+      num(r.done.plain, 1),
+      num(r.done.profiled, 1),
+      ratioText(r.done),
+      num(r.cpu.plain, 1),
+      num(r.cpu.profiled, 1),
+      ratioText(r.cpu)
     ])
   }) + '\n')
   process.stdout.write('\nwhere the time went (profiled runs; self time, (idle) and (program) left out; median share and µs per event over the rounds)\n')

@@ -199,6 +199,28 @@ test('compareWithBaseline: --baseline NAME@RANGE picks a version of the library;
   assert.throws(() => compareWithBaseline(dataset, 'pino@'), /--baseline pino@: "" is not a version, range or dist-tag/)
 })
 
+test('compare --baseline naming a local copy matches that copy alone, not the release whose version satisfies its range, build metadata aside', async () => {
+  const dir = tmpDir()
+  // --lib pino,pino+sonic-boom@./a,pino+sonic-boom@./b as run records them: the release (no range), two
+  // local copies of it, each its own cell (10.4.0+local.<id>, libSource).
+  const local = (id, path) => ({ libVersion: `10.4.0+local.${id}`, libRange: `+sonic-boom@${path}`, libSource: { lib: null, release: '10.4.0', overrides: [{ name: 'sonic-boom', path, version: '4.2.1', sha256: id.repeat(8) }] } })
+  const cells = [['release', { libVersion: '10.4.0' }, 600], ['a', local('1a2b3c4d', './a'), 300], ['b', local('5e6f7a8b', './b'), 300]]
+  const runs = cells.flatMap(([, fields, centre]) => around(centre).map((doneMs, i) => syntheticRun({ lib: 'pino', run: i + 1, doneMs, ...fields })))
+  const file = path.join(dir, 'local.json')
+  fs.writeFileSync(file, JSON.stringify({ schema: 1, tool: 'log-bench', kind: 'results', complete: true, interrupted: false, env: ENV, runs, summary: [] }))
+  // semver reads 10.4.0+local.1a2b3c4d as the range 10.4.0: the release satisfies it.
+  const result = compareWithBaseline(loadResults([file]), 'pino@10.4.0+local.1a2b3c4d')
+  assert.deepEqual(result.notCompared, [])
+  const done = Object.fromEntries(result.comparisons.filter((r) => r.measure === 'doneMs').map((r) => [r.cell, r.verdict]))
+  assert.deepEqual(done, { 'pino 10.4.0, Filesystem, 1 worker': 'slower', 'pino@10.4.0+local.5e6f7a8b, Filesystem, 1 worker': 'same' })
+  assert.ok(result.comparisons.every((r) => r.baseline === 'pino@10.4.0+local.1a2b3c4d'), JSON.stringify(result.comparisons.map((r) => r.baseline)))
+  // The command says the same.
+  const text = await runCli(['compare', file, '--baseline', 'pino@10.4.0+local.1a2b3c4d'], WIDE)
+  assert.equal(text.code, 0, text.stderr)
+  assert.match(text.stdout, /^\| pino 10\.4\.0, Filesystem, 1 worker +\| .* slower \|$/m)
+  assert.doesNotMatch(text.stdout, /^\| pino@10\.4\.0\+local\.1a2b3c4d, Filesystem/m)
+})
+
 test('log-bench compare --baseline: tables with ratio, interval, p and verdict; --json rows; bad input', async () => {
   const dir = tmpDir()
   const file = resultsFile(dir, 'one.json', { pino: around(600), twin: around(601), slow: around(660) })

@@ -225,6 +225,16 @@ describe('anomalies: found by rules, explained where known', () => {
       }
     }
     assert.match(KNOWN.find((k) => k.reproduce === 'node benchmarks/anomalies.js tcp').text, /`node benchmarks\/anomalies\.js tcp` shows it with winston alone/)
+    // A change's measured effect is linked, not retyped: its heading is in its doc, its scripts are shipped.
+    const measured = file.causes.filter((k) => k.measured)
+    assert.ok(measured.length > 0)
+    for (const { measured: { commands, doc, heading } } of measured) {
+      const headings = fs.readFileSync(new URL(`../${doc}`, import.meta.url), 'utf8').split('\n').filter((line) => /^#+ /.test(line)).map((line) => line.replace(/^#+ /, ''))
+      assert.ok(headings.includes(heading), `${doc}: no heading "${heading}"`)
+      for (const [, script] of commands.join(' ').matchAll(/benchmarks\/([\w/-]+\.js)/g)) assert.ok(fs.existsSync(new URL(`../benchmarks/${script}`, import.meta.url)), script)
+    }
+    // An owner cause names the function a profile charges.
+    for (const known of file.causes.filter((k) => [k.pattern].flat().includes('owner'))) assert.ok(known.owner?.package && known.owner?.function, JSON.stringify(known.owner))
   })
 
   it('lists a loss that varies only where its cause is known (KNOWN pattern \'loss\')', () => {
@@ -379,6 +389,70 @@ describe('anomalies: a profile of the cell beside the cause found by hand', () =
     // An anomaly without a cause that names packages cites nothing.
     const unexplained = findAnomalies({ ...dataset(timed('bunyan', [1, 1, 1], [5, 5, 5]).concat(timed('winston', [9, 9, 9], [9, 9, 9]))), profiles: [profiled({ x: 1 })] })
     assert.ok(unexplained.every((a) => a.profile === undefined))
+  })
+})
+
+describe('anomalies: the owner of a cell\'s time, and a release slower than an earlier one', () => {
+  const timed = (lib, libVersion, transport, done, extra = {}) =>
+    runs({ lib, libVersion, transport, done }).map((r) => ({ ...r, ...extra }))
+  // pino's profile on a file as the committed ones read: sonic-boom's write, charged with the native
+  // Buffer.byteLength it called, first after the collector (nobody's).
+  const write = { name: 'write', file: 'sonic-boom/index.js', line: 306, callee: { name: 'byteLength', file: 'node:buffer', native: true }, inlinedInto: null, package: 'sonic-boom', selfMs: 400 }
+  const asJson = { name: '_asJson', file: 'pino/lib/tools.js', line: 144, callee: null, inlinedInto: null, package: 'pino', selfMs: 150 }
+  const profiled = ({ lib = 'pino', libVersion = '10.4.0', transport = 'file', functions = [write, asJson], ...extra } = {}) => ({
+    ...runs({ lib, libVersion, transport, done: [900] })[0],
+    profile: true,
+    events: 200000,
+    sent: 200000,
+    file: 'results/profiles/x.json',
+    profileSummary: {
+      sampledMs: 1200,
+      packages: [{ name: '(garbage collector)', selfMs: 500 }, { name: 'sonic-boom', selfMs: 400 }, { name: 'pino', selfMs: 150 }],
+      functions: [{ name: '(garbage collector)', file: '', line: null, callee: null, inlinedInto: null, package: '(garbage collector)', selfMs: 500 }, ...functions]
+    },
+    ...extra
+  })
+  const owners = (list, profiles) => findAnomalies({ ...dataset(list), profiles }).filter((a) => a.pattern === 'owner')
+  const pinoFile = timed('pino', '10.4.0', 'file', [600, 610, 620])
+
+  it('names the owner where the profile of the cell charges the most time to a known cause\'s code, with its figures, reproduction and a link to the measured change', () => {
+    const eight = timed('pino', '10.4.0', 'file', [900, 910, 920], { cpus: 8 })
+    const found = owners([...pinoFile, ...eight], [profiled(), profiled({ cpus: 8 })])
+    assert.deepEqual(found.map((a) => a.cell.cpus), [1, 8])
+    assert.match(found[0].text, /^has its profile's largest owner in sonic-boom's write → byteLength \(node:buffer, native\): 33\.3% of the samples \(2\.00 µs\/event; one profiled run, 200,000 events, results\/profiles\/x\.json\)$/)
+    assert.match(found[0].explanation.text, /re-measures its whole pending chunk \(`Buffer\.byteLength[\s\S]*`node benchmarks\/plain\/sonic-boom-byte-length\.js` shows it/)
+    assert.equal(found[0].profile, undefined, 'the finding is the profile\'s figures already')
+    const [one, more] = anomalyList(found).split('\n')
+    assert.match(one, /The change measured: `node benchmarks\/plain\/patch-sonic-boom\.js \/tmp\/sonic-boom-running-count`, then `npx log-bench run --lib pino,pino\+sonic-boom@\/tmp\/sonic-boom-running-count [^`]*`; its effect: \[docs\/costs\.md\]\(https:\/\/github\.com\/log-bench\/log-bench\/blob\/main\/docs\/costs\.md#sonic-booms-write-measures-its-whole-pending-chunk\)\.$/)
+    assert.match(more, /^- \*\*pino 10\.4\.0, Filesystem, 8 workers\*\* .* Why: as for pino 10\.4\.0, Filesystem, 1 worker above\.$/)
+    assert.doesNotMatch(more, /github\.com/, 'the figures are linked once')
+  })
+
+  it('names none where the profile charges something else first, is another cell\'s, or the library or version is not the cause\'s', () => {
+    assert.deepEqual(owners(pinoFile, []), [])
+    assert.deepEqual(owners(pinoFile, [profiled({ functions: [{ ...asJson, selfMs: 450 }, write] })]), [], 'pino\'s own function first')
+    assert.deepEqual(owners(pinoFile, [profiled({ functions: [{ ...write, callee: null }] })]), [], 'write\'s own time is not the byteLength the cause names')
+    assert.deepEqual(owners(pinoFile, [profiled({ cpus: 8 })]), [], 'another worker count is another cell')
+    assert.deepEqual(owners(timed('pino', '8.21.0', 'file', [600, 610, 620]), [profiled({ libVersion: '8.21.0' })]), [], 'pino 8\'s sonic-boom 3 has no such call')
+    assert.deepEqual(owners(timed('bunyan', '2.0.5', 'file', [600, 610, 620]), [profiled({ lib: 'bunyan', libVersion: '2.0.5' })]), [])
+    assert.deepEqual(owners(timed('pino', '10.4.0', 'console', [600, 610, 620]), [profiled({ transport: 'console', sink: 'console' })]), [], 'the cause is given for a file')
+  })
+
+  it('finds a later release slower to done than an earlier one beside it, with compare\'s verdict, and explains pino 10 against pino 5', () => {
+    const ranged = (lib, libVersion, libRange, done) => timed(lib, libVersion, 'file', done, { libRange })
+    const found = findAnomalies(dataset([...ranged('pino', '5.17.0', '5', [100, 101, 102, 103, 104]), ...ranged('pino', '10.4.0', '10', [200, 202, 204, 206, 208])]))
+      .filter((a) => a.pattern === 'slower-release')
+    assert.equal(found.length, 1)
+    assert.equal(found[0].cell.libVersion, '10.4.0')
+    assert.match(found[0].text, /^takes 2\.00× \[[\d.]+, [\d.]+\] \(5 \+ 5 runs, unpaired\) as long to done as pino@5\.17\.0, an earlier release measured beside it: slower \(medians 204 ms against 102 ms\)$/)
+    assert.match(found[0].explanation.text, /sonic-boom 4\.2\.1[\s\S]*pino 5\.17's sonic-boom 0\.7/)
+    // The later release faster, or not separated from the earlier: nothing.
+    assert.deepEqual(findAnomalies(dataset([...ranged('pino', '5.17.0', '5', [200, 202, 204, 206, 208]), ...ranged('pino', '10.4.0', '10', [100, 101, 102, 103, 104])])).filter((a) => a.pattern === 'slower-release'), [])
+    assert.deepEqual(findAnomalies(dataset([...ranged('pino', '5.17.0', '5', [100, 110, 90, 105, 95]), ...ranged('pino', '10.4.0', '10', [101, 92, 108, 99, 104])])).filter((a) => a.pattern === 'slower-release'), [])
+    // Another library's slower release is found, its cause not known.
+    const winston = findAnomalies(dataset([...ranged('winston', '3.2.1', '3.2.1', [100, 101, 102, 103, 104]), ...ranged('winston', '3.19.0', '3', [200, 202, 204, 206, 208])])).filter((a) => a.pattern === 'slower-release')
+    assert.equal(winston.length, 1)
+    assert.equal(winston[0].explanation, null)
   })
 })
 

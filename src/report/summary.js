@@ -165,7 +165,9 @@ const PATTERN_WORDS = {
   'slow-runtime': 'slower under another runtime',
   'round-drift': 'every cell moved in some rounds',
   'round-drift-partial': 'part of a round slowed',
-  'costly-disabled': 'costly calls at a disabled level'
+  'costly-disabled': 'costly calls at a disabled level',
+  'slower-release': 'slower than an earlier release',
+  owner: 'its profile\'s largest owner has a known cause'
 }
 
 // At most this many words in a Summary: a reader takes it in beside its table; every figure stays

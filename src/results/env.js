@@ -24,6 +24,13 @@ export function repositoryUrl () {
   return typeof url === 'string' ? url.replace(/^git\+/, '') : null
 }
 
+// A file of that repository as a reader opens it (docs/costs.md#heading), for a page that may be read
+// away from the clone; null where package.json names no repository.
+export function repositoryFileUrl (file) {
+  const url = repositoryUrl()
+  return url ? `${url.replace(/\.git$/, '')}/blob/main/${file}` : null
+}
+
 function gitCommit () {
   try {
     return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()

@@ -12,6 +12,7 @@ import { libraryName, transportTitle } from '../record.js'
 import { BASELINE_LIBS, HTTP_BASELINE } from '../../engine/library-names.js'
 import { judge } from './verdict.js'
 import { roundsOf } from '../rounds.js'
+import { repositoryFileUrl } from '../env.js'
 
 // Patterns in the runs that a reader would otherwise take for noise or for a fast library, found by
 // rules over the data (never a figure written down here), each explained where an explanation is
@@ -73,7 +74,11 @@ export function findAnomalies (dataset) {
   found.push(...roundDrift(ofType(dataset.runs, 'http')))
   found.push(...slowRuntimes(cells, pair))
   found.push(...costlyDisabled(cells, pair))
-  return citeProfiles(found, [...runs.filter((r) => r.profile === true), ...(dataset.profiles ?? [])])
+  found.push(...slowerReleases(cells, pair))
+  const profiled = [...runs.filter((r) => r.profile === true), ...(dataset.profiles ?? [])]
+    .filter((r) => r.ok && r.profileSummary)
+  found.push(...knownOwners(cells, profiled))
+  return citeProfiles(found, profiled)
 }
 
 // One number per pair: a multiple an anomaly states is judge()'s estimate (paired by round where the
@@ -102,12 +107,12 @@ const profiledCellKey = (r) => cellKey(r, { except: ['profile', 'events'] })
 // page's own profiled cells, or its pages.json `profiles` files): `profile`, what the profile shows,
 // merged over those runs (mergeSummaries).
 function citeProfiles (found, profiled) {
-  const withSummary = profiled.filter((r) => r.ok && r.profileSummary)
-  if (!withSummary.length) return found
+  if (!profiled.length) return found
   return found.map((a) => {
     const causes = a.explanation?.profile
-    if (!causes?.length || a.cell.profile === true) return a
-    const runs = withSummary.filter((r) => profiledCellKey(r) === profiledCellKey(a.cell))
+    // An owner finding is the profile's own figures already.
+    if (!causes?.length || a.cell.profile === true || a.pattern === 'owner') return a
+    const runs = profiled.filter((r) => profiledCellKey(r) === profiledCellKey(a.cell))
     return runs.length ? { ...a, profile: profileEvidence(mergeSummaries(runs), causes, runs) } : a
   })
 }
@@ -149,6 +154,67 @@ export function profileEvidence (summary, causes, runs) {
       ? `it does not show the cause: ${causeList}, not among the ${PROFILE_TOP} largest packages`
       : `it does not show the cause: no sampled time in ${causes.join(', ')}`
   return { runs: runs.length, events, top, topFunction, causes: found, shown, text: `profile (${of}): ${most}; ${verdict}` }
+}
+
+// The function a cell's profile charges the most time to, where a known cause names it as its owner
+// (known-causes.json, pattern 'owner'): the cause's code, found first in the cell's own profiled runs
+// (the page's profiles, or its own run --profile), not only by hand. Figures are the profile's, merged
+// over those runs; the garbage collector, a thread waiting and V8's (program) are nobody's.
+function knownOwners (cells, profiled) {
+  if (!profiled.length) return []
+  const found = []
+  for (const cellRuns of cells.values()) {
+    const first = cellRuns[0]
+    if (first.profile === true) continue
+    const runs = profiled.filter((r) => profiledCellKey(r) === profiledCellKey(first))
+    const summary = runs.length ? mergeSummaries(runs) : null
+    const owner = summary?.functions.find((f) => !NOT_WORK.has(f.name) && f.package !== GC)
+    if (!owner) continue
+    const events = unique(runs.map((r) => r.sent))
+    const source = unique(runs.map((r) => r.file).filter(Boolean))
+    const of = `${runs.length === 1 ? 'one profiled run' : `${runs.length} profiled runs`}, ${events.map(formatCount).join(', ')} events${source.length ? `, ${source.join(', ')}` : ''}`
+    const anomaly = explain({ pattern: 'owner', cell: first, owner, text: `has its profile's largest owner in ${owner.package}'s ${ownerWords(owner)}: ${(owner.share * 100).toFixed(1)}% of the samples (${formatNumber(owner.usPerEvent, 2)} µs/event; ${of})` })
+    if (anomaly.explanation) found.push(anomaly)
+  }
+  return found
+}
+
+// Whether a profile's function is the code a known cause names (its package and function, and the
+// native callee where the cause names one).
+const ownsCause = (named, fn) => fn != null && fn.package === named.package && fn.name === named.function &&
+  (named.callee == null || fn.callee?.name === named.callee)
+const GC = '(garbage collector)'
+
+// A later release of a library slower to done than an earlier one measured beside it in the same
+// comparison (the verdict compare gives, paired by round where the runs were): what a release changed
+// cost its users time.
+function slowerReleases (cells, pair) {
+  const groups = new Map()
+  for (const runs of cells.values()) {
+    const first = runs[0]
+    if (BASELINE_LIBS.has(first.lib) || first.libSource || ['sigterm', 'sigkill'].includes(dimensionValue(first, 'ending')) || runs.some((r) => r.keptAlive)) continue
+    if (!semver.valid(first.libVersion)) continue
+    // A cell that lost events in any run is not compared on time (summary.js's rule too).
+    if (runs.some((r) => r.ok && r.received != null && r.received < expectedOf(r))) continue
+    const whole = runs.filter((r) => r.ok && r.doneMs > 0)
+    if (!whole.length || bimodal(whole.map((r) => r.doneMs))) continue
+    const key = `${first.lib}\u0000${dimensionValue(first, 'variant')}\u0000${comparisonGroupKey(first)}`
+    if (!groups.has(key)) groups.set(key, [])
+    groups.get(key).push({ first, runs: whole, done: median(whole.map((r) => r.doneMs)) })
+  }
+  const found = []
+  for (const entries of groups.values()) {
+    const byVersion = entries.sort((a, b) => semver.compare(a.first.libVersion, b.first.libVersion))
+    byVersion.forEach((later, i) => {
+      for (const earlier of byVersion.slice(0, i)) {
+        if (!semver.gt(later.first.libVersion, earlier.first.libVersion)) continue
+        const c = pair(earlier.runs, later.runs, 'doneMs')
+        if (c.verdict !== 'slower') continue
+        found.push(explain({ pattern: 'slower-release', cell: later.first, text: `takes ${pairWords(c)} as long to done as ${libraryName(earlier.first)}, an earlier release measured beside it: slower (medians ${formatMs(later.done)} ms against ${formatMs(earlier.done)} ms)` }))
+      }
+    })
+  }
+  return found
 }
 
 // Calls at a disabled level (the disabled workload: nothing may arrive) that hold the event loop
@@ -440,15 +506,35 @@ function explain (anomaly) {
     (!k.transport || [k.transport].flat().includes(transport)) &&
     (!k.variant || [k.variant].flat().includes(anomaly.cell.variant ?? 'default')) &&
     (!k.runtime || String(dimensionValue(anomaly.cell, 'runtime') ?? '').startsWith(k.runtime)) &&
+    (anomaly.pattern !== 'owner' || (k.owner && ownsCause(k.owner, anomaly.owner))) &&
     libVersion && semver.valid(libVersion) && semver.satisfies(libVersion, k.range))
+  const { owner, ...found } = anomaly
   return {
-    ...anomaly,
+    ...found,
     where: cellWords(anomaly.cell, CELL_NAMED, { defaultsUnsaid: true }),
     // Its commands as they run here: an installed package's scripts are under node_modules.
     explanation: known
-      ? { text: runnableHere(known.text), upstream: known.upstream, profile: known.profile ?? null }
+      ? {
+          text: runnableHere(known.text),
+          upstream: known.upstream,
+          profile: known.profile ?? null,
+          measured: known.measured
+            ? { ...known.measured, commands: known.measured.commands.map((c) => runnableHere(c)) }
+            : null
+        }
       : null
   }
+}
+
+// A heading's anchor as GitHub makes it: lower case, code marks and punctuation other than - and _
+// dropped, spaces as -.
+export const headingAnchor = (heading) => heading.replace(/`/g, '').trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-')
+
+// Where a change's measured effect is written down: a link to that file and heading of log-bench's
+// repository (a page may be read away from the clone), its figures left there.
+function measuredWords ({ commands, doc, heading }) {
+  const url = repositoryFileUrl(`${doc}#${headingAnchor(heading)}`)
+  return ` The change measured: ${commands.map((c) => `\`${c}\``).join(', then ')}; its effect: ${url ? `[${escapeMarkdown(doc)}](${url})` : `${escapeMarkdown(doc)}, "${escapeMarkdown(heading)}"`}.`
 }
 
 // One markdown list item per pattern, with its explanation or "not known".
@@ -465,13 +551,14 @@ export function anomalyList (anomalies) {
         : ' Why: not known yet.'
     // A profile of this very cell, beside the cause (the cause may be given above, for another cell).
     const profile = a.profile ? ` The ${escapeMarkdown(a.profile.text)}.` : ''
-    return `- **${escapeMarkdown(a.where)}** ${escapeMarkdown(a.text)}.${why}${profile}`
+    const measured = a.explanation?.measured && !first ? measuredWords(a.explanation.measured) : ''
+    return `- **${escapeMarkdown(a.where)}** ${escapeMarkdown(a.text)}.${why}${measured}${profile}`
   }).join('\n')
 }
 
 // The Anomalies section of a page.
 export function anomalyBlocks (anomalies) {
-  const intro = `Patterns in the runs that the tables alone would hide, found by rules over the runs: a loss identical in every run (under \`close()\`: a loss under another ending is the durability matrix's finding), runs whose losses differ widely (each run's loss shown), runs in two groups ${BIMODAL_GAP}× or more apart, a library ${SLOW_FACTOR}× or more as long as the fastest on one transport only, a library first to unblock but ${LATE_FACTOR}× or more later to done than the first done, a runtime ${RUNTIME_FACTOR}× or more slower than Node, calls at a disabled level ${SLOW_FACTOR}× or more as long as the cheapest library's, a cell whose every run failed (where its cause is known; the At a glance table lists every failure), HTTP rounds in which every cell, the app without logging included, moved ${ROUND_SHIFT * 100}% or more from its median, or a quarter of the cells or more slowed so and the rest did not. Each is listed with its figures and its cause where one is known (measured, or tracked upstream), "not known yet" otherwise.`
+  const intro = `Patterns in the runs that the tables alone would hide, found by rules over the runs: a loss identical in every run (under \`close()\`: a loss under another ending is the durability matrix's finding), runs whose losses differ widely (each run's loss shown), runs in two groups ${BIMODAL_GAP}× or more apart, a library ${SLOW_FACTOR}× or more as long as the fastest on one transport only, a library first to unblock but ${LATE_FACTOR}× or more later to done than the first done, a runtime ${RUNTIME_FACTOR}× or more slower than Node, calls at a disabled level ${SLOW_FACTOR}× or more as long as the cheapest library's, a release slower than an earlier one, a profile's largest owner that a known cause names, a cell whose every run failed (where its cause is known; the At a glance table lists every failure), HTTP rounds in which every cell, the app without logging included, moved ${ROUND_SHIFT * 100}% or more from its median, or a quarter of the cells or more slowed so and the rest did not. Each is listed with its figures and its cause where one is known (measured, or tracked upstream), "not known yet" otherwise.`
   return [{ heading: 'Anomalies' }, intro, anomalies.length ? anomalyList(anomalies) : '_None found in these runs._']
 }
 
