@@ -122,7 +122,7 @@ function intro (dataset, burstSize) {
   const what = events.length ? `Results of **${events.join(' / ')} events per worker**, measured` : 'Measured'
   let text = `${what} on **${markdownEscape(env.cpuModel)} (${env.cpuCount} cores, ${formatBytes(env.memoryBytes)} memory)** with Node ${markdownEscape(env.node)}, on ${markdownEscape(dateRange(env))}.`
   if (maxWorkers > env.cpuCount) text += ` Worker counts above ${env.cpuCount} share the machine's ${env.cpuCount} cores, so they measure contention as much as parallelism.`
-  if (burstSize && comparesInOneLoop(dataset) && !showsBursts(dataset)) text += ` Each worker logged all its events in one synchronous loop; a service logs a few lines at a time and lets the event loop turn between them, and how the libraries compare can change with that burst size: see [the burst size](${burstSize}).`
+  if (burstSize && comparesInOneLoop(dataset) && !showsBursts(dataset)) text += ` Each worker logged every event in one loop; logging a few at a time, as a service does, can change how the libraries compare: see [the burst size](${burstSize}).`
   return text
 }
 
