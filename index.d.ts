@@ -67,7 +67,7 @@ export interface RunOptions {
    * the next burst, as a service logs a few lines per request and yields between requests (pino's own
    * benchmarks log in bursts of 10); all: every event in one loop (a list: one cell per burst size, recorded
    * as the record's burst). unblocked then runs from the first call until the loop is free after the last
-   * burst. Not with --rate
+   * burst. Not with --rate or --measure instructions
    */
   bursts?: List
   /** As `bursts`. */

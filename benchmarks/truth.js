@@ -6,7 +6,8 @@
 // its adapter, the same message, the same close; console piped to `cat > /dev/null`) and the same
 // cell through `log-bench run --cpus 1 --runs 1`, interleaved (plain first in odd rounds, log-bench
 // first in even ones), several rounds. Per cell: the fastest done of each side, their ratio, and
-// whether it is within the target (1.10×; raw 1.10× + 100 ms). A cell whose adapter has no such
+// whether it is within the target (1.10×; raw 1.10× + 100 ms); then unblocked, and the CPU time and
+// write syscalls of each side, which tell waiting from work. A cell whose adapter has no such
 // transport (consola, loglevel and roarr have no file) is not run and shows as unsupported.
 // --libs defaults to raw and the seed's four; `--libs every` is all twelve plain scripts.
 // Then bytes allocated per event, pino to a file: log-bench's allocBytesPerEvent (v8.GCProfiler in the
@@ -115,6 +116,8 @@ const cells = transports.flatMap((transport) => libs.map((lib) => ({
   logBench: [],
   unblocked: { plain: [], logBench: [] },
   loopReturned: { plain: [], logBench: [] },
+  cpu: { plain: [], logBench: [] },
+  syscalls: { plain: [], logBench: [] },
   received: [],
   errors: []
 })))
@@ -130,6 +133,9 @@ for (let round = 1; round <= rounds; round++) {
         cell[side].push(r.doneMs)
         cell.unblocked[side].push(r.unblockedMs)
         cell.loopReturned[side].push(r.loopReturnedMs)
+        cell.cpu[side].push(r.cpuUserMs + r.cpuSystemMs)
+        if (r.syscallsWrite != null) cell.syscalls[side].push(r.syscallsWrite)
+        else if (r.syscallsWritePerEvent != null) cell.syscalls[side].push(r.syscallsWritePerEvent * r.sent)
         if (side === 'logBench') cell.received.push(`${r.received}/${r.sent}`)
       }
       note(`round ${round}/${rounds} ${cell.lib} ${cell.transport} ${side === 'plain' ? 'plain    ' : 'log-bench'} ${r.error ? `FAILED: ${r.error}` : `done ${fmt(r.doneMs)} ms`}`)
@@ -178,6 +184,18 @@ for (const r of rows) {
   const { plain, logBench } = r.unblockedFastest
   const side = (key) => `${fmt(r.unblockedFastest[key])} (${fmt(r.loopReturnedFastest[key])})`
   lines.push(`| ${r.lib} | ${r.transport} | ${side('plain')} | ${side('logBench')} | ${plain && logBench ? `${(logBench / plain).toFixed(2)}×` : '–'} |`)
+}
+// The work behind the times: CPU (user + system, every thread of the logging process) and write
+// syscalls, both from the first call to done. Where done parts and CPU does not, the difference is
+// waiting (a full pipe, a timer), not work; where CPU parts too, one side does more.
+const span = (xs) => (xs.length ? `${fmt(median(xs))} (${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))})` : '–')
+lines.push('', `CPU in ms (user + system, from the first call to done) and write syscalls, median of ${rounds} rounds (range in brackets):`, '',
+  '| library | transport | CPU plain | CPU log-bench | ratio | write syscalls plain | write syscalls log-bench |', '|---|---|---:|---:|---:|---:|---:|')
+for (const r of rows) {
+  if (r.unsupported) continue
+  const plain = median(r.cpu.plain)
+  const logBench = median(r.cpu.logBench)
+  lines.push(`| ${r.lib} | ${r.transport} | ${span(r.cpu.plain)} | ${span(r.cpu.logBench)} | ${plain && logBench ? `${(logBench / plain).toFixed(2)}×` : '–'} | ${span(r.syscalls.plain)} | ${span(r.syscalls.logBench)} |`)
 }
 const rankOf = (key, transport) => rows.filter((r) => r.transport === transport && r.lib !== 'raw' && r[key] != null).sort((a, b) => a[key] - b[key]).map((r) => r.lib).join(' < ')
 for (const transport of transports) {

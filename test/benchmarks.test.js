@@ -1,8 +1,9 @@
 import { describe, test } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
+import fs from 'node:fs'
 import path from 'node:path'
-import { readJson, ROOT } from './helpers.js'
+import { readJson, ROOT, tmpDir } from './helpers.js'
 
 // npm run bench:harness, bench:truth, bench:startup, bench:paired, bench:runs-auto, bench:http-control and
 // bench:latency and bench:profile are measurements run by hand; their --quick modes run every step of each in
@@ -48,7 +49,24 @@ describe('the benchmark scripts\' quick modes', { concurrency: 2 }, () => {
     assert.match(stdout, /^Bytes allocated per event, pino to a file, 20,000 events/m)
     assert.match(stdout, /^\| pino \| file \| [\d,]+ \([\d,–]+\) \| [\d,]+ \([\d,–]+\) \| [\d.]+× \| (yes|\*\*no\*\*) \|$/m)
     assert.match(stdout, /^\| pino \| tcp \| [\d,]+ \| 2,000\/2,000 \| /m)
+    // CPU and write syscalls of both sides, which tell a gap of waiting from a gap of work.
+    assert.match(stdout, /^\| pino \| console \| [\d,]+ \([\d,]+–[\d,]+\) \| [\d,]+ \([\d,]+–[\d,]+\) \| [\d.]+× \| [1-9][\d,]* \([\d,–]+\) \| [1-9][\d,]* \([\d,–]+\) \|$/m)
     assert.doesNotMatch(stdout, /failed/)
+  })
+
+  test('benchmarks/plain/count-eagain.cjs: a preload that counts a logger\'s writes to stdout and the EAGAINs they met', async () => {
+    const dir = tmpDir()
+    const counts = path.join(dir, 'eagain.txt')
+    const script = path.join(ROOT, 'benchmarks', 'plain', 'pino.js')
+    const preload = path.join(ROOT, 'benchmarks', 'plain', 'count-eagain.cjs')
+    const ran = spawnSync('sh', ['-c', `"${process.execPath}" -r "${preload}" "${script}" console 2000 | cat > /dev/null`], { encoding: 'utf8', env: { ...process.env, EAGAIN_COUNT_FILE: counts, EAGAIN_SIDE: 'plain' } })
+    assert.equal(ran.status, 0, ran.stderr)
+    const [line] = fs.readFileSync(counts, 'utf8').trim().split('\n').map((l) => JSON.parse(l))
+    assert.equal(line.side, 'plain')
+    assert.ok(line.writes >= 1 && line.eagain >= 0 && line.eagain <= line.writes, JSON.stringify(line))
+    const unset = spawnSync(process.execPath, ['-r', preload, '-e', '0'], { encoding: 'utf8', env: { ...process.env, EAGAIN_COUNT_FILE: '' } })
+    assert.equal(unset.status, 2)
+    assert.match(unset.stderr, /^count-eagain\.cjs: set EAGAIN_COUNT_FILE/)
   })
 
   test('bench:startup --quick: --version and each --help timed beside node -e 0', async () => {

@@ -45,13 +45,24 @@ test('run --measure instructions without valgrind or counters: one line with the
   assert.throws(() => instructionsMethod({ PATH: bin }), UsageError)
 })
 
-test('run --measure takes time or instructions only, and counts the tight loop (no --rate)', async () => {
+test('run --measure takes time or instructions only, and counts the tight loop (no --rate, no --burst)', async () => {
   const { code, stderr } = await runCli(['run', '--lib', 'pino', '--measure', 'cycles'])
   assert.equal(code, 2)
   assert.match(stderr, /measure.*cycles/)
   const paced = await runCli(['run', '--lib', 'pino', '--rate', '100', '--measure', 'instructions'])
   assert.equal(paced.code, 2)
   assert.match(paced.stderr, /--measure instructions counts the tight loop: leave out --rate/)
+  // Bursts are refused whatever else the list holds; all (every event in one loop) is the tight loop.
+  const dir = tmpDir()
+  const out = path.join(dir, 'never.json')
+  const bursts = await runCli(['run', '--lib', 'pino', '--burst', '10,all', '--measure', 'instructions', '--out', out])
+  assert.equal(bursts.code, 2)
+  assert.match(bursts.stderr, /^log-bench: --measure instructions counts the tight loop: leave out --burst \(what a logger writes between bursts depends on when its writes complete/)
+  assert.equal(bursts.stderr.trim().split('\n').length, 1, bursts.stderr)
+  assert.doesNotMatch(bursts.stderr, /\n\s+at /)
+  assert.equal(fs.existsSync(out), false)
+  const { parseRunOptions } = await import('../src/api/run.js')
+  if (!valgrindSkip) assert.deepEqual((await parseRunOptions(['--lib', 'pino', '--burst', 'all', '--measure', 'instructions'])).bursts, [null])
 })
 
 test('the counters\' outputs are read, and a missing or empty one is the run\'s failure', () => {

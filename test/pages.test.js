@@ -107,7 +107,8 @@ test('every committed page is short, opens with its summary and a chart, and is 
     // 76 KB: the versions page's Anomalies give each pattern's measured evidence (writes per event, CPU per
     // thread), and its HTTP part now has a control (68.5 KB on 2026-11-27; its cost tables, 23 KB, are the
     // next to move to detail pages); the seed and versions pages (72.5 and 73.7 KB on 2026-12-02) name the
-    // owner of pino's file time, with its reproduction and a link to the change's measured effect.
+    // owner of pino's file time, with its reproduction and a link to the change's measured effect, and the
+    // pages that compare in one loop link to the burst size beside their events.
     assert.ok(Buffer.byteLength(markdown) <= 76 * 1024, `${page.out} is ${Buffer.byteLength(markdown)} bytes, more than 76 KB: move details to its detail pages`)
     const first = markdown.split('\n').slice(0, 40).join('\n')
     assert.match(first, /^## Summary$/m, `${page.out}: no ## Summary in its first 40 lines`)
@@ -271,6 +272,37 @@ test('report --pages removes what it wrote before and no longer writes, and neve
     assert.equal(fs.readFileSync(path.join(dir, users), 'utf8'), 'mine')
     assert.equal(fs.readFileSync(path.join(dir, 'notes.md'), 'utf8'), 'keep')
     assert.deepEqual(JSON.parse(fs.readFileSync(listFile, 'utf8')).files, list.files)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})
+
+test('a page that compares libraries in one loop links to where the burst size is measured: docs/bursts.md, or the listed page that measures it (its .html from the HTML twin)', async () => {
+  const dir = tmpDir('lb-pages-burst-')
+  try {
+    fs.mkdirSync(path.join(dir, 'results'))
+    fs.copyFileSync(path.join(ROOT, 'test/fixtures/pages/seed.json'), path.join(dir, 'seed.json'))
+    const inBursts = JSON.parse(fs.readFileSync(path.join(dir, 'seed.json'), 'utf8'))
+    for (const run of inBursts.runs) if (run.type === 'run' && run.rate == null) run.burst = 10
+    fs.writeFileSync(path.join(dir, 'bursts.json'), JSON.stringify(inBursts))
+    const seedPage = { out: 'results/seed.md', results: ['seed.json'] }
+    const burstPage = { out: 'results/burst-size.md', results: ['bursts.json'] }
+    const link = (file) => fs.readFileSync(path.join(dir, file), 'utf8').match(/see (\[the burst size\]\([^)]*\)|<a href="[^"]*">the burst size<\/a>)/)?.[1] ?? null
+
+    fs.writeFileSync(path.join(dir, 'pages.json'), JSON.stringify({ pages: [seedPage] }))
+    const alone = await runCli(['report', '--pages', 'pages.json', '--format', 'md,html'], { cwd: dir })
+    assert.equal(alone.code, 0, alone.stderr)
+    assert.equal(link('results/seed.md'), '[the burst size](../docs/bursts.md)')
+    assert.equal(link('results/seed.html'), '<a href="../docs/bursts.md">the burst size</a>')
+
+    fs.writeFileSync(path.join(dir, 'pages.json'), JSON.stringify({ pages: [seedPage, burstPage] }))
+    const both = await runCli(['report', '--pages', 'pages.json', '--format', 'md,html'], { cwd: dir })
+    assert.equal(both.code, 0, both.stderr)
+    assert.equal(link('results/seed.md'), '[the burst size](burst-size.md#does-the-burst-size-change-the-answer)')
+    assert.equal(link('results/seed.html'), '<a href="burst-size.html#does-the-burst-size-change-the-answer">the burst size</a>')
+    // The page that measures the burst size shows it in its own section, and links nowhere else for it.
+    assert.match(fs.readFileSync(path.join(dir, 'results/burst-size.md'), 'utf8'), /## Does the burst size change the answer\?/)
+    assert.equal(link('results/burst-size.md'), null)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }

@@ -3,6 +3,8 @@
 // programs log-bench's numbers are checked against (npm run bench:truth).
 //   node benchmarks/plain/<lib>.js console <events>        | cat > /dev/null
 //   node benchmarks/plain/<lib>.js file <events> <path>
+import fs from 'node:fs'
+
 export function args () {
   const [transport, eventsText, file] = process.argv.slice(2)
   const events = Number(eventsText)
@@ -23,7 +25,10 @@ export function consoleOnly (lib, transport, why) {
 
 // The seed's loop, timed from the first call: loopReturned when it returns, unblocked when the event
 // loop is next free (a setImmediate after it, as log-bench's worker measures: the work the logger
-// deferred to process.nextTick and promises runs first), done when close() resolved.
+// deferred to process.nextTick and promises runs first), done when close() resolved. Between the
+// first call and done, as log-bench's worker records them: the process's CPU time (user and system,
+// every thread) and its write syscalls (/proc/self/io's syscw, every thread; null where there is no
+// /proc), so that a gap in time can be told apart from a gap in work.
 // PLAIN_ENDING (benchmarks/durability.js) ends the process another way right after the last call,
 // as log-bench's --ending does: return, exit, uncaught, sigterm, sigterm-recipe (a SIGTERM handler
 // that awaits close() then exits), sigkill. Figures are reported for close only.
@@ -34,6 +39,8 @@ export async function measure (events, log, close) {
   // turns of the event loop later: a destination opened asynchronously (pino.destination(file)) is
   // open by then. Ended early, a script that logged at once would lose what log-bench cannot see.
   if (ending !== 'close') await new Promise((resolve) => setTimeout(resolve, 100))
+  const ioBefore = writeSyscalls()
+  const cpuBefore = process.cpuUsage()
   const startNs = process.hrtime.bigint()
   for (let seq = 0; seq < events; seq++) log('w0 ' + seq + ': Hello, world!')
   const loopReturnedNs = process.hrtime.bigint()
@@ -42,8 +49,25 @@ export async function measure (events, log, close) {
   const unblockedNs = process.hrtime.bigint()
   await close()
   const doneNs = process.hrtime.bigint()
+  const cpu = process.cpuUsage(cpuBefore)
+  const ioAfter = writeSyscalls()
   const ms = (ns) => Number(ns - startNs) / 1e6
-  process.stderr.write(JSON.stringify({ loopReturnedMs: ms(loopReturnedNs), unblockedMs: ms(unblockedNs), doneMs: ms(doneNs) }) + '\n')
+  process.stderr.write(JSON.stringify({
+    loopReturnedMs: ms(loopReturnedNs),
+    unblockedMs: ms(unblockedNs),
+    doneMs: ms(doneNs),
+    cpuUserMs: cpu.user / 1000,
+    cpuSystemMs: cpu.system / 1000,
+    syscallsWrite: ioBefore == null || ioAfter == null ? null : ioAfter - ioBefore
+  }) + '\n')
+}
+
+function writeSyscalls () {
+  try {
+    return Number(/^syscw: (\d+)$/m.exec(fs.readFileSync('/proc/self/io', 'utf8'))[1])
+  } catch {
+    return null
+  }
 }
 
 // process.stdout.write's callback for an empty write comes after everything queued before it.

@@ -368,8 +368,13 @@ const formatSeconds = (seconds) => `${+seconds.toPrecision(3)} s`
 
 // --measure instructions counts the tight loop: paced logging (--rate) follows the clock, which runs
 // tens of times slow under the simulator, so its batches would not be the ones a service makes.
+// Bursts (--burst) follow it too: what a logger writes in the turn after a burst depends on whether
+// its last write has completed by then, and under the simulator the worker runs tens of times slower
+// than the kernel's I/O: two counted runs of pino to a file in bursts of 10 gave 27,605 and 44,278
+// instructions per event (docs/costs.md, "Not in bursts").
 function countingWorkers (given) {
   if (given.rate) throw new UsageError('--measure instructions counts the tight loop: leave out --rate (paced logging follows the clock, which runs tens of times slow under the simulator)')
+  if (given.burst.some((n) => n != null)) throw new UsageError('--measure instructions counts the tight loop: leave out --burst (what a logger writes between bursts depends on when its writes complete, and under the simulator the worker runs tens of times slower than the I/O)')
   return instructionsMethod()
 }
 

@@ -12,6 +12,7 @@ import { limitsBlock, pageLimits } from './limits.js'
 import { maxOf } from '../stats.js'
 import { conditionsText } from './conditions.js'
 import { coresOf, EVERY_CORE, fewestCoresFirst } from '../engine/cores.js'
+import { comparesInOneLoop, showsBursts } from './run/bursts-section.js'
 
 // The results page: what was measured where, then each section's tables and chart links.
 // Everything on it comes from the results; nothing depends on when the report is generated, so
@@ -36,8 +37,9 @@ export function renderPage (dataset, { imageLink, details = null, ...options }) 
 
 // The page as blocks (see table.js), for markdown (above) and HTML (html.js) alike. image(file, alt)
 // is the block that shows a chart where a section places it; detailImage the same from a detail page.
-// scorecard: the pages of report --pages (results index only), see scorecard.js.
-export function pageBlocks (dataset, { image, detailImage = null, sections = SECTIONS, title = 'log-bench results', nav = null, reference = null, name = 'results', details = null, links = null, scorecard = null }) {
+// scorecard: the pages of report --pages (results index only), see scorecard.js. burstSize: the link
+// to where the burst size is measured (report --pages, see pages.js), or null.
+export function pageBlocks (dataset, { image, detailImage = null, sections = SECTIONS, title = 'log-bench results', nav = null, reference = null, name = 'results', details = null, links = null, scorecard = null, burstSize = null }) {
   const env = dataset.env
   const ctx = {
     image,
@@ -63,7 +65,7 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
   charts.push(...(led ?? summary).charts)
   // Beside the headline: the machine, its load while the runs went on, the receivers and packages.
   out.push(conditionsText(dataset))
-  out.push(intro(dataset))
+  out.push(intro(dataset, burstSize))
   if (scorecard) out.push(...scorecardBlocks(scorecard))
   const shown = shownSections(dataset, sections)
   const render = (placed) => {
@@ -112,7 +114,8 @@ export function renderSection (section, dataset, ctx) {
   }
 }
 
-function intro (dataset) {
+// burstSize: see pageBlocks. A page that measures bursts itself says so in its own section.
+function intro (dataset, burstSize) {
   const env = dataset.env
   const runs = ofType(dataset.runs, 'run')
   const events = unique(runs.map((r) => r.events)).map((n) => n.toLocaleString('en-US'))
@@ -120,6 +123,7 @@ function intro (dataset) {
   const what = events.length ? `Results of **${events.join(' / ')} events per worker**, measured` : 'Measured'
   let text = `${what} on **${markdownEscape(env.cpuModel)} (${env.cpuCount} cores, ${formatBytes(env.memoryBytes)} memory)** with Node ${markdownEscape(env.node)}, on ${markdownEscape(dateRange(env))}.`
   if (maxWorkers > env.cpuCount) text += ` Worker counts above ${env.cpuCount} share the machine's ${env.cpuCount} cores, so they measure contention as much as parallelism.`
+  if (burstSize && comparesInOneLoop(dataset) && !showsBursts(dataset)) text += ` Each worker logged every event in one loop; logging a few at a time, as a service does, can change how the libraries compare: see [the burst size](${burstSize}).`
   return text
 }
 

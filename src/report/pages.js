@@ -8,6 +8,8 @@ import { writeFilesAtomic } from '../results/write.js'
 import { exporterFor } from './exporters.js'
 import { readReference } from './run/then-and-now.js'
 import { SECTIONS } from './sections.js'
+import { BURSTS_HEADING, burstsSection, showsBursts } from './run/bursts-section.js'
+import { headingId } from '../draw/html-text.js'
 import { markdownEscape } from '../draw/table.js'
 import { writeFileAtomic } from '../results/write.js'
 
@@ -111,6 +113,7 @@ export function writePages (pages, { checkOutput = () => {}, formats = ['md'] } 
           reference,
           sections: page.sections,
           link: linkOf(pages, page, exporter),
+          burstSize: burstSizeLink(loaded, page),
           ...(page === index ? { scorecard } : {}),
           ...companions
         }
@@ -119,6 +122,18 @@ export function writePages (pages, { checkOutput = () => {}, formats = ['md'] } 
   }
   writeFilesAtomic(files)
   return files.map(({ file }) => file)
+}
+
+// Where a page that compares libraries in one loop sends its reader for the burst size (see
+// comparesInOneLoop): the listed page that measures it (its section on bursts), else
+// docs/bursts.md, which says how to measure it (a pages file's paths are from the repository's root).
+// The .md link; linkOf gives the HTML twin the other page's .html.
+function burstSizeLink (loaded, current) {
+  const from = path.dirname(path.resolve(current.out))
+  const measured = loaded.find(({ page, dataset }) =>
+    page !== current && page.sections.includes(burstsSection) && showsBursts(dataset))
+  if (measured) return `${relativeLink(from, path.resolve(measured.page.out))}#${headingId(BURSTS_HEADING, new Set())}`
+  return relativeLink(from, path.resolve('docs', 'bursts.md'))
 }
 
 // A page's profiled runs (its `profiles` files) beside its dataset, for the Anomalies to cite. A file

@@ -26,14 +26,24 @@ function burstRuns (runs) {
     dimensionValue(r, 'measure') !== 'instructions' && dimensionValue(r, 'ending') === 'close')
 }
 
+export const BURSTS_HEADING = 'Does the burst size change the answer?'
+
+// Whether a dataset shows this section: it holds cells run in bursts.
+export const showsBursts = (dataset) => burstRuns(dataset.runs ?? []).some((r) => r.burst != null)
+
+// Whether a page compares libraries (two or more) on cells that logged every event in one loop: its
+// answers could change at another burst size, so it points to where the burst size is measured.
+export const comparesInOneLoop = (dataset) =>
+  unique(burstRuns(dataset.runs ?? []).filter((r) => r.burst == null).map(libraryName)).length > 1
+
 export const burstsSection = {
   name: 'bursts',
   types: ['run'],
   render (dataset, ctx) {
+    if (!showsBursts(dataset)) return { blocks: [], charts: [] }
     const runs = burstRuns(dataset.runs ?? [])
-    if (!runs.some((r) => r.burst != null)) return { blocks: [], charts: [] }
     const roundOf = roundsOf(dataset)
-    const blocks = [{ heading: 'Does the burst size change the answer?' }]
+    const blocks = [{ heading: BURSTS_HEADING }]
     blocks.push(`Each worker logged its events in bursts (${codeSpan('run --burst')}): a burst of calls in one synchronous loop, then a turn of the event loop (${codeSpan('setImmediate')}) before the next, as a service logs a few lines per request and yields between requests; _all_ is every event in one loop, as the 2019 article logged. ` +
       'The time per event is unblocked over the events: from the first call until the event loop was free after the last burst, so the turns between bursts, and what the logger did in them (its writes\' callbacks, its timers), count. ' +
       `Each library's multiple is of the fastest library at the same burst size (the estimate its verdict was judged on, with its interval). pino's own ${codeSpan('benchmarks/basic.bench.js')} times 100,000 calls in bursts of 10 with ${codeSpan('setImmediate')} between them: the bursts of 10 here are that benchmark, run by log-bench.`)
