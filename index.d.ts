@@ -1208,8 +1208,9 @@ export interface RunTypeRecord {
   afterStallMs?: number | null
   /**
    * with `--receiver-stall` or `--receiver-rate` and the `close` ending only, else null: what the logger did
-   * when its receiving end could not keep up, named from the run's measurements (`kinds`), with the figures
-   * each was judged on
+   * when its receiving end could not keep up, named from the run's measurements (`kinds`: the run's own
+   * reading, without the control; a cell's verdict is judged against its control, docs/costs.md, Overload),
+   * with the figures each was judged on
    */
   overload?: {
     /**

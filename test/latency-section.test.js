@@ -86,8 +86,21 @@ test('overload over a cell\'s runs: the medians judged against the control, the 
   // MiB over the stall beside MiB per second of the stall (1 s): not per second of the loop.
   assert.deepEqual([o.growthMiB, o.growthMiBPerSec], [50, 50])
   const mixed = overloadOf([overloadRun(['blocks', 'drops'], { blockedMs: 900, lostEvents: 5 }), overloadRun([], {}, { run: 2 }), overloadRun([], {}, { run: 3 })])
-  assert.equal(mixed.perRun, 'blocks + drops in 1 of 3, no kind in 2 of 3')
+  assert.equal(mixed.perRun, 'blocks + drops in 1 of 3, coped in 2 of 3')
   assert.equal(overloadOf([{ ok: false, overload: null }]), null)
+})
+
+test('the runs\' readings beside a cell\'s verdict are judged against the same control, never without it', () => {
+  // Each run's own kinds (judged without the control) say blocks and grows; against the control,
+  // whose own gaps are as long and which holds as much, neither run did.
+  const slowedRuns = [1, 2].map((run) => overloadRun(['blocks', 'grows'], { blockedMs: 12, growthBytes: 99 * MIB }, { stallMs: 1, run }))
+  const control = [overloadRun([], {}, { stallMs: null, callGapMaxMs: 13, memoryRiseBytes: 91 * MIB })]
+  const o = overloadOf(slowedRuns, control)
+  assert.equal(o.kinds, 'coped')
+  assert.equal(o.perRun, null)
+  // Runs that differ against the control are counted by that reading.
+  const mixed = overloadOf([...slowedRuns, overloadRun(['blocks'], { blockedMs: 900 }, { stallMs: 1, run: 3 })], control)
+  assert.equal(mixed.perRun, 'coped in 2 of 3, blocks in 1 of 3')
 })
 
 test('grows only by 32 MiB more than the control; blocks only for a wait long against the stall and the control\'s own gaps', () => {

@@ -141,14 +141,16 @@ export function controlRunsOf (cellRuns, allRuns) {
 }
 
 // What the runs of one cell did, judged against its control (src/results/judge/overload.js,
-// judgeAgainstControl) on the medians of their figures; where the runs' own judgements differ, how
-// many runs read each. null where no run was judged.
+// judgeAgainstControl) on the medians of their figures; where the runs differ, how many runs read
+// each, every run judged against the same control by the same rule (a run's own overload.kinds is
+// judged without the control, so beside the verdict it could contradict it). null where no run was
+// judged.
 export function overloadOf (cellRuns, allRuns = []) {
   const judged = cellRuns.filter((r) => r.ok && r.overload)
   if (!judged.length) return null
   const control = controlRunsOf(cellRuns, allRuns)
   const verdict = judgeAgainstControl(judged, control, median)
-  const own = judged.map((r) => (r.overload.judged === false ? 'not judged' : r.overload.kinds.length ? r.overload.kinds.join(' + ') : 'no kind'))
+  const own = judged.map((r) => judgeAgainstControl([r], control, median).words)
   const counts = unique(own).map((w) => ({ w, n: own.filter((x) => x === w).length }))
   const figure = (pick) => {
     const values = judged.map((r) => pick(r.overload)).filter((v) => v != null)
