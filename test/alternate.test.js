@@ -156,24 +156,28 @@ describe('log-bench http --alternate: two servers per run, the load in slices be
     assert.deepEqual(leftovers(run.tag), [])
   }
 
-  it('a logger that crashes its server under load: a failed run with the reason, both servers stopped', () =>
-    failedAlternated({ adapter: CRASHING, lib: 'crashing', logs: '3', file: 'crashed-under-load.json', error: /destination exploded/ }))
+  // After the runs whose figures are read: the failures assert a reason and what is left running (by
+  // their own tags), the refusals start nothing, so all five go at once.
+  describe('failures and refusals', { concurrency: 5 }, () => {
+    it('a logger that crashes its server under load: a failed run with the reason, both servers stopped', () =>
+      failedAlternated({ adapter: CRASHING, lib: 'crashing', logs: '3', file: 'crashed-under-load.json', error: /destination exploded/ }))
 
-  it('a logger that cannot be built: a failed run with the reason, both servers stopped', () =>
-    failedAlternated({ adapter: UNBUILDABLE, lib: 'unbuildable', logs: '0', file: 'crashed.json', error: /destination refused to open/ }))
+    it('a logger that cannot be built: a failed run with the reason, both servers stopped', () =>
+      failedAlternated({ adapter: UNBUILDABLE, lib: 'unbuildable', logs: '0', file: 'crashed.json', error: /destination refused to open/ }))
 
-  for (const [args, message] of [
-    [['--alternate', '--measure', 'instructions', '--rate', '100'], /--alternate times two servers in turn.*give one or the other/],
-    [['--alternate', '--rate', '200'], /--alternate turns the load every 0\.2 s, and autocannon paces --rate per second .*Give one or the other/],
-    [['--alternate', '--duration', '0.3'], /--alternate sends --duration seconds of load to each server in slices of 0\.2 s, at least two each: give --duration 0\.4 or more \(got 0\.3\)/]
-  ]) {
-    it(`bad input: ${args.join(' ')}`, async () => {
-      const bad = path.join(tmpDir(), 'bad.json')
-      const run = await runCli(['http', ...args, '--out', bad])
-      assert.equal(run.code, 2, run.stderr)
-      assert.match(run.stderr, message)
-      assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr)
-      assert.equal(fs.existsSync(bad), false)
-    })
-  }
+    for (const [args, message] of [
+      [['--alternate', '--measure', 'instructions', '--rate', '100'], /--alternate times two servers in turn.*give one or the other/],
+      [['--alternate', '--rate', '200'], /--alternate turns the load every 0\.2 s, and autocannon paces --rate per second .*Give one or the other/],
+      [['--alternate', '--duration', '0.3'], /--alternate sends --duration seconds of load to each server in slices of 0\.2 s, at least two each: give --duration 0\.4 or more \(got 0\.3\)/]
+    ]) {
+      it(`bad input: ${args.join(' ')}`, async () => {
+        const bad = path.join(tmpDir(), 'bad.json')
+        const run = await runCli(['http', ...args, '--out', bad])
+        assert.equal(run.code, 2, run.stderr)
+        assert.match(run.stderr, message)
+        assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr)
+        assert.equal(fs.existsSync(bad), false)
+      })
+    }
+  })
 })
