@@ -28,7 +28,7 @@ export const QUICK = [
 ]
 
 export const SIDE_BY_SIDE = [
-  'adapter-modules', 'adapters-popular', 'answer', 'api', 'bad-input', 'cell-key', 'compare', 'console-reader',
+  'adapter-modules', 'adapters-popular', 'api', 'bad-input', 'cell-key', 'compare', 'console-reader',
   'cores', 'costs', 'decidable', 'delivery', 'delivery-latency', 'docs-hold', 'durability-plain', 'fallback-reader',
   'gate', 'hostile', 'hostile-documents', 'hostile-round4', 'hostile-round5', 'inputs', 'instructions', 'local-lib',
   'options', 'order', 'outputs', 'package', 'pages', 'pr-workflow', 'raw', 'receiver-limits', 'report-workflow',
@@ -37,7 +37,7 @@ export const SIDE_BY_SIDE = [
 ]
 
 export const ALONE = [
-  'alternate', 'benchmarks', 'bunyan-sys', 'endings', 'faults', 'hostile-processes', 'html', 'http', 'overload',
+  'alternate', 'answer', 'benchmarks', 'bunyan-sys', 'endings', 'faults', 'hostile-processes', 'html', 'http', 'overload',
   'profile', 'progress', 'rate', 'run-errors', 'runs-auto', 'stuck-run'
 ]
 
