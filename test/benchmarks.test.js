@@ -28,15 +28,23 @@ function runScript (script, args) {
   })
 }
 
+// The longest first (bench:latency takes half the file's time): the rest share the other slot beside
+// it, rather than one of them waiting for it at the end.
 describe('the benchmark scripts\' quick modes', { concurrency: 2 }, () => {
-  test('bench:harness --quick: every section runs and prints its table', async () => {
-    const { code, stdout, stderr } = await runScript('harness.js', ['--quick'])
+  test('bench:latency --quick: the stalling logger and the pacer\'s floor, overload behind a stall and the plain program, the knee table, each row with a run ok', async () => {
+    const { code, stdout, stderr } = await runScript('latency.js', ['--quick'])
     assert.equal(code, 0, stderr)
-    assert.match(stderr, /--quick: checks that it works; not its figures\): 20,000 events per worker/)
-    for (const heading of [/^noop floor/m, /^embedded sink capacity/m, /^verifier: a 20,000-line pino-style file/m, /^harness overhead per run/m, /^what timing each call costs/m]) assert.match(stdout, heading)
-    assert.match(stdout, /^\| console +\| +[\d.,]+ \| +[\d.,]+ \| +[\d.,]+ \|$/m)
-    assert.match(stdout, /^\| tcp +\| +2 \| node:net \|/m)
-    assert.match(stdout, /^\| pino +\| 1 in \d+ \(default\) \|/m)
+    assert.match(stdout, /--quick: checks that it works; not the note's figures/)
+    for (const row of ['noop \\| 1,000', 'noop \\| 10,000', 'next-tick \\| 10,000', 'cold-start \\| 5,000', 'stalls \\| 10,000', 'pino \\| console', 'raw \\| console', 'pino \\| tcp', 'raw \\| tcp']) {
+      assert.match(stdout, new RegExp(`^\\| ${row} \\| 1 \\|`, 'm'))
+    }
+    // raw writes synchronously: behind the stall its calls wait.
+    assert.match(stdout, /^\| raw \| console \| 1 \| blocks \|/m)
+    assert.match(stdout, /the plain program's [\d.]+ MiB/)
+    for (const row of ['pino \\| console', 'raw:each \\| file', 'noop \\| file']) {
+      assert.match(stdout, new RegExp(`^\\| ${row} \\| [\\d.,]+( [✗?~])? \\| [\\d.,]+( [✗?~])? \\| ([\\d,]+|none) \\|`, 'm'))
+    }
+    assert.doesNotMatch(stderr, /failed/)
   })
 
   test('bench:truth --quick: raw and pino side by side with their plain scripts, allocation and syslog', async () => {
@@ -69,37 +77,6 @@ describe('the benchmark scripts\' quick modes', { concurrency: 2 }, () => {
     assert.match(unset.stderr, /^count-eagain\.cjs: set EAGAIN_COUNT_FILE/)
   })
 
-  test('bench:startup --quick: --version and each --help timed beside node -e 0', async () => {
-    const { code, stdout, stderr } = await runScript('startup.js', ['--quick'])
-    assert.equal(code, 0, stderr)
-    assert.match(stdout, /^\| node -e 0 +\| +[\d,]+ \| +\| +\|$/m)
-    for (const command of ['--version', '--help', 'run --help', 'http --help', 'report --help']) {
-      assert.match(stdout, new RegExp(`^\\| log-bench ${command} +\\| +[\\d,]+ \\| +[+-][\\d,]+ \\| +(yes|\\*\\*no\\*\\*) \\|$`, 'm'))
-    }
-  })
-
-  test('bench:paired --quick: both machines, each comparison unpaired and paired, and the checks of the load step', async () => {
-    const { code, stdout, stderr } = await runScript('paired.js', ['--quick'])
-    assert.equal(code, 0, stderr)
-    assert.match(stdout, /^pino to a file, 2,000 events, 1 worker: .* sessions of 6 interleaved rounds \(--quick/m)
-    for (const machine of ['quiet', 'step']) {
-      for (const against of ['identical \\(A\\/A\\)', '\\+300 ns per call']) {
-        assert.match(stdout, new RegExp(`^\\| ${machine} \\| 6 \\| ${against} \\| [\\d.]+ \\[[\\d.]+, [\\d.]+\\] \\| ±[\\d.]+% \\| \\w+ \\| [\\d.]+ \\[[\\d.]+, [\\d.]+\\] 96\\.9% \\| ±[\\d.]+% \\| \\w+ \\|$`, 'm'))
-      }
-    }
-    assert.match(stdout, /^(met|NOT MET): A\/A under the step, 6 rounds: paired interval within ±10%$/m)
-    assert.match(stdout, /^(met|NOT MET): \+300 ns under the step, 6 rounds: slower, paired$/m)
-  })
-
-  test('bench:runs-auto --quick: the design, and each line of A/As and the A/B with its rounds', async () => {
-    const { code, stdout, stderr } = await runScript('runs-auto.js', ['--quick'])
-    assert.equal(code, 0, stderr)
-    assert.match(stdout, /^--runs auto \(6 to 20 rounds\): looks at 6, 9, 14, 20 rounds, each at α 0\.0167 \(α 0\.05\); 400 sessions each, seed 1 \(--quick/m)
-    for (const line of ['A/A, --noise 2%', 'A/A, --noise 0', 'A/A, --noise 0, naive \\(a look at every round from 6 to 20, each at α 0\\.05\\)', 'A/B 5% slower, --noise 2%']) {
-      assert.match(stdout, new RegExp(`^${line}: faster or slower \\d+ \\([\\d.]+%\\), same \\d+, unclear \\d+.*; stopped after \\(rounds: sessions\\) \\d+: \\d+`, 'm'))
-    }
-  })
-
   test('bench:http-control --quick: the control one server per run and --alternate, in one scenario, each cell, the A/A and the known cost', async () => {
     const { code, stdout, stderr } = await runScript('http-control.js', ['--quick'])
     // A change of exactly nothing prints as ±0.0% (formatChangePct).
@@ -116,20 +93,14 @@ describe('the benchmark scripts\' quick modes', { concurrency: 2 }, () => {
     assert.match(stdout, /^(met|NOT MET): the alternated cost lies within the single-server interval$/m)
   })
 
-  test('bench:ties: the first places not separated from the next, unpaired, as judged and paired, from a page\'s JSON', async () => {
-    const { code, stdout, stderr } = await runScript('ties.js', ['results/seed-article.json'])
+  test('bench:harness --quick: every section runs and prints its table', async () => {
+    const { code, stdout, stderr } = await runScript('harness.js', ['--quick'])
     assert.equal(code, 0, stderr)
-    // The committed seed page's rounds (its cells' runs) and comparison groups, from its JSON: the
-    // smallest paired p of n rounds is 2^-(n-1) (every round one way, one-sided, doubled).
-    const { comparisonGroupKey, runsByCell } = await import('../src/results/model.js')
-    const doc = readJson(path.join(ROOT, 'results/seed-article.json'))
-    const rounds = Math.max(...runsByCell(doc.runs, 'run').map((cellRuns) => cellRuns.length))
-    const head = stdout.match(/^results\/seed-article\.json \((\d+) rounds; paired, the smallest p is ([\d.]+)\)$/m)
-    assert.ok(head, stdout)
-    assert.equal(Number(head[1]), rounds)
-    assert.ok(Math.abs(Number(head[2]) - 0.5 ** (rounds - 1)) < 1e-4, head[0])
-    const groups = new Set(doc.runs.filter((r) => r.status !== 'unsupported').map(comparisonGroupKey)).size
-    for (const how of ['unpaired', 'as the pages judge', 'paired, every round']) assert.match(stdout, new RegExp(`^  ${how}: \\d+ of ${groups} first places are not separated from the next(, \\d+ not ranked \\(the page's rule withholds them\\))?; interval of the second against the first: (±[\\d.]+% \\(median\\)|no ranked group to measure it on)$`, 'm'))
+    assert.match(stderr, /--quick: checks that it works; not its figures\): 20,000 events per worker/)
+    for (const heading of [/^noop floor/m, /^embedded sink capacity/m, /^verifier: a 20,000-line pino-style file/m, /^harness overhead per run/m, /^what timing each call costs/m]) assert.match(stdout, heading)
+    assert.match(stdout, /^\| console +\| +[\d.,]+ \| +[\d.,]+ \| +[\d.,]+ \|$/m)
+    assert.match(stdout, /^\| tcp +\| +2 \| node:net \|/m)
+    assert.match(stdout, /^\| pino +\| 1 in \d+ \(default\) \|/m)
   })
 
   test('benchmarks/anomalies.js --quick: the plain scripts behind the pages\' explained anomalies each print their line', async () => {
@@ -150,20 +121,38 @@ describe('the benchmark scripts\' quick modes', { concurrency: 2 }, () => {
     assert.match(wrong.stderr, /^anomalies\.js: expected shift, tcp, closed, queue, disabled, writestream or all, got "nope"$/m)
   })
 
-  test('bench:latency --quick: the stalling logger and the pacer\'s floor, overload behind a stall and the plain program, the knee table, each row with a run ok', async () => {
-    const { code, stdout, stderr } = await runScript('latency.js', ['--quick'])
+  test('bench:startup --quick: --version and each --help timed beside node -e 0', async () => {
+    const { code, stdout, stderr } = await runScript('startup.js', ['--quick'])
     assert.equal(code, 0, stderr)
-    assert.match(stdout, /--quick: checks that it works; not the note's figures/)
-    for (const row of ['noop \\| 1,000', 'noop \\| 10,000', 'next-tick \\| 10,000', 'cold-start \\| 5,000', 'stalls \\| 10,000', 'pino \\| console', 'raw \\| console', 'pino \\| tcp', 'raw \\| tcp']) {
-      assert.match(stdout, new RegExp(`^\\| ${row} \\| 1 \\|`, 'm'))
+    assert.match(stdout, /^\| node -e 0 +\| +[\d,]+ \| +\| +\|$/m)
+    for (const command of ['--version', '--help', 'run --help', 'http --help', 'report --help']) {
+      assert.match(stdout, new RegExp(`^\\| log-bench ${command} +\\| +[\\d,]+ \\| +[+-][\\d,]+ \\| +(yes|\\*\\*no\\*\\*) \\|$`, 'm'))
     }
-    // raw writes synchronously: behind the stall its calls wait.
-    assert.match(stdout, /^\| raw \| console \| 1 \| blocks \|/m)
-    assert.match(stdout, /the plain program's [\d.]+ MiB/)
-    for (const row of ['pino \\| console', 'raw:each \\| file', 'noop \\| file']) {
-      assert.match(stdout, new RegExp(`^\\| ${row} \\| [\\d.,]+( [✗?~])? \\| [\\d.,]+( [✗?~])? \\| ([\\d,]+|none) \\|`, 'm'))
+  })
+
+  test('bench:runs-auto --quick: the design, and each line of A/As and the A/B with its rounds', async () => {
+    const { code, stdout, stderr } = await runScript('runs-auto.js', ['--quick'])
+    assert.equal(code, 0, stderr)
+    assert.match(stdout, /^--runs auto \(6 to 20 rounds\): looks at 6, 9, 14, 20 rounds, each at α 0\.0167 \(α 0\.05\); 400 sessions each, seed 1 \(--quick/m)
+    for (const line of ['A/A, --noise 2%', 'A/A, --noise 0', 'A/A, --noise 0, naive \\(a look at every round from 6 to 20, each at α 0\\.05\\)', 'A/B 5% slower, --noise 2%']) {
+      assert.match(stdout, new RegExp(`^${line}: faster or slower \\d+ \\([\\d.]+%\\), same \\d+, unclear \\d+.*; stopped after \\(rounds: sessions\\) \\d+: \\d+`, 'm'))
     }
-    assert.doesNotMatch(stderr, /failed/)
+  })
+
+  test('bench:ties: the first places not separated from the next, unpaired, as judged and paired, from a page\'s JSON', async () => {
+    const { code, stdout, stderr } = await runScript('ties.js', ['results/seed-article.json'])
+    assert.equal(code, 0, stderr)
+    // The committed seed page's rounds (its cells' runs) and comparison groups, from its JSON: the
+    // smallest paired p of n rounds is 2^-(n-1) (every round one way, one-sided, doubled).
+    const { comparisonGroupKey, runsByCell } = await import('../src/results/model.js')
+    const doc = readJson(path.join(ROOT, 'results/seed-article.json'))
+    const rounds = Math.max(...runsByCell(doc.runs, 'run').map((cellRuns) => cellRuns.length))
+    const head = stdout.match(/^results\/seed-article\.json \((\d+) rounds; paired, the smallest p is ([\d.]+)\)$/m)
+    assert.ok(head, stdout)
+    assert.equal(Number(head[1]), rounds)
+    assert.ok(Math.abs(Number(head[2]) - 0.5 ** (rounds - 1)) < 1e-4, head[0])
+    const groups = new Set(doc.runs.filter((r) => r.status !== 'unsupported').map(comparisonGroupKey)).size
+    for (const how of ['unpaired', 'as the pages judge', 'paired, every round']) assert.match(stdout, new RegExp(`^  ${how}: \\d+ of ${groups} first places are not separated from the next(, \\d+ not ranked \\(the page's rule withholds them\\))?; interval of the second against the first: (±[\\d.]+% \\(median\\)|no ranked group to measure it on)$`, 'm'))
   })
 
   test('bench:profile --quick: pino to a file without and with --profile, and where its profiled time went', async () => {
@@ -225,5 +214,22 @@ describe('the benchmark scripts\' quick modes', { concurrency: 2 }, () => {
     const wrong = await runScript('plain/paced-response.js', ['nope', '2000', '200'])
     assert.equal(wrong.code, 2)
     assert.match(wrong.stderr, /^usage: node benchmarks\/plain\/paced-response\.js/)
+  })
+})
+
+// bench:paired --quick's load step is two busy loops: beside nothing, so that bench:latency's paced runs,
+// which must reach 95% of their rates, never share the machine with it.
+describe('bench:paired, after the others', () => {
+  test('bench:paired --quick: both machines, each comparison unpaired and paired, and the checks of the load step', async () => {
+    const { code, stdout, stderr } = await runScript('paired.js', ['--quick'])
+    assert.equal(code, 0, stderr)
+    assert.match(stdout, /^pino to a file, 2,000 events, 1 worker: .* sessions of 6 interleaved rounds \(--quick/m)
+    for (const machine of ['quiet', 'step']) {
+      for (const against of ['identical \\(A\\/A\\)', '\\+300 ns per call']) {
+        assert.match(stdout, new RegExp(`^\\| ${machine} \\| 6 \\| ${against} \\| [\\d.]+ \\[[\\d.]+, [\\d.]+\\] \\| ±[\\d.]+% \\| \\w+ \\| [\\d.]+ \\[[\\d.]+, [\\d.]+\\] 96\\.9% \\| ±[\\d.]+% \\| \\w+ \\|$`, 'm'))
+      }
+    }
+    assert.match(stdout, /^(met|NOT MET): A\/A under the step, 6 rounds: paired interval within ±10%$/m)
+    assert.match(stdout, /^(met|NOT MET): \+300 ns under the step, 6 rounds: slower, paired$/m)
   })
 })

@@ -307,6 +307,10 @@ describe('crafted documents: compare --baseline and the exports', () => {
   })
 })
 
+// A registry nothing listens on. npm still retries once (log-bench asks for --fetch-retries=1), but
+// after 0.1 s rather than its default 10 s back-off: the refusal is the same, the wait is not a test.
+const UNREACHABLE = { npm_config_registry: 'http://127.0.0.1:9', npm_config_fetch_retry_mintimeout: '100', npm_config_fetch_retry_maxtimeout: '100' }
+
 describe('version ranges, the registry and the version cache', () => {
   const marker = path.join(tmpDir(), 'touched')
   const cases = [
@@ -358,7 +362,7 @@ describe('version ranges, the registry and the version cache', () => {
   it('a cache whose libs directory is a file, the registry unreachable: one line, exit 2 (already so: recorded)', async () => {
     const cache = tmpDir()
     fs.writeFileSync(path.join(cache, 'libs'), '')
-    const result = await runCli(['run', '--lib', 'pino@9', '--cache', cache, '--events', '10', '--runs', '1', '--out', path.join(tmpDir(), 'r.json')], { env: { npm_config_registry: 'http://127.0.0.1:9' } })
+    const result = await runCli(['run', '--lib', 'pino@9', '--cache', cache, '--events', '10', '--runs', '1', '--out', path.join(tmpDir(), 'r.json')], { env: UNREACHABLE })
     assertRefused(result, /^log-bench: cannot install pino@9: the npm registry is unreachable \(ECONNREFUSED\) and no cached version matches/m)
   })
 
@@ -369,7 +373,7 @@ describe('version ranges, the registry and the version cache', () => {
     fs.mkdirSync(path.join(cache, 'libs', 'pino@9.1.0'), { recursive: true })
     fs.writeFileSync(path.join(cache, 'libs', 'pino@9.1.0', '.log-bench-complete'), '')
     const out = path.join(tmpDir(), 'r.json')
-    const result = await runCli(['run', '--lib', 'pino@9.1.0', '--cache', cache, '--transport', 'file', '--events', '10', '--runs', '1', '--quiet', '--out', out], { env: { npm_config_registry: 'http://127.0.0.1:9' } })
+    const result = await runCli(['run', '--lib', 'pino@9.1.0', '--cache', cache, '--transport', 'file', '--events', '10', '--runs', '1', '--quiet', '--out', out], { env: UNREACHABLE })
     assert.equal(result.code, 0, result.stderr)
     const [record] = readJson(out).runs
     assert.equal(record.status, 'failed')
@@ -377,7 +381,7 @@ describe('version ranges, the registry and the version cache', () => {
   })
 
   it('a registry that cannot be reached and nothing cached: one line naming it, exit 2 (already so: recorded)', async () => {
-    const result = await runCli(['run', '--lib', 'pino@9', '--cache', tmpDir(), '--events', '10', '--runs', '1', '--out', path.join(tmpDir(), 'r.json')], { env: { npm_config_registry: 'http://127.0.0.1:9' } })
+    const result = await runCli(['run', '--lib', 'pino@9', '--cache', tmpDir(), '--events', '10', '--runs', '1', '--out', path.join(tmpDir(), 'r.json')], { env: UNREACHABLE })
     assertRefused(result, /^log-bench: cannot install pino@9: the npm registry is unreachable \(ECONNREFUSED\) and no cached version matches/m)
   })
 
@@ -388,7 +392,7 @@ describe('version ranges, the registry and the version cache', () => {
     fs.writeFileSync(path.join(dir, '.log-bench-complete'), '')
     fs.writeFileSync(path.join(dir, 'node_modules', 'pino', 'package.json'), '{not json')
     const out = path.join(tmpDir(), 'r.json')
-    const result = await runCli(['run', '--lib', 'pino@9.1.0', '--cache', cache, '--transport', 'file', '--events', '10', '--runs', '1', '--quiet', '--out', out], { env: { npm_config_registry: 'http://127.0.0.1:9' } })
+    const result = await runCli(['run', '--lib', 'pino@9.1.0', '--cache', cache, '--transport', 'file', '--events', '10', '--runs', '1', '--quiet', '--out', out], { env: UNREACHABLE })
     assert.equal(result.code, 0, result.stderr)
     const [record] = readJson(out).runs
     assert.equal(record.status, 'failed')

@@ -69,80 +69,86 @@ describe('signals go only to processes log-bench started and that still run', ()
 
 // On the console the worker's stdout is read slowly; on tcp each connection at the embedded sink,
 // which runs in a process of its own and is released by a message.
-for (const transport of ['console', 'tcp']) {
-  describe(`a slowed or stalled receiving end never outlasts the run (--receiver-rate, --receiver-stall, ${transport})`, () => {
-    const slowRun = (extra, out, tmp, options = {}) => runCli(['run', '--lib', 'pino', '--transport', transport, '--events', '2000', '--runs', '1', '--out', out, ...extra], { env: { TMPDIR: tmp }, detached: true, timeoutMs: 90_000, ...options })
+// The two transports at once: each waits on its own stalled reader (its own TMPDIR and tag), and
+// its limits (exit within 10 s of SIGTERM, within 45 s of a 3 s --timeout) leave room for the other.
+describe('a slowed or stalled receiving end, console and tcp side by side', { concurrency: 2 }, () => {
+  for (const transport of ['console', 'tcp']) {
+    describe(`a slowed or stalled receiving end never outlasts the run (--receiver-rate, --receiver-stall, ${transport})`, () => {
+      const slowRun = (extra, out, tmp, options = {}) => runCli(['run', '--lib', 'pino', '--transport', transport, '--events', '2000', '--runs', '1', '--out', out, ...extra], { env: { TMPDIR: tmp }, detached: true, timeoutMs: 90_000, ...options })
 
-    // Observed (console): still running 45 s after --timeout 10 (the paused reader awaited a timer of
-    // bytes ÷ rate: 65,536 s for its first chunk); at --receiver-rate 2000 recorded "timed out" after
-    // 94 s. Observed (tcp, --timeout 5): recorded ok, 1 of 2,000 received, done 131 s (the sink's
-    // count ended on a quiet period while the brake held the rest unread, and its done was the
-    // brake's due time of a byte still in the kernel's buffer).
-    it('--receiver-rate 1 with --timeout 3: the run is recorded timed out and log-bench exits at once', async () => {
-      const out = path.join(tmpDir(), 'r.json')
-      const tmp = tmpDir()
-      const began = Date.now()
-      const r = await slowRun(['--receiver-rate', '1', '--timeout', '3'], out, tmp)
-      assert.equal(r.code, 0, r.stderr)
-      assert.ok(Date.now() - began < 45_000, `exits soon after its time limit (took ${Date.now() - began} ms)`)
-      // The slowed cell's run, not its control's (read at full speed, measured beside it).
-      const record = readJson(out).runs.find((r) => r.receiverRate != null || r.receiverStallMs != null)
-      assert.equal(record.status, 'failed')
-      assert.match(record.error, /^timed out after 3 s/)
-      assert.equal(record.failure.kind, 'timeout')
-      assert.deepEqual(leftovers(r.tag), [])
-      assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
-    })
+      // Observed (console): still running 45 s after --timeout 10 (the paused reader awaited a timer of
+      // bytes ÷ rate: 65,536 s for its first chunk); at --receiver-rate 2000 recorded "timed out" after
+      // 94 s. Observed (tcp, --timeout 5): recorded ok, 1 of 2,000 received, done 131 s (the sink's
+      // count ended on a quiet period while the brake held the rest unread, and its done was the
+      // brake's due time of a byte still in the kernel's buffer).
+      it('--receiver-rate 1 with --timeout 3: the run is recorded timed out and log-bench exits at once', async () => {
+        const out = path.join(tmpDir(), 'r.json')
+        const tmp = tmpDir()
+        const began = Date.now()
+        const r = await slowRun(['--receiver-rate', '1', '--timeout', '3'], out, tmp)
+        assert.equal(r.code, 0, r.stderr)
+        assert.ok(Date.now() - began < 45_000, `exits soon after its time limit (took ${Date.now() - began} ms)`)
+        // The slowed cell's run, not its control's (read at full speed, measured beside it).
+        const record = readJson(out).runs.find((r) => r.receiverRate != null || r.receiverStallMs != null)
+        assert.equal(record.status, 'failed')
+        assert.match(record.error, /^timed out after 3 s/)
+        assert.equal(record.failure.kind, 'timeout')
+        assert.deepEqual(leftovers(r.tag), [])
+        assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
+      })
 
-    // Observed (console): 30 s after SIGTERM still running; a second signal exited 143 with runs: [],
-    // interrupted: false and the run directory left behind.
-    it('SIGTERM while the reader is paused: exit 143 at once, the run recorded interrupted, nothing left', async () => {
-      const out = path.join(tmpDir(), 'r.json')
-      const tmp = tmpDir()
-      let child
-      let tag
-      const pending = slowRun(['--receiver-rate', '1', '--timeout', '600'], out, tmp, { onSpawn: (c, t) => { child = c; tag = t } })
-      if (transport === 'console') {
-        // The capture file has its first bytes: the reader has read a chunk and paused for hours.
-        await waitFor(() => fs.readdirSync(tmp).some((dir) => {
-          try { return fs.statSync(path.join(tmp, dir, 'stdout-w0.log')).size > 0 } catch { return false }
-        }), 60_000)
-      } else {
-        // The worker has come and gone (pino's close() resolved): the rest waits unread at the sink.
-        const worker = () => taggedPids(tag, /\/worker\.js/).length > 0
-        await waitFor(worker, 60_000)
-        await waitFor(() => !worker(), 60_000)
-      }
-      const sentAt = Date.now()
-      process.kill(child.pid, 'SIGTERM')
-      const r = await pending
-      assert.ok(Date.now() - sentAt < 10_000, `exits within seconds of SIGTERM (took ${Date.now() - sentAt} ms)`)
-      assert.equal(r.code, 143, r.stderr)
-      const doc = readJson(out)
-      assert.equal(doc.interrupted, true)
-      // The run under way when the signal came: the slowed cell's, or its control's before it.
-      assert.equal(doc.runs.at(-1).status, 'interrupted')
-      assert.deepEqual(leftovers(r.tag), [])
-      assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
-    })
+      // Observed (console): 30 s after SIGTERM still running; a second signal exited 143 with runs: [],
+      // interrupted: false and the run directory left behind.
+      it('SIGTERM while the reader is paused: exit 143 at once, the run recorded interrupted, nothing left', async () => {
+        const out = path.join(tmpDir(), 'r.json')
+        const tmp = tmpDir()
+        let child
+        let tag
+        const pending = slowRun(['--receiver-rate', '1', '--timeout', '600'], out, tmp, { onSpawn: (c, t) => { child = c; tag = t } })
+        if (transport === 'console') {
+          // The capture file has its first bytes: the reader has read a chunk and paused for hours.
+          await waitFor(() => fs.readdirSync(tmp).some((dir) => {
+            try { return fs.statSync(path.join(tmp, dir, 'stdout-w0.log')).size > 0 } catch { return false }
+          }), 60_000)
+        } else {
+          // The worker has come and gone (pino's close() resolved): the rest waits unread at the sink.
+          const worker = () => taggedPids(tag, /\/worker\.js/).length > 0
+          await waitFor(worker, 60_000)
+          await waitFor(() => !worker(), 60_000)
+        }
+        const sentAt = Date.now()
+        process.kill(child.pid, 'SIGTERM')
+        const r = await pending
+        assert.ok(Date.now() - sentAt < 10_000, `exits within seconds of SIGTERM (took ${Date.now() - sentAt} ms)`)
+        assert.equal(r.code, 143, r.stderr)
+        const doc = readJson(out)
+        assert.equal(doc.interrupted, true)
+        // The run under way when the signal came: the slowed cell's, or its control's before it.
+        assert.equal(doc.runs.at(-1).status, 'interrupted')
+        assert.deepEqual(leftovers(r.tag), [])
+        assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
+      })
 
-    // Observed (console): the results written, then the process stayed alive until the 600 s stall
-    // timer fired.
-    it('--receiver-stall 600000: log-bench exits once its results are written', async () => {
-      const out = path.join(tmpDir(), 'r.json')
-      const tmp = tmpDir()
-      const began = Date.now()
-      const r = await slowRun(['--receiver-stall', '600000', '--timeout', '10'], out, tmp)
-      assert.equal(r.code, 0, r.stderr)
-      assert.ok(Date.now() - began < 45_000, `exits once the run is recorded (took ${Date.now() - began} ms)`)
-      // The slowed cell's run, not its control's (read at full speed, measured beside it).
-      const record = readJson(out).runs.find((r) => r.receiverRate != null || r.receiverStallMs != null)
-      assert.match(record.error, /^timed out after 10 s/)
-      assert.deepEqual(leftovers(r.tag), [])
-      assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
+      // Observed (console): the results written, then the process stayed alive until the 600 s stall
+      // timer fired.
+      it('--receiver-stall 600000: log-bench exits once its results are written', async () => {
+        const out = path.join(tmpDir(), 'r.json')
+        const tmp = tmpDir()
+        const began = Date.now()
+        // --timeout 3, as the --receiver-rate case above: the stall outlasts any limit, so the limit's
+        // length says nothing here, only that log-bench does not wait out the stall behind it.
+        const r = await slowRun(['--receiver-stall', '600000', '--timeout', '3'], out, tmp)
+        assert.equal(r.code, 0, r.stderr)
+        assert.ok(Date.now() - began < 45_000, `exits once the run is recorded (took ${Date.now() - began} ms)`)
+        // The slowed cell's run, not its control's (read at full speed, measured beside it).
+        const record = readJson(out).runs.find((r) => r.receiverRate != null || r.receiverStallMs != null)
+        assert.match(record.error, /^timed out after 3 s/)
+        assert.deepEqual(leftovers(r.tag), [])
+        assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
+      })
     })
-  })
-}
+  }
+})
 
 describe('a second stop signal', () => {
   // Observed: a second signal exited 143 at once with the document as it was (interrupted: false)

@@ -200,7 +200,8 @@ describe('a crafted design (env.order.sequential) is bad input', () => {
   })
 })
 
-describe('LOG_BENCH_RSYSLOGD: a wrapper\'s children end with it, and a bad value is named', () => {
+// Each case waits out rsyslogd's time limits on its own stand-in, found by its own tag: all three at once.
+describe('LOG_BENCH_RSYSLOGD: a wrapper\'s children end with it, and a bad value is named', { concurrency: 3 }, () => {
   // A stand-in for rsyslogd that starts a process in the background and then becomes another that
   // never answers: at the configuration check (-N1) when `hangsAt` is '-N1', else once started (-n).
   function wrapper (hangsAt) {

@@ -147,7 +147,9 @@ describe('log-bench http --middleware: each library\'s own request logger, to fi
   it('leaves no server or load generator running', () => assertNoLeftovers(result.tag))
 })
 
-describe('log-bench http failures: each becomes a failed run with its reason, and the rest goes on', () => {
+// Each failure is its own run, found by its own tag, asserting a reason and no figure (a --rate of
+// 100,000 fails the more surely beside another): two at a time.
+describe('log-bench http failures: each becomes a failed run with its reason, and the rest goes on', { concurrency: 2 }, () => {
   it('a logger that crashes the server mid-load', async () => {
     const out = path.join(tmpDir(), 'c.json')
     const result = await runCli(['http', '--lib', `none,${CRASHING},pino`, '--logs-per-request', '3', ...SHORT, '--out', out])
@@ -263,7 +265,8 @@ describe('log-bench http over syslog: the same receiving ends as run', () => {
   })
 })
 
-describe('log-bench http: bad input is one line, exit 2, nothing written', () => {
+// The refusals start no server and each has its own --out: four at a time.
+describe('log-bench http: bad input is one line, exit 2, nothing written', { concurrency: 4 }, () => {
   const cases = [
     [['--lib', 'none,nosuchlogger'], /unknown library "nosuchlogger": use one of none, /],
     [['--duration', '0'], /--duration must be a number > 0, got "0"/],

@@ -102,22 +102,24 @@ test('without a terminal, a running run gets a line every interval, live figures
 
 test('a run past the time limit: the rest of its cell is skipped with the reason, unless --retry-timeouts', async () => {
   const dir = tmpDir('lb-skip-')
+  // hanging's close() never resolves: each of its runs lasts exactly its --timeout, 3 s as in
+  // stuck-run.test.js (it counts from the start of logging, so a busy machine does not eat into it).
   const hanging = path.join(ADAPTERS, 'hanging.js')
   try {
     const out = path.join(dir, 'skip.json')
-    const ran = await runCli(['run', '--lib', `${hanging},raw`, '--transport', 'file', '--events', '100', '--runs', '3', '--timeout', '5', '--out', out])
+    const ran = await runCli(['run', '--lib', `${hanging},raw`, '--transport', 'file', '--events', '100', '--runs', '3', '--timeout', '3', '--out', out])
     assert.equal(ran.code, 0, ran.stderr)
     assert.deepEqual(leftovers(ran.tag), [])
     const runs = readJson(out).runs.filter((r) => r.lib === 'hanging')
     assert.deepEqual(runs.map((r) => r.status), ['failed', 'skipped', 'skipped'])
-    for (const r of runs.slice(1)) assert.equal(r.error, 'run 1 timed out after 5 s; --retry-timeouts runs them anyway')
-    assert.match(ran.stderr, /hanging, Filesystem, 1 worker: runs 2, 3 skipped: run 1 timed out after 5 s/)
+    for (const r of runs.slice(1)) assert.equal(r.error, 'run 1 timed out after 3 s; --retry-timeouts runs them anyway')
+    assert.match(ran.stderr, /hanging, Filesystem, 1 worker: runs 2, 3 skipped: run 1 timed out after 3 s/)
     assert.match(ran.stdout, /2 skipped after a time limit/)
     assert.equal(readJson(out).summary.find((s) => s.lib === 'hanging').skippedRuns, 2)
     assert.deepEqual(readJson(out).runs.filter((r) => r.lib === 'raw').map((r) => r.status), ['ok', 'ok', 'ok'])
 
     const retried = path.join(dir, 'retry.json')
-    const again = await runCli(['run', '--lib', hanging, '--transport', 'file', '--events', '100', '--runs', '2', '--timeout', '5', '--retry-timeouts', '--out', retried])
+    const again = await runCli(['run', '--lib', hanging, '--transport', 'file', '--events', '100', '--runs', '2', '--timeout', '3', '--retry-timeouts', '--out', retried])
     assert.equal(again.code, 0, again.stderr)
     assert.deepEqual(readJson(retried).runs.map((r) => r.status), ['failed', 'failed'])
   } finally {

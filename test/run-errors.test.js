@@ -4,7 +4,8 @@ import path from 'node:path'
 import { describe, it } from 'node:test'
 import { ADAPTERS, leftovers, readJson, runCli, tmpDir } from './helpers.js'
 
-describe('bad input: one line, exit code 2, nothing written', () => {
+// The refusals start no run and each reads only its own stderr: four at a time.
+describe('bad input: one line, exit code 2, nothing written', { concurrency: 4 }, () => {
   const dir = tmpDir()
   const out = path.join(dir, 'r.json')
   const plainFile = path.join(dir, 'plain-file')
