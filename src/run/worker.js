@@ -103,8 +103,9 @@ function rangeLogger (logger, histogram, { sampleEvery, floorNs }) {
 // must make no garbage, or the collections land in the response times: on Node 20,
 // performance.now() returns its number boxed, 16 bytes a read (about 50 collections per second of
 // waiting), while process.hrtime.bigint() compared with a BigInt in a small function of its own is
-// optimised to make none (spinUntil). Stamps outside the wait, a few per event, use
-// performance.now().
+// optimised to make none (spinUntil). The stamps outside the wait, a few per event, read the same
+// clock, so a wait never ends before its time by another clock's reckoning (a batch's held time read
+// across two clocks could come out negative).
 // Every call's response time is recorded: from its intended time to its return, so an event that
 // waited behind a slow call counts the wait (coordinated omission); a sampled call's own time goes
 // to callLatencyNs as in the tight loop. The first warmupEvents calls (warmupEventsOf) go to their
@@ -130,18 +131,9 @@ function paced (logger, { events, rate }, histograms, { sampleEvery, floorNs }) 
   let nextTimed = sampleEvery > 0 ? 0 : Infinity
   let warmupNs = warmupEvents > 0 ? null : 0
   let lastStartNs = null
-  // The wait reads another clock than the stamps, so the start is read on both, at one moment: the
-  // BigInt read between two reads of performance.now(), and taken as their midpoint. Read three
-  // times, the last kept: the first calls of each take some 17 µs, which would end every wait that
-  // late.
-  let startMs, startStamp
-  for (let i = 0; i < 3; i++) {
-    const before = performance.now()
-    startStamp = process.hrtime.bigint()
-    startMs = (before + performance.now()) / 2
-  }
+  const startStamp = process.hrtime.bigint()
   const startNs = Number(startStamp)
-  const sinceStartNs = () => (performance.now() - startMs) * 1e6
+  const sinceStartNs = () => Number(process.hrtime.bigint() - startStamp)
   const logRange = (from, to) => {
     for (let seq = from; seq < to; seq++) {
       if (deliverEvery > 0 && seq % deliverEvery === 0) callStamps[seq / deliverEvery] = startNs + seq * nsPerEvent
@@ -174,9 +166,7 @@ function paced (logger, { events, rate }, histograms, { sampleEvery, floorNs }) 
         const nextAt = seq * nsPerEvent
         if (nextAt > nowNs && nextAt - nowNs <= SPIN_NS) {
           spinUntil(startStamp + BigInt(Math.ceil(nextAt)))
-          // Due by the clock the wait read: the other read, a moment apart at the start, must not
-          // send the pacer round the loop again for the same event.
-          nowNs = Math.max(sinceStartNs(), nextAt)
+          nowNs = sinceStartNs()
         }
         const due = Math.min(events, Math.floor(nowNs / nsPerEvent) + 1)
         if (due > seq) {
