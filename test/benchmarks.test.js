@@ -62,6 +62,21 @@ describe('the benchmark scripts\' quick modes', { concurrency: 2 }, () => {
     assert.doesNotMatch(stdout, /failed/)
   })
 
+  test('benchmarks/plain/overload.js --quick: each library\'s plain script behind a pipe whose reader stalls, beside its control', async () => {
+    const { code, stdout, stderr } = await runScript(path.join('plain', 'overload.js'), ['--quick'])
+    assert.equal(code, 0, stderr)
+    assert.match(stdout, /^Plain scripts, 2,000 lines of 200 B to a pipe; the stalled reader stops for 200 ms after a tenth arrived; medians of 1 round\(s\)/m)
+    for (const lib of ['raw', 'pino']) {
+      // raw writes each line synchronously to the pipe: the stall holds its loop (about 200 ms added).
+      const row = new RegExp(`^\\| ${lib} \\| ([\\d,]+) \\| ([\\d,]+) \\| (-?[\\d,]+) \\| [\\d.,]+ \\| [\\d.,]+ \\| -?[\\d.,]+ \\| 0 \\|$`, 'm').exec(stdout)
+      assert.ok(row, `${lib}: no row with nothing lost in\n${stdout}`)
+      if (lib === 'raw') assert.ok(Number(row[3].replace(/,/g, '')) >= 150, `raw's loop should wait out most of the 200 ms stall: ${row[0]}`)
+    }
+    const refused = spawnSync(process.execPath, [path.join(ROOT, 'benchmarks', 'plain', 'overload.js'), '--libs', 'nolib'], { encoding: 'utf8' })
+    assert.equal(refused.status, 2)
+    assert.match(refused.stderr, /^bench overload: --libs: no plain script for "nolib"/)
+  })
+
   test('benchmarks/plain/count-eagain.cjs: a preload that counts a logger\'s writes to stdout and the EAGAINs they met', async () => {
     const dir = tmpDir()
     const counts = path.join(dir, 'eagain.txt')

@@ -32,6 +32,16 @@ export function consoleOnly (lib, transport, why) {
 // PLAIN_ENDING (benchmarks/durability.js) ends the process another way right after the last call,
 // as log-bench's --ending does: return, exit, uncaught, sigterm, sigterm-recipe (a SIGTERM handler
 // that awaits close() then exits), sigkill. Figures are reported for close only.
+// The seed's payload, or PLAIN_PAYLOAD_BYTES bytes of it padded as log-bench's --size pads it
+// (src/engine/message.js, copied: nothing of log-bench is imported here).
+const SEED_PAYLOAD = 'Hello, world!'
+const PAYLOAD = payloadOfSize(process.env.PLAIN_PAYLOAD_BYTES ? Number(process.env.PLAIN_PAYLOAD_BYTES) : null)
+function payloadOfSize (size) {
+  if (size == null) return SEED_PAYLOAD
+  if (size <= SEED_PAYLOAD.length) return SEED_PAYLOAD.slice(0, size)
+  return SEED_PAYLOAD + ' ' + 'x'.repeat(size - SEED_PAYLOAD.length - 1)
+}
+
 export async function measure (events, log, close) {
   const ending = process.env.PLAIN_ENDING || 'close'
   if (ending === 'sigterm-recipe') process.once('SIGTERM', () => close().then(() => process.exit(0)))
@@ -42,7 +52,7 @@ export async function measure (events, log, close) {
   const ioBefore = writeSyscalls()
   const cpuBefore = process.cpuUsage()
   const startNs = process.hrtime.bigint()
-  for (let seq = 0; seq < events; seq++) log('w0 ' + seq + ': Hello, world!')
+  for (let seq = 0; seq < events; seq++) log('w0 ' + seq + ': ' + PAYLOAD)
   const loopReturnedNs = process.hrtime.bigint()
   if (ending !== 'close') return end(ending)
   await new Promise(setImmediate)
@@ -58,7 +68,8 @@ export async function measure (events, log, close) {
     doneMs: ms(doneNs),
     cpuUserMs: cpu.user / 1000,
     cpuSystemMs: cpu.system / 1000,
-    syscallsWrite: ioBefore == null || ioAfter == null ? null : ioAfter - ioBefore
+    syscallsWrite: ioBefore == null || ioAfter == null ? null : ioAfter - ioBefore,
+    maxRssKiB: process.resourceUsage().maxRSS
   }) + '\n')
 }
 
