@@ -188,9 +188,13 @@ test('every committed page\'s runs come from one commit and one machine, with at
         counts.set(cellRuns.length, (counts.get(cellRuns.length) ?? 0) + 1)
         // A logger that fails in every one of 5 runs is a finding measured 5 times (winston over forward).
         const failedEvery = ok === 0 && cellRuns.length >= 5
+        // A paced run that did not reach its rate is that rate's finding (not sustained, as the knee
+        // reads it), not a run lost: a cell of 5 runs, some of which fell short, is measured.
+        const shortOfRate = (r) => r.rate != null && /^reached [\d,]+ of [\d,]+ events\/s$/.test(r.error ?? '')
+        const pacedAndMeasured = cellRuns.length >= 5 && cellRuns.every((r) => r.ok || shortOfRate(r))
         // Counted cells (instructions under valgrind) repeat to under 1%: 3 runs are their measurement.
         const needed = cellRuns[0].measure === 'instructions' ? 3 : 5
-        assert.ok(ok >= needed || failedEvery, `${file}: ${cellRuns[0].lib} ${cellRuns[0].transport} ${cellRuns[0].cpus} worker(s) has ${ok} finished runs of ${cellRuns.length}: ${cellRuns.filter((r) => !r.ok).map((r) => r.error).join('; ')}`)
+        assert.ok(ok >= needed || failedEvery || pacedAndMeasured, `${file}: ${cellRuns[0].lib} ${cellRuns[0].transport} ${cellRuns[0].cpus} worker(s) has ${ok} finished runs of ${cellRuns.length}: ${cellRuns.filter((r) => !r.ok).map((r) => r.error).join('; ')}`)
       }
     }
     // Complete, or stopped between two rounds (Ctrl-C), so that every cell has the same runs.
