@@ -19,6 +19,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const QUICK = [
+  'recorded-paths',
   'bursts-section', 'cell-words', 'ci-formats', 'conditions', 'estimate', 'contradictions', 'costs-report', 'destinations', 'durability-report', 'errors',
   'fits-terminal', 'help', 'http-counted-report', 'http-glance', 'http-placement', 'http-units', 'http-verifier',
   'http-versions', 'knee', 'latency-section', 'layers', 'limits', 'links', 'rank', 'readme', 'receivers', 'record-schema',

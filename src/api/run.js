@@ -10,7 +10,7 @@ import { listOf, SLOWABLE_TRANSPORTS, transportIs, transportsWith } from '../eng
 import { runTypes } from './run-types.js'
 import { payloadOfSize } from '../engine/message.js'
 import { httpPlanSize, loadScenario, refuseHugePlan, runPlanSize, selectShard } from './scenario.js'
-import { collectEnv, libVersionsOf, rsyslogdVersion, transportVersions } from '../results/env.js'
+import { collectEnv, libVersionsOf, recordedPath, rsyslogdVersion, transportVersions } from '../results/env.js'
 import { requireRsyslogd } from '../sinks/rsyslog.js'
 import { SCHEMA_VERSION } from '../results/model.js'
 import { lockResults } from '../results/lock.js'
@@ -281,7 +281,7 @@ export async function prepareRun (argv, { defaultOut = false, command = commandL
     throw err
   }
   const env = collectEnv({ command, libVersions: libVersionsOf(plan.libs), options: plan.options })
-  env.plan = { kind: plan.kind, name: plan.name, file: plan.file ?? null, id: plan.id, shard: shard ? `${shard.k}/${shard.n}` : null, cells: plan.cells.length, shardCells: cells.length }
+  env.plan = { kind: plan.kind, name: plan.name, file: plan.file ? recordedPath(plan.file) : null, id: plan.id, shard: shard ? `${shard.k}/${shard.n}` : null, cells: plan.cells.length, shardCells: cells.length }
   // Beside every headline: the packages each transport went through and the receiving end's version.
   const adapterOf = (name) => plan.libs.find((lib) => lib.name === name)?.adapter
   const uses = cells.map((cell) => ({ adapter: adapterOf(cell.settings.lib), transport: cell.settings.transport }))

@@ -64,6 +64,18 @@ function osName () {
   return `${os.type()} ${os.release()} ${os.arch()}`
 }
 
+// A record names no folder of the machine that measured: a path inside the directory log-bench ran
+// in is kept relative to it, one outside it by its file name alone.
+export function recordedPath (file) {
+  const relative = path.relative(process.cwd(), file)
+  return relative.startsWith('..') || path.isAbsolute(relative) ? path.basename(file) : relative
+}
+
+// The same for the paths inside a command line: the working directory's prefix comes off.
+export function recordedCommand (command) {
+  return command.split(process.cwd() + path.sep).join('')
+}
+
 // Everything a reader needs to judge or reproduce the numbers.
 // command: the command line that gives the same options (the API's options written as one).
 export function collectEnv ({ options, libVersions, command }) {
@@ -86,7 +98,7 @@ export function collectEnv ({ options, libVersions, command }) {
     gitCommit: gitCommit(),
     gitChanges: gitChanges(),
     libVersions,
-    command,
+    command: typeof command === 'string' ? recordedCommand(command) : command,
     options,
     time: new Date().toISOString()
   }
