@@ -20,6 +20,8 @@ import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { formatNumber as fmt } from '../../src/format.js'
+import { median } from '../../src/stats.js'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const SCRIPTS = { log4js: 'log4js', winston: 'winston', bunyan: 'bunyan', pino: 'pino', 'pino:sync': 'pino', 'pino:transport': 'pino-transport', raw: 'raw' }
@@ -107,12 +109,6 @@ function once (lib, stalled) {
     }
   })
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
-}
-const fmt = (n, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits })
 
 process.stderr.write(`bench overload: ${libs.join(', ')}; ${fmt(events)} lines of ${size} B to a pipe, the reader stalled ${fmt(stallMs)} ms after a tenth; ${rounds} round(s)${quick ? ' (--quick: checks every step, not a figure)' : ''}\n`)
 const rows = []

@@ -185,6 +185,14 @@ const ownsCause = (named, fn) => fn != null && fn.package === named.package && f
   (named.callee == null || fn.callee?.name === named.callee)
 const GC = '(garbage collector)'
 
+// A cell whose times may be compared with another's: not a baseline, not ended by a signal, no run
+// kept alive, and no run that lost events (summary.js's rule too).
+function timedCell (runs) {
+  const first = runs[0]
+  return !BASELINE_LIBS.has(first.lib) && !['sigterm', 'sigkill'].includes(dimensionValue(first, 'ending')) &&
+    !runs.some((r) => r.keptAlive || (r.ok && r.received != null && r.received < expectedOf(r)))
+}
+
 // A later release of a library slower to done than an earlier one measured beside it in the same
 // comparison (the verdict compare gives, paired by round where the runs were): what a release changed
 // cost its users time.
@@ -192,10 +200,7 @@ function slowerReleases (cells, pair) {
   const groups = new Map()
   for (const runs of cells.values()) {
     const first = runs[0]
-    if (BASELINE_LIBS.has(first.lib) || first.libSource || ['sigterm', 'sigkill'].includes(dimensionValue(first, 'ending')) || runs.some((r) => r.keptAlive)) continue
-    if (!semver.valid(first.libVersion)) continue
-    // A cell that lost events in any run is not compared on time (summary.js's rule too).
-    if (runs.some((r) => r.ok && r.received != null && r.received < expectedOf(r))) continue
+    if (!timedCell(runs) || first.libSource || !semver.valid(first.libVersion)) continue
     const whole = runs.filter((r) => r.ok && r.doneMs > 0)
     if (!whole.length || bimodal(whole.map((r) => r.doneMs))) continue
     const key = `${first.lib}\u0000${dimensionValue(first, 'variant')}\u0000${comparisonGroupKey(first)}`
@@ -390,9 +395,7 @@ function doneLongAfterUnblocked (cells, pair) {
   const groups = new Map()
   for (const runs of cells.values()) {
     const first = runs[0]
-    if (BASELINE_LIBS.has(first.lib) || ['sigterm', 'sigkill'].includes(dimensionValue(first, 'ending')) || runs.some((r) => r.keptAlive)) continue
-    // A cell that lost events in any run is not compared on time (summary.js's rule too).
-    if (runs.some((r) => r.ok && r.received != null && r.received < expectedOf(r))) continue
+    if (!timedCell(runs)) continue
     const whole = runs.filter((r) => r.ok)
     const done = whole.map((r) => r.doneMs).filter((v) => v > 0)
     const unblocked = whole.map((r) => r.unblockedMs).filter((v) => v > 0)
