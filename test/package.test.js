@@ -6,11 +6,15 @@ import path from 'node:path'
 import { ROOT, tmpDir } from './helpers.js'
 import { assertApiUse, assertRequired, requireApi, useApi } from './api-helpers.js'
 
-// What `npm pack` would put in the tarball, without writing it.
+// The tarball `npm pack` writes, packed once for every test here: its contents, size and file.
+let tarball
 function packed () {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
-  const [info] = JSON.parse(out)
-  return { ...info, paths: new Set(info.files.map((f) => f.path)) }
+  if (!tarball) {
+    const dir = tmpDir('lb-package-')
+    const [info] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))
+    tarball = { ...info, file: path.join(dir, info.filename), paths: new Set(info.files.map((f) => f.path)) }
+  }
+  return tarball
 }
 
 const MAX_PACKED_BYTES = 1.5 * 1024 * 1024
@@ -45,16 +49,14 @@ test('every file the packed code imports or reads by a relative path is packed t
 // project (dependencies from the registry, the native receivers built by the install script), used
 // by a user's script that imports 'log-bench'. About two minutes, most of it npm install.
 test('from the packed tarball in a fresh project: import { run, compare } from \'log-bench\' runs, compares and prints nothing; require(\'log-bench\') from CommonJS runs too', { timeout: 600_000 }, () => {
-  const work = tmpDir('lb-package-')
-  const [pack] = JSON.parse(execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }))
-  const project = path.join(work, 'project')
+  // A folder named as npm names a package: npm init -y takes its name from it.
+  const project = path.join(tmpDir('lb-package-'), 'project')
   fs.mkdirSync(project)
   execFileSync('npm', ['init', '-y'], { cwd: project, stdio: 'ignore' })
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', path.join(work, pack.filename)], { cwd: project, stdio: 'ignore', timeout: 540_000 })
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', packed().file], { cwd: project, stdio: 'ignore', timeout: 540_000 })
   const installed = path.join(project, 'node_modules', 'log-bench')
   assertApiUse(useApi('log-bench', project), { schemaFile: path.join(installed, 'schema', 'results.schema.json') })
   assertRequired(requireApi('log-bench', project))
   assert.equal(JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8')).types, './index.d.ts')
   assert.ok(fs.existsSync(path.join(installed, 'index.d.ts')))
-  fs.rmSync(work, { recursive: true, force: true })
 })

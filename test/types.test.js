@@ -44,7 +44,9 @@ function everyOption () {
   ].join('\n')
 }
 
-function tsc (files, { bin = TSC, cwd = ROOT, args = ['--strict', '--noEmit', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext'] } = {}) {
+const STRICT = ['--strict', '--noEmit', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext']
+
+function tsc (files, { bin = TSC, cwd = ROOT, args = STRICT } = {}) {
   return new Promise((resolve) => {
     execFile(bin, [...args, ...files], { cwd, encoding: 'utf8' }, (err, stdout) => {
       resolve({ code: err ? err.code : 0, errors: stdout.trim().split('\n').filter(Boolean) })
@@ -74,7 +76,10 @@ const versionOf = (bin) => new Promise((resolve) => {
 test('tsc --strict takes every option of run, http, compare and report, and refuses misspelt options and fields', async () => {
   const every = path.join(tmpDir('lb-types-'), 'every-option.mts')
   fs.writeFileSync(every, everyOption())
-  const { code, errors } = await tsc([every, MISSPELT])
+  // Only these two files' errors are asserted: the declarations they use (index.d.ts, Node's types)
+  // are checked whole by the test of docs/api.md's example below, as a user's project compiles them,
+  // so here tsc skips checking them (--skipLibCheck), most of its time.
+  const { code, errors } = await tsc([every, MISSPELT], { args: [...STRICT, '--skipLibCheck'] })
   assert.equal(code, 2, errors.join('\n'))
   assert.deepEqual(errors.filter((e) => e.includes('every-option.mts')), [], 'index.d.ts refuses an option the API takes: run npm run docs:options')
   const misspelt = errors.filter((e) => e.startsWith(path.relative(ROOT, MISSPELT)))
