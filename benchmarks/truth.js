@@ -1,5 +1,6 @@
 // npm run bench:truth -- [--events 1000000] [--rounds 3] [--libs raw,pino,...|every] [--transports console,file]
-//                        [--syslog-events 100000] [--no-syslog] [--no-alloc] [--out truth.json] [--quick]
+//                        [--syslog-events 100000] [--syslog-libs pino,...] [--no-syslog] [--no-alloc]
+//                        [--out truth.json] [--quick]
 //
 // Do log-bench's numbers match a plain script? For each library × console and file, a plain
 // standalone script (benchmarks/plain/<lib>.js: the same library, the same default configuration as
@@ -14,10 +15,11 @@
 // worker) against the plain script run under V8's own --trace-gc-nvp, whose every collection line
 // says how many bytes were allocated since the one before (summed, divided by the events); within 25%.
 // Then, for udp and tcp where rsyslogd is installed, log-bench's embedded sink and rsyslog side by
-// side (done and counts): the two receiving ends must agree.
-// --quick: raw and pino, 20,000 events (2,000 over syslog), one round: every step in seconds, so CI
-// can run it and it cannot rot. At that size start-up dominates: its ratios check that the steps
-// work, not the truth standard.
+// side (done and counts): the two receiving ends must agree; --syslog-libs (default: the --libs)
+// says which libraries.
+// --quick: raw and pino, 20,000 events (2,000 over syslog, pino only), one round: every step in
+// seconds, so CI can run it and it cannot rot. At that size start-up dominates: its ratios check
+// that the steps work, not the truth standard.
 import { spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -37,6 +39,7 @@ const { values } = parseArgs({
     libs: { type: 'string', default: SEED.join(',') },
     transports: { type: 'string', default: 'console,file' },
     'syslog-events': { type: 'string', default: '100000' },
+    'syslog-libs': { type: 'string' },
     'no-syslog': { type: 'boolean', default: false },
     'no-alloc': { type: 'boolean', default: false },
     timeout: { type: 'string', default: '300' },
@@ -44,15 +47,20 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false }
   }
 })
-const QUICK = { events: '20000', rounds: '1', libs: 'raw,pino', 'syslog-events': '2000' }
+const QUICK = { events: '20000', rounds: '1', libs: 'raw,pino', 'syslog-events': '2000', 'syslog-libs': 'pino' }
 // --quick sets what was not given; what was given wins.
 if (values.quick) for (const [key, value] of Object.entries(QUICK)) if (!process.argv.some((arg) => arg === `--${key}` || arg.startsWith(`--${key}=`))) values[key] = value
 const events = Number(values.events)
 const rounds = Number(values.rounds)
 const syslogEvents = Number(values['syslog-events'])
-const libs = [...new Set(values.libs.split(',').flatMap((lib) => (lib === 'every' ? PLAIN : [lib])))]
+const libList = (option) => {
+  const names = [...new Set(values[option].split(',').flatMap((lib) => (lib === 'every' ? PLAIN : [lib])))]
+  for (const lib of names) if (!PLAIN.includes(lib)) fail(`--${option}: no plain script for "${lib}" (have: ${PLAIN.join(', ')}, or every)`)
+  return names
+}
+const libs = libList('libs')
+const syslogLibs = values['syslog-libs'] == null ? libs : libList('syslog-libs')
 const transports = values.transports.split(',')
-for (const lib of libs) if (!PLAIN.includes(lib)) fail(`--libs: no plain script for "${lib}" (have: ${PLAIN.join(', ')}, or every)`)
 for (const t of transports) if (!['console', 'file'].includes(t)) fail(`--transports: "${t}" is not console or file`)
 if (![events, rounds, syslogEvents].every((n) => Number.isSafeInteger(n) && n > 0)) fail('--events, --rounds and --syslog-events must be positive integers')
 
@@ -248,7 +256,7 @@ const syslogRows = []
 const rsyslogd = ['/usr/sbin/rsyslogd', '/sbin/rsyslogd'].find((p) => fs.existsSync(p))
 if (!values['no-syslog']) {
   for (const protocol of ['udp', 'tcp']) {
-    for (const lib of libs) {
+    for (const lib of syslogLibs) {
       const embedded = logBenchRun(lib, protocol, [], syslogEvents)
       const rsyslog = rsyslogd ? logBenchRun(lib, protocol, ['--syslog', 'rsyslog'], syslogEvents) : null
       note(`${lib} ${protocol} embedded ${embedded.error ?? `done ${fmt(embedded.doneMs)} ms`}${rsyslog ? `; rsyslog ${rsyslog.error ?? `done ${fmt(rsyslog.doneMs)} ms`}` : ''}`)

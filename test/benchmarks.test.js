@@ -28,23 +28,40 @@ function runScript (script, args) {
   })
 }
 
-// The longest first (bench:latency takes half the file's time): the rest share the other slot beside
-// it, rather than one of them waiting for it at the end.
+// The longest first: bench:latency, then bench:paired in the same slot after it. bench:paired's load
+// step is a busy loop and bench:latency's paced runs must reach 95% of their rates, so the two never
+// run together; the rest (no figure of theirs asserted) share the other slot beside them, rather than
+// bench:paired running alone at the end.
 describe('the benchmark scripts\' quick modes', { concurrency: 2 }, () => {
-  test('bench:latency --quick: the stalling logger and the pacer\'s floor, overload behind a stall and the plain program, the knee table, each row with a run ok', async () => {
-    const { code, stdout, stderr } = await runScript('latency.js', ['--quick'])
-    assert.equal(code, 0, stderr)
-    assert.match(stdout, /--quick: checks that it works; not the note's figures/)
-    for (const row of ['noop \\| 1,000', 'noop \\| 10,000', 'next-tick \\| 10,000', 'cold-start \\| 5,000', 'stalls \\| 10,000', 'pino \\| console', 'raw \\| console', 'pino \\| tcp', 'raw \\| tcp']) {
-      assert.match(stdout, new RegExp(`^\\| ${row} \\| 1 \\|`, 'm'))
-    }
-    // raw writes synchronously: behind the stall its calls wait.
-    assert.match(stdout, /^\| raw \| console \| 1 \| blocks \|/m)
-    assert.match(stdout, /the plain program's [\d.]+ MiB/)
-    for (const row of ['pino \\| console', 'raw:each \\| file', 'noop \\| file']) {
-      assert.match(stdout, new RegExp(`^\\| ${row} \\| [\\d.,]+( [✗?~])? \\| [\\d.,]+( [✗?~])? \\| ([\\d,]+|none) \\|`, 'm'))
-    }
-    assert.doesNotMatch(stderr, /failed/)
+  test('bench:latency --quick, then bench:paired --quick', async (t) => {
+    await t.test('bench:latency --quick: the stalling logger and the pacer\'s floor, overload behind a stall and the plain program, the knee table, each row with a run ok', async () => {
+      const { code, stdout, stderr } = await runScript('latency.js', ['--quick'])
+      assert.equal(code, 0, stderr)
+      assert.match(stdout, /--quick: checks that it works; not the note's figures/)
+      for (const row of ['noop \\| 1,000', 'noop \\| 10,000', 'next-tick \\| 10,000', 'cold-start \\| 5,000', 'stalls \\| 10,000', 'pino \\| console', 'raw \\| console', 'pino \\| tcp', 'raw \\| tcp']) {
+        assert.match(stdout, new RegExp(`^\\| ${row} \\| 1 \\|`, 'm'))
+      }
+      // raw writes synchronously: behind the stall its calls wait.
+      assert.match(stdout, /^\| raw \| console \| 1 \| blocks \|/m)
+      assert.match(stdout, /the plain program's [\d.]+ MiB/)
+      for (const row of ['pino \\| console', 'raw:each \\| file', 'noop \\| file']) {
+        assert.match(stdout, new RegExp(`^\\| ${row} \\| [\\d.,]+( [✗?~])? \\| [\\d.,]+( [✗?~])? \\| ([\\d,]+|none) \\|`, 'm'))
+      }
+      assert.doesNotMatch(stderr, /failed/)
+    })
+
+    await t.test('bench:paired --quick: both machines, each comparison unpaired and paired, and the checks of the load step', async () => {
+      const { code, stdout, stderr } = await runScript('paired.js', ['--quick'])
+      assert.equal(code, 0, stderr)
+      assert.match(stdout, /^pino to a file, 2,000 events, 1 worker: .* sessions of 6 interleaved rounds \(--quick/m)
+      for (const machine of ['quiet', 'step']) {
+        for (const against of ['identical \\(A\\/A\\)', '\\+300 ns per call']) {
+          assert.match(stdout, new RegExp(`^\\| ${machine} \\| 6 \\| ${against} \\| [\\d.]+ \\[[\\d.]+, [\\d.]+\\] \\| ±[\\d.]+% \\| \\w+ \\| [\\d.]+ \\[[\\d.]+, [\\d.]+\\] 96\\.9% \\| ±[\\d.]+% \\| \\w+ \\|$`, 'm'))
+        }
+      }
+      assert.match(stdout, /^(met|NOT MET): A\/A under the step, 6 rounds: paired interval within ±10%$/m)
+      assert.match(stdout, /^(met|NOT MET): \+300 ns under the step, 6 rounds: slower, paired$/m)
+    })
   })
 
   test('bench:truth --quick: raw and pino side by side with their plain scripts, allocation and syslog', async () => {
@@ -229,22 +246,5 @@ describe('the benchmark scripts\' quick modes', { concurrency: 2 }, () => {
     const wrong = await runScript('plain/paced-response.js', ['nope', '2000', '200'])
     assert.equal(wrong.code, 2)
     assert.match(wrong.stderr, /^usage: node benchmarks\/plain\/paced-response\.js/)
-  })
-})
-
-// bench:paired --quick's load step is two busy loops: beside nothing, so that bench:latency's paced runs,
-// which must reach 95% of their rates, never share the machine with it.
-describe('bench:paired, after the others', () => {
-  test('bench:paired --quick: both machines, each comparison unpaired and paired, and the checks of the load step', async () => {
-    const { code, stdout, stderr } = await runScript('paired.js', ['--quick'])
-    assert.equal(code, 0, stderr)
-    assert.match(stdout, /^pino to a file, 2,000 events, 1 worker: .* sessions of 6 interleaved rounds \(--quick/m)
-    for (const machine of ['quiet', 'step']) {
-      for (const against of ['identical \\(A\\/A\\)', '\\+300 ns per call']) {
-        assert.match(stdout, new RegExp(`^\\| ${machine} \\| 6 \\| ${against} \\| [\\d.]+ \\[[\\d.]+, [\\d.]+\\] \\| ±[\\d.]+% \\| \\w+ \\| [\\d.]+ \\[[\\d.]+, [\\d.]+\\] 96\\.9% \\| ±[\\d.]+% \\| \\w+ \\|$`, 'm'))
-      }
-    }
-    assert.match(stdout, /^(met|NOT MET): A\/A under the step, 6 rounds: paired interval within ±10%$/m)
-    assert.match(stdout, /^(met|NOT MET): \+300 ns under the step, 6 rounds: slower, paired$/m)
   })
 })
