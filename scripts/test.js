@@ -32,7 +32,7 @@ export const SIDE_BY_SIDE = [
   'adapter-modules', 'adapters-popular', 'api', 'bad-input', 'cell-key', 'compare', 'console-reader',
   'cores', 'costs', 'decidable', 'delivery', 'delivery-latency', 'docs-hold', 'durability-plain', 'fallback-reader',
   'gate', 'hostile', 'hostile-documents', 'hostile-round4', 'hostile-round5', 'inputs', 'instructions', 'local-lib',
-  'options', 'order', 'outputs', 'package', 'pages', 'pr-workflow', 'raw', 'receiver-limits', 'report-workflow',
+  'options', 'order', 'outputs', 'package', 'pages', 'pr-workflow', 'profile-summary', 'raw', 'receiver-limits', 'report-workflow',
   'run', 'runner', 'scenario', 'shards', 'sink', 'sink-death', 'summary', 'syslog-libs', 'syslog-rsyslog', 'types',
   'unblocked', 'versions', 'vocabulary', 'worker-messages', 'workloads'
 ]

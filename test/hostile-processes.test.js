@@ -375,21 +375,30 @@ describe('durability endings with adapters that do not end (--ending)', () => {
 const noValgrind = spawnSync('valgrind', ['--version']).status === 0 ? false : 'valgrind is not installed (apt-get install valgrind)'
 
 describe('--measure instructions stopped mid-count', () => {
-  // Already good when probed: SIGTERM during a counted run exits 143 within seconds.
+  // Already good when probed: SIGTERM during a counted run exits 143 within seconds. The run that
+  // finished before it is a timed one (a scenario's first group: one invocation, one measure per
+  // group), so that the count begins at once instead of after a whole counted run of two passes
+  // under the simulator.
   it('SIGTERM while valgrind counts: exit 143, the finished run saved, the counted run interrupted, no valgrind left', { skip: noValgrind }, async () => {
-    const out = path.join(tmpDir(), 'r.json')
+    const dir = tmpDir()
+    const scenario = path.join(dir, 'timed-then-counted.json')
+    const group = { libs: ['pino'], transports: ['file'], cpus: [1], events: 1000, runs: 1 }
+    fs.writeFileSync(scenario, JSON.stringify({ name: 'timed-then-counted', description: 'pino timed, then counted', run: [group, { ...group, measure: 'instructions' }] }))
+    const out = path.join(dir, 'r.json')
     const tmp = tmpDir()
     let child
-    const pending = runCli(['run', '--lib', 'raw,pino', '--transport', 'file', '--measure', 'instructions', '--events', '1000', '--runs', '1', '--order', 'blocked', '--out', out], { env: { TMPDIR: tmp }, detached: true, timeoutMs: 240_000, onSpawn: (c) => { child = c } })
+    let tag
+    const pending = runCli(['run', '--scenario', scenario, '--order', 'blocked', '--out', out], { env: { TMPDIR: tmp }, detached: true, timeoutMs: 240_000, onSpawn: (c, t) => { child = c; tag = t } })
     await waitFor(() => fs.existsSync(out) && readJson(out).runs.length === 1, 180_000)
-    await waitFor(() => fs.readdirSync(tmp).length > 0, 60_000)
+    // The count has begun: the counted run's directory is there and valgrind runs.
+    await waitFor(() => fs.readdirSync(tmp).length > 0 && taggedPids(tag, /cachegrind/).length > 0, 60_000)
     const sentAt = Date.now()
     process.kill(child.pid, 'SIGTERM')
     const r = await pending
     assert.ok(Date.now() - sentAt < 10_000, `exits within seconds (took ${Date.now() - sentAt} ms)`)
     assert.equal(r.code, 143, r.stderr)
     const doc = readJson(out)
-    assert.deepEqual(doc.runs.map((record) => [record.lib, record.status]), [['raw', 'ok'], ['pino', 'interrupted']])
+    assert.deepEqual(doc.runs.map((record) => [record.lib, record.measure ?? 'time', record.status]), [['pino', 'time', 'ok'], ['pino', 'instructions', 'interrupted']])
     assert.deepEqual(leftovers(r.tag), [], 'no valgrind or worker left')
     assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
   })

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, it } from 'node:test'
-import { run, UsageError } from '../src/api/index.js'
+import { report, run, UsageError } from '../src/api/index.js'
 import { availableCpus, cpusOf, findTaskset } from '../src/engine/affinity.js'
 import { mergeShards } from '../src/results/merge.js'
 import { RESULTS_SCHEMA } from '../src/results/schema.js'
@@ -169,6 +169,16 @@ function writeDoc (doc) {
   return file
 }
 
+// report's API on the file in one format refuses it with a UsageError of one line matching pattern,
+// and writes nothing beside it.
+async function assertReportRefuses (file, format, pattern) {
+  const dir = path.dirname(file)
+  const before = fs.readdirSync(dir)
+  const options = { format, out: path.join(dir, 'page.md'), images: path.join(dir, 'images') }
+  await assert.rejects(report(file, options), (err) => err instanceof UsageError && pattern.test(err.message) && !err.message.includes('\n'), format)
+  assert.deepEqual(fs.readdirSync(dir), before, `${format}: nothing written`)
+}
+
 // Each format of report, from the file: its result.
 async function reportEach (file, formats = ['md', 'html', 'terminal']) {
   const dir = path.dirname(file)
@@ -189,19 +199,29 @@ describe('crafted profile trees are bad input; any tree log-bench writes is draw
     ['package: null', { nodes: [frame('(root)', -1, { package: null })] }, /profileTree\.nodes\[0\]\.package must be a string, got null/],
     ['a chain 20,000 deep', chain(20_000), /profileTree\.nodes\[65\] lies 66 levels deep: a profile tree has at most 65/]
   ]
+  const crafted = (tree) => writeDoc(syntheticResults([profiledRun('pino', 1, chain(2)), profiledRun('winston', 1, tree)]))
+  // Each case in this process (report's API, the command's own code): a UsageError of one line is what
+  // the command prints as its one line with exit 2, and anything else (the internal error this was) fails.
   for (const [name, tree, message] of CASES) {
-    it(`${name}: report refuses it in one line, exit 2, in every format (was: an internal error on the HTML page)`, async () => {
-      const file = writeDoc(syntheticResults([profiledRun('pino', 1, chain(2)), profiledRun('winston', 1, tree)]))
-      for (const result of await reportEach(file, ['md', 'html'])) assertRefused(result, message)
+    it(`${name}: report refuses it in one line, in every format, writing nothing (was: an internal error on the HTML page)`, async () => {
+      const file = crafted(tree)
+      for (const format of ['md', 'html']) await assertReportRefuses(file, format, message)
     })
   }
 
+  it('from the command line, the chain 20,000 deep: exit 2, one line, no stack, in every format', async () => {
+    const [, tree, message] = CASES.at(-1)
+    for (const result of await reportEach(crafted(tree), ['md', 'html'])) assertRefused(result, message)
+  })
+
   it('a tree 65 levels deep, the deepest log-bench writes, is drawn on the HTML page', async () => {
     const file = writeDoc(syntheticResults([profiledRun('pino', 1, chain(65)), profiledRun('winston', 1, chain(65))]))
-    const [md, html] = await reportEach(file, ['md', 'html'])
-    assert.equal(md.code, 0, md.stderr)
-    assert.equal(html.code, 0, html.stderr)
-    assert.match(fs.readFileSync(path.join(path.dirname(file), 'page.html'), 'utf8'), /class="plot flame[^"]*"[^>]*viewBox="0 0 1000 1170"/)
+    const dir = path.dirname(file)
+    for (const format of ['md', 'html']) {
+      const { files } = await report(file, { format, out: path.join(dir, 'page.md'), images: path.join(dir, 'images') })
+      assert.ok(files.length > 0 && files.every((written) => fs.statSync(written).size > 0), format)
+    }
+    assert.match(fs.readFileSync(path.join(dir, 'page.html'), 'utf8'), /class="plot flame[^"]*"[^>]*viewBox="0 0 1000 1170"/)
   })
 })
 
