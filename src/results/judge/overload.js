@@ -85,6 +85,8 @@ export function judgeOverload (record, slowed, figures) {
 }
 
 const longestOf = (values) => (values.length ? maxOf(values) : null)
+// A run's events that never arrived; null where they were not counted.
+export const lostOf = (run) => (run.received == null || run.sent == null ? null : Math.max(0, run.sent - run.received))
 
 // The longest stretch in which a worker called nothing: the largest gap between consecutive sampled
 // calls (every k-th event, k = ceil(events / 1,000)) of any worker, in ms. A call that waits for
@@ -157,10 +159,10 @@ function procFigure (name, field) {
 }
 
 // A cell's verdict over its runs, against its control (the same cell, read at full speed: its runs'
-// callGapMaxMs, unblockedMs and memoryRiseBytes). Each figure is the median over the runs; runs:
-// the slowed cell's judged runs (ok, with an overload record). Returns { kinds, words, tooLittle,
-// controlled } where words is what the page prints: the kinds joined, "coped", "too little logged to
-// tell" or "not judged".
+// callGapMaxMs, unblockedMs, memoryRiseBytes and events lost). Each figure is the median over the
+// runs; runs: the slowed cell's judged runs (ok, with an overload record). Returns { kinds, words,
+// tooLittle, controlled } where words is what the page prints: the kinds joined, "coped", "too
+// little logged to tell" or "not judged".
 export function judgeAgainstControl (runs, controlRuns, median) {
   const judged = runs.filter((r) => r.ok && r.overload?.judged !== false && r.overload)
   if (!judged.length) return { kinds: [], words: 'not judged', tooLittle: false, controlled: false }
@@ -187,11 +189,14 @@ export function judgeAgainstControl (runs, controlRuns, median) {
     const waited = readingMs != null && unblockedMs != null && unblockedMs >= BLOCKED_SHARE_OF_READING * readingMs
     blocks = slowerReader && waited
   }
+  // Events the logger loses at full speed too (winston-syslog's close() over TCP) are not the stall's.
   const lost = of(judged, (r) => r.overload.lostEvents)
+  const controlLost = of(control, lostOf)
+  const drops = lost != null && lost - (controlLost ?? 0) >= LOST_MIN_EVENTS
   const growth = of(judged, (r) => r.overload.growthBytes)
   const controlGrowth = of(control, (r) => r.memoryRiseBytes)
   const grows = growth != null && growth - (controlGrowth ?? 0) >= GROWTH_MIN_BYTES
-  const kinds = [blocks && 'blocks', lost != null && lost >= LOST_MIN_EVENTS && 'drops', grows && 'grows'].filter(Boolean)
+  const kinds = [blocks && 'blocks', drops && 'drops', grows && 'grows'].filter(Boolean)
   if (kinds.length) return { kinds, words: kinds.join(' + '), tooLittle: false, controlled }
   const logged = of(judged, (r) => r.overload.loggedBytes)
   const buffers = of(judged, (r) => r.overload.bufferBytes)
