@@ -149,7 +149,8 @@ test('the stall chart draws the RSS per worker, what growth is judged on, of the
 // A page of paced stalls alone (scenarios/overload.json): each stalled cell paced at 20,000/s beside
 // its control, paced alike and read at full speed.
 function pacedStallDataset () {
-  const timeseries = (mib) => [0, 1000, 2000, 3000, 4000, 5000].map((tMs) => ({ tMs, rssBytes: mib * MIB, cpuPct: 1, heapBytes: 0 }))
+  const timeseries = (mib) => [0, 1000, 2000, 3000, 4000, 5000]
+    .map((tMs) => ({ tMs, rssBytes: mib * MIB, cpuPct: 1, heapBytes: 0 }))
   const paced = { rate: 20000, events: 100000, size: 4096 }
   const runs = [
     overloadRun(['grows'], { growthBytes: 200 * MIB, loggedBytes: 235 * MIB }, { ...paced, stallMs: 3000, stallEndMs: 3500, timeseries: timeseries(250) }),
@@ -168,7 +169,8 @@ test('a page of paced stalls is led by what each logger did, gives no knee from 
   assert.equal(lead.charts.length, 1)
   assert.equal(lead.charts[0].file, 'summary-stall-rss.png')
   const stall = lead.charts[0].config.data.datasets.find((d) => d.label === 'stall')
-  // From the medians of the runs' stall start (3,500 − 3,000 and 3,600 − 3,000 ms) to their end, up to the highest line.
+  // From the medians of the runs' stall start (3,500 − 3,000 and 3,600 − 3,000 ms) to their end,
+  // up to the highest line.
   assert.deepEqual(stall.data, [{ x: 0.55, y: 0 }, { x: 0.55, y: 250 }, { x: 3.55, y: 250 }, { x: 3.55, y: 0 }])
   const { blocks, charts } = latencySection.render(dataset, ctx)
   const page = markdownBlocks(blocks)

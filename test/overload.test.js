@@ -74,7 +74,7 @@ describe('overload behind a stalled console reader', () => {
     const result = await runCli(['run', '--lib', libs.join(','), '--transport', 'console', '--events', '20000', '--size', '2000', '--receiver-stall', '1500', '--runs', '1', '--out', out, '--quiet'])
     assert.equal(result.code, 0, result.stderr)
     const { runs } = readJson(out)
-    const byLib = Object.fromEntries(runs.filter((r) => r.receiverStallMs === 1500).map((r) => [r.lib, r]))
+    const byLib = Object.fromEntries(runs.filter((r) => r.receiverStallMs === 3000).map((r) => [r.lib, r]))
     for (const kind of ['blocks', 'drops', 'grows']) {
       const run = byLib[`overload-${kind}`]
       assert.equal(run.ok, true, run.error)
@@ -102,11 +102,12 @@ describe('overload behind a stalled console reader', () => {
   })
 })
 
-// The same fixtures paced (scenarios/overload.json's design, small): 5,000 events/s of 16,000
-// bytes for 2 s, the reader stalled 1.5 s once a tenth arrived, so 7,500 calls (114 MiB) come
-// during the stall: over 4 times the console's buffers, and over 3 times TCP's (36 MiB here), so
-// each fixture has to wait, lose or hold them. The tight loop's growing fixture above logged
-// nothing during the stall; paced, every verdict is decided.
+// The same fixtures paced (scenarios/overload.json's design, small): 2,500 events/s of 16,000
+// bytes for 4 s, the reader stalled 3 s once a tenth arrived, so 7,500 calls (114 MiB) come during
+// the stall: over 4 times the console's buffers, and over 3 times TCP's (36 MiB here), so each
+// fixture has to wait, lose or hold them. The tight loop's growing fixture above logged nothing
+// during the stall; paced, every verdict is decided. 40 MB/s, not more: on a busy machine a reader
+// at full speed falls behind a faster logger, and the control then holds as much as the stall.
 describe('overload behind a reader stalled while the calls keep coming (paced)', () => {
   it('decides every verdict, on the console and over TCP, each cell beside its control', async () => {
     const kinds = { console: ['blocks', 'drops', 'grows'], tcp: ['drops', 'grows'] }
@@ -114,24 +115,25 @@ describe('overload behind a reader stalled while the calls keep coming (paced)',
     const runs = []
     for (const [transport, libs] of Object.entries(kinds)) {
       const out = path.join(dir, `${transport}.json`)
-      const result = await runCli(['run', '--lib', libs.map((kind) => path.join(ADAPTERS, `overload-${kind}.js`)).join(','), '--transport', transport, '--events', '10000', '--rate', '5000', '--size', '16000', '--receiver-stall', '1500', '--runs', '1', '--timeout', '60', '--out', out, '--quiet'])
+      const result = await runCli(['run', '--lib', libs.map((kind) => path.join(ADAPTERS, `overload-${kind}.js`)).join(','), '--transport', transport, '--events', '10000', '--rate', '2500', '--size', '16000', '--receiver-stall', '3000', '--runs', '1', '--timeout', '60', '--out', out, '--quiet'])
       assert.equal(result.code, 0, result.stderr)
       runs.push(...readJson(out).runs)
     }
     for (const [transport, libs] of Object.entries(kinds)) {
       for (const kind of libs) {
         const lib = `overload-${kind}`
-        const stalled = runs.filter((r) => r.lib === lib && r.transport === transport && r.receiverStallMs === 1500)
+        const stalled = runs.filter((r) => r.lib === lib && r.transport === transport && r.receiverStallMs === 3000)
         assert.equal(stalled.length, 1, `${lib} ${transport}`)
         const [run] = stalled
         const figures = JSON.stringify({ error: run.error, overload: run.overload, reachedRate: run.reachedRate })
         assert.equal(run.ok, true, figures)
-        assert.equal(run.rate, 5000)
+        assert.equal(run.rate, 2500)
         // Planned beside it: the same cell, paced alike, read at full speed.
-        const control = runs.find((r) => r.lib === lib && r.transport === transport && r.rate === 5000 && r.receiverStallMs == null)
+        const control = runs.find((r) => r.lib === lib && r.transport === transport && r.rate === 2500 &&
+          r.receiverStallMs == null)
         assert.ok(control, `${lib} ${transport} has no control`)
         // The stall lies inside the run, where the page's chart marks it.
-        assert.ok(run.stallEndMs >= 1500 && run.stallEndMs < run.doneMs, `stallEndMs ${run.stallEndMs}, done ${run.doneMs}`)
+        assert.ok(run.stallEndMs >= 3000 && run.stallEndMs < run.doneMs, `stallEndMs ${run.stallEndMs}, done ${run.doneMs}`)
         const verdict = overloadOf(stalled, runs)
         assert.equal(verdict.kinds, kind, `${lib} ${transport}: ${JSON.stringify(verdict)} ${figures}`)
       }

@@ -67,7 +67,9 @@ export function scorecardBlocks (pages) {
   // verdicts are decided where a tight loop's are not), else the latency page's runs where it has
   // them (a durability page may have some too).
   const hasStall = (p) => overloadRuns(p.dataset.runs).some((r) => r.receiverStallMs != null)
-  const stalled = pages.find((p) => pacesStalls(p.dataset)) ?? (paced && hasStall(paced) ? paced : null) ?? pages.find(hasStall)
+  const stalled = pages.find((p) => pacesStalls(p.dataset)) ??
+    (paced && hasStall(paced) ? paced : null) ??
+    pages.find(hasStall)
   const libs = unique([
     ...(seed?.libs ?? []),
     ...(durability ? ofType(durability.dataset.runs, 'run').map(libraryName) : []),

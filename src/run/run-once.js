@@ -418,7 +418,9 @@ function finish (outcome, settings) {
     stdoutBytes: outcome.counts.stdoutBytes ?? null,
     afterStallMs: outcome.counts.afterStallMs ?? null,
     // Where the stall lies on the run's time (it began receiverStallMs before): the charts mark it.
-    stallEndMs: outcome.counts.stallEndNs != null && startNs != null ? ms(startNs, BigInt(outcome.counts.stallEndNs)) : null,
+    stallEndMs: outcome.counts.stallEndNs != null && startNs != null
+      ? ms(startNs, BigInt(outcome.counts.stallEndNs))
+      : null,
     ...delivery(outcome.counts, state, { verify, counted: outcome.instructions != null }),
     ...(outcome.profiled ?? {}),
     ...(outcome.instructions != null ? { instructions: outcome.instructions } : {})

@@ -386,7 +386,8 @@ const PACED_STALL = 'Paced cells log at a fixed rate (each call when it is due, 
 // Whether a dataset holds cells paced under a stall (scenarios/overload.json): a page of them is led
 // by their verdicts, and report --pages links a tight loop's "too little logged to tell" to it
 // (src/report/pages.js).
-export const pacesStalls = (dataset) => overloadRuns(dataset.runs ?? []).some((r) => r.receiverStallMs != null && r.rate != null)
+export const pacesStalls = (dataset) =>
+  overloadRuns(dataset.runs ?? []).some((r) => r.receiverStallMs != null && r.rate != null)
 
 // The run whose blocked time is the median of its cell's (the lower middle of an even count).
 function medianRun (cellRuns) {
