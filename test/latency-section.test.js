@@ -74,7 +74,7 @@ const overloadRun = (kinds, overload = {}, { stallMs = 1000, run = 1, ...rest } 
   unblockedMs: 100,
   overload: stallMs == null
     ? null
-    : { kinds, judged: true, blockedMs: 10, lostEvents: 0, growthBytes: 0, growthOf: 'rss', loggedBytes: 10 * MIB, bufferBytes: 64 * 1024, ...overload },
+    : { kinds, judged: true, blockedMs: 10, lostEvents: 0, growthBytes: 0, growthOf: 'rss', loggedBytes: 40 * MIB, bufferBytes: 64 * 1024, ...overload },
   ...rest
 })
 
@@ -126,7 +126,12 @@ test('coped only where each worker logged several times the buffers during the s
   const little = overloadOf([overloadRun([], { loggedBytes: 200 * 1024, bufferBytes: 64 * 1024 })])
   assert.equal(little.kinds, 'too little logged to tell')
   assert.match(overloadAcross([{ ...overloadRun([], { loggedBytes: 200 * 1024, bufferBytes: 64 * 1024 }) }], 'pino'), /^Console: too little logged to tell \(200 KiB logged against 64 KiB of buffers\)$/)
-  assert.equal(overloadOf([overloadRun([], { loggedBytes: 256 * 1024, bufferBytes: 64 * 1024 })]).kinds, 'coped')
+  // 4 times the buffers, but a logger that held it all would hold less than a growth can tell.
+  assert.equal(overloadOf([overloadRun([], { loggedBytes: 256 * 1024, bufferBytes: 64 * 1024 })]).kinds, 'too little logged to tell')
+  assert.equal(overloadOf([overloadRun([], { loggedBytes: 64 * 1024 + 32 * MIB, bufferBytes: 64 * 1024 })]).kinds, 'coped')
+  // TCP's 36 MiB: 32 MiB more is not enough until it is 4 times them.
+  assert.equal(overloadOf([overloadRun([], { loggedBytes: 100 * MIB, bufferBytes: 36 * MIB })]).kinds, 'too little logged to tell')
+  assert.equal(overloadOf([overloadRun([], { loggedBytes: 144 * MIB, bufferBytes: 36 * MIB })]).kinds, 'coped')
 })
 
 test('a run whose blocking could not be judged is never worded coped', () => {

@@ -30,8 +30,13 @@ export const GROWTH_MIN_BYTES = 32 * 1024 * 1024
 export const LOST_MIN_EVENTS = 1
 // coped: a worker logged at least this many times the buffers between it and the reader while the
 // reader stalled (under --receiver-rate: over the run), so that a logger that neither waited, lost
-// nor held anything had to have sent it on.
+// nor held anything had to have sent it on; and at least GROWTH_MIN_BYTES more than the buffers,
+// so that a logger that held what they could not take would have read `grows`.
 export const COPED_BUFFER_MULTIPLE = 4
+
+// The bytes a worker has to log while the reader stalls for "coped" to be told, given the buffers.
+export const copedBarBytes = (bufferBytes) =>
+  Math.max(COPED_BUFFER_MULTIPLE * bufferBytes, bufferBytes + GROWTH_MIN_BYTES)
 
 const MIB = 1024 * 1024
 // A pipe's capacity where the reader did not report it (Linux's default).
@@ -200,7 +205,7 @@ export function judgeAgainstControl (runs, controlRuns, median) {
   if (kinds.length) return { kinds, words: kinds.join(' + '), tooLittle: false, controlled }
   const logged = of(judged, (r) => r.overload.loggedBytes)
   const buffers = of(judged, (r) => r.overload.bufferBytes)
-  const enough = logged != null && buffers != null && logged >= COPED_BUFFER_MULTIPLE * buffers
+  const enough = logged != null && buffers != null && logged >= copedBarBytes(buffers)
   const words = enough ? 'coped' : 'too little logged to tell'
   return { kinds, words, tooLittle: !enough, controlled, loggedBytes: logged, bufferBytes: buffers }
 }
