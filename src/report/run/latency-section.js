@@ -172,8 +172,8 @@ export function overloadOf (cellRuns, allRuns = []) {
     perRun: counts.length > 1 ? counts.map(({ w, n }) => `${w} in ${n} of ${judged.length}`).join(', ') : null,
     controlled: verdict.controlled,
     blockedMs: figure((o) => o.blockedMs),
-    // What "blocks" and "drops" are judged against beside the stall: the logger's own longest
-    // stretch and its own losses, read at full speed.
+    // Beside "blocks" and "drops", the logger's own longest stretch (what blocks is judged against)
+    // and its own losses, read at full speed.
     controlBlockedMs: ofControl((r) => r.callGapMaxMs),
     lostEvents: figure((o) => o.lostEvents),
     controlLostEvents: ofControl(lostOf),
@@ -331,7 +331,7 @@ export function rateChart (transport, entries, conditions, { figures = FIGURES }
 
 function overloadBlocks (runs, allRuns, ctx) {
   const blocks = [{ heading: OVERLOAD_HEADING, level: 3 }]
-  blocks.push(`The receiving end stopped reading (${codeSpan('--receiver-stall')}) or read slowly (${codeSpan('--receiver-rate')}); each cell is judged per worker, on the medians over its runs, against its control (the same cell read at full speed, measured beside it): _blocks_ (the calls waited: the longest time the calling thread made no progress was at least a quarter of the stall and twice the longest in the control; under a slow reader, only where the reader was slower than the logger alone), _drops_ (events that never arrived, counted one by one, more than in the control), _grows_ (a worker's heap or RSS peak rose 32 MiB more than in the control; given in MiB over the stall and per second of the stall), _coped_ (none of them, and while the reader stalled each worker logged at least ${COPED_BUFFER_MULTIPLE} times the buffers between it and the reader, and ${formatCount(GROWTH_MIN_BYTES / MIB)} MiB more than them, so that holding it would have read _grows_), else _too little logged to tell_, with the bytes. The thresholds and their reasons are in docs/costs.md, "Overload".`)
+  blocks.push(`The receiving end stopped reading (${codeSpan('--receiver-stall')}) or read slowly (${codeSpan('--receiver-rate')}); each cell is judged per worker, on the medians over its runs, against its control (the same cell read at full speed, measured beside it): _blocks_ (the calls waited: the longest time the calling thread made no progress was at least a quarter of the stall and twice the longest in the control; under a slow reader, only where the reader was slower than the logger alone), _drops_ (events that never arrived, counted one by one; beside them what the control lost), _grows_ (a worker's heap or RSS peak rose 32 MiB more than in the control; given in MiB over the stall and per second of the stall), _coped_ (none of them, and while the reader stalled each worker logged at least ${COPED_BUFFER_MULTIPLE} times the buffers between it and the reader, and ${formatCount(GROWTH_MIN_BYTES / MIB)} MiB more than them, so that holding it would have read _grows_), else _too little logged to tell_, with the bytes. The thresholds and their reasons are in docs/costs.md, "Overload".`)
   if (runs.some((r) => r.rate != null)) blocks.push(PACED_STALL)
   const columns = figureColumns(['Library', 'Transport', 'Receiving end', 'Logging', 'What it did', 'Blocked ms', 'Control blocked ms', 'Events lost', 'Growth MiB', 'MiB/s of stall', 'Control growth MiB', 'Logged in stall', 'Buffers'])
   const rows = []

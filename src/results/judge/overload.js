@@ -164,7 +164,7 @@ function procFigure (name, field) {
 }
 
 // A cell's verdict over its runs, against its control (the same cell, read at full speed: its runs'
-// callGapMaxMs, unblockedMs, memoryRiseBytes and events lost). Each figure is the median over the
+// callGapMaxMs, unblockedMs and memoryRiseBytes). Each figure is the median over the
 // runs; runs: the slowed cell's judged runs (ok, with an overload record). Returns { kinds, words,
 // tooLittle, controlled } where words is what the page prints: the kinds joined, "coped", "too
 // little logged to tell" or "not judged".
@@ -194,10 +194,8 @@ export function judgeAgainstControl (runs, controlRuns, median) {
     const waited = readingMs != null && unblockedMs != null && unblockedMs >= BLOCKED_SHARE_OF_READING * readingMs
     blocks = slowerReader && waited
   }
-  // Events the logger loses at full speed too (winston-syslog's close() over TCP) are not the stall's.
   const lost = of(judged, (r) => r.overload.lostEvents)
-  const controlLost = of(control, lostOf)
-  const drops = lost != null && lost - (controlLost ?? 0) >= LOST_MIN_EVENTS
+  const drops = lost != null && lost >= LOST_MIN_EVENTS
   const growth = of(judged, (r) => r.overload.growthBytes)
   const controlGrowth = of(control, (r) => r.memoryRiseBytes)
   const grows = growth != null && growth - (controlGrowth ?? 0) >= GROWTH_MIN_BYTES
