@@ -187,8 +187,8 @@ export interface RunOptions {
   dir?: string
   /**
    * --scenario: run the cells of a scenario instead of the options above: a shipped one by name (burst-size,
-   * core, destinations, durability, http-cost, latency, quick, record-sizes, seed-article, versions,
-   * workloads; see list) or a scenario file's path (see docs/scenarios.md)
+   * core, destinations, durability, http-cost, latency, overload, quick, record-sizes, seed-article,
+   * versions, workloads; see list) or a scenario file's path (see docs/scenarios.md)
    */
   scenario?: string
   /** --out: results JSON file; missing directories are created */
@@ -1206,6 +1206,11 @@ export interface RunTypeRecord {
   stdoutBytes?: number | null
   /** with `--receiver-stall`: from the end of the (last worker's) stall to the last arrival */
   afterStallMs?: number | null
+  /**
+   * with `--receiver-stall`: when the (last worker's) stall ended, from the run's start (it began
+   * `receiverStallMs` before); the overload chart marks it
+   */
+  stallEndMs?: number | null
   /**
    * with `--receiver-stall` or `--receiver-rate` and the `close` ending only, else null: what the logger did
    * when its receiving end could not keep up, named from the run's measurements (`kinds`: the run's own

@@ -2,7 +2,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
-import { kneeAcross, kneesOf, kneeText, latencyLead, latencySection, overloadAcross, overloadOf, rateChart, rssChart } from '../src/report/run/latency-section.js'
+import { kneeAcross, kneesOf, kneeText, latencyLead, latencySection, overloadAcross, overloadOf, pacedEntries, rateChart, rssChart } from '../src/report/run/latency-section.js'
 import { scorecardBlocks } from '../src/report/scorecard.js'
 import { closingAnswer, renderAnswer } from '../src/report/answer.js'
 import { loadResults } from '../src/results/read.js'
@@ -23,7 +23,7 @@ test('the latency section gives the knee table, the overload table and a chart p
   assert.match(page, /^## What does a log call cost a latency-sensitive service\?$/m)
   assert.match(page, /### The knee: the highest rate each logger sustains[\s\S]*\| Library +\| +Console \| +Filesystem \|/)
   for (const lib of ['pino', 'raw:each', 'noop']) assert.match(page, new RegExp(`^\\| ${lib} +\\|.*events/s.*\\|.*events/s`, 'm'), `${lib} has no knee on both transports`)
-  assert.match(page, /### When the destination cannot keep up[\s\S]*\| pino +\| +Console \| +stalled 500 ms \| +tight loop, 5,000 events \|/)
+  assert.match(page, /### When the destination cannot keep up[\s\S]*\| pino +\| +Console \| +stalled 500 ms \| +tight loop, 5,000 events of 13 B \|/)
   assert.match(page, /\| raw:each +\| +Console \| +stalled 500 ms \|[^\n]*\| +blocks \(no control\) +\|/, 'raw:each writes synchronously: its calls wait for the reader')
   assert.deepEqual(charts.map((c) => c.file).sort(), ['console/latency-by-rate.png', 'console/stall-rss.png', 'file/latency-by-rate.png'])
   for (const chart of charts) assert.ok(page.includes(`](${chart.file})`), `${chart.file} is not on the page`)
@@ -74,7 +74,7 @@ const overloadRun = (kinds, overload = {}, { stallMs = 1000, run = 1, ...rest } 
   unblockedMs: 100,
   overload: stallMs == null
     ? null
-    : { kinds, judged: true, blockedMs: 10, lostEvents: 0, growthBytes: 0, growthOf: 'rss', loggedBytes: 10 * MIB, bufferBytes: 64 * 1024, ...overload },
+    : { kinds, judged: true, blockedMs: 10, lostEvents: 0, growthBytes: 0, growthOf: 'rss', loggedBytes: 40 * MIB, bufferBytes: 64 * 1024, ...overload },
   ...rest
 })
 
@@ -113,11 +113,24 @@ test('grows only by 32 MiB more than the control; blocks only for a wait long ag
   assert.equal(overloadOf([overloadRun(['blocks'], { blockedMs: 1900 })], [overloadRun([], {}, { stallMs: null, callGapMaxMs: 13 })]).kinds, 'blocks')
 })
 
+test('drops gives what the control lost beside it', () => {
+  const lossy = [overloadRun(['drops'], { lostEvents: 500 })]
+  const control = [overloadRun([], {}, { stallMs: null, sent: 20000, received: 19501 })]
+  const dropped = overloadOf(lossy, control)
+  assert.deepEqual([dropped.kinds, dropped.lostEvents, dropped.controlLostEvents], ['drops', 500, 499])
+  assert.match(overloadAcross([...lossy, ...control], 'pino'), /^Console: drops \(500 lost, 499 read at full speed\)$/)
+})
+
 test('coped only where each worker logged several times the buffers during the stall; otherwise too little logged to tell, with the bytes', () => {
   const little = overloadOf([overloadRun([], { loggedBytes: 200 * 1024, bufferBytes: 64 * 1024 })])
   assert.equal(little.kinds, 'too little logged to tell')
   assert.match(overloadAcross([{ ...overloadRun([], { loggedBytes: 200 * 1024, bufferBytes: 64 * 1024 }) }], 'pino'), /^Console: too little logged to tell \(200 KiB logged against 64 KiB of buffers\)$/)
-  assert.equal(overloadOf([overloadRun([], { loggedBytes: 256 * 1024, bufferBytes: 64 * 1024 })]).kinds, 'coped')
+  // 4 times the buffers, but a logger that held it all would hold less than a growth can tell.
+  assert.equal(overloadOf([overloadRun([], { loggedBytes: 256 * 1024, bufferBytes: 64 * 1024 })]).kinds, 'too little logged to tell')
+  assert.equal(overloadOf([overloadRun([], { loggedBytes: 64 * 1024 + 32 * MIB, bufferBytes: 64 * 1024 })]).kinds, 'coped')
+  // TCP's 36 MiB: 32 MiB more is not enough until it is 4 times them.
+  assert.equal(overloadOf([overloadRun([], { loggedBytes: 100 * MIB, bufferBytes: 36 * MIB })]).kinds, 'too little logged to tell')
+  assert.equal(overloadOf([overloadRun([], { loggedBytes: 144 * MIB, bufferBytes: 36 * MIB })]).kinds, 'coped')
 })
 
 test('a run whose blocking could not be judged is never worded coped', () => {
@@ -135,6 +148,50 @@ test('the stall chart draws the RSS per worker, what growth is judged on, of the
   assert.deepEqual(chart.config.data.datasets.map((d) => d.label), ['pino'])
   assert.deepEqual(chart.config.data.datasets[0].data.map((p) => p.y), [2, 2, 2], 'the run with the median blocked time, per worker')
   assert.match(chart.config.options.scales.y.title.text, /RSS/)
+})
+
+// A page of paced stalls alone (scenarios/overload.json): each stalled cell paced at 20,000/s beside
+// its control, paced alike and read at full speed.
+function pacedStallDataset () {
+  const timeseries = (mib) => [0, 1000, 2000, 3000, 4000, 5000]
+    .map((tMs) => ({ tMs, rssBytes: mib * MIB, cpuPct: 1, heapBytes: 0 }))
+  const paced = { rate: 20000, events: 100000, size: 4096 }
+  const runs = [
+    overloadRun(['grows'], { growthBytes: 200 * MIB, loggedBytes: 235 * MIB }, { ...paced, stallMs: 3000, stallEndMs: 3500, timeseries: timeseries(250) }),
+    overloadRun([], {}, { ...paced, stallMs: null, memoryRiseBytes: 4 * MIB, timeseries: timeseries(60) }),
+    overloadRun(['blocks'], { blockedMs: 2900, loggedBytes: 235 * MIB }, { ...paced, lib: 'raw', variant: 'each', stallMs: 3000, stallEndMs: 3600, timeseries: timeseries(50) }),
+    overloadRun([], {}, { ...paced, lib: 'raw', variant: 'each', stallMs: null, callGapMaxMs: 3, timeseries: timeseries(50) })
+  ]
+  return { runs, summary: runs.map(({ timeseries, overload, ...entry }) => entry) }
+}
+
+test('a page of paced stalls is led by what each logger did, gives no knee from its controls, and marks the stall on its RSS chart', () => {
+  const dataset = pacedStallDataset()
+  assert.deepEqual(pacedEntries(dataset.summary), [], 'a slowed cell\'s control is its verdict\'s, not a rate of its own')
+  const lead = latencyLead(dataset, 'test machine')
+  assert.deepEqual(lead.sentences, ['Console, the reader stalled 3,000 ms, the calls paced at 20,000 events/s: pino grows (200.0 MiB, 66.7 MiB/s of the stall); raw:each blocks (2,900 ms blocked).'])
+  assert.equal(lead.charts.length, 1)
+  assert.equal(lead.charts[0].file, 'summary-stall-rss.png')
+  const stall = lead.charts[0].config.data.datasets.find((d) => d.label === 'stall')
+  // From the medians of the runs' stall start (3,500 − 3,000 and 3,600 − 3,000 ms) to their end,
+  // up to the highest line.
+  assert.deepEqual(stall.data, [{ x: 0.55, y: 0 }, { x: 0.55, y: 250 }, { x: 3.55, y: 250 }, { x: 3.55, y: 0 }])
+  const { blocks, charts } = latencySection.render(dataset, ctx)
+  const page = markdownBlocks(blocks)
+  assert.doesNotMatch(page, /### The knee/)
+  assert.match(page, /Paced cells log at a fixed rate/)
+  assert.match(page, /^\| pino +\| +Console \| +stalled 3,000 ms \| +paced at 20,000\/s, 100,000 events of 4,096 B \| +grows +\|/m)
+  // The figures behind "blocks": the longest batch beside the control's.
+  assert.match(page, /^\| raw:each +\|[^\n]*\| +blocks +\| +2,900 \| +3 \|/m)
+  assert.deepEqual(charts.map((c) => c.file), ['console/stall-rss.png'])
+})
+
+test('a tight loop\'s "too little logged to tell" links to the verdicts of paced logging under a stall, where report --pages gives the link', () => {
+  const dataset = loadResults([FIXTURE])
+  const link = '../docs/costs.md#paced-logging-under-a-stall'
+  const page = markdownBlocks(latencySection.render(dataset, { ...ctx, pacedOverload: link }).blocks)
+  assert.match(page, new RegExp(`Too little logged to tell: pino \\(Console\\)\\.[^\\n]*\\[paced logging under a stall\\]\\(${link.replace(/[.#]/g, '\\$&')}\\)`))
+  assert.doesNotMatch(markdownBlocks(latencySection.render(dataset, ctx).blocks), /paced logging under a stall/)
 })
 
 test('the latency section says nothing where no run was paced or judged for overload', () => {

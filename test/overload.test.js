@@ -88,6 +88,7 @@ describe('overload behind a stalled console reader', () => {
       // In a tight loop the growing fixture holds its lines whether the reader reads or not (its
       // writes wait for the loop to end): its control grows as much, so the stall made it grow
       // nothing, and nothing was logged while the reader stalled (it stalls once lines arrive).
+      // Paced, below, it is decided.
       if (kind === 'grows') {
         const against = `${control.memoryRiseBytes} against ${run.overload.growthBytes}`
         assert.ok(control.memoryRiseBytes > run.overload.growthBytes - GROWTH_MIN_BYTES, against)
@@ -99,6 +100,45 @@ describe('overload behind a stalled console reader', () => {
     assert.ok(byLib['overload-blocks'].overload.blockedMs >= 1000, JSON.stringify(byLib['overload-blocks'].overload))
     assert.equal(byLib['overload-grows'].received, 20000)
     assert.ok(byLib['overload-drops'].overload.lostEvents > 10000, JSON.stringify(byLib['overload-drops'].overload))
+  })
+})
+
+// The same fixtures paced (scenarios/overload.json's design, small): 2,500 events/s of 16,000
+// bytes for 4 s, the reader stalled 3 s once a tenth arrived, so 7,500 calls (114 MiB) come during
+// the stall: over 4 times the console's buffers, and over 3 times TCP's (36 MiB here), so each
+// fixture has to wait, lose or hold them. The tight loop's growing fixture above logged nothing
+// during the stall; paced, every verdict is decided. 40 MB/s, not more: on a busy machine a reader
+// at full speed falls behind a faster logger, and the control then holds as much as the stall.
+describe('overload behind a reader stalled while the calls keep coming (paced)', () => {
+  it('decides every verdict, on the console and over TCP, each cell beside its control', async () => {
+    const kinds = { console: ['blocks', 'drops', 'grows'], tcp: ['drops', 'grows'] }
+    const dir = tmpDir()
+    const runs = []
+    for (const [transport, libs] of Object.entries(kinds)) {
+      const out = path.join(dir, `${transport}.json`)
+      const result = await runCli(['run', '--lib', libs.map((kind) => path.join(ADAPTERS, `overload-${kind}.js`)).join(','), '--transport', transport, '--events', '10000', '--rate', '2500', '--size', '16000', '--receiver-stall', '3000', '--runs', '1', '--timeout', '60', '--out', out, '--quiet'])
+      assert.equal(result.code, 0, result.stderr)
+      runs.push(...readJson(out).runs)
+    }
+    for (const [transport, libs] of Object.entries(kinds)) {
+      for (const kind of libs) {
+        const lib = `overload-${kind}`
+        const stalled = runs.filter((r) => r.lib === lib && r.transport === transport && r.receiverStallMs === 3000)
+        assert.equal(stalled.length, 1, `${lib} ${transport}`)
+        const [run] = stalled
+        const figures = JSON.stringify({ error: run.error, overload: run.overload, reachedRate: run.reachedRate })
+        assert.equal(run.ok, true, figures)
+        assert.equal(run.rate, 2500)
+        // Planned beside it: the same cell, paced alike, read at full speed.
+        const control = runs.find((r) => r.lib === lib && r.transport === transport && r.rate === 2500 &&
+          r.receiverStallMs == null)
+        assert.ok(control, `${lib} ${transport} has no control`)
+        // The stall lies inside the run, where the page's chart marks it.
+        assert.ok(run.stallEndMs >= 3000 && run.stallEndMs < run.doneMs, `stallEndMs ${run.stallEndMs}, done ${run.doneMs}`)
+        const verdict = overloadOf(stalled, runs)
+        assert.equal(verdict.kinds, kind, `${lib} ${transport}: ${JSON.stringify(verdict)} ${figures}`)
+      }
+    }
   })
 })
 

@@ -311,3 +311,36 @@ test('a page that compares libraries in one loop links to where the burst size i
     fs.rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('a tight loop\'s "too little logged to tell" under a stall links to the verdicts of paced logging under a stall: docs/costs.md, or the listed page that shows them (its .html from the HTML twin)', async () => {
+  const dir = tmpDir('lb-pages-overload-')
+  try {
+    fs.mkdirSync(path.join(dir, 'results'))
+    const latency = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/latency/latency.json'), 'utf8'))
+    fs.writeFileSync(path.join(dir, 'latency.json'), JSON.stringify(latency))
+    // The same stalls paced: calls kept coming while the reader stalled.
+    for (const run of latency.runs) if (run.receiverStallMs != null) run.rate = 20000
+    fs.writeFileSync(path.join(dir, 'overload.json'), JSON.stringify(latency))
+    const latencyPage = { out: 'results/latency.md', results: ['latency.json'], sections: ['latency'] }
+    const overloadPage = { out: 'results/overload.md', results: ['overload.json'], sections: ['latency'] }
+    const link = (file) => fs.readFileSync(path.join(dir, file), 'utf8').match(/are in (\[paced logging under a stall\]\([^)]*\)|<a href="[^"]*">paced logging under a stall<\/a>)/)?.[1] ?? null
+
+    fs.writeFileSync(path.join(dir, 'pages.json'), JSON.stringify({ pages: [latencyPage] }))
+    const alone = await runCli(['report', '--pages', 'pages.json', '--format', 'md,html'], { cwd: dir })
+    assert.equal(alone.code, 0, alone.stderr)
+    assert.equal(link('results/latency.md'), '[paced logging under a stall](../docs/costs.md#paced-logging-under-a-stall)')
+    assert.equal(link('results/latency.html'), '<a href="../docs/costs.md#paced-logging-under-a-stall">paced logging under a stall</a>')
+
+    fs.writeFileSync(path.join(dir, 'pages.json'), JSON.stringify({ pages: [latencyPage, overloadPage] }))
+    const both = await runCli(['report', '--pages', 'pages.json', '--format', 'md,html'], { cwd: dir })
+    assert.equal(both.code, 0, both.stderr)
+    assert.equal(link('results/latency.md'), '[paced logging under a stall](overload.md#when-the-destination-cannot-keep-up)')
+    assert.equal(link('results/latency.html'), '<a href="overload.html#when-the-destination-cannot-keep-up">paced logging under a stall</a>')
+    // The page of paced stalls shows their verdicts itself, and links nowhere else for them.
+    const overload = fs.readFileSync(path.join(dir, 'results/overload.md'), 'utf8')
+    assert.match(overload, /### When the destination cannot keep up/)
+    assert.equal(link('results/overload.md'), null)
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+})

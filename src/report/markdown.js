@@ -38,14 +38,16 @@ export function renderPage (dataset, { imageLink, details = null, ...options }) 
 // The page as blocks (see table.js), for markdown (above) and HTML (html.js) alike. image(file, alt)
 // is the block that shows a chart where a section places it; detailImage the same from a detail page.
 // scorecard: the pages of report --pages (results index only), see scorecard.js. burstSize: the link
-// to where the burst size is measured (report --pages, see pages.js), or null.
-export function pageBlocks (dataset, { image, detailImage = null, sections = SECTIONS, title = 'log-bench results', nav = null, reference = null, name = 'results', details = null, links = null, scorecard = null, burstSize = null }) {
+// to where the burst size is measured (report --pages, see pages.js), or null; pacedOverload the
+// same for the overload verdicts of paced logging under a stall.
+export function pageBlocks (dataset, { image, detailImage = null, sections = SECTIONS, title = 'log-bench results', nav = null, reference = null, name = 'results', details = null, links = null, scorecard = null, burstSize = null, pacedOverload = null }) {
   const env = dataset.env
   const ctx = {
     image,
     conditions: `${env.cpuModel}, ${env.cpuCount} cores, Node ${env.node}`,
     reference,
-    summaryChart: `summary-${name}`
+    summaryChart: `summary-${name}`,
+    pacedOverload
   }
   if (details) ctx.details = { ctx: { ...ctx, image: detailImage } }
   const detailPages = []

@@ -9,6 +9,7 @@ import { exporterFor } from './exporters.js'
 import { readReference } from './run/then-and-now.js'
 import { SECTIONS } from './sections.js'
 import { BURSTS_HEADING, burstsSection, showsBursts } from './run/bursts-section.js'
+import { latencySection, OVERLOAD_HEADING, pacesStalls } from './run/latency-section.js'
 import { headingId } from '../draw/html-text.js'
 import { markdownEscape } from '../draw/table.js'
 import { writeFileAtomic } from '../results/write.js'
@@ -114,6 +115,7 @@ export function writePages (pages, { checkOutput = () => {}, formats = ['md'] } 
           sections: page.sections,
           link: linkOf(pages, page, exporter),
           burstSize: burstSizeLink(loaded, page),
+          pacedOverload: pacedOverloadLink(loaded, page),
           ...(page === index ? { scorecard } : {}),
           ...companions
         }
@@ -134,6 +136,17 @@ function burstSizeLink (loaded, current) {
     page !== current && page.sections.includes(burstsSection) && showsBursts(dataset))
   if (measured) return `${relativeLink(from, path.resolve(measured.page.out))}#${headingId(BURSTS_HEADING, new Set())}`
   return relativeLink(from, path.resolve('docs', 'bursts.md'))
+}
+
+// Where a page whose tight loop logged too little during a stall to tell what the logger did sends
+// its reader for the verdicts of paced logging under a stall: the listed page that shows them (its
+// overload table), else docs/costs.md's "Paced logging under a stall", which says how to measure them.
+function pacedOverloadLink (loaded, current) {
+  const from = path.dirname(path.resolve(current.out))
+  const measured = loaded.find(({ page, dataset }) =>
+    page !== current && page.sections.includes(latencySection) && pacesStalls(dataset))
+  if (measured) return `${relativeLink(from, path.resolve(measured.page.out))}#${headingId(OVERLOAD_HEADING, new Set())}`
+  return `${relativeLink(from, path.resolve('docs', 'costs.md'))}#paced-logging-under-a-stall`
 }
 
 // A page's profiled runs (its `profiles` files) beside its dataset, for the Anomalies to cite. A file

@@ -5,7 +5,7 @@ import { roundsOf } from '../results/rounds.js'
 import { median } from '../stats.js'
 import { findings, lossPerRun, pace, whereLost } from './summary.js'
 import { keptAcross } from './run/durability-section.js'
-import { kneeAcross, overloadAcross, overloadRuns, pacedEntries } from './run/latency-section.js'
+import { kneeAcross, overloadAcross, overloadRuns, pacedEntries, pacesStalls } from './run/latency-section.js'
 import { KNEE_BOUND_NS } from '../results/judge/knee.js'
 import { controlOf } from './http/glance.js'
 import { basisOf } from '../results/http-summary.js'
@@ -63,9 +63,13 @@ export function scorecardBlocks (pages) {
   const http = others.find((p) => p.dataset.runs.some((r) => runTypeName(r) === 'http' && r.measure === 'instructions'))
   const counted = pages.find((p) => p.dataset.runs.some((r) => typeof r.instructionsPerEvent === 'number'))
   const paced = pages.find((p) => pacedEntries(p.dataset.summary).length > 0)
-  // Under a stall: the latency page's runs where it has them (a durability page may have some too).
+  // Under a stall: the page of paced stalls where one is listed (scenarios/overload.json, whose
+  // verdicts are decided where a tight loop's are not), else the latency page's runs where it has
+  // them (a durability page may have some too).
   const hasStall = (p) => overloadRuns(p.dataset.runs).some((r) => r.receiverStallMs != null)
-  const stalled = (paced && hasStall(paced) ? paced : null) ?? pages.find(hasStall)
+  const stalled = pages.find((p) => pacesStalls(p.dataset)) ??
+    (paced && hasStall(paced) ? paced : null) ??
+    pages.find(hasStall)
   const libs = unique([
     ...(seed?.libs ?? []),
     ...(durability ? ofType(durability.dataset.runs, 'run').map(libraryName) : []),

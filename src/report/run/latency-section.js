@@ -4,13 +4,13 @@ import { codeSpan, figureColumns, strong } from '../../draw/table.js'
 import { formatCount, formatNumber, libraryName, transportTitle, unique } from '../../draw/labels.js'
 import { dimensionValue, ofType } from '../../results/model.js'
 import { DEFAULT_ENDING } from '../../engine/endings.js'
-import { median } from '../../stats.js'
+import { maxOf, median } from '../../stats.js'
 import { enoughCalls, KNEE_BOUND_NS, kneeOf } from '../../results/judge/knee.js'
 import { STEADY_MIN_CALLS, WARMUP_MS } from '../../engine/pacing.js'
 import { cellKey, cellWords, varyingDimensions } from '../../results/run-types/index.js'
 import { escapeMarkdown } from '../../results/judge/anomalies.js'
 import { slowed } from './durability-section.js'
-import { COPED_BUFFER_MULTIPLE, judgeAgainstControl } from '../../results/judge/overload.js'
+import { COPED_BUFFER_MULTIPLE, GROWTH_MIN_BYTES, judgeAgainstControl, lostOf } from '../../results/judge/overload.js'
 
 // The latency page's section (docs/costs.md, "Paced logging", "The knee", "Overload"): what a log
 // call costs a latency-sensitive service. Per transport each library's knee (the highest paced rate
@@ -29,10 +29,14 @@ const FIGURES = [
 const nsToMs = (ns) => (ns == null ? null : ns / 1e6)
 
 // Paced summary entries measured as a service would feel them: timed, not profiled, ended by
-// close(), read at full speed.
+// close(), read at full speed. A slowed cell's control is measured for that cell's verdict (paced
+// beside a stall, scenarios/overload.json), not as a rate of its own: no knee from it.
 export function pacedEntries (summary) {
-  return ofType(summary, 'run').filter((s) => s.rate != null &&
+  const runs = ofType(summary, 'run')
+  const controlled = new Set(runs.filter(slowed).map((s) => cellKey(s, { except: UNSLOWED })))
+  return runs.filter((s) => s.rate != null &&
     !slowed(s) &&
+    !controlled.has(cellKey(s, { except: UNSLOWED })) &&
     dimensionValue(s, 'measure') !== 'instructions' &&
     !s.profile &&
     dimensionValue(s, 'ending') === DEFAULT_ENDING)
@@ -158,14 +162,21 @@ export function overloadOf (cellRuns, allRuns = []) {
   }
   const growthBytes = figure((o) => o.growthBytes)
   const stallMs = judged[0].receiverStallMs
-  const controlRises = control.filter((r) => r.ok).map((r) => r.memoryRiseBytes).filter((v) => v != null)
-  const controlGrowth = controlRises.length ? median(controlRises) : null
+  const ofControl = (pick) => {
+    const values = control.filter((r) => r.ok).map(pick).filter((v) => v != null)
+    return values.length ? median(values) : null
+  }
+  const controlGrowth = ofControl((r) => r.memoryRiseBytes)
   return {
     kinds: verdict.words,
     perRun: counts.length > 1 ? counts.map(({ w, n }) => `${w} in ${n} of ${judged.length}`).join(', ') : null,
     controlled: verdict.controlled,
     blockedMs: figure((o) => o.blockedMs),
+    // Beside "blocks" and "drops", the logger's own longest stretch (what blocks is judged against)
+    // and its own losses, read at full speed.
+    controlBlockedMs: ofControl((r) => r.callGapMaxMs),
     lostEvents: figure((o) => o.lostEvents),
+    controlLostEvents: ofControl(lostOf),
     growthMiB: growthBytes == null ? null : growthBytes / MIB,
     controlGrowthMiB: controlGrowth == null ? null : controlGrowth / MIB,
     growthMiBPerSec: stallMs != null && growthBytes != null
@@ -196,7 +207,7 @@ export function overloadAcross (runs, lib) {
 function figuresText (o) {
   const parts = []
   if (o.kinds.includes('blocks') && o.blockedMs != null) parts.push(`${formatCount(Math.round(o.blockedMs))} ms blocked`)
-  if (o.kinds.includes('drops') && o.lostEvents != null) parts.push(`${formatCount(Math.round(o.lostEvents))} lost`)
+  if (o.kinds.includes('drops') && o.lostEvents != null) parts.push(`${formatCount(Math.round(o.lostEvents))} lost${o.controlLostEvents ? `, ${formatCount(Math.round(o.controlLostEvents))} read at full speed` : ''}`)
   if (o.kinds.includes('grows') && o.growthMiB != null) parts.push(`${formatNumber(o.growthMiB, 1)} MiB, ${formatNumber(o.growthMiBPerSec, 1)} MiB/s of the stall`)
   if (o.kinds === 'too little logged to tell') {
     parts.push(o.loggedBytes == null && o.bufferBytes == null
@@ -319,22 +330,27 @@ export function rateChart (transport, entries, conditions, { figures = FIGURES }
 }
 
 function overloadBlocks (runs, allRuns, ctx) {
-  const blocks = [{ heading: 'When the destination cannot keep up', level: 3 }]
-  blocks.push(`The receiving end stopped reading (${codeSpan('--receiver-stall')}) or read slowly (${codeSpan('--receiver-rate')}); each cell is judged per worker, on the medians over its runs, against its control (the same cell read at full speed, measured beside it): _blocks_ (the calls waited: the longest time the calling thread made no progress was at least a quarter of the stall and twice the longest in the control; under a slow reader, only where the reader was slower than the logger alone), _drops_ (events that never arrived, counted one by one), _grows_ (a worker's heap or RSS peak rose 32 MiB more than in the control; given in MiB over the stall and per second of the stall), _coped_ (none of them, and while the reader stalled each worker logged at least ${COPED_BUFFER_MULTIPLE} times the buffers between it and the reader), else _too little logged to tell_, with the bytes. The thresholds and their reasons are in docs/costs.md, "Overload".`)
-  const columns = figureColumns(['Library', 'Transport', 'Receiving end', 'Logging', 'What it did', 'Blocked ms', 'Events lost', 'Growth MiB', 'MiB/s of stall', 'Control growth MiB', 'Logged in stall', 'Buffers'])
+  const blocks = [{ heading: OVERLOAD_HEADING, level: 3 }]
+  blocks.push(`The receiving end stopped reading (${codeSpan('--receiver-stall')}) or read slowly (${codeSpan('--receiver-rate')}); each cell is judged per worker, on the medians over its runs, against its control (the same cell read at full speed, measured beside it): _blocks_ (the calls waited: the longest time the calling thread made no progress was at least a quarter of the stall and twice the longest in the control; under a slow reader, only where the reader was slower than the logger alone), _drops_ (events that never arrived, counted one by one; beside them what the control lost), _grows_ (a worker's heap or RSS peak rose 32 MiB more than in the control; given in MiB over the stall and per second of the stall), _coped_ (none of them, and while the reader stalled each worker logged at least ${COPED_BUFFER_MULTIPLE} times the buffers between it and the reader, and ${formatCount(GROWTH_MIN_BYTES / MIB)} MiB more than them, so that holding it would have read _grows_), else _too little logged to tell_, with the bytes. The thresholds and their reasons are in docs/costs.md, "Overload".`)
+  if (runs.some((r) => r.rate != null)) blocks.push(PACED_STALL)
+  const columns = figureColumns(['Library', 'Transport', 'Receiving end', 'Logging', 'What it did', 'Blocked ms', 'Control blocked ms', 'Events lost', 'Growth MiB', 'MiB/s of stall', 'Control growth MiB', 'Logged in stall', 'Buffers'])
   const rows = []
+  const tooLittle = []
   for (const cellRuns of overloadCells(runs)) {
     const first = cellRuns[0]
     const o = overloadOf(cellRuns, allRuns)
     const mib = (v) => (v == null ? '—' : formatNumber(v, 1))
+    const ms = (v) => (v == null ? '—' : formatCount(Math.round(v)))
+    if (o?.kinds === 'too little logged to tell' && first.rate == null) tooLittle.push(first)
     rows.push([
       libraryName(first),
       transportTitle(first.transport),
       first.receiverStallMs != null ? `stalled ${formatCount(first.receiverStallMs)} ms` : `read at ${formatCount(first.receiverRate)} B/s`,
-      `${first.rate != null ? `paced at ${formatCount(first.rate)}/s` : 'tight loop'}, ${formatCount(first.events)} events${first.cpus > 1 ? `, ${first.cpus} workers` : ''}`,
+      `${first.rate != null ? `paced at ${formatCount(first.rate)}/s` : 'tight loop'}, ${formatCount(first.events)} events${first.size == null ? '' : ` of ${formatCount(first.size)} B`}${first.cpus > 1 ? `, ${first.cpus} workers` : ''}`,
       o ? `${o.kinds}${o.controlled ? '' : ' (no control)'}${o.perRun ? `; runs: ${o.perRun}` : ''}` : 'no run finished',
-      o?.blockedMs == null ? '—' : formatCount(Math.round(o.blockedMs)),
-      o?.lostEvents == null ? '—' : formatCount(Math.round(o.lostEvents)),
+      ms(o?.blockedMs),
+      ms(o?.controlBlockedMs),
+      o?.controlLostEvents ? `${ms(o.lostEvents)} (control ${ms(o.controlLostEvents)})` : ms(o?.lostEvents),
       o?.growthMiB == null ? '—' : `${mib(o.growthMiB)}${o.growthOf ? ` (${o.growthOf})` : ''}`,
       first.receiverStallMs == null ? '—' : mib(o?.growthMiBPerSec),
       mib(o?.controlGrowthMiB),
@@ -343,6 +359,13 @@ function overloadBlocks (runs, allRuns, ctx) {
     ])
   }
   blocks.push({ columns, rows })
+  // A tight loop's "too little logged to tell" is the design's, not the logger's: paced logging
+  // under a stall decides it (scenarios/overload.json), on the page report --pages finds.
+  if (tooLittle.length && ctx.pacedOverload) {
+    const names = unique(tooLittle.map((r) => r.transport)).map((transport) =>
+      `${unique(tooLittle.filter((r) => r.transport === transport).map(libraryName)).join(', ')} (${transportTitle(transport)})`)
+    blocks.push(`Too little logged to tell: ${names.join('; ')}. In a tight loop an asynchronous logger queues every line before its first write completes, so all its calls were over before the reader had seen a tenth of them and nothing was logged during the stall; no volume changes that. Paced logging decides it: the calls keep coming at a fixed rate while the reader stalls. Those verdicts are in [paced logging under a stall](${ctx.pacedOverload}).`)
+  }
   const charts = []
   const stalled = runs.filter((r) => r.receiverStallMs != null)
   for (const transport of unique(stalled.map((r) => r.transport))) {
@@ -355,6 +378,17 @@ function overloadBlocks (runs, allRuns, ctx) {
   return { blocks, charts }
 }
 
+export const OVERLOAD_HEADING = 'When the destination cannot keep up'
+
+// What a paced stall is, on a page that has one.
+const PACED_STALL = 'Paced cells log at a fixed rate (each call when it is due, the event loop turning between them) before, during and after the stall, so the calls keep coming while the reader stops, as a service\'s do: _blocked_ is then the longest batch of calls (how long one call held the thread, with the calls due behind it), and _logged in stall_ counts the events due while the reader stalled. A run that blocked and fell behind its rate is judged, not failed: the stall held its calls; its control, read at full speed, is where the rate has to be sustained.'
+
+// Whether a dataset holds cells paced under a stall (scenarios/overload.json): a page of them is led
+// by their verdicts, and report --pages links a tight loop's "too little logged to tell" to it
+// (src/report/pages.js).
+export const pacesStalls = (dataset) =>
+  overloadRuns(dataset.runs ?? []).some((r) => r.receiverStallMs != null && r.rate != null)
+
 // The run whose blocked time is the median of its cell's (the lower middle of an even count).
 function medianRun (cellRuns) {
   const ok = cellRuns.filter((r) => r.ok && r.timeseries?.some((p) => p.rssBytes > 0))
@@ -364,9 +398,11 @@ function medianRun (cellRuns) {
 
 // The workers' RSS over time under the stall, one line per library: what a growth is judged on (the
 // larger of the heap's and the RSS's rise; the heap is reported only while the event loop is free,
-// the RSS is read from outside every 100 ms), per worker (the workers' sum ÷ workers). null where no
-// run has a series.
-export function rssChart (transport, stalled, conditions) {
+// the RSS is read from outside every 100 ms), per worker (the workers' sum ÷ workers), with the
+// stall marked where the runs recorded when it ended (stallEndMs: from the first call; the samples
+// count from the workers' release, a few ms earlier). null where no run has a series. file: the
+// chart's own (the headline's is another).
+export function rssChart (transport, stalled, conditions, { file = chartFile(transport, 'stall-rss') } = {}) {
   const series = []
   for (const lib of unique(stalled.map(libraryName))) {
     const run = medianRun(stalled.filter((r) => libraryName(r) === lib))
@@ -375,23 +411,44 @@ export function rssChart (transport, stalled, conditions) {
   if (!series.length) return null
   const colours = palette(series.map((s) => s.lib))
   const stallMs = unique(stalled.map((r) => r.receiverStallMs))
+  const datasets = series.map(({ lib, run }) => lineSeries(lib, colours.get(lib), rssOverTime(run, run.cpus)))
+  const stall = stallWindow(series.map(({ run }) => run))
+  if (stall) {
+    const top = maxOf(datasets.flatMap((d) => d.data.map((p) => p.y)), 0)
+    datasets.push(lineSeries('stall', '#888888', [
+      { x: stall.fromS, y: 0 }, { x: stall.fromS, y: top }, { x: stall.toS, y: top }, { x: stall.toS, y: 0 }
+    ], { borderDash: [4, 4], borderWidth: 1 }))
+  }
   return lineChart({
-    file: chartFile(transport, 'stall-rss'),
+    file,
     title: `${transportTitle(transport)}: RSS while the receiving end stalls ${stallMs.map((ms) => `${formatCount(ms)} ms`).join(', ')}`,
-    notes: ['RSS per worker, every 100 ms · the run with the median blocked time', conditions],
-    datasets: series.map(({ lib, run }) => lineSeries(lib, colours.get(lib), rssOverTime(run, run.cpus))),
+    notes: [`RSS per worker, every 100 ms · the run with the median blocked time${stall ? ' · dashed grey: the stall (median over these runs)' : ''}`, conditions],
+    datasets,
     scales: { x: timeAxis(), y: zeroAxis('RSS (MiB per worker)', { type: 'linear' }) }
   })
 }
 
+// Where the stall lay in the charted runs, in s from the start: the medians of its start and end;
+// null where no run recorded it.
+function stallWindow (runs) {
+  const ends = runs.filter((r) => r.stallEndMs != null && r.receiverStallMs != null)
+  if (!ends.length) return null
+  return {
+    fromS: median(ends.map((r) => r.stallEndMs - r.receiverStallMs)) / 1000,
+    toS: median(ends.map((r) => r.stallEndMs)) / 1000
+  }
+}
+
 // The Summary of a page with paced runs (markdown.js puts it first, as the durability page's kept
 // sentences): per transport the knees, highest first, and under a stall what each logger did; its
-// headline chart is the first transport's latency against the rate. null without paced cells (the
-// page then keeps the Summary of its done times).
+// headline chart is the first transport's latency against the rate. A page of paced stalls and their
+// controls alone (scenarios/overload.json) is led by what each logger did, its headline the first
+// transport's RSS under the stall. null without paced cells or paced stalls (the page then keeps
+// the Summary of its done times).
 export function latencyLead (dataset, conditions) {
   const summary = ofType(dataset.summary, 'run')
   const paced = pacedEntries(summary)
-  if (!paced.length) return null
+  if (!paced.length && !pacesStalls(dataset)) return null
   const sentences = []
   for (const [transport, libs] of kneesOf(summary)) {
     const held = [...libs].filter(([, r]) => r.knee).sort(([, a], [, b]) => b.knee.rate - a.knee.rate)
@@ -411,7 +468,13 @@ export function latencyLead (dataset, conditions) {
       const o = overloadOf(ofTransport.filter((r) => libraryName(r) === lib), dataset.runs)
       return o && `${lib} ${o.kinds}${figuresText(o)}`
     }).filter(Boolean)
-    if (words.length) sentences.push(`${transportTitle(transport)}, the reader stalled: ${words.join('; ')}.`)
+    if (words.length) sentences.push(`${transportTitle(transport)}, the reader stalled${stallWords(ofTransport)}: ${words.join('; ')}.`)
+  }
+  if (!paced.length) {
+    const transport = stalled[0].transport
+    const chart = rssChart(transport, stalled.filter((r) => r.transport === transport), conditions, { file: chartFile('summary-stall-rss') })
+    if (!chart) return { sentences, charts: [] }
+    return { sentences, charts: [{ ...chart, width: 700, height: 420, alt: `Headline: ${transportTitle(transport)}, RSS per worker over time while the receiving end stalls, per library` }] }
   }
   // The headline: the first transport's steady response p99 against the rate, in small panels of at
   // most PANEL_LINES libraries each (one line per library, beside the bound), not every library and
@@ -433,6 +496,15 @@ export function latencyLead (dataset, conditions) {
     }
   })
   return { sentences, charts }
+}
+
+// How long the reader stalled, and the rate the calls kept coming at, where every run of the
+// transport was paced alike: " 3,000 ms, the calls paced at 20,000 events/s". Nothing for a tight loop.
+function stallWords (runs) {
+  const rates = unique(runs.map((r) => r.rate ?? null))
+  const stalls = unique(runs.map((r) => r.receiverStallMs))
+  if (rates.length !== 1 || rates[0] == null || stalls.length !== 1) return ''
+  return ` ${formatCount(stalls[0])} ms, the calls paced at ${formatCount(rates[0])} events/s`
 }
 
 // The most lines a headline panel draws, the bound aside.

@@ -30,8 +30,13 @@ export const GROWTH_MIN_BYTES = 32 * 1024 * 1024
 export const LOST_MIN_EVENTS = 1
 // coped: a worker logged at least this many times the buffers between it and the reader while the
 // reader stalled (under --receiver-rate: over the run), so that a logger that neither waited, lost
-// nor held anything had to have sent it on.
+// nor held anything had to have sent it on; and at least GROWTH_MIN_BYTES more than the buffers,
+// so that a logger that held what they could not take would have read `grows`.
 export const COPED_BUFFER_MULTIPLE = 4
+
+// The bytes a worker has to log while the reader stalls for "coped" to be told, given the buffers.
+export const copedBarBytes = (bufferBytes) =>
+  Math.max(COPED_BUFFER_MULTIPLE * bufferBytes, bufferBytes + GROWTH_MIN_BYTES)
 
 const MIB = 1024 * 1024
 // A pipe's capacity where the reader did not report it (Linux's default).
@@ -85,6 +90,8 @@ export function judgeOverload (record, slowed, figures) {
 }
 
 const longestOf = (values) => (values.length ? maxOf(values) : null)
+// A run's events that never arrived; null where they were not counted.
+export const lostOf = (run) => (run.received == null || run.sent == null ? null : Math.max(0, run.sent - run.received))
 
 // The longest stretch in which a worker called nothing: the largest gap between consecutive sampled
 // calls (every k-th event, k = ceil(events / 1,000)) of any worker, in ms. A call that waits for
@@ -157,10 +164,10 @@ function procFigure (name, field) {
 }
 
 // A cell's verdict over its runs, against its control (the same cell, read at full speed: its runs'
-// callGapMaxMs, unblockedMs and memoryRiseBytes). Each figure is the median over the runs; runs:
-// the slowed cell's judged runs (ok, with an overload record). Returns { kinds, words, tooLittle,
-// controlled } where words is what the page prints: the kinds joined, "coped", "too little logged to
-// tell" or "not judged".
+// callGapMaxMs, unblockedMs and memoryRiseBytes). Each figure is the median over the
+// runs; runs: the slowed cell's judged runs (ok, with an overload record). Returns { kinds, words,
+// tooLittle, controlled } where words is what the page prints: the kinds joined, "coped", "too
+// little logged to tell" or "not judged".
 export function judgeAgainstControl (runs, controlRuns, median) {
   const judged = runs.filter((r) => r.ok && r.overload?.judged !== false && r.overload)
   if (!judged.length) return { kinds: [], words: 'not judged', tooLittle: false, controlled: false }
@@ -188,14 +195,15 @@ export function judgeAgainstControl (runs, controlRuns, median) {
     blocks = slowerReader && waited
   }
   const lost = of(judged, (r) => r.overload.lostEvents)
+  const drops = lost != null && lost >= LOST_MIN_EVENTS
   const growth = of(judged, (r) => r.overload.growthBytes)
   const controlGrowth = of(control, (r) => r.memoryRiseBytes)
   const grows = growth != null && growth - (controlGrowth ?? 0) >= GROWTH_MIN_BYTES
-  const kinds = [blocks && 'blocks', lost != null && lost >= LOST_MIN_EVENTS && 'drops', grows && 'grows'].filter(Boolean)
+  const kinds = [blocks && 'blocks', drops && 'drops', grows && 'grows'].filter(Boolean)
   if (kinds.length) return { kinds, words: kinds.join(' + '), tooLittle: false, controlled }
   const logged = of(judged, (r) => r.overload.loggedBytes)
   const buffers = of(judged, (r) => r.overload.bufferBytes)
-  const enough = logged != null && buffers != null && logged >= COPED_BUFFER_MULTIPLE * buffers
+  const enough = logged != null && buffers != null && logged >= copedBarBytes(buffers)
   const words = enough ? 'coped' : 'too little logged to tell'
   return { kinds, words, tooLittle: !enough, controlled, loggedBytes: logged, bufferBytes: buffers }
 }
