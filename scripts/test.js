@@ -9,8 +9,12 @@
 //   temporary directories, ports the system chooses, processes found by their own tag, no figure or
 //   verdict of a real run asserted): two at a time.
 // ALONE: process-heavy files that assert what a real run's timing decides (a verdict, a run that
-//   finishes inside its --timeout, a quiet period), load the machine themselves, or drive a browser:
-//   one at a time, with nothing beside them.
+//   finishes inside its --timeout, an exit within seconds of a signal, a quiet period), load the
+//   machine themselves, or drive a browser: one at a time, with nothing beside them. A file with
+//   cases of both kinds is split, so that only its timed cases wait for a core of their own
+//   (run-errors and run-signals, hostile-processes and hostile-processes-timed, alternate-failures
+//   and alternate); a lower bound of time (a stalled reader holds a run back at least so long) is
+//   no reason to run alone, as a busy machine only lengthens it.
 //
 // `node scripts/test.js` (what `npm test` runs after the lint) runs all three; `node scripts/test.js
 // quick` the unit layer only. Any further arguments go to `node --test` (e.g. --test-reporter=spec).
@@ -29,17 +33,17 @@ export const QUICK = [
 ]
 
 export const SIDE_BY_SIDE = [
-  'adapter-modules', 'adapters-popular', 'api', 'bad-input', 'cell-key', 'compare', 'console-reader',
-  'cores', 'costs', 'decidable', 'delivery', 'delivery-latency', 'docs-hold', 'durability-plain', 'fallback-reader',
-  'gate', 'hostile', 'hostile-documents', 'hostile-round4', 'hostile-round5', 'inputs', 'instructions', 'local-lib',
+  'adapter-modules', 'adapters-popular', 'alternate-failures', 'api', 'bad-input', 'bunyan-sys', 'cell-key', 'compare', 'console-reader',
+  'cores', 'costs', 'decidable', 'delivery', 'delivery-latency', 'docs-hold', 'durability-plain', 'endings', 'fallback-reader', 'faults',
+  'gate', 'hostile', 'hostile-documents', 'hostile-processes', 'hostile-round4', 'hostile-round5', 'inputs', 'instructions', 'local-lib',
   'options', 'order', 'outputs', 'package', 'pages', 'pr-workflow', 'profile-summary', 'raw', 'receiver-limits', 'report-workflow',
-  'run', 'runner', 'scenario', 'shards', 'sink', 'sink-death', 'summary', 'syslog-libs', 'syslog-rsyslog', 'types',
+  'run', 'run-errors', 'runner', 'runs-auto', 'scenario', 'shards', 'sink', 'sink-death', 'stuck-run', 'summary', 'syslog-libs', 'syslog-rsyslog', 'types',
   'unblocked', 'versions', 'vocabulary', 'worker-messages', 'workloads'
 ]
 
 export const ALONE = [
-  'alternate', 'answer', 'benchmarks', 'bunyan-sys', 'endings', 'faults', 'hostile-processes', 'html', 'http', 'overload',
-  'profile', 'progress', 'rate', 'run-errors', 'runs-auto', 'stuck-run'
+  'alternate', 'answer', 'benchmarks', 'hostile-processes-timed', 'html', 'http', 'overload',
+  'profile', 'progress', 'rate', 'run-signals'
 ]
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')

@@ -10,7 +10,9 @@ import { ADAPTERS, leftovers, readJson, runCli, taggedPids, tmpDir, waitFor, rsy
 // rest goes on, the results file stays valid JSON, and nothing the harness started is left.
 // (Out of memory, a logger that hangs past --timeout, and Ctrl-C: see run-errors and scenario tests.)
 
-// Runs the CLI; as soon as a process matching `pattern` is up, waits `afterMs`, then kills it.
+// Runs the CLI; as soon as a process matching `pattern` is up, waits `afterMs`, then kills it. The
+// slow fixtures below spend at least 1 ms an event, so 1,000 events keep a run logging for a second
+// after any of its processes started: past the kill, however long the workers took to start.
 async function killMidRun (args, pattern, afterMs = 500) {
   const out = path.join(tmpDir(), 'r.json')
   let tag
@@ -49,17 +51,17 @@ function assertFirstFailedSecondOk (doc, reason) {
 
 describe('faults the harness survives', () => {
   it('a worker killed with SIGKILL mid-run', async () => {
-    const doc = await killMidRun(['run', '--lib', path.join(ADAPTERS, 'slow.js'), '--transport', 'file', '--cpus', '2', '--events', '2000', '--runs', '2'], /src\/run\/worker\.js/)
+    const doc = await killMidRun(['run', '--lib', path.join(ADAPTERS, 'slow.js'), '--transport', 'file', '--cpus', '2', '--events', '1000', '--runs', '2'], /src\/run\/worker\.js/)
     assertFirstFailedSecondOk(doc, /worker \d was killed by SIGKILL/)
   })
 
   it('the embedded syslog sink killed mid-run', async () => {
-    const doc = await killMidRun(['run', '--lib', path.join(ADAPTERS, 'trickle.js'), '--transport', 'udp', '--events', '2000', '--runs', '2'], /sinks\/embedded\/sink-process\.js/)
+    const doc = await killMidRun(['run', '--lib', path.join(ADAPTERS, 'trickle.js'), '--transport', 'udp', '--events', '1000', '--runs', '2'], /sinks\/embedded\/sink-process\.js/)
     assertFirstFailedSecondOk(doc, /sink .*killed by SIGKILL/)
   })
 
   it('rsyslogd killed mid-run', { skip: rsyslogSkip }, async () => {
-    const doc = await killMidRun(['run', '--lib', path.join(ADAPTERS, 'trickle.js'), '--transport', 'tcp', '--syslog', 'rsyslog', '--events', '2000', '--runs', '2'], /rsyslogd -n /, 800)
+    const doc = await killMidRun(['run', '--lib', path.join(ADAPTERS, 'trickle.js'), '--transport', 'tcp', '--syslog', 'rsyslog', '--events', '1000', '--runs', '2'], /rsyslogd -n /, 800)
     assertFirstFailedSecondOk(doc, /rsyslogd/)
   })
 

@@ -61,7 +61,9 @@ describe('bad input: one line, exit code 2, nothing written', { concurrency: 4 }
   })
 })
 
-describe('a failing logger is a result, not a reason to stop', () => {
+// Each run has its own directory and tag, and what is asserted is a reason, never a time: the
+// hanging adapter's 20 s limit is waited out beside the other two.
+describe('a failing logger is a result, not a reason to stop', { concurrency: 3 }, () => {
   it('records a crash, an exit, a hang past --timeout and an out-of-memory worker as failed runs and goes on', async () => {
     const out = path.join(tmpDir(), 'r.json')
     const libs = ['crashing', 'exiting', 'hanging'].map((n) => path.join(ADAPTERS, `${n}.js`)).join(',') + ',raw'
@@ -120,45 +122,3 @@ describe('a failing logger is a result, not a reason to stop', () => {
     assert.deepEqual(leftovers(result.tag), [])
   })
 })
-
-describe('Ctrl-C, SIGTERM, a hang-up and SIGQUIT all end a run the same way', () => {
-  const EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129, SIGQUIT: 131 }
-  for (const signal of Object.keys(EXIT_CODES)) {
-    it(`${signal} to the whole process group stops the workers, saves results so far and exits`, async () => {
-      const out = path.join(tmpDir(), 'r.json')
-      const tmp = tmpDir()
-      let child
-      // Blocked order: raw (fast) first, then the slow adapter that the signal interrupts.
-      const pending = runCli(['run', '--lib', `raw,${path.join(ADAPTERS, 'slow.js')}`, '--transport', 'file', '--cpus', '2', '--events', '100000', '--runs', '1', '--order', 'blocked', '--out', out], {
-        env: { TMPDIR: tmp },
-        detached: true,
-        onSpawn: (c) => { child = c }
-      })
-      await waitFor(() => fs.existsSync(out) && readJson(out).runs.length === 1, 300_000)
-      await new Promise((resolve) => setTimeout(resolve, 500))
-      const sentAt = Date.now()
-      process.kill(-child.pid, signal)
-      const result = await pending
-      assert.ok(Date.now() - sentAt < 5000, 'exits within a few seconds')
-      assert.equal(result.code, EXIT_CODES[signal], result.stderr)
-      const doc = readJson(out)
-      assert.equal(doc.interrupted, true)
-      assert.equal(doc.complete, false)
-      assert.equal(doc.runs[0].lib, 'raw')
-      assert.equal(doc.runs[0].ok, true)
-      assert.equal(doc.runs[1].status, 'interrupted')
-      assert.match(doc.runs[1].error, new RegExp(signal))
-      assert.deepEqual(leftovers(result.tag), [])
-      assert.deepEqual(fs.readdirSync(path.dirname(out)), ['r.json'], 'no temporary file, no lock')
-      assert.deepEqual(fs.readdirSync(tmp), [], 'no run directory')
-    })
-  }
-})
-
-async function waitFor (condition, timeoutMs) {
-  const until = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > until) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-}
