@@ -7,7 +7,8 @@ import { describeRecord, expectation, shown } from './run-types/checks.js'
 import { roundsOf } from './rounds.js'
 import { roundsProblem } from './round-order.js'
 import { SUMMARIZERS } from './summaries.js'
-import { compileEnvValidator, ENV_REQUIRED, ENV_SCHEMA, schemaBelow } from './schema.js'
+import { ENV_REQUIRED, ENV_SCHEMA, schemaBelow } from './schema.js'
+import { validateEnv } from './validators.js'
 
 // Reads results documents back for the exporters. Anything that is not a complete log-bench
 // results document of our schema (schema/results.schema.json) is bad input: one UsageError naming
@@ -43,9 +44,7 @@ export function validateDocument (doc, file) {
 // the looks and α each group was judged at) is checked against the schema as its records are: the
 // pages and compare read it, so a crafted one (looks: 5, groups: "abc", 100,000 looks, 130,000 load
 // samples) is bad input, never a crash or a hang.
-let validateEnv = null
 function refuseBadEnv (env, bad) {
-  validateEnv ??= compileEnvValidator()
   if (validateEnv(env)) return
   const [error] = validateEnv.errors.filter((e) => e.keyword !== 'if')
   const parts = error.instancePath.split('/').slice(1)

@@ -1,7 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import Ajv from 'ajv/dist/2020.js'
 import { dimensionValue, RECORD_DEFAULTS } from './record.js'
 
 // The one definition of the results document: schema/results.schema.json (shipped in the package).
@@ -16,19 +15,12 @@ export const RESULTS_SCHEMA = JSON.parse(fs.readFileSync(RESULTS_SCHEMA_FILE, 'u
 
 // Annotations of ours beside the standard keywords (the validator's strict mode refuses keywords it
 // was not told of): a figure's unit, the reason for a maximum, and a field's role in its run type.
+// The validators of a run record ($defs.record) and of a document's env are compiled from the schema
+// ahead of time, into src/results/validators.js (scripts/results-validators.js).
 export const ANNOTATIONS = ['x-unit', 'x-limit', 'x-dimension', 'x-dimensions-from', 'x-identity', 'x-measure', 'x-counted']
 
-// The validator of one run record (by its type: $defs.record). Every error is reported (allErrors),
-// so that the reader can pass the fields it does not know (additionalProperties) and still see the rest.
-export function compileRecordValidator () {
-  return compileValidator('#/$defs/record')
-}
-
-// The validator of a document's env: its machine, its load, its order and --runs auto's designs.
+// A document's env: its machine, its load, its order and --runs auto's designs.
 export const ENV_SCHEMA = RESULTS_SCHEMA.$defs.env
-export function compileEnvValidator () {
-  return compileValidator('#/$defs/env')
-}
 
 // The schema of the value at a path below `schema` (array indexes and property names), following
 // the references ($ref) of this schema; null where the schema says nothing of it.
@@ -40,13 +32,6 @@ export function schemaBelow (schema, parts) {
     at = resolve(/^\d+$/.test(part) ? at.items : at.properties?.[part])
   }
   return at ?? null
-}
-
-function compileValidator (pointer) {
-  const ajv = new Ajv({ allErrors: true, strict: true })
-  for (const keyword of ANNOTATIONS) ajv.addKeyword(keyword)
-  ajv.addSchema(RESULTS_SCHEMA, 'results')
-  return ajv.getSchema(`results${pointer}`)
 }
 
 // The record definition of a run type's name ('run' → runRecord), or null for types it does not define.

@@ -1,12 +1,11 @@
-import { compileRecordValidator, recordDefinition } from '../schema.js'
+import { recordDefinition } from '../schema.js'
+import { validateRecord } from '../validators.js'
 import { workersLabel } from '../record.js'
 
 // The checks of a record read from a file, from the results schema (src/results/schema.js): each
 // problem in words, naming the field, what it must be and what it was.
 
 const NAME_LIMIT = 200
-// Compiled on first use: only the commands that read results files need it.
-let validateRecord = null
 
 // A file's value in an error: short, one line.
 export function shown (value) {
@@ -64,7 +63,6 @@ function entries ({ minItems, maxItems }) {
 export function schemaProblem (run, typeName) {
   const definition = recordDefinition(typeName)
   if (!definition) return null
-  validateRecord ??= compileRecordValidator()
   validateRecord(run)
   const found = validateRecord.errors ?? []
   const errors = found.filter((e) => e.keyword !== 'additionalProperties' && e.keyword !== 'if' && e.instancePath !== '')
