@@ -280,3 +280,17 @@ test('the headline chart is small panels of at most 6 lines each, one per librar
   }
   assert.deepEqual(charts.flatMap((c) => c.config.data.datasets.map((d) => d.label)).filter((l) => !l.startsWith('bound')), libs.map((lib) => `${lib} response p99`))
 })
+
+test('a stalled cell whose runs failed stays on the page with the reason: in the table, the Summary and the scorecard', () => {
+  const crashed = (run) => ({ ...overloadRun([], {}, { run, transport: 'tcp', lib: 'winston' }), ok: false, overload: null, error: 'worker 0 failed while running (uncaught error): Cannot call write after a stream was destroyed' })
+  const judged = [overloadRun(['blocks'], { blockedMs: 900 }, { run: 1 }), overloadRun(['blocks'], { blockedMs: 950 }, { run: 2 })]
+  const control = [overloadRun([], {}, { stallMs: null, lib: 'winston', transport: 'tcp' }), overloadRun([], {}, { stallMs: null })]
+  // Paced, as scenarios/overload.json's cells are: a page of them is led by their verdicts.
+  const runs = [...judged, crashed(1), crashed(2), ...control].map((r) => ({ ...r, rate: 10000 }))
+  assert.equal(overloadAcross(runs, 'winston'), 'Syslog TCP: failed in 2 of 2 runs')
+  assert.match(overloadAcross(runs, 'pino'), /^Console: blocks/)
+  const page = markdownBlocks(latencySection.render({ runs, summary: [] }, ctx).blocks)
+  assert.match(page, /\| winston +\| Syslog TCP \|[^\n]*\| failed in 2 of 2 runs: worker 0 failed while running \(uncaught error\): Cannot call write after a stream was destroyed \|/)
+  const lead = latencyLead({ runs, summary: [] }, 'test machine')
+  assert.ok(lead.sentences.some((text) => /winston failed in 2 of 2 runs: worker 0 failed/.test(text)), lead.sentences.join('\n'))
+})

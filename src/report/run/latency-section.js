@@ -47,6 +47,21 @@ export function overloadRuns (runs) {
   return ofType(runs, 'run').filter((r) => slowed(r) && r.overload != null)
 }
 
+// Slowed runs that failed (a crash under the stall is what the logger did, and has no overload
+// figures): their cells stay on the page with the reason, beside the judged ones.
+function failedSlowedRuns (runs) {
+  return ofType(runs, 'run').filter((r) => slowed(r) && !r.ok && r.status !== 'unsupported')
+}
+
+// "failed in 5 of 5 runs: <the first run's reason>" (brief: without the reason, which the page's
+// table gives), or null where none of the cell's runs failed.
+function failuresText (cellRuns, { brief = false } = {}) {
+  const failed = cellRuns.filter((r) => !r.ok)
+  if (!failed.length) return null
+  const first = failed.slice().sort((a, b) => a.run - b.run)[0]
+  return `failed in ${failed.length} of ${cellRuns.length} runs${brief ? '' : `: ${first.error ?? 'no reason recorded'}`}`
+}
+
 // Per transport, per cell (every dimension but the rate and the events, which a paced run's
 // length sets from its rate: the latency scenario gives each rate a second of warm-up and 10,000
 // steady calls): kneeOf over its paced entries, with noop's
@@ -193,12 +208,14 @@ export function overloadOf (cellRuns, allRuns = []) {
 // "Console: grows (41.2 MiB, 20.6 MiB/s of stall); Syslog TCP: blocks (1,980 ms blocked)"; null
 // where it was not measured.
 export function overloadAcross (runs, lib) {
-  const stalled = overloadRuns(runs).filter((r) => r.receiverStallMs != null && libraryName(r) === lib)
+  const stalled = [...overloadRuns(runs), ...failedSlowedRuns(runs)]
+    .filter((r) => r.receiverStallMs != null && libraryName(r) === lib)
   const parts = []
   for (const transport of unique(stalled.map((r) => r.transport))) {
     for (const cellRuns of overloadCells(stalled.filter((r) => r.transport === transport))) {
       const o = overloadOf(cellRuns, runs)
-      if (o) parts.push(`${transportTitle(transport)}: ${o.kinds}${figuresText(o)}`)
+      const words = [o && `${o.kinds}${figuresText(o)}`, failuresText(cellRuns, { brief: true })].filter(Boolean).join('; ')
+      if (words) parts.push(`${transportTitle(transport)}: ${words}`)
     }
   }
   return parts.length ? parts.join('; ') : null
@@ -250,6 +267,7 @@ export const latencySection = {
     const summary = ofType(dataset.summary, 'run')
     const paced = pacedEntries(summary)
     const overloaded = overloadRuns(dataset.runs)
+    const failed = overloaded.length ? failedSlowedRuns(dataset.runs) : []
     if (!paced.length && !overloaded.length) return { blocks: [], charts: [] }
     const blocks = [{ heading: 'What does a log call cost a latency-sensitive service?' }]
     const charts = []
@@ -259,7 +277,7 @@ export const latencySection = {
       charts.push(...part.charts)
     }
     if (overloaded.length) {
-      const part = overloadBlocks(overloaded, dataset.runs, ctx)
+      const part = overloadBlocks([...overloaded, ...failed], dataset.runs, ctx)
       blocks.push(...part.blocks)
       charts.push(...part.charts)
     }
@@ -347,7 +365,7 @@ function overloadBlocks (runs, allRuns, ctx) {
       transportTitle(first.transport),
       first.receiverStallMs != null ? `stalled ${formatCount(first.receiverStallMs)} ms` : `read at ${formatCount(first.receiverRate)} B/s`,
       `${first.rate != null ? `paced at ${formatCount(first.rate)}/s` : 'tight loop'}, ${formatCount(first.events)} events${first.size == null ? '' : ` of ${formatCount(first.size)} B`}${first.cpus > 1 ? `, ${first.cpus} workers` : ''}`,
-      o ? `${o.kinds}${o.controlled ? '' : ' (no control)'}${o.perRun ? `; runs: ${o.perRun}` : ''}` : 'no run finished',
+      [o && `${o.kinds}${o.controlled ? '' : ' (no control)'}${o.perRun ? `; runs: ${o.perRun}` : ''}`, failuresText(cellRuns)].filter(Boolean).join('; ') || 'no run finished',
       ms(o?.blockedMs),
       ms(o?.controlBlockedMs),
       o?.controlLostEvents ? `${ms(o.lostEvents)} (control ${ms(o.controlLostEvents)})` : ms(o?.lostEvents),
@@ -367,7 +385,7 @@ function overloadBlocks (runs, allRuns, ctx) {
     blocks.push(`Too little logged to tell: ${names.join('; ')}. In a tight loop an asynchronous logger queues every line before its first write completes, so all its calls were over before the reader had seen a tenth of them and nothing was logged during the stall; no volume changes that. Paced logging decides it: the calls keep coming at a fixed rate while the reader stalls. Those verdicts are in [paced logging under a stall](${ctx.pacedOverload}).`)
   }
   const charts = []
-  const stalled = runs.filter((r) => r.receiverStallMs != null)
+  const stalled = runs.filter((r) => r.receiverStallMs != null && r.overload != null)
   for (const transport of unique(stalled.map((r) => r.transport))) {
     const chart = rssChart(transport, stalled.filter((r) => r.transport === transport), ctx.conditions)
     if (chart) {
@@ -462,11 +480,13 @@ export function latencyLead (dataset, conditions) {
     sentences.push(`${transportTitle(transport)}: the highest rate (events/s) with steady-state response p99 at most ${formatNumber(KNEE_BOUND_NS / 1e6, 0)} ms: ${parts.join('; ')}.`)
   }
   const stalled = overloadRuns(dataset.runs).filter((r) => r.receiverStallMs != null)
-  for (const transport of unique(stalled.map((r) => r.transport))) {
-    const ofTransport = stalled.filter((r) => r.transport === transport)
+  const failedStalled = stalled.length ? failedSlowedRuns(dataset.runs).filter((r) => r.receiverStallMs != null) : []
+  for (const transport of unique([...stalled, ...failedStalled].map((r) => r.transport))) {
+    const ofTransport = [...stalled, ...failedStalled].filter((r) => r.transport === transport)
     const words = unique(ofTransport.map(libraryName)).map((lib) => {
-      const o = overloadOf(ofTransport.filter((r) => libraryName(r) === lib), dataset.runs)
-      return o && `${lib} ${o.kinds}${figuresText(o)}`
+      const ofLib = ofTransport.filter((r) => libraryName(r) === lib)
+      const o = overloadOf(ofLib, dataset.runs)
+      return [o && `${lib} ${o.kinds}${figuresText(o)}`, failuresText(ofLib) && `${o ? '' : `${lib} `}${failuresText(ofLib)}`].filter(Boolean).join(', ')
     }).filter(Boolean)
     if (words.length) sentences.push(`${transportTitle(transport)}, the reader stalled${stallWords(ofTransport)}: ${words.join('; ')}.`)
   }
