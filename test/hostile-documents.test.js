@@ -64,6 +64,13 @@ describe('bad --shard values: one line, exit 2; a UsageError through the API', (
     assertRefused(await runCli(['run', '--lib', 'noop', '--shard']), /^log-bench: --shard needs a value after it/)
   })
 
+  it('merge and compare with no file, list --versions with no name: one line saying what to give', async () => {
+    const [merged, compared, listed] = await Promise.all([runCli(['merge', '--out', path.join(tmpDir(), 'm.json')]), runCli(['compare']), runCli(['list', '--versions', ''])])
+    assertRefused(merged, /^log-bench: log-bench merge needs at least 1 results file \(JSON from log-bench run or http\) after it, got 0 \(see log-bench merge --help\)$/)
+    assertRefused(compared, /^log-bench: log-bench compare needs at least 1 results file \(JSON from log-bench run or http\) after it, got 0 \(see log-bench compare --help\)$/)
+    assertRefused(listed, /^log-bench: --versions: give a library \(/)
+  })
+
   it('more shards than comparison groups: assigned as with one shard per group, no shard counted past them', () => {
     const cell = (transport) => ({ settings: { type: 'run', lib: 'noop', variant: 'default', workload: 'string', transport, cpus: 1, events: 1000, size: 13 }, runs: 1, unsupported: null })
     const cells = ['console', 'file', 'udp'].map(cell)

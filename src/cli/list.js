@@ -72,7 +72,7 @@ async function listVersions (argv) {
     kind = 'runtimes'
     packageName = RUNTIME_PACKAGES[name]().packageName
   } else {
-    throw new UsageError(`--versions ${name}: give a library (${VERSIONED_LIBS.join(', ')}) or a runtime (${Object.keys(RUNTIME_PACKAGES).join(', ')})`)
+    throw new UsageError(`--versions${name ? ` ${name}` : ''}: give a library (${VERSIONED_LIBS.join(', ')}) or a runtime (${Object.keys(RUNTIME_PACKAGES).join(', ')})`)
   }
   const versions = cachedVersions(root, kind, packageName)
   if (versions.length === 0) {

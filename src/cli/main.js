@@ -2,7 +2,7 @@ import { EXIT, UsageError } from '../errors.js'
 import { visibleControls } from '../escape.js'
 import { terminalColumns } from '../draw/width.js'
 import { commandHelp, helpRequested, topHelp } from './help.js'
-import { COMMANDS, EPILOGUE, yargsCli } from './commands.js'
+import { COMMAND_NAMES, COMMANDS, EPILOGUE, yargsCli } from './commands.js'
 
 // A reader that stops reading (`log-bench run | head -1`, a closed terminal) ends our output there,
 // quietly: the work goes on and the results file is still written whole. Writes to a closed pipe
@@ -38,6 +38,14 @@ function usageMessage (msg) {
   if (unknown) return `unknown option or command: ${unknown[1]} (see log-bench --help, or log-bench <command> --help)`
   const valueless = /^Not enough arguments following: (.*)$/.exec(msg.split('\n')[0])
   if (valueless) return `--${valueless[1]} needs a value after it (see log-bench <command> --help)`
+  // merge <files..> and compare <base> given no file: say what to give (the commands with positionals
+  // take results files).
+  const fileless = /^Not enough non-option arguments: got (\d+), need at least (\d+)$/.exec(msg.split('\n')[0])
+  if (fileless) {
+    const name = process.argv.slice(2).find((word) => COMMAND_NAMES.includes(word)) ?? '<command>'
+    const need = Number(fileless[2])
+    return `log-bench ${name} needs at least ${need} results file${need === 1 ? '' : 's'} (JSON from log-bench run or http) after it, got ${fileless[1]} (see log-bench ${name} --help)`
+  }
   return msg.split('\n')[0]
 }
 
