@@ -16,7 +16,9 @@ const STAND_INS = {
   versions: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-versions.json'),
   durability: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-durability.json'),
   destinations: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-destinations.json'),
-  latency: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-latency.json')
+  latency: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-latency.json'),
+  'burst-size': path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-burst-size.json'),
+  overload: path.join(ROOT, 'test', 'fixtures', 'scenarios', 'workflow-overload.json')
 }
 
 function workflow () {
@@ -44,7 +46,7 @@ test('the results workflow: whole comparison groups over a job matrix, merged pe
   const merges = commands.filter((c) => c.startsWith('merge ')).map(argsOf)
   const report = argsOf(commands.find((c) => c.startsWith('report ')))
   const scenarios = [...new Set(matrix.map((e) => e.scenario))]
-  assert.deepEqual([...scenarios].sort(), Object.keys(STAND_INS).sort(), 'the matrix runs seed-article, http-cost, workloads, versions, durability, destinations and latency')
+  assert.deepEqual([...scenarios].sort(), Object.keys(STAND_INS).sort(), 'the matrix runs seed-article, http-cost, workloads, versions, durability, destinations, latency, burst-size and overload')
   for (const scenario of scenarios) {
     const entries = matrix.filter((e) => e.scenario === scenario)
     assert.deepEqual(entries.map((e) => e.k), entries.map((_, i) => i + 1), `${scenario}: shards 1 to n, each once`)
@@ -127,6 +129,10 @@ test('the results workflow: whole comparison groups over a job matrix, merged pe
     assert.doesNotMatch(durabilityPage, /## At a glance/, 'the durability page shows its own section only')
     const latencyPage = fs.readFileSync(path.join(dir, pages.find((p) => p.out.endsWith('latency.md')).out), 'utf8')
     assert.match(latencyPage, /## What does a log call cost a latency-sensitive service\?[\s\S]*### The knee[\s\S]*### When the destination cannot keep up/)
+    const burstPage = fs.readFileSync(path.join(dir, pages.find((p) => p.out.endsWith('burst-size.md')).out), 'utf8')
+    assert.match(burstPage, /## Does the burst size change the answer\?/)
+    const overloadPage = fs.readFileSync(path.join(dir, pages.find((p) => p.out.endsWith('overload.md')).out), 'utf8')
+    assert.match(overloadPage, /### When the destination cannot keep up[\s\S]*\| raw:each +\| +Console \| stalled 100 ms \| +paced at 1,000\/s/)
   } finally {
     fs.rmSync(dir, { recursive: true, force: true })
   }
