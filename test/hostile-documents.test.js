@@ -66,8 +66,8 @@ describe('bad --shard values: one line, exit 2; a UsageError through the API', (
 
   it('merge and compare with no file, list --versions with no name: one line saying what to give', async () => {
     const [merged, compared, listed] = await Promise.all([runCli(['merge', '--out', path.join(tmpDir(), 'm.json')]), runCli(['compare']), runCli(['list', '--versions', ''])])
-    assertRefused(merged, /^log-bench: log-bench merge needs at least 1 results file \(JSON from log-bench run or http\) after it, got 0 \(see log-bench merge --help\)$/)
-    assertRefused(compared, /^log-bench: log-bench compare needs at least 1 results file \(JSON from log-bench run or http\) after it, got 0 \(see log-bench compare --help\)$/)
+    assertRefused(merged, /^log-bench: log-bench merge needs at least 1 results file \(JSON from log-bench run or http\) after it, got 0 \(see log-bench merge --help\)$/m)
+    assertRefused(compared, /^log-bench: log-bench compare needs at least 1 results file \(JSON from log-bench run or http\) after it, got 0 \(see log-bench compare --help\)$/m)
     assertRefused(listed, /^log-bench: --versions: give a library \(/)
   })
 
