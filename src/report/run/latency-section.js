@@ -486,7 +486,8 @@ export function latencyLead (dataset, conditions) {
     const words = unique(ofTransport.map(libraryName)).map((lib) => {
       const ofLib = ofTransport.filter((r) => libraryName(r) === lib)
       const o = overloadOf(ofLib, dataset.runs)
-      return [o && `${lib} ${o.kinds}${figuresText(o)}`, failuresText(ofLib) && `${o ? '' : `${lib} `}${failuresText(ofLib)}`].filter(Boolean).join(', ')
+      const failures = failuresText(ofLib)
+      return [o && `${lib} ${o.kinds}${figuresText(o)}`, failures && `${o ? '' : `${lib} `}${failures}`].filter(Boolean).join(', ')
     }).filter(Boolean)
     if (words.length) sentences.push(`${transportTitle(transport)}, the reader stalled${stallWords(ofTransport)}: ${words.join('; ')}.`)
   }
