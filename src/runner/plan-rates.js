@@ -3,10 +3,10 @@
 export const PLAN_RATES_SOURCES = ['results/seed-article.json', 'results/destinations.json']
 
 export const PLAN_RATES = {
-  bunyan: { console: 169616, file: 164737, forward: 37214, otlp: 89009, tcp: 91678, udp: 60901 },
-  log4js: { console: 115973, file: 35271, udp: 73651 },
+  bunyan: { console: 152173, file: 185280, forward: 37214, otlp: 89009, tcp: 98122, udp: 55191 },
+  log4js: { console: 109373, file: 33387, udp: 60875 },
   logtape: { console: 75899, otlp: 14640 },
-  pino: { console: 184263, file: 166853, forward: 43376, otlp: 47318, tcp: 60117, udp: 59227 },
-  raw: { console: 4445240, file: 3563339, forward: 178094, otlp: 69003, tcp: 455493, udp: 190218 },
-  winston: { console: 149675, file: 111375, otlp: 56690, tcp: 137132 }
+  pino: { console: 180097, file: 184962, forward: 43376, otlp: 47318, tcp: 61356, udp: 48305 },
+  raw: { console: 3675836, file: 3844982, forward: 178094, otlp: 69003, tcp: 469188, udp: 164030 },
+  winston: { console: 143554, file: 124000, otlp: 56690, tcp: 144251 }
 }
