@@ -51,7 +51,10 @@ describe('bad input: one line, exit code 2, nothing written', { concurrency: 4 }
     for (const name of ['run', 'list', 'http', 'report', 'compare', 'merge', 'sink']) assert.match(bare.stderr, new RegExp(`log-bench ${name}\\b.* {2}\\S`), name)
     const optionsOnly = await runCli(['--quiet'])
     assert.equal(optionsOnly.code, 2)
-    assert.match(optionsOnly.stderr, /^log-bench: give a command: run, list, http, report, compare, merge or sink \(log-bench --help says what each does\)\n$/)
+    assert.match(optionsOnly.stderr, /^log-bench: --quiet is an option of log-bench run and http, not of log-bench alone: put the command first \(log-bench run --quiet …; log-bench --help says what each command does\)\n$/)
+    const unknown = await runCli(['--bogus=1'])
+    assert.equal(unknown.code, 2)
+    assert.match(unknown.stderr, /^log-bench: unknown option --bogus, and no command: give a command: run, list, http, report, compare, merge or sink \(log-bench --help says what each does\)\n$/)
   })
 
   it('a command that does not exist', async () => {

@@ -1,7 +1,7 @@
 import { EXIT, UsageError } from '../errors.js'
 import { visibleControls } from '../escape.js'
 import { terminalColumns } from '../draw/width.js'
-import { commandHelp, helpRequested, topHelp } from './help.js'
+import { commandHelp, declaredBy, helpRequested, topHelp } from './help.js'
 import { COMMAND_NAMES, COMMANDS, EPILOGUE, yargsCli } from './commands.js'
 
 // A reader that stops reading (`log-bench run | head -1`, a closed terminal) ends our output there,
@@ -46,7 +46,24 @@ function usageMessage (msg) {
     const need = Number(fileless[2])
     return `log-bench ${name} needs at least ${need} results file${need === 1 ? '' : 's'} (JSON from log-bench run or http) after it, got ${fileless[1]} (see log-bench ${name} --help)`
   }
+  if (msg.startsWith('give a command')) return commandlessMessage(msg)
   return msg.split('\n')[0]
+}
+
+// Options with no command (log-bench --lib pino, log-bench --bogus): the first option is named, with
+// the commands that take it, or as taken by none.
+function commandlessMessage (msg) {
+  const end = words.indexOf('--')
+  const option = (end === -1 ? words : words.slice(0, end)).find((word) => word.startsWith('-'))
+  if (option == null) return msg
+  const given = option.split('=')[0]
+  const name = given.replace(/^-+/, '')
+  const takers = COMMANDS.filter((command) => declaredBy(command.builder).options
+    .some((o) => [o.name, `no-${o.name}`, ...[o.alias ?? []].flat()].includes(name)))
+    .map((command) => command.command.split(' ')[0])
+  if (takers.length === 0) return `unknown option ${given}, and no command: ${msg}`
+  const names = takers.length === 1 ? takers[0] : `${takers.slice(0, -1).join(', ')} and ${takers.at(-1)}`
+  return `${given} is an option of log-bench ${names}, not of log-bench alone: put the command first (log-bench ${takers[0]} ${given} …; log-bench --help says what each command does)`
 }
 
 const HELP_WIDTH = { columns: terminalColumns(process.stdout), epilogue: EPILOGUE }

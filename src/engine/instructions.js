@@ -38,7 +38,10 @@ export const COUNTED_NODE_FLAGS = ['--single-threaded', '--predictable-gc-schedu
 // mark-compact in one pass and not the other moved pino-hash's count by 4%.
 export const COUNTED_SERVER_NODE_FLAGS = ['--no-incremental-marking', '--no-minor-gc-task', '--initial-old-space-size=1024']
 
-const VALGRIND_ARGS = ['--tool=cachegrind', '--cache-sim=no', '--smc-check=all-non-file', '--quiet']
+// --vgdb=no: valgrind's gdbserver (on by default) makes two FIFOs and a shared-memory file in the
+// temporary directory per process, removed at its exit: a worker killed (SIGKILL, a run's --timeout)
+// left them behind. The count is the guest's instructions, the same without the gdbserver.
+const VALGRIND_ARGS = ['--tool=cachegrind', '--cache-sim=no', '--smc-check=all-non-file', '--vgdb=no', '--quiet']
 
 // The first executable of that name on PATH, or null.
 export function onPath (name, env = process.env) {
