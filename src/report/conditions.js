@@ -27,7 +27,7 @@ const SINK_WORDS = {
 export function conditionsText (dataset) {
   const envs = startEnvs(dataset.envs ?? [{ env: dataset.env }]).map((e) => e.env).filter(Boolean)
   const env = dataset.env ?? envs[0] ?? {}
-  const parts = [`${env.cpuModel ?? 'CPU not recorded'}, ${env.cpuCount ?? '?'} cores, ${machineWords(envs.length ? envs : [env])}`, loadWords(envs.length ? envs : [env])]
+  const parts = [`${env.cpuModel ?? 'CPU not recorded'}, ${env.cpuCount ?? '?'} cores, ${machineWords(envs.some((e) => e.machine) ? envs : [env])}`, loadWords(envs.length ? envs : [env])]
   const receivers = receiverWords(dataset, env)
   if (receivers) parts.push(`receiving ends: ${receivers}`)
   const packages = packageWords(dataset, envs.length ? envs : [env])
@@ -36,6 +36,7 @@ export function conditionsText (dataset) {
   return `Conditions: ${escapeMarkdown(parts.join('; '))}.`
 }
 
+// A merged file's shards carry no machine of their own: then the merged env's.
 function machineWords (envs) {
   const kinds = envs.map((e) => e.machine).filter(Boolean)
   if (!kinds.length) return 'VM or not: not recorded'
