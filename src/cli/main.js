@@ -42,7 +42,7 @@ function usageMessage (msg) {
   // take results files).
   const fileless = /^Not enough non-option arguments: got (\d+), need at least (\d+)$/.exec(msg.split('\n')[0])
   if (fileless) {
-    const name = process.argv.slice(2).find((word) => COMMAND_NAMES.includes(word)) ?? '<command>'
+    const name = words.find((word) => COMMAND_NAMES.includes(word)) ?? '<command>'
     const need = Number(fileless[2])
     return `log-bench ${name} needs at least ${need} results file${need === 1 ? '' : 's'} (JSON from log-bench run or http) after it, got ${fileless[1]} (see log-bench ${name} --help)`
   }
@@ -58,9 +58,8 @@ function commandlessMessage (msg) {
   if (option == null) return msg
   const given = option.split('=')[0]
   const name = given.replace(/^-+/, '')
-  const takers = COMMANDS.filter((command) => declaredBy(command.builder).options
+  const takers = COMMAND_NAMES.filter((_, i) => declaredBy(COMMANDS[i].builder).options
     .some((o) => [o.name, `no-${o.name}`, ...[o.alias ?? []].flat()].includes(name)))
-    .map((command) => command.command.split(' ')[0])
   if (takers.length === 0) return `unknown option ${given}, and no command: ${msg}`
   const names = takers.length === 1 ? takers[0] : `${takers.slice(0, -1).join(', ')} and ${takers.at(-1)}`
   return `${given} is an option of log-bench ${names}, not of log-bench alone: put the command first (log-bench ${takers[0]} ${given} …; log-bench --help says what each command does)`

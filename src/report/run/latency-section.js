@@ -481,8 +481,9 @@ export function latencyLead (dataset, conditions) {
   }
   const stalled = overloadRuns(dataset.runs).filter((r) => r.receiverStallMs != null)
   const failedStalled = stalled.length ? failedSlowedRuns(dataset.runs).filter((r) => r.receiverStallMs != null) : []
-  for (const transport of unique([...stalled, ...failedStalled].map((r) => r.transport))) {
-    const ofTransport = [...stalled, ...failedStalled].filter((r) => r.transport === transport)
+  const withFailed = [...stalled, ...failedStalled]
+  for (const transport of unique(withFailed.map((r) => r.transport))) {
+    const ofTransport = withFailed.filter((r) => r.transport === transport)
     const words = unique(ofTransport.map(libraryName)).map((lib) => {
       const ofLib = ofTransport.filter((r) => libraryName(r) === lib)
       const o = overloadOf(ofLib, dataset.runs)
