@@ -54,6 +54,7 @@ test('log-bench run --shard: whole groups per shard; merge refuses shards of two
   // The second shard "on another machine".
   s2.env.cpuModel = 'Other CPU @ 9.99GHz'
   s2.env.hostname = 'elsewhere'
+  s2.env.machine = { virtual: false, hypervisor: null, container: null, how: 'systemd-detect-virt' }
   fs.writeFileSync(file('s2.json'), JSON.stringify(s2))
   const refused = await runCli(['merge', file('s1.json'), file('s2.json'), '--out', file('m.json')])
   assert.equal(refused.code, 2)
@@ -66,6 +67,8 @@ test('log-bench run --shard: whole groups per shard; merge refuses shards of two
   // Each shard's load at its own start, and sampled while it ran, is kept: the page says it per shard.
   assert.ok(doc.env.shards.every((s) => s.loadAverage.length === 3 && typeof s.availableMemoryBytes === 'number'))
   assert.deepEqual(doc.env.shards.map((s) => s.loadSamples[0]), [s1, s2].map((s) => s.env.loadSamples[0]))
+  // Each shard's kind of machine too: the conditions line names both.
+  assert.deepEqual(doc.env.shards.map((s) => s.machine), [s1.env.machine, s2.env.machine])
   const report = await runCli(['report', file('m.json'), '--out', file('page.md'), '--images', file('images')])
   assert.equal(report.code, 0, report.stderr)
   const page = fs.readFileSync(file('page.md'), 'utf8')
@@ -75,6 +78,8 @@ test('log-bench run --shard: whole groups per shard; merge refuses shards of two
   assert.ok(headings.every((h) => /^## Console, measured on .+ \(\d+ cores, .+\)$/.test(h)), headings.join('\n'))
   assert.equal(headings.filter((h) => /Other CPU @ 9\.99GHz \(\d+ cores, elsewhere\)/.test(h)).length, 1)
   assert.equal(page.match(/\| Load at start, shard [12]\/2 \(/g)?.length, 2, 'a load row for each shard')
+  // The conditions line names the second shard's machine (not a virtual machine) from its own entry.
+  assert.match(page, /Conditions: [^\n]*not a virtual machine/)
 })
 
 test('merge names each profiled run\'s .cpuprofile files from the merged file, wherever the shards were', async () => {

@@ -36,7 +36,8 @@ export function conditionsText (dataset) {
   return `Conditions: ${escapeMarkdown(parts.join('; '))}.`
 }
 
-// A merged file's shards carry no machine of their own: then the merged env's.
+// Each shard's machine (merge keeps it in env.shards); a file merged before that kept none: the
+// merged env's.
 function machineWords (envs) {
   const kinds = envs.map((e) => e.machine).filter(Boolean)
   if (!kinds.length) return 'VM or not: not recorded'

@@ -7,6 +7,9 @@ import { SUMMARIZERS } from './summaries.js'
 import { environmentDifference } from './read.js'
 
 const HARDWARE_FIELDS = ['hostname', 'cpuModel', 'cpuCount', 'allowedCpus', 'memoryBytes', 'os', 'node']
+// What kind of machine each shard ran on (a VM or not, in a container or not): the conditions line
+// beside a merged page's headline names each shard's (src/report/conditions.js).
+const MACHINE_FIELDS = ['machine']
 // What measured: shards of two commits of log-bench may measure differently (a fix to the timing,
 // a changed default), so a merged document names one commit only where every shard had it.
 const CODE_FIELDS = ['gitCommit', 'logBenchVersion']
@@ -81,7 +84,7 @@ export function mergeShards (
       libVersions: Object.assign({}, ...shards.map(({ doc }) => doc.env.libVersions)),
       ...mergedOrder(shards),
       plan: { ...first.doc.env.plan, shard: null, shardCells: first.doc.env.plan.cells, mergedShards: [...seen.keys()].sort((a, b) => a - b).map((k) => `${k}/${n}`), missingShards: missing },
-      shards: shards.map(({ file, doc, shard }) => ({ shard: `${shard.k}/${shard.n}`, file, ...pick(doc.env, HARDWARE_FIELDS), ...pick(doc.env, CODE_FIELDS), ...pick(doc.env, START_FIELDS), seed: doc.env.order?.seed ?? null, time: doc.env.time, finishedAt: doc.env.finishedAt ?? null, complete: doc.complete === true })),
+      shards: shards.map(({ file, doc, shard }) => ({ shard: `${shard.k}/${shard.n}`, file, ...pick(doc.env, HARDWARE_FIELDS), ...pick(doc.env, MACHINE_FIELDS), ...pick(doc.env, CODE_FIELDS), ...pick(doc.env, START_FIELDS), seed: doc.env.order?.seed ?? null, time: doc.env.time, finishedAt: doc.env.finishedAt ?? null, complete: doc.complete === true })),
       finishedAt: shards.map(({ doc }) => doc.env.finishedAt ?? doc.env.time).sort().at(-1)
     },
     runs: runs.map(({ shardFile, ...run }) => (out ? relinkProfiles(run, shardFile, out) : run))
