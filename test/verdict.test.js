@@ -103,6 +103,22 @@ describe('one verdict: judge', () => {
     assert.notEqual(winston.relative, ratioOfMedians)
   })
 
+  it('pairs two cells by round only within one shard: a merged file\'s shards ran their rounds apart', () => {
+    const drift = [1.21, 0.74, 1.05, 0.83, 1.29, 0.92, 0.71, 1.13]
+    const runs = [...timed('pino', drift.map((f) => 1000 * f), { shard: '1/2' }), ...timed('winston', drift.map((f) => 1050 * f), { shard: '1/2' })]
+    const elsewhere = timed('bunyan', drift.map((f) => 1100 * f), { shard: '2/2' })
+    const of = (list, lib) => list.filter((r) => r.lib === lib)
+    const roundOf = roundsOf(interleaved([...runs, ...elsewhere]))
+    const same = judge(of(runs, 'pino'), of(runs, 'winston'), measureNamed('run', 'doneMs'), { roundOf })
+    assert.equal(same.paired, true)
+    assert.equal(same.pairs, 8)
+    // Run r of shard 2 is not round r of shard 1: unpaired, and no rounds counted.
+    const apart = judge(of(runs, 'pino'), elsewhere, measureNamed('run', 'doneMs'), { roundOf })
+    assert.equal(apart.paired, false)
+    assert.equal(apart.pairs, null)
+    assert.equal(apart.higherIn, null)
+  })
+
   it('says what a comparison that is not decided rests on, what would decide it, and an order every round showed', () => {
     // 5 rounds: too few to pair, and 5 + 5 unpaired runs whose spread hides a difference every round shows.
     const drift = [1.3, 0.7, 1.1, 0.8, 1.2]

@@ -4,7 +4,8 @@ import { designedOptions, designsOf } from './sequential.js'
 // Rounds: under --order interleaved, run r of every cell of a comparison group ran in round r, one
 // cell after the other (src/runner/orchestrator.js), so the runs of one round share the machine's
 // drift of that minute. A comparison of two cells of one group pairs their runs round by round
-// (compareRuns' `pairs`); runs of two documents, or of one run in blocked order, are not rounds.
+// (compareRuns' `pairs`); runs of two documents, of two shards of a merged one, or of one run in
+// blocked order, are not rounds.
 
 // Which round a run ran in, given the documents its runs came from ({ env } for one document as
 // written, or a dataset of several files with `envs`): a key equal for the runs of one round of one
@@ -15,7 +16,9 @@ import { designedOptions, designsOf } from './sequential.js'
 export function roundsOf (source) {
   const envs = source?.envs ?? [{ file: null, env: source?.env }]
   const interleaved = new Set(envs.filter((e) => e.env?.order?.mode === 'interleaved' && !e.roundsProblem).map((e) => e.file ?? null))
-  const roundOf = (run) => (interleaved.has(run.file ?? null) ? `${run.file ?? ''}#${run.run}` : null)
+  // A merged file's shards ran their rounds apart (one after another, or on two machines): run r of
+  // shard 1 and run r of shard 2 are not one round, so the shard is part of the key.
+  const roundOf = (run) => (interleaved.has(run.file ?? null) ? `${run.file ?? ''}#${run.shard ?? ''}#${run.run}` : null)
   roundOf.designOf = designsOf(source)
   return roundOf
 }
@@ -94,5 +97,7 @@ function measuredPairs (baselineRuns, runs, value, roundOf = null) {
   }
   const byRound = new Map(base.map((f) => [f.round, f.value]))
   const pairs = cell.filter((f) => byRound.has(f.round)).map((f) => [byRound.get(f.round), f.value])
+  // Two cells that shared no round (each in its own shard of a merged file) are compared unpaired.
+  if (base.length && cell.length && !pairs.length) return { baseline: values(base), values: values(cell), pairs: null }
   return { baseline: values(base), values: values(cell), pairs }
 }
