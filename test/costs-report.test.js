@@ -63,6 +63,23 @@ describe('the "What each call costs" section', () => {
     assert.ok(renderChart(chart).length > 1000)
   })
 
+  it('on a page with detail pages, puts each group\'s table and charts on that group\'s detail page, and says so on the page', async () => {
+    const { renderPage } = await import('../src/report/markdown.js')
+    const runs = [runOf('pino'), runOf('raw'), runOf('pino', { run: 2 }), runOf('raw', { run: 2 })]
+    const details = { imageLink: (file) => `../images/${file}`, link: (slug) => `details/${slug}.md`, back: '../page.md' }
+    const env = { cpuModel: 'Test CPU', cpuCount: 2, memoryBytes: 2 ** 30, os: 'Linux', node: 'v20.0.0', commands: ['log-bench run'], firstTime: '2026-12-02T12:00:00Z', lastTime: '2026-12-02T12:05:00Z', libVersions: {} }
+    const page = renderPage({ ...dataset(runs), env, envs: [{ file: 'x.json', env, complete: true }], files: ['x.json'] }, { imageLink: (file) => `images/${file}`, details })
+    // The page keeps the heading and a sentence, not the table.
+    assert.match(page.markdown, /^## What each call costs\n\nWhat each call costs \(.*\) is on each comparison's detail page, under Details below: 1 comparison recorded it\.$/m)
+    assert.ok(!page.markdown.includes('ns per call p50'))
+    // One detail page for the group: the run section's tables, then the costs with their chart.
+    assert.equal(page.details.length, 1)
+    const [detail] = page.details
+    assert.ok(detail.markdown.indexOf('### What each call costs') > detail.markdown.indexOf('| pino'), 'the costs after the run section\'s tables')
+    assert.match(detail.markdown, /^\| pino +\| +2 \| +2,000 \|/m)
+    assert.match(detail.markdown, /\]\(\.\.\/images\/file\/1cpu\/call-latency\.png\)/)
+  })
+
   it('adds the event-loop delay where runs were paced', () => {
     const paced = { ...runOf('pino'), rate: 20_000, eventLoopDelayNs: { p50: 1e6, p99: 4e6, max: 2e7, samples: 190 } }
     const out = costsSection.render(dataset([paced]), ctx)

@@ -76,7 +76,13 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
       const part = renderSection(section, dataset, ctx)
       out.push(...part.blocks)
       charts.push(...part.charts)
-      detailPages.push(...(part.details ?? []))
+      // Two sections may add to one group's detail page (the run section's tables, then the costs):
+      // one page per slug, its sections' blocks in the order the sections render.
+      for (const page of part.details ?? []) {
+        const same = detailPages.find((d) => d.slug === page.slug)
+        if (same) same.blocks.push(...page.blocks)
+        else detailPages.push({ ...page, blocks: [...page.blocks] })
+      }
     }
   }
   render(true)
@@ -88,7 +94,7 @@ export function pageBlocks (dataset, { image, detailImage = null, sections = SEC
   if (reading.length) out.push('## How to read the numbers', reading.join('\n'))
   render(false)
   if (detailPages.length && details) {
-    out.push('## Details', `Each comparison's charts, per-library runs (every run's figures, CPU and memory over time) and details table are on a page of its own:\n\n${detailPages.map((d) => `- [${escapeMarkdown(d.title)}](${details.link(d.slug)})`).join('\n')}`)
+    out.push('## Details', `Each comparison's charts, per-library runs (every run's figures, CPU and memory over time), details table and, where the runs recorded it, what each call costs are on a page of its own:\n\n${detailPages.map((d) => `- [${escapeMarkdown(d.title)}](${details.link(d.slug)})`).join('\n')}`)
   }
   const known = new Set(sections.flatMap((s) => s.types))
   const skipped = unique(runs.map((r) => dimensionValue(r, 'type')).filter((t) => !known.has(t)))

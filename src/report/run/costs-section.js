@@ -1,4 +1,4 @@
-import { chartFile, lineChart, lineSeries, logAxis, logTicks } from '../../draw/charts.js'
+import { chartFile, lineChart, lineSeries, logAxis, logTicks, safeSegment } from '../../draw/charts.js'
 import { palette } from '../../draw/colours.js'
 import { groupsOf } from './section.js'
 import { median, minOf, maxOf } from '../../stats.js'
@@ -10,7 +10,8 @@ import { ofType } from '../../results/model.js'
 // one row per library and worker count with single calls' time, bytes and collections per event and
 // CPU on the calling thread and on others, then a percentile chart of call time per worker count.
 // Only runs that recorded these figures count (see docs/costs.md): results made before them show
-// nothing here, never zeros.
+// nothing here, never zeros. On a page with detail pages, each group's table and charts go on that
+// group's detail page (the run section's, the same slug), and the page itself says where.
 
 export const recorded = (r) => r.ok && r.callLatencyNs != null && r.allocBytesPerEvent != null
 
@@ -21,27 +22,42 @@ export const costsSection = {
     const runs = ofType(dataset.runs, 'run')
     if (!runs.some(recorded)) return { blocks: [], charts: [] }
     const summary = ofType(dataset.summary, 'run')
-    const out = [{ heading: 'What each call costs' },
-      'Median over the runs that recorded it, from the first call until the logger\'s close(). ' +
+    const method = 'Median over the runs that recorded it, from the first call until the logger\'s close(). ' +
       '_ns per call_: the time single `log()` calls took (a random sample of the calls, the clock\'s own floor taken off; _max_ is the slowest call sampled). ' +
       '_Bytes per event_: V8 heap allocated per event; _GCs_ and _GC pause_: collections and their total pause per 10,000 events; ' +
       '_CPU per event_: on the thread that calls `log()` and on the process\'s other threads (a transport\'s worker thread, libuv\'s pool, V8\'s helpers). ' +
-      'Methods: docs/costs.md in the log-bench repository.']
+      'Methods: docs/costs.md in the log-bench repository.'
+    const onDetails = Boolean(ctx.details)
+    const out = [{ heading: 'What each call costs' }]
     const charts = []
+    const details = []
+    const titles = []
     for (const group of groupsOf(runs, summary)) {
       const measured = group.runs.filter(recorded)
       if (measured.length === 0) continue
       const paced = measured.some((r) => r.eventLoopDelayNs != null)
       const cpusList = unique(measured.map((r) => r.cpus)).sort((a, b) => a - b)
-      out.push({ heading: `${group.title}: what each call costs`, level: 3 })
-      out.push(costsTable(group, measured, { paced, showWorkers: cpusList.length > 1 }))
+      const image = onDetails ? ctx.details.ctx.image : ctx.image
+      const blocks = onDetails
+        ? [{ heading: 'What each call costs', level: 3 }, method]
+        : [{ heading: `${group.title}: what each call costs`, level: 3 }]
+      blocks.push(costsTable(group, measured, { paced, showWorkers: cpusList.length > 1 }))
       for (const cpus of cpusList) {
         const chart = { file: chartFile(group.transport, `${cpus}cpu`, `call-latency${group.fileTag}`), ...latencyChart(group, measured.filter((r) => r.cpus === cpus), cpus, ctx.conditions) }
         charts.push(chart)
-        out.push(ctx.image(chart.file, `${group.title}, ${workersLabel(cpus)}: time of single log() calls by percentile, per library`))
+        blocks.push(image(chart.file, `${group.title}, ${workersLabel(cpus)}: time of single log() calls by percentile, per library`))
       }
+      titles.push(group.title)
+      // The run section's detail page of this group has the same slug: the page assembler joins them.
+      if (onDetails) details.push({ slug: safeSegment(`${group.transport}${group.fileTag}`), title: group.title, blocks })
+      else out.push(...blocks)
     }
-    return { blocks: out, charts }
+    if (onDetails) {
+      out.push(`What each call costs (single calls' time, bytes and collections per event, CPU per event, and a chart of call time by percentile) is on each comparison's detail page, under Details below: ${titles.length} ${titles.length === 1 ? 'comparison' : 'comparisons'} recorded it.`)
+    } else {
+      out.splice(1, 0, method)
+    }
+    return onDetails ? { blocks: out, charts, details } : { blocks: out, charts }
   }
 }
 
