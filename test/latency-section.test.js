@@ -119,6 +119,10 @@ test('drops gives what the control lost beside it', () => {
   const dropped = overloadOf(lossy, control)
   assert.deepEqual([dropped.kinds, dropped.lostEvents, dropped.controlLostEvents], ['drops', 500, 499])
   assert.match(overloadAcross([...lossy, ...control], 'pino'), /^Console: drops \(500 lost, 499 read at full speed\)$/)
+  // As many lost read at full speed: not the slowed reader's doing, and not "coped" either.
+  const asMany = [overloadRun([], {}, { stallMs: null, sent: 20000, received: 19500 })]
+  assert.equal(overloadOf(lossy, asMany).kinds, 'loses as many at full speed')
+  assert.match(overloadAcross([...lossy, ...asMany], 'pino'), /^Console: loses as many at full speed \(500 lost, 500 read at full speed\)$/)
 })
 
 test('coped only where each worker logged several times the buffers during the stall; otherwise too little logged to tell, with the bytes', () => {

@@ -10,7 +10,7 @@ import { STEADY_MIN_CALLS, WARMUP_MS } from '../../engine/pacing.js'
 import { cellKey, cellWords, varyingDimensions } from '../../results/run-types/index.js'
 import { escapeMarkdown } from '../../results/judge/anomalies.js'
 import { slowed } from './durability-section.js'
-import { COPED_BUFFER_MULTIPLE, GROWTH_MIN_BYTES, judgeAgainstControl, lostOf } from '../../results/judge/overload.js'
+import { COPED_BUFFER_MULTIPLE, GROWTH_MIN_BYTES, LOSES_AS_CONTROL, judgeAgainstControl, lostOf } from '../../results/judge/overload.js'
 
 // The latency page's section (docs/costs.md, "Paced logging", "The knee", "Overload"): what a log
 // call costs a latency-sensitive service. Per transport each library's knee (the highest paced rate
@@ -224,7 +224,7 @@ export function overloadAcross (runs, lib) {
 function figuresText (o) {
   const parts = []
   if (o.kinds.includes('blocks') && o.blockedMs != null) parts.push(`${formatCount(Math.round(o.blockedMs))} ms blocked`)
-  if (o.kinds.includes('drops') && o.lostEvents != null) parts.push(`${formatCount(Math.round(o.lostEvents))} lost${o.controlLostEvents ? `, ${formatCount(Math.round(o.controlLostEvents))} read at full speed` : ''}`)
+  if ((o.kinds.includes('drops') || o.kinds === LOSES_AS_CONTROL) && o.lostEvents != null) parts.push(`${formatCount(Math.round(o.lostEvents))} lost${o.controlLostEvents ? `, ${formatCount(Math.round(o.controlLostEvents))} read at full speed` : ''}`)
   if (o.kinds.includes('grows') && o.growthMiB != null) parts.push(`${formatNumber(o.growthMiB, 1)} MiB, ${formatNumber(o.growthMiBPerSec, 1)} MiB/s of the stall`)
   if (o.kinds === 'too little logged to tell') {
     parts.push(o.loggedBytes == null && o.bufferBytes == null

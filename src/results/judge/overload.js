@@ -28,6 +28,8 @@ export const BLOCKED_SHARE_OF_READING = 0.5
 export const GROWTH_MIN_BYTES = 32 * 1024 * 1024
 // drops: at least one event that never arrived, counted event by event by the verifier.
 export const LOST_MIN_EVENTS = 1
+// ... beyond what its control lost: a logger that loses as many read at full speed is said to.
+export const LOSES_AS_CONTROL = 'loses as many at full speed'
 // coped: a worker logged at least this many times the buffers between it and the reader while the
 // reader stalled (under --receiver-rate: over the run), so that a logger that neither waited, lost
 // nor held anything had to have sent it on; and at least GROWTH_MIN_BYTES more than the buffers,
@@ -195,12 +197,17 @@ export function judgeAgainstControl (runs, controlRuns, median) {
     blocks = slowerReader && waited
   }
   const lost = of(judged, (r) => r.overload.lostEvents)
-  const drops = lost != null && lost >= LOST_MIN_EVENTS
+  // Losses the control has too (a logger that loses events at full speed) are not the slowed
+  // reader's: drops only beyond them.
+  const controlLost = of(control, lostOf)
+  const drops = lost != null && lost - (controlLost ?? 0) >= LOST_MIN_EVENTS
   const growth = of(judged, (r) => r.overload.growthBytes)
   const controlGrowth = of(control, (r) => r.memoryRiseBytes)
   const grows = growth != null && growth - (controlGrowth ?? 0) >= GROWTH_MIN_BYTES
   const kinds = [blocks && 'blocks', drops && 'drops', grows && 'grows'].filter(Boolean)
   if (kinds.length) return { kinds, words: kinds.join(' + '), tooLittle: false, controlled }
+  // It lost events, but no more than read at full speed: neither coped nor dropped for the reader.
+  if (lost != null && lost >= LOST_MIN_EVENTS) return { kinds, words: LOSES_AS_CONTROL, tooLittle: false, controlled }
   const logged = of(judged, (r) => r.overload.loggedBytes)
   const buffers = of(judged, (r) => r.overload.bufferBytes)
   const enough = logged != null && buffers != null && logged >= copedBarBytes(buffers)
