@@ -78,6 +78,24 @@ describe('the conditions above the Summary', () => {
     assert.match(markdown, /\| Load at start, shard 2\/2 \(2026-11-30 09:25 UTC\) +\| load average 1\.40, 1\.20, 1\.00 /)
   })
 
+  it('a merged file whose shards were all busy: one line, each shard\'s load, and the shards that began right after another ended', () => {
+    const runs = [...rounds('pino', [100, 101, 102, 103, 104]), ...rounds('winston', [200, 201, 202, 203, 204])]
+    const shard = (k, load, samples, time, finishedAt) => ({ shard: `${k}/3`, cpuModel: 'Some CPU', cpuCount: 2, loadAverage: [load, 1, 1], loadSamples: samples, time, finishedAt })
+    const shards = [
+      shard(1, 0.2, [[0, 0.2], [10, 3], [20, 4]], '2026-12-02T07:00:00.000Z', '2026-12-02T07:40:00.000Z'),
+      // 20 s after shard 1 ended: it began at the load shard 1 left.
+      shard(2, 3.5, [[0, 3.5], [10, 5]], '2026-12-02T07:40:20.000Z', '2026-12-02T08:00:00.000Z'),
+      // Ten minutes after: its own start.
+      shard(3, 1.5, [[0, 1.5], [10, 2.5]], '2026-12-02T08:10:00.000Z', '2026-12-02T08:30:00.000Z')
+    ]
+    const limits = pageLimits(dataset(runs, { envOf: { shards } }))
+    assert.equal(limits.length, 1, limits.map((l) => l.text).join('\n'))
+    assert.equal(limits[0].text, '`x.json`, shards 1/3, 2/3 and 3/3 (Some CPU, 2 cores), each at or above half the cores when it began or while it ran: ' +
+      'their runs began at load average 0.20, 3.50 and 1.50 (2/3 within a minute of another shard\'s end, so at the load it left); ' +
+      'while they ran, median 3.00, 4.25 and 2.00 by shard, maximum 5.00 (7 samples of the 1-minute load average; the runs\' own processes count in it). ' +
+      'So times may be slower and more spread than on an idle machine, and a difference needs more runs to be decided.')
+  })
+
   it('a receiver that dropped events even from raw: where, the granted buffer where recorded, and each sender\'s pace', () => {
     const udp = (lib, list, extra = {}) => list.map(([doneMs, lost], i) =>
       run({ lib, transport: 'udp', cpus: 8, doneMs, run: i + 1, received: 1000 - lost, receiverSocketDrops: lost, ...extra }))

@@ -45,29 +45,68 @@ function incompleteLimits (dataset) {
 
 // The load average when each command began, and the load while it ran (env.loadSamples:
 // [[secondsSinceStart, load1]]), where either was at or above half the machine's cores: a start
-// that looked idle does not hide runs that were not.
+// that looked idle does not hide runs that were not. The busy shards of one merged file are one
+// line, naming the shards that began within a minute of another's end (their start is its load).
 function loadLimits (dataset) {
-  const out = []
   const starts = startEnvs(dataset.envs ?? [])
-  for (const { file, shard, env } of starts) {
+  const busy = []
+  for (const start of starts) {
+    const { env } = start
     const load = env?.loadAverage?.[0]
     if (!(env?.cpuCount > 0)) continue
     const half = BUSY_LOAD_PER_CORE * env.cpuCount
     const samples = loadSamplesOf(env)
     const busyStart = typeof load === 'number' && load >= half
     const busyDuring = samples.length > 0 && median(samples) >= half
-    if (!busyStart && !busyDuring) continue
+    if (busyStart || busyDuring) busy.push({ ...start, load, samples, busyStart, busyDuring })
+  }
+  const lines = []
+  for (const entry of busy) {
+    const same = entry.shard != null ? lines.find((l) => l[0].shard != null && l[0].file === entry.file) : null
+    if (same) same.push(entry)
+    else lines.push([entry])
+  }
+  const SO = 'So times may be slower and more spread than on an idle machine, and a difference needs more runs to be decided.'
+  return lines.map((entries) => {
+    if (entries.length > 1) return { label: 'Busy machine', text: `${shardsLoadWords(entries, starts)} ${SO}` }
+    const [{ file, shard, env, load, samples, busyStart, busyDuring }] = entries
     const whose = shard != null ? `${codeSpan(file)}, shard ${escapeMarkdown(shard)}${env.cpuModel ? ` (${escapeMarkdown(env.cpuModel)})` : ''}: its runs` : starts.length > 1 ? `${codeSpan(file)}: its runs` : 'The runs'
     const began = typeof load === 'number' ? `began at load average ${formatNumber(load, 2)} on ${env.cpuCount} cores${busyStart ? ', at or above half of them' : ''}` : 'began at a load not recorded'
     const during = samples.length
       ? `${busyDuring ? 'while they ran the load stayed at or above half the cores' : 'while they ran it was'}: median ${formatNumber(median(samples), 2)}, maximum ${formatNumber(maxOf(samples), 2)} (${samples.length} samples of the 1-minute load average; the runs' own processes count in it)`
       : 'the load while they ran was not recorded'
-    out.push({
-      label: 'Busy machine',
-      text: `${whose} ${began}; ${during}. So times may be slower and more spread than on an idle machine, and a difference needs more runs to be decided.`
-    })
-  }
-  return out
+    return { label: 'Busy machine', text: `${whose} ${began}; ${during}. ${SO}` }
+  })
+}
+
+// Within this many seconds of another shard's end, a shard's start load is that shard's.
+const FOLLOWED_WITHIN_S = 60
+
+// The busy shards of one merged file in one sentence: each one's load at its start and during its
+// runs, and which began right after another shard ended.
+function shardsLoadWords (entries, starts) {
+  const { file, env } = entries[0]
+  const list = (items) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : items[0])
+  const names = entries.map((e) => escapeMarkdown(e.shard))
+  const cpus = unique(entries.map((e) => e.env.cpuModel).filter(Boolean))
+  const machine = cpus.length === 1 ? ` (${escapeMarkdown(cpus[0])}, ${env.cpuCount} cores)` : ''
+  const at = (v) => (typeof v === 'number' ? formatNumber(v, 2) : 'not recorded')
+  const began = `began at load average ${list(entries.map((e) => at(e.load)))}`
+  const ends = starts.filter((s) => s.file === file && s.shard != null)
+    .map((s) => ({ shard: s.shard, end: Date.parse(s.env?.finishedAt ?? '') }))
+  const followed = entries.filter((e) => {
+    const begun = Date.parse(e.env.time ?? '')
+    const justAfter = (o) => o.shard !== e.shard && Number.isFinite(o.end) &&
+      begun >= o.end && begun - o.end <= FOLLOWED_WITHIN_S * 1000
+    return Number.isFinite(begun) && ends.some(justAfter)
+  }).map((e) => escapeMarkdown(e.shard))
+  const after = followed.length ? ` (${list(followed)} within a minute of another shard's end, so at the load it left)` : ''
+  const sampled = entries.filter((e) => e.samples.length)
+  const all = sampled.flatMap((e) => e.samples)
+  const during = sampled.length
+    ? `while they ran, median ${list(entries.map((e) => (e.samples.length ? formatNumber(median(e.samples), 2) : 'not recorded')))} by shard, maximum ${formatNumber(maxOf(all), 2)} (${all.length} samples of the 1-minute load average; the runs' own processes count in it)`
+    : 'the load while they ran was not recorded'
+  return `${codeSpan(file)}, shards ${list(names)}${machine}, each at or above half the cores when it began or while it ran: their runs ${began}${after}; ${during}.`
 }
 
 // The 1-minute load averages sampled while a command ran, [] where it recorded none.
