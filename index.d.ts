@@ -437,10 +437,11 @@ export interface ReportOptions {
    * page with the same tables and the charts as inline SVG, loading nothing from the network (--out when it
    * ends in .html, else beside it with .html); csv: one row per run with every numeric field, and one row per
    * cell with its statistics (median and its 95% interval, mean, stddev, cv, n, outliers) in a -summary.csv
-   * beside it (written next to --out); terminal: the tables on stdout, without charts, then the closing
-   * answer (writes no file); bmf: Bencher Metric Format for `bencher run --adapter json`: each cell's median
-   * and its interval per measure, in a .bmf.json beside --out; benchmark-action: github-action-benchmark's
-   * custom formats: -smaller-is-better.json (tool customSmallerIsBetter: times) and -bigger-is-better.json
+   * beside it (written next to --out); terminal: what limits the results (a busy machine, an unfinished
+   * file), the tables on stdout without charts, the conditions they were measured in, then the closing answer
+   * (writes no file); bmf: Bencher Metric Format for `bencher run --adapter json`: each cell's median and its
+   * interval per measure, in a .bmf.json beside --out; benchmark-action: github-action-benchmark's custom
+   * formats: -smaller-is-better.json (tool customSmallerIsBetter: times) and -bigger-is-better.json
    * (customBiggerIsBetter: events/s, requests/s) beside --out
    */
   format?: List<'md' | 'html' | 'csv' | 'terminal' | 'bmf' | 'benchmark-action'>

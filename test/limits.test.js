@@ -120,3 +120,19 @@ describe('the conditions above the Summary', () => {
     assert.equal(markdown.match(/Incomplete/g).length, 1)
   })
 })
+
+describe('what run and http print when they finish', () => {
+  it('says the conditions, and what limits the results first, as the page does, without the page\'s markdown', async () => {
+    const { renderTerminal } = await import('../src/report/terminal.js')
+    const runs = [...rounds('pino', [100, 101, 102, 103, 104]), ...rounds('winston', [200, 201, 202, 203, 204])]
+    // A document as run writes it: one env, no envs.
+    const doc = (envOf) => ({ runs, summary: [], env: { ...env, ...envOf }, complete: true })
+    const busy = renderTerminal(doc({ loadAverage: [6.59, 6.16, 5.24], loadSamples: [[0, 6.59], [10, 7]] }), { width: 1000, file: 'r.json' })
+    assert.match(busy, /^Read this first\. What limits what these results can say:\n- Busy machine: The runs began at load average 6\.59 on 2 cores/m)
+    assert.match(busy, /^Conditions: Test CPU, 2 cores, VM or not: not recorded; load during the runs median 6\.80, maximum 7\.00 \(2 samples/m)
+    assert.ok(!/[`\\]/.test(busy), 'no markdown marks on a terminal')
+    const quiet = renderTerminal(doc({}), { width: 1000 })
+    assert.ok(!quiet.includes('Read this first'))
+    assert.match(quiet, /^Conditions: Test CPU, 2 cores/m)
+  })
+})

@@ -53,7 +53,7 @@ export function printFinished (doc, prepared, { json = false, stream = process.s
     return
   }
   const width = terminalWidth(stream)
-  stream.write(renderTerminal(doc, { color: Boolean(stream.isTTY), width }))
+  stream.write(renderTerminal(doc, { color: Boolean(stream.isTTY), width, file: prepared.out }))
   for (const note of prepared.externalNotes) stream.write(note)
   const comparison = baselineComparison(doc, prepared)
   if (comparison) stream.write(`\n${renderComparison(comparison, { width })}`)
