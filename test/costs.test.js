@@ -21,6 +21,20 @@ describe('GC figures from V8\'s records', () => {
     assert.equal(gcFigures([gc(500, 100, 10)], 1000, 50).allocBytes, 0)
     assert.equal(gcFigures([], 1000, 1500).allocBytes, 500)
   })
+
+  it('per heap space where V8 gives them: a space swept while another filled does not cancel the allocation', () => {
+    const spaces = (newSpace, oldSpace) => ({
+      heapStatistics: { usedHeapSize: newSpace + oldSpace },
+      heapSpaceStatistics: [{ spaceName: 'new_space', spaceUsedSize: newSpace }, { spaceName: 'old_space', spaceUsedSize: oldSpace }]
+    })
+    // From the start (new 0, old 5,000) to the collection: new filled by 1,000 while old was swept by 300.
+    const stretch = [{ gcType: 'Scavenge', cost: 10, beforeGC: spaces(1000, 4700), afterGC: spaces(100, 4800) }]
+    const [start, end] = [{ new_space: 0, old_space: 5000 }, { new_space: 600, old_space: 4800 }]
+    assert.equal(gcFigures(stretch, start, end).allocBytes, 1000 + 500)
+    // The whole heap alone reads the shrink as less allocated: 700, then 500.
+    const wholeOnly = [{ ...stretch[0], beforeGC: heap(5700), afterGC: heap(4900) }]
+    assert.equal(gcFigures(wholeOnly, 5000, 5400).allocBytes, 700 + 500)
+  })
 })
 
 describe('joining the workers\' costs', () => {
