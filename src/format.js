@@ -39,6 +39,11 @@ export function formatRatio (v) {
   return v == null ? '' : `${v.toFixed(v < 10 ? 2 : 1)}×`
 }
 
+// Words joined as a sentence lists them: "a", "a and b", "a, b and c".
+export function listWords (items) {
+  return items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : (items[0] ?? '')
+}
+
 export function unique (values) {
   return [...new Set(values)]
 }

@@ -134,5 +134,10 @@ describe('what run and http print when they finish', () => {
     const quiet = renderTerminal(doc({}), { width: 1000 })
     assert.ok(!quiet.includes('Read this first'))
     assert.match(quiet, /^Conditions: Test CPU, 2 cores/m)
+    // Words the page escapes read as they are: a CPU model with markdown's characters, a file name
+    // with a backtick in its code span.
+    const marked = renderTerminal({ ...doc({ cpuModel: 'Test <CPU>_1' }), complete: false }, { width: 1000, file: 'r`*.json' })
+    assert.match(marked, /^Conditions: Test <CPU>_1, 2 cores/m)
+    assert.match(marked, /^- Incomplete: r`\*\.json was not finished/m)
   })
 })

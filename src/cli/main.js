@@ -1,5 +1,6 @@
 import { EXIT, UsageError } from '../errors.js'
 import { visibleControls } from '../escape.js'
+import { listWords } from '../format.js'
 import { terminalColumns } from '../draw/width.js'
 import { commandHelp, declaredBy, helpRequested, topHelp } from './help.js'
 import { COMMAND_NAMES, COMMANDS, EPILOGUE, yargsCli } from './commands.js'
@@ -61,8 +62,7 @@ function commandlessMessage (msg) {
   const takers = COMMAND_NAMES.filter((_, i) => declaredBy(COMMANDS[i].builder).options
     .some((o) => [o.name, `no-${o.name}`, ...[o.alias ?? []].flat()].includes(name)))
   if (takers.length === 0) return `unknown option ${given}, and no command: ${msg}`
-  const names = takers.length === 1 ? takers[0] : `${takers.slice(0, -1).join(', ')} and ${takers.at(-1)}`
-  return `${given} is an option of log-bench ${names}, not of log-bench alone: put the command first (log-bench ${takers[0]} ${given} …; log-bench --help says what each command does)`
+  return `${given} is an option of log-bench ${listWords(takers)}, not of log-bench alone: put the command first (log-bench ${takers[0]} ${given} …; log-bench --help says what each command does)`
 }
 
 const HELP_WIDTH = { columns: terminalColumns(process.stdout), epilogue: EPILOGUE }

@@ -5,7 +5,7 @@ import { basisWords, coverageNote, coverageTitle, formatCount, formatRatio, visi
 // a record's words (src/results/record.js, where a cell's words are made), the number formats
 // src/format.js's: one copy each, exported from here too.
 export { libraryName, runName, transportTitle, workersLabel } from '../results/record.js'
-export { basisWords, coverageNote, coverageTitle, formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, mediansRatioNote, ratioInterval, unique } from '../format.js'
+export { basisWords, coverageNote, coverageTitle, formatBytes, formatCount, formatMs, formatNumber, formatPct, formatRatio, listWords, mediansRatioNote, ratioInterval, unique } from '../format.js'
 
 // Words and number formats: the one set every exporter (terminal, markdown, charts, compare) uses.
 

@@ -1,6 +1,6 @@
 import { cellKey, comparisonGroupKey, cellWords, dimensionValue, ofType } from '../results/model.js'
 import { maxOf, median, minOf } from '../stats.js'
-import { formatBytes, formatCount, formatNumber, formatPct, libraryName, unique } from '../draw/labels.js'
+import { formatBytes, formatCount, formatNumber, formatPct, libraryName, listWords as list, unique } from '../draw/labels.js'
 import { codeSpan } from '../draw/table.js'
 import { escapeMarkdown } from '../results/judge/anomalies.js'
 import { findings, receiverDrops } from './summary.js'
@@ -86,7 +86,6 @@ const FOLLOWED_WITHIN_S = 60
 // runs, and which began right after another shard ended.
 function shardsLoadWords (entries, starts) {
   const { file, env } = entries[0]
-  const list = (items) => (items.length > 1 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : items[0])
   const names = entries.map((e) => escapeMarkdown(e.shard))
   const cpus = unique(entries.map((e) => e.env.cpuModel).filter(Boolean))
   const machine = cpus.length === 1 ? ` (${escapeMarkdown(cpus[0])}, ${env.cpuCount} cores)` : ''

@@ -32,7 +32,7 @@ export function renderTerminal (dataset, { color = false, width, file = 'the res
     // here, beside the failure, rather than only on the page `report` writes.
     const causes = findAnomalies(data).filter((a) => a.pattern === 'failed' && a.explanation)
     // The causes are written for the page (code in backticks): a terminal shows them without the marks.
-    if (causes.length) blocks.push({ text: causes.map((a) => `Known cause, ${a.where}: ${a.explanation.text.replace(/`([^`]*)`/g, '$1')}.`).join('\n\n') })
+    if (causes.length) blocks.push({ text: causes.map((a) => `Known cause, ${a.where}: ${plainMarkdown(a.explanation.text)}.`).join('\n\n') })
   }
   return `\n${terminalBlocks(blocks, { color, width })}\n`
 }
@@ -48,7 +48,9 @@ export const terminalExport = {
   }
 }
 
-// The page's markdown words for a terminal: code spans and escapes without their marks.
+// The page's markdown words for a terminal: code spans (any fence, codeSpan in table.js) without
+// their marks and their text as it is, escapes (escapeMarkdown) outside them undone.
 function plainMarkdown (text) {
-  return String(text).replace(/`([^`]*)`/g, '$1').replace(/\\([\\`*_[\]|#])/g, '$1').replace(/&lt;/g, '<').replace(/&gt;/g, '>')
+  return String(text).replace(/(`+)([\s\S]*?)\1|\\([\\`*_[\]|#])|&lt;|&gt;/g, (match, fence, code, escaped) =>
+    fence ? code.replace(/^ ([\s\S]*) $/, '$1') : escaped ?? (match === '&lt;' ? '<' : '>'))
 }

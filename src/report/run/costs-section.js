@@ -1,6 +1,6 @@
-import { chartFile, lineChart, lineSeries, logAxis, logTicks, safeSegment } from '../../draw/charts.js'
+import { chartFile, lineChart, lineSeries, logAxis, logTicks } from '../../draw/charts.js'
 import { palette } from '../../draw/colours.js'
-import { groupsOf } from './section.js'
+import { detailSlug, groupsOf } from './section.js'
 import { median, minOf, maxOf } from '../../stats.js'
 import { figureColumns } from '../../draw/table.js'
 import { workersLabel, formatBytes, formatCount, formatMs, formatNumber, runName, unique } from '../../draw/labels.js'
@@ -28,16 +28,15 @@ export const costsSection = {
       '_CPU per event_: on the thread that calls `log()` and on the process\'s other threads (a transport\'s worker thread, libuv\'s pool, V8\'s helpers). ' +
       'Methods: docs/costs.md in the log-bench repository.'
     const onDetails = Boolean(ctx.details)
-    const out = [{ heading: 'What each call costs' }]
+    const image = onDetails ? ctx.details.ctx.image : ctx.image
+    const inline = []
     const charts = []
     const details = []
-    const titles = []
     for (const group of groupsOf(runs, summary)) {
       const measured = group.runs.filter(recorded)
       if (measured.length === 0) continue
       const paced = measured.some((r) => r.eventLoopDelayNs != null)
       const cpusList = unique(measured.map((r) => r.cpus)).sort((a, b) => a - b)
-      const image = onDetails ? ctx.details.ctx.image : ctx.image
       const blocks = onDetails
         ? [{ heading: 'What each call costs', level: 3 }, method]
         : [{ heading: `${group.title}: what each call costs`, level: 3 }]
@@ -47,17 +46,13 @@ export const costsSection = {
         charts.push(chart)
         blocks.push(image(chart.file, `${group.title}, ${workersLabel(cpus)}: time of single log() calls by percentile, per library`))
       }
-      titles.push(group.title)
       // The run section's detail page of this group has the same slug: the page assembler joins them.
-      if (onDetails) details.push({ slug: safeSegment(`${group.transport}${group.fileTag}`), title: group.title, blocks })
-      else out.push(...blocks)
+      if (onDetails) details.push({ slug: detailSlug(group), title: group.title, blocks })
+      else inline.push(...blocks)
     }
-    if (onDetails) {
-      out.push(`What each call costs (single calls' time, bytes and collections per event, CPU per event, and a chart of call time by percentile) is on each comparison's detail page, under Details below: ${titles.length} ${titles.length === 1 ? 'comparison' : 'comparisons'} recorded it.`)
-    } else {
-      out.splice(1, 0, method)
-    }
-    return onDetails ? { blocks: out, charts, details } : { blocks: out, charts }
+    if (!onDetails) return { blocks: [{ heading: 'What each call costs' }, method, ...inline], charts }
+    const where = `What each call costs (single calls' time, bytes and collections per event, CPU per event, and a chart of call time by percentile) is on each comparison's detail page, under Details below: ${details.length} ${details.length === 1 ? 'comparison' : 'comparisons'} recorded it.`
+    return { blocks: [{ heading: 'What each call costs' }, where], charts, details }
   }
 }
 

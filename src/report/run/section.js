@@ -35,12 +35,15 @@ export const runSection = {
       // page of its own, linked from the main page's Details list.
       const part = renderGroup(group, ctx.details ? ctx.details.ctx : ctx, dataset)
       charts.push(...part.charts)
-      if (ctx.details) details.push({ slug: safeSegment(`${group.transport}${group.fileTag}`), title: group.title, blocks: part.blocks })
+      if (ctx.details) details.push({ slug: detailSlug(group), title: group.title, blocks: part.blocks })
       else blocks.push(...part.blocks)
     }
     return { blocks, charts, details }
   }
 }
+
+// The name of a group's detail page: every section that adds to that page (the costs too) names it so.
+export const detailSlug = (group) => safeSegment(`${group.transport}${group.fileTag}`)
 
 // What tells the cells of one group apart: the library and the worker count. A group is every other
 // dimension of the cell (transport, receiving end, events, size, ...), in plan order.
